@@ -1,0 +1,14 @@
+package org.verbs4j;
+
+/**
+ * An address handle, {@code struct ibv_ah}: the destination of UD messages. Do not close it while a
+ * WR that uses it is outstanding.
+ *
+ * @see "ibv_create_ah(3)"
+ */
+public interface AddressHandle extends VerbsObject {
+    ProtectionDomain pd();
+
+    /** The address vector it was created with. */
+    AhAttributes attributes();
+}

@@ -1,0 +1,64 @@
+package org.verbs4j;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a device can do, as data. Applications and the TCK decide by these values, never by the
+ * provider's name.
+ *
+ * @param qpTypes the QP types {@code createQp} accepts
+ * @param sendOpcodes per QP type, the send opcodes the device executes; always within the seed table
+ *     ({@link WrOpcode#isValidFor})
+ * @param wrSession whether QPs can be created with {@code sendOps} and posted to through {@link WrSession}
+ * @param maxInlineData the most inline data per WR, bytes
+ * @param maxSendSge the most SGEs per send WR
+ * @param maxRecvSge the most SGEs per receive WR
+ * @param atomics how atomic the atomics are
+ * @param memoryWindowTypes the memory window types {@code allocMw} accepts
+ * @param dataInOrder per opcode (RDMA READ, RDMA WRITE, SEND), what {@code ibv_query_qp_data_in_order}
+ *     reports for an RC QP
+ * @param threadDomains whether {@code allocTd} is supported
+ * @param ipCsum whether {@link SendFlags#IP_CSUM} is supported
+ * @param srq whether shared receive queues are supported
+ * @param completionChannel whether completion channels and {@code requestNotify} are supported
+ * @see "ibv_query_device(3)"
+ * @see "ibv_query_qp_data_in_order(3)"
+ */
+public record Capabilities(
+        Set<QpType> qpTypes,
+        Map<QpType, Set<WrOpcode>> sendOpcodes,
+        boolean wrSession,
+        int maxInlineData,
+        int maxSendSge,
+        int maxRecvSge,
+        AtomicCapability atomics,
+        Set<MwType> memoryWindowTypes,
+        Map<WrOpcode, Set<DataInOrder>> dataInOrder,
+        boolean threadDomains,
+        boolean ipCsum,
+        boolean srq,
+        boolean completionChannel) {
+
+    public Capabilities {
+        qpTypes = Set.copyOf(qpTypes);
+        sendOpcodes = Map.copyOf(sendOpcodes);
+        memoryWindowTypes = Set.copyOf(memoryWindowTypes);
+        dataInOrder = Map.copyOf(dataInOrder);
+    }
+
+    /** Whether a QP of this type can be created and accepts this opcode. */
+    public boolean supports(QpType type, WrOpcode op) {
+        return qpTypes.contains(type) && sendOpcodes.getOrDefault(type, Set.of()).contains(op);
+    }
+
+    /** Whether this QP type can be created. */
+    public boolean supports(QpType type) {
+        return qpTypes.contains(type);
+    }
+
+    /** Whether memory windows of this type can be allocated. */
+    public boolean supports(MwType type) {
+        return memoryWindowTypes.contains(type);
+    }
+}

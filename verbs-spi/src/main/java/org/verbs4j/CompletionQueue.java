@@ -1,0 +1,47 @@
+package org.verbs4j;
+
+/**
+ * A completion queue, {@code struct ibv_cq}.
+ *
+ * <p>If completions arrive faster than they are polled and the CQ overflows, the device reports
+ * {@link AsyncEventType#CQ_ERR} and the QPs that use it move to the error state.
+ *
+ * @see "ibv_create_cq(3)"
+ * @see "ibv_poll_cq(3)"
+ */
+public interface CompletionQueue extends VerbsObject {
+    Context context();
+
+    /** The number of entries the device granted, at least the number asked for. */
+    int capacity();
+
+    /** The channel this CQ reports events to, or null. */
+    CompletionChannel channel();
+
+    /**
+     * Moves up to {@code batch.capacity()} completions, oldest first, into {@code batch}. Allocates nothing.
+     *
+     * @return the number of completions, also {@code batch.size()}; 0 if none
+     * @throws VerbsException the errno of {@code ibv_poll_cq} on a CQ error
+     * @see "ibv_poll_cq(3)"
+     */
+    int poll(WorkCompletionBatch batch);
+
+    /**
+     * Arms the CQ: the next completion (with {@code solicitedOnly}, the next solicited or error one)
+     * produces one event on the channel.
+     *
+     * @throws IllegalStateException if the CQ has no channel
+     * @see "ibv_req_notify_cq(3)"
+     */
+    void requestNotify(boolean solicitedOnly);
+
+    /**
+     * Destroys the CQ.
+     *
+     * @throws VerbsException {@code EBUSY} while a QP uses it
+     * @see "ibv_destroy_cq(3)"
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,104 @@
+package org.verbs4j;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An open device, {@code struct ibv_context}. The parent of every other verbs object.
+ *
+ * <p>{@link #close()} releases every object created from this context, as {@code ibv_close_device}
+ * and the kernel do; those objects then report {@link #isClosed()} and refuse every call.
+ *
+ * @see "ibv_open_device(3)"
+ */
+public interface Context extends VerbsObject {
+    /** The device this context was opened from. */
+    Device device();
+
+    /**
+     * The device's attributes and limits.
+     *
+     * @see "ibv_query_device(3)"
+     */
+    DeviceAttributes queryDevice();
+
+    /**
+     * A port's attributes.
+     *
+     * @param portNum the port, 1-based
+     * @throws IllegalArgumentException if the device has no such port
+     * @see "ibv_query_port(3)"
+     */
+    PortAttributes queryPort(int portNum);
+
+    /**
+     * An entry of a port's GID table.
+     *
+     * @param portNum the port, 1-based
+     * @param index the entry, 0-based, below {@link PortAttributes#gidTblLen()}
+     * @throws IllegalArgumentException if there is no such port or entry
+     * @see "ibv_query_gid(3)"
+     */
+    Gid queryGid(int portNum, int index);
+
+    /** What the device can do, as data. */
+    Capabilities capabilities();
+
+    /**
+     * Allocates a protection domain.
+     *
+     * @throws VerbsException {@code ENOMEM} when the device's PD limit is reached
+     * @see "ibv_alloc_pd(3)"
+     */
+    ProtectionDomain allocPd();
+
+    /**
+     * Creates a completion channel for CQ events.
+     *
+     * @throws VerbsException {@code EOPNOTSUPP} if the device has none ({@link Capabilities#completionChannel()})
+     * @see "ibv_create_comp_channel(3)"
+     */
+    CompletionChannel createCompletionChannel();
+
+    /**
+     * Creates a completion queue.
+     *
+     * @param cqe the least number of entries; the device may round it up
+     * @param channel the channel that receives this CQ's events, or null
+     * @param compVector the completion vector, 0 .. {@code num_comp_vectors - 1}
+     * @throws IllegalArgumentException if cqe is below 1, or the channel belongs to another context
+     * @throws VerbsException {@code EINVAL} if cqe exceeds {@link DeviceAttributes#maxCqe()}, {@code ENOMEM}
+     * @see "ibv_create_cq(3)"
+     */
+    CompletionQueue createCq(int cqe, CompletionChannel channel, int compVector);
+
+    /** A CQ of at least {@code cqe} entries with no channel, on vector 0. */
+    default CompletionQueue createCq(int cqe) {
+        return createCq(cqe, null, 0);
+    }
+
+    /**
+     * Allocates a thread domain: QPs created with it take no lock in their WR sessions.
+     *
+     * @throws VerbsException {@code EOPNOTSUPP} if the device has none ({@link Capabilities#threadDomains()})
+     * @see "ibv_alloc_td(3)"
+     */
+    ThreadDomain allocTd();
+
+    /**
+     * Waits for the next asynchronous event, and acknowledges it.
+     *
+     * @param timeout the longest wait; 0 returns at once
+     * @return the event, or null if none came in time
+     * @throws IllegalArgumentException if timeout is negative
+     * @see "ibv_get_async_event(3)"
+     */
+    AsyncEvent pollAsyncEvent(long timeout, TimeUnit unit);
+
+    /**
+     * Closes the device and every object created from it.
+     *
+     * @see "ibv_close_device(3)"
+     */
+    @Override
+    void close();
+}

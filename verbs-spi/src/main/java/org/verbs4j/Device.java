@@ -1,0 +1,22 @@
+package org.verbs4j;
+
+/**
+ * An RDMA device, {@code struct ibv_device}, as listed by {@code ibv_get_device_list}.
+ *
+ * @see "ibv_get_device_list(3)"
+ */
+public interface Device {
+    /** The device's name, such as {@code mlx5_0}, {@code rxe0} or {@code emu0}. */
+    String name();
+
+    /** The 64-bit node GUID, in host order. */
+    long guid();
+
+    /**
+     * Opens the device.
+     *
+     * @throws VerbsException {@code ENODEV} if it is gone, or the errno of {@code ibv_open_device}
+     * @see "ibv_open_device(3)"
+     */
+    Context open();
+}

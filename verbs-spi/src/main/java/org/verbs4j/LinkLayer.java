@@ -1,0 +1,29 @@
+package org.verbs4j;
+
+/**
+ * A port's link layer ({@code IBV_LINK_LAYER_*}).
+ *
+ * @see "ibv_query_port(3)"
+ */
+public enum LinkLayer {
+    UNSPECIFIED,
+    INFINIBAND,
+    ETHERNET;
+
+    /** The {@code IBV_LINK_LAYER_*} value. */
+    public int value() {
+        return ordinal();
+    }
+
+    /**
+     * The link layer with the given value.
+     *
+     * @throws IllegalArgumentException if no link layer has that value
+     */
+    public static LinkLayer of(int value) {
+        if (value < 0 || value >= values().length) {
+            throw new IllegalArgumentException("no link layer has the value " + value);
+        }
+        return values()[value];
+    }
+}

@@ -1,0 +1,39 @@
+package org.verbs4j;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A registered memory region, {@code struct ibv_mr}.
+ *
+ * @see "ibv_reg_mr(3)"
+ */
+public interface MemoryRegion extends VerbsObject {
+    ProtectionDomain pd();
+
+    /** The 32-bit local key, for SGEs. */
+    int lkey();
+
+    /** The 32-bit remote key, for a peer's RDMA and atomics. */
+    int rkey();
+
+    /** The region's first address: what a peer uses as {@code remote_addr}. */
+    long address();
+
+    /** The region's length, bytes. */
+    long length();
+
+    /** The registered memory. */
+    MemorySegment segment();
+
+    /** The {@link AccessFlags} it was registered with. */
+    int access();
+
+    /**
+     * Deregisters the region.
+     *
+     * @throws VerbsException {@code EBUSY} while a memory window is bound to it
+     * @see "ibv_dereg_mr(3)"
+     */
+    @Override
+    void close();
+}

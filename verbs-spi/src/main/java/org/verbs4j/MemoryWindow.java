@@ -1,0 +1,25 @@
+package org.verbs4j;
+
+/**
+ * A memory window, {@code struct ibv_mw}: a remotely accessible sub-range of a region, bound and
+ * invalidated through the send queue.
+ *
+ * @see "ibv_alloc_mw(3)"
+ * @see "ibv_bind_mw(3)"
+ */
+public interface MemoryWindow extends VerbsObject {
+    ProtectionDomain pd();
+
+    MwType type();
+
+    /** The window's current 32-bit rkey; it changes at each bind. */
+    int rkey();
+
+    /**
+     * Deallocates the window.
+     *
+     * @see "ibv_dealloc_mw(3)"
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,60 @@
+package org.verbs4j;
+
+/**
+ * A path MTU, {@code enum ibv_mtu}.
+ *
+ * @see "ibv_query_port(3)"
+ */
+public enum Mtu {
+    MTU_256(1, 256),
+    MTU_512(2, 512),
+    MTU_1024(3, 1024),
+    MTU_2048(4, 2048),
+    MTU_4096(5, 4096);
+
+    private final int value;
+    private final int bytes;
+
+    Mtu(int value, int bytes) {
+        this.value = value;
+        this.bytes = bytes;
+    }
+
+    /** The {@code IBV_MTU_*} value. */
+    public int value() {
+        return value;
+    }
+
+    /** The MTU in bytes. */
+    public int bytes() {
+        return bytes;
+    }
+
+    /**
+     * The MTU with the given {@code IBV_MTU_*} value.
+     *
+     * @throws IllegalArgumentException if no MTU has that value
+     */
+    public static Mtu of(int value) {
+        for (Mtu m : values()) {
+            if (m.value == value) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("no ibv_mtu has the value " + value);
+    }
+
+    /**
+     * The MTU of the given size in bytes.
+     *
+     * @throws IllegalArgumentException unless bytes is 256, 512, 1024, 2048 or 4096
+     */
+    public static Mtu ofBytes(int bytes) {
+        for (Mtu m : values()) {
+            if (m.bytes == bytes) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("an MTU is 256, 512, 1024, 2048 or 4096 bytes, not " + bytes);
+    }
+}

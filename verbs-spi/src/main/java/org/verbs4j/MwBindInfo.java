@@ -1,0 +1,22 @@
+package org.verbs4j;
+
+import java.util.Objects;
+
+/**
+ * What a memory window is bound to, {@code struct ibv_mw_bind_info}.
+ *
+ * @param mr the region, registered with {@link AccessFlags#MW_BIND}
+ * @param addr the window's first address, inside the region
+ * @param length the window's length, bytes (0 unbinds a type 1 window)
+ * @param mwAccessFlags the window's remote access ({@link AccessFlags})
+ * @see "ibv_bind_mw(3)"
+ */
+public record MwBindInfo(MemoryRegion mr, long addr, long length, int mwAccessFlags) {
+    public MwBindInfo {
+        Objects.requireNonNull(mr, "mr");
+        if (length < 0) {
+            throw new IllegalArgumentException("MW length cannot be negative: " + length);
+        }
+        AccessFlags.validate(mwAccessFlags);
+    }
+}

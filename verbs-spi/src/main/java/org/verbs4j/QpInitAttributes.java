@@ -1,0 +1,160 @@
+package org.verbs4j;
+
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What a QP is created with, {@code struct ibv_qp_init_attr_ex}.
+ *
+ * @param type transport service type
+ * @param sendCq the CQ for send completions
+ * @param recvCq the CQ for receive completions
+ * @param srq the shared receive queue, or null
+ * @param cap work queue sizes
+ * @param sqSigAll whether every send WR generates a completion, {@link SendFlags#SIGNALED} or not
+ * @param sendOps the opcodes that will be posted through {@link WrSession} ({@code send_ops_flags}); empty
+ *     for a QP posted to only with {@code postSend}. Creation fails with {@code EOPNOTSUPP} or
+ *     {@code EINVAL} when the device cannot do all of them on this QP type.
+ * @param threadDomain a thread domain, or null; with one, WR sessions take no lock
+ * @param maxTsoHeader the largest TSO header, bytes (UD and RAW_PACKET with TSO only)
+ * @see "ibv_create_qp_ex(3)"
+ * @see "ibv_wr_post(3)"
+ */
+public record QpInitAttributes(
+        QpType type,
+        CompletionQueue sendCq,
+        CompletionQueue recvCq,
+        SharedReceiveQueue srq,
+        QpCapabilities cap,
+        boolean sqSigAll,
+        Set<WrOpcode> sendOps,
+        ThreadDomain threadDomain,
+        int maxTsoHeader) {
+
+    public QpInitAttributes {
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(sendCq, "sendCq");
+        Objects.requireNonNull(recvCq, "recvCq");
+        Objects.requireNonNull(cap, "cap");
+        sendOps = sendOps.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(sendOps));
+        if (maxTsoHeader < 0 || maxTsoHeader > 0xffff) {
+            throw new IllegalArgumentException("maxTsoHeader is 0..65535 bytes: " + maxTsoHeader);
+        }
+    }
+
+    /** A builder for a QP of this type, with a 64-entry send and receive queue, 1 SGE each and no inline data. */
+    public static Builder builder(QpType type) {
+        return new Builder(type);
+    }
+
+    /** Builds {@link QpInitAttributes}. */
+    public static final class Builder {
+        private final QpType type;
+        private CompletionQueue sendCq;
+        private CompletionQueue recvCq;
+        private SharedReceiveQueue srq;
+        private int maxSendWr = 64;
+        private int maxRecvWr = 64;
+        private int maxSendSge = 1;
+        private int maxRecvSge = 1;
+        private int maxInlineData;
+        private boolean sqSigAll;
+        private final Set<WrOpcode> sendOps = EnumSet.noneOf(WrOpcode.class);
+        private ThreadDomain threadDomain;
+        private int maxTsoHeader;
+
+        private Builder(QpType type) {
+            this.type = Objects.requireNonNull(type, "type");
+        }
+
+        /** Uses one CQ for both send and receive completions. */
+        public Builder cq(CompletionQueue cq) {
+            this.sendCq = cq;
+            this.recvCq = cq;
+            return this;
+        }
+
+        public Builder sendCq(CompletionQueue cq) {
+            this.sendCq = cq;
+            return this;
+        }
+
+        public Builder recvCq(CompletionQueue cq) {
+            this.recvCq = cq;
+            return this;
+        }
+
+        public Builder srq(SharedReceiveQueue srq) {
+            this.srq = srq;
+            return this;
+        }
+
+        public Builder maxSendWr(int n) {
+            this.maxSendWr = n;
+            return this;
+        }
+
+        public Builder maxRecvWr(int n) {
+            this.maxRecvWr = n;
+            return this;
+        }
+
+        public Builder maxSendSge(int n) {
+            this.maxSendSge = n;
+            return this;
+        }
+
+        public Builder maxRecvSge(int n) {
+            this.maxRecvSge = n;
+            return this;
+        }
+
+        /** The inline data needed per WR, bytes. */
+        public Builder maxInlineData(int bytes) {
+            this.maxInlineData = bytes;
+            return this;
+        }
+
+        public Builder sqSigAll(boolean all) {
+            this.sqSigAll = all;
+            return this;
+        }
+
+        /** Adds opcodes to {@code send_ops_flags}. */
+        public Builder sendOps(WrOpcode... ops) {
+            for (WrOpcode op : ops) {
+                sendOps.add(Objects.requireNonNull(op, "sendOps element"));
+            }
+            return this;
+        }
+
+        /** Adds opcodes to {@code send_ops_flags}. */
+        public Builder sendOps(Set<WrOpcode> ops) {
+            sendOps.addAll(ops);
+            return this;
+        }
+
+        public Builder threadDomain(ThreadDomain td) {
+            this.threadDomain = td;
+            return this;
+        }
+
+        public Builder maxTsoHeader(int bytes) {
+            this.maxTsoHeader = bytes;
+            return this;
+        }
+
+        /**
+         * The attributes.
+         *
+         * @throws NullPointerException if no CQ was given
+         * @throws IllegalArgumentException if a size is negative
+         */
+        public QpInitAttributes build() {
+            return new QpInitAttributes(type, sendCq, recvCq, srq,
+                    new QpCapabilities(maxSendWr, maxRecvWr, maxSendSge, maxRecvSge, maxInlineData),
+                    sqSigAll, sendOps, threadDomain, maxTsoHeader);
+        }
+    }
+}

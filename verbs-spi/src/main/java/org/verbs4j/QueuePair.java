@@ -1,0 +1,136 @@
+package org.verbs4j;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A queue pair, {@code struct ibv_qp} / {@code struct ibv_qp_ex}.
+ *
+ * <p>A QP is created in RESET and moved through INIT, RTR and RTS with {@link #modify}. Send work is
+ * posted either with {@link #postSend} ({@code ibv_post_send}) or, on a QP created with
+ * {@code sendOps}, inside a {@link WrSession} ({@code ibv_wr_*}). The two may interleave, but never
+ * inside each other's critical section.
+ *
+ * <p>The buffers of a non-inline WR belong to the device until its completion has been polled.
+ *
+ * @see "ibv_create_qp_ex(3)"
+ * @see "ibv_modify_qp(3)"
+ * @see "ibv_post_send(3)"
+ * @see "ibv_wr_post(3)"
+ */
+public interface QueuePair extends VerbsObject {
+    ProtectionDomain pd();
+
+    QpType type();
+
+    /** The QP's 24-bit number. */
+    int qpNum();
+
+    /** The current state, as the last modify or the device left it. */
+    QpState state();
+
+    /** What the QP was created with; {@link QpInitAttributes#cap()} gives the granted sizes. */
+    QpInitAttributes initAttributes();
+
+    /**
+     * Modifies the attributes named by {@link QpAttributes#mask()}.
+     *
+     * @throws IllegalArgumentException if an AV names a port the device lacks
+     * @throws VerbsException {@code EINVAL} for an illegal transition, a missing required attribute or
+     *     an attribute not allowed in the transition; the QP keeps its state
+     * @see "ibv_modify_qp(3)"
+     */
+    void modify(QpAttributes attributes);
+
+    /**
+     * Every attribute of the QP.
+     *
+     * @see "ibv_query_qp(3)"
+     */
+    QpAttributes query();
+
+    /**
+     * Posts one receive WR.
+     *
+     * @throws IllegalStateException if the QP uses an SRQ
+     * @throws PostRecvException {@code EINVAL} in RESET or for too many SGEs, {@code ENOMEM} when the receive queue is full
+     * @see "ibv_post_recv(3)"
+     */
+    void postRecv(RecvWr wr);
+
+    /**
+     * Posts receive WRs in order, stopping at the first that fails; the ones before it stay posted.
+     *
+     * @throws PostRecvException with the index of the first WR not posted
+     * @see "ibv_post_recv(3)"
+     */
+    void postRecv(List<RecvWr> wrs);
+
+    /**
+     * Posts one send WR.
+     *
+     * @throws PostSendException index 0: {@code EINVAL} for an opcode the QP type does not accept, bad flags,
+     *     too many SGEs, too much inline data, or a QP not in RTS/SQD/SQE/ERR; {@code ENOMEM} when the send queue is full
+     * @see "ibv_post_send(3)"
+     */
+    void postSend(SendWr wr);
+
+    /**
+     * Posts send WRs in order, stopping at the first that fails; the ones before it stay posted and will
+     * complete. Allocates nothing.
+     *
+     * @throws PostSendException with the errno and the index of the first WR not posted ({@code bad_wr})
+     * @see "ibv_post_send(3)"
+     */
+    void postSend(List<SendWr> wrs);
+
+    /**
+     * Opens this QP's WR session ({@code ibv_wr_start}) and returns it. The same session object is returned
+     * every time. Unless the QP was created with a thread domain, the session is a per-QP critical section:
+     * another thread calling {@code startWr()} blocks until {@link WrSession#complete()} or
+     * {@link WrSession#abort()}.
+     *
+     * @throws IllegalStateException if the QP was created without {@code sendOps}, or the calling thread
+     *     already has this session open
+     * @see "ibv_wr_post(3)"
+     */
+    WrSession startWr();
+
+    /**
+     * Binds a type 1 memory window ({@code ibv_bind_mw}). The bind is a send WR: it completes with
+     * {@link WcOpcode#BIND_MW} when signaled.
+     *
+     * @param wrId the WR's ID
+     * @param sendFlags {@link SendFlags} bits
+     * @return the window's new rkey
+     * @throws IllegalArgumentException if the window is not type 1
+     * @throws VerbsException {@code EINVAL} if the region lacks {@link AccessFlags#MW_BIND} or the range is
+     *     outside it
+     * @see "ibv_bind_mw(3)"
+     */
+    int bindMw(MemoryWindow mw, long wrId, int sendFlags, MwBindInfo bindInfo);
+
+    /**
+     * {@code ibv_query_qp_data_in_order}: with {@code flags} 0, 1 if the WHOLE_MSG guarantee holds for
+     * {@code op} and 0 otherwise; with {@link DataInOrder#RETURN_CAPS}, the capability bits
+     * ({@link DataInOrder#bit()}). Only RDMA READ, RDMA WRITE and SEND are meaningful; others return 0.
+     * On rdma-core older than 50, which accepts only flags 0, native providers give the same answer.
+     *
+     * @throws IllegalArgumentException for unknown flag bits
+     * @see "ibv_query_qp_data_in_order(3)"
+     */
+    int queryDataInOrder(WrOpcode op, int flags);
+
+    /** The typed form of {@code queryDataInOrder(op, RETURN_CAPS)}. */
+    default Set<DataInOrder> dataInOrder(WrOpcode op) {
+        return DataInOrder.fromBits(queryDataInOrder(op, DataInOrder.RETURN_CAPS));
+    }
+
+    /**
+     * Destroys the QP. Outstanding WRs are discarded without completions.
+     *
+     * @see "ibv_destroy_qp(3)"
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,59 @@
+package org.verbs4j;
+
+import java.util.Objects;
+
+/**
+ * A receive work request, {@code struct ibv_recv_wr}. Mutable and reusable; a list of them is posted
+ * with {@link QueuePair#postRecv(java.util.List)} or {@link SharedReceiveQueue#postRecv(java.util.List)}.
+ *
+ * @see "ibv_post_recv(3)"
+ */
+public final class RecvWr {
+    private static final Sge[] NONE = new Sge[0];
+
+    private long wrId;
+    private Sge[] sgList = NONE;
+    private int numSge;
+
+    public RecvWr() {}
+
+    /** A receive of one SGE. */
+    public RecvWr(long wrId, Sge sge) {
+        this.wrId = wrId;
+        sgList(sge);
+    }
+
+    public long wrId() {
+        return wrId;
+    }
+
+    public RecvWr wrId(long wrId) {
+        this.wrId = wrId;
+        return this;
+    }
+
+    /** The scatter list; only the first {@link #numSge()} entries count. */
+    public Sge[] sgList() {
+        return sgList;
+    }
+
+    public int numSge() {
+        return numSge;
+    }
+
+    /** Uses all of {@code sges} as the scatter list (the array is kept, not copied). */
+    public RecvWr sgList(Sge... sges) {
+        return sgList(sges, sges.length);
+    }
+
+    /** Uses the first {@code count} entries of {@code sges} (the array is kept, not copied). */
+    public RecvWr sgList(Sge[] sges, int count) {
+        Objects.requireNonNull(sges, "sgList");
+        if (count < 0 || count > sges.length) {
+            throw new IllegalArgumentException("numSge " + count + " is outside the " + sges.length + "-entry list");
+        }
+        this.sgList = sges;
+        this.numSge = count;
+        return this;
+    }
+}

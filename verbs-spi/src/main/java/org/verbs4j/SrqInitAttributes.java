@@ -1,0 +1,18 @@
+package org.verbs4j;
+
+/**
+ * A shared receive queue's sizes, {@code struct ibv_srq_attr}.
+ *
+ * @param maxWr outstanding receive WRs
+ * @param maxSge SGEs per receive WR
+ * @param srqLimit the limit below which {@link AsyncEventType#SRQ_LIMIT_REACHED} fires once armed; 0 unarmed
+ * @see "ibv_create_srq(3)"
+ * @see "ibv_modify_srq(3)"
+ */
+public record SrqInitAttributes(int maxWr, int maxSge, int srqLimit) {
+    public SrqInitAttributes {
+        if (maxWr <= 0 || maxSge <= 0 || srqLimit < 0) {
+            throw new IllegalArgumentException("an SRQ needs maxWr > 0, maxSge > 0 and srqLimit >= 0: " + this);
+        }
+    }
+}

@@ -1,0 +1,221 @@
+package org.verbs4j;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import org.verbs4j.spi.VerbsProvider;
+
+/**
+ * The entry point: finds the verbs providers and chooses one.
+ *
+ * <p>Resolution, in this order:
+ * <ol>
+ *   <li>If the system property {@value #PROVIDER_PROPERTY} or else the environment variable
+ *       {@value #PROVIDER_ENV} names a provider, that provider is used; if it is missing or unavailable,
+ *       resolution fails with the cause attached. It never falls back silently.</li>
+ *   <li>Otherwise the available provider with the highest {@link VerbsProvider#priority()} wins
+ *       (ffm, then jnr, then emulated).</li>
+ *   <li>The choice is logged through {@link System.Logger} ({@code org.verbs4j}), with the reason each
+ *       other provider lost. A provider that fails to load ({@link ServiceConfigurationError}) or was built
+ *       against another SPI version is skipped with a warning.</li>
+ * </ol>
+ *
+ * <p>{@link #provider()} resolves once per JVM. Tests and tools use {@link #select()},
+ * {@link #provider(String)} or {@link #providers()}, which never cache.
+ */
+public final class Verbs {
+    /** The system property that names the provider. */
+    public static final String PROVIDER_PROPERTY = "verbs4j.provider";
+    /** The environment variable that names the provider when the property is not set. */
+    public static final String PROVIDER_ENV = "VERBS4J_PROVIDER";
+
+    private static final System.Logger LOG = System.getLogger("org.verbs4j");
+
+    private Verbs() {}
+
+    private static final class Holder {
+        static final VerbsProvider CHOSEN = select().chosen();
+    }
+
+    /**
+     * The JVM's provider, resolved on first use and then kept.
+     *
+     * @throws ProviderUnavailableException if the named provider is missing or unavailable, or none is available
+     */
+    public static VerbsProvider provider() {
+        try {
+            return Holder.CHOSEN;
+        } catch (ExceptionInInitializerError e) {
+            throw (RuntimeException) e.getCause();
+        } catch (NoClassDefFoundError e) {
+            // The first resolution failed; resolve again so the caller sees the real cause.
+            return select().chosen();
+        }
+    }
+
+    /**
+     * The provider with this name, uncached.
+     *
+     * @throws ProviderUnavailableException if it is missing or unavailable
+     */
+    public static VerbsProvider provider(String name) {
+        return select(loader(), name).chosen();
+    }
+
+    /** Every provider found, available or not, in {@link ServiceLoader} order. Uncached. */
+    public static List<VerbsProvider> providers() {
+        return load(loader().iterator(), new LinkedHashMap<>());
+    }
+
+    /**
+     * Resolves a provider as {@link #provider()} does, but uncached, and says why.
+     *
+     * @throws ProviderUnavailableException if the named provider is missing or unavailable, or none is available
+     */
+    public static ProviderSelection select() {
+        return select(loader(), requestedName());
+    }
+
+    /** The provider name set by {@value #PROVIDER_PROPERTY} or {@value #PROVIDER_ENV}, or null. */
+    public static String requestedName() {
+        String name = System.getProperty(PROVIDER_PROPERTY);
+        if (name == null || name.isBlank()) {
+            name = System.getenv(PROVIDER_ENV);
+        }
+        return name == null || name.isBlank() ? null : name.trim().toLowerCase(Locale.ROOT);
+    }
+
+    private static Iterable<VerbsProvider> loader() {
+        return ServiceLoader.load(VerbsProvider.class, Verbs.class.getClassLoader());
+    }
+
+    static ProviderSelection select(Iterable<VerbsProvider> source, String requested) {
+        Map<String, String> rejected = new LinkedHashMap<>();
+        List<VerbsProvider> found = load(source.iterator(), rejected);
+        if (requested != null) {
+            return selectNamed(found, requested, rejected);
+        }
+        List<VerbsProvider> ranked = new ArrayList<>(found);
+        ranked.sort(Comparator.comparingInt(VerbsProvider::priority).reversed());
+        ProviderUnavailableException none = new ProviderUnavailableException(
+                "no verbs4j provider is available; found " + names(found)
+                        + ". Put verbs4j-provider-emulated on the path to run without RDMA hardware.", null);
+        VerbsProvider chosen = null;
+        for (VerbsProvider p : ranked) {
+            if (chosen != null) {
+                if (p.priority() == chosen.priority()) {
+                    LOG.log(System.Logger.Level.WARNING, "verbs4j providers ''{0}'' and ''{1}'' share priority {2}; "
+                            + "using ''{0}''. Set -D" + PROVIDER_PROPERTY + " to choose.", chosen.name(), p.name(),
+                            p.priority());
+                }
+                rejected.putIfAbsent(p.name(), "lower priority (" + p.priority() + ") than '" + chosen.name()
+                        + "' (" + chosen.priority() + ")");
+                continue;
+            }
+            Throwable cause = availability(p);
+            if (cause == null) {
+                chosen = p;
+            } else {
+                rejected.put(p.name(), "unavailable: " + cause.getMessage());
+                none.addSuppressed(cause);
+            }
+        }
+        if (chosen == null) {
+            LOG.log(System.Logger.Level.ERROR, none.getMessage() + " " + rejected);
+            throw none;
+        }
+        String reason = "highest priority available provider (" + chosen.priority() + ")";
+        log(chosen, reason, rejected);
+        return new ProviderSelection(chosen, reason, found, rejected);
+    }
+
+    private static ProviderSelection selectNamed(List<VerbsProvider> found, String requested,
+                                                 Map<String, String> rejected) {
+        VerbsProvider named = null;
+        for (VerbsProvider p : found) {
+            if (p.name().equalsIgnoreCase(requested)) {
+                named = p;
+            } else {
+                rejected.putIfAbsent(p.name(), "not the requested provider '" + requested + "'");
+            }
+        }
+        if (named == null) {
+            String why = rejected.containsKey(requested) ? " (" + rejected.get(requested) + ")" : "";
+            throw new ProviderUnavailableException("verbs4j provider '" + requested + "' was requested by "
+                    + PROVIDER_PROPERTY + " or " + PROVIDER_ENV + " but is not on the path" + why + "; found "
+                    + names(found), null);
+        }
+        Throwable cause = availability(named);
+        if (cause != null) {
+            throw new ProviderUnavailableException("verbs4j provider '" + requested + "' was requested by "
+                    + PROVIDER_PROPERTY + " or " + PROVIDER_ENV + " but is unavailable: " + cause.getMessage(), cause);
+        }
+        String reason = "requested by " + PROVIDER_PROPERTY + " or " + PROVIDER_ENV;
+        log(named, reason, rejected);
+        return new ProviderSelection(named, reason, found, rejected);
+    }
+
+    /** Loads every provider, skipping (and recording) those that fail to load or speak another SPI version. */
+    private static List<VerbsProvider> load(Iterator<VerbsProvider> it, Map<String, String> rejected) {
+        List<VerbsProvider> found = new ArrayList<>();
+        int failuresInARow = 0;
+        while (failuresInARow < 16) {
+            VerbsProvider p;
+            try {
+                if (!it.hasNext()) {
+                    break;
+                }
+                p = it.next();
+                failuresInARow = 0;
+            } catch (ServiceConfigurationError e) {
+                failuresInARow++;
+                LOG.log(System.Logger.Level.WARNING, "a verbs4j provider failed to load and is skipped: "
+                        + e.getMessage(), e);
+                rejected.put("(failed to load #" + rejected.size() + ")", e.getMessage());
+                continue;
+            }
+            if (p.spiVersion() != VerbsProvider.SPI_VERSION) {
+                String why = "built against SPI version " + p.spiVersion() + ", but this verbs4j-spi is version "
+                        + VerbsProvider.SPI_VERSION;
+                LOG.log(System.Logger.Level.WARNING, "verbs4j provider ''{0}'' is skipped: {1}", p.name(), why);
+                rejected.put(p.name(), why);
+                continue;
+            }
+            found.add(p);
+        }
+        return found;
+    }
+
+    private static Throwable availability(VerbsProvider p) {
+        try {
+            return p.isAvailable() ? null : nonNull(p.unavailabilityCause(), p);
+        } catch (RuntimeException | LinkageError e) {
+            return e;
+        }
+    }
+
+    private static Throwable nonNull(Throwable cause, VerbsProvider p) {
+        return cause != null ? cause : new IllegalStateException("provider '" + p.name() + "' gave no reason");
+    }
+
+    private static void log(VerbsProvider chosen, String reason, Map<String, String> rejected) {
+        StringBuilder sb = new StringBuilder("verbs4j provider '").append(chosen.name()).append("' chosen: ")
+                .append(reason);
+        rejected.forEach((name, why) -> sb.append("; '").append(name).append("' lost: ").append(why));
+        LOG.log(System.Logger.Level.INFO, sb.toString());
+        if (chosen.name().equals("emulated") && rejected.keySet().stream().anyMatch(n -> !n.startsWith("("))) {
+            LOG.log(System.Logger.Level.INFO, "verbs4j is using the emulated software device, not RDMA hardware. "
+                    + "Install rdma-core and an RDMA NIC (or rxe) for the native providers.");
+        }
+    }
+
+    private static List<String> names(List<VerbsProvider> providers) {
+        return providers.stream().map(VerbsProvider::name).toList();
+    }
+}

@@ -1,0 +1,27 @@
+package org.verbs4j;
+
+/**
+ * A verbs object that owns device resources and is released with {@link #close()}.
+ *
+ * <p>Rules common to every verbs object:
+ * <ul>
+ *   <li>{@code close()} on an object that still has live children fails with a {@link VerbsException}
+ *       of {@code EBUSY}, as the destroy verbs do, and the object stays open. The exception is
+ *       {@link Context}, whose close releases everything created from it, as closing the device does.</li>
+ *   <li>A second {@code close()} does nothing.</li>
+ *   <li>Any other method called after {@code close()} throws {@link IllegalStateException}; it never
+ *       reaches the device, so it can never crash the JVM.</li>
+ * </ul>
+ */
+public interface VerbsObject extends AutoCloseable {
+    /**
+     * Destroys the object.
+     *
+     * @throws VerbsException {@code EBUSY} if it still has live children
+     */
+    @Override
+    void close();
+
+    /** Whether {@link #close()} has succeeded. */
+    boolean isClosed();
+}

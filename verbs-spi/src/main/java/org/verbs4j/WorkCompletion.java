@@ -1,0 +1,48 @@
+package org.verbs4j;
+
+/**
+ * One work completion, {@code struct ibv_wc}, as an immutable value. For polling without allocation
+ * use {@link WorkCompletionBatch}'s accessors instead of {@link WorkCompletionBatch#get(int)}.
+ *
+ * @param wrId the WR's 64-bit ID
+ * @param status the completion status; on anything but {@link WcStatus#SUCCESS} only {@code wrId},
+ *     {@code status}, {@code qpNum} and {@code vendorErr} are valid
+ * @param opcode the operation
+ * @param vendorErr vendor syndrome
+ * @param byteLen bytes transferred (receives, RDMA READ, atomics)
+ * @param immData immediate data in host order when {@link WcFlags#WITH_IMM} is set; the invalidated
+ *     rkey when {@link WcFlags#WITH_INV} is set
+ * @param qpNum the local QP's 24-bit number
+ * @param srcQp the remote QP's 24-bit number (UD)
+ * @param wcFlags {@link WcFlags} bits
+ * @param pkeyIndex P_Key index (GSI)
+ * @param slid source LID (UD)
+ * @param sl service level (UD)
+ * @param dlidPathBits destination LID path bits (UD)
+ * @see "ibv_poll_cq(3)"
+ */
+public record WorkCompletion(
+        long wrId,
+        WcStatus status,
+        WcOpcode opcode,
+        int vendorErr,
+        int byteLen,
+        int immData,
+        int qpNum,
+        int srcQp,
+        int wcFlags,
+        int pkeyIndex,
+        int slid,
+        int sl,
+        int dlidPathBits) {
+
+    /** Whether the completion carries immediate data. */
+    public boolean hasImm() {
+        return (wcFlags & WcFlags.WITH_IMM) != 0;
+    }
+
+    /** Whether the completion carries an invalidated rkey. */
+    public boolean hasInvalidatedRkey() {
+        return (wcFlags & WcFlags.WITH_INV) != 0;
+    }
+}

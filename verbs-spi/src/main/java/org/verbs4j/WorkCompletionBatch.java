@@ -1,0 +1,167 @@
+package org.verbs4j;
+
+/**
+ * A reusable array of work completions that {@link CompletionQueue#poll} fills without allocating:
+ * the {@code struct ibv_wc wc[num_entries]} of {@code ibv_poll_cq}.
+ *
+ * <p>Read entries {@code 0 .. size()-1} through the indexed accessors; they hold until the next poll
+ * into this batch. A batch is not thread-safe: use one per polling thread.
+ *
+ * @see "ibv_poll_cq(3)"
+ */
+public final class WorkCompletionBatch {
+    private final long[] wrId;
+    private final int[] status;
+    private final int[] opcode;
+    private final int[] vendorErr;
+    private final int[] byteLen;
+    private final int[] immData;
+    private final int[] qpNum;
+    private final int[] srcQp;
+    private final int[] wcFlags;
+    private final int[] pkeyIndex;
+    private final int[] slid;
+    private final int[] sl;
+    private final int[] dlidPathBits;
+    private int size;
+
+    /**
+     * A batch of up to {@code capacity} completions.
+     *
+     * @throws IllegalArgumentException if capacity is not 1..65536
+     */
+    public WorkCompletionBatch(int capacity) {
+        if (capacity < 1 || capacity > 65536) {
+            throw new IllegalArgumentException("a batch holds 1..65536 completions, not " + capacity);
+        }
+        wrId = new long[capacity];
+        status = new int[capacity];
+        opcode = new int[capacity];
+        vendorErr = new int[capacity];
+        byteLen = new int[capacity];
+        immData = new int[capacity];
+        qpNum = new int[capacity];
+        srcQp = new int[capacity];
+        wcFlags = new int[capacity];
+        pkeyIndex = new int[capacity];
+        slid = new int[capacity];
+        sl = new int[capacity];
+        dlidPathBits = new int[capacity];
+    }
+
+    /** The most completions one poll can return into this batch. */
+    public int capacity() {
+        return wrId.length;
+    }
+
+    /** The completions the last poll returned. */
+    public int size() {
+        return size;
+    }
+
+    private int check(int i) {
+        if (i < 0 || i >= size) {
+            throw new IndexOutOfBoundsException("completion " + i + " of " + size);
+        }
+        return i;
+    }
+
+    public long wrId(int i) {
+        return wrId[check(i)];
+    }
+
+    public WcStatus status(int i) {
+        return WcStatus.of(status[check(i)]);
+    }
+
+    public WcOpcode opcode(int i) {
+        return WcOpcode.of(opcode[check(i)]);
+    }
+
+    public int vendorErr(int i) {
+        return vendorErr[check(i)];
+    }
+
+    /** Bytes transferred. */
+    public int byteLen(int i) {
+        return byteLen[check(i)];
+    }
+
+    /** Immediate data in host order, or the invalidated rkey; see {@link #wcFlags(int)}. */
+    public int immData(int i) {
+        return immData[check(i)];
+    }
+
+    public int qpNum(int i) {
+        return qpNum[check(i)];
+    }
+
+    public int srcQp(int i) {
+        return srcQp[check(i)];
+    }
+
+    public int wcFlags(int i) {
+        return wcFlags[check(i)];
+    }
+
+    public int pkeyIndex(int i) {
+        return pkeyIndex[check(i)];
+    }
+
+    public int slid(int i) {
+        return slid[check(i)];
+    }
+
+    public int sl(int i) {
+        return sl[check(i)];
+    }
+
+    public int dlidPathBits(int i) {
+        return dlidPathBits[check(i)];
+    }
+
+    /** Completion {@code i} as a value (allocates). */
+    public WorkCompletion get(int i) {
+        check(i);
+        return new WorkCompletion(wrId[i], WcStatus.of(status[i]), WcOpcode.of(opcode[i]), vendorErr[i], byteLen[i],
+                immData[i], qpNum[i], srcQp[i], wcFlags[i], pkeyIndex[i], slid[i], sl[i], dlidPathBits[i]);
+    }
+
+    // ---- provider side ----
+
+    /**
+     * Provider side: empties the batch before a poll fills it. Applications do not call this.
+     */
+    public void clear() {
+        size = 0;
+    }
+
+    /**
+     * Provider side: appends one completion with {@code ibv_wc}'s raw values. Applications do not
+     * call this.
+     *
+     * @return false, adding nothing, when the batch is full
+     */
+    public boolean add(long wrId, int status, int opcode, int vendorErr, int byteLen, int immData, int qpNum,
+                       int srcQp, int wcFlags, int pkeyIndex, int slid, int sl, int dlidPathBits) {
+        int i = size;
+        if (i == this.wrId.length) {
+            return false;
+        }
+        this.wrId[i] = wrId;
+        this.status[i] = status;
+        this.opcode[i] = opcode;
+        this.vendorErr[i] = vendorErr;
+        this.byteLen[i] = byteLen;
+        this.immData[i] = immData;
+        this.qpNum[i] = qpNum;
+        this.srcQp[i] = srcQp;
+        this.wcFlags[i] = wcFlags;
+        this.pkeyIndex[i] = pkeyIndex;
+        this.slid[i] = slid;
+        this.sl[i] = sl;
+        this.dlidPathBits[i] = dlidPathBits;
+        size = i + 1;
+        return true;
+    }
+}

@@ -1,0 +1,108 @@
+package org.verbs4j;
+
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * A send work request's operation, {@code enum ibv_wr_opcode}, with the QP types that accept it and
+ * its {@code IBV_QP_EX_WITH_*} bit for {@code send_ops_flags}.
+ *
+ * <p>The QP-type table is the binding one of {@code ibv_post_send(3)} and {@code ibv_wr_post(3)}:
+ * an opcode outside it fails with {@code EINVAL} in {@code postSend}, and a builder outside it makes
+ * QP creation fail when requested in {@code sendOps}.
+ *
+ * @see "ibv_post_send(3)"
+ * @see "ibv_wr_post(3)"
+ */
+public enum WrOpcode {
+    RDMA_WRITE(0, 1 << 0, QpType.UC, QpType.RC, QpType.XRC_SEND),
+    RDMA_WRITE_WITH_IMM(1, 1 << 1, QpType.UC, QpType.RC, QpType.XRC_SEND),
+    SEND(2, 1 << 2, QpType.UD, QpType.UC, QpType.RC, QpType.XRC_SEND, QpType.RAW_PACKET),
+    SEND_WITH_IMM(3, 1 << 3, QpType.UD, QpType.UC, QpType.RC, QpType.XRC_SEND),
+    RDMA_READ(4, 1 << 4, QpType.RC, QpType.XRC_SEND),
+    ATOMIC_CMP_AND_SWP(5, 1 << 5, QpType.RC, QpType.XRC_SEND),
+    ATOMIC_FETCH_AND_ADD(6, 1 << 6, QpType.RC, QpType.XRC_SEND),
+    LOCAL_INV(7, 1 << 7, QpType.UC, QpType.RC, QpType.XRC_SEND),
+    BIND_MW(8, 1 << 8, QpType.UC, QpType.RC, QpType.XRC_SEND),
+    SEND_WITH_INV(9, 1 << 9, QpType.UC, QpType.RC, QpType.XRC_SEND),
+    TSO(10, 1 << 10, QpType.UD, QpType.RAW_PACKET),
+    /** {@code ibv_wr_flush}: RC, RD and XRC_SEND; RD has no verbs QP type, so RC and XRC_SEND here. rdma-core 45+. */
+    FLUSH(14, 1 << 11, QpType.RC, QpType.XRC_SEND),
+    /** {@code ibv_wr_atomic_write}: an 8-byte atomic write. rdma-core 44+. */
+    ATOMIC_WRITE(15, 1 << 12, QpType.RC, QpType.XRC_SEND);
+
+    private final int value;
+    private final int sendOpsFlag;
+    private final Set<QpType> qpTypes;
+
+    WrOpcode(int value, int sendOpsFlag, QpType first, QpType... rest) {
+        this.value = value;
+        this.sendOpsFlag = sendOpsFlag;
+        this.qpTypes = Collections.unmodifiableSet(EnumSet.of(first, rest));
+    }
+
+    /** The {@code IBV_WR_*} value. */
+    public int value() {
+        return value;
+    }
+
+    /** The {@code IBV_QP_EX_WITH_*} bit that requests this operation in {@code send_ops_flags}. */
+    public int sendOpsFlag() {
+        return sendOpsFlag;
+    }
+
+    /** The QP types that accept this opcode, per the seed table. */
+    public Set<QpType> qpTypes() {
+        return qpTypes;
+    }
+
+    /** Whether a QP of this type accepts this opcode, per the seed table. */
+    public boolean isValidFor(QpType type) {
+        return qpTypes.contains(type);
+    }
+
+    /** Whether this operation carries data set with a DATA setter (SGE or inline). */
+    public boolean carriesData() {
+        return switch (this) {
+            case LOCAL_INV, BIND_MW -> false;
+            default -> true;
+        };
+    }
+
+    /** Whether inline data is valid for this operation: SEND and RDMA WRITE, with or without immediate. */
+    public boolean allowsInline() {
+        return switch (this) {
+            case SEND, SEND_WITH_IMM, SEND_WITH_INV, RDMA_WRITE, RDMA_WRITE_WITH_IMM -> true;
+            default -> false;
+        };
+    }
+
+    /** Whether this operation is an atomic (8-byte operand on an 8-byte-aligned remote address). */
+    public boolean isAtomic() {
+        return this == ATOMIC_CMP_AND_SWP || this == ATOMIC_FETCH_AND_ADD || this == ATOMIC_WRITE;
+    }
+
+    /** The OR of the {@code IBV_QP_EX_WITH_*} bits of the given opcodes. */
+    public static long sendOpsFlags(Set<WrOpcode> ops) {
+        long flags = 0;
+        for (WrOpcode op : ops) {
+            flags |= op.sendOpsFlag;
+        }
+        return flags;
+    }
+
+    /**
+     * The opcode with the given {@code IBV_WR_*} value.
+     *
+     * @throws IllegalArgumentException if no opcode has that value
+     */
+    public static WrOpcode of(int value) {
+        for (WrOpcode op : values()) {
+            if (op.value == value) {
+                return op;
+            }
+        }
+        throw new IllegalArgumentException("no ibv_wr_opcode has the value " + value);
+    }
+}

@@ -1,0 +1,76 @@
+package org.verbs4j.spi;
+
+import java.util.List;
+import org.verbs4j.Device;
+import org.verbs4j.ProviderUnavailableException;
+
+/**
+ * A verbs4j backend, found by {@link java.util.ServiceLoader}.
+ *
+ * <p>A provider is registered twice: in {@code META-INF/services/org.verbs4j.spi.VerbsProvider} and with
+ * {@code provides org.verbs4j.spi.VerbsProvider with ...} in its {@code module-info}.
+ *
+ * <p>The constructor must be cheap and must not fail: it runs for every provider on the path whenever
+ * providers are listed. Loading native code and probing devices happen once, lazily, the first time
+ * {@link #isAvailable()} or {@link #unavailabilityCause()} is called.
+ */
+public interface VerbsProvider {
+    /** The provider contract version this SPI defines. */
+    int SPI_VERSION = 1;
+
+    /** The short name that {@code verbs4j.provider} selects it by, such as {@code ffm}. Lower case. */
+    String name();
+
+    /** Its rank when none is named: the available provider with the highest priority wins. */
+    int priority();
+
+    /**
+     * The {@link #SPI_VERSION} the provider was compiled against. Implement it as
+     * {@code return SPI_VERSION;}: the constant is copied into the provider's class file at compile
+     * time, so a provider built against another contract version is recognised and refused.
+     */
+    int spiVersion();
+
+    /** Whether the provider works here: its library loads and it lists at least one device. Computed once. */
+    boolean isAvailable();
+
+    /** Why the provider is not available, or null when it is. */
+    Throwable unavailabilityCause();
+
+    /**
+     * Throws unless the provider is available.
+     *
+     * @throws ProviderUnavailableException with {@link #unavailabilityCause()} attached
+     */
+    default void ensureAvailability() {
+        if (!isAvailable()) {
+            Throwable cause = unavailabilityCause();
+            throw new ProviderUnavailableException("verbs4j provider '" + name() + "' is unavailable: "
+                    + (cause == null ? "no reason given" : cause.getMessage()), cause);
+        }
+    }
+
+    /**
+     * The devices this provider reaches.
+     *
+     * @throws ProviderUnavailableException if the provider is unavailable
+     * @see "ibv_get_device_list(3)"
+     */
+    List<Device> devices();
+
+    /**
+     * The device with this name.
+     *
+     * @throws IllegalArgumentException if there is none, naming those there are
+     */
+    default Device device(String name) {
+        List<Device> all = devices();
+        for (Device d : all) {
+            if (d.name().equals(name)) {
+                return d;
+            }
+        }
+        throw new IllegalArgumentException("provider '" + name() + "' has no device '" + name + "'; it has "
+                + all.stream().map(Device::name).toList());
+    }
+}
