@@ -1,0 +1,7 @@
+package org.verbs4j.tck;
+
+public abstract class LifecycleRules extends TckArea {
+    protected LifecycleRules(VerbsCompatibilityKit kit) {
+        super(kit);
+    }
+}
