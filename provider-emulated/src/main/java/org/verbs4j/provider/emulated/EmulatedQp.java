@@ -553,6 +553,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     private void afterRecvPosted() {
         EmulatedQp w = rnrWaiter;
         if (w != null) {
+            // A send that still finds no receive registers itself again.
+            rnrWaiter = null;
             w.kick();
         }
     }
