@@ -779,7 +779,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
                     completeSend(w, WR_FLUSH_ERR);
                 } else if (s != QpState.RTS) {
                     break;
-                } else if (execute(w) == BLOCKED) {
+                } else if (executeGuarded(w) == BLOCKED) {
                     break;
                 }
                 sqHead++;
@@ -845,6 +845,18 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     }
 
     // ---------------------------------------------------------------- execution
+
+    /**
+     * Executes a WQE; if a registered segment became unusable underneath it (its arena was closed while
+     * registered), the WR completes with LOC_PROT_ERR instead of the exception escaping into a poster.
+     */
+    private int executeGuarded(SendWqe w) {
+        try {
+            return execute(w);
+        } catch (IllegalStateException | IndexOutOfBoundsException e) {
+            return fail(w, LOC_PROT_ERR);
+        }
+    }
 
     private int execute(SendWqe w) {
         int op = w.opcode;
