@@ -5,7 +5,6 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.verbs4j.AccessFlags;
@@ -902,7 +901,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
 
     /**
      * Ends an RC/UC operation whose responder part returned {@code r}: a WC status, {@link #DROPPED} or
-     * {@link #BLOCKED}.
+     * {@link #RESP_BLOCKED}.
      */
     private int finish(SendWqe w, EmulatedQp p, int r) {
         if (r == RESP_BLOCKED) {
