@@ -96,6 +96,21 @@ class EmulatedFeaturesTest {
     }
 
     @Test
+    void aStaleRkeyNeverReachesTheRegionThatReusesItsSlot() {
+        try (Pair p = new Pair(QpType.RC)) {
+            var old = p.pd.registerMemory(p.arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+            int stale = old.rkey();
+            old.close();
+            var fresh = p.pd.registerMemory(p.arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+            assertTrue(fresh.rkey() != stale, "a reused key-table slot must get a new key");
+            p.a.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).rdma(fresh.address(), stale)
+                    .sgList(Sge.of(p.mrA, 0, 8)));
+            assertEquals(1, p.cqA.poll(wc));
+            assertEquals(WcStatus.REM_ACCESS_ERR, wc.status(0));
+        }
+    }
+
+    @Test
     void sendWithInvalidateInvalidatesTheRegion() {
         try (Pair p = new Pair(QpType.RC)) {
             var target = p.pd.registerMemory(p.arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
