@@ -6,10 +6,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.CategorySeries;
 import org.knowm.xchart.VectorGraphicsEncoder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.CategoryStyler;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -25,29 +26,33 @@ final class PerfPlot {
 
     static void write(PerfReport r, Path file) {
         boolean bw = r.kind().equals("bandwidth");
-        XYChart chart = new XYChartBuilder().width(960).height(600)
+        // Sizes grow in powers of two, so each gets an evenly spaced category labelled as perftest users read it.
+        CategoryChart chart = new CategoryChartBuilder().width(960).height(600)
                 .title("verbs4j perf " + r.test() + ": " + r.provider() + "/" + r.device() + ", " + r.qpType() + ", "
                         + r.postApi() + ", " + r.mode())
                 .xAxisTitle("message size (bytes)")
-                .yAxisTitle(bw ? "bandwidth (MB/s, MB = 2^20 bytes)" : "latency (µs)")
+                .yAxisTitle(bw ? "bandwidth (MB/s, MB = 2^20 bytes)" : "latency (usec)")
                 .build();
-        Styler st = chart.getStyler();
+        CategoryStyler st = chart.getStyler();
+        st.setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line);
         st.setLegendPosition(Styler.LegendPosition.InsideNW);
-        st.setChartTitleVisible(true);
-        chart.getStyler().setXAxisLogarithmic(r.results().size() > 1);
-        chart.getStyler().setXAxisLabelRotation(45);
-        chart.getStyler().setxAxisTickLabelsFormattingFunction(PerfPlot::sizeLabel);
-        chart.getStyler().setPlotGridLinesVisible(true);
+        st.setPlotGridLinesVisible(true);
+        st.setOverlapped(true);
+        st.setXAxisLabelRotation(45);
         List<PerfRow> rows = r.results();
-        double[] x = rows.stream().mapToDouble(PerfRow::bytes).toArray();
+        List<String> x = rows.stream().map(p -> sizeLabel(p.bytes())).toList();
         if (bw) {
-            series(chart, "BW average", x, rows.stream().mapToDouble(p -> ((BandwidthRow) p).bwAverageMBps()).toArray());
-            series(chart, "BW peak", x, rows.stream().mapToDouble(p -> ((BandwidthRow) p).bwPeakMBps()).toArray());
+            series(chart, "BW average", x, rows.stream().map(p -> ((BandwidthRow) p).bwAverageMBps()).toList());
+            series(chart, "BW peak", x, rows.stream().map(p -> ((BandwidthRow) p).bwPeakMBps()).toList());
         } else {
-            series(chart, "t_typical (median)", x,
-                    rows.stream().mapToDouble(p -> ((LatencyRow) p).tTypicalUs()).toArray());
-            series(chart, "t_avg", x, rows.stream().mapToDouble(p -> ((LatencyRow) p).tAvgUs()).toArray());
-            series(chart, "t_99%", x, rows.stream().mapToDouble(p -> ((LatencyRow) p).t99Us()).toArray());
+            List<Double> typical = rows.stream().map(p -> ((LatencyRow) p).tTypicalUs()).toList();
+            series(chart, "t_typical (median)", x, typical);
+            series(chart, "t_avg", x, rows.stream().map(p -> ((LatencyRow) p).tAvgUs()).toList());
+            series(chart, "t_99%", x, rows.stream().map(p -> ((LatencyRow) p).t99Us()).toList());
+            // A sweep's latencies span orders of magnitude; a log axis keeps the small sizes readable.
+            double min = typical.stream().mapToDouble(Double::doubleValue).min().orElse(1);
+            double max = typical.stream().mapToDouble(Double::doubleValue).max().orElse(1);
+            st.setYAxisLogarithmic(min > 0 && max / min > 50);
         }
         String name = file.toString();
         try {
@@ -61,8 +66,8 @@ final class PerfPlot {
         }
     }
 
-    private static void series(XYChart chart, String name, double[] x, double[] y) {
-        XYSeries s = chart.addSeries(name, x, y);
+    private static void series(CategoryChart chart, String name, List<String> x, List<Double> y) {
+        CategorySeries s = chart.addSeries(name, x, y);
         s.setMarker(SeriesMarkers.CIRCLE);
     }
 
