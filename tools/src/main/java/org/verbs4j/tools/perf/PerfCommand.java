@@ -150,30 +150,38 @@ public final class PerfCommand implements Callable<Integer> {
         List<Integer> sizes = sizes(test, qpType, pa.activeMtu().bytes());
         PerfSettings base = settings(test, qpType, api, da, sizes.getFirst());
 
-        if (server || host != null) {
+        boolean twoProcess = server || host != null;
+        if (twoProcess && TwoProcess.unsupportedReason(p) != null) {
             throw new UsageException(TwoProcess.unsupportedReason(p));
         }
+        String mode = server ? "server" : host != null ? "client" : "loopback";
         PrintWriter out = spec.commandLine().getOut();
         ResultTable table = new ResultTable(out, base);
-        table.header(p.name(), device.name(), "loopback", pa.activeMtu().bytes());
+        table.header(p.name(), device.name(), mode, pa.activeMtu().bytes());
+        List<PerfSettings> runs = sizes.stream().map(sz -> base.with(sz, iterationsFor(test, sz))).toList();
         List<PerfRow> rows = new ArrayList<>();
         boolean showProgress = Progress.wanted() && (sizes.size() > 1 || base.timed());
         long steps = base.timed() ? (long) sizes.size() * base.durationSeconds() : sizes.size();
         try (Progress progress = Progress.of(showProgress, test.cliName(), steps, base.timed() ? "s" : "sizes")) {
-            long done = 0;
-            for (int sz : sizes) {
-                PerfSettings s = base.with(sz, iterationsFor(test, sz));
-                PerfRow row = new LoopbackRun(s, device, stallNanos).run();
+            long[] done = {0};
+            java.util.function.Consumer<PerfRow> onRow = row -> {
                 rows.add(row);
-                done += base.timed() ? base.durationSeconds() : 1;
-                progress.stepTo(done);
+                done[0] += base.timed() ? base.durationSeconds() : 1;
+                progress.stepTo(done[0]);
                 table.row(row);
+            };
+            if (twoProcess) {
+                TwoProcess.run(runs, device, server ? null : host, tcpPort, stallNanos, onRow);
+            } else {
+                for (PerfSettings s : runs) {
+                    onRow.accept(new LoopbackRun(s, device, stallNanos).run());
+                }
             }
         }
         table.footer();
         PerfReport report = new PerfReport("verbs4j perf", version(), test.cliName(),
                 test.kind().name().toLowerCase(Locale.ROOT), test.opcode().name(), p.name(), device.name(), port,
-                base.gidIndex(), "loopback", qpType.name(), api.cliName(), base.qps(), base.txDepth(), base.cqMod(),
+                base.gidIndex(), mode, qpType.name(), api.cliName(), base.qps(), base.txDepth(), base.cqMod(),
                 base.postList(), base.inlineSize(), pa.activeMtu().bytes(), base.timed() ? base.durationSeconds() : 0,
                 rows);
         if (json != null) {
