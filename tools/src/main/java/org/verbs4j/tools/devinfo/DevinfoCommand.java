@@ -268,7 +268,7 @@ public final class DevinfoCommand implements Callable<Integer> {
     /** Tabs that line values up in columns of 8, as ibv_devinfo's hand-made tabs do. */
     private static String tabsAfter(String key, int indentTabs) {
         int col = indentTabs * 8 + key.length() + 1;
-        int target = Math.max(col + 1, indentTabs * 8 + 32);
+        int target = Math.max(col + 1, 40);
         StringBuilder sb = new StringBuilder();
         while (col < target) {
             sb.append('\t');

@@ -10,6 +10,8 @@ final class PerfLoops {
     private static final double MB = 1024.0 * 1024.0;
     /** Peak bandwidth is the best over this many equal parts of the run. */
     private static final int PEAK_WINDOWS = 16;
+    /** The most WRs per QP of a bandwidth test's warm-up. */
+    private static final long WARM_UP_MAX = 500;
 
     private PerfLoops() {}
 
@@ -21,10 +23,19 @@ final class PerfLoops {
      */
     static BandwidthRow bandwidth(Endpoint client, PeerInfo[] remotes, Receiver receiver, Stall stall) {
         PerfSettings s = client.settings;
+        // An untimed warm-up on the same QPs first, so the JIT, the caches and the device's first touches of the
+        // buffers are not measured as the size's bandwidth.
+        long warmUp = Math.max(1, Math.min(WARM_UP_MAX, (s.timed() ? WARM_UP_MAX : s.iterations()) / 10));
+        bandwidth(client, remotes, receiver, stall, warmUp, false);
+        return bandwidth(client, remotes, receiver, stall, s.timed() ? Long.MAX_VALUE : s.iterations(), s.timed());
+    }
+
+    private static BandwidthRow bandwidth(Endpoint client, PeerInfo[] remotes, Receiver receiver, Stall stall,
+                                          long perQp, boolean timed) {
+        PerfSettings s = client.settings;
         int nq = s.qps();
         SendTracker tx = new SendTracker(client, stall);
         Poster[] posters = new Poster[nq];
-        long perQp = s.timed() ? Long.MAX_VALUE : s.iterations();
         for (int q = 0; q < nq; q++) {
             posters[q] = Poster.create(client, q, remotes[q], s.size());
             posters[q].lastSeq = perQp - 1;
@@ -66,11 +77,11 @@ final class PerfLoops {
             if (receiver != null) {
                 receiver.service();
             }
-            if (s.timed() && !stopped && System.nanoTime() >= deadline) {
+            if (timed && !stopped && System.nanoTime() >= deadline) {
                 // A timed run stops posting and waits for its last signaled WR; the unsignaled tail is not counted.
                 stopped = true;
             }
-            if (done(s, tx, perQp, stopped, lastSignaled)) {
+            if (done(nq, timed, tx, perQp, stopped, lastSignaled)) {
                 break;
             }
         }
@@ -81,26 +92,36 @@ final class PerfLoops {
                 count / seconds / 1e6);
     }
 
-    private static boolean done(PerfSettings s, SendTracker tx, long perQp, boolean stopped, long[] lastSignaled) {
-        for (int q = 0; q < s.qps(); q++) {
-            long target = s.timed() ? lastSignaled[q] : perQp;
-            if ((s.timed() && !stopped) || tx.completed[q] < target) {
+    private static boolean done(int nq, boolean timed, SendTracker tx, long perQp, boolean stopped,
+                                long[] lastSignaled) {
+        for (int q = 0; q < nq; q++) {
+            long target = timed ? lastSignaled[q] : perQp;
+            if ((timed && !stopped) || tx.completed[q] < target) {
                 return false;
             }
         }
         return true;
     }
 
-    /** The best bandwidth over any window of a sixteenth of the completion samples, MB/s. */
+    /**
+     * The best bandwidth over any stretch of at least a sixteenth of the run's time, MB/s. Completions are polled
+     * in bursts, so a window of a few samples would report the burst, not the device.
+     */
     private static double peak(int size, LongList times, LongList counts) {
         int samples = times.size();
-        int w = Math.max(1, (samples - 1) / PEAK_WINDOWS);
+        long minSpan = Math.max(1, (times.last() - times.get(0)) / PEAK_WINDOWS);
         double best = 0;
-        for (int j = 0; j + w < samples; j++) {
-            long dt = times.get(j + w) - times.get(j);
-            if (dt > 0) {
-                best = Math.max(best, (counts.get(j + w) - counts.get(j)) * (double) size / (dt / 1e9) / MB);
+        int k = 0;
+        for (int j = 0; j < samples; j++) {
+            k = Math.max(k, j + 1);
+            while (k < samples && times.get(k) - times.get(j) < minSpan) {
+                k++;
             }
+            if (k == samples) {
+                break;
+            }
+            long dt = times.get(k) - times.get(j);
+            best = Math.max(best, (counts.get(k) - counts.get(j)) * (double) size / (dt / 1e9) / MB);
         }
         return best;
     }
