@@ -7,6 +7,7 @@ import org.verbs4j.ProviderUnavailableException;
 import org.verbs4j.VerbsException;
 import org.verbs4j.tools.devinfo.DevinfoCommand;
 import org.verbs4j.tools.perf.PerfCommand;
+import org.verbs4j.tools.tck.TckCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -19,7 +20,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "verbs4j", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "RDMA verbs for Java: device information, perftest-style benchmarks and the TCK.",
-        subcommands = {DevinfoCommand.class, PerfCommand.class,
+        subcommands = {DevinfoCommand.class, PerfCommand.class, TckCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** The exit code of a successful run. */

@@ -53,6 +53,8 @@ class BadInputTest {
         "devinfo --provider emulated -d no_such_device",
         "devinfo --bogus",
         "tck --bogus",
+        "tck --area no_such_area",
+        "tck --provider no_such_provider",
     })
     void exitsWithTwoAndOneLine(String args) {
         Run r = Run.of(args.split(" "));
