@@ -43,6 +43,8 @@ class BadInputTest {
         "perf write_bw --plot chart.gif",
         "perf write_bw --server localhost",
         "perf write_bw --provider no_such_provider",
+        "perf write_bw --provider emulated --server",
+        "perf write_bw --provider emulated 127.0.0.1",
         "perf write_bw --provider emulated -d no_such_device",
         "perf write_bw --provider emulated -i 9",
         "perf write_bw --provider emulated -t 100000000",
