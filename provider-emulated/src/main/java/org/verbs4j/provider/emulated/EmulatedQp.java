@@ -553,6 +553,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     private void afterRecvPosted() {
         EmulatedQp w = rnrWaiter;
         if (w != null) {
+            // A send that still finds no receive registers itself again.
+            rnrWaiter = null;
             w.kick();
         }
     }
@@ -649,11 +651,13 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
                 Sge g = sges[i];
                 long len = Integer.toUnsignedLong(g.length());
                 EmulatedMr mr = pd.regionContaining(g.addr(), len);
-                if (mr == null) {
-                    throw new PostSendException(Errno.EINVAL, index, "the emulator copies inline data only from "
-                            + "memory registered in the QP's PD; " + g + " is not inside a region");
+                if (mr != null) {
+                    MemorySegment.copy(mr.segment, g.addr() - mr.address, w.inline, at, len);
+                } else if (len > 0) {
+                    // Inline data ignores the lkey (ibv_post_send(3)): like the CPU copy a native provider makes,
+                    // this reads the caller's own memory at the address it gave, which must be readable.
+                    MemorySegment.copy(MemorySegment.ofAddress(g.addr()).reinterpret(len), 0, w.inline, at, len);
                 }
-                MemorySegment.copy(mr.segment, g.addr() - mr.address, w.inline, at, len);
                 at += (int) len;
             }
             w.isInline = true;
