@@ -1,0 +1,37 @@
+package org.verbs4j.provider.emulated;
+
+import org.verbs4j.AddressHandle;
+import org.verbs4j.AhAttributes;
+import org.verbs4j.ProtectionDomain;
+
+/** An address handle: the destination GID of UD messages. */
+final class EmulatedAh extends EmulatedObject implements AddressHandle {
+    final EmulatedPd pd;
+    final AhAttributes attributes;
+
+    EmulatedAh(EmulatedPd pd, AhAttributes attributes) {
+        super(pd.context);
+        this.pd = pd;
+        this.attributes = attributes;
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public AhAttributes attributes() {
+        return attributes;
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_destroy_ah";
+    }
+
+    @Override
+    void destroy() {
+        pd.users.decrementAndGet();
+    }
+}

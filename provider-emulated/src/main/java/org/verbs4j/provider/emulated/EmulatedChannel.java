@@ -1,0 +1,52 @@
+package org.verbs4j.provider.emulated;
+
+import java.util.Objects;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.verbs4j.CompletionChannel;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Context;
+
+/** A completion channel: a queue of CQ events that {@link #awaitEvent} takes from. */
+final class EmulatedChannel extends EmulatedObject implements CompletionChannel {
+    private final LinkedBlockingQueue<EmulatedCq> events = new LinkedBlockingQueue<>();
+
+    EmulatedChannel(EmulatedContext context) {
+        super(context);
+    }
+
+    void signal(EmulatedCq cq) {
+        events.add(cq);
+    }
+
+    @Override
+    public Context context() {
+        return context;
+    }
+
+    @Override
+    public CompletionQueue awaitEvent(long timeout, TimeUnit unit) {
+        checkOpen();
+        Objects.requireNonNull(unit, "unit");
+        if (timeout < 0) {
+            throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
+        }
+        try {
+            return timeout == 0 ? events.poll() : events.poll(timeout, unit);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_destroy_comp_channel";
+    }
+
+    @Override
+    void destroy() {
+        events.clear();
+    }
+}

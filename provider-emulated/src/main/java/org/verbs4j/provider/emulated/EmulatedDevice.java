@@ -1,0 +1,179 @@
+package org.verbs4j.provider.emulated;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.verbs4j.AtomicCapability;
+import org.verbs4j.Capabilities;
+import org.verbs4j.Context;
+import org.verbs4j.DataInOrder;
+import org.verbs4j.Device;
+import org.verbs4j.DeviceAttributes;
+import org.verbs4j.Gid;
+import org.verbs4j.LinkLayer;
+import org.verbs4j.Mtu;
+import org.verbs4j.MwType;
+import org.verbs4j.PortAttributes;
+import org.verbs4j.PortState;
+import org.verbs4j.QpType;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.emulated.internal.KeyTable;
+import org.verbs4j.provider.emulated.internal.QpnTable;
+
+/**
+ * An emulated RDMA device: one ACTIVE port with an Ethernet link layer and a RoCE v2-style GID table of
+ * two entries (a link-local GID from the node GUID, and the IPv4-mapped GID {@code ::ffff:10.255.0.N}).
+ *
+ * <p>Devices are created once per JVM. Each owns its key table (lkeys and rkeys) and its QP table, and is
+ * found by either of its GIDs, which is how a QP reaches its peer.
+ */
+final class EmulatedDevice implements Device {
+    /** The system property that sets the number of devices. */
+    static final String COUNT_PROPERTY = "verbs4j.emulated.devices";
+
+    static final int MAX_QP_WR = 16384;
+    static final int MAX_SGE = 32;
+    static final int MAX_INLINE_DATA = 256;
+    static final int MAX_CQE = 1 << 20;
+    static final int MAX_SRQ_WR = 16384;
+    static final int MAX_RD_ATOMIC = 128;
+    static final long MAX_MSG_SIZE = 1L << 31;
+    static final Mtu MTU = Mtu.MTU_4096;
+    static final int GID_TABLE_LENGTH = 2;
+
+    private static final Map<Gid, EmulatedDevice> BY_GID = new ConcurrentHashMap<>();
+    private static volatile List<Device> all;
+
+    /** The QPN of the next QP, for the whole JVM, so QPNs never repeat across devices. */
+    private static int nextQpn = 0x11;
+
+    final int index;
+    private final String name;
+    private final long guid;
+    private final Gid[] gids;
+    final KeyTable keys = new KeyTable();
+    final QpnTable<EmulatedQp> qps = new QpnTable<>();
+    private final Capabilities capabilities;
+    private final DeviceAttributes attributes;
+    private final PortAttributes port;
+
+    private EmulatedDevice(int index) {
+        this.index = index;
+        this.name = "emu" + index;
+        this.guid = 0x0200_00ff_fe00_0000L | (index + 1);
+        Gid linkLocal = new Gid(0xfe80_0000_0000_0000L, guid ^ 0x0200_0000_0000_0000L);
+        Gid ipv4 = Gid.ofIpv4(new byte[] {10, (byte) 255, (byte) ((index + 1) >> 8), (byte) (index + 1)});
+        this.gids = new Gid[] {linkLocal, ipv4};
+        this.capabilities = buildCapabilities();
+        this.attributes = new DeviceAttributes("verbs4j-emulated-1", guid, guid, MAX_MSG_SIZE * 2, 0xfffff000L,
+                0, 0, 1, 1 << 16, MAX_QP_WR,
+                DeviceAttributes.CAP_RC_RNR_NAK_GEN | DeviceAttributes.CAP_N_NOTIFY_CQ | DeviceAttributes.CAP_MEM_WINDOW
+                        | DeviceAttributes.CAP_MEM_MGT_EXTENSIONS | DeviceAttributes.CAP_MEM_WINDOW_TYPE_2B,
+                MAX_SGE, MAX_SGE, 1 << 14, MAX_CQE, 1 << 20, 1 << 14, MAX_RD_ATOMIC, 0, MAX_RD_ATOMIC * 1024,
+                MAX_RD_ATOMIC, 0, AtomicCapability.HCA, 0, 0, 1 << 16, 0, 0, 0, 0, 0, 1 << 16, 0, 0, 1 << 14,
+                MAX_SRQ_WR, MAX_SGE, 1, 15, 1);
+        this.port = new PortAttributes(PortState.ACTIVE, MTU, MTU, GID_TABLE_LENGTH, 0x0400_0000 | 0x0001_0000,
+                MAX_MSG_SIZE, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 32, 5, LinkLayer.ETHERNET, 0, 0);
+    }
+
+    private static Capabilities buildCapabilities() {
+        Set<WrOpcode> rc = EnumSet.allOf(WrOpcode.class);
+        rc.remove(WrOpcode.TSO);
+        Set<WrOpcode> uc = EnumSet.of(WrOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.SEND,
+                WrOpcode.SEND_WITH_IMM, WrOpcode.SEND_WITH_INV, WrOpcode.LOCAL_INV, WrOpcode.BIND_MW);
+        Set<WrOpcode> ud = EnumSet.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM);
+        Set<DataInOrder> inOrder = EnumSet.allOf(DataInOrder.class);
+        return new Capabilities(EnumSet.of(QpType.RC, QpType.UC, QpType.UD),
+                Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud), true, MAX_INLINE_DATA, MAX_SGE, MAX_SGE,
+                AtomicCapability.HCA, EnumSet.allOf(MwType.class),
+                Map.of(WrOpcode.RDMA_READ, inOrder, WrOpcode.RDMA_WRITE, inOrder, WrOpcode.SEND, inOrder),
+                true, false, true, true);
+    }
+
+    /** The JVM's emulated devices, created on first call. */
+    static List<Device> all() {
+        List<Device> list = all;
+        if (list == null) {
+            synchronized (EmulatedDevice.class) {
+                list = all;
+                if (list == null) {
+                    int n = count();
+                    List<Device> devices = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        EmulatedDevice d = new EmulatedDevice(i);
+                        for (Gid g : d.gids) {
+                            BY_GID.put(g, d);
+                        }
+                        devices.add(d);
+                    }
+                    all = list = List.copyOf(devices);
+                }
+            }
+        }
+        return list;
+    }
+
+    private static int count() {
+        String v = System.getProperty(COUNT_PROPERTY, "1").trim();
+        try {
+            int n = Integer.parseInt(v);
+            if (n < 1 || n > 256) {
+                throw new IllegalArgumentException(COUNT_PROPERTY + " is 1..256, not " + v);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(COUNT_PROPERTY + " must be a number of devices, not '" + v + "'", e);
+        }
+    }
+
+    /** The device that owns this GID, or null. */
+    static EmulatedDevice byGid(Gid gid) {
+        return BY_GID.get(gid);
+    }
+
+    static synchronized int allocateQpn() {
+        int qpn = nextQpn;
+        nextQpn = qpn == 0xffffff ? 0x11 : qpn + 1;
+        return qpn;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public long guid() {
+        return guid;
+    }
+
+    @Override
+    public Context open() {
+        return new EmulatedContext(this);
+    }
+
+    Capabilities capabilities() {
+        return capabilities;
+    }
+
+    DeviceAttributes attributes() {
+        return attributes;
+    }
+
+    PortAttributes port() {
+        return port;
+    }
+
+    Gid gid(int index) {
+        return gids[index];
+    }
+
+    @Override
+    public String toString() {
+        return "EmulatedDevice[" + name + "]";
+    }
+}

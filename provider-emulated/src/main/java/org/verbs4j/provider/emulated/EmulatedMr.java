@@ -1,0 +1,96 @@
+package org.verbs4j.provider.emulated;
+
+import java.lang.foreign.MemorySegment;
+
+import org.verbs4j.AccessFlags;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.VerbsException;
+import org.verbs4j.provider.emulated.internal.MemoryKey;
+
+/**
+ * A registered memory region. Its lkey and rkey are the same key-table entry; every access through them
+ * is bounds- and access-checked against it and then made on the registered segment itself.
+ */
+final class EmulatedMr extends EmulatedObject implements MemoryRegion {
+    final EmulatedPd pd;
+    final MemorySegment segment;
+    final int access;
+    final long address;
+    final MemoryKey key;
+
+    EmulatedMr(EmulatedPd pd, MemorySegment segment, int access) {
+        super(pd.context);
+        this.pd = pd;
+        this.segment = segment;
+        this.access = access;
+        this.address = (access & AccessFlags.ZERO_BASED) != 0 ? 0 : segment.address();
+        MemoryKey k = pd.device().keys.allocate(MemoryKey.KIND_MR, pd, this, 0);
+        if (k == null) {
+            throw new VerbsException("ibv_reg_mr", Errno.ENOMEM, "the key table is full");
+        }
+        synchronized (pd.device().keys) {
+            k.segment = segment;
+            k.segmentBase = address;
+            k.start = address;
+            k.length = segment.byteSize();
+            k.access = access;
+            k.valid = true;
+        }
+        this.key = k;
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public int lkey() {
+        return key.key;
+    }
+
+    @Override
+    public int rkey() {
+        return key.key;
+    }
+
+    @Override
+    public long address() {
+        return address;
+    }
+
+    @Override
+    public long length() {
+        return segment.byteSize();
+    }
+
+    @Override
+    public MemorySegment segment() {
+        return segment;
+    }
+
+    @Override
+    public int access() {
+        return access;
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_dereg_mr";
+    }
+
+    @Override
+    void destroy() {
+        pd.device().keys.release(key);
+        pd.regions.remove(this);
+        pd.users.decrementAndGet();
+    }
+
+    @Override
+    public String toString() {
+        return "EmulatedMr[lkey=0x" + Integer.toHexString(key.key) + ", " + segment.byteSize() + " bytes, "
+                + AccessFlags.toString(access) + "]";
+    }
+}

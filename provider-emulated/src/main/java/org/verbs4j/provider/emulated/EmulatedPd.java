@@ -1,0 +1,160 @@
+package org.verbs4j.provider.emulated;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.verbs4j.AccessFlags;
+import org.verbs4j.AddressHandle;
+import org.verbs4j.AhAttributes;
+import org.verbs4j.Context;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwType;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QueuePair;
+import org.verbs4j.SharedReceiveQueue;
+import org.verbs4j.SrqInitAttributes;
+import org.verbs4j.VerbsException;
+import org.verbs4j.provider.emulated.internal.MemoryKey;
+
+/** A protection domain: the scope of regions, windows, address handles, QPs and SRQs. */
+final class EmulatedPd extends EmulatedObject implements ProtectionDomain {
+    /** The live regions, for resolving the addresses of inline data posted with {@code postSend}. */
+    final List<EmulatedMr> regions = new CopyOnWriteArrayList<>();
+
+    EmulatedPd(EmulatedContext context) {
+        super(context);
+    }
+
+    EmulatedDevice device() {
+        return context.device;
+    }
+
+    @Override
+    public Context context() {
+        return context;
+    }
+
+    @Override
+    public MemoryRegion registerMemory(MemorySegment segment, int access) {
+        checkOpen();
+        Objects.requireNonNull(segment, "segment");
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("only native memory can be registered; this segment is on the heap");
+        }
+        if (segment.byteSize() == 0) {
+            throw new IllegalArgumentException("a memory region needs at least 1 byte");
+        }
+        AccessFlags.validate(access);
+        if ((access & (AccessFlags.ON_DEMAND | AccessFlags.HUGETLB)) != 0) {
+            throw new VerbsException("ibv_reg_mr", Errno.EINVAL,
+                    "the emulated device does not support ON_DEMAND or HUGETLB registration");
+        }
+        if (segment.byteSize() > device().attributes().maxMrSize()) {
+            throw new VerbsException("ibv_reg_mr", Errno.EINVAL, "region larger than max_mr_size");
+        }
+        synchronized (context.lock) {
+            context.checkOpen();
+            EmulatedMr mr = new EmulatedMr(this, segment, access);
+            users.incrementAndGet();
+            regions.add(mr);
+            return context.register(mr);
+        }
+    }
+
+    @Override
+    public MemoryWindow allocMw(MwType type) {
+        checkOpen();
+        Objects.requireNonNull(type, "type");
+        synchronized (context.lock) {
+            context.checkOpen();
+            EmulatedMw mw = new EmulatedMw(this, type);
+            users.incrementAndGet();
+            return context.register(mw);
+        }
+    }
+
+    @Override
+    public AddressHandle createAh(AhAttributes attributes) {
+        checkOpen();
+        Objects.requireNonNull(attributes, "attributes");
+        String bad = checkAv(attributes);
+        if (bad != null) {
+            throw new VerbsException("ibv_create_ah", Errno.EINVAL, bad);
+        }
+        synchronized (context.lock) {
+            context.checkOpen();
+            EmulatedAh ah = new EmulatedAh(this, attributes);
+            users.incrementAndGet();
+            return context.register(ah);
+        }
+    }
+
+    /** What is wrong with an address vector for this device, or null. */
+    static String checkAv(AhAttributes av) {
+        if (av.portNum() != 1) {
+            return "the emulated device has only port 1, not " + av.portNum();
+        }
+        if (av.grh() == null) {
+            return "the port's link layer is Ethernet (RoCE): the address vector needs a global route (GRH)";
+        }
+        if (av.grh().sgidIndex() >= EmulatedDevice.GID_TABLE_LENGTH) {
+            return "sgid index " + av.grh().sgidIndex() + " is outside the GID table of "
+                    + EmulatedDevice.GID_TABLE_LENGTH;
+        }
+        return null;
+    }
+
+    @Override
+    public QueuePair createQp(QpInitAttributes attributes) {
+        checkOpen();
+        Objects.requireNonNull(attributes, "attributes");
+        synchronized (context.lock) {
+            context.checkOpen();
+            EmulatedQp qp = new EmulatedQp(this, attributes);
+            return context.register(qp);
+        }
+    }
+
+    @Override
+    public SharedReceiveQueue createSrq(SrqInitAttributes attributes) {
+        checkOpen();
+        Objects.requireNonNull(attributes, "attributes");
+        if (attributes.maxWr() > EmulatedDevice.MAX_SRQ_WR || attributes.maxSge() > EmulatedDevice.MAX_SGE) {
+            throw new VerbsException("ibv_create_srq", Errno.EINVAL, "beyond max_srq_wr " + EmulatedDevice.MAX_SRQ_WR
+                    + " or max_srq_sge " + EmulatedDevice.MAX_SGE + ": " + attributes);
+        }
+        if (attributes.srqLimit() > attributes.maxWr()) {
+            throw new VerbsException("ibv_create_srq", Errno.EINVAL, "srq_limit exceeds max_wr: " + attributes);
+        }
+        synchronized (context.lock) {
+            context.checkOpen();
+            EmulatedSrq srq = new EmulatedSrq(this, attributes);
+            users.incrementAndGet();
+            return context.register(srq);
+        }
+    }
+
+    /** The live region of this PD that holds {@code [addr, addr + len)}, or null. */
+    EmulatedMr regionContaining(long addr, long len) {
+        for (EmulatedMr mr : regions) {
+            MemoryKey k = mr.key;
+            if (k.valid && k.offsetOf(addr, len) >= 0) {
+                return mr;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_dealloc_pd";
+    }
+
+    @Override
+    void destroy() {}
+}

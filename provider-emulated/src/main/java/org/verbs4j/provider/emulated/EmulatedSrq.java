@@ -1,0 +1,135 @@
+package org.verbs4j.provider.emulated;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.verbs4j.AsyncEvent;
+import org.verbs4j.AsyncEventType;
+import org.verbs4j.Errno;
+import org.verbs4j.PostRecvException;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.RecvWr;
+import org.verbs4j.SharedReceiveQueue;
+import org.verbs4j.SrqInitAttributes;
+import org.verbs4j.VerbsException;
+import org.verbs4j.provider.emulated.internal.RecvQueue;
+
+/**
+ * A shared receive queue. Messages for any QP attached to it take its oldest receive WR; when the count
+ * of queued WRs drops below an armed limit, it reports {@link AsyncEventType#SRQ_LIMIT_REACHED} once.
+ */
+final class EmulatedSrq extends EmulatedObject implements SharedReceiveQueue {
+    private static final String VERB = "ibv_post_srq_recv";
+
+    final EmulatedPd pd;
+    final RecvQueue queue;
+    final int srqn;
+    /** Guarded by {@link #queue}'s monitor. */
+    private int limit;
+    /** QPs whose sends wait for a receive (RNR), woken when one is posted. */
+    final List<EmulatedQp> rnrWaiters = new CopyOnWriteArrayList<>();
+
+    EmulatedSrq(EmulatedPd pd, SrqInitAttributes attributes) {
+        super(pd.context);
+        this.pd = pd;
+        this.queue = new RecvQueue(attributes.maxWr(), attributes.maxSge());
+        this.limit = attributes.srqLimit();
+        this.srqn = EmulatedDevice.allocateQpn();
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public int srqNum() {
+        return srqn;
+    }
+
+    @Override
+    public SrqInitAttributes query() {
+        checkOpen();
+        synchronized (queue) {
+            return new SrqInitAttributes(queue.capacity(), queue.maxSge(), limit);
+        }
+    }
+
+    @Override
+    public void armLimit(int srqLimit) {
+        checkOpen();
+        if (srqLimit < 0) {
+            throw new IllegalArgumentException("srqLimit cannot be negative: " + srqLimit);
+        }
+        if (srqLimit > queue.capacity()) {
+            throw new VerbsException("ibv_modify_srq", Errno.EINVAL,
+                    "srq_limit " + srqLimit + " exceeds the queue's " + queue.capacity() + " entries");
+        }
+        synchronized (queue) {
+            limit = srqLimit;
+        }
+    }
+
+    /** Called under the queue's monitor after a receive was taken: fires the limit event if armed and crossed. */
+    void afterConsume() {
+        if (limit > 0 && queue.size() < limit) {
+            limit = 0;
+            context.postEvent(new AsyncEvent(AsyncEventType.SRQ_LIMIT_REACHED, null, null, this, 0));
+        }
+    }
+
+    @Override
+    public void postRecv(RecvWr wr) {
+        checkOpen();
+        Objects.requireNonNull(wr, "wr");
+        synchronized (queue) {
+            add(wr, 0);
+        }
+        wakeWaiters();
+    }
+
+    @Override
+    public void postRecv(List<RecvWr> wrs) {
+        checkOpen();
+        Objects.requireNonNull(wrs, "wrs");
+        try {
+            synchronized (queue) {
+                for (int i = 0, n = wrs.size(); i < n; i++) {
+                    add(Objects.requireNonNull(wrs.get(i), "wr"), i);
+                }
+            }
+        } finally {
+            wakeWaiters();
+        }
+    }
+
+    private void add(RecvWr wr, int index) {
+        if (wr.numSge() > queue.maxSge()) {
+            throw new PostRecvException(VERB, Errno.EINVAL, index,
+                    wr.numSge() + " SGEs exceed the SRQ's max_sge " + queue.maxSge());
+        }
+        if (queue.size() == queue.capacity()) {
+            throw new PostRecvException(VERB, Errno.ENOMEM, index, "the SRQ is full");
+        }
+        queue.add(wr);
+    }
+
+    private void wakeWaiters() {
+        if (!rnrWaiters.isEmpty()) {
+            for (EmulatedQp qp : rnrWaiters) {
+                qp.kick();
+            }
+        }
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_destroy_srq";
+    }
+
+    @Override
+    void destroy() {
+        pd.users.decrementAndGet();
+    }
+}

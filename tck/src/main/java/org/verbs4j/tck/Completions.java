@@ -1,0 +1,104 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.WorkCompletion;
+import org.verbs4j.WorkCompletionBatch;
+
+/**
+ * Waits for completions by polling, never by sleeping a fixed time: soft devices in emulated VMs are
+ * slow, so the deadline is generous ({@value #DEFAULT_TIMEOUT_MS} ms, or the system property
+ * {@code verbs4j.tck.timeoutMs}).
+ */
+public final class Completions {
+    /** The default deadline for an expected completion, milliseconds. */
+    public static final long DEFAULT_TIMEOUT_MS = 10_000;
+    /** How long the TCK watches for something that must not happen, milliseconds. */
+    public static final long QUIET_MS = Long.getLong("verbs4j.tck.quietMs", 300);
+
+    private Completions() {}
+
+    /** The deadline for an expected event, milliseconds. */
+    public static long timeoutMs() {
+        return Long.getLong("verbs4j.tck.timeoutMs", DEFAULT_TIMEOUT_MS);
+    }
+
+    /**
+     * Polls {@code cq} until {@code n} completions arrived, or fails naming {@code what} and those that came.
+     */
+    public static List<WorkCompletion> await(CompletionQueue cq, int n, String what) {
+        List<WorkCompletion> got = new ArrayList<>(n);
+        WorkCompletionBatch batch = new WorkCompletionBatch(Math.max(1, Math.min(n, 64)));
+        long deadline = System.nanoTime() + timeoutMs() * 1_000_000;
+        while (got.size() < n) {
+            batch.clear();
+            int k = cq.poll(batch);
+            if (k > batch.capacity() || k != batch.size()) {
+                fail("CompletionQueue.poll returned " + k + " but the batch holds " + batch.size()
+                        + " of capacity " + batch.capacity() + " (ibv_poll_cq(3): at most num_entries)");
+            }
+            for (int i = 0; i < k; i++) {
+                got.add(batch.get(i));
+            }
+            if (got.size() > n) {
+                fail("expected " + n + " completion(s) for " + what + " but got more: " + got);
+            }
+            if (got.size() < n) {
+                if (System.nanoTime() > deadline) {
+                    fail("timed out after " + timeoutMs() + " ms waiting for " + n + " completion(s) for " + what
+                            + "; got " + got.size() + ": " + got
+                            + ". Check that the WR was executed and a completion generated (signaled or sq_sig_all).");
+                }
+                Thread.onSpinWait();
+                if (k == 0) {
+                    Thread.yield();
+                }
+            }
+        }
+        return got;
+    }
+
+    /** Exactly {@code n} completions, as {@link #await}. */
+    public static List<WorkCompletion> await(CompletionQueue cq, int n) {
+        return await(cq, n, n + " WR(s)");
+    }
+
+    /** One completion. */
+    public static WorkCompletion awaitOne(CompletionQueue cq, String what) {
+        return await(cq, 1, what).getFirst();
+    }
+
+    /** One completion. */
+    public static WorkCompletion awaitOne(CompletionQueue cq) {
+        return awaitOne(cq, "one WR");
+    }
+
+    /** Everything {@code cq} yields within {@code millis}. */
+    public static List<WorkCompletion> collect(CompletionQueue cq, long millis) {
+        List<WorkCompletion> got = new ArrayList<>();
+        WorkCompletionBatch batch = new WorkCompletionBatch(64);
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        do {
+            batch.clear();
+            int k = cq.poll(batch);
+            for (int i = 0; i < k; i++) {
+                got.add(batch.get(i));
+            }
+            if (k == 0) {
+                Thread.yield();
+            }
+        } while (System.nanoTime() < deadline);
+        return got;
+    }
+
+    /** Fails if {@code cq} yields any completion within {@link #QUIET_MS}. */
+    public static void assertNone(CompletionQueue cq, String why) {
+        List<WorkCompletion> got = collect(cq, QUIET_MS);
+        if (!got.isEmpty()) {
+            fail("no completion was expected (" + why + ") but the CQ returned " + got);
+        }
+    }
+}

@@ -1,0 +1,328 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.verbs4j.AsyncEvent;
+import org.verbs4j.AsyncEventType;
+import org.verbs4j.CompletionChannel;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Context;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
+import org.verbs4j.WcOpcode;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
+import org.verbs4j.WorkCompletionBatch;
+import org.verbs4j.WrOpcode;
+
+/** Completion queues: polling into a batch, ordering, overflow, completion channels and solicited events. */
+public abstract class CqRules extends TckArea {
+    protected CqRules(VerbsCompatibilityKit kit) {
+        super(kit);
+    }
+
+    private static final long EVENT_WAIT_MS = 10_000;
+
+    @Test
+    @DisplayName("required_ a CQ grants at least the entries asked for [ibv_create_cq(3) cqe]")
+    void required_capacityAtLeastRequested() {
+        CompletionQueue cq = tb.context().createCq(100);
+        assertTrue(cq.capacity() >= 100, "capacity " + cq.capacity() + " < 100");
+        assertSame(tb.context(), cq.context());
+        assertNull(cq.channel(), "a CQ created without a channel has none");
+    }
+
+    @Test
+    @DisplayName("required_ a CQ of 0 or fewer entries is refused with IllegalArgumentException [ibv_create_cq(3)]")
+    void required_nonPositiveCqeRefused() {
+        Expect.badInput("createCq(0)", () -> tb.context().createCq(0));
+        Expect.badInput("createCq(-1)", () -> tb.context().createCq(-1));
+    }
+
+    @Test
+    @DisplayName("required_ a CQ larger than max_cqe fails with EINVAL [ibv_create_cq(3), ibv_query_device(3) max_cqe]")
+    void required_tooLargeCqRefused() {
+        int max = tb.deviceAttributes().maxCqe();
+        assumeTrue(max < Integer.MAX_VALUE, "max_cqe is unbounded");
+        Expect.errno("createCq(max_cqe + 1)", () -> tb.context().createCq(max + 1), Errno.EINVAL);
+    }
+
+    @Test
+    @DisplayName("required_ polling an empty CQ returns 0 and leaves the batch empty [ibv_poll_cq(3) RETURN VALUE]")
+    void required_pollEmpty() {
+        CompletionQueue cq = tb.cq(16);
+        WorkCompletionBatch batch = new WorkCompletionBatch(8);
+        assertEquals(0, cq.poll(batch));
+        assertEquals(0, batch.size());
+    }
+
+    private QpPair pairWithReceives(int n, MemoryRegion rbuf) {
+        QpPair p = tb.pair(QpType.RC);
+        for (int i = 0; i < n; i++) {
+            p.recvB(100 + i, rbuf, 0, 64);
+        }
+        return p;
+    }
+
+    private void sendUnawaited(QpPair p, MemoryRegion src, int n) {
+        for (int i = 0; i < n; i++) {
+            p.a().postSend(p.wr(i, WrOpcode.SEND, src, 0, 8));
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a poll returns at most the batch's capacity and the rest on the next poll, oldest first [ibv_poll_cq(3) num_entries]")
+    void required_pollBoundedByBatch() {
+        MemoryRegion rbuf = tb.buffer(64);
+        MemoryRegion src = tb.buffer(64);
+        QpPair p = pairWithReceives(5, rbuf);
+        sendUnawaited(p, src, 5);
+        Completions.await(p.cqB(), 5, "5 receives"); // the receives prove all 5 sends executed
+        WorkCompletionBatch batch = new WorkCompletionBatch(2);
+        List<Long> ids = new java.util.ArrayList<>();
+        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
+        while (ids.size() < 5 && System.nanoTime() < deadline) {
+            int k = p.cqA().poll(batch);
+            assertTrue(k <= 2, "poll returned " + k + " completions into a 2-entry batch");
+            for (int i = 0; i < k; i++) {
+                ids.add(batch.wrId(i));
+            }
+        }
+        assertEquals(List.of(0L, 1L, 2L, 3L, 4L), ids, "send completions, oldest first");
+    }
+
+    @Test
+    @DisplayName("required_ receive completions arrive in the order the receives were posted [IBA 10.8.1: RQ processed in order]")
+    void required_receivesInOrder() {
+        MemoryRegion rbuf = tb.buffer(64);
+        MemoryRegion src = tb.buffer(64);
+        QpPair p = pairWithReceives(6, rbuf);
+        sendUnawaited(p, src, 6);
+        List<WorkCompletion> r = Completions.await(p.cqB(), 6, "6 receives");
+        for (int i = 0; i < 6; i++) {
+            assertEquals(100 + i, r.get(i).wrId(), "receive completion " + i);
+            assertEquals(WcOpcode.RECV, r.get(i).opcode());
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a completion reports the local QP number [ibv_poll_cq(3) qp_num]")
+    void required_qpNumInCompletion() {
+        MemoryRegion rbuf = tb.buffer(64);
+        MemoryRegion src = tb.buffer(64);
+        QpPair p = pairWithReceives(1, rbuf);
+        WorkCompletion s = p.send(1, src, 0, 8);
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive");
+        assertEquals(p.a().qpNum(), s.qpNum(), "the send completion's qp_num");
+        assertEquals(p.b().qpNum(), r.qpNum(), "the receive completion's qp_num");
+    }
+
+    @Test
+    @DisplayName("required_ one CQ may serve as send and receive CQ of several QPs, keeping each completion's qp_num [ibv_create_qp(3)]")
+    void required_sharedCq() {
+        CompletionQueue shared = tb.cq(64);
+        QueuePair a = tb.qp(QpType.RC, shared, null);
+        QueuePair b = tb.qp(QpType.RC, shared, null);
+        tb.bringUp(a, b.qpNum(), 7);
+        tb.bringUp(b, a.qpNum(), 7);
+        MemoryRegion buf = tb.buffer(64);
+        b.postRecv(new org.verbs4j.RecvWr(9, org.verbs4j.Sge.of(buf, 0, 32)));
+        a.postSend(new SendWr().wrId(8).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(org.verbs4j.Sge.of(buf, 32, 32)));
+        List<WorkCompletion> both = Completions.await(shared, 2, "a send and its receive on one CQ");
+        for (WorkCompletion w : both) {
+            assertEquals(w.wrId() == 8 ? a.qpNum() : b.qpNum(), w.qpNum(), "qp_num of " + w);
+        }
+    }
+
+    @Test
+    @DisplayName("required_ an overflowing CQ is reported as a CQ_ERR asynchronous event [ibv_create_cq(3), ibv_get_async_event(3)]")
+    void required_overflowRaisesCqErr() {
+        CompletionQueue small = tb.context().createCq(1);
+        int capacity = small.capacity();
+        assumeTrue(capacity <= 256, "the device grants " + capacity + " entries for a 1-entry CQ; too many to overflow quickly");
+        CompletionQueue other = tb.cq(capacity * 2 + 8);
+        QueuePair a = tb.qp(QpType.RC, small, b -> b.maxSendWr(capacity + 4).sqSigAll(true));
+        QueuePair b = tb.qp(QpType.RC, other, b2 -> b2.maxRecvWr(capacity + 4));
+        tb.bringUp(a, b.qpNum(), 7);
+        tb.bringUp(b, a.qpNum(), 7);
+        MemoryRegion buf = tb.buffer(64);
+        for (int i = 0; i < capacity + 2; i++) {
+            b.postRecv(new org.verbs4j.RecvWr(i, org.verbs4j.Sge.of(buf, 0, 8)));
+        }
+        for (int i = 0; i < capacity + 2; i++) {
+            try {
+                a.postSend(new SendWr().wrId(i).opcode(WrOpcode.SEND).sgList(org.verbs4j.Sge.of(buf, 8, 8)));
+            } catch (org.verbs4j.PostSendException e) {
+                break; // the QP may already be in ERR after the overflow
+            }
+        }
+        Context ctx = tb.context();
+        long deadline = System.nanoTime() + EVENT_WAIT_MS * 1_000_000;
+        while (System.nanoTime() < deadline) {
+            AsyncEvent ev = ctx.pollAsyncEvent(100, TimeUnit.MILLISECONDS);
+            if (ev != null && ev.type() == AsyncEventType.CQ_ERR) {
+                assertSame(small, ev.cq(), "the CQ_ERR event names the overflowing CQ");
+                return;
+            }
+        }
+        fail("no CQ_ERR event after " + (capacity + 2) + " completions into a CQ of " + capacity + " entries");
+    }
+
+    private void assumeChannel() {
+        assumeTrue(caps().completionChannel(), "capability: the device has no completion channels");
+    }
+
+    @Test
+    @DisplayName("required_ a CQ created with a channel reports that channel [ibv_create_cq(3) channel]")
+    void required_cqKnowsChannel() {
+        assumeChannel();
+        CompletionChannel ch = tb.context().createCompletionChannel();
+        CompletionQueue cq = tb.context().createCq(16, ch, 0);
+        assertSame(ch, cq.channel());
+        assertSame(tb.context(), ch.context());
+    }
+
+    private record Armed(QpPair p, CompletionChannel channel, CompletionQueue recvCq) {}
+
+    private Armed armedPair() {
+        CompletionChannel ch = tb.context().createCompletionChannel();
+        CompletionQueue cqA = tb.cq(64);
+        CompletionQueue cqB = tb.context().createCq(64, ch, 0);
+        QueuePair a = tb.qp(QpType.RC, cqA, null);
+        QueuePair b = tb.qp(QpType.RC, cqB, null);
+        tb.bringUp(a, b.qpNum(), 7);
+        tb.bringUp(b, a.qpNum(), 7);
+        return new Armed(new QpPair(tb, a, b, cqA, cqB, null), ch, cqB);
+    }
+
+    @Test
+    @DisplayName("required_ an armed CQ delivers one event on its channel when a completion arrives [ibv_req_notify_cq(3), ibv_get_cq_event(3)]")
+    void required_notifyOnCompletion() {
+        assumeChannel();
+        Armed x = armedPair();
+        MemoryRegion buf = tb.buffer(64);
+        x.p().recvB(1, buf, 0, 32);
+        x.recvCq().requestNotify(false);
+        x.p().send(2, buf, 32, 8);
+        assertSame(x.recvCq(), x.channel().awaitEvent(EVENT_WAIT_MS, TimeUnit.MILLISECONDS),
+                "the armed CQ's event on its channel");
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(x.recvCq(), "the receive").status());
+    }
+
+    @Test
+    @DisplayName("required_ a CQ that was not armed delivers no event [ibv_req_notify_cq(3)]")
+    void required_noEventWithoutArming() {
+        assumeChannel();
+        Armed x = armedPair();
+        MemoryRegion buf = tb.buffer(64);
+        x.p().recvB(1, buf, 0, 32);
+        x.p().send(2, buf, 32, 8);
+        Completions.awaitOne(x.recvCq(), "the receive");
+        assertNull(x.channel().awaitEvent(Completions.QUIET_MS, TimeUnit.MILLISECONDS), "an event without requestNotify");
+    }
+
+    @Test
+    @DisplayName("required_ an event disarms the CQ: a second completion gives no second event until re-armed [ibv_get_cq_event(3)]")
+    void required_oneEventPerArming() {
+        assumeChannel();
+        Armed x = armedPair();
+        MemoryRegion buf = tb.buffer(64);
+        x.p().recvB(1, buf, 0, 16);
+        x.p().recvB(2, buf, 16, 16);
+        x.recvCq().requestNotify(false);
+        x.p().send(3, buf, 32, 8);
+        assertSame(x.recvCq(), x.channel().awaitEvent(EVENT_WAIT_MS, TimeUnit.MILLISECONDS));
+        x.p().send(4, buf, 40, 8);
+        Completions.await(x.recvCq(), 2, "both receives");
+        assertNull(x.channel().awaitEvent(Completions.QUIET_MS, TimeUnit.MILLISECONDS), "a second event without re-arming");
+    }
+
+    @Test
+    @DisplayName("required_ a CQ armed for solicited events ignores an unsolicited SEND and signals a SOLICITED one [ibv_req_notify_cq(3) solicited_only]")
+    void required_solicitedOnly() {
+        assumeChannel();
+        Armed x = armedPair();
+        MemoryRegion buf = tb.buffer(64);
+        x.p().recvB(1, buf, 0, 16);
+        x.p().recvB(2, buf, 16, 16);
+        x.recvCq().requestNotify(true);
+        x.p().send(3, buf, 32, 8);
+        Completions.awaitOne(x.recvCq(), "the unsolicited receive");
+        assertNull(x.channel().awaitEvent(Completions.QUIET_MS, TimeUnit.MILLISECONDS),
+                "an unsolicited SEND woke a solicited-only CQ");
+        x.p().postA(x.p().wr(4, WrOpcode.SEND, buf, 40, 8).sendFlags(SendFlags.SIGNALED | SendFlags.SOLICITED));
+        assertSame(x.recvCq(), x.channel().awaitEvent(EVENT_WAIT_MS, TimeUnit.MILLISECONDS),
+                "a SOLICITED SEND must produce an event on a solicited-only CQ");
+    }
+
+    @Test
+    @DisplayName("required_ a CQ armed for solicited events is signalled by an error completion [ibv_req_notify_cq(3): solicited or error]")
+    void required_solicitedOnlyWakesOnError() {
+        assumeChannel();
+        Armed x = armedPair();
+        MemoryRegion buf = tb.buffer(64);
+        x.p().recvB(1, buf, 0, 16);
+        x.recvCq().requestNotify(true);
+        x.p().b().modify(org.verbs4j.QpAttributes.toState(org.verbs4j.QpState.ERR));
+        assertSame(x.recvCq(), x.channel().awaitEvent(EVENT_WAIT_MS, TimeUnit.MILLISECONDS),
+                "a flushed receive (an error completion) must wake a solicited-only CQ");
+        assertEquals(WcStatus.WR_FLUSH_ERR, Completions.awaitOne(x.recvCq(), "the flushed receive").status());
+    }
+
+    @Test
+    @DisplayName("required_ requestNotify on a CQ without a channel throws IllegalStateException [CompletionQueue#requestNotify]")
+    void required_notifyWithoutChannel() {
+        CompletionQueue cq = tb.cq(8);
+        Expect.thrown("requestNotify without channel", IllegalStateException.class, () -> cq.requestNotify(false));
+    }
+
+    @Test
+    @DisplayName("required_ awaitEvent with a negative timeout is refused and a zero timeout returns at once [CompletionChannel#awaitEvent]")
+    void required_awaitEventTimeouts() {
+        assumeChannel();
+        CompletionChannel ch = tb.context().createCompletionChannel();
+        Expect.badInput("awaitEvent(-1)", () -> ch.awaitEvent(-1, TimeUnit.MILLISECONDS));
+        assertNull(ch.awaitEvent(0, TimeUnit.MILLISECONDS));
+    }
+
+    @Test
+    @DisplayName("required_ a CQ cannot take a channel of another context [ibv_create_cq(3)]")
+    void required_channelOfOtherContext() {
+        assumeChannel();
+        try (Context other = tb.device().open()) {
+            CompletionChannel foreign = other.createCompletionChannel();
+            Expect.badInput("createCq(channel of another context)", () -> tb.context().createCq(8, foreign, 0));
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a completion vector outside 0..num_comp_vectors-1 is refused [ibv_create_cq(3) comp_vector]")
+    void required_badCompVector() {
+        Expect.refused("createCq(comp_vector -1)", () -> tb.context().createCq(8, null, -1));
+    }
+
+    @Test
+    @DisplayName("required_ a send completion reports the WR's opcode class and ID [ibv_poll_cq(3) opcode, wr_id]")
+    void required_sendCompletionFields() {
+        MemoryRegion buf = tb.buffer(64);
+        QpPair p = pairWithReceives(1, buf);
+        WorkCompletion wc = p.send(0xFEEDFACECAFEL, buf, 32, 8);
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(WcOpcode.SEND, wc.opcode());
+        assertEquals(0xFEEDFACECAFEL, wc.wrId(), "the full 64-bit wr_id comes back");
+    }
+}

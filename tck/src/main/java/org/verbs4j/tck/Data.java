@@ -1,0 +1,70 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import org.verbs4j.MemoryRegion;
+
+/** Buffer patterns and comparisons for data-path rules. */
+public final class Data {
+    private Data() {}
+
+    /** Fills {@code seg} with a pattern that differs for each seed and each offset. */
+    public static void fill(MemorySegment seg, int seed) {
+        for (long i = 0; i < seg.byteSize(); i++) {
+            seg.set(ValueLayout.JAVA_BYTE, i, pattern(seed, i));
+        }
+    }
+
+    /** Fills the whole region with {@link #fill}'s pattern. */
+    public static void fill(MemoryRegion mr, int seed) {
+        fill(mr.segment(), seed);
+    }
+
+    /** The pattern byte at {@code offset} for {@code seed}. */
+    public static byte pattern(int seed, long offset) {
+        return (byte) (seed * 31 + offset * 7 + (offset >>> 8) + 1);
+    }
+
+    /** Fails unless {@code seg[offset .. offset+length)} holds {@code seed}'s pattern starting at {@code patternOffset}. */
+    public static void assertPattern(String what, MemorySegment seg, long offset, long length, int seed, long patternOffset) {
+        for (long i = 0; i < length; i++) {
+            byte expected = pattern(seed, patternOffset + i);
+            byte actual = seg.get(ValueLayout.JAVA_BYTE, offset + i);
+            if (expected != actual) {
+                fail(what + ": byte " + (offset + i) + " is " + actual + " but " + expected
+                        + " was expected; the data was not moved, moved partly, or landed at the wrong address");
+            }
+        }
+    }
+
+    /** Fails unless the first {@code length} bytes of {@code dst} equal the first bytes of {@code src}. */
+    public static void assertSame(String what, MemorySegment src, MemorySegment dst, long length) {
+        long m = src.asSlice(0, length).mismatch(dst.asSlice(0, length));
+        if (m >= 0) {
+            fail(what + ": the buffers differ first at byte " + m + " of " + length);
+        }
+    }
+
+    /** Fails unless {@code seg[offset .. offset+length)} is all {@code value}. */
+    public static void assertFilled(String what, MemorySegment seg, long offset, long length, byte value) {
+        for (long i = 0; i < length; i++) {
+            byte b = seg.get(ValueLayout.JAVA_BYTE, offset + i);
+            if (b != value) {
+                fail(what + ": byte " + (offset + i) + " is " + b + ", expected " + value
+                        + " (memory that must not change was written)");
+            }
+        }
+    }
+
+    /** The 8 bytes at {@code offset}, native order. */
+    public static long u64(MemorySegment seg, long offset) {
+        return seg.get(ValueLayout.JAVA_LONG_UNALIGNED, offset);
+    }
+
+    /** Sets the 8 bytes at {@code offset}, native order. */
+    public static void u64(MemorySegment seg, long offset, long value) {
+        seg.set(ValueLayout.JAVA_LONG_UNALIGNED, offset, value);
+    }
+}

@@ -1,0 +1,311 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.verbs4j.AtomicCapability;
+import org.verbs4j.Context;
+import org.verbs4j.DataInOrder;
+import org.verbs4j.Device;
+import org.verbs4j.DeviceAttributes;
+import org.verbs4j.Gid;
+import org.verbs4j.LinkLayer;
+import org.verbs4j.PortAttributes;
+import org.verbs4j.PortState;
+import org.verbs4j.QpType;
+import org.verbs4j.Verbs;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.spi.VerbsProvider;
+
+/** Providers, devices, ports, GIDs, device and port attributes, capabilities. */
+public abstract class DiscoveryRules extends TckArea {
+    protected DiscoveryRules(VerbsCompatibilityKit kit) {
+        super(kit);
+    }
+
+    @Test
+    @DisplayName("required_ the provider's name is non-empty lower case, as verbs4j.provider selects it [VerbsProvider#name]")
+    void required_providerNameIsLowerCase() {
+        String name = tb.provider().name();
+        assertNotNull(name, "VerbsProvider.name() returned null");
+        assertFalse(name.isBlank(), "VerbsProvider.name() is blank");
+        assertEquals(name.toLowerCase(java.util.Locale.ROOT), name, "VerbsProvider.name() must be lower case");
+    }
+
+    @Test
+    @DisplayName("required_ the provider was built against this SPI version [VerbsProvider#spiVersion]")
+    void required_spiVersionMatches() {
+        assertEquals(VerbsProvider.SPI_VERSION, tb.provider().spiVersion(),
+                "spiVersion() must return VerbsProvider.SPI_VERSION as compiled in");
+    }
+
+    @Test
+    @DisplayName("required_ an available provider gives no unavailability cause and ensureAvailability passes [VerbsProvider]")
+    void required_availableProviderHasNoCause() {
+        assertTrue(tb.provider().isAvailable());
+        assertNull(tb.provider().unavailabilityCause(), "unavailabilityCause() must be null when isAvailable()");
+        tb.provider().ensureAvailability();
+    }
+
+    @Test
+    @DisplayName("required_ the provider is registered with ServiceLoader under its name [DESIGN: a provider is registered twice]")
+    void required_registeredWithServiceLoader() {
+        String name = tb.provider().name();
+        List<VerbsProvider> found = Verbs.providers();
+        assertTrue(found.stream().anyMatch(p -> p.name().equals(name) && p.getClass() == tb.provider().getClass()),
+                "Verbs.providers() must find '" + name + "' (" + tb.provider().getClass().getName()
+                        + "); check META-INF/services/org.verbs4j.spi.VerbsProvider and module-info 'provides'. Found "
+                        + found.stream().map(VerbsProvider::name).toList());
+    }
+
+    @Test
+    @DisplayName("required_ an available provider lists at least one device, with unique names [ibv_get_device_list(3)]")
+    void required_devicesListedWithUniqueNames() {
+        List<Device> devices = tb.provider().devices();
+        assertFalse(devices.isEmpty(), "an available provider lists at least one device");
+        Set<String> names = new HashSet<>();
+        for (Device d : devices) {
+            assertTrue(names.add(d.name()), "device name listed twice: " + d.name());
+        }
+    }
+
+    @Test
+    @DisplayName("required_ device(name) finds a listed device and refuses an unknown name with IllegalArgumentException [VerbsProvider#device]")
+    void required_deviceByName() {
+        Device d = tb.provider().devices().getFirst();
+        assertEquals(d.name(), tb.provider().device(d.name()).name());
+        Expect.badInput("device(unknown)", () -> tb.provider().device("no-such-device-verbs4j-tck"));
+    }
+
+    @Test
+    @DisplayName("required_ an opened context reports the device it was opened from [ibv_open_device(3)]")
+    void required_contextKnowsItsDevice() {
+        assertEquals(tb.device().name(), tb.context().device().name());
+        assertFalse(tb.context().isClosed());
+    }
+
+    @Test
+    @DisplayName("required_ queryDevice's node GUID is the device's GUID [ibv_query_device(3), ibv_get_device_guid(3)]")
+    void required_nodeGuidMatchesDevice() {
+        assertEquals(tb.device().guid(), tb.deviceAttributes().nodeGuid(),
+                "DeviceAttributes.nodeGuid() must equal Device.guid()");
+    }
+
+    @Test
+    @DisplayName("required_ the device has at least one physical port [ibv_query_device(3) phys_port_cnt]")
+    void required_hasPorts() {
+        assertTrue(tb.deviceAttributes().physPortCnt() >= 1, "phys_port_cnt must be >= 1");
+    }
+
+    @Test
+    @DisplayName("required_ device limits for QPs, WRs, SGEs, CQs, CQEs, MRs and PDs are positive [ibv_query_device(3)]")
+    void required_deviceLimitsPositive() {
+        DeviceAttributes a = tb.deviceAttributes();
+        assertAll(a, Map.of("maxQp", a.maxQp(), "maxQpWr", a.maxQpWr(), "maxSge", a.maxSge(), "maxCq", a.maxCq(),
+                "maxCqe", a.maxCqe(), "maxMr", a.maxMr(), "maxPd", a.maxPd()));
+        assertTrue(a.maxMrSize() > 0, "max_mr_size must be positive");
+    }
+
+    private static void assertAll(DeviceAttributes a, Map<String, Integer> limits) {
+        limits.forEach((k, v) -> assertTrue(v > 0, k + " must be positive in " + a));
+    }
+
+    @Test
+    @DisplayName("required_ device attributes are stable: two queries agree [ibv_query_device(3)]")
+    void required_queryDeviceStable() {
+        assertEquals(tb.deviceAttributes(), tb.context().queryDevice());
+    }
+
+    @Test
+    @DisplayName("required_ the port under test is ACTIVE [ibv_query_port(3) state]")
+    void required_portActive() {
+        assertEquals(PortState.ACTIVE, tb.portAttributes().state(),
+                "the TCK needs an ACTIVE port; check the link (for rxe: the netdev is up)");
+    }
+
+    @Test
+    @DisplayName("required_ the active MTU is no larger than the port's maximum MTU [ibv_query_port(3)]")
+    void required_activeMtuWithinMax() {
+        PortAttributes p = tb.portAttributes();
+        assertTrue(p.activeMtu().bytes() <= p.maxMtu().bytes(), "active_mtu " + p.activeMtu() + " > max_mtu " + p.maxMtu());
+    }
+
+    @Test
+    @DisplayName("required_ the port's max message size is at least its active MTU [ibv_query_port(3) max_msg_sz]")
+    void required_maxMsgSize() {
+        PortAttributes p = tb.portAttributes();
+        assertTrue(p.maxMsgSz() >= p.activeMtu().bytes(), "max_msg_sz " + p.maxMsgSz());
+    }
+
+    @Test
+    @DisplayName("required_ a RoCE (Ethernet) port has LID 0 and an InfiniBand port a non-zero LID [ibv_query_port(3), IBA]")
+    void required_lidMatchesLinkLayer() {
+        PortAttributes p = tb.portAttributes();
+        if (p.linkLayer() == LinkLayer.ETHERNET) {
+            assertEquals(0, p.lid(), "RoCE ports have no LID");
+        } else {
+            assertTrue(p.lid() != 0, "an active InfiniBand port has a LID");
+        }
+    }
+
+    @Test
+    @DisplayName("required_ queryPort refuses port 0 and ports beyond phys_port_cnt [ibv_query_port(3): ports are 1-based]")
+    void required_queryPortRange() {
+        Expect.badInput("queryPort(0)", () -> tb.context().queryPort(0));
+        Expect.badInput("queryPort(phys_port_cnt + 1)",
+                () -> tb.context().queryPort(tb.deviceAttributes().physPortCnt() + 1));
+    }
+
+    @Test
+    @DisplayName("required_ the port's GID table has entries and the GID under test is not zero [ibv_query_gid(3)]")
+    void required_gidTable() {
+        assertTrue(tb.portAttributes().gidTblLen() >= 1, "gid_tbl_len must be >= 1");
+        assertFalse(tb.gid().isZero(), "the GID at index " + tb.gidIndex() + " is zero");
+    }
+
+    @Test
+    @DisplayName("required_ queryGid refuses a negative index and the index gid_tbl_len [ibv_query_gid(3)]")
+    void required_queryGidRange() {
+        Expect.badInput("queryGid(port, -1)", () -> tb.context().queryGid(tb.port(), -1));
+        Expect.badInput("queryGid(port, gid_tbl_len)",
+                () -> tb.context().queryGid(tb.port(), tb.portAttributes().gidTblLen()));
+    }
+
+    @Test
+    @DisplayName("required_ GID queries are stable: the same entry twice gives the same GID [ibv_query_gid(3)]")
+    void required_gidStable() {
+        Gid again = tb.context().queryGid(tb.port(), tb.gidIndex());
+        assertEquals(tb.gid(), again);
+    }
+
+    @Test
+    @DisplayName("required_ every device can create RC QPs [DESIGN: RC is the transport every provider carries]")
+    void required_rcSupported() {
+        assertTrue(caps().supports(QpType.RC), "Capabilities.qpTypes must contain RC");
+    }
+
+    @Test
+    @DisplayName("required_ capability opcodes stay inside the ibv_post_send(3)/ibv_wr_post(3) tables [seed tables]")
+    void required_capabilityOpcodesWithinSeedTable() {
+        caps().sendOpcodes().forEach((type, ops) -> {
+            for (WrOpcode op : ops) {
+                assertTrue(SeedTable.builderAllows(op, type), "Capabilities.sendOpcodes claims " + op + " on " + type
+                        + ", which the seed table does not allow");
+            }
+        });
+    }
+
+    @Test
+    @DisplayName("required_ capability opcodes are given only for QP types the device creates [Capabilities]")
+    void required_capabilityOpcodesForCreatableTypes() {
+        for (QpType t : caps().sendOpcodes().keySet()) {
+            if (!caps().sendOpcodes().get(t).isEmpty()) {
+                assertTrue(caps().supports(t), "sendOpcodes has " + t + " but qpTypes does not");
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("required_ every creatable QP type executes SEND [ibv_post_send(3) table: SEND is valid on every type]")
+    void required_sendEverywhere() {
+        for (QpType t : caps().qpTypes()) {
+            if (t != QpType.XRC_RECV) {
+                assertTrue(caps().supports(t, WrOpcode.SEND), t + " QPs must execute SEND");
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("required_ SGE and inline capabilities agree with the device limits [ibv_query_device(3) max_sge]")
+    void required_sgeCapabilities() {
+        assertTrue(caps().maxSendSge() >= 1 && caps().maxSendSge() <= tb.deviceAttributes().maxSge(),
+                "maxSendSge " + caps().maxSendSge() + " must be 1..max_sge " + tb.deviceAttributes().maxSge());
+        assertTrue(caps().maxRecvSge() >= 1 && caps().maxRecvSge() <= tb.deviceAttributes().maxSge(),
+                "maxRecvSge " + caps().maxRecvSge());
+        assertTrue(caps().maxInlineData() >= 0, "maxInlineData cannot be negative");
+    }
+
+    @Test
+    @DisplayName("required_ the atomics capability is the device's atomic_cap, and RC atomics exist exactly when it is not NONE [ibv_query_device(3) atomic_cap]")
+    void required_atomicCapabilityConsistent() {
+        assertEquals(tb.deviceAttributes().atomicCap(), caps().atomics());
+        boolean rcAtomics = caps().supports(QpType.RC, WrOpcode.ATOMIC_FETCH_AND_ADD)
+                || caps().supports(QpType.RC, WrOpcode.ATOMIC_CMP_AND_SWP);
+        assertEquals(caps().atomics() != AtomicCapability.NONE, rcAtomics,
+                "RC atomic opcodes in sendOpcodes must match atomic_cap " + caps().atomics());
+    }
+
+    @Test
+    @DisplayName("required_ memory window types are claimed only by a device with max_mw > 0 [ibv_query_device(3) max_mw]")
+    void required_mwCapabilityConsistent() {
+        if (!caps().memoryWindowTypes().isEmpty()) {
+            assertTrue(tb.deviceAttributes().maxMw() > 0, "memoryWindowTypes " + caps().memoryWindowTypes()
+                    + " but max_mw is 0");
+        }
+    }
+
+    @Test
+    @DisplayName("required_ data-in-order capabilities are given only for RDMA READ, RDMA WRITE and SEND [ibv_query_qp_data_in_order(3) op]")
+    void required_dataInOrderOps() {
+        Set<WrOpcode> allowed = Set.of(WrOpcode.RDMA_READ, WrOpcode.RDMA_WRITE, WrOpcode.SEND);
+        for (Map.Entry<WrOpcode, Set<DataInOrder>> e : caps().dataInOrder().entrySet()) {
+            assertTrue(allowed.contains(e.getKey()) || e.getValue().isEmpty(),
+                    "dataInOrder describes " + e.getKey() + ", which the man page excludes");
+        }
+    }
+
+    @Test
+    @DisplayName("required_ IP_CSUM is claimed only with a checksum-offload device capability [ibv_post_send(3) IBV_SEND_IP_CSUM]")
+    void required_ipCsumConsistent() {
+        if (caps().ipCsum()) {
+            int flags = tb.deviceAttributes().deviceCapFlags();
+            assertTrue((flags & (DeviceAttributes.CAP_UD_IP_CSUM | DeviceAttributes.CAP_RAW_IP_CSUM)) != 0,
+                    "Capabilities.ipCsum but device_cap_flags has neither UD_IP_CSUM nor RAW_IP_CSUM");
+        }
+    }
+
+    @Test
+    @DisplayName("required_ the capabilities are stable: two queries agree [Capabilities]")
+    void required_capabilitiesStable() {
+        assertEquals(caps(), tb.context().capabilities());
+    }
+
+    @Test
+    @DisplayName("required_ a device can be opened twice, and closing one context leaves the other working [ibv_open_device(3)]")
+    void required_twoContexts() {
+        Context second = tb.device().open();
+        assertTrue(second != tb.context(), "open() must return a new context");
+        second.close();
+        assertTrue(second.isClosed());
+        assertFalse(tb.context().isClosed(), "closing one context closed another");
+        tb.context().queryDevice();
+        tb.context().allocPd().close();
+    }
+
+    @Test
+    @DisplayName("required_ a fresh context has no pending asynchronous event, and a negative timeout is refused [ibv_get_async_event(3)]")
+    void required_asyncEventPolling() {
+        assertNull(tb.context().pollAsyncEvent(0, TimeUnit.MILLISECONDS), "a fresh context has no async event");
+        Expect.badInput("pollAsyncEvent(-1)", () -> tb.context().pollAsyncEvent(-1, TimeUnit.MILLISECONDS));
+    }
+
+    @Test
+    @DisplayName("required_ queryPort returns the same attributes for the same port [ibv_query_port(3)]")
+    void required_queryPortStable() {
+        PortAttributes again = tb.context().queryPort(tb.port());
+        assertEquals(tb.portAttributes().activeMtu(), again.activeMtu());
+        assertEquals(tb.portAttributes().gidTblLen(), again.gidTblLen());
+        assertSame(tb.portAttributes().linkLayer(), again.linkLayer());
+    }
+}

@@ -1,0 +1,303 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.PostRecvException;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.QpState;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.RecvWr;
+import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
+import org.verbs4j.Sge;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
+import org.verbs4j.WrOpcode;
+
+/**
+ * Error completions and their consequences: the status of each fault, the QP moving to ERR, every
+ * outstanding WR flushing with WR_FLUSH_ERR, full queues (ENOMEM) and posts in the wrong state (EINVAL).
+ */
+public abstract class ErrorRules extends TckArea {
+    protected ErrorRules(VerbsCompatibilityKit kit) {
+        super(kit);
+    }
+
+    private static final int BAD_KEY = 0x0BADBAD0;
+
+    private static void assertState(QueuePair qp, QpState expected, String why) {
+        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
+        QpState s = qp.query().state();
+        while (s != expected && System.nanoTime() < deadline) {
+            Thread.yield();
+            s = qp.query().state();
+        }
+        assertEquals(expected, s, why);
+    }
+
+    @Test
+    @DisplayName("required_ a send with a bad lkey completes with LOC_PROT_ERR and its wr_id [ibv_poll_cq(3) IBV_WC_LOC_PROT_ERR]")
+    void required_badLkey() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion buf = tb.buffer(64);
+        p.recvB(1, buf, 0, 64);
+        WorkCompletion wc = p.postA(new SendWr().wrId(77).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(new Sge(buf.address(), 16, BAD_KEY)));
+        assertEquals(WcStatus.LOC_PROT_ERR, wc.status());
+        assertEquals(77, wc.wrId());
+        assertEquals(p.a().qpNum(), wc.qpNum());
+    }
+
+    @Test
+    @DisplayName("required_ an RDMA WRITE with a bad rkey completes with REM_ACCESS_ERR and writes nothing [ibv_poll_cq(3) IBV_WC_REM_ACCESS_ERR]")
+    void required_badRkeyWrite() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 61);
+        MemoryRegion dst = tb.buffer(64);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, dst.address(), BAD_KEY).status());
+        Data.assertFilled("the target of a refused WRITE", dst.segment(), 0, 64, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ an RDMA READ with a bad rkey completes with REM_ACCESS_ERR [ibv_poll_cq(3) IBV_WC_REM_ACCESS_ERR]")
+    void required_badRkeyRead() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion remote = tb.buffer(64);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.read(1, dst, 64, remote.address(), BAD_KEY).status());
+    }
+
+    @Test
+    @DisplayName("required_ an RDMA WRITE to a QP that does not allow remote write fails with a remote error [ibv_modify_qp(3) qp_access_flags, IBA 9.7.5.1; rxe: REM_INV_REQ_ERR]")
+    void required_qpAccessFlagsEnforced() {
+        QueuePair a = tb.qp(QpType.RC, tb.cq(16), null);
+        CompletionQueue cqB = tb.cq(16);
+        QueuePair b = tb.qp(QpType.RC, cqB, null);
+        CompletionQueue cqA = a.initAttributes().sendCq();
+        tb.bringUp(a, b.qpNum(), 7);
+        b.modify(QpAttributes.toInit(tb.port(), 0, 0));
+        tb.toRtr(b, a.qpNum());
+        tb.toRts(b, 7);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(64);
+        a.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src)).rdma(dst.address(), dst.rkey()));
+        WorkCompletion wc = Completions.awaitOne(cqA, "the WRITE to a QP without REMOTE_WRITE");
+        assertTrue(Set.of(WcStatus.REM_ACCESS_ERR, WcStatus.REM_INV_REQ_ERR).contains(wc.status()),
+                "expected REM_ACCESS_ERR or REM_INV_REQ_ERR, got " + wc.status());
+        Data.assertFilled("the target", dst.segment(), 0, 64, (byte) 0);
+    }
+
+    private record ShortReceive(QpPair p, WorkCompletion sender, WorkCompletion receiver) {}
+
+    private ShortReceive shortReceive(int extraReceives) {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion buf = tb.buffer(4096);
+        p.recvB(1, buf, 0, 16);
+        for (int i = 0; i < extraReceives; i++) {
+            p.recvB(10 + i, buf, 1024, 1024);
+        }
+        WorkCompletion s = p.send(2, buf, 2048, 64);
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the too-short receive");
+        return new ShortReceive(p, s, r);
+    }
+
+    @Test
+    @DisplayName("required_ a message longer than the receive buffer gives LOC_LEN_ERR at the receiver [ibv_poll_cq(3) IBV_WC_LOC_LEN_ERR, IBA 9.9.3.1]")
+    void required_shortReceiveLocLen() {
+        ShortReceive x = shortReceive(0);
+        assertEquals(WcStatus.LOC_LEN_ERR, x.receiver().status());
+        assertEquals(1, x.receiver().wrId());
+    }
+
+    @Test
+    @DisplayName("required_ a message longer than the receive buffer gives REM_INV_REQ_ERR at the sender [ibv_poll_cq(3) IBV_WC_REM_INV_REQ_ERR, IBA 9.7.5.2.4]")
+    void required_shortReceiveRemInvReq() {
+        ShortReceive x = shortReceive(0);
+        assertEquals(WcStatus.REM_INV_REQ_ERR, x.sender().status());
+        assertEquals(2, x.sender().wrId());
+    }
+
+    @Test
+    @DisplayName("required_ after the short-receive error both QPs are in ERR [IBA 10.3.1.2: an error completion moves the QP to ERR]")
+    void required_errorMovesToErr() {
+        ShortReceive x = shortReceive(0);
+        assertState(x.p().a(), QpState.ERR, "the sender after REM_INV_REQ_ERR");
+        assertState(x.p().b(), QpState.ERR, "the receiver after LOC_LEN_ERR");
+    }
+
+    @Test
+    @DisplayName("required_ the receiver's other outstanding receives flush with WR_FLUSH_ERR, in order [IBA 10.3.1.2, ibv_poll_cq(3) IBV_WC_WR_FLUSH_ERR]")
+    void required_receivesFlushAfterError() {
+        ShortReceive x = shortReceive(3);
+        List<WorkCompletion> flushed = Completions.await(x.p().cqB(), 3, "the 3 outstanding receives");
+        for (int i = 0; i < 3; i++) {
+            assertEquals(WcStatus.WR_FLUSH_ERR, flushed.get(i).status(), "receive " + i);
+            assertEquals(10 + i, flushed.get(i).wrId());
+        }
+    }
+
+    @Test
+    @DisplayName("required_ WRs posted behind a failing WR flush with WR_FLUSH_ERR, each once, in order [IBA 10.3.1.2]")
+    void required_sendsFlushAfterError() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion buf = tb.buffer(64);
+        List<SendWr> list = new ArrayList<>();
+        list.add(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(new Sge(buf.address(), 8, BAD_KEY)).rdma(buf.address() + 32, buf.rkey()));
+        for (int i = 2; i <= 5; i++) {
+            list.add(p.wr(i, WrOpcode.RDMA_WRITE, buf, 0, 8).rdma(buf.address() + 32, buf.rkey()));
+        }
+        p.a().postSend(list);
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 5, "the failing WR and the 4 behind it");
+        assertEquals(1, wcs.get(0).wrId());
+        assertEquals(WcStatus.LOC_PROT_ERR, wcs.get(0).status());
+        for (int i = 1; i < 5; i++) {
+            assertEquals(i + 1, wcs.get(i).wrId(), "flushed WR " + i);
+            assertEquals(WcStatus.WR_FLUSH_ERR, wcs.get(i).status(), "flushed WR " + i);
+        }
+        Completions.assertNone(p.cqA(), "every WR completes exactly once");
+    }
+
+    @Test
+    @DisplayName("required_ a WR posted after an error completion flushes with WR_FLUSH_ERR [IBA 10.3.1.2]")
+    void required_postAfterErrorFlushes() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion buf = tb.buffer(64);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, buf, 8, buf.address(), BAD_KEY).status());
+        assertState(p.a(), QpState.ERR, "the requester after REM_ACCESS_ERR");
+        assertEquals(WcStatus.WR_FLUSH_ERR, p.write(2, buf, 8, buf.address() + 32, buf.rkey()).status());
+    }
+
+    @Test
+    @DisplayName("required_ moving a QP to ERR flushes its posted receives with WR_FLUSH_ERR [ibv_modify_qp(3), IBA 10.3.1.2]")
+    void required_modifyToErrFlushesReceives() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion buf = tb.buffer(64);
+        for (int i = 0; i < 4; i++) {
+            p.recvB(i, buf, 0, 64);
+        }
+        p.b().modify(QpAttributes.toState(QpState.ERR));
+        List<WorkCompletion> wcs = Completions.await(p.cqB(), 4, "4 flushed receives");
+        for (int i = 0; i < 4; i++) {
+            assertEquals(WcStatus.WR_FLUSH_ERR, wcs.get(i).status());
+            assertEquals(i, wcs.get(i).wrId());
+        }
+    }
+
+    @Test
+    @DisplayName("required_ moving a QP to ERR flushes its outstanding sends with WR_FLUSH_ERR [ibv_modify_qp(3), IBA 10.3.1.2]")
+    void required_modifyToErrFlushesSends() {
+        QpPair p = tb.pair(QpType.RC, null, 7); // no receive at b: the SENDs wait on RNR
+        MemoryRegion buf = tb.buffer(64);
+        for (int i = 0; i < 3; i++) {
+            p.a().postSend(p.wr(i, WrOpcode.SEND, buf, 0, 8));
+        }
+        Completions.assertNone(p.cqA(), "the SENDs are waiting for a receive");
+        p.a().modify(QpAttributes.toState(QpState.ERR));
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 3, "3 flushed sends");
+        for (int i = 0; i < 3; i++) {
+            assertEquals(WcStatus.WR_FLUSH_ERR, wcs.get(i).status(), "send " + i);
+            assertEquals(i, wcs.get(i).wrId());
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a receive posted on a QP in ERR flushes with WR_FLUSH_ERR [IBA 10.3.1.2, ibv_post_recv(3)]")
+    void required_recvInErrFlushes() {
+        QpPair p = tb.pair(QpType.RC);
+        p.b().modify(QpAttributes.toState(QpState.ERR));
+        MemoryRegion buf = tb.buffer(64);
+        p.recvB(9, buf, 0, 64);
+        WorkCompletion wc = Completions.awaitOne(p.cqB(), "the receive posted in ERR");
+        assertEquals(WcStatus.WR_FLUSH_ERR, wc.status());
+        assertEquals(9, wc.wrId());
+    }
+
+    @Test
+    @DisplayName("required_ RNR_RETRY_EXC_ERR moves the requester to ERR [IBA 9.7.5.2.8]")
+    void required_rnrMovesToErr() {
+        QpPair p = tb.pair(QpType.RC, null, 0);
+        MemoryRegion buf = tb.buffer(64);
+        assertEquals(WcStatus.RNR_RETRY_EXC_ERR, p.send(1, buf, 0, 8).status());
+        assertState(p.a(), QpState.ERR, "the requester after RNR_RETRY_EXC_ERR");
+    }
+
+    @Test
+    @DisplayName("required_ a full receive queue refuses the next receive with ENOMEM and bad_wr, after max_recv_wr were accepted [ibv_post_recv(3) RETURN VALUE]")
+    void required_fullReceiveQueue() {
+        QueuePair qp = tb.qp(QpType.RC, tb.cq(8), b -> b.maxRecvWr(8));
+        tb.toInit(qp);
+        int granted = qp.initAttributes().cap().maxRecvWr();
+        MemoryRegion buf = tb.buffer(64);
+        int posted = 0;
+        try {
+            for (; posted <= granted; posted++) {
+                qp.postRecv(new RecvWr(posted, Sge.of(buf)));
+            }
+            fail("the receive queue granted " + granted + " entries took " + posted);
+        } catch (PostRecvException e) {
+            assertEquals(Errno.ENOMEM, e.errno(), "a full receive queue: " + e);
+            assertEquals(0, e.badWrIndex());
+            assertTrue(posted >= 8, "only " + posted + " receives fit in a queue of max_recv_wr 8");
+        }
+    }
+
+    @Test
+    @DisplayName("required_ postRecv on a QP in RESET fails with EINVAL [ibv_post_recv(3), IBA 10.3.1: receives from INIT on]")
+    void required_postRecvInReset() {
+        QueuePair qp = tb.qp(QpType.RC, tb.cq(8), null);
+        MemoryRegion buf = tb.buffer(64);
+        VerbsException e = Expect.errno("postRecv in RESET", () -> qp.postRecv(new RecvWr(1, Sge.of(buf))), Errno.EINVAL);
+        assertTrue(e instanceof PostRecvException, "postRecv fails with a PostRecvException");
+    }
+
+    @Test
+    @DisplayName("required_ a receive posted in INIT is kept and used once the QP is connected [IBA 10.3.1: INIT accepts receives]")
+    void required_postRecvInInit() {
+        QueuePair b = tb.qp(QpType.RC, tb.cq(8), null);
+        QueuePair a = tb.qp(QpType.RC, tb.cq(8), null);
+        tb.toInit(b);
+        MemoryRegion buf = tb.buffer(64);
+        b.postRecv(new RecvWr(5, Sge.of(buf, 0, 32)));
+        tb.toRtr(b, a.qpNum());
+        tb.toRts(b, 7);
+        tb.bringUp(a, b.qpNum(), 7);
+        a.postSend(new SendWr().wrId(6).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgList(Sge.of(buf, 32, 8)));
+        assertEquals(5, Completions.awaitOne(b.initAttributes().recvCq(), "the receive posted in INIT").wrId());
+    }
+
+    @Test
+    @DisplayName("required_ a receive list stops at the first bad WR (too many SGEs): EINVAL, its index, the earlier receives posted [ibv_post_recv(3)]")
+    void required_recvListStopsAtBad() {
+        QpPair p = tb.pair(QpType.RC);
+        int max = p.b().initAttributes().cap().maxRecvSge();
+        MemoryRegion buf = tb.buffer(1024);
+        Sge[] tooMany = new Sge[max + 1];
+        for (int i = 0; i <= max; i++) {
+            tooMany[i] = Sge.of(buf, 8L * i, 8);
+        }
+        List<RecvWr> list = List.of(new RecvWr(1, Sge.of(buf, 512, 64)), new RecvWr().wrId(2).sgList(tooMany),
+                new RecvWr(3, Sge.of(buf, 768, 64)));
+        VerbsException e = Expect.errno("a receive list with " + (max + 1) + " SGEs at index 1",
+                () -> p.b().postRecv(list), Errno.EINVAL);
+        assertTrue(e instanceof PostRecvException pe && pe.badWrIndex() == 1, "bad_wr must be index 1: " + e);
+        p.send(4, buf, 0, 8);
+        assertEquals(1, Completions.awaitOne(p.cqB(), "the receive before bad_wr").wrId());
+        p.a().postSend(p.wr(5, WrOpcode.SEND, buf, 0, 8));
+        Completions.assertNone(p.cqB(), "the receive after bad_wr must not have been posted");
+    }
+}

@@ -1,0 +1,532 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.lang.foreign.MemorySegment;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.verbs4j.AccessFlags;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.MwType;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpType;
+import org.verbs4j.RecvWr;
+import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
+import org.verbs4j.Sge;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WcFlags;
+import org.verbs4j.WcOpcode;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
+import org.verbs4j.WrOpcode;
+
+/** Protection domains, memory regions and memory windows: access flags, bounds, keys, bind and invalidate. */
+public abstract class MemoryRules extends TckArea {
+    protected MemoryRules(VerbsCompatibilityKit kit) {
+        super(kit);
+    }
+
+    // LOCAL_WRITE is included because MwBindInfo validates window access like region access.
+    private static final int WINDOW_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
+
+    // ---------------------------------------------------------------- PD and MR
+
+    @Test
+    @DisplayName("required_ allocPd gives an open PD of this context [ibv_alloc_pd(3)]")
+    void required_allocPd() {
+        ProtectionDomain pd = tb.context().allocPd();
+        assertSame(tb.context(), pd.context());
+        assertFalse(pd.isClosed());
+        pd.close();
+        assertTrue(pd.isClosed());
+    }
+
+    @Test
+    @DisplayName("required_ a region reports the address, length, access and segment it was registered with [ibv_reg_mr(3)]")
+    void required_regionAttributes() {
+        MemorySegment seg = tb.memory(4096);
+        MemoryRegion mr = tb.pd().registerMemory(seg, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ);
+        assertEquals(seg.address(), mr.address(), "MemoryRegion.address() is the segment's address");
+        assertEquals(4096, mr.length());
+        assertEquals(AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ, mr.access());
+        assertEquals(seg.address(), mr.segment().address());
+        assertSame(tb.pd(), mr.pd());
+    }
+
+    @Test
+    @DisplayName("required_ a region registered over a slice starts at the slice's address [ibv_reg_mr(3) addr]")
+    void required_sliceRegistration() {
+        MemorySegment seg = tb.memory(8192).asSlice(1000, 3000);
+        MemoryRegion mr = tb.pd().registerMemory(seg, AccessFlags.LOCAL_WRITE);
+        assertEquals(seg.address(), mr.address());
+        assertEquals(3000, mr.length());
+    }
+
+    @Test
+    @DisplayName("required_ registering a heap segment is refused with IllegalArgumentException [DESIGN Memory: heap segments rejected]")
+    void required_heapSegmentRejected() {
+        Expect.thrown("registerMemory(heap segment)", IllegalArgumentException.class,
+                () -> tb.pd().registerMemory(MemorySegment.ofArray(new byte[4096]), AccessFlags.LOCAL_WRITE));
+    }
+
+    @Test
+    @DisplayName("required_ registering a zero-length segment is refused with IllegalArgumentException [ProtectionDomain#registerMemory]")
+    void required_zeroLengthRejected() {
+        Expect.thrown("registerMemory(0 bytes)", IllegalArgumentException.class,
+                () -> tb.pd().registerMemory(tb.memory(64).asSlice(0, 0), AccessFlags.LOCAL_WRITE));
+    }
+
+    @Test
+    @DisplayName("required_ REMOTE_WRITE without LOCAL_WRITE is refused [ibv_reg_mr(3): remote write needs local write]")
+    void required_remoteWriteNeedsLocalWrite() {
+        Expect.refused("registerMemory(REMOTE_WRITE)", () -> tb.pd().registerMemory(tb.memory(64), AccessFlags.REMOTE_WRITE));
+    }
+
+    @Test
+    @DisplayName("required_ REMOTE_ATOMIC without LOCAL_WRITE is refused [ibv_reg_mr(3): remote atomic needs local write]")
+    void required_remoteAtomicNeedsLocalWrite() {
+        Expect.refused("registerMemory(REMOTE_ATOMIC)",
+                () -> tb.pd().registerMemory(tb.memory(64), AccessFlags.REMOTE_ATOMIC));
+    }
+
+    @Test
+    @DisplayName("required_ unknown access bits are refused with IllegalArgumentException [ibv_reg_mr(3) access]")
+    void required_unknownAccessBitsRejected() {
+        Expect.badInput("registerMemory(access 1<<30)", () -> tb.pd().registerMemory(tb.memory(64), 1 << 30));
+    }
+
+    @Test
+    @DisplayName("required_ REMOTE_READ alone and access 0 are valid registrations [ibv_reg_mr(3)]")
+    void required_readOnlyRegistrations() {
+        MemoryRegion r = tb.pd().registerMemory(tb.memory(64), AccessFlags.REMOTE_READ);
+        MemoryRegion z = tb.pd().registerMemory(tb.memory(64), 0);
+        assertEquals(AccessFlags.REMOTE_READ, r.access());
+        assertEquals(0, z.access());
+    }
+
+    @Test
+    @DisplayName("required_ the same memory registered twice gives two regions with different lkeys and rkeys [ibv_reg_mr(3)]")
+    void required_twoRegistrationsDifferentKeys() {
+        MemorySegment seg = tb.memory(4096);
+        MemoryRegion m1 = tb.pd().registerMemory(seg, Testbed.ALL_ACCESS);
+        MemoryRegion m2 = tb.pd().registerMemory(seg, Testbed.ALL_ACCESS);
+        assertNotEquals(m1.lkey(), m2.lkey(), "two live regions share an lkey");
+        assertNotEquals(m1.rkey(), m2.rkey(), "two live regions share an rkey");
+    }
+
+    @Test
+    @DisplayName("required_ an SGE using a deregistered region's lkey completes with LOC_PROT_ERR [ibv_dereg_mr(3), ibv_poll_cq(3)]")
+    void required_deregisteredLkeyRefused() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion dst = tb.buffer(256);
+        p.recvB(1, dst, 0, 256);
+        MemoryRegion src = tb.buffer(256);
+        int lkey = src.lkey();
+        long addr = src.address();
+        src.close();
+        WorkCompletion wc = p.postA(p.address(new SendWr().wrId(7).opcode(WrOpcode.SEND)
+                .sendFlags(SendFlags.SIGNALED).sgList(new Sge(addr, 64, lkey))));
+        assertEquals(WcStatus.LOC_PROT_ERR, wc.status(), "a send from a deregistered region");
+        assertEquals(7, wc.wrId());
+    }
+
+    @Test
+    @DisplayName("required_ an RDMA WRITE to a deregistered region's rkey completes with REM_ACCESS_ERR [ibv_dereg_mr(3), IBA 9.7.5.1]")
+    void required_deregisteredRkeyRefused() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(64);
+        long addr = dst.address();
+        int rkey = dst.rkey();
+        dst.close();
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, addr, rkey).status());
+    }
+
+    @Test
+    @DisplayName("required_ an lkey of another PD's region completes with LOC_PROT_ERR [ibv_alloc_pd(3): PDs separate resources]")
+    void required_lkeyOfOtherPdRefused() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion dst = tb.buffer(64);
+        p.recvB(1, dst, 0, 64);
+        ProtectionDomain other = tb.context().allocPd();
+        MemoryRegion foreign = other.registerMemory(tb.memory(64), Testbed.ALL_ACCESS);
+        assertEquals(WcStatus.LOC_PROT_ERR, p.send(2, foreign, 0, 64).status());
+    }
+
+    @Test
+    @DisplayName("required_ an rkey of another PD's region completes with REM_ACCESS_ERR [ibv_alloc_pd(3), IBA 10.6.3]")
+    void required_rkeyOfOtherPdRefused() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        ProtectionDomain other = tb.context().allocPd();
+        MemoryRegion foreign = other.registerMemory(tb.memory(64), Testbed.ALL_ACCESS);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, foreign.address(), foreign.rkey()).status());
+        Data.assertFilled("the other PD's region", foreign.segment(), 0, 64, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ an RDMA WRITE ending at the last byte of the remote region succeeds [ibv_reg_mr(3) bounds]")
+    void required_writeToLastByte() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 3);
+        MemoryRegion dst = tb.buffer(256);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, dst.address() + 192, dst.rkey()).status());
+        Data.assertPattern("the last 64 bytes", dst.segment(), 192, 64, 3, 0);
+    }
+
+    @Test
+    @DisplayName("required_ an RDMA WRITE one byte past the remote region completes with REM_ACCESS_ERR and writes nothing [IBA 9.7.5.1, rxe]")
+    void required_writePastRegion() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 3);
+        MemoryRegion dst = tb.buffer(256);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, dst.address() + 193, dst.rkey()).status());
+        Data.assertFilled("the remote region", dst.segment(), 0, 256, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ an RDMA READ starting before the remote region completes with REM_ACCESS_ERR [IBA 9.7.5.1, rxe]")
+    void required_readBeforeRegion() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion remote = tb.buffer(256);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.read(1, dst, 64, remote.address() - 8, remote.rkey()).status());
+    }
+
+    @Test
+    @DisplayName("required_ an SGE reaching one byte past its region completes with LOC_PROT_ERR [ibv_post_send(3) sg_list, rxe]")
+    void required_sgePastRegion() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion dst = tb.buffer(256);
+        p.recvB(1, dst, 0, 256);
+        MemoryRegion src = tb.buffer(64);
+        WorkCompletion wc = p.postA(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(new Sge(src.address() + 1, 64, src.lkey())));
+        assertEquals(WcStatus.LOC_PROT_ERR, wc.status());
+    }
+
+    @Test
+    @DisplayName("required_ RDMA WRITE to a region without REMOTE_WRITE completes with REM_ACCESS_ERR [ibv_reg_mr(3) access]")
+    void required_writeNeedsRemoteWrite() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(64, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, dst.address(), dst.rkey()).status());
+    }
+
+    @Test
+    @DisplayName("required_ RDMA READ from a region without REMOTE_READ completes with REM_ACCESS_ERR [ibv_reg_mr(3) access]")
+    void required_readNeedsRemoteRead() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion remote = tb.buffer(64, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.read(1, dst, 64, remote.address(), remote.rkey()).status());
+    }
+
+    @Test
+    @DisplayName("required_ an atomic on a region without REMOTE_ATOMIC completes with REM_ACCESS_ERR [ibv_reg_mr(3) access]")
+    void required_atomicNeedsRemoteAtomic() {
+        assumeAtomics();
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion local = tb.buffer(8);
+        MemoryRegion remote = tb.buffer(8, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ);
+        WorkCompletion wc = p.postA(p.wr(1, WrOpcode.ATOMIC_FETCH_AND_ADD, local, 0, 8)
+                .atomic(remote.address(), 1, 0, remote.rkey()));
+        assertEquals(WcStatus.REM_ACCESS_ERR, wc.status());
+        assertEquals(0, Data.u64(remote.segment(), 0), "the refused atomic changed memory");
+    }
+
+    // ---------------------------------------------------------------- memory windows
+
+    @Test
+    @DisplayName("required_ allocMw gives a window of each type the device claims [ibv_alloc_mw(3)]")
+    void required_allocMwClaimedTypes() {
+        assumeTrue(!caps().memoryWindowTypes().isEmpty(), "capability: the device has no memory windows");
+        for (MwType t : caps().memoryWindowTypes()) {
+            MemoryWindow mw = tb.pd().allocMw(t);
+            assertEquals(t, mw.type());
+            assertSame(tb.pd(), mw.pd());
+            mw.close();
+            assertTrue(mw.isClosed());
+        }
+    }
+
+    private static void assumeTrue(boolean b, String why) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(b, why);
+    }
+
+    @Test
+    @DisplayName("required_ allocMw of a type the device lacks fails with a VerbsException [ibv_alloc_mw(3)]")
+    void required_allocMwUnclaimedType() {
+        for (MwType t : MwType.values()) {
+            if (!caps().supports(t)) {
+                Expect.errno("allocMw(" + t + ")", () -> tb.pd().allocMw(t), Errno.EOPNOTSUPP, Errno.EINVAL);
+                return;
+            }
+        }
+        assumeTrue(false, "capability: the device has every memory window type");
+    }
+
+    private MemoryRegion bindable(long bytes) {
+        return tb.buffer(bytes, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
+    }
+
+    @Test
+    @DisplayName("required_ binding a type 1 window returns its new rkey, and a peer writes through it into the region [ibv_bind_mw(3)]")
+    void required_type1BindAndWrite() {
+        assumeMw(MwType.TYPE_1);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+        int rkey = p.b().bindMw(mw, 11, SendFlags.SIGNALED, new MwBindInfo(target, target.address() + 1024, 1024, WINDOW_ACCESS));
+        WorkCompletion bind = Completions.awaitOne(p.cqB(), "the type 1 bind");
+        assertEquals(WcStatus.SUCCESS, bind.status());
+        assertEquals(WcOpcode.BIND_MW, bind.opcode());
+        assertEquals(rkey, mw.rkey(), "MemoryWindow.rkey() is the rkey bindMw returned");
+        MemoryRegion src = tb.buffer(128);
+        Data.fill(src, 5);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 128, target.address() + 1024, rkey).status());
+        Data.assertPattern("the window's first bytes", target.segment(), 1024, 128, 5, 0);
+    }
+
+    @Test
+    @DisplayName("required_ an access outside a bound type 1 window completes with REM_ACCESS_ERR [ibv_bind_mw(3)]")
+    void required_type1OutsideWindow() {
+        assumeMw(MwType.TYPE_1);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+        int rkey = p.b().bindMw(mw, 11, SendFlags.SIGNALED, new MwBindInfo(target, target.address() + 1024, 1024, WINDOW_ACCESS));
+        Completions.awaitOne(p.cqB(), "the type 1 bind");
+        MemoryRegion src = tb.buffer(128);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 128, target.address(), rkey).status(),
+                "a write below the window's start");
+    }
+
+    @Test
+    @DisplayName("required_ a window's access flags apply: a WRITE through a read-only type 1 window completes with REM_ACCESS_ERR [ibv_bind_mw(3) mw_access_flags]")
+    void required_type1AccessFlags() {
+        assumeMw(MwType.TYPE_1);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+        int rkey = p.b().bindMw(mw, 11, SendFlags.SIGNALED, new MwBindInfo(target, target.address(), 4096, AccessFlags.REMOTE_READ));
+        Completions.awaitOne(p.cqB(), "the type 1 bind");
+        MemoryRegion src = tb.buffer(64);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, target.address(), rkey).status());
+    }
+
+    @Test
+    @DisplayName("required_ rebinding a type 1 window changes its rkey and the old rkey is refused with REM_ACCESS_ERR [ibv_bind_mw(3)]")
+    void required_type1RebindNewRkey() {
+        assumeMw(MwType.TYPE_1);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+        MwBindInfo info = new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS);
+        int first = p.b().bindMw(mw, 1, SendFlags.SIGNALED, info);
+        Completions.awaitOne(p.cqB(), "the first bind");
+        int second = p.b().bindMw(mw, 2, SendFlags.SIGNALED, info);
+        Completions.awaitOne(p.cqB(), "the second bind");
+        assertNotEquals(first, second, "a rebind must give a new rkey");
+        MemoryRegion src = tb.buffer(64);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, target.address(), first).status());
+    }
+
+    @Test
+    @DisplayName("required_ binding a type 1 window to a region without MW_BIND fails [ibv_bind_mw(3): the MR needs IBV_ACCESS_MW_BIND]")
+    void required_type1NeedsMwBindAccess() {
+        assumeMw(MwType.TYPE_1);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion plain = tb.buffer(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+        try {
+            p.b().bindMw(mw, 3, SendFlags.SIGNALED, new MwBindInfo(plain, plain.address(), 4096, WINDOW_ACCESS));
+        } catch (VerbsException e) {
+            assertEquals(Errno.EINVAL, e.errno(), "bindMw without MW_BIND: " + e);
+            return;
+        }
+        WorkCompletion wc = Completions.awaitOne(p.cqB(), "the refused bind");
+        assertNotEquals(WcStatus.SUCCESS, wc.status(),
+                "a bind to a region without MW_BIND must fail with EINVAL or an error completion (MW_BIND_ERR)");
+    }
+
+    @Test
+    @DisplayName("required_ QueuePair.bindMw refuses a type 2 window with IllegalArgumentException [ibv_bind_mw(3): type 1 only]")
+    void required_qpBindMwRefusesType2() {
+        assumeMw(MwType.TYPE_2);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        Expect.thrown("bindMw(type 2)", IllegalArgumentException.class,
+                () -> p.b().bindMw(mw, 1, SendFlags.SIGNALED, new MwBindInfo(target, target.address(), 64, WINDOW_ACCESS)));
+    }
+
+    private QpPair mwPair() {
+        return tb.pair(QpType.RC, b -> b.sendOps(WrOpcode.SEND, WrOpcode.SEND_WITH_INV, WrOpcode.BIND_MW,
+                WrOpcode.LOCAL_INV, WrOpcode.RDMA_WRITE));
+    }
+
+    private static int nextRkey(int rkey) {
+        return (rkey & 0xffffff00) | ((rkey + 1) & 0xff);
+    }
+
+    /** Binds a type 2 window over the whole target on b's send queue, returning its rkey. */
+    private int bindType2(QpPair p, MemoryWindow mw, MemoryRegion target) {
+        int rkey = nextRkey(mw.rkey());
+        try (var s = p.b().startWr()) {
+            s.wrId(21);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.bindMw(mw, rkey, new MwBindInfo(target, target.address(), target.length(), WINDOW_ACCESS));
+            s.complete();
+        }
+        WorkCompletion wc = Completions.awaitOne(p.cqB(), "the type 2 bind");
+        assertEquals(WcStatus.SUCCESS, wc.status(), "binding a type 2 window");
+        assertEquals(WcOpcode.BIND_MW, wc.opcode());
+        assertEquals(21, wc.wrId());
+        return rkey;
+    }
+
+    private void assumeType2Session() {
+        assumeMw(MwType.TYPE_2);
+        assumeSession(QpType.RC, WrOpcode.SEND, WrOpcode.SEND_WITH_INV, WrOpcode.BIND_MW, WrOpcode.LOCAL_INV,
+                WrOpcode.RDMA_WRITE);
+    }
+
+    @Test
+    @DisplayName("required_ a type 2 window bound with ibv_wr_bind_mw takes the given rkey and a peer writes through it [ibv_wr_post(3) Memory Windows]")
+    void required_type2BindWithSession() {
+        assumeType2Session();
+        QpPair p = mwPair();
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        int rkey = bindType2(p, mw, target);
+        assertEquals(rkey, mw.rkey(), "the window's rkey after ibv_wr_bind_mw is the rkey given");
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 9);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, target.address() + 64, rkey).status());
+        Data.assertPattern("data written through the window", target.segment(), 64, 64, 9, 0);
+    }
+
+    @Test
+    @DisplayName("required_ a BIND_MW work request through postSend binds a type 2 window [ibv_post_send(3) bind_mw]")
+    void required_type2BindWithPostSend() {
+        assumeMw(MwType.TYPE_2);
+        assumeOp(QpType.RC, WrOpcode.BIND_MW);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        int rkey = nextRkey(mw.rkey());
+        p.b().postSend(new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
+                .bindMw(mw, rkey, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS)));
+        WorkCompletion wc = Completions.awaitOne(p.cqB(), "the BIND_MW WR");
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(WcOpcode.BIND_MW, wc.opcode());
+        MemoryRegion src = tb.buffer(64);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, target.address(), rkey).status());
+    }
+
+    @Test
+    @DisplayName("required_ LOCAL_INV invalidates a type 2 window: later access completes with REM_ACCESS_ERR [ibv_wr_post(3) ibv_wr_local_inv]")
+    void required_localInvInvalidates() {
+        assumeType2Session();
+        QpPair p = mwPair();
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        int rkey = bindType2(p, mw, target);
+        try (var s = p.b().startWr()) {
+            s.wrId(22);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.localInv(rkey);
+            s.complete();
+        }
+        WorkCompletion inv = Completions.awaitOne(p.cqB(), "the LOCAL_INV");
+        assertEquals(WcStatus.SUCCESS, inv.status());
+        assertEquals(WcOpcode.LOCAL_INV, inv.opcode());
+        MemoryRegion src = tb.buffer(64);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, target.address(), rkey).status(),
+                "a write through an invalidated window");
+    }
+
+    @Test
+    @DisplayName("required_ SEND_WITH_INV invalidates the remote type 2 window and the receive reports WITH_INV and the rkey [ibv_wr_post(3) ibv_wr_send_inv, ibv_poll_cq(3)]")
+    void required_sendWithInv() {
+        assumeType2Session();
+        QpPair p = mwPair();
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        int rkey = bindType2(p, mw, target);
+        MemoryRegion rbuf = tb.buffer(64);
+        p.recvB(30, rbuf, 0, 64);
+        MemoryRegion src = tb.buffer(64);
+        p.session(s -> {
+            s.wrId(31);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.sendInv(rkey);
+            s.setSge(src.lkey(), src.address(), 16);
+        });
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the SEND_WITH_INV").status());
+        WorkCompletion recv = Completions.awaitOne(p.cqB(), "the receive of the SEND_WITH_INV");
+        assertEquals(WcStatus.SUCCESS, recv.status());
+        assertTrue((recv.wcFlags() & WcFlags.WITH_INV) != 0, "the receive must carry IBV_WC_WITH_INV");
+        assertEquals(rkey, recv.immData(), "the receive's invalidated rkey");
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(2, src, 64, target.address(), rkey).status(),
+                "a write through the window invalidated by SEND_WITH_INV");
+    }
+
+    @Test
+    @DisplayName("required_ a type 2 window bound with a key portion that changes the index is refused [IBA 10.6.7.2.1, rxe]")
+    void required_type2BindWrongIndex() {
+        assumeType2Session();
+        QpPair p = mwPair();
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        int bad = mw.rkey() ^ 0x100;
+        try (var s = p.b().startWr()) {
+            s.wrId(23);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.bindMw(mw, bad, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS));
+            s.complete();
+        } catch (VerbsException e) {
+            return;
+        }
+        assertNotEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the bad bind").status(),
+                "only the low 8 bits (the key) of a type 2 window's rkey may change");
+    }
+
+    @Test
+    @DisplayName("required_ a zero-length SEND needs no lkey and a receive into a local-write region succeeds [ibv_post_send(3) num_sge 0]")
+    void required_zeroLengthNeedsNoKey() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion rbuf = tb.buffer(64);
+        p.b().postRecv(new RecvWr().wrId(1).sgList(Sge.of(rbuf, 0, 64)));
+        WorkCompletion wc = p.postA(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED));
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the zero-length receive");
+        assertEquals(0, r.byteLen());
+    }
+
+    @Test
+    @DisplayName("required_ an RDMA READ into a region without LOCAL_WRITE fails with LOC_PROT_ERR [ibv_reg_mr(3): local write needed to be written]")
+    void required_readTargetNeedsLocalWrite() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion dst = tb.buffer(64, AccessFlags.REMOTE_READ);
+        MemoryRegion remote = tb.buffer(64);
+        WorkCompletion wc = p.read(1, dst, 64, remote.address(), remote.rkey());
+        if (wc.status() == WcStatus.SUCCESS) {
+            fail("an RDMA READ wrote into a region registered without LOCAL_WRITE");
+        }
+        assertEquals(WcStatus.LOC_PROT_ERR, wc.status());
+    }
+}

@@ -1,0 +1,415 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.verbs4j.AccessFlags;
+import org.verbs4j.CompletionChannel;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.MwType;
+import org.verbs4j.PostSendException;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.QpState;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
+import org.verbs4j.Sge;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WcOpcode;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
+import org.verbs4j.WrOpcode;
+
+/**
+ * {@code ibv_post_send(3)}: the opcode x QP-type table cell by cell, the list stopping at the first bad WR
+ * ({@code bad_wr}) with the earlier WRs posted, the send flags, the QP states that accept sends, and a
+ * full send queue.
+ */
+public abstract class PostSendRules extends TckArea {
+    protected PostSendRules(VerbsCompatibilityKit kit) {
+        super(kit);
+    }
+
+    static Stream<Arguments> tableCells() {
+        List<Arguments> cells = new ArrayList<>();
+        for (WrOpcode op : SeedTable.postSendOpcodes()) {
+            for (QpType t : new QpType[] {QpType.RC, QpType.UC, QpType.UD}) {
+                cells.add(Arguments.of(op, t));
+            }
+        }
+        return cells.stream();
+    }
+
+    private static PostSendException postSendError(String rule, Runnable call, int errno) {
+        VerbsException e = Expect.errno(rule, call::run, errno);
+        assertInstanceOf(PostSendException.class, e, rule + ": postSend reports a PostSendException with bad_wr");
+        return (PostSendException) e;
+    }
+
+    /** A WR of {@code op} from a to b that is valid in every field, ready to post on a. */
+    private SendWr validWr(QpPair p, WrOpcode op, MemoryRegion local, MemoryRegion remote) {
+        SendWr wr = p.address(new SendWr().wrId(op.ordinal() + 1).opcode(op).sendFlags(SendFlags.SIGNALED));
+        switch (op) {
+            case SEND, SEND_WITH_IMM -> wr.sgList(Sge.of(local, 0, 16)).immData(0x77);
+            case SEND_WITH_INV -> wr.sgList(Sge.of(local, 0, 16)).invalidateRkey(remote.rkey());
+            case RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ ->
+                    wr.sgList(Sge.of(local, 0, 16)).rdma(remote.address(), remote.rkey()).immData(0x78);
+            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD ->
+                    wr.sgList(Sge.of(local, 0, 8)).atomic(remote.address(), 0, 1, remote.rkey());
+            case LOCAL_INV -> wr.invalidateRkey(local.rkey());
+            case BIND_MW -> {
+                if (!caps().supports(MwType.TYPE_2)) {
+                    return wr.bindMw(null, 0, null);
+                }
+                MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+                MemoryRegion target = tb.buffer(256, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
+                wr.bindMw(mw, (mw.rkey() & 0xffffff00) | ((mw.rkey() + 1) & 0xff),
+                        new MwBindInfo(target, target.address(), 256, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE));
+            }
+            case TSO -> wr.sgList(Sge.of(local, 0, 16)).tso(tb.memory(64), 64);
+            default -> throw new IllegalStateException("not in the ibv_post_send(3) table: " + op);
+        }
+        return wr;
+    }
+
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("tableCells")
+    @DisplayName("required_ postSend accepts an opcode exactly where the ibv_post_send(3) table marks it, else fails with EINVAL at bad_wr 0 [ibv_post_send(3) opcode table]")
+    void required_opcodeTable(WrOpcode op, QpType type) {
+        assumeQp(type);
+        boolean inTable = SeedTable.postSendAllows(op, type);
+        if (inTable) {
+            assumeOp(type, op);
+            if (op == WrOpcode.BIND_MW) {
+                assumeMw(MwType.TYPE_2);
+            }
+        }
+        QpPair p = tb.pair(type);
+        MemoryRegion local = tb.buffer(64);
+        MemoryRegion remote = tb.buffer(64);
+        MemoryRegion rbuf = tb.buffer(128);
+        p.recvB(1, rbuf, 0, 128);
+        SendWr wr = validWr(p, op, local, remote);
+        if (!inTable) {
+            PostSendException e = postSendError(op + " on " + type + " (not in the table)", () -> p.a().postSend(wr), Errno.EINVAL);
+            assertEquals(0, e.badWrIndex(), "bad_wr of a one-WR list");
+            Completions.assertNone(p.cqA(), "the refused WR must not execute");
+            return;
+        }
+        p.a().postSend(wr);
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), op + " on " + type);
+        assertEquals(wr.wrId(), wc.wrId());
+        if (op != WrOpcode.LOCAL_INV && op != WrOpcode.SEND_WITH_INV && op != WrOpcode.TSO) {
+            assertEquals(WcStatus.SUCCESS, wc.status(), op + " on " + type + " with valid fields");
+            assertEquals(WcOpcode.forSend(op), wc.opcode());
+        }
+    }
+
+    private SendWr write(QpPair p, long wrId, MemoryRegion src, MemoryRegion dst, long dstOffset) {
+        return p.wr(wrId, WrOpcode.RDMA_WRITE, src, 0, 16).rdma(dst.address() + dstOffset, dst.rkey());
+    }
+
+    @Test
+    @DisplayName("required_ a WR list stops at the first bad WR: its index is reported, the WRs before it are posted and complete, the ones after are not [ibv_post_send(3) DESCRIPTION]")
+    void required_listStopsAtFirstBad() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(16);
+        Data.fill(src, 31);
+        MemoryRegion dst = tb.buffer(64);
+        List<SendWr> list = List.of(write(p, 1, src, dst, 0), write(p, 2, src, dst, 16),
+                p.wr(3, WrOpcode.TSO, src, 0, 16), write(p, 4, src, dst, 32));
+        PostSendException e = postSendError("a list with TSO (invalid on RC) at index 2", () -> p.a().postSend(list), Errno.EINVAL);
+        assertEquals(2, e.badWrIndex(), "bad_wr must be the TSO WR");
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "the two WRs before bad_wr");
+        assertEquals(List.of(1L, 2L), wcs.stream().map(WorkCompletion::wrId).toList());
+        Data.assertPattern("WR 0's data", dst.segment(), 0, 16, 31, 0);
+        Data.assertPattern("WR 1's data", dst.segment(), 16, 16, 31, 0);
+        Completions.assertNone(p.cqA(), "WRs after bad_wr were not posted");
+        Data.assertFilled("WR 3 (after bad_wr) must not execute", dst.segment(), 32, 32, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a bad first WR posts nothing of the list [ibv_post_send(3) bad_wr]")
+    void required_badFirstPostsNothing() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(16);
+        MemoryRegion dst = tb.buffer(64);
+        List<SendWr> list = List.of(p.wr(1, WrOpcode.TSO, src, 0, 16), write(p, 2, src, dst, 0));
+        assertEquals(0, postSendError("TSO first", () -> p.a().postSend(list), Errno.EINVAL).badWrIndex());
+        Completions.assertNone(p.cqA(), "nothing of the list may be posted");
+    }
+
+    @Test
+    @DisplayName("required_ a WR with more SGEs than max_send_sge fails with EINVAL [ibv_post_send(3), ibv_create_qp(3) max_send_sge]")
+    void required_tooManySges() {
+        QpPair p = tb.pair(QpType.RC);
+        int max = p.a().initAttributes().cap().maxSendSge();
+        MemoryRegion src = tb.buffer(8L * (max + 1));
+        MemoryRegion dst = tb.buffer(8L * (max + 1));
+        Sge[] sges = new Sge[max + 1];
+        for (int i = 0; i <= max; i++) {
+            sges[i] = Sge.of(src, 8L * i, 8);
+        }
+        SendWr wr = p.wr(1, WrOpcode.RDMA_WRITE, src, 0, 8).sgList(sges).rdma(dst.address(), dst.rkey());
+        assertEquals(0, postSendError((max + 1) + " SGEs", () -> p.a().postSend(wr), Errno.EINVAL).badWrIndex());
+    }
+
+    @Test
+    @DisplayName("required_ an INLINE WR longer than max_inline_data fails with EINVAL [ibv_post_send(3) IBV_SEND_INLINE, ibv_create_qp(3)]")
+    void required_inlineTooLong() {
+        QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(Math.min(64, caps().maxInlineData())));
+        int granted = p.a().initAttributes().cap().maxInlineData();
+        MemoryRegion src = tb.buffer(granted + 1);
+        MemoryRegion dst = tb.buffer(granted + 1);
+        SendWr wr = p.wr(1, WrOpcode.RDMA_WRITE, src, 0, granted + 1).rdma(dst.address(), dst.rkey())
+                .sendFlags(SendFlags.SIGNALED | SendFlags.INLINE);
+        postSendError("INLINE of max_inline_data + 1 bytes", () -> p.a().postSend(wr), Errno.EINVAL);
+    }
+
+    @Test
+    @DisplayName("required_ with INLINE the buffer may be reused as soon as postSend returns [ibv_post_send(3): the buffer can be reused immediately]")
+    void required_inlineBufferReusable() {
+        assumeTrue(caps().maxInlineData() >= 32, "capability: less than 32 bytes of inline data");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(32));
+        MemoryRegion src = tb.buffer(32);
+        Data.fill(src, 32);
+        MemoryRegion dst = tb.buffer(32);
+        p.a().postSend(p.wr(1, WrOpcode.RDMA_WRITE, src, 0, 32).rdma(dst.address(), dst.rkey())
+                .sendFlags(SendFlags.SIGNALED | SendFlags.INLINE));
+        src.segment().fill((byte) 0x33);
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the inline WRITE").status());
+        Data.assertPattern("the data as it was at postSend", dst.segment(), 0, 32, 32, 0);
+    }
+
+    @Test
+    @DisplayName("required_ with INLINE the lkey is not checked [ibv_post_send(3): The L_Key will not be checked]")
+    void required_inlineIgnoresLkey() {
+        assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(16));
+        MemorySegment raw = tb.buffer(16).segment();
+        Data.fill(raw, 34);
+        MemoryRegion dst = tb.buffer(16);
+        WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE)
+                .sendFlags(SendFlags.SIGNALED | SendFlags.INLINE).sgList(new Sge(raw.address(), 16, 0xBAD0BAD))
+                .rdma(dst.address(), dst.rkey()));
+        assertEquals(WcStatus.SUCCESS, wc.status(), "an inline WR whose SGE has a bogus lkey");
+        Data.assertPattern("inline data", dst.segment(), 0, 16, 34, 0);
+    }
+
+    @ParameterizedTest(name = "in {0}")
+    @EnumSource(value = QpState.class, names = {"RESET", "INIT", "RTR"})
+    @DisplayName("required_ postSend on a QP in RESET, INIT or RTR fails with EINVAL [ibv_post_send(3), IBA 10.3.1: sends from RTS only]")
+    void required_postSendNeedsRts(QpState state) {
+        CompletionQueue cq = tb.cq(8);
+        QueuePair qp = tb.qp(QpType.RC, cq, null);
+        QueuePair peer = tb.qp(QpType.RC, cq, null);
+        if (state != QpState.RESET) {
+            tb.toInit(qp);
+        }
+        if (state == QpState.RTR) {
+            tb.toRtr(qp, peer.qpNum());
+        }
+        MemoryRegion buf = tb.buffer(64);
+        SendWr wr = new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(buf, 0, 8)).rdma(buf.address() + 32, buf.rkey());
+        assertEquals(0, postSendError("postSend in " + state, () -> qp.postSend(wr), Errno.EINVAL).badWrIndex());
+        Completions.assertNone(cq, "a WR refused in " + state);
+    }
+
+    @Test
+    @DisplayName("required_ a WR posted on a QP in ERR completes with WR_FLUSH_ERR [IBA 10.3.1.2: the error state flushes WRs]")
+    void required_postInErrFlushes() {
+        QpPair p = tb.pair(QpType.RC);
+        p.a().modify(QpAttributes.toState(QpState.ERR));
+        MemoryRegion buf = tb.buffer(64);
+        p.a().postSend(p.wr(5, WrOpcode.RDMA_WRITE, buf, 0, 8).rdma(buf.address() + 32, buf.rkey()));
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the WR posted in ERR");
+        assertEquals(WcStatus.WR_FLUSH_ERR, wc.status());
+        assertEquals(5, wc.wrId());
+    }
+
+    @Test
+    @DisplayName("required_ an unsignaled WR on a QP without sq_sig_all gives no completion but executes [ibv_post_send(3) IBV_SEND_SIGNALED]")
+    void required_unsignaled() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(16);
+        Data.fill(src, 35);
+        MemoryRegion dst = tb.buffer(32);
+        p.a().postSend(write(p, 1, src, dst, 0).sendFlags(0));
+        p.a().postSend(write(p, 2, src, dst, 16));
+        assertEquals(2, Completions.awaitOne(p.cqA(), "the signaled WR").wrId());
+        Completions.assertNone(p.cqA(), "the unsignaled WR");
+        Data.assertPattern("the unsignaled WR's data", dst.segment(), 0, 16, 35, 0);
+    }
+
+    @Test
+    @DisplayName("required_ with sq_sig_all every WR completes, SIGNALED or not [ibv_post_send(3): relevant only if sq_sig_all=0]")
+    void required_sqSigAll() {
+        QpPair p = tb.pair(QpType.RC, b -> b.sqSigAll(true));
+        MemoryRegion src = tb.buffer(16);
+        MemoryRegion dst = tb.buffer(32);
+        p.a().postSend(write(p, 1, src, dst, 0).sendFlags(0));
+        assertEquals(1, Completions.awaitOne(p.cqA(), "an unsignaled WR on sq_sig_all").wrId());
+    }
+
+    @Test
+    @DisplayName("required_ SOLICITED on RDMA WRITE with immediate wakes a solicited-only CQ [ibv_post_send(3) IBV_SEND_SOLICITED]")
+    void required_solicitedWriteImm() {
+        assumeTrue(caps().completionChannel(), "capability: the device has no completion channels");
+        CompletionChannel ch = tb.context().createCompletionChannel();
+        CompletionQueue cqB = tb.context().createCq(16, ch, 0);
+        CompletionQueue cqA = tb.cq(16);
+        QueuePair a = tb.qp(QpType.RC, cqA, null);
+        QueuePair b = tb.qp(QpType.RC, cqB, null);
+        tb.bringUp(a, b.qpNum(), 7);
+        tb.bringUp(b, a.qpNum(), 7);
+        MemoryRegion buf = tb.buffer(64);
+        b.postRecv(new org.verbs4j.RecvWr(1, Sge.of(buf, 0, 8)));
+        cqB.requestNotify(true);
+        a.postSend(new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE_WITH_IMM).sendFlags(SendFlags.SIGNALED | SendFlags.SOLICITED)
+                .sgList(Sge.of(buf, 32, 8)).rdma(buf.address() + 16, buf.rkey()).immData(3));
+        assertSame(cqB, ch.awaitEvent(Completions.timeoutMs(), TimeUnit.MILLISECONDS), "the solicited event");
+        assertEquals(WcOpcode.RECV_RDMA_WITH_IMM, Completions.awaitOne(cqB, "the receive").opcode());
+    }
+
+    @Test
+    @DisplayName("required_ FENCE on RC holds a WR until the prior RDMA READ completed, so it sends the data read [ibv_post_send(3) IBV_SEND_FENCE]")
+    void required_fence() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion remote = tb.buffer(4096);
+        Data.fill(remote, 36);
+        MemoryRegion local = tb.buffer(4096);
+        MemoryRegion out = tb.buffer(4096);
+        p.a().postSend(p.wr(1, WrOpcode.RDMA_READ, local, 0, 4096).rdma(remote.address(), remote.rkey()));
+        p.a().postSend(p.wr(2, WrOpcode.RDMA_WRITE, local, 0, 4096).rdma(out.address(), out.rkey())
+                .sendFlags(SendFlags.SIGNALED | SendFlags.FENCE));
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "READ then fenced WRITE");
+        assertEquals(List.of(1L, 2L), wcs.stream().map(WorkCompletion::wrId).toList());
+        assertTrue(wcs.stream().allMatch(w -> w.status() == WcStatus.SUCCESS), "statuses " + wcs);
+        Data.assertPattern("the fenced WRITE sent what the READ fetched", out.segment(), 0, 4096, 36, 0);
+    }
+
+    @Test
+    @DisplayName("required_ IP_CSUM on a device without checksum offload fails with EINVAL [ibv_post_send(3): valid only when device_cap_flags indicates]")
+    void required_ipCsumNeedsCapability() {
+        assumeFalse(caps().ipCsum(), "capability: the device offloads checksums, so IP_CSUM is valid");
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion buf = tb.buffer(64);
+        SendWr wr = p.wr(1, WrOpcode.SEND, buf, 0, 16).sendFlags(SendFlags.SIGNALED | SendFlags.IP_CSUM);
+        postSendError("IP_CSUM without the capability", () -> p.a().postSend(wr), Errno.EINVAL);
+    }
+
+    @Test
+    @DisplayName("required_ send flags outside ibv_send_flags are refused [ibv_post_send(3) send_flags]")
+    void required_unknownFlags() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion buf = tb.buffer(64);
+        SendWr wr = write(p, 1, buf, buf, 32).sendFlags(SendFlags.SIGNALED | (1 << 20));
+        Expect.refused("send_flags with bit 20", () -> p.a().postSend(wr));
+        Completions.assertNone(p.cqA(), "a WR with unknown flags must not execute");
+    }
+
+    @Test
+    @DisplayName("required_ a full send queue refuses the next WR with ENOMEM, after at least max_send_wr were accepted [ibv_post_send(3) RETURN VALUE]")
+    void required_fullSendQueue() {
+        // No receive is ever posted on b and RNR retries are endless, so the first SEND holds the queue.
+        QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(8), 7);
+        int granted = p.a().initAttributes().cap().maxSendWr();
+        MemoryRegion buf = tb.buffer(64);
+        int posted = 0;
+        try {
+            for (; posted <= granted; posted++) {
+                p.a().postSend(p.wr(posted, WrOpcode.SEND, buf, 0, 8));
+            }
+            fail("postSend accepted " + posted + " WRs on a send queue granted " + granted + " entries");
+        } catch (VerbsException e) {
+            assertEquals(Errno.ENOMEM, e.errno(), "a full send queue: " + e);
+            assertTrue(posted >= 8, "only " + posted + " WRs fit in a queue of max_send_wr 8");
+        }
+    }
+
+    @Test
+    @DisplayName("required_ an empty list posts nothing and does not fail [ibv_post_send(3)]")
+    void required_emptyList() {
+        QpPair p = tb.pair(QpType.RC);
+        p.a().postSend(List.of());
+        Completions.assertNone(p.cqA(), "an empty list");
+    }
+
+    @Test
+    @DisplayName("required_ a SendWr may be posted again after its completion, as the same WR [SendWr: mutable and reusable]")
+    void required_reuseSendWr() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(16);
+        MemoryRegion dst = tb.buffer(32);
+        SendWr wr = write(p, 1, src, dst, 0);
+        assertEquals(WcStatus.SUCCESS, p.postA(wr).status());
+        wr.wrId(2).rdma(dst.address() + 16, dst.rkey());
+        WorkCompletion second = p.postA(wr);
+        assertEquals(2, second.wrId());
+        assertEquals(WcStatus.SUCCESS, second.status());
+    }
+
+    @Test
+    @DisplayName("required_ a UD WR without an address handle is refused [ibv_post_send(3) wr.ud]")
+    void required_udNeedsAh() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion buf = tb.buffer(64);
+        SendWr wr = new SendWr().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgList(Sge.of(buf, 0, 8));
+        Expect.refused("UD SEND without ud()", () -> p.a().postSend(wr));
+    }
+
+    @Test
+    @DisplayName("required_ WRs of one list complete in list order [ibv_post_send(3), IBA 10.8.3 ordering]")
+    void required_listOrder() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(16);
+        MemoryRegion dst = tb.buffer(16 * 10);
+        List<SendWr> list = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            list.add(write(p, 50 + i, src, dst, 16L * i));
+        }
+        p.a().postSend(list);
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 10, "10 WRITEs");
+        for (int i = 0; i < 10; i++) {
+            assertEquals(50 + i, wcs.get(i).wrId());
+        }
+    }
+
+    @Test
+    @DisplayName("required_ RDMA READ and atomics are refused on UC with EINVAL [ibv_post_send(3) table: UC has no READ or atomics]")
+    void required_ucRestrictions() {
+        assumeQp(QpType.UC);
+        QpPair p = tb.pair(QpType.UC);
+        MemoryRegion buf = tb.buffer(64);
+        for (WrOpcode op : List.of(WrOpcode.RDMA_READ, WrOpcode.ATOMIC_CMP_AND_SWP, WrOpcode.ATOMIC_FETCH_AND_ADD)) {
+            SendWr wr = p.wr(1, op, buf, 0, 8).rdma(buf.address() + 32, buf.rkey());
+            assertEquals(0, postSendError(op + " on UC", () -> p.a().postSend(wr), Errno.EINVAL).badWrIndex());
+        }
+        assertNotEquals(QpState.ERR, p.a().query().state(), "a refused post must not move the QP to ERR");
+    }
+}

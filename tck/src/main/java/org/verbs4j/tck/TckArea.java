@@ -1,0 +1,77 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.verbs4j.Capabilities;
+import org.verbs4j.MwType;
+import org.verbs4j.QpType;
+import org.verbs4j.WrOpcode;
+
+/**
+ * The base of every area of the kit: a fresh {@link Testbed} per test, closed after it, and the
+ * capability assumptions that turn a missing feature into a skip with its reason.
+ */
+public abstract class TckArea {
+    private final VerbsCompatibilityKit kit;
+    /** The test's testbed: an open context and PD on the device under test. */
+    protected Testbed tb;
+
+    protected TckArea(VerbsCompatibilityKit kit) {
+        this.kit = kit;
+    }
+
+    /** The kit running this area. */
+    protected VerbsCompatibilityKit kit() {
+        return kit;
+    }
+
+    @BeforeEach
+    void openTestbed() {
+        tb = kit.openTestbed();
+    }
+
+    @AfterEach
+    void closeTestbed() {
+        if (tb != null) {
+            tb.close();
+            tb = null;
+        }
+    }
+
+    protected Capabilities caps() {
+        return tb.caps();
+    }
+
+    /** Skips unless the device creates QPs of {@code type}. */
+    protected void assumeQp(QpType type) {
+        assumeTrue(caps().supports(type), () -> "capability: the device does not create " + type + " QPs");
+    }
+
+    /** Skips unless the device executes {@code op} on {@code type} QPs. */
+    protected void assumeOp(QpType type, WrOpcode op) {
+        assumeQp(type);
+        assumeTrue(caps().supports(type, op), () -> "capability: the device does not execute " + op + " on " + type);
+    }
+
+    /** Skips unless the device supports WR sessions ({@code ibv_wr_*}) on {@code type} with {@code ops}. */
+    protected void assumeSession(QpType type, WrOpcode... ops) {
+        assumeTrue(caps().wrSession(), "capability: the device has no WR session API (ibv_wr_*)");
+        for (WrOpcode op : ops) {
+            assumeOp(type, op);
+        }
+        assumeQp(type);
+    }
+
+    /** Skips unless the device allocates memory windows of {@code type}. */
+    protected void assumeMw(MwType type) {
+        assumeTrue(caps().supports(type), () -> "capability: the device has no memory windows of " + type);
+    }
+
+    /** Skips unless the device has atomics. */
+    protected void assumeAtomics() {
+        assumeTrue(caps().atomics() != org.verbs4j.AtomicCapability.NONE, "capability: the device has no atomics");
+        assumeOp(QpType.RC, WrOpcode.ATOMIC_FETCH_AND_ADD);
+    }
+}

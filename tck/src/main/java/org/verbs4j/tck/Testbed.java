@@ -1,0 +1,258 @@
+package org.verbs4j.tck;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.function.Consumer;
+import org.verbs4j.AccessFlags;
+import org.verbs4j.AddressHandle;
+import org.verbs4j.AhAttributes;
+import org.verbs4j.Capabilities;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Context;
+import org.verbs4j.Device;
+import org.verbs4j.DeviceAttributes;
+import org.verbs4j.Gid;
+import org.verbs4j.LinkLayer;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.Mtu;
+import org.verbs4j.PortAttributes;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpState;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.spi.VerbsProvider;
+
+/**
+ * One open device with a protection domain, and the helpers that make a test short: registered
+ * buffers, CQs, QPs and connected QP pairs over the device's own port (loopback), as pyverbs' base
+ * classes do. Closing it closes the context, which releases everything made from it, then frees the memory.
+ *
+ * <p>Reusable by vendors and by {@link DifferentialWorkload}.
+ */
+public final class Testbed implements AutoCloseable {
+    /** The Q_Key the UD QPs of a testbed use. */
+    public static final int QKEY = 0x11111111;
+    /** The first PSN of every connected QP. */
+    public static final int PSN = 0x1234;
+    /** The RNR NAK timer code used for RC responders: 1, the shortest non-zero wait (0.01 ms). */
+    public static final int MIN_RNR_TIMER = 1;
+    /** The ACK timeout code used for RC requesters: 14, about 67 ms. */
+    public static final int ACK_TIMEOUT = 14;
+    /** Every remote access a responder QP of a testbed allows. */
+    public static final int QP_ACCESS = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;
+    /** Local write and every remote access. */
+    public static final int ALL_ACCESS = AccessFlags.LOCAL_WRITE | QP_ACCESS;
+
+    private final VerbsProvider provider;
+    private final Device device;
+    private final Context context;
+    private final Arena arena = Arena.ofShared();
+    private final int port;
+    private final int gidIndex;
+    private final Gid gid;
+    private final PortAttributes portAttributes;
+    private final DeviceAttributes deviceAttributes;
+    private final Capabilities capabilities;
+    private final ProtectionDomain pd;
+
+    /**
+     * Opens {@code deviceName} (the first device when null) of {@code provider} and allocates a PD.
+     *
+     * @param gidIndex the source GID index, or -1 for the first non-zero entry of the port's table
+     */
+    public static Testbed open(VerbsProvider provider, String deviceName, int port, int gidIndex) {
+        Device device = deviceName == null ? provider.devices().getFirst() : provider.device(deviceName);
+        return new Testbed(provider, device, port, gidIndex);
+    }
+
+    private Testbed(VerbsProvider provider, Device device, int port, int gidIndex) {
+        this.provider = provider;
+        this.device = device;
+        this.context = device.open();
+        try {
+            this.port = port;
+            this.portAttributes = context.queryPort(port);
+            this.deviceAttributes = context.queryDevice();
+            this.capabilities = context.capabilities();
+            this.gidIndex = gidIndex >= 0 ? gidIndex : firstNonZeroGid(context, port, portAttributes.gidTblLen());
+            this.gid = context.queryGid(port, this.gidIndex);
+            this.pd = context.allocPd();
+        } catch (RuntimeException | Error e) {
+            context.close();
+            arena.close();
+            throw e;
+        }
+    }
+
+    private static int firstNonZeroGid(Context ctx, int port, int len) {
+        for (int i = 0; i < len; i++) {
+            if (!ctx.queryGid(port, i).isZero()) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
+    public VerbsProvider provider() {
+        return provider;
+    }
+
+    public Device device() {
+        return device;
+    }
+
+    public Context context() {
+        return context;
+    }
+
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public int gidIndex() {
+        return gidIndex;
+    }
+
+    public Gid gid() {
+        return gid;
+    }
+
+    public PortAttributes portAttributes() {
+        return portAttributes;
+    }
+
+    public DeviceAttributes deviceAttributes() {
+        return deviceAttributes;
+    }
+
+    public Capabilities caps() {
+        return capabilities;
+    }
+
+    /** The MTU connected QPs use: the port's active MTU. */
+    public Mtu mtu() {
+        return portAttributes.activeMtu();
+    }
+
+    /** Native memory, zeroed, 64-byte aligned, freed when the testbed closes. */
+    public MemorySegment memory(long bytes) {
+        return arena.allocate(bytes, 64);
+    }
+
+    /** A zeroed native buffer of {@code bytes}, registered in the testbed's PD with {@code access}. */
+    public MemoryRegion buffer(long bytes, int access) {
+        return pd.registerMemory(memory(bytes), access);
+    }
+
+    /** A zeroed buffer with local write and every remote access. */
+    public MemoryRegion buffer(long bytes) {
+        return buffer(bytes, ALL_ACCESS);
+    }
+
+    /** A CQ of at least {@code cqe} entries. */
+    public CompletionQueue cq(int cqe) {
+        return context.createCq(cqe);
+    }
+
+    /** A QP in RESET on {@code cq}, with the builder's defaults changed by {@code customizer} (may be null). */
+    public QueuePair qp(QpType type, CompletionQueue cq, Consumer<QpInitAttributes.Builder> customizer) {
+        QpInitAttributes.Builder b = QpInitAttributes.builder(type).cq(cq).maxSendWr(32).maxRecvWr(32);
+        if (customizer != null) {
+            customizer.accept(b);
+        }
+        return pd.createQp(b.build());
+    }
+
+    /** The address vector that reaches this testbed's own port: loopback. */
+    public AhAttributes av() {
+        if (portAttributes.linkLayer() == LinkLayer.INFINIBAND && portAttributes.lid() != 0) {
+            return new AhAttributes(null, portAttributes.lid(), 0, 0, 0, port);
+        }
+        return AhAttributes.roce(gid, gidIndex, port);
+    }
+
+    /** An address handle to this testbed's own port. */
+    public AddressHandle ah() {
+        return pd.createAh(av());
+    }
+
+    /** RESET to INIT, as the QP's type requires. */
+    public void toInit(QueuePair qp) {
+        qp.modify(qp.type() == QpType.UD
+                ? QpAttributes.toInitUd(port, 0, QKEY)
+                : QpAttributes.toInit(port, 0, QP_ACCESS));
+    }
+
+    /** INIT to RTR towards {@code remoteQpn}, as the QP's type requires. */
+    public void toRtr(QueuePair qp, int remoteQpn) {
+        switch (qp.type()) {
+            case UD -> qp.modify(QpAttributes.toState(QpState.RTR));
+            case UC -> qp.modify(QpAttributes.toRtrUc(av(), mtu(), remoteQpn, PSN));
+            default -> qp.modify(QpAttributes.toRtr(av(), mtu(), remoteQpn, PSN, maxRdAtomic(true), MIN_RNR_TIMER));
+        }
+    }
+
+    /** RTR to RTS, as the QP's type requires, with {@code rnrRetry} for RC (7 retries forever). */
+    public void toRts(QueuePair qp, int rnrRetry) {
+        if (qp.type() == QpType.RC) {
+            qp.modify(QpAttributes.toRts(PSN, ACK_TIMEOUT, 7, rnrRetry, maxRdAtomic(false)));
+        } else {
+            qp.modify(QpAttributes.toRtsUnreliable(PSN));
+        }
+    }
+
+    private int maxRdAtomic(boolean dest) {
+        int limit = dest ? deviceAttributes.maxQpRdAtom() : deviceAttributes.maxQpInitRdAtom();
+        return Math.max(1, Math.min(16, limit));
+    }
+
+    /** Moves {@code qp} from RESET to RTS, connected to {@code remoteQpn} (ignored on UD). */
+    public void bringUp(QueuePair qp, int remoteQpn, int rnrRetry) {
+        toInit(qp);
+        toRtr(qp, remoteQpn);
+        toRts(qp, rnrRetry);
+    }
+
+    /** Two QPs of {@code type}, each on its own CQ, connected to each other and in RTS. */
+    public QpPair pair(QpType type) {
+        return pair(type, null, 7);
+    }
+
+    /** Two connected QPs of {@code type} created with {@code customizer} applied to both. */
+    public QpPair pair(QpType type, Consumer<QpInitAttributes.Builder> customizer) {
+        return pair(type, customizer, 7);
+    }
+
+    /** Two connected QPs; the RC requester side uses {@code rnrRetry} (0..7, 7 meaning forever). */
+    public QpPair pair(QpType type, Consumer<QpInitAttributes.Builder> customizer, int rnrRetry) {
+        CompletionQueue cqA = cq(256);
+        CompletionQueue cqB = cq(256);
+        QueuePair a = qp(type, cqA, customizer);
+        QueuePair b = qp(type, cqB, customizer);
+        bringUp(a, b.qpNum(), rnrRetry);
+        bringUp(b, a.qpNum(), rnrRetry);
+        return new QpPair(this, a, b, cqA, cqB, type == QpType.UD ? ah() : null);
+    }
+
+    /** Closes the context, releasing every verbs object of the testbed, then frees its memory. */
+    @Override
+    public void close() {
+        try {
+            context.close();
+        } finally {
+            arena.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return provider.name() + ":" + device.name() + " port " + port + " GID[" + gidIndex + "] " + gid;
+    }
+
+}

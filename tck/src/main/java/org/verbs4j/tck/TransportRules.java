@@ -1,0 +1,495 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.PostRecvException;
+import org.verbs4j.QpState;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.RecvWr;
+import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
+import org.verbs4j.Sge;
+import org.verbs4j.SharedReceiveQueue;
+import org.verbs4j.SrqInitAttributes;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WcFlags;
+import org.verbs4j.WcOpcode;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
+import org.verbs4j.WrOpcode;
+
+/** The transports as the verbs spec and rxe define them: RC, UC, UD, atomics, RNR, zero-length messages, SRQ. */
+public abstract class TransportRules extends TckArea {
+    protected TransportRules(VerbsCompatibilityKit kit) {
+        super(kit);
+    }
+
+    // ---------------------------------------------------------------- RC
+
+    @Test
+    @DisplayName("required_ RC SEND delivers the payload to the posted receive with opcode RECV and byte_len [IBA 9.4.3, ibv_poll_cq(3)]")
+    void required_rcSendRecv() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(1000);
+        MemoryRegion dst = tb.buffer(1000);
+        Data.fill(src, 51);
+        p.recvB(42, dst, 0, 1000);
+        WorkCompletion s = p.send(43, src, 0, 777);
+        assertEquals(WcStatus.SUCCESS, s.status());
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        assertEquals(WcOpcode.RECV, r.opcode());
+        assertEquals(42, r.wrId());
+        assertEquals(777, r.byteLen());
+        assertTrue(!r.hasImm(), "a plain SEND carries no immediate data");
+        Data.assertPattern("received payload", dst.segment(), 0, 777, 51, 0);
+        Data.assertFilled("beyond the payload", dst.segment(), 777, 223, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a receive with several SGEs scatters the message across them in order [ibv_post_recv(3) sg_list]")
+    void required_recvScatter() {
+        assumeTrue(caps().maxRecvSge() >= 2, "capability: fewer than 2 receive SGEs");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxRecvSge(2));
+        MemoryRegion src = tb.buffer(300);
+        Data.fill(src, 52);
+        MemoryRegion dst = tb.buffer(400);
+        p.b().postRecv(new RecvWr().wrId(1).sgList(Sge.of(dst, 200, 100), Sge.of(dst, 0, 200)));
+        p.send(2, src, 0, 300);
+        assertEquals(300, Completions.awaitOne(p.cqB(), "the scattered receive").byteLen());
+        Data.assertPattern("first SGE", dst.segment(), 200, 100, 52, 0);
+        Data.assertPattern("second SGE", dst.segment(), 0, 200, 52, 100);
+    }
+
+    @Test
+    @DisplayName("required_ RC messages longer than the path MTU arrive whole [IBA 9.7.1: segmentation into MTU packets]")
+    void required_rcMultiPacket() {
+        QpPair p = tb.pair(QpType.RC);
+        int size = tb.mtu().bytes() * 5 + 3;
+        MemoryRegion src = tb.buffer(size);
+        MemoryRegion dst = tb.buffer(size);
+        Data.fill(src, 53);
+        p.recvB(1, dst, 0, size);
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, size).status());
+        assertEquals(size, Completions.awaitOne(p.cqB(), "the multi-packet receive").byteLen());
+        Data.assertPattern("multi-packet payload", dst.segment(), 0, size, 53, 0);
+    }
+
+    @Test
+    @DisplayName("required_ an RDMA WRITE consumes no receive: the posted receive is left for the next SEND [IBA 9.4.4]")
+    void required_writeConsumesNoReceive() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion buf = tb.buffer(256);
+        p.recvB(7, buf, 128, 128);
+        assertEquals(WcStatus.SUCCESS, p.write(1, buf, 64, buf.address() + 64, buf.rkey()).status());
+        Completions.assertNone(p.cqB(), "an RDMA WRITE");
+        p.send(2, buf, 0, 8);
+        assertEquals(7, Completions.awaitOne(p.cqB(), "the SEND after the WRITE").wrId());
+    }
+
+    @Test
+    @DisplayName("required_ an RDMA WRITE of 1 MiB lands byte for byte [IBA 9.4.4]")
+    void required_largeWrite() {
+        QpPair p = tb.pair(QpType.RC);
+        int size = (int) Math.min(1 << 20, tb.portAttributes().maxMsgSz());
+        MemoryRegion src = tb.buffer(size);
+        MemoryRegion dst = tb.buffer(size);
+        Data.fill(src, 54);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, size, dst.address(), dst.rkey()).status());
+        Data.assertSame("1 MiB WRITE", src.segment(), dst.segment(), size);
+    }
+
+    @Test
+    @DisplayName("required_ an RDMA READ scatters the remote bytes into several local SGEs [IBA 9.4.5, ibv_post_send(3) sg_list]")
+    void required_readScatter() {
+        assumeTrue(caps().maxSendSge() >= 2, "capability: fewer than 2 send SGEs");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxSendSge(2));
+        MemoryRegion remote = tb.buffer(200);
+        Data.fill(remote, 55);
+        MemoryRegion local = tb.buffer(400);
+        WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(local, 300, 50), Sge.of(local, 0, 150)).rdma(remote.address(), remote.rkey()));
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        Data.assertPattern("first SGE", local.segment(), 300, 50, 55, 0);
+        Data.assertPattern("second SGE", local.segment(), 0, 150, 55, 50);
+    }
+
+    @ParameterizedTest(name = "imm 0x{0}")
+    @ValueSource(ints = {0, 0x01020304, -1, 0x80000000})
+    @DisplayName("required_ immediate data arrives unchanged, in host order, with IBV_WC_WITH_IMM [ibv_post_send(3) imm_data, ibv_poll_cq(3)]")
+    void required_immediateRoundTrip(int imm) {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion buf = tb.buffer(64);
+        p.recvB(1, buf, 0, 32);
+        p.postA(p.wr(2, WrOpcode.SEND_WITH_IMM, buf, 32, 4).immData(imm));
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the SEND_WITH_IMM receive");
+        assertTrue((r.wcFlags() & WcFlags.WITH_IMM) != 0, "IBV_WC_WITH_IMM");
+        assertEquals(imm, r.immData());
+    }
+
+    @Test
+    @DisplayName("required_ RDMA WRITE with immediate writes and completes a receive with RECV_RDMA_WITH_IMM [IBA 9.4.4, ibv_poll_cq(3)]")
+    void required_writeWithImm() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(100);
+        Data.fill(src, 56);
+        MemoryRegion dst = tb.buffer(100);
+        MemoryRegion none = tb.buffer(8);
+        p.recvB(5, none, 0, 8);
+        p.postA(p.wr(6, WrOpcode.RDMA_WRITE_WITH_IMM, src, 0, 100).rdma(dst.address(), dst.rkey()).immData(0x31415926));
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive of WRITE_WITH_IMM");
+        assertEquals(WcOpcode.RECV_RDMA_WITH_IMM, r.opcode());
+        assertEquals(5, r.wrId());
+        assertEquals(0x31415926, r.immData());
+        Data.assertPattern("written data", dst.segment(), 0, 100, 56, 0);
+        Data.assertFilled("the receive buffer is not written by WRITE_WITH_IMM", none.segment(), 0, 8, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ RC delivers SENDs in order: each receive holds the message posted in that order [IBA 9.5: RC is reliable and in order]")
+    void required_rcInOrder() {
+        QpPair p = tb.pair(QpType.RC);
+        int n = 30;
+        MemoryRegion src = tb.buffer(8L * n);
+        MemoryRegion dst = tb.buffer(8L * n);
+        for (int i = 0; i < n; i++) {
+            Data.u64(src.segment(), 8L * i, 0xABC000L + i);
+            p.recvB(i, dst, 8L * i, 8);
+        }
+        for (int i = 0; i < n; i++) {
+            p.a().postSend(p.wr(i, WrOpcode.SEND, src, 8L * i, 8));
+        }
+        List<WorkCompletion> r = Completions.await(p.cqB(), n, n + " receives");
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, r.get(i).wrId(), "receive " + i);
+            assertEquals(0xABC000L + i, Data.u64(dst.segment(), 8L * i), "message " + i);
+        }
+        Completions.await(p.cqA(), n, n + " sends");
+    }
+
+    // ---------------------------------------------------------------- zero length
+
+    @Test
+    @DisplayName("required_ a zero-length RDMA WRITE completes successfully and writes nothing [ibv_post_send(3) num_sge 0]")
+    void required_zeroLengthWrite() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion dst = tb.buffer(16);
+        WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .rdma(dst.address(), dst.rkey()));
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        Data.assertFilled("zero-length WRITE target", dst.segment(), 0, 16, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a zero-length RDMA WRITE with immediate delivers the immediate with byte_len 0 [IBA 9.4.4]")
+    void required_zeroLengthWriteImm() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion buf = tb.buffer(16);
+        p.recvB(1, buf, 0, 16);
+        p.postA(new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE_WITH_IMM).sendFlags(SendFlags.SIGNALED)
+                .rdma(buf.address(), buf.rkey()).immData(99));
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the zero-length WRITE_WITH_IMM receive");
+        assertEquals(99, r.immData());
+        assertEquals(0, r.byteLen());
+    }
+
+    @Test
+    @DisplayName("required_ a zero-length RDMA READ completes successfully [ibv_post_send(3) num_sge 0]")
+    void required_zeroLengthRead() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion remote = tb.buffer(16);
+        WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
+                .rdma(remote.address(), remote.rkey()));
+        assertEquals(WcStatus.SUCCESS, wc.status());
+    }
+
+    @Test
+    @DisplayName("required_ a zero-length SEND with immediate on UD delivers byte_len 40 (the GRH only) [IBA 11.4.1.1]")
+    void required_zeroLengthUd() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion buf = tb.buffer(64);
+        p.recvB(1, buf, 0, 64);
+        p.postA(p.address(new SendWr().wrId(2).opcode(WrOpcode.SEND_WITH_IMM).sendFlags(SendFlags.SIGNALED).immData(5)));
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the zero-length UD receive");
+        assertEquals(40, r.byteLen());
+        assertEquals(5, r.immData());
+    }
+
+    // ---------------------------------------------------------------- UC
+
+    @Test
+    @DisplayName("required_ UC SEND, RDMA WRITE and WRITE with immediate deliver their data [IBA 9.8.2, ibv_post_send(3) table]")
+    void required_ucData() {
+        assumeQp(QpType.UC);
+        QpPair p = tb.pair(QpType.UC);
+        MemoryRegion src = tb.buffer(128);
+        Data.fill(src, 57);
+        MemoryRegion dst = tb.buffer(512);
+        p.recvB(1, dst, 0, 128);
+        p.recvB(2, dst, 128, 8);
+        assertEquals(WcStatus.SUCCESS, p.send(3, src, 0, 128).status());
+        assertEquals(WcStatus.SUCCESS, p.write(4, src, 128, dst.address() + 256, dst.rkey()).status());
+        assertEquals(WcStatus.SUCCESS, p.postA(p.wr(5, WrOpcode.RDMA_WRITE_WITH_IMM, src, 0, 64)
+                .rdma(dst.address() + 384, dst.rkey()).immData(8)).status());
+        List<WorkCompletion> r = Completions.await(p.cqB(), 2, "UC receives");
+        assertEquals(WcOpcode.RECV, r.get(0).opcode());
+        assertEquals(WcOpcode.RECV_RDMA_WITH_IMM, r.get(1).opcode());
+        assertEquals(8, r.get(1).immData());
+        Data.assertPattern("UC SEND", dst.segment(), 0, 128, 57, 0);
+        Data.assertPattern("UC WRITE", dst.segment(), 256, 128, 57, 0);
+        Data.assertPattern("UC WRITE_WITH_IMM", dst.segment(), 384, 64, 57, 0);
+    }
+
+    @Test
+    @DisplayName("required_ UC has no acknowledgements: a SEND with no receive posted completes SUCCESS at the sender and is dropped, and the QPs keep working [IBA 9.8.2]")
+    void required_ucNoReceiveDropped() {
+        assumeQp(QpType.UC);
+        QpPair p = tb.pair(QpType.UC);
+        MemoryRegion buf = tb.buffer(64);
+        assertEquals(WcStatus.SUCCESS, p.send(1, buf, 0, 8).status(), "an unreliable SEND completes without an ACK");
+        Completions.assertNone(p.cqB(), "the message had no receive");
+        p.recvB(2, buf, 32, 16);
+        p.send(3, buf, 0, 8);
+        assertEquals(2, Completions.awaitOne(p.cqB(), "the next message").wrId());
+        assertEquals(QpState.RTS, p.a().query().state());
+    }
+
+    // ---------------------------------------------------------------- UD
+
+    @Test
+    @DisplayName("required_ a UD receive starts with a 40-byte GRH, sets IBV_WC_GRH, counts it in byte_len and names the source QP [IBA 11.4.1.1, ibv_poll_cq(3)]")
+    void required_udGrh() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion src = tb.buffer(100);
+        Data.fill(src, 58);
+        MemoryRegion dst = tb.buffer(140);
+        p.recvB(1, dst, 0, 140);
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 100).status());
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the UD receive");
+        assertEquals(140, r.byteLen(), "40 bytes of GRH + 100 of payload");
+        assertTrue((r.wcFlags() & WcFlags.GRH) != 0, "IBV_WC_GRH");
+        assertEquals(p.a().qpNum(), r.srcQp(), "src_qp of a UD receive");
+        Data.assertPattern("UD payload after the GRH", dst.segment(), 40, 100, 58, 0);
+    }
+
+    @Test
+    @DisplayName("required_ a UD message with the wrong Q_Key is dropped at the receiver while the sender completes SUCCESS [IBA 10.2.4: Q_Key check]")
+    void required_udQkeyChecked() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion buf = tb.buffer(128);
+        p.recvB(1, buf, 0, 128);
+        WorkCompletion s = p.postA(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(buf, 100, 8)).ud(p.ah(), p.b().qpNum(), Testbed.QKEY + 1));
+        assertEquals(WcStatus.SUCCESS, s.status());
+        Completions.assertNone(p.cqB(), "a UD message with a wrong Q_Key");
+        p.send(3, buf, 100, 8);
+        assertEquals(1, Completions.awaitOne(p.cqB(), "the message with the right Q_Key").wrId());
+    }
+
+    @Test
+    @DisplayName("required_ a UD message of exactly one MTU is delivered [IBA 11.4.1.1]")
+    void required_udMtuMessage() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        int mtu = tb.mtu().bytes();
+        MemoryRegion src = tb.buffer(mtu);
+        Data.fill(src, 59);
+        MemoryRegion dst = tb.buffer(mtu + 40);
+        p.recvB(1, dst, 0, mtu + 40);
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, mtu).status());
+        assertEquals(mtu + 40, Completions.awaitOne(p.cqB(), "the MTU-sized UD receive").byteLen());
+        Data.assertPattern("MTU payload", dst.segment(), 40, mtu, 59, 0);
+    }
+
+    @Test
+    @DisplayName("required_ a UD message longer than the MTU is refused at post or completes in error, and never arrives [IBA 11.4.1.1: at most one MTU]")
+    void required_udOverMtu() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        int mtu = tb.mtu().bytes();
+        MemoryRegion src = tb.buffer(mtu + 1);
+        MemoryRegion dst = tb.buffer(mtu + 64);
+        p.recvB(1, dst, 0, mtu + 64);
+        try {
+            p.a().postSend(p.wr(2, WrOpcode.SEND, src, 0, mtu + 1));
+            WorkCompletion wc = Completions.awaitOne(p.cqA(), "the over-MTU UD send");
+            assertNotEquals(WcStatus.SUCCESS, wc.status(), "a UD send of MTU + 1 bytes must fail");
+        } catch (VerbsException e) {
+            assertEquals(Errno.EINVAL, e.errno(), "a UD send of MTU + 1 bytes refused at post: " + e);
+        }
+        Completions.assertNone(p.cqB(), "a UD message over the MTU");
+    }
+
+    @Test
+    @DisplayName("required_ a UD send to a QP number nobody uses completes SUCCESS [IBA 9.8.3: UD is unacknowledged]")
+    void required_udToNowhere() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion buf = tb.buffer(64);
+        int nobody = (p.b().qpNum() + 0x1000) & 0xffffff;
+        WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(buf, 0, 8)).ud(p.ah(), nobody, Testbed.QKEY));
+        assertEquals(WcStatus.SUCCESS, wc.status());
+    }
+
+    // ---------------------------------------------------------------- atomics
+
+    @Test
+    @DisplayName("required_ CMP_AND_SWP with an unequal compare leaves memory unchanged and returns the original [IBA 9.4.6, ibv_post_send(3) atomic]")
+    void required_cmpSwpMismatch() {
+        assumeAtomics();
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion remote = tb.buffer(8);
+        MemoryRegion local = tb.buffer(8);
+        Data.u64(remote.segment(), 0, 5);
+        WorkCompletion wc = p.postA(p.wr(1, WrOpcode.ATOMIC_CMP_AND_SWP, local, 0, 8).atomic(remote.address(), 6, 77, remote.rkey()));
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(WcOpcode.COMP_SWAP, wc.opcode());
+        assertEquals(5, Data.u64(remote.segment(), 0), "unequal compare must not swap");
+        assertEquals(5, Data.u64(local.segment(), 0), "the original value is returned");
+    }
+
+    @Test
+    @DisplayName("required_ FETCH_AND_ADD wraps around 64 bits and returns the original [IBA 9.4.6]")
+    void required_fetchAddWraps() {
+        assumeAtomics();
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion remote = tb.buffer(8);
+        MemoryRegion local = tb.buffer(8);
+        Data.u64(remote.segment(), 0, -1L);
+        WorkCompletion wc = p.postA(p.wr(1, WrOpcode.ATOMIC_FETCH_AND_ADD, local, 0, 8).atomic(remote.address(), 2, 0, remote.rkey()));
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(WcOpcode.FETCH_ADD, wc.opcode());
+        assertEquals(1, Data.u64(remote.segment(), 0));
+        assertEquals(-1L, Data.u64(local.segment(), 0));
+    }
+
+    @Test
+    @DisplayName("required_ an atomic on a remote address not 8-byte aligned fails and leaves memory unchanged [IBA 9.4.6, rxe: REM_INV_REQ_ERR]")
+    void required_atomicMisaligned() {
+        assumeAtomics();
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion remote = tb.buffer(32);
+        MemoryRegion local = tb.buffer(8);
+        WorkCompletion wc = p.postA(p.wr(1, WrOpcode.ATOMIC_FETCH_AND_ADD, local, 0, 8).atomic(remote.address() + 4, 1, 0, remote.rkey()));
+        assertNotEquals(WcStatus.SUCCESS, wc.status(), "a misaligned atomic must fail");
+        Data.assertFilled("memory around the misaligned atomic", remote.segment(), 0, 32, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ FETCH_AND_ADD from two QPs on one address loses no update [IBA 9.4.6: atomic with respect to the device]")
+    void required_atomicsAreAtomic() {
+        assumeAtomics();
+        QpPair p1 = tb.pair(QpType.RC);
+        QpPair p2 = tb.pair(QpType.RC);
+        MemoryRegion remote = tb.buffer(8);
+        MemoryRegion l1 = tb.buffer(8L * 50);
+        MemoryRegion l2 = tb.buffer(8L * 50);
+        for (int i = 0; i < 25; i++) {
+            p1.a().postSend(p1.wr(i, WrOpcode.ATOMIC_FETCH_AND_ADD, l1, 8L * i, 8).atomic(remote.address(), 1, 0, remote.rkey()));
+            p2.a().postSend(p2.wr(i, WrOpcode.ATOMIC_FETCH_AND_ADD, l2, 8L * i, 8).atomic(remote.address(), 1, 0, remote.rkey()));
+        }
+        Completions.await(p1.cqA(), 25, "QP 1's atomics");
+        Completions.await(p2.cqA(), 25, "QP 2's atomics");
+        assertEquals(50, Data.u64(remote.segment(), 0), "50 increments of 1");
+    }
+
+    // ---------------------------------------------------------------- RNR
+
+    @Test
+    @DisplayName("required_ an RC SEND with no receive posted and rnr_retry 0 completes with RNR_RETRY_EXC_ERR [IBA 9.7.5.2.8, ibv_modify_qp(3) rnr_retry]")
+    void required_rnrRetryExceeded() {
+        QpPair p = tb.pair(QpType.RC, null, 0);
+        MemoryRegion buf = tb.buffer(64);
+        WorkCompletion wc = p.send(1, buf, 0, 8);
+        assertEquals(WcStatus.RNR_RETRY_EXC_ERR, wc.status());
+        assertEquals(1, wc.wrId());
+    }
+
+    @Test
+    @DisplayName("required_ with rnr_retry 7 a SEND waits for a receive posted later and then succeeds [IBA 9.7.5.2.8: 7 means infinite]")
+    void required_rnrRetryInfinite() {
+        QpPair p = tb.pair(QpType.RC, null, 7);
+        MemoryRegion buf = tb.buffer(64);
+        Data.fill(buf, 60);
+        p.a().postSend(p.wr(1, WrOpcode.SEND, buf, 0, 16));
+        Completions.assertNone(p.cqA(), "the SEND waits for a receive");
+        p.recvB(2, buf, 32, 32);
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the SEND after the receive came").status());
+        assertEquals(16, Completions.awaitOne(p.cqB(), "the late receive").byteLen());
+    }
+
+    // ---------------------------------------------------------------- SRQ
+
+    private SharedReceiveQueue srq() {
+        assumeTrue(caps().srq(), "capability: the device has no shared receive queues");
+        return tb.pd().createSrq(new SrqInitAttributes(16, 1, 0));
+    }
+
+    @Test
+    @DisplayName("optional_ QPs on one SRQ both take their receives from it [ibv_create_srq(3), ibv_post_srq_recv(3)]")
+    void optional_srqShared() {
+        SharedReceiveQueue srq = srq();
+        CompletionQueue cq = tb.cq(64);
+        QueuePair r1 = tb.qp(QpType.RC, cq, b -> b.srq(srq).maxRecvWr(0));
+        QueuePair r2 = tb.qp(QpType.RC, cq, b -> b.srq(srq).maxRecvWr(0));
+        QueuePair s1 = tb.qp(QpType.RC, cq, null);
+        QueuePair s2 = tb.qp(QpType.RC, cq, null);
+        tb.bringUp(r1, s1.qpNum(), 7);
+        tb.bringUp(s1, r1.qpNum(), 7);
+        tb.bringUp(r2, s2.qpNum(), 7);
+        tb.bringUp(s2, r2.qpNum(), 7);
+        MemoryRegion buf = tb.buffer(128);
+        srq.postRecv(new RecvWr(100, Sge.of(buf, 0, 32)));
+        srq.postRecv(new RecvWr(101, Sge.of(buf, 32, 32)));
+        s1.postSend(new SendWr().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgList(Sge.of(buf, 64, 8)));
+        s2.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgList(Sge.of(buf, 64, 8)));
+        List<WorkCompletion> wcs = Completions.await(cq, 4, "two sends and two SRQ receives");
+        long recvs = wcs.stream().filter(w -> w.opcode() == WcOpcode.RECV && w.status() == WcStatus.SUCCESS).count();
+        assertEquals(2, recvs, "both QPs received from the SRQ: " + wcs);
+        assertTrue((srq.srqNum() & ~0xffffff) == 0, "SRQ numbers are 24-bit");
+    }
+
+    @Test
+    @DisplayName("optional_ postRecv on a QP that uses an SRQ throws IllegalStateException [ibv_post_recv(3): receives go to the SRQ]")
+    void optional_postRecvWithSrq() {
+        SharedReceiveQueue srq = srq();
+        QueuePair qp = tb.qp(QpType.RC, tb.cq(8), b -> b.srq(srq).maxRecvWr(0));
+        MemoryRegion buf = tb.buffer(32);
+        Expect.thrown("postRecv on an SRQ QP", IllegalStateException.class, () -> qp.postRecv(new RecvWr(1, Sge.of(buf))));
+    }
+
+    @Test
+    @DisplayName("optional_ a full SRQ refuses the next receive with ENOMEM and its index [ibv_post_srq_recv(3)]")
+    void optional_srqFull() {
+        SharedReceiveQueue srq = srq();
+        int size = srq.query().maxWr();
+        MemoryRegion buf = tb.buffer(32);
+        int posted = 0;
+        try {
+            for (; posted <= size; posted++) {
+                srq.postRecv(new RecvWr(posted, Sge.of(buf)));
+            }
+            org.junit.jupiter.api.Assertions.fail("the SRQ of " + size + " entries took " + posted);
+        } catch (PostRecvException e) {
+            assertEquals(Errno.ENOMEM, e.errno());
+            assertEquals(0, e.badWrIndex());
+            assertTrue(posted >= 16, "fewer than the 16 requested entries fit: " + posted);
+        }
+    }
+}

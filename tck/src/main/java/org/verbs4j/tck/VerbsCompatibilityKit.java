@@ -1,0 +1,166 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.TestInstance;
+import org.verbs4j.spi.VerbsProvider;
+
+/**
+ * The verbs4j Technology Compatibility Kit: every behavioural rule a verbs4j provider must follow, from
+ * the libibverbs manual pages and, where they are silent, the verbs spec as Linux soft-RoCE (rxe) implements it.
+ *
+ * <p>A provider module runs it with a subclass of a few lines:
+ * <pre>{@code
+ * class MyCompatibilityTest extends VerbsCompatibilityKit {
+ *     @Override
+ *     protected VerbsProvider provider() {
+ *         return new MyProvider();
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>If the provider is not available here, the whole kit is one skipped container whose reason is the
+ * provider's {@link VerbsProvider#unavailabilityCause()}. A feature the device lacks, as its
+ * {@link org.verbs4j.Capabilities} say, skips the tests that need it with that reason.
+ *
+ * <p>The device under test is the first the provider lists, unless the system property
+ * {@value #DEVICE_PROPERTY} or the environment variable {@value #DEVICE_ENV} names one.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class VerbsCompatibilityKit {
+    /** The system property that names the device under test. */
+    public static final String DEVICE_PROPERTY = "verbs4j.rdma.device";
+    /** The environment variable that names the device under test (the soft-RoCE VM sets it to rxe0). */
+    public static final String DEVICE_ENV = "VERBS4J_RDMA_DEVICE";
+    /** The system property that names the source GID index; by default the first non-zero GID. */
+    public static final String GID_INDEX_PROPERTY = "verbs4j.rdma.gidIndex";
+
+    private VerbsProvider provider;
+
+    /** The provider under test: a new instance, not one cached by {@link org.verbs4j.Verbs#provider()}. */
+    protected abstract VerbsProvider provider();
+
+    /** The name of the device under test, or null for the provider's first device. */
+    protected String deviceName() {
+        String name = System.getProperty(DEVICE_PROPERTY);
+        if (name == null || name.isBlank()) {
+            name = System.getenv(DEVICE_ENV);
+        }
+        return name == null || name.isBlank() ? null : name.trim();
+    }
+
+    /** The port under test, 1-based. */
+    protected int port() {
+        return 1;
+    }
+
+    /** The source GID index for connections, or -1 for the first non-zero entry of the port's table. */
+    protected int gidIndex() {
+        return Integer.getInteger(GID_INDEX_PROPERTY, -1);
+    }
+
+    @BeforeAll
+    final void requireAvailableProvider() {
+        VerbsProvider p = provider();
+        assumeTrue(p != null, "provider() returned null");
+        assumeTrue(p.isAvailable(), () -> "verbs4j provider '" + p.name() + "' is not available: "
+                + (p.unavailabilityCause() == null ? "no reason given" : p.unavailabilityCause()));
+        this.provider = p;
+    }
+
+    /** The provider under test, once the kit found it available. */
+    public final VerbsProvider providerUnderTest() {
+        if (provider == null) {
+            throw new IllegalStateException("the kit has not started or the provider is unavailable");
+        }
+        return provider;
+    }
+
+    /** Opens a testbed on the device under test; the caller closes it. */
+    public Testbed openTestbed() {
+        return Testbed.open(providerUnderTest(), deviceName(), port(), gidIndex());
+    }
+
+    @Nested
+    @DisplayName("Discovery")
+    class Discovery extends DiscoveryRules {
+        Discovery() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("PD, MR, MW")
+    class Memory extends MemoryRules {
+        Memory() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("CQ")
+    class Cq extends CqRules {
+        Cq() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("QP state machine")
+    class QpStateMachine extends QpStateRules {
+        QpStateMachine() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("WR session")
+    class WrSessionArea extends WrSessionRules {
+        WrSessionArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("postSend")
+    class PostSendArea extends PostSendRules {
+        PostSendArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Data in order")
+    class DataInOrderArea extends DataInOrderRules {
+        DataInOrderArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Transport")
+    class Transport extends TransportRules {
+        Transport() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Errors")
+    class Errors extends ErrorRules {
+        Errors() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Lifecycle and bad input")
+    class Lifecycle extends LifecycleRules {
+        Lifecycle() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+}

@@ -1,0 +1,957 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.verbs4j.AccessFlags;
+import org.verbs4j.Flush;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.SendFlags;
+import org.verbs4j.Sge;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WcOpcode;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.WrSession;
+
+/**
+ * The WR session API of {@code ibv_wr_post(3)}: the builder x QP-type table, every builder and setter,
+ * {@code wr_id}/{@code wr_flags} capture, complete/abort, batch failure, mandatory setters, inline copies
+ * and the per-QP critical section.
+ */
+public abstract class WrSessionRules extends TckArea {
+    protected WrSessionRules(VerbsCompatibilityKit kit) {
+        super(kit);
+    }
+
+    static Stream<Arguments> builderCells() {
+        List<Arguments> cells = new ArrayList<>();
+        for (WrOpcode op : WrOpcode.values()) {
+            for (QpType t : new QpType[] {QpType.RC, QpType.UC, QpType.UD}) {
+                cells.add(Arguments.of(op, t));
+            }
+        }
+        return cells.stream();
+    }
+
+    private Consumer<QpInitAttributes.Builder> opts(WrOpcode... ops) {
+        int inline = Math.min(64, caps().maxInlineData());
+        int sge = Math.min(4, caps().maxSendSge());
+        int rsge = Math.min(4, caps().maxRecvSge());
+        return b -> b.sendOps(ops).maxInlineData(inline).maxSendSge(sge).maxRecvSge(rsge).maxSendWr(256).maxRecvWr(64);
+    }
+
+    /** A connected pair of {@code type} whose QPs were created with {@code ops} as send_ops_flags. */
+    private QpPair pair(QpType type, WrOpcode... ops) {
+        assumeSession(type, ops);
+        return tb.pair(type, opts(ops));
+    }
+
+    private QpPair rc(WrOpcode... ops) {
+        return pair(QpType.RC, ops);
+    }
+
+    // ---------------------------------------------------------------- the builder table
+
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("builderCells")
+    @DisplayName("required_ a QP is created with a builder in send_ops_flags exactly where the ibv_wr_post(3) table and the device allow it [ibv_wr_post(3) WORK REQUESTS, USAGE]")
+    void required_builderTable(WrOpcode op, QpType type) {
+        assumeTrue(caps().wrSession(), "capability: the device has no WR session API (ibv_wr_*)");
+        assumeQp(type);
+        boolean inTable = SeedTable.builderAllows(op, type);
+        if (!inTable) {
+            Expect.refused("creating a " + type + " QP with " + op + " in sendOps (outside the seed table)",
+                    () -> tb.qp(type, tb.cq(8), b -> b.sendOps(op)));
+        } else if (!caps().supports(type, op)) {
+            Expect.refused("creating a " + type + " QP with " + op + ", which the device does not execute "
+                    + "(\"If the QP does not support all the requested work request types then QP creation will fail\")",
+                    () -> tb.qp(type, tb.cq(8), b -> b.sendOps(op)));
+        } else {
+            QueuePair qp = tb.qp(type, tb.cq(8), b -> b.sendOps(op));
+            assertEquals(Set.of(op), qp.initAttributes().sendOps(), "the QP's sendOps");
+            WrSession s = qp.startWr();
+            assertTrue(s.isActive());
+            s.abort();
+        }
+    }
+
+    // ---------------------------------------------------------------- builders, end to end
+
+    @Test
+    @DisplayName("required_ ibv_wr_send with ibv_wr_set_sge sends the buffer to the peer's receive [ibv_wr_post(3) Message Send]")
+    void required_send() {
+        QpPair p = rc(WrOpcode.SEND);
+        MemoryRegion src = tb.buffer(256);
+        MemoryRegion dst = tb.buffer(256);
+        Data.fill(src, 1);
+        p.recvB(9, dst, 0, 256);
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.send();
+            s.setSge(src.lkey(), src.address(), 200);
+        });
+        WorkCompletion sc = Completions.awaitOne(p.cqA(), "the SEND");
+        assertEquals(WcStatus.SUCCESS, sc.status());
+        assertEquals(WcOpcode.SEND, sc.opcode());
+        WorkCompletion rc = Completions.awaitOne(p.cqB(), "the receive");
+        assertEquals(WcOpcode.RECV, rc.opcode());
+        assertEquals(200, rc.byteLen());
+        Data.assertPattern("received data", dst.segment(), 0, 200, 1, 0);
+    }
+
+    @Test
+    @DisplayName("required_ ibv_wr_send_imm delivers its immediate data with IBV_WC_WITH_IMM [ibv_wr_post(3) Message Send]")
+    void required_sendImm() {
+        QpPair p = rc(WrOpcode.SEND_WITH_IMM);
+        MemoryRegion buf = tb.buffer(128);
+        p.recvB(9, buf, 64, 64);
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.sendImm(0x12345678);
+            s.setSge(buf.lkey(), buf.address(), 16);
+        });
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the SEND_WITH_IMM").status());
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive");
+        assertEquals(WcOpcode.RECV, r.opcode());
+        assertTrue(r.hasImm(), "IBV_WC_WITH_IMM");
+        assertEquals(0x12345678, r.immData(), "immediate data, host order");
+    }
+
+    @Test
+    @DisplayName("required_ ibv_wr_rdma_write writes the DATA buffers at the remote address [ibv_wr_post(3) RDMA]")
+    void required_rdmaWrite() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(4096);
+        MemoryRegion dst = tb.buffer(8192);
+        Data.fill(src, 2);
+        p.session(s -> {
+            s.wrId(3);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address() + 100);
+            s.setSge(src.lkey(), src.address(), 4096);
+        });
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the RDMA WRITE");
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(WcOpcode.RDMA_WRITE, wc.opcode());
+        assertEquals(3, wc.wrId());
+        Data.assertPattern("written data", dst.segment(), 100, 4096, 2, 0);
+        Data.assertFilled("bytes before the target", dst.segment(), 0, 100, (byte) 0);
+        Completions.assertNone(p.cqB(), "an RDMA WRITE consumes no receive");
+    }
+
+    @Test
+    @DisplayName("required_ ibv_wr_rdma_write_imm writes and completes a receive with IBV_WC_RECV_RDMA_WITH_IMM and the immediate [ibv_wr_post(3) RDMA]")
+    void required_rdmaWriteImm() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE_WITH_IMM);
+        MemoryRegion src = tb.buffer(512);
+        MemoryRegion dst = tb.buffer(512);
+        Data.fill(src, 4);
+        p.recvB(77, dst, 0, 0);
+        p.session(s -> {
+            s.wrId(4);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWriteImm(dst.rkey(), dst.address(), 0xCAFE0001);
+            s.setSge(src.lkey(), src.address(), 512);
+        });
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the WRITE_WITH_IMM").status());
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive consumed by WRITE_WITH_IMM");
+        assertEquals(WcOpcode.RECV_RDMA_WITH_IMM, r.opcode());
+        assertEquals(77, r.wrId());
+        assertTrue(r.hasImm());
+        assertEquals(0xCAFE0001, r.immData());
+        assertEquals(512, r.byteLen(), "byte_len of RDMA WRITE with immediate is the written length");
+        Data.assertPattern("written data", dst.segment(), 0, 512, 4, 0);
+    }
+
+    @Test
+    @DisplayName("required_ ibv_wr_rdma_read reads the remote memory into the DATA buffers [ibv_wr_post(3) RDMA]")
+    void required_rdmaRead() {
+        QpPair p = rc(WrOpcode.RDMA_READ);
+        MemoryRegion remote = tb.buffer(3000);
+        MemoryRegion local = tb.buffer(3000);
+        Data.fill(remote, 6);
+        p.session(s -> {
+            s.wrId(5);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaRead(remote.rkey(), remote.address());
+            s.setSge(local.lkey(), local.address(), 3000);
+        });
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the RDMA READ");
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(WcOpcode.RDMA_READ, wc.opcode());
+        Data.assertPattern("read data", local.segment(), 0, 3000, 6, 0);
+    }
+
+    @Test
+    @DisplayName("required_ ibv_wr_atomic_cmp_swp swaps when equal and returns the original value [ibv_wr_post(3) Atomic operations]")
+    void required_atomicCmpSwp() {
+        assumeAtomics();
+        QpPair p = rc(WrOpcode.ATOMIC_CMP_AND_SWP);
+        MemoryRegion remote = tb.buffer(64);
+        MemoryRegion local = tb.buffer(8);
+        Data.u64(remote.segment(), 8, 42);
+        p.session(s -> {
+            s.wrId(6);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.atomicCmpSwp(remote.rkey(), remote.address() + 8, 42, 99);
+            s.setSge(local.lkey(), local.address(), 8);
+        });
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the CMP_AND_SWP");
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(WcOpcode.COMP_SWAP, wc.opcode());
+        assertEquals(99, Data.u64(remote.segment(), 8), "swapped value");
+        assertEquals(42, Data.u64(local.segment(), 0), "the original value returned");
+    }
+
+    @Test
+    @DisplayName("required_ ibv_wr_atomic_fetch_add adds and returns the original value [ibv_wr_post(3) Atomic operations]")
+    void required_atomicFetchAdd() {
+        assumeAtomics();
+        QpPair p = rc(WrOpcode.ATOMIC_FETCH_AND_ADD);
+        MemoryRegion remote = tb.buffer(64);
+        MemoryRegion local = tb.buffer(8);
+        Data.u64(remote.segment(), 16, 1000);
+        p.session(s -> {
+            s.wrId(7);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.atomicFetchAdd(remote.rkey(), remote.address() + 16, 234);
+            s.setSge(local.lkey(), local.address(), 8);
+        });
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the FETCH_AND_ADD");
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(WcOpcode.FETCH_ADD, wc.opcode());
+        assertEquals(1234, Data.u64(remote.segment(), 16));
+        assertEquals(1000, Data.u64(local.segment(), 0));
+    }
+
+    @Test
+    @DisplayName("optional_ ibv_wr_atomic_write writes 8 bytes atomically at the remote address [rdma-core 44+ ibv_wr_atomic_write]")
+    void optional_atomicWrite() {
+        QpPair p = rc(WrOpcode.ATOMIC_WRITE);
+        MemoryRegion remote = tb.buffer(64);
+        p.session(s -> {
+            s.wrId(8);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.atomicWrite(remote.rkey(), remote.address() + 24, 0x0102030405060708L);
+        });
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the ATOMIC_WRITE");
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(WcOpcode.ATOMIC_WRITE, wc.opcode());
+        assertEquals(0x0102030405060708L, Data.u64(remote.segment(), 24));
+    }
+
+    @Test
+    @DisplayName("optional_ ibv_wr_flush of a written range completes with IBV_WC_FLUSH [ibv_wr_post(3) ibv_wr_flush, rdma-core 45+]")
+    void optional_flush() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE, WrOpcode.FLUSH);
+        MemoryRegion remote = tb.buffer(4096, Testbed.ALL_ACCESS | AccessFlags.FLUSH_GLOBAL);
+        MemoryRegion src = tb.buffer(64);
+        p.session(s -> {
+            s.wrId(9);
+            s.rdmaWrite(remote.rkey(), remote.address());
+            s.setSge(src.lkey(), src.address(), 64);
+            s.wrId(10);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.flush(remote.rkey(), remote.address(), 64, Flush.TYPE_GLOBAL, Flush.LEVEL_RANGE);
+        });
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the FLUSH");
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(WcOpcode.FLUSH, wc.opcode());
+        assertEquals(10, wc.wrId());
+    }
+
+    @Test
+    @DisplayName("required_ UC QPs send and RDMA WRITE through the session [ibv_wr_post(3) table: UC]")
+    void required_ucSendAndWrite() {
+        QpPair p = pair(QpType.UC, WrOpcode.SEND, WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(128);
+        MemoryRegion dst = tb.buffer(256);
+        Data.fill(src, 12);
+        p.recvB(1, dst, 128, 128);
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.send();
+            s.setSge(src.lkey(), src.address(), 64);
+            s.wrId(2);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSge(src.lkey(), src.address(), 128);
+        });
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "UC SEND and WRITE");
+        assertEquals(List.of(1L, 2L), List.of(wcs.get(0).wrId(), wcs.get(1).wrId()));
+        assertEquals(64, Completions.awaitOne(p.cqB(), "UC receive").byteLen());
+        Data.assertPattern("UC written data", dst.segment(), 0, 128, 12, 0);
+        Data.assertPattern("UC sent data", dst.segment(), 128, 64, 12, 0);
+    }
+
+    @Test
+    @DisplayName("required_ a UD send with ibv_wr_set_ud_addr arrives after a 40-byte GRH [ibv_wr_post(3) QP Specific setters, IBA 11.4.1.1]")
+    void required_udSend() {
+        QpPair p = pair(QpType.UD, WrOpcode.SEND);
+        MemoryRegion src = tb.buffer(256);
+        MemoryRegion dst = tb.buffer(40 + 256);
+        Data.fill(src, 13);
+        p.recvB(1, dst, 0, 40 + 256);
+        p.session(s -> {
+            s.wrId(2);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.send();
+            s.setUdAddr(p.ah(), p.b().qpNum(), Testbed.QKEY);
+            s.setSge(src.lkey(), src.address(), 100);
+        });
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the UD send").status());
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the UD receive");
+        assertEquals(140, r.byteLen(), "byte_len of a UD receive counts the 40-byte GRH");
+        Data.assertPattern("UD payload after the GRH", dst.segment(), 40, 100, 13, 0);
+    }
+
+    // ---------------------------------------------------------------- setters
+
+    @Test
+    @DisplayName("required_ ibv_wr_set_sge_list sends the buffers logically concatenated [ibv_wr_post(3) DATA transfer setters]")
+    void required_setSgeList() {
+        assumeTrue(caps().maxSendSge() >= 3, "capability: fewer than 3 send SGEs");
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(300);
+        MemoryRegion dst = tb.buffer(300);
+        Data.fill(src, 14);
+        Sge[] list = {Sge.of(src, 200, 100), Sge.of(src, 0, 100), Sge.of(src, 100, 100)};
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSgeList(list, 3);
+        });
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the gathered WRITE").status());
+        Data.assertPattern("first SGE", dst.segment(), 0, 100, 14, 200);
+        Data.assertPattern("second SGE", dst.segment(), 100, 100, 14, 0);
+        Data.assertPattern("third SGE", dst.segment(), 200, 100, 14, 100);
+    }
+
+    @Test
+    @DisplayName("required_ ibv_wr_set_sge_list uses only the first num_sge entries [ibv_wr_post(3) ibv_wr_set_sge_list]")
+    void required_setSgeListCount() {
+        assumeTrue(caps().maxSendSge() >= 2, "capability: fewer than 2 send SGEs");
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(200);
+        MemoryRegion dst = tb.buffer(300);
+        Data.fill(src, 15);
+        Sge[] list = {Sge.of(src, 0, 100), Sge.of(src, 100, 100), new Sge(0, 100, 0xdead)};
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSgeList(list, 2);
+        });
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the WRITE of 2 of 3 SGEs").status(),
+                "the third, invalid SGE must be ignored");
+        Data.assertPattern("two SGEs", dst.segment(), 0, 200, 15, 0);
+        Data.assertFilled("past the two SGEs", dst.segment(), 200, 100, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ inline data is copied at the setter: changing the buffer before complete() changes nothing [ibv_wr_post(3) Inline setters]")
+    void required_inlineCopiedAtSetter() {
+        assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion dst = tb.buffer(64);
+        MemorySegment data = tb.memory(16);
+        Data.fill(data, 16);
+        try (WrSession s = p.a().startWr()) {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setInlineData(data);
+            data.fill((byte) 0x5A);
+            s.complete();
+        }
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the inline WRITE").status());
+        Data.assertPattern("inline data as it was at the setter", dst.segment(), 0, 16, 16, 0);
+    }
+
+    @Test
+    @DisplayName("required_ inline data may come from a heap segment, needing no registration [ibv_wr_post(3) Inline setters: the lkey is not used]")
+    void required_inlineFromHeap() {
+        assumeTrue(caps().maxInlineData() >= 8, "capability: less than 8 bytes of inline data");
+        QpPair p = rc(WrOpcode.SEND);
+        MemoryRegion dst = tb.buffer(64);
+        p.recvB(1, dst, 0, 64);
+        byte[] bytes = {1, 2, 3, 4, 5, 6, 7, 8};
+        p.session(s -> {
+            s.wrId(2);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.send();
+            s.setInlineData(MemorySegment.ofArray(bytes));
+        });
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the inline SEND").status());
+        assertEquals(8, Completions.awaitOne(p.cqB(), "the receive").byteLen());
+        for (int i = 0; i < 8; i++) {
+            assertEquals(bytes[i], dst.segment().get(ValueLayout.JAVA_BYTE, i), "received inline byte " + i);
+        }
+    }
+
+    @Test
+    @DisplayName("required_ ibv_wr_set_inline_data_list sends the buffers concatenated [ibv_wr_post(3) ibv_wr_set_inline_data_list]")
+    void required_inlineDataList() {
+        assumeTrue(caps().maxInlineData() >= 24, "capability: less than 24 bytes of inline data");
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion dst = tb.buffer(64);
+        MemorySegment all = tb.memory(24);
+        Data.fill(all, 17);
+        MemorySegment[] parts = {all.asSlice(0, 8), all.asSlice(8, 10), all.asSlice(18, 6), tb.memory(100)};
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setInlineDataList(parts, 3);
+        });
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the inline-list WRITE").status());
+        Data.assertPattern("concatenated inline data", dst.segment(), 0, 24, 17, 0);
+        Data.assertFilled("past the 3 buffers", dst.segment(), 24, 40, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ inline data beyond max_inline_data makes complete() fail and nothing is sent [ibv_wr_post(3) Inline setters, RETURN VALUE]")
+    void required_inlineTooLarge() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        int granted = p.a().initAttributes().cap().maxInlineData();
+        MemoryRegion dst = tb.buffer(granted + 64);
+        MemorySegment data = tb.memory(granted + 1);
+        data.fill((byte) 7);
+        assertBatchRefused(p, dst, s -> {
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setInlineData(data);
+        }, "inline data of max_inline_data + 1 (" + (granted + 1) + " bytes)");
+    }
+
+    @Test
+    @DisplayName("required_ inline data on an RDMA READ makes complete() fail: inline is valid only for SEND and RDMA WRITE [ibv_wr_post(3) Inline setters]")
+    void required_inlineOnlyForSendAndWrite() {
+        assumeTrue(caps().maxInlineData() >= 8, "capability: less than 8 bytes of inline data");
+        QpPair p = rc(WrOpcode.RDMA_READ, WrOpcode.RDMA_WRITE);
+        MemoryRegion dst = tb.buffer(64);
+        assertBatchRefused(p, dst, s -> {
+            s.rdmaRead(dst.rkey(), dst.address());
+            s.setInlineData(tb.memory(8));
+        }, "inline data on RDMA READ");
+    }
+
+    // ---------------------------------------------------------------- wr_id and wr_flags
+
+    @Test
+    @DisplayName("required_ wr_id is taken when the builder is called, not when setters or complete() run [ibv_wr_post(3) USAGE]")
+    void required_wrIdCapturedAtBuilder() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(64);
+        p.session(s -> {
+            s.wrFlags(SendFlags.SIGNALED);
+            s.wrId(111);
+            s.rdmaWrite(src.rkey(), src.address());
+            s.wrId(222);
+            s.setSge(src.lkey(), src.address() + 32, 8);
+        });
+        assertEquals(111, Completions.awaitOne(p.cqA(), "the WRITE").wrId(), "wr_id set before the builder");
+    }
+
+    @Test
+    @DisplayName("required_ wr_flags are taken when the builder is called: SIGNALED then cleared still gives a completion [ibv_wr_post(3) USAGE, Flags]")
+    void required_wrFlagsCapturedAtBuilder() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(64);
+        p.session(s -> {
+            s.wrId(5);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(src.rkey(), src.address());
+            s.wrFlags(0);
+            s.setSge(src.lkey(), src.address() + 32, 8);
+        });
+        assertEquals(5, Completions.awaitOne(p.cqA(), "the signaled WRITE").wrId());
+    }
+
+    @Test
+    @DisplayName("required_ a WR built with wr_flags 0 on a QP without sq_sig_all gives no completion, even if SIGNALED is set after the builder [ibv_wr_post(3) Flags]")
+    void required_unsignaledGivesNoCompletion() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(64);
+        Data.fill(src, 18);
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(0);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.wrFlags(SendFlags.SIGNALED);
+            s.setSge(src.lkey(), src.address(), 32);
+        });
+        p.session(s -> {
+            s.wrId(2);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address() + 32);
+            s.setSge(src.lkey(), src.address(), 32);
+        });
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the second, signaled WRITE");
+        assertEquals(2, wc.wrId(), "the unsignaled WR must not complete");
+        Completions.assertNone(p.cqA(), "the first WR was unsignaled");
+        Data.assertPattern("the unsignaled WRITE still executed", dst.segment(), 0, 32, 18, 0);
+    }
+
+    @Test
+    @DisplayName("required_ on a QP with sq_sig_all every WR completes, signaled or not [ibv_create_qp(3) sq_sig_all]")
+    void required_sqSigAll() {
+        assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
+        QpPair p = tb.pair(QpType.RC, opts(WrOpcode.RDMA_WRITE).andThen(b -> b.sqSigAll(true)));
+        MemoryRegion src = tb.buffer(64);
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(0);
+            s.rdmaWrite(src.rkey(), src.address());
+            s.setSge(src.lkey(), src.address() + 32, 8);
+        });
+        assertEquals(1, Completions.awaitOne(p.cqA(), "an unsignaled WR on an sq_sig_all QP").wrId());
+    }
+
+    @Test
+    @DisplayName("required_ the WRs of one session complete in order with their own wr_ids [ibv_wr_post(3) USAGE, IBA 10.8.3]")
+    void required_batchInOrder() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(64 * 20);
+        p.session(s -> {
+            s.wrFlags(SendFlags.SIGNALED);
+            for (int i = 0; i < 20; i++) {
+                s.wrId(1000 + i);
+                s.rdmaWrite(dst.rkey(), dst.address() + 64L * i);
+                s.setSge(src.lkey(), src.address(), 64);
+            }
+        });
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 20, "20 WRITEs of one session");
+        for (int i = 0; i < 20; i++) {
+            assertEquals(1000 + i, wcs.get(i).wrId(), "completion " + i);
+            assertEquals(WcStatus.SUCCESS, wcs.get(i).status());
+        }
+    }
+
+    // ---------------------------------------------------------------- complete and abort
+
+    @Test
+    @DisplayName("required_ nothing executes before complete(): no data moves and no completion appears while the session is open [ibv_wr_post(3) USAGE]")
+    void required_nothingBeforeComplete() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(64);
+        Data.fill(src, 19);
+        try (WrSession s = p.a().startWr()) {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSge(src.lkey(), src.address(), 64);
+            Completions.assertNone(p.cqA(), "the session was not completed");
+            Data.assertFilled("remote memory before complete()", dst.segment(), 0, 64, (byte) 0);
+            s.complete();
+        }
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the WRITE after complete()").status());
+        Data.assertPattern("remote memory after complete()", dst.segment(), 0, 64, 19, 0);
+    }
+
+    @Test
+    @DisplayName("required_ abort() discards every WR since start: no data moves and no completion appears [ibv_wr_post(3) USAGE]")
+    void required_abortDiscards() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(64);
+        Data.fill(src, 20);
+        WrSession s = p.a().startWr();
+        s.wrFlags(SendFlags.SIGNALED);
+        for (int i = 0; i < 3; i++) {
+            s.wrId(i);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSge(src.lkey(), src.address(), 64);
+        }
+        s.abort();
+        assertFalse(s.isActive(), "a session is closed after abort()");
+        Completions.assertNone(p.cqA(), "the session was aborted");
+        Data.assertFilled("remote memory after abort()", dst.segment(), 0, 64, (byte) 0);
+        p.session(t -> {
+            t.wrId(9);
+            t.wrFlags(SendFlags.SIGNALED);
+            t.rdmaWrite(dst.rkey(), dst.address());
+            t.setSge(src.lkey(), src.address(), 8);
+        });
+        assertEquals(9, Completions.awaitOne(p.cqA(), "a WR after the aborted session").wrId());
+    }
+
+    @Test
+    @DisplayName("required_ closing a session that was not completed aborts it [WrSession#close]")
+    void required_closeAborts() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(64);
+        Data.fill(src, 21);
+        try (WrSession s = p.a().startWr()) {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSge(src.lkey(), src.address(), 64);
+        }
+        Completions.assertNone(p.cqA(), "the session was closed without complete()");
+        Data.assertFilled("remote memory", dst.segment(), 0, 64, (byte) 0);
+        WrSession again = p.a().startWr(); // close() released the critical section
+        assertTrue(again.isActive());
+        again.abort();
+    }
+
+    @Test
+    @DisplayName("required_ startWr returns the QP's one session, active until complete() [QueuePair#startWr]")
+    void required_sessionIdentity() {
+        QpPair p = rc(WrOpcode.SEND);
+        WrSession s1 = p.a().startWr();
+        assertTrue(s1.isActive());
+        assertSame(p.a(), s1.qp());
+        s1.complete();
+        assertFalse(s1.isActive());
+        WrSession s2 = p.a().startWr();
+        assertSame(s1, s2, "startWr returns the same session object every time");
+        s2.abort();
+    }
+
+    @Test
+    @DisplayName("required_ complete() or abort() on a session that is not open throws IllegalStateException [WrSession]")
+    void required_completeWhenClosed() {
+        QpPair p = rc(WrOpcode.SEND);
+        WrSession s = p.a().startWr();
+        s.complete();
+        Expect.thrown("complete() twice", IllegalStateException.class, s::complete);
+        Expect.thrown("abort() after complete()", IllegalStateException.class, s::abort);
+    }
+
+    @Test
+    @DisplayName("required_ complete() of an empty session succeeds and posts nothing [ibv_wr_post(3)]")
+    void required_emptyComplete() {
+        QpPair p = rc(WrOpcode.SEND);
+        p.session(s -> { });
+        Completions.assertNone(p.cqA(), "an empty session");
+    }
+
+    @Test
+    @DisplayName("required_ startWr on a QP created without send_ops_flags throws IllegalStateException [ibv_wr_post(3) USAGE]")
+    void required_startWrNeedsSendOps() {
+        QpPair p = tb.pair(QpType.RC);
+        Expect.thrown("startWr without sendOps", IllegalStateException.class, () -> p.a().startWr());
+    }
+
+    @Test
+    @DisplayName("required_ startWr by a thread that already has the session open throws IllegalStateException [QueuePair#startWr]")
+    void required_noReentrantStart() {
+        QpPair p = rc(WrOpcode.SEND);
+        WrSession s = p.a().startWr();
+        try {
+            Expect.thrown("startWr twice on one thread", IllegalStateException.class, () -> p.a().startWr());
+        } finally {
+            s.abort();
+        }
+    }
+
+    // ---------------------------------------------------------------- one bad WR fails the batch
+
+    /** Builds a good WRITE, then {@code bad}, then another good WRITE; complete() must fail and nothing may move. */
+    private void assertBatchRefused(QpPair p, MemoryRegion dst, Consumer<WrSession> bad, String what) {
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion sink = tb.buffer(128);
+        Data.fill(src, 23);
+        WrSession s = p.a().startWr();
+        s.wrFlags(SendFlags.SIGNALED);
+        boolean write = p.a().initAttributes().sendOps().contains(WrOpcode.RDMA_WRITE);
+        if (write) {
+            s.wrId(1);
+            s.rdmaWrite(sink.rkey(), sink.address());
+            s.setSge(src.lkey(), src.address(), 64);
+        }
+        s.wrId(2);
+        bad.accept(s);
+        if (write) {
+            s.wrId(3);
+            s.rdmaWrite(sink.rkey(), sink.address() + 64);
+            s.setSge(src.lkey(), src.address(), 64);
+        }
+        try {
+            s.complete();
+            fail(what + ": complete() must fail when any WR of the batch is invalid (ibv_wr_post(3) RETURN VALUE)");
+        } catch (VerbsException expected) {
+            // the errno is the provider's: EINVAL, ENOMEM or EOPNOTSUPP
+        } catch (IllegalArgumentException | IllegalStateException expected) {
+            // refused in Java, which the API also allows for misuse
+        }
+        assertFalse(s.isActive(), what + ": the session is closed after a failed complete()");
+        Completions.assertNone(p.cqA(), what + ": the whole batch must be discarded");
+        Data.assertFilled(what + ": a good WR of the failed batch moved data", sink.segment(), 0, 128, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a builder not requested in send_ops_flags makes complete() fail and discards the batch [ibv_wr_post(3) USAGE, RETURN VALUE]")
+    void required_builderNotInSendOps() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        assumeOp(QpType.RC, WrOpcode.SEND);
+        MemoryRegion dst = tb.buffer(64);
+        assertBatchRefused(p, dst, s -> {
+            s.send();
+            s.setSge(dst.lkey(), dst.address(), 8);
+        }, "SEND on a QP created with only RDMA_WRITE");
+    }
+
+    @Test
+    @DisplayName("required_ a data WR without a DATA setter makes complete() fail [ibv_wr_post(3) DATA transfer setters]")
+    void required_missingDataSetter() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion dst = tb.buffer(64);
+        assertBatchRefused(p, dst, s -> s.rdmaWrite(dst.rkey(), dst.address()), "RDMA WRITE without a DATA setter");
+    }
+
+    @Test
+    @DisplayName("required_ a second DATA setter on one WR makes complete() fail [ibv_wr_post(3): one DATA setter, called once]")
+    void required_secondDataSetter() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion dst = tb.buffer(64);
+        assertBatchRefused(p, dst, s -> {
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSge(dst.lkey(), dst.address(), 8);
+            s.setSge(dst.lkey(), dst.address(), 8);
+        }, "two DATA setters");
+    }
+
+    @Test
+    @DisplayName("required_ more SGEs than max_send_sge make complete() fail [ibv_wr_post(3) RETURN VALUE, ibv_create_qp(3) max_send_sge]")
+    void required_tooManySges() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        int max = p.a().initAttributes().cap().maxSendSge();
+        MemoryRegion dst = tb.buffer(64L * (max + 1));
+        Sge[] list = new Sge[max + 1];
+        for (int i = 0; i <= max; i++) {
+            list[i] = Sge.of(dst, 64L * i, 8);
+        }
+        assertBatchRefused(p, dst, s -> {
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSgeList(list, max + 1);
+        }, (max + 1) + " SGEs on a QP granted " + max);
+    }
+
+    @Test
+    @DisplayName("required_ a UD WR without ibv_wr_set_ud_addr makes complete() fail [ibv_wr_post(3) QP Specific setters: mandatory]")
+    void required_udAddrMandatory() {
+        QpPair p = pair(QpType.UD, WrOpcode.SEND);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(128);
+        p.recvB(1, dst, 0, 128);
+        assertBatchRefused(p, dst, s -> {
+            s.send();
+            s.setSge(src.lkey(), src.address(), 8);
+        }, "UD SEND without setUdAddr");
+        Completions.assertNone(p.cqB(), "no UD message may arrive from the refused batch");
+    }
+
+    @Test
+    @DisplayName("required_ a session on a QP in INIT fails at complete(): a QP posts sends only from RTS [ibv_wr_post(3) RETURN VALUE, IBA 10.3.1]")
+    void required_sessionNeedsRts() {
+        assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
+        QueuePair qp = tb.qp(QpType.RC, tb.cq(16), opts(WrOpcode.RDMA_WRITE));
+        tb.toInit(qp);
+        MemoryRegion buf = tb.buffer(64);
+        WrSession s = qp.startWr();
+        s.wrId(1);
+        s.wrFlags(SendFlags.SIGNALED);
+        s.rdmaWrite(buf.rkey(), buf.address());
+        s.setSge(buf.lkey(), buf.address() + 32, 8);
+        Expect.refused("complete() on a QP in INIT", s::complete);
+        assertFalse(s.isActive());
+    }
+
+    @Test
+    @DisplayName("required_ after a failed complete() the next session works [ibv_wr_post(3)]")
+    void required_recoverAfterFailedComplete() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion dst = tb.buffer(64);
+        assertBatchRefused(p, dst, s -> s.rdmaWrite(dst.rkey(), dst.address()), "a WRITE without DATA");
+        p.session(s -> {
+            s.wrId(7);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSge(dst.lkey(), dst.address() + 32, 8);
+        });
+        assertEquals(7, Completions.awaitOne(p.cqA(), "the WR after the failed batch").wrId());
+    }
+
+    // ---------------------------------------------------------------- concurrency
+
+    @Test
+    @DisplayName("required_ the session is a per-QP critical section: a second thread's startWr waits for complete() [ibv_wr_post(3) CONCURRENCY]")
+    void required_criticalSectionBlocks() throws Exception {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion buf = tb.buffer(64);
+        WrSession s = p.a().startWr();
+        AtomicBoolean entered = new AtomicBoolean();
+        CountDownLatch started = new CountDownLatch(1);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> other = pool.submit(() -> {
+                started.countDown();
+                WrSession t = p.a().startWr();
+                entered.set(true);
+                t.abort();
+                return null;
+            });
+            started.await();
+            Thread.sleep(Completions.QUIET_MS); // the other thread must stay blocked for this whole time
+            assertFalse(entered.get(), "a second thread entered the session while the first held it");
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(buf.rkey(), buf.address());
+            s.setSge(buf.lkey(), buf.address() + 32, 8);
+            s.complete();
+            other.get(Completions.timeoutMs(), TimeUnit.MILLISECONDS);
+            assertTrue(entered.get(), "the second thread entered after complete()");
+        } finally {
+            if (s.isActive()) {
+                s.abort();
+            }
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    @DisplayName("required_ under several threads no WR is lost or duplicated: each completes once and writes its own bytes [ibv_wr_post(3) CONCURRENCY]")
+    void required_multiThreadNoLossNoDuplicate() throws Exception {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        int threads = 4;
+        int perThread = 40;
+        MemoryRegion src = tb.buffer(8L * threads * perThread);
+        MemoryRegion dst = tb.buffer(8L * threads * perThread);
+        for (int i = 0; i < threads * perThread; i++) {
+            Data.u64(src.segment(), 8L * i, 0x1000_0000L + i);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int base = t * perThread;
+                fs.add(pool.submit(() -> {
+                    for (int i = base; i < base + perThread; i++) {
+                        WrSession s = p.a().startWr();
+                        s.wrId(i);
+                        s.wrFlags(SendFlags.SIGNALED);
+                        s.rdmaWrite(dst.rkey(), dst.address() + 8L * i);
+                        s.setSge(src.lkey(), src.address() + 8L * i, 8);
+                        s.complete();
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get(Completions.timeoutMs(), TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), threads * perThread, "every thread's WRs");
+        Set<Long> ids = new HashSet<>();
+        for (WorkCompletion wc : wcs) {
+            assertEquals(WcStatus.SUCCESS, wc.status(), "completion " + wc);
+            assertTrue(ids.add(wc.wrId()), "wr_id " + wc.wrId() + " completed twice");
+        }
+        for (int i = 0; i < threads * perThread; i++) {
+            assertEquals(0x1000_0000L + i, Data.u64(dst.segment(), 8L * i), "the bytes of WR " + i);
+        }
+    }
+
+    @Test
+    @DisplayName("optional_ a QP created with a thread domain posts through its session [ibv_wr_post(3) CONCURRENCY, ibv_alloc_td(3)]")
+    void optional_threadDomain() {
+        assumeTrue(caps().threadDomains(), "capability: the device has no thread domains");
+        assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
+        var td = tb.context().allocTd();
+        QpPair p = tb.pair(QpType.RC, opts(WrOpcode.RDMA_WRITE).andThen(b -> b.threadDomain(td)));
+        MemoryRegion buf = tb.buffer(64);
+        p.session(s -> {
+            s.wrId(3);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(buf.rkey(), buf.address());
+            s.setSge(buf.lkey(), buf.address() + 32, 8);
+        });
+        assertEquals(3, Completions.awaitOne(p.cqA(), "the WR on a thread-domain QP").wrId());
+    }
+
+    @Test
+    @DisplayName("required_ session WRs and postSend WRs interleave on one QP outside each other's critical section [ibv_wr_post(3) DESCRIPTION]")
+    void required_interleaveWithPostSend() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion buf = tb.buffer(64);
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(buf.rkey(), buf.address());
+            s.setSge(buf.lkey(), buf.address() + 32, 8);
+        });
+        p.a().postSend(p.wr(2, WrOpcode.RDMA_WRITE, buf, 32, 8).rdma(buf.address() + 8, buf.rkey()));
+        p.session(s -> {
+            s.wrId(3);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(buf.rkey(), buf.address() + 16);
+            s.setSge(buf.lkey(), buf.address() + 32, 8);
+        });
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 3, "session, postSend, session");
+        assertEquals(List.of(1L, 2L, 3L), wcs.stream().map(WorkCompletion::wrId).toList());
+    }
+
+    @Test
+    @DisplayName("required_ the SOLICITED flag of a session SEND reaches the receiver as a solicited event [ibv_wr_post(3) Flags: IBV_SEND_SOLICITED]")
+    void required_sessionSolicited() {
+        assumeTrue(caps().completionChannel(), "capability: the device has no completion channels");
+        assumeSession(QpType.RC, WrOpcode.SEND);
+        var ch = tb.context().createCompletionChannel();
+        var cqB = tb.context().createCq(16, ch, 0);
+        var cqA = tb.cq(16);
+        QueuePair a = tb.qp(QpType.RC, cqA, opts(WrOpcode.SEND));
+        QueuePair b = tb.qp(QpType.RC, cqB, opts(WrOpcode.SEND));
+        tb.bringUp(a, b.qpNum(), 7);
+        tb.bringUp(b, a.qpNum(), 7);
+        MemoryRegion buf = tb.buffer(64);
+        b.postRecv(new org.verbs4j.RecvWr(1, Sge.of(buf, 0, 32)));
+        cqB.requestNotify(true);
+        try (WrSession s = a.startWr()) {
+            s.wrId(2);
+            s.wrFlags(SendFlags.SIGNALED | SendFlags.SOLICITED);
+            s.send();
+            s.setSge(buf.lkey(), buf.address() + 32, 8);
+            s.complete();
+        }
+        assertSame(cqB, ch.awaitEvent(Completions.timeoutMs(), TimeUnit.MILLISECONDS), "the solicited event");
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(cqB, "the receive").status());
+    }
+}
