@@ -26,8 +26,11 @@ JARS=(
   net/sf/jopt-simple/jopt-simple/5.0.4/jopt-simple-5.0.4.jar
   org/apache/commons/commons-math3/3.6.1/commons-math3-3.6.1.jar
 )
-CP=$PROJECT/provider-jnr/target/test-classes:$PROJECT/provider-jnr/target/classes:$PROJECT/verbs-spi/target/classes
-if [ -d "$PROJECT/tck/target/classes" ]; then CP=$CP:$PROJECT/tck/target/classes; fi
+# VERBS4J_JNR_BUILD names a copy of the project's target directories (see snapshot-build), so that a
+# long guest run is not disturbed by rebuilding on the host meanwhile.
+BUILD=${VERBS4J_JNR_BUILD:-$PROJECT}
+CP=$BUILD/provider-jnr/target/test-classes:$BUILD/provider-jnr/target/classes:$BUILD/verbs-spi/target/classes
+if [ -d "$BUILD/tck/target/classes" ]; then CP=$CP:$BUILD/tck/target/classes; fi
 for j in "${JARS[@]}"; do
     [ -f "$REPO/$j" ] || { echo "missing $REPO/$j"; exit 2; }
     CP=$CP:$REPO/$j
