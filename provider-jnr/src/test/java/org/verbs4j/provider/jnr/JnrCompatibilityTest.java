@@ -12,4 +12,12 @@ class JnrCompatibilityTest extends VerbsCompatibilityKit {
     protected VerbsProvider provider() {
         return new JnrProvider();
     }
+
+    /** The soft-RoCE runner names the RoCE v2 IPv4 GID in {@code VERBS4J_RDMA_GID_INDEX}; else the kit's choice. */
+    @Override
+    protected int gidIndex() {
+        String env = System.getenv("VERBS4J_RDMA_GID_INDEX");
+        return env == null || env.isBlank() || System.getProperty(GID_INDEX_PROPERTY) != null ? super.gidIndex()
+                : Integer.parseInt(env.trim());
+    }
 }
