@@ -114,12 +114,20 @@ public final class Main implements Runnable {
         }
     }
 
-    /** The version, from the jar's manifest when there is one. */
+    /** The verbs4j version: from the jar's manifest, or the module's version, or {@code development}. */
+    public static String version() {
+        String v = Main.class.getPackage().getImplementationVersion();
+        if (v == null && Main.class.getModule().getDescriptor() != null) {
+            v = Main.class.getModule().getDescriptor().rawVersion().orElse(null);
+        }
+        return v == null ? "development" : v;
+    }
+
+    /** The version for {@code --version}. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"verbs4j " + (v == null ? "(development build)" : v),
+            return new String[] {"verbs4j " + version(),
                     "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")"};
         }
     }

@@ -179,7 +179,7 @@ public final class PerfCommand implements Callable<Integer> {
             }
         }
         table.footer();
-        PerfReport report = new PerfReport("verbs4j perf", version(), test.cliName(),
+        PerfReport report = new PerfReport("verbs4j perf", Main.version(), test.cliName(),
                 test.kind().name().toLowerCase(Locale.ROOT), test.opcode().name(), p.name(), device.name(), port,
                 base.gidIndex(), mode, qpType.name(), api.cliName(), base.qps(), base.txDepth(), base.cqMod(),
                 base.postList(), base.inlineSize(), pa.activeMtu().bytes(), base.timed() ? base.durationSeconds() : 0,
@@ -376,10 +376,5 @@ public final class PerfCommand implements Callable<Integer> {
         }
         return new PerfSettings(test, firstSize, iterationsFor(test, firstSize), duration == null ? 0 : duration,
                 depth, rx, qpType, qps, inlineSize, postList, mod, port, gidIndex == null ? -1 : gidIndex, api);
-    }
-
-    private static String version() {
-        String v = PerfCommand.class.getPackage().getImplementationVersion();
-        return v == null ? "development" : v;
     }
 }
