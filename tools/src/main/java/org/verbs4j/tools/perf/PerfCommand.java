@@ -167,8 +167,9 @@ public final class PerfCommand implements Callable<Integer> {
             java.util.function.Consumer<PerfRow> onRow = row -> {
                 rows.add(row);
                 done[0] += base.timed() ? base.durationSeconds() : 1;
-                progress.stepTo(done[0]);
+                progress.clearLine();
                 table.row(row);
+                progress.stepTo(done[0]);
             };
             if (twoProcess) {
                 TwoProcess.run(runs, device, server ? null : host, tcpPort, stallNanos, onRow);

@@ -43,6 +43,17 @@ final class Progress implements AutoCloseable {
         }
     }
 
+    /**
+     * Erases the bar's line on stderr, so a result row printed next on the same terminal starts at the left
+     * margin; the bar redraws itself below it.
+     */
+    void clearLine() {
+        if (bar != null) {
+            System.err.print("\r\033[2K");
+            System.err.flush();
+        }
+    }
+
     void stepTo(long n) {
         if (bar != null) {
             bar.stepTo(n);
