@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.verbs4j.ProviderUnavailableException;
-import org.verbs4j.VerbsException;
 import org.verbs4j.tools.devinfo.DevinfoCommand;
 import org.verbs4j.tools.perf.PerfCommand;
 import org.verbs4j.tools.tck.TckCommand;
@@ -85,8 +84,9 @@ public final class Main implements Runnable {
 
     private static String describe(Throwable ex) {
         String msg = ex.getMessage();
-        if (ex instanceof VerbsException || ex instanceof UsageException || ex instanceof ProviderUnavailableException
-                || ex instanceof IllegalArgumentException) {
+        // verbs4j's own exceptions and argument errors say what went wrong; others need their type to make sense.
+        if (msg != null && (ex.getClass().getPackageName().startsWith("org.verbs4j")
+                || ex instanceof IllegalArgumentException || ex instanceof java.io.UncheckedIOException)) {
             return msg;
         }
         return ex.getClass().getSimpleName() + (msg == null ? "" : ": " + msg);

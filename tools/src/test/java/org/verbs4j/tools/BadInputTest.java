@@ -41,6 +41,8 @@ class BadInputTest {
         "perf atomic_bw -s 16",
         "perf write_bw --post-api verbs",
         "perf write_bw --plot chart.gif",
+        "perf write_bw --plot /no/such/dir/chart.png",
+        "perf write_bw --json /no/such/dir/r.json",
         "perf write_bw --server localhost",
         "perf write_bw --provider no_such_provider",
         "perf write_bw --provider emulated --server",

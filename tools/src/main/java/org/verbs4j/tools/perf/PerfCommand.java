@@ -122,8 +122,8 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--plot", paramLabel = "FILE", description = "Also draw the results: FILE.png or FILE.svg.")
     Path plot;
 
-    /** How long a run may make no progress before it fails, nanoseconds; tests shorten it. */
-    long stallNanos = Stall.DEFAULT_LIMIT_NANOS;
+    /** How long a run may make no progress before it fails, nanoseconds. */
+    private final long stallNanos = Stall.DEFAULT_LIMIT_NANOS;
 
     @Override
     public Integer call() {
@@ -268,8 +268,25 @@ public final class PerfCommand implements Callable<Integer> {
         if (plot != null && !PerfPlot.supported(plot)) {
             throw new UsageException("--plot writes PNG or SVG; name the file *.png or *.svg, not " + plot);
         }
+        checkWritable("--json", json);
+        checkWritable("--plot", plot);
         if (postApi != null && !postApi.equals("wr") && !postApi.equals("post_send")) {
             throw new UsageException("--post-api takes wr or post_send, not '" + postApi + "'");
+        }
+    }
+
+    /** An output file must be writable before a long run starts, not found wanting after it. */
+    private static void checkWritable(String option, Path file) {
+        if (file == null) {
+            return;
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir == null || !java.nio.file.Files.isDirectory(dir) || !java.nio.file.Files.isWritable(dir)) {
+            throw new UsageException(option + " " + file + ": the directory " + dir + " does not exist or is not "
+                    + "writable");
+        }
+        if (java.nio.file.Files.isDirectory(file)) {
+            throw new UsageException(option + " " + file + " is a directory, not a file");
         }
     }
 
