@@ -53,8 +53,6 @@ final class Endpoint implements AutoCloseable {
     /** Where a slot's incoming half starts: the peer writes, reads, sends and atomics there. */
     final long inOffset;
     final AddressHandle[] ahs;
-    final int[] remoteQpns;
-    final PeerInfo[] remotes;
     private final RecvWr recvWr = new RecvWr();
     private final Sge recvSge = new Sge();
     private final int maxRdAtomic;
@@ -98,8 +96,6 @@ final class Endpoint implements AutoCloseable {
             this.qps = new QueuePair[q];
             this.psns = new int[q];
             this.ahs = new AddressHandle[q];
-            this.remoteQpns = new int[q];
-            this.remotes = new PeerInfo[q];
             for (int i = 0; i < q; i++) {
                 QpInitAttributes.Builder b = QpInitAttributes.builder(s.qpType()).sendCq(sendCq).recvCq(recvCq)
                         .maxSendWr(s.txDepth()).maxRecvWr(Math.max(1, s.rxDepth())).maxSendSge(1).maxRecvSge(1)
@@ -149,8 +145,6 @@ final class Endpoint implements AutoCloseable {
     /** Moves QP {@code q} to RTS, connected to the peer (RC, UC), or ready to send to it (UD). */
     void connect(int q, PeerInfo remote, Mtu pathMtu) {
         QueuePair qp = qps[q];
-        remotes[q] = remote;
-        remoteQpns[q] = remote.qpn();
         AhAttributes av = addressVector(remote);
         switch (settings.qpType()) {
             case RC -> {

@@ -52,7 +52,7 @@ final class Receiver {
         return n;
     }
 
-    /** Polls until one receive completes on QP {@code q}, and reposts it. */
+    /** Polls until a receive completes, and reposts it. */
     void awaitOne(String what) {
         while (service() == 0) {
             stall.check(what);
