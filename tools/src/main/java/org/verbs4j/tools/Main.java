@@ -4,6 +4,9 @@ import java.io.PrintWriter;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.verbs4j.ProviderUnavailableException;
+import org.verbs4j.tools.cli.ExitCodes;
+import org.verbs4j.tools.cli.Messages;
+import org.verbs4j.tools.cli.UsageException;
 import org.verbs4j.tools.devinfo.DevinfoCommand;
 import org.verbs4j.tools.perf.PerfCommand;
 import org.verbs4j.tools.tck.TckCommand;
@@ -23,11 +26,11 @@ import picocli.CommandLine.Command;
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** The exit code of a successful run. */
-    public static final int EXIT_OK = 0;
+    public static final int EXIT_OK = ExitCodes.OK;
     /** The exit code of a run that failed: a TCK failure, or a verbs error during a benchmark. */
-    public static final int EXIT_FAILURE = 1;
+    public static final int EXIT_FAILURE = ExitCodes.FAILURE;
     /** The exit code of bad input. */
-    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_USAGE = ExitCodes.USAGE;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -92,12 +95,8 @@ public final class Main implements Runnable {
         return ex.getClass().getSimpleName() + (msg == null ? "" : ": " + msg);
     }
 
-    /** Folds a multi-line message into one line, so errors stay one line in logs. */
-    static String oneLine(String message) {
-        if (message == null) {
-            return "unknown error";
-        }
-        return message.strip().replaceAll("\\s*\\R\\s*", "; ");
+    private static String oneLine(String message) {
+        return Messages.oneLine(message);
     }
 
     /** Held so that the level set on it is not lost when an unreferenced logger is collected. */
@@ -114,20 +113,11 @@ public final class Main implements Runnable {
         }
     }
 
-    /** The verbs4j version: from the jar's manifest, or the module's version, or {@code development}. */
-    public static String version() {
-        String v = Main.class.getPackage().getImplementationVersion();
-        if (v == null && Main.class.getModule().getDescriptor() != null) {
-            v = Main.class.getModule().getDescriptor().rawVersion().orElse(null);
-        }
-        return v == null ? "development" : v;
-    }
-
     /** The version for {@code --version}. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"verbs4j " + version(),
+            return new String[] {"verbs4j " + Messages.version(),
                     "Java " + Runtime.version() + " (" + System.getProperty("java.vm.name") + ")"};
         }
     }

@@ -22,9 +22,9 @@ import org.verbs4j.QpType;
 import org.verbs4j.Verbs;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.spi.VerbsProvider;
-import org.verbs4j.tools.Main;
-import org.verbs4j.tools.Providers;
-import org.verbs4j.tools.UsageException;
+import org.verbs4j.tools.cli.ExitCodes;
+import org.verbs4j.tools.cli.Providers;
+import org.verbs4j.tools.cli.UsageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -94,7 +94,7 @@ public final class DevinfoCommand implements Callable<Integer> {
             out.println("No RDMA devices found.");
         }
         out.flush();
-        return Main.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     private static void printProviders(PrintWriter out, List<VerbsProvider> found) {

@@ -23,7 +23,7 @@ import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.RecvWr;
 import org.verbs4j.Sge;
-import org.verbs4j.tools.UsageException;
+import org.verbs4j.tools.cli.UsageException;
 
 /**
  * One side of a perf test: a context on the device, a PD, a send and a receive CQ, the QPs and one registered

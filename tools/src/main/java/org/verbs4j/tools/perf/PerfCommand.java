@@ -14,9 +14,10 @@ import org.verbs4j.PortAttributes;
 import org.verbs4j.QpType;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.spi.VerbsProvider;
-import org.verbs4j.tools.Main;
-import org.verbs4j.tools.Providers;
-import org.verbs4j.tools.UsageException;
+import org.verbs4j.tools.cli.ExitCodes;
+import org.verbs4j.tools.cli.Messages;
+import org.verbs4j.tools.cli.Providers;
+import org.verbs4j.tools.cli.UsageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -180,7 +181,7 @@ public final class PerfCommand implements Callable<Integer> {
             }
         }
         table.footer();
-        PerfReport report = new PerfReport("verbs4j perf", Main.version(), test.cliName(),
+        PerfReport report = new PerfReport("verbs4j perf", Messages.version(), test.cliName(),
                 test.kind().name().toLowerCase(Locale.ROOT), test.opcode().name(), p.name(), device.name(), port,
                 base.gidIndex(), mode, qpType.name(), api.cliName(), base.qps(), base.txDepth(), base.cqMod(),
                 base.postList(), base.inlineSize(), pa.activeMtu().bytes(), base.timed() ? base.durationSeconds() : 0,
@@ -191,7 +192,7 @@ public final class PerfCommand implements Callable<Integer> {
         if (plot != null) {
             PerfPlot.write(report, plot);
         }
-        return Main.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     private PerfTest parseTest() {

@@ -19,7 +19,7 @@ import org.verbs4j.Device;
 import org.verbs4j.Mtu;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.spi.VerbsProvider;
-import org.verbs4j.tools.UsageException;
+import org.verbs4j.tools.cli.UsageException;
 
 /**
  * Two-process mode: a server ({@code --server}) and a client ({@code HOST}) that exchange what each needs to

@@ -13,9 +13,9 @@ import org.verbs4j.Verbs;
 import org.verbs4j.spi.VerbsProvider;
 import org.verbs4j.tck.TckReport;
 import org.verbs4j.tck.TckRunner;
-import org.verbs4j.tools.Main;
-import org.verbs4j.tools.Providers;
-import org.verbs4j.tools.UsageException;
+import org.verbs4j.tools.cli.ExitCodes;
+import org.verbs4j.tools.cli.Providers;
+import org.verbs4j.tools.cli.UsageException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code verbs4j tck}: runs the TCK through {@link TckRunner} against one provider or all of them and prints an
- * area x provider matrix of passed/skipped/failed. Exits with {@link Main#EXIT_FAILURE} if any test failed; an
+ * area x provider matrix of passed/skipped/failed. Exits with {@link ExitCodes#FAILURE} if any test failed; an
  * unavailable provider is a skip with its cause, not a failure.
  */
 @Command(name = "tck", mixinStandardHelpOptions = true, sortOptions = false,
@@ -72,7 +72,7 @@ public final class TckCommand implements Callable<Integer> {
         TckMatrix.print(out, reportsByProvider, wanted.isEmpty() ? TckRunner.AREAS : List.copyOf(wanted), verbose);
         out.flush();
         boolean failed = reportsByProvider.values().stream().anyMatch(r -> !r.successful());
-        return failed ? Main.EXIT_FAILURE : Main.EXIT_OK;
+        return failed ? ExitCodes.FAILURE : ExitCodes.OK;
     }
 
     /** The providers to run: every one found for {@code all}, else the named or chosen one. */

@@ -1,4 +1,4 @@
-package org.verbs4j.tools;
+package org.verbs4j.tools.cli;
 
 import java.util.List;
 import org.verbs4j.Device;
@@ -95,6 +95,6 @@ public final class Providers {
                 sb.append(" (caused by: ").append(c.getMessage()).append(')');
             }
         }
-        return Main.oneLine(sb.toString());
+        return Messages.oneLine(sb.toString());
     }
 }
