@@ -5,7 +5,6 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.verbs4j.AccessFlags;
@@ -107,6 +106,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     private static final int RESP_BLOCKED = -3;
 
     private static final int GRH_BYTES = 40;
+    private static final ValueLayout.OfShort BIG_ENDIAN_SHORT =
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     final EmulatedPd pd;
@@ -599,6 +600,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         return s == QpState.RTS || s == QpState.SQD || s == QpState.SQE || s == QpState.ERR;
     }
 
+    // Inline data at an address outside every registered region is read where the caller points (see below).
+    @SuppressWarnings("restricted")
     private void enqueue(SendWr wr, int index) {
         QpState s = state;
         if (!canPost(s)) {
@@ -779,7 +782,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
                     completeSend(w, WR_FLUSH_ERR);
                 } else if (s != QpState.RTS) {
                     break;
-                } else if (execute(w) == BLOCKED) {
+                } else if (executeGuarded(w) == BLOCKED) {
                     break;
                 }
                 sqHead++;
@@ -846,6 +849,18 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
 
     // ---------------------------------------------------------------- execution
 
+    /**
+     * Executes a WQE; if a registered segment became unusable underneath it (its arena was closed while
+     * registered), the WR completes with LOC_PROT_ERR instead of the exception escaping into a poster.
+     */
+    private int executeGuarded(SendWqe w) {
+        try {
+            return execute(w);
+        } catch (IllegalStateException | IndexOutOfBoundsException e) {
+            return fail(w, LOC_PROT_ERR);
+        }
+    }
+
     private int execute(SendWqe w) {
         int op = w.opcode;
         if (op == OP_LOCAL_INV) {
@@ -886,7 +901,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
 
     /**
      * Ends an RC/UC operation whose responder part returned {@code r}: a WC status, {@link #DROPPED} or
-     * {@link #BLOCKED}.
+     * {@link #RESP_BLOCKED}.
      */
     private int finish(SendWqe w, EmulatedQp p, int r) {
         if (r == RESP_BLOCKED) {
@@ -1321,11 +1336,11 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     private void fillGrh(EmulatedAh ah, long payload) {
         grh.fill((byte) 0);
         grh.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x60);
-        grh.set(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN), 4, (short) payload);
+        grh.set(BIG_ENDIAN_SHORT, 4, (short) payload);
         grh.set(ValueLayout.JAVA_BYTE, 6, (byte) 0x11);
         grh.set(ValueLayout.JAVA_BYTE, 7, (byte) ah.attributes.grh().hopLimit());
-        MemorySegment.copy(MemorySegment.ofArray(device.gid(ah.attributes.grh().sgidIndex()).toBytes()), 0, grh, 8, 16);
-        MemorySegment.copy(MemorySegment.ofArray(ah.attributes.grh().dgid().toBytes()), 0, grh, 24, 16);
+        MemorySegment.copy(device.gidBytes(ah.attributes.grh().sgidIndex()), 0, grh, 8, 16);
+        MemorySegment.copy(ah.dgidBytes, 0, grh, 24, 16);
     }
 
     private int localInvalidate(SendWqe w) {
