@@ -112,12 +112,12 @@ public abstract class DiscoveryRules extends TckArea {
     @DisplayName("required_ device limits for QPs, WRs, SGEs, CQs, CQEs, MRs and PDs are positive [ibv_query_device(3)]")
     void required_deviceLimitsPositive() {
         DeviceAttributes a = tb.deviceAttributes();
-        assertAll(a, Map.of("maxQp", a.maxQp(), "maxQpWr", a.maxQpWr(), "maxSge", a.maxSge(), "maxCq", a.maxCq(),
+        assertPositive(a, Map.of("maxQp", a.maxQp(), "maxQpWr", a.maxQpWr(), "maxSge", a.maxSge(), "maxCq", a.maxCq(),
                 "maxCqe", a.maxCqe(), "maxMr", a.maxMr(), "maxPd", a.maxPd()));
         assertTrue(a.maxMrSize() > 0, "max_mr_size must be positive");
     }
 
-    private static void assertAll(DeviceAttributes a, Map<String, Integer> limits) {
+    private static void assertPositive(DeviceAttributes a, Map<String, Integer> limits) {
         limits.forEach((k, v) -> assertTrue(v > 0, k + " must be positive in " + a));
     }
 
