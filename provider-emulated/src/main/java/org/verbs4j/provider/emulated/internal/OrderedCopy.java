@@ -1,6 +1,7 @@
 package org.verbs4j.provider.emulated.internal;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -15,6 +16,9 @@ import java.lang.invoke.VarHandle;
  */
 public final class OrderedCopy {
     private static final int RUN = 64 * 1024;
+    /** Messages up to this size are copied word by word, which is cheaper than a bulk copy call. */
+    private static final int SMALL = 256;
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private OrderedCopy() {}
 
@@ -29,6 +33,18 @@ public final class OrderedCopy {
             return;
         }
         long body = len - 8;
+        if (len <= SMALL) {
+            long i = 0;
+            for (; i + 8 <= body; i += 8) {
+                dst.set(WORD, dstOff + i, src.get(WORD, srcOff + i));
+            }
+            for (; i < body; i++) {
+                dst.set(ValueLayout.JAVA_BYTE, dstOff + i, src.get(ValueLayout.JAVA_BYTE, srcOff + i));
+            }
+            VarHandle.releaseFence();
+            dst.set(WORD, dstOff + body, src.get(WORD, srcOff + body));
+            return;
+        }
         long done = 0;
         while (done < body) {
             long n = Math.min(RUN, body - done);
