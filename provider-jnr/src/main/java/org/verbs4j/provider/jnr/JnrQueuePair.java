@@ -579,6 +579,20 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     }
 
     @Override
+    void markClosed() {
+        if (session != null) {
+            session.blockForClose();
+        }
+        try {
+            super.markClosed();
+        } finally {
+            if (session != null) {
+                session.unblockAfterClose();
+            }
+        }
+    }
+
+    @Override
     int destroy() {
         int rc = context.libs.ibverbs().ibv_destroy_qp(handle);
         return rc == 0 ? 0 : errnoOf(rc);
