@@ -90,7 +90,9 @@ public final class Providers {
         }
         StringBuilder sb = new StringBuilder(String.valueOf(cause.getMessage() != null ? cause.getMessage()
                 : cause.getClass().getSimpleName()));
-        for (Throwable c = cause.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+        // A bounded walk: a cause chain can loop through initCause.
+        int depth = 0;
+        for (Throwable c = cause.getCause(); c != null && depth < 8; c = c.getCause(), depth++) {
             if (c.getMessage() != null && !sb.toString().contains(c.getMessage())) {
                 sb.append(" (caused by: ").append(c.getMessage()).append(')');
             }
