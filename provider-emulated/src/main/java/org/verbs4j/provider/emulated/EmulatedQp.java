@@ -150,7 +150,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     volatile int rnrRetry;
     volatile int minRnrTimer;
     private int maxRdAtomic;
-    private int maxDestRdAtomic;
+    private volatile int maxDestRdAtomic;
     private int sqPsn;
     private int rqPsn;
     private boolean sqdNotify;
@@ -886,6 +886,11 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
             }
             completeSend(w, SUCCESS);
             return DONE;
+        }
+        if (p.maxDestRdAtomic == 0
+                && (op == OP_RDMA_READ || op == OP_CMP_SWP || op == OP_FETCH_ADD || op == OP_ATOMIC_WRITE)) {
+            // A responder with no RDMA READ/atomic resources refuses them (max_dest_rd_atomic 0).
+            return finish(w, p, responderError(p, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR));
         }
         int r = switch (op) {
             case OP_RDMA_WRITE -> write(w, p);
