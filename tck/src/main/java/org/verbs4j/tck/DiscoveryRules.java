@@ -308,4 +308,18 @@ public abstract class DiscoveryRules extends TckArea {
         assertEquals(tb.portAttributes().gidTblLen(), again.gidTblLen());
         assertSame(tb.portAttributes().linkLayer(), again.linkLayer());
     }
+
+    @Test
+    @DisplayName("required_ Verbs.provider(name) resolves this provider when it is named explicitly [DESIGN: Choosing a provider, rule 1]")
+    void required_resolvableByName() {
+        VerbsProvider named = Verbs.provider(tb.provider().name());
+        assertEquals(tb.provider().getClass(), named.getClass(), "Verbs.provider(\"" + tb.provider().name() + "\")");
+        assertTrue(named.isAvailable());
+    }
+
+    @Test
+    @DisplayName("required_ the device's node GUID is not zero [ibv_get_device_guid(3), IBA 4.1.1: GUIDs are EUI-64]")
+    void required_guidNonZero() {
+        assertTrue(tb.device().guid() != 0, "Device.guid() is 0");
+    }
 }
