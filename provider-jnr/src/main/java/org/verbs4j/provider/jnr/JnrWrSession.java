@@ -109,6 +109,11 @@ final class JnrWrSession implements WrSession {
     private int pendingA;
     private long pendingB;
     private int pendingC;
+    /** The type 2 binds of this batch, recorded on their windows once complete() succeeds. */
+    private final JnrMemoryWindow[] binds = new JnrMemoryWindow[16];
+    private final JnrMemoryRegion[] bindRegions = new JnrMemoryRegion[16];
+    private final int[] bindRkeys = new int[16];
+    private int bindCount;
     private static final int SHAPE_P = 1;
     private static final int SHAPE_U32 = 2;
     private static final int SHAPE_U32_U64 = 3;
@@ -206,6 +211,7 @@ final class JnrWrSession implements WrSession {
         udSet = false;
         xrcSet = false;
         built = 0;
+        bindCount = 0;
         pendingFn = 0;
         curWrId = NativeMemory.getLong(qpx + IbvQpEx.wr_id$OFFSET);
         curWrFlags = NativeMemory.getInt(qpx + IbvQpEx.wr_flags$OFFSET);
@@ -369,6 +375,17 @@ final class JnrWrSession implements WrSession {
             fail(Errno.EINVAL, "ibv_wr_bind_mw binds type 2 windows");
             return;
         }
+        if (!w.keepsIndex(rkey)) {
+            fail(Errno.EINVAL, "a type 2 bind may change only the low 8 bits (the key) of the window's rkey");
+            return;
+        }
+        if (bindCount == binds.length) {
+            fail(Errno.ENOMEM, "more than " + binds.length + " memory window binds in one session");
+            return;
+        }
+        binds[bindCount] = w;
+        bindRegions[bindCount] = info.length() == 0 ? null : mr;
+        bindRkeys[bindCount++] = rkey;
         long b = bindInfo.address();
         NativeMemory.putAddress(b + IbvMwBindInfo.mr$OFFSET, mr.handle);
         NativeMemory.putLong(b + IbvMwBindInfo.addr$OFFSET, info.addr());
@@ -630,7 +647,15 @@ final class JnrWrSession implements WrSession {
             if (rc != 0) {
                 throw new VerbsException("ibv_wr_complete", rc, null);
             }
+            for (int i = 0; i < bindCount; i++) {
+                binds[i].boundType2(bindRkeys[i], bindRegions[i]);
+            }
         } finally {
+            for (int i = 0; i < bindCount; i++) {
+                binds[i] = null;
+                bindRegions[i] = null;
+            }
+            bindCount = 0;
             end();
         }
     }
