@@ -1,0 +1,80 @@
+package org.verbs4j.provider.ffm;
+
+import java.lang.foreign.MemorySegment;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwType;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.provider.ffm.internal.InlineOps;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_mw;
+
+/** A memory window, {@code struct ibv_mw}, allocated and freed through the context ops. */
+final class FfmMemoryWindow extends FfmObject implements MemoryWindow {
+    final FfmProtectionDomain pd;
+    final MemorySegment mw;
+    private final MwType type;
+    private FfmMemoryRegion boundMr;
+    /** The rkey a type 2 bind gave; providers keep {@code ibv_mw.rkey} only for type 1 binds. */
+    private volatile int boundRkey;
+    private volatile boolean type2Bound;
+
+    FfmMemoryWindow(FfmProtectionDomain pd, MemorySegment mw, MwType type) {
+        super("MemoryWindow", pd.ctx);
+        this.pd = pd;
+        this.mw = mw.reinterpret(ibv_mw.LAYOUT.byteSize());
+        this.type = type;
+        pd.retain();
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public MwType type() {
+        return type;
+    }
+
+    /** The provider keeps the current rkey in {@code ibv_mw.rkey} and updates it at each bind. */
+    @Override
+    public int rkey() {
+        checkOpen();
+        return type2Bound ? boundRkey : (int) ibv_mw.rkey$vh.get(mw, 0L);
+    }
+
+    /** Records the rkey a posted type 2 bind gives the window. */
+    void boundWithRkey(int rkey) {
+        boundRkey = rkey;
+        type2Bound = true;
+    }
+
+    /**
+     * Records the region a type 1 bind attached the window to (null for an unbind), so that the region
+     * refuses to close with EBUSY while the window is bound, as {@code ibv_dereg_mr} would.
+     */
+    synchronized void boundTo(FfmMemoryRegion mr) {
+        if (boundMr != null) {
+            boundMr.release();
+        }
+        boundMr = mr;
+        if (mr != null) {
+            mr.retain();
+        }
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_dealloc_mw";
+    }
+
+    @Override
+    int destroyNative() {
+        return InlineOps.dealloc(ctx.deallocMw, mw);
+    }
+
+    @Override
+    void afterClose() {
+        boundTo(null);
+        pd.release();
+    }
+}

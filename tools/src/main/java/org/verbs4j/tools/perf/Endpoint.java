@@ -1,0 +1,201 @@
+package org.verbs4j.tools.perf;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.ThreadLocalRandom;
+import org.verbs4j.AccessFlags;
+import org.verbs4j.AddressHandle;
+import org.verbs4j.AhAttributes;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Context;
+import org.verbs4j.Device;
+import org.verbs4j.DeviceAttributes;
+import org.verbs4j.Gid;
+import org.verbs4j.LinkLayer;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.Mtu;
+import org.verbs4j.PortAttributes;
+import org.verbs4j.PortState;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.RecvWr;
+import org.verbs4j.Sge;
+import org.verbs4j.tools.cli.UsageException;
+
+/**
+ * One side of a perf test: a context on the device, a PD, a send and a receive CQ, the QPs and one registered
+ * buffer with a slot per QP. Both sides of a loopback run are endpoints in the same JVM; in a two-process run
+ * each process has one.
+ */
+final class Endpoint implements AutoCloseable {
+    /** The Q_Key every UD QP of a run uses. */
+    static final int QKEY = 0x11111111;
+    /** The bytes of Global Routing Header at the start of every UD receive buffer. */
+    static final int GRH_BYTES = 40;
+    private static final int RNR_TIMER_CODE = 12;
+    private static final int ACK_TIMEOUT_CODE = 14;
+
+    final PerfSettings settings;
+    final Context ctx;
+    final PortAttributes portAttrs;
+    final Gid gid;
+    final ProtectionDomain pd;
+    final CompletionQueue sendCq;
+    final CompletionQueue recvCq;
+    final QueuePair[] qps;
+    final int[] psns;
+    final MemorySegment buffer;
+    final MemoryRegion mr;
+    final long slotBytes;
+    /** Where a slot's incoming half starts: the peer writes, reads, sends and atomics there. */
+    final long inOffset;
+    final AddressHandle[] ahs;
+    private final RecvWr recvWr = new RecvWr();
+    private final Sge recvSge = new Sge();
+    private final int maxRdAtomic;
+    private final int maxDestRdAtomic;
+
+    private Endpoint(PerfSettings s, Device device, Arena arena) {
+        this.settings = s;
+        Context opened = device.open();
+        try {
+            this.ctx = opened;
+            DeviceAttributes da = ctx.queryDevice();
+            if (s.port() > da.physPortCnt()) {
+                throw new UsageException("device '" + device.name() + "' has " + da.physPortCnt()
+                        + " port(s); there is no port " + s.port());
+            }
+            this.portAttrs = ctx.queryPort(s.port());
+            if (portAttrs.state() != PortState.ACTIVE) {
+                throw new UsageException("port " + s.port() + " of '" + device.name() + "' is " + portAttrs.state()
+                        + ", not ACTIVE");
+            }
+            int gidIndex = Math.max(s.gidIndex(), 0);
+            if (gidIndex >= portAttrs.gidTblLen()) {
+                throw new UsageException("GID index " + gidIndex + " is outside the " + portAttrs.gidTblLen()
+                        + "-entry GID table of port " + s.port());
+            }
+            this.gid = ctx.queryGid(s.port(), gidIndex);
+            this.maxRdAtomic = Math.max(1, Math.min(16, da.maxQpInitRdAtom()));
+            this.maxDestRdAtomic = Math.max(1, Math.min(16, da.maxQpRdAtom()));
+            this.pd = ctx.allocPd();
+            int q = s.qps();
+            this.sendCq = ctx.createCq(s.txDepth() * q);
+            this.recvCq = ctx.createCq(Math.max(1, s.rxDepth()) * q);
+            // A slot is an outgoing half (the source of writes and sends) and an incoming half (the peer's target),
+            // so a ping-pong test can tell the message it receives from the one it sends.
+            this.inOffset = align(Math.max(s.size(), PerfTest.ATOMIC_SIZE) + GRH_BYTES, 64);
+            this.slotBytes = 2 * inOffset;
+            this.buffer = arena.allocate(slotBytes * q, 4096);
+            int access = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
+                    | (s.test().isAtomic() ? AccessFlags.REMOTE_ATOMIC : 0);
+            this.mr = pd.registerMemory(buffer, access);
+            this.qps = new QueuePair[q];
+            this.psns = new int[q];
+            this.ahs = new AddressHandle[q];
+            for (int i = 0; i < q; i++) {
+                QpInitAttributes.Builder b = QpInitAttributes.builder(s.qpType()).sendCq(sendCq).recvCq(recvCq)
+                        .maxSendWr(s.txDepth()).maxRecvWr(Math.max(1, s.rxDepth())).maxSendSge(1).maxRecvSge(1)
+                        .maxInlineData(s.inlineSize());
+                if (s.postApi() == PostApi.WR) {
+                    b.sendOps(s.test().opcode());
+                }
+                qps[i] = pd.createQp(b.build());
+                psns[i] = ThreadLocalRandom.current().nextInt(1 << 24);
+            }
+        } catch (RuntimeException e) {
+            opened.close();
+            throw e;
+        }
+    }
+
+    /** Opens the device and builds one side's objects. */
+    static Endpoint open(Device device, PerfSettings settings, Arena arena) {
+        return new Endpoint(settings, device, arena);
+    }
+
+    /** The address of QP {@code q}'s buffer slot. */
+    long slotAddress(int q) {
+        return mr.address() + q * slotBytes;
+    }
+
+    /** The address of QP {@code q}'s incoming half. */
+    long inAddress(int q) {
+        return slotAddress(q) + inOffset;
+    }
+
+    /** The offset in {@link #buffer} of QP {@code q}'s slot. */
+    long slotOffset(int q) {
+        return q * slotBytes;
+    }
+
+    /** What the peer needs to reach QP {@code q}: its incoming half. */
+    PeerInfo info(int q) {
+        return new PeerInfo(portAttrs.lid(), qps[q].qpNum(), psns[q], mr.rkey(), inAddress(q), gid);
+    }
+
+    /** The path MTU both sides use: the port's active MTU. */
+    Mtu mtu() {
+        return portAttrs.activeMtu();
+    }
+
+    /** Moves QP {@code q} to RTS, connected to the peer (RC, UC), or ready to send to it (UD). */
+    void connect(int q, PeerInfo remote, Mtu pathMtu) {
+        QueuePair qp = qps[q];
+        AhAttributes av = addressVector(remote);
+        switch (settings.qpType()) {
+            case RC -> {
+                qp.modify(QpAttributes.toInit(settings.port(), 0, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
+                        | AccessFlags.REMOTE_READ | (settings.test().isAtomic() ? AccessFlags.REMOTE_ATOMIC : 0)));
+                qp.modify(QpAttributes.toRtr(av, pathMtu, remote.qpn(), remote.psn(), maxDestRdAtomic,
+                        RNR_TIMER_CODE));
+                // rnr_retry 7 retries forever, so a receiver that is a little late never fails a send test.
+                qp.modify(QpAttributes.toRts(psns[q], ACK_TIMEOUT_CODE, 7, 7, maxRdAtomic));
+            }
+            case UC -> {
+                qp.modify(QpAttributes.toInit(settings.port(), 0, AccessFlags.LOCAL_WRITE
+                        | AccessFlags.REMOTE_WRITE));
+                qp.modify(QpAttributes.toRtrUc(av, pathMtu, remote.qpn(), remote.psn()));
+                qp.modify(QpAttributes.toRtsUnreliable(psns[q]));
+            }
+            case UD -> {
+                qp.modify(QpAttributes.toInitUd(settings.port(), 0, QKEY));
+                qp.modify(QpAttributes.toState(org.verbs4j.QpState.RTR));
+                qp.modify(QpAttributes.toRtsUnreliable(psns[q]));
+                ahs[q] = pd.createAh(av);
+            }
+            default -> throw new UsageException("QP type " + settings.qpType() + " is not a perf QP type");
+        }
+    }
+
+    /** A GRH route on RoCE, or when a GID index was given or the port has no LID; the LID otherwise. */
+    private AhAttributes addressVector(PeerInfo remote) {
+        boolean global = portAttrs.linkLayer() == LinkLayer.ETHERNET || settings.gidIndex() >= 0 || remote.lid() == 0;
+        if (global) {
+            return AhAttributes.roce(remote.gid(), Math.max(settings.gidIndex(), 0), settings.port());
+        }
+        return new AhAttributes(null, remote.lid(), 0, 0, 0, settings.port());
+    }
+
+    /** Posts one receive on QP {@code q} into its incoming half; {@code wrId} is the QP index. */
+    void postRecv(int q) {
+        // UD receives start with the GRH; the message follows it.
+        int len = settings.size() + (settings.qpType() == QpType.UD ? GRH_BYTES : 0);
+        recvSge.set(inAddress(q), len, mr.lkey());
+        recvWr.wrId(q).sgList(recvSge);
+        qps[q].postRecv(recvWr);
+    }
+
+    private static long align(long v, long a) {
+        return (v + a - 1) / a * a;
+    }
+
+    @Override
+    public void close() {
+        // Closing the context releases every object created from it, as ibv_close_device does.
+        ctx.close();
+    }
+}

@@ -1,0 +1,399 @@
+package org.verbs4j.tools.perf;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.verbs4j.Capabilities;
+import org.verbs4j.Context;
+import org.verbs4j.Device;
+import org.verbs4j.DeviceAttributes;
+import org.verbs4j.PortAttributes;
+import org.verbs4j.QpType;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.spi.VerbsProvider;
+import org.verbs4j.tools.cli.ExitCodes;
+import org.verbs4j.tools.cli.Messages;
+import org.verbs4j.tools.cli.Providers;
+import org.verbs4j.tools.cli.UsageException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code verbs4j perf <test>}: perftest's bandwidth and latency tests, with perftest's flags, on any provider.
+ *
+ * <p>Both ends run in this JVM by default (loopback). Without {@code -n}, each size runs perftest's default
+ * iterations (5000 for bandwidth, 1000 for latency), capped so that one size moves at most 512 MiB and never
+ * below 100 iterations, so a full sweep ({@code -a}) finishes in seconds on a software device.
+ *
+ * @see "perftest: ib_write_bw(1), ib_send_lat(1)"
+ */
+@Command(name = "perf", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run a perftest benchmark: write_bw, read_bw, send_bw, atomic_bw, write_lat, read_lat, "
+                + "send_lat or atomic_lat.",
+                "Both ends run in this JVM unless --server or a host is given."})
+public final class PerfCommand implements Callable<Integer> {
+    /** The smallest size of a sweep, bytes. */
+    static final int SWEEP_MIN = 2;
+    /** The largest size of a sweep, bytes (8 MiB, as perftest's -a). */
+    static final int SWEEP_MAX = 8 << 20;
+    /** The largest message this command sends, bytes. */
+    static final int SIZE_MAX = 1 << 30;
+    private static final long BYTES_PER_SIZE = 512L << 20;
+    private static final int MIN_DEFAULT_ITERATIONS = 100;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "TEST",
+            description = "write_bw, read_bw, send_bw, atomic_bw, write_lat, read_lat, send_lat or atomic_lat.")
+    String testName;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "HOST",
+            description = "Connect to a server at this host (two-process mode).")
+    String host;
+
+    @Option(names = {"-s", "--size"}, paramLabel = "BYTES", description = "Message size (default 65536; 2 for "
+            + "latency tests; 8 for atomics).")
+    Integer size;
+
+    @Option(names = {"-a", "--all"}, description = "Run every size from 2 B to 8 MiB, in powers of two.")
+    boolean all;
+
+    @Option(names = {"-n", "--iters"}, paramLabel = "N", description = "Iterations per size.")
+    Long iterations;
+
+    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run each size for this long "
+            + "instead of a number of iterations.")
+    Integer duration;
+
+    @Option(names = {"-t", "--tx-depth"}, paramLabel = "N", description = "Outstanding send WRs per QP (default "
+            + "128 for bandwidth, 1 for latency).")
+    Integer txDepth;
+
+    @Option(names = {"-c", "--connection"}, paramLabel = "RC|UC|UD", description = "QP type (default RC).")
+    String connection = "RC";
+
+    @Option(names = {"-q", "--qp"}, paramLabel = "N", description = "QP pairs (default 1; bandwidth tests only).")
+    int qps = 1;
+
+    @Option(names = {"-I", "--inline_size"}, paramLabel = "BYTES", description = "Send messages up to this size "
+            + "inline (default 0).")
+    int inlineSize;
+
+    @Option(names = {"-l", "--post_list"}, paramLabel = "N", description = "WRs per post call (default 1).")
+    int postList = 1;
+
+    @Option(names = {"--cq-mod", "--cq_mod"}, paramLabel = "N", description = "Signal one WR in N (default 100; "
+            + "at most the tx depth).")
+    int cqMod = 100;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "Device (default: the provider's first).")
+    String deviceName;
+
+    @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", description = "Port, 1-based (default 1).")
+    int port = 1;
+
+    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "GID index (default: the LID on "
+            + "InfiniBand, GID 0 on RoCE).")
+    Integer gidIndex;
+
+    @Option(names = "--post-api", paramLabel = "wr|post_send", description = "Post through the ibv_wr_* session "
+            + "or an ibv_post_send list (default wr when the device has it).")
+    String postApi;
+
+    @Option(names = "--provider", paramLabel = "P", description = "Provider (default: the one verbs4j chooses).")
+    String provider;
+
+    @Option(names = "--server", description = "Wait for a client (two-process mode).")
+    boolean server;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "TCP_PORT", description = "TCP port of the two-process "
+            + "exchange (default 18515).")
+    int tcpPort = 18515;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
+    Path json;
+
+    @Option(names = "--plot", paramLabel = "FILE", description = "Also draw the results: FILE.png or FILE.svg.")
+    Path plot;
+
+    /** How long a run may make no progress before it fails, nanoseconds. */
+    private final long stallNanos = Stall.DEFAULT_LIMIT_NANOS;
+
+    @Override
+    public Integer call() {
+        PerfTest test = parseTest();
+        QpType qpType = parseQpType();
+        checkArguments(test, qpType);
+        VerbsProvider p = Providers.resolve(provider);
+        Device device = Providers.device(p, deviceName);
+
+        Capabilities caps;
+        DeviceAttributes da;
+        PortAttributes pa;
+        try (Context ctx = device.open()) {
+            caps = ctx.capabilities();
+            da = ctx.queryDevice();
+            if (port > da.physPortCnt()) {
+                throw new UsageException("device '" + device.name() + "' has " + da.physPortCnt()
+                        + " port(s); there is no port " + port);
+            }
+            pa = ctx.queryPort(port);
+        }
+        PostApi api = choosePostApi(caps);
+        checkDevice(test, qpType, caps, da, pa, device);
+        List<Integer> sizes = sizes(test, qpType, pa.activeMtu().bytes());
+        PerfSettings base = settings(test, qpType, api, da, sizes.getFirst());
+
+        boolean twoProcess = server || host != null;
+        if (twoProcess && TwoProcess.unsupportedReason(p) != null) {
+            throw new UsageException(TwoProcess.unsupportedReason(p));
+        }
+        String mode = server ? "server" : host != null ? "client" : "loopback";
+        PrintWriter out = spec.commandLine().getOut();
+        ResultTable table = new ResultTable(out, base);
+        table.header(p.name(), device.name(), mode, pa.activeMtu().bytes());
+        List<PerfSettings> runs = sizes.stream().map(sz -> base.with(sz, iterationsFor(test, sz))).toList();
+        List<PerfRow> rows = new ArrayList<>();
+        boolean showProgress = Progress.wanted() && (sizes.size() > 1 || base.timed());
+        long steps = base.timed() ? (long) sizes.size() * base.durationSeconds() : sizes.size();
+        try (Progress progress = Progress.of(showProgress, test.cliName(), steps, base.timed() ? "s" : "sizes")) {
+            long[] done = {0};
+            java.util.function.Consumer<PerfRow> onRow = row -> {
+                rows.add(row);
+                done[0] += base.timed() ? base.durationSeconds() : 1;
+                progress.clearLine();
+                table.row(row);
+                progress.stepTo(done[0]);
+            };
+            if (twoProcess) {
+                TwoProcess.run(runs, device, server ? null : host, tcpPort, stallNanos, onRow);
+            } else {
+                for (PerfSettings s : runs) {
+                    onRow.accept(new LoopbackRun(s, device, stallNanos).run());
+                }
+            }
+        }
+        table.footer();
+        PerfReport report = new PerfReport("verbs4j perf", Messages.version(), test.cliName(),
+                test.kind().name().toLowerCase(Locale.ROOT), test.opcode().name(), p.name(), device.name(), port,
+                base.gidIndex(), mode, qpType.name(), api.cliName(), base.qps(), base.txDepth(), base.cqMod(),
+                base.postList(), base.inlineSize(), pa.activeMtu().bytes(), base.timed() ? base.durationSeconds() : 0,
+                rows);
+        if (json != null) {
+            PerfJson.write(report, json);
+        }
+        if (plot != null) {
+            PerfPlot.write(report, plot);
+        }
+        return ExitCodes.OK;
+    }
+
+    private PerfTest parseTest() {
+        try {
+            return PerfTest.ofCliName(testName.toLowerCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    private QpType parseQpType() {
+        return switch (connection.toUpperCase(Locale.ROOT)) {
+            case "RC" -> QpType.RC;
+            case "UC" -> QpType.UC;
+            case "UD" -> QpType.UD;
+            default -> throw new UsageException("-c takes RC, UC or UD, not '" + connection + "'");
+        };
+    }
+
+    /** Checks what can be checked without a device. */
+    private void checkArguments(PerfTest test, QpType qpType) {
+        if (!test.runsOn(qpType)) {
+            throw new UsageException(test.cliName() + " posts " + test.opcode() + ", which " + qpType
+                    + " QPs do not have (ibv_post_send(3)); use -c RC");
+        }
+        if (size != null && all) {
+            throw new UsageException("-s and -a exclude each other: -a runs every size from 2 B to 8 MiB");
+        }
+        if (size != null && (size < 1 || size > SIZE_MAX)) {
+            throw new UsageException("impossible message size " + size + ": -s takes 1 to " + SIZE_MAX + " bytes");
+        }
+        if (size != null && test.isAtomic() && size != PerfTest.ATOMIC_SIZE) {
+            throw new UsageException(test.cliName() + " uses 8-byte atomics; -s " + size + " is not possible");
+        }
+        if (iterations != null && duration != null) {
+            throw new UsageException("-n and -D exclude each other");
+        }
+        if (iterations != null && iterations < 1) {
+            throw new UsageException("-n takes 1 or more iterations, not " + iterations);
+        }
+        if (duration != null && (duration < 1 || duration > 86_400)) {
+            throw new UsageException("-D takes 1 to 86400 seconds, not " + duration);
+        }
+        if (txDepth != null && txDepth < 1) {
+            throw new UsageException("-t takes 1 or more WRs, not " + txDepth);
+        }
+        if (qps < 1 || qps > 1024) {
+            throw new UsageException("-q takes 1 to 1024 QPs, not " + qps);
+        }
+        if (qps > 1 && test.kind() == PerfTest.Kind.LATENCY) {
+            throw new UsageException("latency tests use one QP; -q " + qps + " is for bandwidth tests");
+        }
+        if (inlineSize < 0) {
+            throw new UsageException("-I takes 0 or more bytes, not " + inlineSize);
+        }
+        if (postList < 1) {
+            throw new UsageException("-l takes 1 or more WRs, not " + postList);
+        }
+        if (cqMod < 1) {
+            throw new UsageException("--cq-mod takes 1 or more, not " + cqMod);
+        }
+        if (port < 1 || port > 255) {
+            throw new UsageException("-i takes a port from 1 to 255, not " + port);
+        }
+        if (gidIndex != null && (gidIndex < 0 || gidIndex > 255)) {
+            throw new UsageException("-x takes a GID index from 0 to 255, not " + gidIndex);
+        }
+        if (tcpPort < 1 || tcpPort > 65535) {
+            throw new UsageException("-p takes a TCP port from 1 to 65535, not " + tcpPort);
+        }
+        if (server && host != null) {
+            throw new UsageException("--server and a host exclude each other: the server waits, the client connects");
+        }
+        if (plot != null && !PerfPlot.supported(plot)) {
+            throw new UsageException("--plot writes PNG or SVG; name the file *.png or *.svg, not " + plot);
+        }
+        checkWritable("--json", json);
+        checkWritable("--plot", plot);
+        if (postApi != null && !postApi.equals("wr") && !postApi.equals("post_send")) {
+            throw new UsageException("--post-api takes wr or post_send, not '" + postApi + "'");
+        }
+    }
+
+    /** An output file must be writable before a long run starts, not found wanting after it. */
+    private static void checkWritable(String option, Path file) {
+        if (file == null) {
+            return;
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir == null || !java.nio.file.Files.isDirectory(dir) || !java.nio.file.Files.isWritable(dir)) {
+            throw new UsageException(option + " " + file + ": the directory " + dir + " does not exist or is not "
+                    + "writable");
+        }
+        if (java.nio.file.Files.isDirectory(file)) {
+            throw new UsageException(option + " " + file + " is a directory, not a file");
+        }
+    }
+
+    private PostApi choosePostApi(Capabilities caps) {
+        if (postApi == null) {
+            return caps.wrSession() ? PostApi.WR : PostApi.POST_SEND;
+        }
+        if (postApi.equals("wr")) {
+            if (!caps.wrSession()) {
+                throw new UsageException("--post-api wr needs the ibv_wr_* session, which this device lacks; "
+                        + "use --post-api post_send");
+            }
+            return PostApi.WR;
+        }
+        return PostApi.POST_SEND;
+    }
+
+    /** Checks the request against what the device reports. */
+    private void checkDevice(PerfTest test, QpType qpType, Capabilities caps, DeviceAttributes da, PortAttributes pa,
+                             Device device) {
+        if (!caps.supports(qpType)) {
+            throw new UsageException("device '" + device.name() + "' cannot create " + qpType + " QPs; it has "
+                    + caps.qpTypes());
+        }
+        if (!caps.supports(qpType, test.opcode())) {
+            throw new UsageException("device '" + device.name() + "' cannot post " + test.opcode() + " on " + qpType
+                    + " QPs");
+        }
+        if (inlineSize > caps.maxInlineData()) {
+            throw new UsageException("-I " + inlineSize + " is more than the device's " + caps.maxInlineData()
+                    + " bytes of inline data");
+        }
+        int depth = txDepth();
+        if (depth > da.maxQpWr()) {
+            throw new UsageException("-t " + depth + " is more than the device's max_qp_wr " + da.maxQpWr());
+        }
+        if (postList > depth) {
+            throw new UsageException("-l " + postList + " is more than the tx depth " + depth);
+        }
+        if (gidIndex != null && gidIndex >= pa.gidTblLen()) {
+            throw new UsageException("-x " + gidIndex + " is outside the " + pa.gidTblLen() + "-entry GID table of port "
+                    + port);
+        }
+        if (qpType == QpType.UD && size != null && size > pa.activeMtu().bytes()) {
+            throw new UsageException("a UD message is at most one MTU: -s " + size + " is more than "
+                    + pa.activeMtu().bytes() + " bytes");
+        }
+        if (size != null && Integer.toUnsignedLong(size) > pa.maxMsgSz() && pa.maxMsgSz() > 0) {
+            throw new UsageException("-s " + size + " is more than the port's max_msg_sz " + pa.maxMsgSz());
+        }
+    }
+
+    private int txDepth() {
+        if (txDepth != null) {
+            return txDepth;
+        }
+        return parseTestQuietly().kind() == PerfTest.Kind.BANDWIDTH ? 128 : 1;
+    }
+
+    private PerfTest parseTestQuietly() {
+        return PerfTest.ofCliName(testName.toLowerCase(Locale.ROOT));
+    }
+
+    /** The sizes to run: one, or the sweep, which stops at the MTU on UD. */
+    List<Integer> sizes(PerfTest test, QpType qpType, int mtuBytes) {
+        if (test.isAtomic()) {
+            return List.of(PerfTest.ATOMIC_SIZE);
+        }
+        if (!all) {
+            int def = size != null ? size : test.kind() == PerfTest.Kind.BANDWIDTH ? 65536 : 2;
+            if (qpType == QpType.UD) {
+                def = Math.min(def, mtuBytes);
+            }
+            return List.of(def);
+        }
+        List<Integer> sizes = new ArrayList<>();
+        int max = qpType == QpType.UD ? Math.min(SWEEP_MAX, mtuBytes) : SWEEP_MAX;
+        for (int s = SWEEP_MIN; s <= max; s <<= 1) {
+            sizes.add(s);
+        }
+        return sizes;
+    }
+
+    /** {@code -n}, or perftest's default capped to {@value #BYTES_PER_SIZE} bytes per size; 0 for a timed run. */
+    long iterationsFor(PerfTest test, int bytes) {
+        if (duration != null) {
+            return 0;
+        }
+        if (iterations != null) {
+            return iterations;
+        }
+        long def = test.kind() == PerfTest.Kind.BANDWIDTH ? 5000 : 1000;
+        return Math.max(MIN_DEFAULT_ITERATIONS, Math.min(def, BYTES_PER_SIZE / bytes));
+    }
+
+    private PerfSettings settings(PerfTest test, QpType qpType, PostApi api, DeviceAttributes da, int firstSize) {
+        int depth = txDepth();
+        boolean oneByOne = test.kind() == PerfTest.Kind.LATENCY
+                && (test.opcode() == WrOpcode.RDMA_READ || test.isAtomic());
+        // A signaled WR must fit in the tx depth, or the send queue fills with WRs nothing retires.
+        int mod = oneByOne ? 1 : Math.min(cqMod, depth);
+        int rx = 0;
+        if (test.usesReceives()) {
+            rx = test.kind() == PerfTest.Kind.BANDWIDTH ? Math.min(Math.max(512, depth), da.maxQpWr()) : 16;
+        }
+        return new PerfSettings(test, firstSize, iterationsFor(test, firstSize), duration == null ? 0 : duration,
+                depth, rx, qpType, qps, inlineSize, postList, mod, port, gidIndex == null ? -1 : gidIndex, api);
+    }
+}

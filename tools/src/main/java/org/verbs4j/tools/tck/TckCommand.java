@@ -1,0 +1,101 @@
+package org.verbs4j.tools.tck;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.verbs4j.Verbs;
+import org.verbs4j.spi.VerbsProvider;
+import org.verbs4j.tck.TckReport;
+import org.verbs4j.tck.TckRunner;
+import org.verbs4j.tools.cli.ExitCodes;
+import org.verbs4j.tools.cli.Providers;
+import org.verbs4j.tools.cli.UsageException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code verbs4j tck}: runs the TCK through {@link TckRunner} against one provider or all of them and prints an
+ * area x provider matrix of passed/skipped/failed. Exits with {@link ExitCodes#FAILURE} if any test failed; an
+ * unavailable provider is a skip with its cause, not a failure.
+ */
+@Command(name = "tck", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Run the verbs4j TCK and print an area x provider matrix (passed/skipped/failed).")
+public final class TckCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--provider", paramLabel = "P|all", description = "The provider to test, or all of them "
+            + "(default: the one verbs4j chooses).")
+    String provider;
+
+    @Option(names = "--area", paramLabel = "A", description = "Only this area (repeatable): ${COMPLETION-CANDIDATES}.",
+            completionCandidates = Areas.class)
+    List<String> areas = new ArrayList<>();
+
+    @Option(names = "--reports", paramLabel = "DIR", description = "Write JUnit XML reports to DIR/<provider>.")
+    Path reports;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "The device to test (default: the "
+            + "provider's first).")
+    String deviceName;
+
+    @Option(names = {"-v", "--verbose"}, description = "List every skipped test with its reason.")
+    boolean verbose;
+
+    @Override
+    public Integer call() {
+        Set<String> wanted = new LinkedHashSet<>();
+        for (String a : areas) {
+            wanted.add(TckRunner.AREAS.stream().filter(k -> k.equalsIgnoreCase(a.strip())).findFirst()
+                    .orElseThrow(() -> new UsageException("no TCK area '" + a + "'; the areas are "
+                            + String.join(", ", TckRunner.AREAS))));
+        }
+        List<VerbsProvider> targets = targets();
+        PrintWriter out = spec.commandLine().getOut();
+        Map<String, TckReport> reportsByProvider = new LinkedHashMap<>();
+        for (VerbsProvider p : targets) {
+            TckRunner.Options options = TckRunner.Options.defaults().areas(wanted)
+                    .reportDir(reports == null ? null : reports.resolve(p.name())).deviceName(deviceName);
+            out.printf("running the TCK against '%s' ...%n", p.name());
+            out.flush();
+            reportsByProvider.put(p.name(), TckRunner.run(p, options));
+        }
+        out.println();
+        TckMatrix.print(out, reportsByProvider, wanted.isEmpty() ? TckRunner.AREAS : List.copyOf(wanted), verbose);
+        out.flush();
+        boolean failed = reportsByProvider.values().stream().anyMatch(r -> !r.successful());
+        return failed ? ExitCodes.FAILURE : ExitCodes.OK;
+    }
+
+    /** The providers to run: every one found for {@code all}, else the named or chosen one. */
+    private List<VerbsProvider> targets() {
+        if (provider == null) {
+            return List.of(Providers.resolve(null));
+        }
+        if (provider.equalsIgnoreCase("all")) {
+            List<VerbsProvider> all = Verbs.providers();
+            if (all.isEmpty()) {
+                throw new UsageException("no verbs4j provider is on the path");
+            }
+            return all;
+        }
+        // A named provider that is unavailable still runs: the report shows the skip and its cause.
+        return List.of(Providers.find(provider));
+    }
+
+    /** The area names, for help and completion. */
+    static final class Areas implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return TckRunner.AREAS.iterator();
+        }
+    }
+}

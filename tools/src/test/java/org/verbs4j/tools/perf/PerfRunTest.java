@@ -1,0 +1,148 @@
+package org.verbs4j.tools.perf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.verbs4j.tools.Main;
+import org.verbs4j.tools.Run;
+
+/** Tiny loopback runs on the emulated provider: the table has its rows. No timing is asserted. */
+class PerfRunTest {
+    private static final Pattern BW_ROW = Pattern.compile(
+            "(?m)^ (\\d+)\\s+(\\d+)\\s+(\\d+\\.\\d\\d)\\s+(\\d+\\.\\d\\d)\\s+(\\d+\\.\\d{6}) *$");
+    private static final Pattern LAT_ROW = Pattern.compile(
+            "(?m)^ (\\d+)\\s+(\\d+)( +\\d+\\.\\d\\d){7} *$");
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+        "write_bw, -c RC --post-api wr",
+        "write_bw, -c RC --post-api post_send -l 4 --cq-mod 4",
+        "write_bw, -c UC -q 2",
+        "write_bw, -c RC -I 64 -s 32",
+        "read_bw, -c RC",
+        "send_bw, -c RC --post-api post_send",
+        "send_bw, -c UC",
+        "send_bw, -c UD -s 256",
+        "atomic_bw, -c RC",
+    })
+    void bandwidthRow(String test, String flags) {
+        List<String> args = new java.util.ArrayList<>(List.of("perf", test, "--provider", "emulated", "-n", "40"));
+        args.addAll(List.of(flags.split(" ")));
+        if (!test.startsWith("atomic") && !args.contains("-s")) {
+            args.addAll(List.of("-s", "1024"));
+        }
+        Run r = Run.of(args.toArray(String[]::new));
+        assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
+        var m = BW_ROW.matcher(r.out());
+        assertTrue(m.find(), r.out());
+        assertTrue(Long.parseLong(m.group(2)) >= 40, r.out());
+        assertTrue(r.out().contains("#bytes     #iterations    BW peak[MB/sec]"), r.out());
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+        "write_lat, -c RC",
+        "write_lat, -c UC --post-api post_send",
+        "read_lat, -c RC",
+        "send_lat, -c RC",
+        "send_lat, -c UD",
+        "atomic_lat, -c RC",
+    })
+    void latencyRow(String test, String flags) {
+        List<String> args = new java.util.ArrayList<>(List.of("perf", test, "--provider", "emulated", "-n", "30"));
+        args.addAll(List.of(flags.split(" ")));
+        Run r = Run.of(args.toArray(String[]::new));
+        assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
+        var m = LAT_ROW.matcher(r.out());
+        assertTrue(m.find(), r.out());
+        assertEquals("30", m.group(2), r.out());
+        assertTrue(r.out().contains("t_typical[usec]"), r.out());
+    }
+
+    @Test
+    void sweepWritesJsonAndPlot() throws IOException {
+        Path json = dir.resolve("w.json");
+        Path png = dir.resolve("w.png");
+        Run r = Run.of("perf", "write_bw", "--provider", "emulated", "-a", "-n", "5", "--json", json.toString(),
+                "--plot", png.toString());
+        assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
+        assertEquals(23, BW_ROW.matcher(r.out()).results().count(), r.out());
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        PerfOutputTest.assertSchema(root, "bandwidth");
+        assertEquals(23, root.get("results").size());
+        assertEquals("emulated", root.get("provider").asText());
+        assertEquals(8 << 20, root.at("/results/22/bytes").asInt());
+        assertTrue(png.toFile().length() > 10_000);
+        assertTrue(r.err().isEmpty(), "no progress bar outside a terminal: " + r.err());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"write_bw, 4096", "send_bw, 4096", "read_bw, 4096", "write_lat, 64", "send_lat, 64", "read_lat, 64"})
+    void twoProcessModeOverLoopbackTcp(String test, String size) throws Exception {
+        // Both "processes" are threads of this JVM, the only way the emulated device can be reached from both.
+        System.setProperty(TwoProcess.SAME_JVM_PEER_PROPERTY, "true");
+        try {
+            int port;
+            try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+                port = probe.getLocalPort();
+            }
+            String p = Integer.toString(port);
+            var server = java.util.concurrent.CompletableFuture.supplyAsync(() -> Run.of("perf", test, "--provider",
+                    "emulated", "--server", "-p", p, "-n", "50", "-s", size));
+            Run client = Run.of("perf", test, "--provider", "emulated", "127.0.0.1", "-p", p, "-n", "50", "-s", size);
+            Run srv = server.get(120, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(Main.EXIT_OK, client.exitCode(), client::err);
+            assertEquals(Main.EXIT_OK, srv.exitCode(), srv::err);
+            Pattern row = test.endsWith("_bw") ? BW_ROW : LAT_ROW;
+            var c = row.matcher(client.out());
+            var s = row.matcher(srv.out());
+            assertTrue(c.find(), client.out());
+            assertTrue(s.find(), srv.out());
+            assertEquals(c.group(), s.group(), "the server prints the client's row");
+            assertTrue(client.out().contains("client") && srv.out().contains("server"), client.out());
+        } finally {
+            System.clearProperty(TwoProcess.SAME_JVM_PEER_PROPERTY);
+        }
+    }
+
+    @Test
+    void twoProcessPeersMustRunTheSameTest() throws Exception {
+        System.setProperty(TwoProcess.SAME_JVM_PEER_PROPERTY, "true");
+        try {
+            int port;
+            try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+                port = probe.getLocalPort();
+            }
+            String p = Integer.toString(port);
+            var server = java.util.concurrent.CompletableFuture.supplyAsync(() -> Run.of("perf", "write_bw",
+                    "--provider", "emulated", "--server", "-p", p, "-n", "50"));
+            Run client = Run.of("perf", "write_bw", "--provider", "emulated", "localhost", "-p", p, "-n", "60");
+            Run srv = server.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(Main.EXIT_USAGE, client.exitCode(), client::err);
+            assertEquals(Main.EXIT_USAGE, srv.exitCode(), srv::err);
+            assertTrue(client.err().contains("give both sides the same test and flags"), client::err);
+        } finally {
+            System.clearProperty(TwoProcess.SAME_JVM_PEER_PROPERTY);
+        }
+    }
+
+    @Test
+    void timedRun() {
+        Run r = Run.of("perf", "send_lat", "--provider", "emulated", "-D", "1");
+        assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
+        assertTrue(LAT_ROW.matcher(r.out()).find(), r.out());
+    }
+}
