@@ -31,7 +31,8 @@ public interface MemoryRegion extends VerbsObject {
     /**
      * Deregisters the region.
      *
-     * @throws VerbsException {@code EBUSY} while a memory window is bound to it
+     * @throws VerbsException while a memory window is bound to it: {@code EBUSY}, or {@code EINVAL} on
+     *     devices that follow IBA 10.6.7.2.6 literally, rxe among them
      * @see "ibv_dereg_mr(3)"
      */
     @Override

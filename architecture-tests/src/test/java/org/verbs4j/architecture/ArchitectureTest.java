@@ -115,15 +115,6 @@ class ArchitectureTest {
     }
 
     @Test
-    @DisplayName("every VerbsProvider lives in a provider module's package")
-    void providersLiveInProviderPackages() {
-        ArchRule rule = classes().that().implement(VerbsProvider.class)
-                .should().resideInAPackage("org.verbs4j.provider..")
-                .as("a provider is found by ServiceLoader from its own module, org.verbs4j.provider.<name>");
-        rule.allowEmptyShould(true).check(classes);
-    }
-
-    @Test
     @DisplayName("there are no package cycles")
     void noPackageCycles() {
         ArchRule rule = slices().matching("org.verbs4j.(**)").should().beFreeOfCycles()
