@@ -368,6 +368,9 @@ int main(int argc, char **argv) {
         snprintf(text, sizeof text, "complete=%d, %s, mw->rkey %s", rc, rc ? "-" : status(cqb),
                  mw2->rkey == mw_rkey ? "updated" : "not updated");
         report("ibv_wr_bind_mw of a type 2 window", text, "success; the window takes the new rkey");
+        /* librxe takes the window's current key from mw->rkey at the next bind, and does not update it
+         * after a type 2 bind: the application (or verbs4j) has to. */
+        mw2->rkey = mw_rkey;
         post_recv(b, 0, 64);
         struct ibv_qp_ex *ax = ibv_qp_to_qp_ex(a);
         ibv_wr_start(ax);
@@ -385,8 +388,47 @@ int main(int argc, char **argv) {
             snprintf(text, sizeof text, "no completion");
         printf("%-58s rxe: %-28s TCK expects: wc_flags has IBV_WC_WITH_INV (0x%x), rkey 0x%x\n",
                "SEND_WITH_INV, receive completion", text, IBV_WC_WITH_INV, mw_rkey);
+        /* 11. A type 2 bind whose rkey changes the index part, not just the 8-bit key. */
+        ibv_wr_start(bx);
+        bx->wr_id = 11;
+        bx->wr_flags = IBV_SEND_SIGNALED;
+        ibv_wr_bind_mw(bx, mw2, ibv_inc_rkey(mw_rkey) ^ 0x100, &info);
+        rc = ibv_wr_complete(bx);
+        snprintf(text, sizeof text, "complete=%d, %s", rc, rc ? "-" : status(cqb));
+        report("type 2 bind with the rkey's index bits changed", text, "refused or an error completion");
     } else {
         report("type 2 window", "could not allocate or register", "-");
+    }
+    ibv_destroy_qp(a);
+    ibv_destroy_qp(b);
+
+    /* 12. A write through a type 1 window, below the window's start but inside its region. */
+    a = qp_new(cqa, IBV_QPT_RC, 8, 0, 0);
+    b = qp_new(cqb, IBV_QPT_RC, 8, 0, 0);
+    connect_to(a, b->qp_num);
+    connect_to(b, a->qp_num);
+    struct ibv_mw *mw1 = ibv_alloc_mw(pd, IBV_MW_TYPE_1);
+    if (mw1 && bmr) {
+        struct ibv_mw_bind bind = {.wr_id = 12, .send_flags = IBV_SEND_SIGNALED,
+                                   .bind_info = {.mr = bmr, .addr = (uintptr_t)buf + 32768 + 1024, .length = 1024,
+                                                 .mw_access_flags = IBV_ACCESS_REMOTE_WRITE}};
+        rc = ibv_bind_mw(b, mw1, &bind);
+        snprintf(text, sizeof text, "bind=%d, %s", rc, rc ? "-" : status(cqb));
+        report("ibv_bind_mw type 1 over [1024, 2048) of a region", text, "success");
+        struct ibv_sge wsge = {.addr = (uintptr_t)buf, .length = 8, .lkey = mr->lkey};
+        struct ibv_send_wr wwr, *wbad;
+        memset(&wwr, 0, sizeof wwr);
+        wwr.sg_list = &wsge;
+        wwr.num_sge = 1;
+        wwr.opcode = IBV_WR_RDMA_WRITE;
+        wwr.send_flags = IBV_SEND_SIGNALED;
+        wwr.wr.rdma.remote_addr = (uintptr_t)buf + 32768 + 512;
+        wwr.wr.rdma.rkey = mw1->rkey;
+        rc = ibv_post_send(a, &wwr, &wbad);
+        snprintf(text, sizeof text, "post=%d, %s", rc, rc ? "-" : status(cqa));
+        report("RDMA WRITE through the window, 512 bytes below it", text, "remote access error");
+    } else {
+        report("type 1 window", "could not allocate", "-");
     }
     return 0;
 }

@@ -35,7 +35,7 @@ final class CapabilityProbe {
 
     Capabilities probe() {
         DeviceAttributes d = ctx.queryDevice();
-        long flagsEx = ctx.deviceCapFlagsEx();
+        long flagsEx = ctx.deviceCapFlagsEx;
         int flags = d.deviceCapFlags();
         Set<MwType> mwTypes = EnumSet.noneOf(MwType.class);
         if ((flags & DeviceAttributes.CAP_MEM_WINDOW) != 0) {

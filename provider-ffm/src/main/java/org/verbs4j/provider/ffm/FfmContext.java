@@ -58,6 +58,8 @@ final class FfmContext extends FfmObject implements Context {
     final int physPortCnt;
     /** Whether the device offloads IP checksums ({@code IBV_DEVICE_UD_IP_CSUM} or {@code RAW_IP_CSUM}). */
     final boolean ipCsum;
+    /** {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, 0 without the extended query. */
+    final long deviceCapFlagsEx;
 
     final MemorySegment postSend;
     final MemorySegment postRecv;
@@ -104,6 +106,7 @@ final class FfmContext extends FfmObject implements Context {
             throw e;
         }
         this.physPortCnt = attrs.physPortCnt();
+        this.deviceCapFlagsEx = queryDeviceCapFlagsEx();
         this.ipCsum = (attrs.deviceCapFlags()
                 & (DeviceAttributes.CAP_UD_IP_CSUM | DeviceAttributes.CAP_RAW_IP_CSUM)) != 0;
     }
@@ -173,7 +176,7 @@ final class FfmContext extends FfmObject implements Context {
      * {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, which says what the kernel driver
      * executes beyond {@code ibv_device_attr}; 0 when the device has no extended query.
      */
-    long deviceCapFlagsEx() {
+    private long queryDeviceCapFlagsEx() {
         MemorySegment op = verbsOp(verbs_context.query_device_ex$off);
         if (op.address() == 0) {
             return 0;

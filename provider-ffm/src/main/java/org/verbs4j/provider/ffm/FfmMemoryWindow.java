@@ -13,9 +13,6 @@ final class FfmMemoryWindow extends FfmObject implements MemoryWindow {
     final MemorySegment mw;
     private final MwType type;
     private FfmMemoryRegion boundMr;
-    /** The rkey a type 2 bind gave; providers keep {@code ibv_mw.rkey} only for type 1 binds. */
-    private volatile int boundRkey;
-    private volatile boolean type2Bound;
 
     FfmMemoryWindow(FfmProtectionDomain pd, MemorySegment mw, MwType type) {
         super("MemoryWindow", pd.ctx);
@@ -39,13 +36,18 @@ final class FfmMemoryWindow extends FfmObject implements MemoryWindow {
     @Override
     public int rkey() {
         checkOpen();
-        return type2Bound ? boundRkey : (int) ibv_mw.rkey$vh.get(mw, 0L);
+        return (int) ibv_mw.rkey$vh.get(mw, 0L);
     }
 
-    /** Records the rkey a posted type 2 bind gives the window. */
+    /**
+     * Records in {@code ibv_mw.rkey} the rkey a posted type 2 bind gives the window. Providers update the
+     * field only for type 1 binds, and librxe reads it as the window's current key at the next bind, so
+     * without this a second type 2 bind fails.
+     */
     void boundWithRkey(int rkey) {
-        boundRkey = rkey;
-        type2Bound = true;
+        if (!isClosed()) {
+            ibv_mw.rkey$vh.set(mw, 0L, rkey);
+        }
     }
 
     /**

@@ -12,6 +12,7 @@ import org.verbs4j.MemoryRegion;
 import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwType;
 import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpAttrMask;
 import org.verbs4j.QpCapabilities;
 import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QpType;
@@ -23,6 +24,7 @@ import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.ffm.internal.Fields;
 import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.InlineOps;
+import org.verbs4j.provider.ffm.internal.Structs;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_ah_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_parent_domain_init_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_qp_init_attr_ex;
@@ -153,6 +155,17 @@ final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                     "ATOMIC_WRITE needs rdma-core 44 or later");
         }
+        // librxe creates such QPs whatever the kernel driver can execute; the driver says what it can in
+        // device_cap_flags_ex, and ibv_wr_post(3) wants creation to fail for what cannot run.
+        if (a.sendOps().contains(WrOpcode.ATOMIC_WRITE)
+                && (ctx.deviceCapFlagsEx & FfmContext.DEVICE_ATOMIC_WRITE) == 0) {
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
+                    "the device does not execute ATOMIC_WRITE (no IB_UVERBS_DEVICE_ATOMIC_WRITE)");
+        }
+        if (a.sendOps().contains(WrOpcode.FLUSH) && (ctx.deviceCapFlagsEx & FfmContext.DEVICE_FLUSH) == 0) {
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
+                    "the device does not execute FLUSH (no IB_UVERBS_DEVICE_FLUSH_*)");
+        }
         MemorySegment parentDomain = MemorySegment.NULL;
         try (Arena arena = Arena.ofConfined()) {
             if (td != null) {
@@ -209,9 +222,10 @@ final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
                 throw new VerbsException("ibv_create_qp_ex", Ibverbs.errnoOf(-1),
                         a.type() + " QP, sendOps " + a.sendOps() + ", " + cap);
             }
-            QpCapabilities granted = new QpCapabilities(Fields.i32(attr, l, "cap.max_send_wr"),
+            QpCapabilities requested = new QpCapabilities(Fields.i32(attr, l, "cap.max_send_wr"),
                     Fields.i32(attr, l, "cap.max_recv_wr"), Fields.i32(attr, l, "cap.max_send_sge"),
                     Fields.i32(attr, l, "cap.max_recv_sge"), Fields.i32(attr, l, "cap.max_inline_data"));
+            QpCapabilities granted = grantedCap(arena, qp, requested);
             MemorySegment qpx = MemorySegment.NULL;
             if (!a.sendOps().isEmpty()) {
                 qpx = Ibverbs.ibv_qp_to_qp_ex(qp);
@@ -233,6 +247,22 @@ final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
                 Ibverbs.ibv_dealloc_pd(parentDomain);
             }
         }
+    }
+
+    /**
+     * The queue sizes the device granted, from {@code ibv_query_qp}: the extended creation path does not
+     * always write them back into the request (rxe grants 15 WRs for 8 and leaves 8 there).
+     */
+    private static QpCapabilities grantedCap(Arena arena, MemorySegment qp, QpCapabilities fallback) {
+        MemorySegment qa = arena.allocate(Structs.ibv_qp_attr.LAYOUT);
+        MemorySegment qi = arena.allocate(256, 8);
+        if (Ibverbs.ibv_query_qp(qp, qa, QpAttrMask.CAP, qi) != 0) {
+            return fallback;
+        }
+        var l = Structs.ibv_qp_attr.LAYOUT;
+        return new QpCapabilities(Fields.i32(qa, l, "cap.max_send_wr"), Fields.i32(qa, l, "cap.max_recv_wr"),
+                Fields.i32(qa, l, "cap.max_send_sge"), Fields.i32(qa, l, "cap.max_recv_sge"),
+                Fields.i32(qa, l, "cap.max_inline_data"));
     }
 
     static String versionText(int v) {

@@ -225,6 +225,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
             }
             sendWrs.set(JAVA_LONG, ibv_send_wr.next$off, 0L);
             callPostSend(0);
+            recordBind(wr);
         }
     }
 
@@ -253,12 +254,29 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
                 }
                 if (limit > 0) {
                     sendWrs.set(JAVA_LONG, (limit - 1) * WR_SIZE + ibv_send_wr.next$off, 0L);
-                    callPostSend(base);
+                    try {
+                        callPostSend(base);
+                    } catch (PostSendException e) {
+                        for (int i = 0; i < e.badWrIndex() - base; i++) {
+                            recordBind(wrs.get(base + i));
+                        }
+                        throw e;
+                    }
+                    for (int i = 0; i < limit; i++) {
+                        recordBind(wrs.get(base + i));
+                    }
                 }
                 if (err != 0) {
                     throw new PostSendException(err, base + limit, reason(err, wrs.get(base + limit)));
                 }
             }
+        }
+    }
+
+    /** After a BIND_MW WR was posted: the window's rkey is the one it binds (see FfmMemoryWindow). */
+    private static void recordBind(SendWr wr) {
+        if (wr.opcode() == WrOpcode.BIND_MW && wr.bindMwWindow() instanceof FfmMemoryWindow mw) {
+            mw.boundWithRkey(wr.bindMwRkey());
         }
     }
 
@@ -351,7 +369,6 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
             ibv_mw_bind_info.addr$vh.set(w, bi, info.addr());
             ibv_mw_bind_info.length$vh.set(w, bi, info.length());
             ibv_mw_bind_info.mw_access_flags$vh.set(w, bi, info.mwAccessFlags());
-            mw.boundWithRkey(wr.bindMwRkey());
         } else if (op == WrOpcode.TSO) {
             MemorySegment hdr = wr.tsoHdr();
             if (hdr == null || !hdr.isNative() || hdr.byteSize() > 0xffff) {
