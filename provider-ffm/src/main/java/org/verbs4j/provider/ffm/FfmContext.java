@@ -1,0 +1,361 @@
+package org.verbs4j.provider.ffm;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.verbs4j.provider.ffm.internal.Fields.i32;
+import static org.verbs4j.provider.ffm.internal.Fields.i64;
+import static org.verbs4j.provider.ffm.internal.Fields.u16;
+import static org.verbs4j.provider.ffm.internal.Fields.u8;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.ref.Cleaner;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.verbs4j.AsyncEvent;
+import org.verbs4j.AsyncEventType;
+import org.verbs4j.AtomicCapability;
+import org.verbs4j.Capabilities;
+import org.verbs4j.CompletionChannel;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Context;
+import org.verbs4j.Device;
+import org.verbs4j.DeviceAttributes;
+import org.verbs4j.Errno;
+import org.verbs4j.Gid;
+import org.verbs4j.LinkLayer;
+import org.verbs4j.Mtu;
+import org.verbs4j.PortAttributes;
+import org.verbs4j.PortState;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.ThreadDomain;
+import org.verbs4j.VerbsException;
+import org.verbs4j.provider.ffm.internal.Ibverbs;
+import org.verbs4j.provider.ffm.internal.InlineOps;
+import org.verbs4j.provider.ffm.internal.Structs;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_async_event;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_context;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_device_attr;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_port_attr;
+import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
+
+/**
+ * An open device, {@code struct ibv_context}, with the function pointers of its {@code ops} and of the
+ * {@code verbs_context} in front of it. It tracks every object created from it, destroys them when it
+ * closes, and maps native addresses back to objects for completion and async events.
+ */
+final class FfmContext extends FfmObject implements Context {
+    static final Cleaner CLEANER = Cleaner.create();
+
+    private final FfmDevice device;
+    final MemorySegment context;
+    private final MemorySegment verbsContext;
+    final int rdmaCoreVersion;
+    final int physPortCnt;
+
+    final MemorySegment postSend;
+    final MemorySegment postRecv;
+    final MemorySegment postSrqRecv;
+    final MemorySegment pollCq;
+    final MemorySegment reqNotifyCq;
+    final MemorySegment allocMw;
+    final MemorySegment bindMw;
+    final MemorySegment deallocMw;
+
+    private final List<FfmObject> objects = new ArrayList<>();
+    final Map<Long, FfmCompletionQueue> cqs = new ConcurrentHashMap<>();
+    final Map<Long, FfmQueuePair> qps = new ConcurrentHashMap<>();
+    final Map<Long, FfmSharedReceiveQueue> srqs = new ConcurrentHashMap<>();
+    private final Cleaner.Cleanable cleanable;
+    private final Object asyncLock = new Object();
+    private volatile Capabilities capabilities;
+
+    FfmContext(FfmDevice device, MemorySegment ctx, int rdmaCoreVersion) {
+        super("Context", null);
+        this.device = device;
+        this.context = ctx.reinterpret(ibv_context.LAYOUT.byteSize());
+        this.rdmaCoreVersion = rdmaCoreVersion;
+        boolean extended = context.get(JAVA_LONG, ibv_context.abi_compat$off) == -1L;
+        this.verbsContext = extended
+                ? MemorySegment.ofAddress(context.address() - verbs_context.context$off)
+                        .reinterpret(verbs_context.LAYOUT.byteSize())
+                : null;
+        postSend = context.get(ADDRESS, ibv_context.post_send$off);
+        postRecv = context.get(ADDRESS, ibv_context.post_recv$off);
+        postSrqRecv = context.get(ADDRESS, ibv_context.post_srq_recv$off);
+        pollCq = context.get(ADDRESS, ibv_context.poll_cq$off);
+        reqNotifyCq = context.get(ADDRESS, ibv_context.req_notify_cq$off);
+        allocMw = context.get(ADDRESS, ibv_context.alloc_mw$off);
+        bindMw = context.get(ADDRESS, ibv_context.bind_mw$off);
+        deallocMw = context.get(ADDRESS, ibv_context.dealloc_mw$off);
+        long address = context.address();
+        this.cleanable = CLEANER.register(this, () -> Ibverbs.ibv_close_device(MemorySegment.ofAddress(address)));
+        DeviceAttributes attrs;
+        try {
+            attrs = queryDevice();
+        } catch (RuntimeException e) {
+            cleanable.clean();
+            throw e;
+        }
+        this.physPortCnt = attrs.physPortCnt();
+    }
+
+    /**
+     * The {@code verbs_context} op at {@code offset}, as {@code verbs_get_ctx_op} finds it: present when
+     * the context is extended, {@code sz} covers the op, and the pointer is set; else NULL.
+     */
+    MemorySegment verbsOp(long offset) {
+        if (verbsContext == null) {
+            return MemorySegment.NULL;
+        }
+        long sz = verbsContext.get(JAVA_LONG, verbs_context.sz$off);
+        if (sz < verbs_context.LAYOUT.byteSize() - offset) {
+            return MemorySegment.NULL;
+        }
+        return verbsContext.get(ADDRESS, offset);
+    }
+
+    synchronized void track(FfmObject o) {
+        objects.add(o);
+    }
+
+    synchronized void forget(FfmObject o) {
+        objects.remove(o);
+    }
+
+    @Override
+    public Device device() {
+        return device;
+    }
+
+    @Override
+    public DeviceAttributes queryDevice() {
+        checkOpen();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment s = a.allocate(ibv_device_attr.LAYOUT);
+            int rc = Ibverbs.ibv_query_device(context, s);
+            if (rc != 0) {
+                throw new VerbsException("ibv_query_device", Ibverbs.errnoOf(rc), device.name());
+            }
+            var l = ibv_device_attr.LAYOUT;
+            return new DeviceAttributes(org.verbs4j.provider.ffm.internal.Fields.string(s, l, "fw_ver"),
+                    Long.reverseBytes(i64(s, l, "node_guid")), Long.reverseBytes(i64(s, l, "sys_image_guid")),
+                    i64(s, l, "max_mr_size"), i64(s, l, "page_size_cap"), i32(s, l, "vendor_id"),
+                    i32(s, l, "vendor_part_id"), i32(s, l, "hw_ver"), i32(s, l, "max_qp"), i32(s, l, "max_qp_wr"),
+                    i32(s, l, "device_cap_flags"), i32(s, l, "max_sge"), i32(s, l, "max_sge_rd"),
+                    i32(s, l, "max_cq"), i32(s, l, "max_cqe"), i32(s, l, "max_mr"), i32(s, l, "max_pd"),
+                    i32(s, l, "max_qp_rd_atom"), i32(s, l, "max_ee_rd_atom"), i32(s, l, "max_res_rd_atom"),
+                    i32(s, l, "max_qp_init_rd_atom"), i32(s, l, "max_ee_init_rd_atom"),
+                    AtomicCapability.of(i32(s, l, "atomic_cap")), i32(s, l, "max_ee"), i32(s, l, "max_rdd"),
+                    i32(s, l, "max_mw"), i32(s, l, "max_raw_ipv6_qp"), i32(s, l, "max_raw_ethy_qp"),
+                    i32(s, l, "max_mcast_grp"), i32(s, l, "max_mcast_qp_attach"),
+                    i32(s, l, "max_total_mcast_qp_attach"), i32(s, l, "max_ah"), i32(s, l, "max_fmr"),
+                    i32(s, l, "max_map_per_fmr"), i32(s, l, "max_srq"), i32(s, l, "max_srq_wr"),
+                    i32(s, l, "max_srq_sge"), u16(s, l, "max_pkeys"), u8(s, l, "local_ca_ack_delay"),
+                    u8(s, l, "phys_port_cnt"));
+        }
+    }
+
+    void checkPort(int portNum) {
+        if (portNum < 1 || portNum > physPortCnt) {
+            throw new IllegalArgumentException(device.name() + " has ports 1.." + physPortCnt + ", not " + portNum);
+        }
+    }
+
+    @Override
+    public PortAttributes queryPort(int portNum) {
+        checkOpen();
+        checkPort(portNum);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment s = a.allocate(ibv_port_attr.LAYOUT);
+            MemorySegment op = verbsOp(verbs_context.query_port$off);
+            int rc = op.address() != 0
+                    ? InlineOps.query_port(op, context, (byte) portNum, s, ibv_port_attr.LAYOUT.byteSize())
+                    : Ibverbs.ibv_query_port(context, (byte) portNum, s);
+            if (rc != 0) {
+                throw new VerbsException("ibv_query_port", Ibverbs.errnoOf(rc), "port " + portNum);
+            }
+            var l = ibv_port_attr.LAYOUT;
+            return new PortAttributes(PortState.of(i32(s, l, "state")), mtu(i32(s, l, "max_mtu")),
+                    mtu(i32(s, l, "active_mtu")), i32(s, l, "gid_tbl_len"), i32(s, l, "port_cap_flags"),
+                    Integer.toUnsignedLong(i32(s, l, "max_msg_sz")), i32(s, l, "bad_pkey_cntr"),
+                    i32(s, l, "qkey_viol_cntr"), u16(s, l, "pkey_tbl_len"), u16(s, l, "lid"), u16(s, l, "sm_lid"),
+                    u8(s, l, "lmc"), u8(s, l, "max_vl_num"), u8(s, l, "sm_sl"), u8(s, l, "subnet_timeout"),
+                    u8(s, l, "init_type_reply"), u8(s, l, "active_width"), u8(s, l, "active_speed"),
+                    u8(s, l, "phys_state"), LinkLayer.of(u8(s, l, "link_layer")), u8(s, l, "flags"),
+                    u16(s, l, "port_cap_flags2"));
+        }
+    }
+
+    private static Mtu mtu(int v) {
+        return v >= 1 && v <= 5 ? Mtu.of(v) : Mtu.MTU_256;
+    }
+
+    @Override
+    public Gid queryGid(int portNum, int index) {
+        checkOpen();
+        checkPort(portNum);
+        int len = queryPort(portNum).gidTblLen();
+        if (index < 0 || index >= len) {
+            throw new IllegalArgumentException("port " + portNum + " has GID entries 0.." + (len - 1) + ", not " + index);
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment s = a.allocate(Structs.GID_SIZE, 8);
+            int rc = Ibverbs.ibv_query_gid(context, (byte) portNum, index, s);
+            if (rc != 0) {
+                throw new VerbsException("ibv_query_gid", Ibverbs.errnoOf(rc), "port " + portNum + " index " + index);
+            }
+            return Gid.of(s.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        checkOpen();
+        Capabilities c = capabilities;
+        if (c == null) {
+            synchronized (this) {
+                c = capabilities;
+                if (c == null) {
+                    c = capabilities = new CapabilityProbe(this).probe();
+                }
+            }
+        }
+        return c;
+    }
+
+    @Override
+    public ProtectionDomain allocPd() {
+        checkOpen();
+        MemorySegment pd = Ibverbs.ibv_alloc_pd(context);
+        if (pd.address() == 0) {
+            throw new VerbsException("ibv_alloc_pd", Ibverbs.errnoOf(-1), null);
+        }
+        FfmProtectionDomain p = new FfmProtectionDomain(this, pd);
+        track(p);
+        return p;
+    }
+
+    @Override
+    public CompletionChannel createCompletionChannel() {
+        checkOpen();
+        MemorySegment ch = Ibverbs.ibv_create_comp_channel(context);
+        if (ch.address() == 0) {
+            throw new VerbsException("ibv_create_comp_channel", Ibverbs.errnoOf(-1), null);
+        }
+        FfmCompletionChannel c = new FfmCompletionChannel(this, ch);
+        track(c);
+        return c;
+    }
+
+    @Override
+    public CompletionQueue createCq(int cqe, CompletionChannel channel, int compVector) {
+        checkOpen();
+        if (cqe < 1) {
+            throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
+        }
+        FfmCompletionChannel ch = null;
+        if (channel != null) {
+            if (!(channel instanceof FfmCompletionChannel f)) {
+                throw new IllegalArgumentException("the channel is not from the ffm provider");
+            }
+            checkSibling(f, "the completion channel");
+            ch = f;
+        }
+        int vectors = (int) ibv_context.num_comp_vectors$vh.get(context, 0L);
+        if (compVector < 0 || (vectors > 0 && compVector >= vectors)) {
+            throw new IllegalArgumentException("compVector is 0.." + (vectors - 1) + ", not " + compVector);
+        }
+        MemorySegment cq = Ibverbs.ibv_create_cq(context, cqe, MemorySegment.NULL,
+                ch == null ? MemorySegment.NULL : ch.channel, compVector);
+        if (cq.address() == 0) {
+            throw new VerbsException("ibv_create_cq", Ibverbs.errnoOf(-1), cqe + " entries");
+        }
+        FfmCompletionQueue q = new FfmCompletionQueue(this, cq, ch);
+        track(q);
+        cqs.put(cq.address(), q);
+        return q;
+    }
+
+    @Override
+    public ThreadDomain allocTd() {
+        checkOpen();
+        MemorySegment op = verbsOp(verbs_context.alloc_td$off);
+        if (op.address() == 0) {
+            throw new VerbsException("ibv_alloc_td", Errno.EOPNOTSUPP, "the device has no thread domains");
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment init = a.allocate(Structs.ibv_td_init_attr.LAYOUT);
+            MemorySegment td = InlineOps.create(op, context, init);
+            if (td.address() == 0) {
+                throw new VerbsException("ibv_alloc_td", Ibverbs.errnoOf(-1), null);
+            }
+            FfmThreadDomain t = new FfmThreadDomain(this, td);
+            track(t);
+            return t;
+        }
+    }
+
+    @Override
+    public AsyncEvent pollAsyncEvent(long timeout, TimeUnit unit) {
+        checkOpen();
+        int fd = (int) ibv_context.async_fd$vh.get(context, 0L);
+        synchronized (asyncLock) {
+            if (!Poller.awaitReadable(fd, timeout, unit, "ibv_get_async_event")) {
+                return null;
+            }
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment ev = a.allocate(ibv_async_event.LAYOUT);
+                int rc = Ibverbs.ibv_get_async_event(context, ev);
+                if (rc != 0) {
+                    throw new VerbsException("ibv_get_async_event", Ibverbs.errnoOf(rc), null);
+                }
+                AsyncEventType type = AsyncEventType.of(ev.get(JAVA_INT, 8));
+                long element = ev.get(JAVA_LONG, 0);
+                AsyncEvent result = switch (type) {
+                    case CQ_ERR -> new AsyncEvent(type, null, cqs.get(element), null, 0);
+                    case SRQ_ERR, SRQ_LIMIT_REACHED -> new AsyncEvent(type, null, null, srqs.get(element), 0);
+                    case DEVICE_FATAL -> new AsyncEvent(type, null, null, null, 0);
+                    case PORT_ACTIVE, PORT_ERR, LID_CHANGE, PKEY_CHANGE, SM_CHANGE, CLIENT_REREGISTER, GID_CHANGE ->
+                            new AsyncEvent(type, null, null, null, ev.get(JAVA_INT, 0));
+                    case WQ_FATAL -> new AsyncEvent(type, null, null, null, 0);
+                    default -> new AsyncEvent(type, qps.get(element), null, null, 0);
+                };
+                Ibverbs.ibv_ack_async_event(ev);
+                return result;
+            }
+        }
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_close_device";
+    }
+
+    @Override
+    int destroyNative() {
+        List<FfmObject> live;
+        synchronized (this) {
+            live = new ArrayList<>(objects);
+            objects.clear();
+        }
+        // Children before parents: the reverse of creation order always is.
+        for (int i = live.size() - 1; i >= 0; i--) {
+            live.get(i).closeByContext();
+        }
+        cqs.clear();
+        qps.clear();
+        srqs.clear();
+        cleanable.clean();
+        return 0;
+    }
+
+    @Override
+    public String toString() {
+        return "FfmContext[" + device.name() + (isClosed() ? ", closed" : "") + "]";
+    }
+}

@@ -1,0 +1,80 @@
+package org.verbs4j.provider.ffm;
+
+import java.lang.foreign.MemorySegment;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.provider.ffm.internal.Ibverbs;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_mr;
+
+/** A registered region, {@code struct ibv_mr}. Its keys are read once, at registration. */
+final class FfmMemoryRegion extends FfmObject implements MemoryRegion {
+    private final FfmProtectionDomain pd;
+    final MemorySegment mr;
+    private final MemorySegment segment;
+    private final int access;
+    private final int lkey;
+    private final int rkey;
+
+    FfmMemoryRegion(FfmProtectionDomain pd, MemorySegment mr, MemorySegment segment, int access) {
+        super("MemoryRegion", pd.ctx);
+        this.pd = pd;
+        this.mr = mr.reinterpret(ibv_mr.LAYOUT.byteSize());
+        this.segment = segment;
+        this.access = access;
+        this.lkey = (int) ibv_mr.lkey$vh.get(this.mr, 0L);
+        this.rkey = (int) ibv_mr.rkey$vh.get(this.mr, 0L);
+        pd.retain();
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public int lkey() {
+        checkOpen();
+        return lkey;
+    }
+
+    @Override
+    public int rkey() {
+        checkOpen();
+        return rkey;
+    }
+
+    @Override
+    public long address() {
+        return segment.address();
+    }
+
+    @Override
+    public long length() {
+        return segment.byteSize();
+    }
+
+    @Override
+    public MemorySegment segment() {
+        return segment;
+    }
+
+    @Override
+    public int access() {
+        return access;
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_dereg_mr";
+    }
+
+    @Override
+    int destroyNative() {
+        return Ibverbs.ibv_dereg_mr(mr);
+    }
+
+    @Override
+    void afterClose() {
+        pd.release();
+    }
+}

@@ -1,0 +1,100 @@
+package org.verbs4j.provider.ffm;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.verbs4j.Device;
+import org.verbs4j.provider.ffm.internal.IbverbsLibrary;
+import org.verbs4j.provider.ffm.internal.IbverbsUnavailableException;
+import org.verbs4j.provider.ffm.internal.IbverbsUnavailableException.Reason;
+import org.verbs4j.spi.VerbsProvider;
+
+/**
+ * The {@code ffm} provider: libibverbs ({@code libibverbs.so.1}, rdma-core 44 or later) through the
+ * Foreign Function and Memory API.
+ *
+ * <p>It is available when libibverbs loads and lists at least one device. Otherwise
+ * {@link #unavailabilityCause()} says which of these it is: the kill switch is set, the library is
+ * missing, native access is denied, the kernel has no RDMA support (ENOSYS), or there is no device.
+ *
+ * <p>Set the system property {@value #DISABLED_PROPERTY}{@code =true} to turn the provider off
+ * without removing it from the path. The JVM needs
+ * {@code --enable-native-access=org.verbs4j.provider.ffm} (or {@code ALL-UNNAMED} on the class path).
+ */
+public final class FfmProvider implements VerbsProvider {
+    /** The kill switch: {@code -Dverbs4j.ffm.disabled=true} makes the provider unavailable. */
+    public static final String DISABLED_PROPERTY = "verbs4j.ffm.disabled";
+
+    private volatile Object availability;
+    private volatile List<Device> devices;
+
+    /** Cheap: loads nothing. */
+    public FfmProvider() {}
+
+    @Override
+    public String name() {
+        return "ffm";
+    }
+
+    @Override
+    public int priority() {
+        return 300;
+    }
+
+    @Override
+    public int spiVersion() {
+        return SPI_VERSION;
+    }
+
+    private Object availability() {
+        Object a = availability;
+        if (a == null) {
+            synchronized (this) {
+                a = availability;
+                if (a == null) {
+                    if (Boolean.getBoolean(DISABLED_PROPERTY)) {
+                        a = new IbverbsUnavailableException(Reason.DISABLED,
+                                "disabled by -D" + DISABLED_PROPERTY + "=true", null);
+                    } else {
+                        try {
+                            a = IbverbsLibrary.load();
+                        } catch (IbverbsUnavailableException e) {
+                            a = e;
+                        }
+                    }
+                    availability = a;
+                }
+            }
+        }
+        return a;
+    }
+
+    @Override
+    public boolean isAvailable() {
+        return availability() instanceof IbverbsLibrary.Loaded;
+    }
+
+    @Override
+    public Throwable unavailabilityCause() {
+        return availability() instanceof Throwable t ? t : null;
+    }
+
+    @Override
+    public List<Device> devices() {
+        ensureAvailability();
+        List<Device> d = devices;
+        if (d == null) {
+            IbverbsLibrary.Loaded lib = (IbverbsLibrary.Loaded) availability();
+            List<Device> list = new ArrayList<>();
+            for (var dev : lib.devices()) {
+                list.add(new FfmDevice(dev, lib.rdmaCoreVersion()));
+            }
+            d = devices = List.copyOf(list);
+        }
+        return d;
+    }
+
+    @Override
+    public String toString() {
+        return "FfmProvider[available=" + isAvailable() + "]";
+    }
+}

@@ -1,0 +1,440 @@
+package org.verbs4j.provider.ffm;
+
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Objects;
+import org.verbs4j.DataInOrder;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.MwType;
+import org.verbs4j.PostSendException;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpAttrMask;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpState;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.RecvWr;
+import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
+import org.verbs4j.Sge;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.WrSession;
+import org.verbs4j.provider.ffm.internal.Ibverbs;
+import org.verbs4j.provider.ffm.internal.InlineOps;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_mw_bind;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_mw_bind_info;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_qp;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_qp_attr;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_send_wr;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_sge;
+
+/**
+ * A queue pair, {@code struct ibv_qp}, and its {@code ibv_qp_ex} when created with {@code sendOps}.
+ * {@code postSend} fills a reused native {@code ibv_send_wr} array and calls {@code ops.post_send};
+ * {@code postRecv} does the same with {@code ops.post_recv}; {@link #startWr()} opens the
+ * {@link FfmWrSession} that drives the {@code ibv_qp_ex} function pointers.
+ */
+final class FfmQueuePair extends FfmObject implements QueuePair {
+    private static final long WR_SIZE = ibv_send_wr.LAYOUT.byteSize();
+    private static final long SGE_SIZE = ibv_sge.LAYOUT.byteSize();
+    private static final int QUERY_MASK = QpAttrMask.ALL & ~QpAttrMask.RATE_LIMIT;
+
+    private final FfmProtectionDomain pd;
+    final MemorySegment qp;
+    private final QpInitAttributes init;
+    private final QpType type;
+    private final int qpNum;
+    private final FfmCompletionQueue sendCq;
+    private final FfmCompletionQueue recvCq;
+    private final FfmSharedReceiveQueue srq;
+    private final FfmThreadDomain td;
+    private final MemorySegment parentDomain;
+    private final Scratch scratch;
+    private final RecvPoster recvPoster;
+    private final FfmWrSession session;
+    private volatile QpState state = QpState.RESET;
+
+    private final Object sendLock = new Object();
+    private final int sendCapacity;
+    private final int sgePerWr;
+    private final MemorySegment sendWrs;
+    private final MemorySegment sendSges;
+    private final MemorySegment badWr;
+
+    FfmQueuePair(FfmProtectionDomain pd, MemorySegment qp, MemorySegment qpx, QpInitAttributes init,
+                 FfmCompletionQueue sendCq, FfmCompletionQueue recvCq, FfmSharedReceiveQueue srq,
+                 FfmThreadDomain td, MemorySegment parentDomain) {
+        super("QueuePair", pd.ctx);
+        this.pd = pd;
+        this.qp = qp.reinterpret(ibv_qp.LAYOUT.byteSize());
+        this.init = init;
+        this.type = init.type();
+        this.qpNum = (int) ibv_qp.qp_num$vh.get(this.qp, 0L);
+        this.sendCq = sendCq;
+        this.recvCq = recvCq;
+        this.srq = srq;
+        this.td = td;
+        this.parentDomain = parentDomain;
+        this.scratch = new Scratch(this);
+        this.sendCapacity = Math.max(1, Math.min(256, init.cap().maxSendWr()));
+        this.sgePerWr = Math.max(1, init.cap().maxSendSge());
+        this.sendWrs = scratch.allocate(WR_SIZE * sendCapacity);
+        this.sendSges = scratch.allocate(SGE_SIZE * sendCapacity * sgePerWr);
+        this.badWr = scratch.allocate(8);
+        this.recvPoster = srq == null
+                ? new RecvPoster(scratch, "ibv_post_recv", init.cap().maxRecvWr(), init.cap().maxRecvSge())
+                : null;
+        this.session = qpx.address() == 0 ? null : new FfmWrSession(this, qpx, init, scratch, td != null);
+        pd.retain();
+        sendCq.retain();
+        recvCq.retain();
+        if (srq != null) {
+            srq.retain();
+        }
+        if (td != null) {
+            td.retain();
+        }
+    }
+
+    FfmContext context() {
+        return ctx;
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public QpType type() {
+        return type;
+    }
+
+    @Override
+    public int qpNum() {
+        return qpNum;
+    }
+
+    @Override
+    public QpState state() {
+        return state;
+    }
+
+    /** Whether the send queue accepts work in the state last seen (RTS, SQD, SQE or ERR). */
+    boolean sendQueueReady() {
+        QpState s = state;
+        return s == QpState.RTS || s == QpState.SQD || s == QpState.SQE || s == QpState.ERR;
+    }
+
+    @Override
+    public QpInitAttributes initAttributes() {
+        return init;
+    }
+
+    @Override
+    public void modify(QpAttributes attributes) {
+        checkOpen();
+        Objects.requireNonNull(attributes, "attributes");
+        if (attributes.has(QpAttrMask.AV)) {
+            ctx.checkPort(attributes.ahAttr().portNum());
+        }
+        if (attributes.has(QpAttrMask.PORT)) {
+            ctx.checkPort(attributes.port());
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment attr = a.allocate(ibv_qp_attr.LAYOUT);
+            NativeAttrs.writeQpAttr(attr, attributes);
+            int rc = Ibverbs.ibv_modify_qp(qp, attr, attributes.mask());
+            if (rc != 0) {
+                throw new VerbsException("ibv_modify_qp", Ibverbs.errnoOf(rc),
+                        state + " -> " + attributes.state() + ", mask " + QpAttrMask.toString(attributes.mask()));
+            }
+        }
+        if (attributes.has(QpAttrMask.STATE)) {
+            state = attributes.state();
+        }
+    }
+
+    @Override
+    public QpAttributes query() {
+        checkOpen();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment attr = a.allocate(ibv_qp_attr.LAYOUT);
+            MemorySegment initAttr = a.allocate(256, 8);
+            int rc = Ibverbs.ibv_query_qp(qp, attr, QUERY_MASK, initAttr);
+            if (rc != 0) {
+                throw new VerbsException("ibv_query_qp", Ibverbs.errnoOf(rc), null);
+            }
+            QpAttributes q = NativeAttrs.readQpAttr(attr, QUERY_MASK);
+            state = q.state();
+            return q;
+        }
+    }
+
+    @Override
+    public void postRecv(RecvWr wr) {
+        checkOpen();
+        if (recvPoster == null) {
+            throw new IllegalStateException("this QP receives through its SRQ; post there");
+        }
+        recvPoster.post(ctx.postRecv, qp, wr);
+    }
+
+    @Override
+    public void postRecv(List<RecvWr> wrs) {
+        checkOpen();
+        if (recvPoster == null) {
+            throw new IllegalStateException("this QP receives through its SRQ; post there");
+        }
+        recvPoster.post(ctx.postRecv, qp, wrs);
+    }
+
+    @Override
+    public void postSend(SendWr wr) {
+        Objects.requireNonNull(wr, "wr");
+        synchronized (sendLock) {
+            checkOpen();
+            int err = write(0, wr);
+            if (err != 0) {
+                throw new PostSendException(err, 0, reason(err, wr));
+            }
+            sendWrs.set(JAVA_LONG, ibv_send_wr.next$off, 0L);
+            callPostSend(0);
+        }
+    }
+
+    @Override
+    public void postSend(List<SendWr> wrs) {
+        Objects.requireNonNull(wrs, "wrs");
+        int size = wrs.size();
+        for (int i = 0; i < size; i++) {
+            Objects.requireNonNull(wrs.get(i), "wrs element");
+        }
+        synchronized (sendLock) {
+            checkOpen();
+            for (int base = 0; base < size; base += sendCapacity) {
+                int n = Math.min(sendCapacity, size - base);
+                int limit = n;
+                int err = 0;
+                for (int i = 0; i < n; i++) {
+                    err = write(i, wrs.get(base + i));
+                    if (err != 0) {
+                        limit = i;
+                        break;
+                    }
+                    sendWrs.set(JAVA_LONG, i * WR_SIZE + ibv_send_wr.next$off,
+                            i < n - 1 ? sendWrs.address() + (i + 1) * WR_SIZE : 0L);
+                }
+                if (limit > 0) {
+                    sendWrs.set(JAVA_LONG, (limit - 1) * WR_SIZE + ibv_send_wr.next$off, 0L);
+                    callPostSend(base);
+                }
+                if (err != 0) {
+                    throw new PostSendException(err, base + limit, reason(err, wrs.get(base + limit)));
+                }
+            }
+        }
+    }
+
+    private String reason(int err, SendWr wr) {
+        if (!sendQueueReady()) {
+            return "the QP is in " + state + "; sends need RTS, SQD, SQE or ERR";
+        }
+        if (!wr.opcode().isValidFor(type)) {
+            return wr.opcode() + " is not valid on a " + type + " QP";
+        }
+        if (wr.numSge() > sgePerWr) {
+            return wr.numSge() + " SGEs, the QP takes " + sgePerWr;
+        }
+        return "WR " + wr + " cannot be posted (" + Errno.name(err) + ")";
+    }
+
+    private void callPostSend(int base) {
+        badWr.set(JAVA_LONG, 0, 0L);
+        int rc = InlineOps.post_send(ctx.postSend, qp, sendWrs, badWr);
+        if (rc != 0) {
+            long bad = badWr.get(JAVA_LONG, 0);
+            int index = bad >= sendWrs.address() && bad < sendWrs.address() + sendWrs.byteSize()
+                    ? (int) ((bad - sendWrs.address()) / WR_SIZE) : 0;
+            throw new PostSendException(rc < 0 ? -rc : rc, base + index, null);
+        }
+    }
+
+    /** Writes WR {@code i} of the native array; returns an errno when it cannot be posted, else 0. */
+    private int write(int i, SendWr wr) {
+        WrOpcode op = wr.opcode();
+        if (!sendQueueReady() || !op.isValidFor(type) || wr.numSge() > sgePerWr
+                || (wr.sendFlags() & ~SendFlags.ALL) != 0) {
+            return Errno.EINVAL;
+        }
+        long at = i * WR_SIZE;
+        MemorySegment w = sendWrs;
+        long sgeAt = (long) i * sgePerWr * SGE_SIZE;
+        ibv_send_wr.wr_id$vh.set(w, at, wr.wrId());
+        w.set(JAVA_LONG, at + ibv_send_wr.sg_list$off, sendSges.address() + sgeAt);
+        int num = wr.numSge();
+        ibv_send_wr.num_sge$vh.set(w, at, num);
+        ibv_send_wr.opcode$vh.set(w, at, op.value());
+        ibv_send_wr.send_flags$vh.set(w, at, wr.sendFlags());
+        Sge[] sges = wr.sgList();
+        for (int k = 0; k < num; k++) {
+            Sge s = sges[k];
+            long o = sgeAt + k * SGE_SIZE;
+            ibv_sge.addr$vh.set(sendSges, o, s.addr());
+            ibv_sge.length$vh.set(sendSges, o, s.length());
+            ibv_sge.lkey$vh.set(sendSges, o, s.lkey());
+        }
+        switch (op) {
+            case SEND_WITH_IMM, RDMA_WRITE_WITH_IMM -> ibv_send_wr.imm_data$vh.set(w, at, Integer.reverseBytes(wr.immData()));
+            case SEND_WITH_INV, LOCAL_INV -> ibv_send_wr.imm_data$vh.set(w, at, wr.invalidateRkey());
+            default -> ibv_send_wr.imm_data$vh.set(w, at, 0);
+        }
+        if (type == QpType.UD) {
+            if (!(wr.ah() instanceof FfmAddressHandle ah) || ah.isClosed() || ah.ctx != ctx) {
+                return Errno.EINVAL;
+            }
+            w.set(JAVA_LONG, at + ibv_send_wr.ud_ah$off, ah.ah.address());
+            ibv_send_wr.ud_remote_qpn$vh.set(w, at, wr.remoteQpn());
+            ibv_send_wr.ud_remote_qkey$vh.set(w, at, wr.remoteQkey());
+        } else if (op == WrOpcode.ATOMIC_CMP_AND_SWP || op == WrOpcode.ATOMIC_FETCH_AND_ADD) {
+            ibv_send_wr.atomic_remote_addr$vh.set(w, at, wr.remoteAddr());
+            ibv_send_wr.atomic_compare_add$vh.set(w, at, wr.compareAdd());
+            ibv_send_wr.atomic_swap$vh.set(w, at, wr.swap());
+            ibv_send_wr.atomic_rkey$vh.set(w, at, wr.rkey());
+        } else {
+            ibv_send_wr.rdma_remote_addr$vh.set(w, at, wr.remoteAddr());
+            ibv_send_wr.rdma_rkey$vh.set(w, at, wr.rkey());
+        }
+        if (type == QpType.XRC_SEND) {
+            ibv_send_wr.xrc_remote_srqn$vh.set(w, at, wr.remoteSrqn());
+        }
+        if (op == WrOpcode.BIND_MW) {
+            MwBindInfo info = wr.bindMwInfo();
+            if (!(wr.bindMwWindow() instanceof FfmMemoryWindow mw) || mw.isClosed() || mw.ctx != ctx || info == null
+                    || !(info.mr() instanceof FfmMemoryRegion mr) || mr.isClosed() || mr.ctx != ctx) {
+                return Errno.EINVAL;
+            }
+            w.set(JAVA_LONG, at + ibv_send_wr.bind_mw_mw$off, mw.mw.address());
+            ibv_send_wr.bind_mw_rkey$vh.set(w, at, wr.bindMwRkey());
+            long bi = at + ibv_send_wr.bind_mw_bind_info$off;
+            w.set(JAVA_LONG, bi + ibv_mw_bind_info.mr$off, mr.mr.address());
+            ibv_mw_bind_info.addr$vh.set(w, bi, info.addr());
+            ibv_mw_bind_info.length$vh.set(w, bi, info.length());
+            ibv_mw_bind_info.mw_access_flags$vh.set(w, bi, info.mwAccessFlags());
+        } else if (op == WrOpcode.TSO) {
+            MemorySegment hdr = wr.tsoHdr();
+            if (hdr == null || !hdr.isNative() || hdr.byteSize() > 0xffff) {
+                return Errno.EINVAL;
+            }
+            w.set(JAVA_LONG, at + ibv_send_wr.tso_hdr$off, hdr.address());
+            ibv_send_wr.tso_hdr_sz$vh.set(w, at, (short) hdr.byteSize());
+            ibv_send_wr.tso_mss$vh.set(w, at, (short) wr.mss());
+        }
+        return 0;
+    }
+
+    @Override
+    public WrSession startWr() {
+        checkOpen();
+        if (session == null) {
+            throw new IllegalStateException("this QP was created without sendOps; it has no WR session");
+        }
+        session.start();
+        return session;
+    }
+
+    @Override
+    public int bindMw(MemoryWindow mw, long wrId, int sendFlags, MwBindInfo bindInfo) {
+        checkOpen();
+        Objects.requireNonNull(bindInfo, "bindInfo");
+        if (!(mw instanceof FfmMemoryWindow w)) {
+            throw new IllegalArgumentException("the memory window is not from the ffm provider");
+        }
+        checkSibling(w, "the memory window");
+        if (w.type() != MwType.TYPE_1) {
+            throw new IllegalArgumentException("bindMw binds type 1 windows; bind a type 2 window in a WrSession");
+        }
+        if (!(bindInfo.mr() instanceof FfmMemoryRegion mr)) {
+            throw new IllegalArgumentException("the memory region is not from the ffm provider");
+        }
+        checkSibling(mr, "the memory region");
+        if (mr.pd() != w.pd()) {
+            throw new VerbsException("ibv_bind_mw", Errno.EPERM, "the window and the region are in different PDs");
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment bind = a.allocate(ibv_mw_bind.LAYOUT);
+            ibv_mw_bind.wr_id$vh.set(bind, 0L, wrId);
+            ibv_mw_bind.send_flags$vh.set(bind, 0L, sendFlags);
+            long bi = ibv_mw_bind.bind_info$off;
+            ibv_mw_bind_info.mr$vh.set(bind, bi, mr.mr);
+            ibv_mw_bind_info.addr$vh.set(bind, bi, bindInfo.addr());
+            ibv_mw_bind_info.length$vh.set(bind, bi, bindInfo.length());
+            ibv_mw_bind_info.mw_access_flags$vh.set(bind, bi, bindInfo.mwAccessFlags());
+            int rc = InlineOps.bind_mw(ctx.bindMw, qp, w.mw, bind);
+            if (rc != 0) {
+                throw new VerbsException("ibv_bind_mw", Ibverbs.errnoOf(rc), null);
+            }
+            return w.rkey();
+        }
+    }
+
+    @Override
+    public int queryDataInOrder(WrOpcode op, int flags) {
+        checkOpen();
+        Objects.requireNonNull(op, "op");
+        if ((flags & ~DataInOrder.RETURN_CAPS) != 0) {
+            throw new IllegalArgumentException("unknown data-in-order flag bits 0x"
+                    + Integer.toHexString(flags & ~DataInOrder.RETURN_CAPS));
+        }
+        if (ctx.rdmaCoreVersion >= 50) {
+            return Ibverbs.ibv_query_qp_data_in_order(qp, op.value(), flags);
+        }
+        // rdma-core before 50 accepts only flags 0 and answers 1 for WHOLE_MSG; RETURN_CAPS's answer
+        // has WHOLE_MSG at bit 0, so the same call gives both.
+        int wholeMsg = Ibverbs.ibv_query_qp_data_in_order(qp, op.value(), 0) == 1 ? 1 : 0;
+        return flags == DataInOrder.RETURN_CAPS ? (wholeMsg != 0 ? DataInOrder.WHOLE_MSG.bit() : 0) : wholeMsg;
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_destroy_qp";
+    }
+
+    @Override
+    int destroyNative() {
+        if (session != null) {
+            session.closeForDestroy();
+        }
+        return Ibverbs.ibv_destroy_qp(qp);
+    }
+
+    @Override
+    void afterClose() {
+        ctx.qps.remove(qp.address());
+        scratch.free();
+        if (parentDomain.address() != 0) {
+            Ibverbs.ibv_dealloc_pd(parentDomain);
+        }
+        pd.release();
+        sendCq.release();
+        recvCq.release();
+        if (srq != null) {
+            srq.release();
+        }
+        if (td != null) {
+            td.release();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FfmQueuePair[" + type + ", qpn=0x" + Integer.toHexString(qpNum) + ", " + state + "]";
+    }
+}

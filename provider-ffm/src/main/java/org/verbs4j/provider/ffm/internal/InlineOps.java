@@ -1,0 +1,285 @@
+package org.verbs4j.provider.ffm.internal;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static org.verbs4j.provider.ffm.internal.Ibverbs.CAPTURE_ERRNO;
+import static org.verbs4j.provider.ffm.internal.Ibverbs.LINKER;
+import static org.verbs4j.provider.ffm.internal.Ibverbs.unexpected;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * The {@code static inline} verbs of {@code verbs.h}, called through the function pointers they read
+ * from {@code ibv_context.ops}, {@code verbs_context} and {@code ibv_qp_ex}. Each handle is
+ * address-less: its first argument is the function pointer. Int-returning ops return the errno; ops that
+ * return a pointer set errno, which the handle captures.
+ */
+public final class InlineOps {
+    private InlineOps() {}
+
+    private static MethodHandle fn(FunctionDescriptor fd) {
+        return LINKER.downcallHandle(fd);
+    }
+
+    private static MethodHandle fnErrno(FunctionDescriptor fd) {
+        return LINKER.downcallHandle(fd, CAPTURE_ERRNO);
+    }
+
+    // ---- ibv_context.ops ----
+    static final MethodHandle post_send$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    static final MethodHandle post_recv$mh = post_send$mh;
+    static final MethodHandle poll_cq$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
+    static final MethodHandle req_notify_cq$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    static final MethodHandle alloc_mw$mh = fnErrno(FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
+    static final MethodHandle bind_mw$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    static final MethodHandle dealloc_mw$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
+    // ---- verbs_context ----
+    static final MethodHandle query_port$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS,
+            JAVA_LONG));
+    static final MethodHandle create_qp_ex$mh = fnErrno(FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+    static final MethodHandle alloc_td$mh = create_qp_ex$mh;
+    static final MethodHandle alloc_parent_domain$mh = create_qp_ex$mh;
+    static final MethodHandle dealloc_td$mh = dealloc_mw$mh;
+    static final MethodHandle get_srq_num$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    // ---- ibv_qp_ex ----
+    static final MethodHandle wr_atomic_cmp_swp$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+            JAVA_LONG, JAVA_LONG));
+    static final MethodHandle wr_atomic_fetch_add$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+            JAVA_LONG));
+    static final MethodHandle wr_bind_mw$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
+    static final MethodHandle wr_u32$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT));
+    static final MethodHandle wr_rdma$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG));
+    static final MethodHandle wr_rdma_write_imm$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+            JAVA_INT));
+    static final MethodHandle wr_void$mh = fn(FunctionDescriptor.ofVoid(ADDRESS));
+    static final MethodHandle wr_send_tso$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_SHORT,
+            JAVA_SHORT));
+    static final MethodHandle wr_set_ud_addr$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT,
+            JAVA_INT));
+    static final MethodHandle wr_set_inline_data$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_LONG));
+    static final MethodHandle wr_set_list$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS));
+    static final MethodHandle wr_set_sge$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT));
+    static final MethodHandle wr_complete$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    static final MethodHandle wr_atomic_write$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+            ADDRESS));
+    static final MethodHandle wr_flush$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG,
+            JAVA_BYTE, JAVA_BYTE));
+
+    public static int post_send(MemorySegment fn, MemorySegment qp, MemorySegment wr, MemorySegment badWr) {
+        try {
+            return (int) post_send$mh.invokeExact(fn, qp, wr, badWr);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** {@code post_recv} and {@code post_srq_recv}: same signature. */
+    public static int post_recv(MemorySegment fn, MemorySegment qp, MemorySegment wr, MemorySegment badWr) {
+        try {
+            return (int) post_recv$mh.invokeExact(fn, qp, wr, badWr);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static int poll_cq(MemorySegment fn, MemorySegment cq, int n, MemorySegment wc) {
+        try {
+            return (int) poll_cq$mh.invokeExact(fn, cq, n, wc);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static int req_notify_cq(MemorySegment fn, MemorySegment cq, int solicitedOnly) {
+        try {
+            return (int) req_notify_cq$mh.invokeExact(fn, cq, solicitedOnly);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static MemorySegment alloc_mw(MemorySegment fn, MemorySegment pd, int type) {
+        try {
+            return (MemorySegment) alloc_mw$mh.invokeExact(fn, Ibverbs.errnoSegment(), pd, type);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static int bind_mw(MemorySegment fn, MemorySegment qp, MemorySegment mw, MemorySegment bind) {
+        try {
+            return (int) bind_mw$mh.invokeExact(fn, qp, mw, bind);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** {@code dealloc_mw} and {@code dealloc_td}: one pointer in, errno out. */
+    public static int dealloc(MemorySegment fn, MemorySegment obj) {
+        try {
+            return (int) dealloc_mw$mh.invokeExact(fn, obj);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static int query_port(MemorySegment fn, MemorySegment ctx, byte port, MemorySegment attr, long size) {
+        try {
+            return (int) query_port$mh.invokeExact(fn, ctx, port, attr, size);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** {@code create_qp_ex}, {@code alloc_td}, {@code alloc_parent_domain}: (context, attr) to an object or NULL. */
+    public static MemorySegment create(MemorySegment fn, MemorySegment ctx, MemorySegment attr) {
+        try {
+            return (MemorySegment) create_qp_ex$mh.invokeExact(fn, Ibverbs.errnoSegment(), ctx, attr);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static int get_srq_num(MemorySegment fn, MemorySegment srq, MemorySegment out) {
+        try {
+            return (int) get_srq_num$mh.invokeExact(fn, srq, out);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static void wr_atomic_cmp_swp(MemorySegment fn, MemorySegment qpx, int rkey, long addr, long cmp,
+                                         long swap) {
+        try {
+            wr_atomic_cmp_swp$mh.invokeExact(fn, qpx, rkey, addr, cmp, swap);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static void wr_atomic_fetch_add(MemorySegment fn, MemorySegment qpx, int rkey, long addr, long add) {
+        try {
+            wr_atomic_fetch_add$mh.invokeExact(fn, qpx, rkey, addr, add);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static void wr_bind_mw(MemorySegment fn, MemorySegment qpx, MemorySegment mw, int rkey,
+                                  MemorySegment bindInfo) {
+        try {
+            wr_bind_mw$mh.invokeExact(fn, qpx, mw, rkey, bindInfo);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** {@code wr_local_inv}, {@code wr_send_imm}, {@code wr_send_inv}, {@code wr_set_xrc_srqn}. */
+    public static void wr_u32(MemorySegment fn, MemorySegment qpx, int v) {
+        try {
+            wr_u32$mh.invokeExact(fn, qpx, v);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** {@code wr_rdma_read}, {@code wr_rdma_write}. */
+    public static void wr_rdma(MemorySegment fn, MemorySegment qpx, int rkey, long addr) {
+        try {
+            wr_rdma$mh.invokeExact(fn, qpx, rkey, addr);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static void wr_rdma_write_imm(MemorySegment fn, MemorySegment qpx, int rkey, long addr, int immBe) {
+        try {
+            wr_rdma_write_imm$mh.invokeExact(fn, qpx, rkey, addr, immBe);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** {@code wr_send}, {@code wr_start}, {@code wr_abort}. */
+    public static void wr_void(MemorySegment fn, MemorySegment qpx) {
+        try {
+            wr_void$mh.invokeExact(fn, qpx);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static void wr_send_tso(MemorySegment fn, MemorySegment qpx, MemorySegment hdr, short hdrSz, short mss) {
+        try {
+            wr_send_tso$mh.invokeExact(fn, qpx, hdr, hdrSz, mss);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static void wr_set_ud_addr(MemorySegment fn, MemorySegment qpx, MemorySegment ah, int qpn, int qkey) {
+        try {
+            wr_set_ud_addr$mh.invokeExact(fn, qpx, ah, qpn, qkey);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static void wr_set_inline_data(MemorySegment fn, MemorySegment qpx, MemorySegment addr, long length) {
+        try {
+            wr_set_inline_data$mh.invokeExact(fn, qpx, addr, length);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** {@code wr_set_sge_list}, {@code wr_set_inline_data_list}: (qpx, count, list). */
+    public static void wr_set_list(MemorySegment fn, MemorySegment qpx, long count, MemorySegment list) {
+        try {
+            wr_set_list$mh.invokeExact(fn, qpx, count, list);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static void wr_set_sge(MemorySegment fn, MemorySegment qpx, int lkey, long addr, int length) {
+        try {
+            wr_set_sge$mh.invokeExact(fn, qpx, lkey, addr, length);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static int wr_complete(MemorySegment fn, MemorySegment qpx) {
+        try {
+            return (int) wr_complete$mh.invokeExact(fn, qpx);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static void wr_atomic_write(MemorySegment fn, MemorySegment qpx, int rkey, long addr,
+                                       MemorySegment value) {
+        try {
+            wr_atomic_write$mh.invokeExact(fn, qpx, rkey, addr, value);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static void wr_flush(MemorySegment fn, MemorySegment qpx, int rkey, long addr, long len, byte type,
+                                byte level) {
+        try {
+            wr_flush$mh.invokeExact(fn, qpx, rkey, addr, len, type, level);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+}
