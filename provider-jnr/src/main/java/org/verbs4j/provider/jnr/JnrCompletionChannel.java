@@ -1,0 +1,69 @@
+package org.verbs4j.provider.jnr;
+
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.verbs4j.CompletionChannel;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Context;
+import org.verbs4j.VerbsException;
+import org.verbs4j.provider.jnr.internal.ContextResources;
+import org.verbs4j.provider.jnr.internal.IbvCompChannel;
+import org.verbs4j.provider.jnr.internal.NativeMemory;
+
+/**
+ * A completion channel, {@code struct ibv_comp_channel}. {@link #awaitEvent} waits on its file
+ * descriptor with {@code poll(2)} so that the wait has a timeout, then takes and acknowledges one event.
+ *
+ * @see "ibv_create_comp_channel(3)"
+ * @see "ibv_get_cq_event(3)"
+ */
+final class JnrCompletionChannel extends JnrResource implements CompletionChannel {
+    /** {@code struct pollfd}, then the two out-pointers of {@code ibv_get_cq_event}. */
+    private final long scratch;
+
+    JnrCompletionChannel(JnrContext context, long channel) {
+        super(context, channel, ContextResources.Kind.COMP_CHANNEL, "completion channel");
+        this.scratch = context.resources.allocate(24);
+    }
+
+    @Override
+    public Context context() {
+        return context;
+    }
+
+    @Override
+    public CompletionQueue awaitEvent(long timeout, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        if (timeout < 0) {
+            throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
+        }
+        synchronized (this) {
+            long ch = handle();
+            int fd = NativeMemory.getInt(ch + IbvCompChannel.fd$OFFSET);
+            if (!Fds.awaitReadable(context.libs, scratch, fd, timeout, unit)) {
+                return null;
+            }
+            if (context.libs.ibverbs().ibv_get_cq_event(ch, scratch + 8, scratch + 16) != 0) {
+                throw new VerbsException("ibv_get_cq_event", context.libs.lastErrno(), null);
+            }
+            long cq = NativeMemory.getAddress(scratch + 8);
+            context.libs.ibverbs().ibv_ack_cq_events(cq, 1);
+            return (CompletionQueue) context.lookup(cq);
+        }
+    }
+
+    @Override
+    int destroy() {
+        return context.libs.ibverbs().ibv_destroy_comp_channel(handle) == 0 ? 0 : errnoOf(-1);
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_destroy_comp_channel";
+    }
+
+    @Override
+    void afterDestroy() {
+        context.resources.free(scratch);
+    }
+}

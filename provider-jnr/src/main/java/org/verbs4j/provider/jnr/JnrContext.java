@@ -1,0 +1,373 @@
+package org.verbs4j.provider.jnr;
+
+import java.lang.ref.Cleaner;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.verbs4j.AsyncEvent;
+import org.verbs4j.AsyncEventType;
+import org.verbs4j.AtomicCapability;
+import org.verbs4j.Capabilities;
+import org.verbs4j.CompletionChannel;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Context;
+import org.verbs4j.Device;
+import org.verbs4j.DeviceAttributes;
+import org.verbs4j.Errno;
+import org.verbs4j.Gid;
+import org.verbs4j.LinkLayer;
+import org.verbs4j.Mtu;
+import org.verbs4j.PortAttributes;
+import org.verbs4j.PortState;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.ThreadDomain;
+import org.verbs4j.VerbsException;
+import org.verbs4j.provider.jnr.internal.ContextResources;
+import org.verbs4j.provider.jnr.internal.IbvAsyncEvent;
+import org.verbs4j.provider.jnr.internal.IbvContext;
+import org.verbs4j.provider.jnr.internal.IbvDeviceAttr;
+import org.verbs4j.provider.jnr.internal.IbvPortAttr;
+import org.verbs4j.provider.jnr.internal.IbvTdInitAttr;
+import org.verbs4j.provider.jnr.internal.InlineVerbs;
+import org.verbs4j.provider.jnr.internal.NativeLibraries;
+import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.provider.jnr.internal.VerbsContext;
+
+/**
+ * An open device, {@code struct ibv_context}. It owns every object created from it through
+ * {@link ContextResources}; closing it, or its becoming unreachable without a close, releases them all.
+ *
+ * @see "ibv_open_device(3)"
+ */
+final class JnrContext implements Context {
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    final NativeLibraries libs;
+    final long handle;
+    final ContextResources resources;
+    private final JnrDevice device;
+    private final Cleaner.Cleanable cleanable;
+    private final Set<JnrResource> children = ConcurrentHashMap.newKeySet();
+    private final Map<Long, JnrResource> byHandle = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+    private volatile DeviceAttributes deviceAttributes;
+    private volatile Capabilities capabilities;
+    private long asyncScratch;
+
+    JnrContext(NativeLibraries libs, JnrDevice device, long handle) {
+        this.libs = libs;
+        this.device = device;
+        this.handle = handle;
+        this.resources = new ContextResources(libs, handle);
+        this.cleanable = CLEANER.register(this, resources);
+    }
+
+    void adopt(JnrResource r, ContextResources.Kind kind, long h) {
+        resources.add(kind, h);
+        children.add(r);
+        byHandle.put(h, r);
+    }
+
+    void forget(JnrResource r, ContextResources.Kind kind, long h) {
+        resources.remove(kind, h);
+        children.remove(r);
+        byHandle.remove(h, r);
+    }
+
+    JnrResource lookup(long h) {
+        return byHandle.get(h);
+    }
+
+    void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("context of " + device.name() + " is closed");
+        }
+    }
+
+    long handle() {
+        checkOpen();
+        return handle;
+    }
+
+    /** The function at {@code ibv_context.ops + offset}. */
+    long op(long opsOffset) {
+        return InlineVerbs.fn(handle(), opsOffset);
+    }
+
+    @Override
+    public Device device() {
+        return device;
+    }
+
+    @Override
+    public DeviceAttributes queryDevice() {
+        long a = NativeMemory.allocate(IbvDeviceAttr.SIZEOF);
+        try {
+            int rc = libs.ibverbs().ibv_query_device(handle(), a);
+            if (rc != 0) {
+                throw new VerbsException("ibv_query_device", JnrResource.errnoOf(rc), null);
+            }
+            byte[] fw = new byte[64];
+            NativeMemory.getBytes(a + IbvDeviceAttr.fw_ver$OFFSET, fw, 0, 64);
+            int len = 0;
+            while (len < 64 && fw[len] != 0) {
+                len++;
+            }
+            DeviceAttributes d = new DeviceAttributes(new String(fw, 0, len, StandardCharsets.US_ASCII),
+                    Long.reverseBytes(NativeMemory.getLong(a + IbvDeviceAttr.node_guid$OFFSET)),
+                    Long.reverseBytes(NativeMemory.getLong(a + IbvDeviceAttr.sys_image_guid$OFFSET)),
+                    NativeMemory.getLong(a + IbvDeviceAttr.max_mr_size$OFFSET),
+                    NativeMemory.getLong(a + IbvDeviceAttr.page_size_cap$OFFSET),
+                    i(a, IbvDeviceAttr.vendor_id$OFFSET), i(a, IbvDeviceAttr.vendor_part_id$OFFSET),
+                    i(a, IbvDeviceAttr.hw_ver$OFFSET), i(a, IbvDeviceAttr.max_qp$OFFSET),
+                    i(a, IbvDeviceAttr.max_qp_wr$OFFSET), i(a, IbvDeviceAttr.device_cap_flags$OFFSET),
+                    i(a, IbvDeviceAttr.max_sge$OFFSET), i(a, IbvDeviceAttr.max_sge_rd$OFFSET),
+                    i(a, IbvDeviceAttr.max_cq$OFFSET), i(a, IbvDeviceAttr.max_cqe$OFFSET),
+                    i(a, IbvDeviceAttr.max_mr$OFFSET), i(a, IbvDeviceAttr.max_pd$OFFSET),
+                    i(a, IbvDeviceAttr.max_qp_rd_atom$OFFSET), i(a, IbvDeviceAttr.max_ee_rd_atom$OFFSET),
+                    i(a, IbvDeviceAttr.max_res_rd_atom$OFFSET), i(a, IbvDeviceAttr.max_qp_init_rd_atom$OFFSET),
+                    i(a, IbvDeviceAttr.max_ee_init_rd_atom$OFFSET),
+                    AtomicCapability.of(i(a, IbvDeviceAttr.atomic_cap$OFFSET)),
+                    i(a, IbvDeviceAttr.max_ee$OFFSET), i(a, IbvDeviceAttr.max_rdd$OFFSET),
+                    i(a, IbvDeviceAttr.max_mw$OFFSET), i(a, IbvDeviceAttr.max_raw_ipv6_qp$OFFSET),
+                    i(a, IbvDeviceAttr.max_raw_ethy_qp$OFFSET), i(a, IbvDeviceAttr.max_mcast_grp$OFFSET),
+                    i(a, IbvDeviceAttr.max_mcast_qp_attach$OFFSET),
+                    i(a, IbvDeviceAttr.max_total_mcast_qp_attach$OFFSET), i(a, IbvDeviceAttr.max_ah$OFFSET),
+                    i(a, IbvDeviceAttr.max_fmr$OFFSET), i(a, IbvDeviceAttr.max_map_per_fmr$OFFSET),
+                    i(a, IbvDeviceAttr.max_srq$OFFSET), i(a, IbvDeviceAttr.max_srq_wr$OFFSET),
+                    i(a, IbvDeviceAttr.max_srq_sge$OFFSET),
+                    NativeMemory.getU16(a + IbvDeviceAttr.max_pkeys$OFFSET),
+                    NativeMemory.getU8(a + IbvDeviceAttr.local_ca_ack_delay$OFFSET),
+                    NativeMemory.getU8(a + IbvDeviceAttr.phys_port_cnt$OFFSET));
+            deviceAttributes = d;
+            return d;
+        } finally {
+            NativeMemory.free(a);
+        }
+    }
+
+    private static int i(long a, long off) {
+        return NativeMemory.getInt(a + off);
+    }
+
+    DeviceAttributes cachedDeviceAttributes() {
+        DeviceAttributes d = deviceAttributes;
+        return d != null ? d : queryDevice();
+    }
+
+    private void checkPort(int portNum) {
+        int ports = cachedDeviceAttributes().physPortCnt();
+        if (portNum < 1 || portNum > ports) {
+            throw new IllegalArgumentException("device " + device.name() + " has ports 1.." + ports + ", not "
+                    + portNum);
+        }
+    }
+
+    @Override
+    public PortAttributes queryPort(int portNum) {
+        checkOpen();
+        checkPort(portNum);
+        long a = NativeMemory.allocate(IbvPortAttr.SIZEOF);
+        try {
+            long fn = InlineVerbs.verbsContextOp(handle(), VerbsContext.query_port$OFFSET);
+            int rc = fn != 0 ? InlineVerbs.queryPort(fn, handle, portNum, a, IbvPortAttr.SIZEOF)
+                    : libs.ibverbs().ibv_query_port(handle, portNum, a);
+            if (rc != 0) {
+                throw new VerbsException("ibv_query_port", JnrResource.errnoOf(rc), "port " + portNum);
+            }
+            int state = i(a, IbvPortAttr.state$OFFSET);
+            return new PortAttributes(state <= 5 ? PortState.of(state) : PortState.NOP,
+                    Mtu.of(i(a, IbvPortAttr.max_mtu$OFFSET)), Mtu.of(i(a, IbvPortAttr.active_mtu$OFFSET)),
+                    i(a, IbvPortAttr.gid_tbl_len$OFFSET), i(a, IbvPortAttr.port_cap_flags$OFFSET),
+                    Integer.toUnsignedLong(i(a, IbvPortAttr.max_msg_sz$OFFSET)),
+                    i(a, IbvPortAttr.bad_pkey_cntr$OFFSET), i(a, IbvPortAttr.qkey_viol_cntr$OFFSET),
+                    NativeMemory.getU16(a + IbvPortAttr.pkey_tbl_len$OFFSET),
+                    NativeMemory.getU16(a + IbvPortAttr.lid$OFFSET), NativeMemory.getU16(a + IbvPortAttr.sm_lid$OFFSET),
+                    NativeMemory.getU8(a + IbvPortAttr.lmc$OFFSET), NativeMemory.getU8(a + IbvPortAttr.max_vl_num$OFFSET),
+                    NativeMemory.getU8(a + IbvPortAttr.sm_sl$OFFSET),
+                    NativeMemory.getU8(a + IbvPortAttr.subnet_timeout$OFFSET),
+                    NativeMemory.getU8(a + IbvPortAttr.init_type_reply$OFFSET),
+                    NativeMemory.getU8(a + IbvPortAttr.active_width$OFFSET),
+                    NativeMemory.getU8(a + IbvPortAttr.active_speed$OFFSET),
+                    NativeMemory.getU8(a + IbvPortAttr.phys_state$OFFSET),
+                    linkLayer(NativeMemory.getU8(a + IbvPortAttr.link_layer$OFFSET)),
+                    NativeMemory.getU8(a + IbvPortAttr.flags$OFFSET),
+                    NativeMemory.getU16(a + IbvPortAttr.port_cap_flags2$OFFSET));
+        } finally {
+            NativeMemory.free(a);
+        }
+    }
+
+    private static LinkLayer linkLayer(int v) {
+        return v <= 2 ? LinkLayer.of(v) : LinkLayer.UNSPECIFIED;
+    }
+
+    @Override
+    public Gid queryGid(int portNum, int index) {
+        checkOpen();
+        checkPort(portNum);
+        int len = queryPort(portNum).gidTblLen();
+        if (index < 0 || index >= len) {
+            throw new IllegalArgumentException("port " + portNum + " has GID indexes 0.." + (len - 1) + ", not " + index);
+        }
+        long a = NativeMemory.allocate(16);
+        try {
+            int rc = libs.ibverbs().ibv_query_gid(handle(), portNum, index, a);
+            if (rc != 0) {
+                throw new VerbsException("ibv_query_gid", JnrResource.errnoOf(rc), "port " + portNum + " index " + index);
+            }
+            byte[] raw = new byte[16];
+            NativeMemory.getBytes(a, raw, 0, 16);
+            return Gid.of(raw);
+        } finally {
+            NativeMemory.free(a);
+        }
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        checkOpen();
+        Capabilities c = capabilities;
+        if (c == null) {
+            synchronized (this) {
+                c = capabilities;
+                if (c == null) {
+                    c = CapabilityProbe.probe(this);
+                    capabilities = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    @Override
+    public ProtectionDomain allocPd() {
+        long pd = libs.ibverbs().ibv_alloc_pd(handle());
+        if (pd == 0) {
+            throw new VerbsException("ibv_alloc_pd", libs.lastErrno(), null);
+        }
+        return new JnrProtectionDomain(this, pd);
+    }
+
+    @Override
+    public CompletionChannel createCompletionChannel() {
+        long ch = libs.ibverbs().ibv_create_comp_channel(handle());
+        if (ch == 0) {
+            throw new VerbsException("ibv_create_comp_channel", libs.lastErrno(), null);
+        }
+        return new JnrCompletionChannel(this, ch);
+    }
+
+    @Override
+    public CompletionQueue createCq(int cqe, CompletionChannel channel, int compVector) {
+        checkOpen();
+        if (cqe < 1) {
+            throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
+        }
+        JnrCompletionChannel ch = null;
+        if (channel != null) {
+            if (!(channel instanceof JnrCompletionChannel jc) || jc.context != this) {
+                throw new IllegalArgumentException("the completion channel belongs to another context");
+            }
+            ch = jc;
+            ch.checkOpen();
+        }
+        int vectors = NativeMemory.getInt(handle + IbvContext.num_comp_vectors$OFFSET);
+        if (compVector < 0 || compVector >= Math.max(vectors, 1)) {
+            throw new IllegalArgumentException("compVector is 0.." + (Math.max(vectors, 1) - 1) + ": " + compVector);
+        }
+        long cq = libs.ibverbs().ibv_create_cq(handle, cqe, 0, ch == null ? 0 : ch.handle(), compVector);
+        if (cq == 0) {
+            throw new VerbsException("ibv_create_cq", libs.lastErrno(), cqe + " entries");
+        }
+        return new JnrCompletionQueue(this, cq, ch);
+    }
+
+    @Override
+    public ThreadDomain allocTd() {
+        long fn = InlineVerbs.verbsContextOp(handle(), VerbsContext.alloc_td$OFFSET);
+        if (fn == 0) {
+            throw new VerbsException("ibv_alloc_td", Errno.EOPNOTSUPP, null);
+        }
+        long attr = NativeMemory.allocate(IbvTdInitAttr.SIZEOF);
+        try {
+            long td = InlineVerbs.createPP(fn, handle, attr);
+            if (td == 0) {
+                int e = InlineVerbs.lastErrno();
+                throw new VerbsException("ibv_alloc_td", e != 0 ? e : Errno.EOPNOTSUPP, null);
+            }
+            return new JnrThreadDomain(this, td);
+        } finally {
+            NativeMemory.free(attr);
+        }
+    }
+
+    @Override
+    public AsyncEvent pollAsyncEvent(long timeout, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        if (timeout < 0) {
+            throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
+        }
+        synchronized (this) {
+            checkOpen();
+            if (asyncScratch == 0) {
+                asyncScratch = resources.allocate(Math.max(IbvAsyncEvent.SIZEOF, 8) + 8);
+            }
+            int fd = NativeMemory.getInt(handle + IbvContext.async_fd$OFFSET);
+            if (!Fds.awaitReadable(libs, asyncScratch + IbvAsyncEvent.SIZEOF, fd, timeout, unit)) {
+                return null;
+            }
+            long ev = asyncScratch;
+            if (libs.ibverbs().ibv_get_async_event(handle, ev) != 0) {
+                throw new VerbsException("ibv_get_async_event", libs.lastErrno(), null);
+            }
+            try {
+                int type = NativeMemory.getInt(ev + IbvAsyncEvent.event_type$OFFSET);
+                AsyncEventType t = AsyncEventType.of(type);
+                long element = NativeMemory.getAddress(ev + IbvAsyncEvent.element$qp$OFFSET);
+                return switch (t) {
+                    case CQ_ERR -> new AsyncEvent(t, null, (CompletionQueue) lookup(element), null, 0);
+                    case QP_FATAL, QP_REQ_ERR, QP_ACCESS_ERR, COMM_EST, SQ_DRAINED, PATH_MIG, PATH_MIG_ERR,
+                         QP_LAST_WQE_REACHED -> new AsyncEvent(t, (JnrQueuePair) lookup(element), null, null, 0);
+                    case SRQ_ERR, SRQ_LIMIT_REACHED ->
+                            new AsyncEvent(t, null, null, (JnrSharedReceiveQueue) lookup(element), 0);
+                    case PORT_ACTIVE, PORT_ERR, LID_CHANGE, PKEY_CHANGE, SM_CHANGE, CLIENT_REREGISTER, GID_CHANGE ->
+                            new AsyncEvent(t, null, null, null,
+                                    NativeMemory.getInt(ev + IbvAsyncEvent.element$port_num$OFFSET));
+                    case DEVICE_FATAL, WQ_FATAL -> new AsyncEvent(t, null, null, null, 0);
+                };
+            } finally {
+                libs.ibverbs().ibv_ack_async_event(ev);
+            }
+        }
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (JnrResource r : children) {
+            r.markClosed();
+        }
+        children.clear();
+        byHandle.clear();
+        cleanable.clean();
+    }
+
+    @Override
+    public String toString() {
+        return "jnr context of " + device.name() + (closed ? " (closed)" : "");
+    }
+}

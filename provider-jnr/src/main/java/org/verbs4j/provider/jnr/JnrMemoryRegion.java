@@ -1,0 +1,82 @@
+package org.verbs4j.provider.jnr;
+
+import java.lang.foreign.MemorySegment;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.provider.jnr.internal.ContextResources;
+import org.verbs4j.provider.jnr.internal.IbvMr;
+import org.verbs4j.provider.jnr.internal.NativeMemory;
+
+/**
+ * A registered memory region, {@code struct ibv_mr}.
+ *
+ * @see "ibv_reg_mr(3)"
+ */
+final class JnrMemoryRegion extends JnrResource implements MemoryRegion {
+    private final JnrProtectionDomain pd;
+    private final MemorySegment segment;
+    private final int access;
+    private final int lkey;
+    private final int rkey;
+
+    JnrMemoryRegion(JnrProtectionDomain pd, long mr, MemorySegment segment, int access) {
+        super(pd.context, mr, ContextResources.Kind.MR, "memory region");
+        this.pd = pd;
+        this.segment = segment;
+        this.access = access;
+        this.lkey = NativeMemory.getInt(mr + IbvMr.lkey$OFFSET);
+        this.rkey = NativeMemory.getInt(mr + IbvMr.rkey$OFFSET);
+        pd.retain();
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public int lkey() {
+        return lkey;
+    }
+
+    @Override
+    public int rkey() {
+        return rkey;
+    }
+
+    @Override
+    public long address() {
+        return segment.address();
+    }
+
+    @Override
+    public long length() {
+        return segment.byteSize();
+    }
+
+    @Override
+    public MemorySegment segment() {
+        return segment;
+    }
+
+    @Override
+    public int access() {
+        return access;
+    }
+
+    @Override
+    int destroy() {
+        int rc = context.libs.ibverbs().ibv_dereg_mr(handle);
+        return rc == 0 ? 0 : errnoOf(rc);
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_dereg_mr";
+    }
+
+    @Override
+    void afterDestroy() {
+        pd.release();
+    }
+}

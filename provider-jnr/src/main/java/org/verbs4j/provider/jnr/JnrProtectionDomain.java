@@ -1,0 +1,171 @@
+package org.verbs4j.provider.jnr;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+import org.verbs4j.AccessFlags;
+import org.verbs4j.AddressHandle;
+import org.verbs4j.AhAttributes;
+import org.verbs4j.Context;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwType;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QueuePair;
+import org.verbs4j.SharedReceiveQueue;
+import org.verbs4j.SrqInitAttributes;
+import org.verbs4j.VerbsException;
+import org.verbs4j.provider.jnr.internal.ContextResources;
+import org.verbs4j.provider.jnr.internal.IbvAhAttr;
+import org.verbs4j.provider.jnr.internal.IbvContext;
+import org.verbs4j.provider.jnr.internal.IbvSrqInitAttr;
+import org.verbs4j.provider.jnr.internal.InlineVerbs;
+import org.verbs4j.provider.jnr.internal.NativeMemory;
+
+/**
+ * A protection domain, {@code struct ibv_pd}.
+ *
+ * @see "ibv_alloc_pd(3)"
+ */
+final class JnrProtectionDomain extends JnrResource implements ProtectionDomain {
+    JnrProtectionDomain(JnrContext context, long pd) {
+        super(context, pd, ContextResources.Kind.PD, "protection domain");
+    }
+
+    @Override
+    public Context context() {
+        return context;
+    }
+
+    @Override
+    public MemoryRegion registerMemory(MemorySegment segment, int access) {
+        Objects.requireNonNull(segment, "segment");
+        long pd = handle();
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("only native memory can be registered; this segment is on the heap");
+        }
+        if (segment.byteSize() == 0) {
+            throw new IllegalArgumentException("cannot register a zero-length segment");
+        }
+        AccessFlags.validate(access);
+        long mr = context.libs.ibverbs().ibv_reg_mr_iova2(pd, segment.address(), segment.byteSize(),
+                segment.address(), access);
+        if (mr == 0) {
+            throw new VerbsException("ibv_reg_mr", context.libs.lastErrno(), segment.byteSize() + " bytes, access "
+                    + AccessFlags.toString(access));
+        }
+        return new JnrMemoryRegion(this, mr, segment, access);
+    }
+
+    @Override
+    public MemoryWindow allocMw(MwType type) {
+        Objects.requireNonNull(type, "type");
+        long pd = handle();
+        long fn = context.op(IbvContext.ops$alloc_mw$OFFSET);
+        if (fn == 0) {
+            throw new VerbsException("ibv_alloc_mw", Errno.EOPNOTSUPP, null);
+        }
+        long mw = InlineVerbs.allocMw(fn, pd, type.value());
+        if (mw == 0) {
+            int e = InlineVerbs.lastErrno();
+            throw new VerbsException("ibv_alloc_mw", e != 0 ? e : Errno.EOPNOTSUPP, type.toString());
+        }
+        return new JnrMemoryWindow(this, mw, type);
+    }
+
+    @Override
+    public AddressHandle createAh(AhAttributes attributes) {
+        Objects.requireNonNull(attributes, "attributes");
+        long pd = handle();
+        long a = NativeMemory.allocate(IbvAhAttr.SIZEOF);
+        try {
+            writeAhAttr(a, attributes);
+            long ah = context.libs.ibverbs().ibv_create_ah(pd, a);
+            if (ah == 0) {
+                throw new VerbsException("ibv_create_ah", context.libs.lastErrno(), attributes.toString());
+            }
+            return new JnrAddressHandle(this, ah, attributes);
+        } finally {
+            NativeMemory.free(a);
+        }
+    }
+
+    /** Writes {@code struct ibv_ah_attr} at {@code a}. */
+    static void writeAhAttr(long a, AhAttributes av) {
+        NativeMemory.clear(a, IbvAhAttr.SIZEOF);
+        if (av.grh() != null) {
+            byte[] dgid = av.grh().dgid().toBytes();
+            NativeMemory.putBytes(a + IbvAhAttr.grh$dgid$OFFSET, dgid, 0, 16);
+            NativeMemory.putInt(a + IbvAhAttr.grh$flow_label$OFFSET, av.grh().flowLabel());
+            NativeMemory.putByte(a + IbvAhAttr.grh$sgid_index$OFFSET, av.grh().sgidIndex());
+            NativeMemory.putByte(a + IbvAhAttr.grh$hop_limit$OFFSET, av.grh().hopLimit());
+            NativeMemory.putByte(a + IbvAhAttr.grh$traffic_class$OFFSET, av.grh().trafficClass());
+            NativeMemory.putByte(a + IbvAhAttr.is_global$OFFSET, 1);
+        }
+        NativeMemory.putShort(a + IbvAhAttr.dlid$OFFSET, av.dlid());
+        NativeMemory.putByte(a + IbvAhAttr.sl$OFFSET, av.sl());
+        NativeMemory.putByte(a + IbvAhAttr.src_path_bits$OFFSET, av.srcPathBits());
+        NativeMemory.putByte(a + IbvAhAttr.static_rate$OFFSET, av.staticRate());
+        NativeMemory.putByte(a + IbvAhAttr.port_num$OFFSET, av.portNum());
+    }
+
+    /** Reads {@code struct ibv_ah_attr} at {@code a}, or null when it names no port. */
+    static AhAttributes readAhAttr(long a) {
+        int port = NativeMemory.getU8(a + IbvAhAttr.port_num$OFFSET);
+        if (port == 0) {
+            return null;
+        }
+        org.verbs4j.GlobalRoute grh = null;
+        if (NativeMemory.getU8(a + IbvAhAttr.is_global$OFFSET) != 0) {
+            byte[] dgid = new byte[16];
+            NativeMemory.getBytes(a + IbvAhAttr.grh$dgid$OFFSET, dgid, 0, 16);
+            grh = new org.verbs4j.GlobalRoute(org.verbs4j.Gid.of(dgid),
+                    NativeMemory.getInt(a + IbvAhAttr.grh$flow_label$OFFSET) & 0xfffff,
+                    NativeMemory.getU8(a + IbvAhAttr.grh$sgid_index$OFFSET),
+                    NativeMemory.getU8(a + IbvAhAttr.grh$hop_limit$OFFSET),
+                    NativeMemory.getU8(a + IbvAhAttr.grh$traffic_class$OFFSET));
+        }
+        return new AhAttributes(grh, NativeMemory.getU16(a + IbvAhAttr.dlid$OFFSET),
+                NativeMemory.getU8(a + IbvAhAttr.sl$OFFSET) & 0xf, NativeMemory.getU8(a + IbvAhAttr.src_path_bits$OFFSET),
+                NativeMemory.getU8(a + IbvAhAttr.static_rate$OFFSET), port);
+    }
+
+    @Override
+    public QueuePair createQp(QpInitAttributes attributes) {
+        Objects.requireNonNull(attributes, "attributes");
+        checkOpen();
+        return JnrQueuePair.create(this, attributes);
+    }
+
+    @Override
+    public SharedReceiveQueue createSrq(SrqInitAttributes attributes) {
+        Objects.requireNonNull(attributes, "attributes");
+        long pd = handle();
+        long a = NativeMemory.allocate(IbvSrqInitAttr.SIZEOF);
+        try {
+            NativeMemory.putInt(a + IbvSrqInitAttr.attr$max_wr$OFFSET, attributes.maxWr());
+            NativeMemory.putInt(a + IbvSrqInitAttr.attr$max_sge$OFFSET, attributes.maxSge());
+            NativeMemory.putInt(a + IbvSrqInitAttr.attr$srq_limit$OFFSET, attributes.srqLimit());
+            long srq = context.libs.ibverbs().ibv_create_srq(pd, a);
+            if (srq == 0) {
+                throw new VerbsException("ibv_create_srq", context.libs.lastErrno(), attributes.toString());
+            }
+            return new JnrSharedReceiveQueue(this, srq,
+                    NativeMemory.getInt(a + IbvSrqInitAttr.attr$max_sge$OFFSET));
+        } finally {
+            NativeMemory.free(a);
+        }
+    }
+
+    @Override
+    int destroy() {
+        int rc = context.libs.ibverbs().ibv_dealloc_pd(handle);
+        return rc == 0 ? 0 : errnoOf(rc);
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_dealloc_pd";
+    }
+}

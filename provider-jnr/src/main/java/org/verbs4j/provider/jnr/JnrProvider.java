@@ -1,0 +1,162 @@
+package org.verbs4j.provider.jnr;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.verbs4j.Device;
+import org.verbs4j.Errno;
+import org.verbs4j.ProviderUnavailableException;
+import org.verbs4j.provider.jnr.internal.Ibverbs;
+import org.verbs4j.provider.jnr.internal.NativeLibraries;
+import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.spi.VerbsProvider;
+
+/**
+ * The verbs provider over libibverbs through JNR-FFI, named {@code jnr}.
+ *
+ * <p>It is available when {@code libibverbs.so.1} loads with every symbol the provider binds and lists
+ * at least one device. The answer is computed once, lazily, by a real call to
+ * {@code ibv_get_device_list}; the constructor does nothing. The system property
+ * {@value #DISABLED_PROPERTY}{@code =true} turns the provider off.
+ *
+ * @see "ibv_get_device_list(3)"
+ */
+public final class JnrProvider implements VerbsProvider {
+    /** The kill switch: {@code -Dverbs4j.jnr.disabled=true} makes the provider unavailable. */
+    public static final String DISABLED_PROPERTY = "verbs4j.jnr.disabled";
+
+    /** Public for {@link java.util.ServiceLoader}; does no work. */
+    public JnrProvider() {}
+
+    @Override
+    public String name() {
+        return "jnr";
+    }
+
+    @Override
+    public int priority() {
+        return 200;
+    }
+
+    @Override
+    public int spiVersion() {
+        return SPI_VERSION;
+    }
+
+    @Override
+    public boolean isAvailable() {
+        return unavailabilityCause() == null;
+    }
+
+    @Override
+    public Throwable unavailabilityCause() {
+        if (Boolean.getBoolean(DISABLED_PROPERTY)) {
+            return new ProviderUnavailableException("the jnr provider is turned off by -D" + DISABLED_PROPERTY
+                    + "=true", null);
+        }
+        return Availability.CAUSE;
+    }
+
+    @Override
+    public List<Device> devices() {
+        ensureAvailability();
+        return listDevices(Availability.LIBRARIES);
+    }
+
+    /** The libraries, once loaded; for the object model. */
+    static NativeLibraries libraries() {
+        NativeLibraries libs = Availability.LIBRARIES;
+        if (libs == null) {
+            throw new ProviderUnavailableException("the jnr provider is unavailable", Availability.CAUSE);
+        }
+        return libs;
+    }
+
+    static List<Device> listDevices(NativeLibraries libs) {
+        Ibverbs ib = libs.ibverbs();
+        long num = NativeMemory.allocate(4);
+        try {
+            long list = ib.ibv_get_device_list(num);
+            if (list == 0) {
+                int errno = libs.lastErrno();
+                throw new org.verbs4j.VerbsException("ibv_get_device_list", errno, describe(errno));
+            }
+            try {
+                int n = NativeMemory.getInt(num);
+                List<Device> devices = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    long dev = NativeMemory.getAddress(list + 8L * i);
+                    String name = NativeMemory.getString(ib.ibv_get_device_name(dev));
+                    long guid = Long.reverseBytes(ib.ibv_get_device_guid(dev));
+                    devices.add(new JnrDevice(libs, name, guid));
+                }
+                return List.copyOf(devices);
+            } finally {
+                ib.ibv_free_device_list(list);
+            }
+        } finally {
+            NativeMemory.free(num);
+        }
+    }
+
+    private static String describe(int errno) {
+        return switch (errno) {
+            case Errno.ENOSYS -> "the kernel has no RDMA support (no /sys/class/infiniband_verbs)";
+            case Errno.EPERM, Errno.EACCES -> "no permission to the RDMA devices in /dev/infiniband";
+            default -> null;
+        };
+    }
+
+    /** Computed on first use, never at class initialisation of the provider. */
+    private static final class Availability {
+        static final NativeLibraries LIBRARIES;
+        static final Throwable CAUSE;
+
+        static {
+            NativeLibraries libs = null;
+            Throwable cause;
+            try {
+                libs = NativeLibraries.load();
+                cause = probe(libs);
+            } catch (UnsatisfiedLinkError | RuntimeException e) {
+                cause = new ProviderUnavailableException("libibverbs could not be loaded through JNR-FFI ("
+                        + NativeLibraries.IBVERBS_SONAME + "): " + e.getMessage()
+                        + ". Install rdma-core's libibverbs1 package.", e);
+            } catch (LinkageError e) {
+                cause = new ProviderUnavailableException("JNR-FFI or jffi could not load its native stub: "
+                        + e.getMessage(), e);
+            }
+            LIBRARIES = cause == null ? libs : null;
+            CAUSE = cause;
+        }
+
+        private static Throwable probe(NativeLibraries libs) {
+            Ibverbs ib = libs.ibverbs();
+            long num = NativeMemory.allocate(4);
+            try {
+                long list = ib.ibv_get_device_list(num);
+                if (list == 0) {
+                    int errno = libs.lastErrno();
+                    if (errno == Errno.ENOSYS) {
+                        return new ProviderUnavailableException("libibverbs loaded, but the kernel has no RDMA "
+                                + "support: ibv_get_device_list failed with ENOSYS"
+                                + (Files.isDirectory(Path.of("/sys/class/infiniband_verbs")) ? ""
+                                        : " (/sys/class/infiniband_verbs is missing)"), null);
+                    }
+                    return new ProviderUnavailableException("libibverbs loaded, but ibv_get_device_list failed with "
+                            + Errno.name(errno), null);
+                }
+                int n = NativeMemory.getInt(num);
+                ib.ibv_free_device_list(list);
+                if (n == 0) {
+                    return new ProviderUnavailableException("libibverbs loaded, but it lists no RDMA devices "
+                            + "(no NIC, and no rxe or siw device configured with 'rdma link add')", null);
+                }
+                return null;
+            } finally {
+                NativeMemory.free(num);
+            }
+        }
+    }
+}

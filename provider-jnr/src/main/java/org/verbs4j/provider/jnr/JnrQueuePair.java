@@ -1,0 +1,562 @@
+package org.verbs4j.provider.jnr;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import org.verbs4j.AhAttributes;
+import org.verbs4j.DataInOrder;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.Mtu;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.MwType;
+import org.verbs4j.PathMigState;
+import org.verbs4j.PostRecvException;
+import org.verbs4j.PostSendException;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpAttrMask;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.QpCapabilities;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpState;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.RecvWr;
+import org.verbs4j.SendWr;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.WrSession;
+import org.verbs4j.provider.jnr.internal.ContextResources;
+import org.verbs4j.provider.jnr.internal.IbvContext;
+import org.verbs4j.provider.jnr.internal.IbvMwBind;
+import org.verbs4j.provider.jnr.internal.IbvParentDomainInitAttr;
+import org.verbs4j.provider.jnr.internal.IbvQp;
+import org.verbs4j.provider.jnr.internal.IbvQpAttr;
+import org.verbs4j.provider.jnr.internal.IbvQpCap;
+import org.verbs4j.provider.jnr.internal.IbvQpInitAttr;
+import org.verbs4j.provider.jnr.internal.IbvQpInitAttrEx;
+import org.verbs4j.provider.jnr.internal.InlineVerbs;
+import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.provider.jnr.internal.VerbsContext;
+
+/**
+ * A queue pair, created with {@code ibv_create_qp_ex} (through {@code verbs_context.create_qp_ex}) and
+ * seen as {@code struct ibv_qp_ex} through {@code ibv_qp_to_qp_ex}. Sends and receives go through
+ * {@code ibv_context.ops.post_send} and {@code post_recv} on reused native WR arrays.
+ *
+ * @see "ibv_create_qp_ex(3)"
+ */
+final class JnrQueuePair extends JnrResource implements QueuePair {
+    private static final int IBV_QP_INIT_ATTR_PD = 1;
+    private static final int IBV_QP_INIT_ATTR_MAX_TSO_HEADER = 1 << 3;
+    private static final int IBV_QP_INIT_ATTR_SEND_OPS_FLAGS = 1 << 6;
+    /** Every attribute {@code ibv_query_qp} can report. */
+    private static final int QUERY_MASK = (1 << 21) - 1;
+
+    private final JnrProtectionDomain pd;
+    private final QpType type;
+    private final int qpNum;
+    private final QpInitAttributes initAttributes;
+    private final JnrCompletionQueue sendCq;
+    private final JnrCompletionQueue recvCq;
+    private final JnrSharedReceiveQueue srq;
+    private final JnrThreadDomain td;
+    private final long parentDomain;
+    private final long qpx;
+    private final long postSend;
+    private final long postRecv;
+    private final SendWrArray sendWrs;
+    private final RecvWrArray recvWrs;
+    /** {@code struct ibv_mw_bind} for {@link #bindMw}. */
+    private final long mwBind;
+    private final JnrWrSession session;
+
+    private JnrQueuePair(JnrProtectionDomain pd, long qp, long qpx, long parentDomain, QpInitAttributes granted,
+                         JnrCompletionQueue sendCq, JnrCompletionQueue recvCq, JnrSharedReceiveQueue srq,
+                         JnrThreadDomain td) {
+        super(pd.context, qp, ContextResources.Kind.QP, "QP");
+        this.pd = pd;
+        this.type = granted.type();
+        this.qpNum = NativeMemory.getInt(qp + IbvQp.qp_num$OFFSET);
+        this.initAttributes = granted;
+        this.sendCq = sendCq;
+        this.recvCq = recvCq;
+        this.srq = srq;
+        this.td = td;
+        this.parentDomain = parentDomain;
+        this.qpx = qpx;
+        this.postSend = pd.context.op(IbvContext.ops$post_send$OFFSET);
+        this.postRecv = pd.context.op(IbvContext.ops$post_recv$OFFSET);
+        this.sendWrs = new SendWrArray(pd.context, type);
+        this.recvWrs = new RecvWrArray(pd.context.resources);
+        this.mwBind = pd.context.resources.allocate(IbvMwBind.SIZEOF);
+        this.session = granted.sendOps().isEmpty() ? null
+                : new JnrWrSession(this, qpx, granted.sendOps(), granted.cap(), td == null ? new ReentrantLock() : null);
+        pd.retain();
+        sendCq.retain();
+        recvCq.retain();
+        if (srq != null) {
+            srq.retain();
+        }
+        if (td != null) {
+            td.retain();
+        }
+    }
+
+    static JnrQueuePair create(JnrProtectionDomain pd, QpInitAttributes a) {
+        JnrContext ctx = pd.context;
+        JnrCompletionQueue sendCq = own(ctx, a.sendCq(), JnrCompletionQueue.class, "send CQ");
+        JnrCompletionQueue recvCq = own(ctx, a.recvCq(), JnrCompletionQueue.class, "receive CQ");
+        JnrSharedReceiveQueue srq = a.srq() == null ? null : own(ctx, a.srq(), JnrSharedReceiveQueue.class, "SRQ");
+        JnrThreadDomain td = a.threadDomain() == null ? null
+                : own(ctx, a.threadDomain(), JnrThreadDomain.class, "thread domain");
+        for (WrOpcode op : a.sendOps()) {
+            if (!op.isValidFor(a.type())) {
+                throw new IllegalArgumentException("sendOps: " + op + " is not valid on " + a.type()
+                        + " QPs (ibv_wr_post(3)); it is valid on " + op.qpTypes());
+            }
+        }
+        if (a.sendOps().contains(WrOpcode.FLUSH)) {
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
+                    "ibv_wr_flush needs rdma-core 45 or later; this provider binds the rdma-core 44 ibv_qp_ex");
+        }
+        if (a.type() == QpType.XRC_SEND || a.type() == QpType.XRC_RECV) {
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "XRC QPs need an XRC domain, which "
+                    + "this provider does not offer");
+        }
+        long createQpEx = InlineVerbs.verbsContextOp(ctx.handle(), VerbsContext.create_qp_ex$OFFSET);
+        if (createQpEx == 0) {
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the device has no create_qp_ex");
+        }
+        long parentDomain = td == null ? 0 : allocParentDomain(ctx, pd.handle(), td.handle());
+        long attr = NativeMemory.allocate(IbvQpInitAttrEx.SIZEOF);
+        try {
+            NativeMemory.putAddress(attr + IbvQpInitAttrEx.send_cq$OFFSET, sendCq.handle());
+            NativeMemory.putAddress(attr + IbvQpInitAttrEx.recv_cq$OFFSET, recvCq.handle());
+            NativeMemory.putAddress(attr + IbvQpInitAttrEx.srq$OFFSET, srq == null ? 0 : srq.handle());
+            long cap = attr + IbvQpInitAttrEx.cap$OFFSET;
+            NativeMemory.putInt(cap + IbvQpCap.max_send_wr$OFFSET, a.cap().maxSendWr());
+            NativeMemory.putInt(cap + IbvQpCap.max_recv_wr$OFFSET, srq == null ? a.cap().maxRecvWr() : 0);
+            NativeMemory.putInt(cap + IbvQpCap.max_send_sge$OFFSET, a.cap().maxSendSge());
+            NativeMemory.putInt(cap + IbvQpCap.max_recv_sge$OFFSET, srq == null ? a.cap().maxRecvSge() : 0);
+            NativeMemory.putInt(cap + IbvQpCap.max_inline_data$OFFSET, a.cap().maxInlineData());
+            NativeMemory.putInt(attr + IbvQpInitAttrEx.qp_type$OFFSET, a.type().value());
+            NativeMemory.putInt(attr + IbvQpInitAttrEx.sq_sig_all$OFFSET, a.sqSigAll() ? 1 : 0);
+            int compMask = IBV_QP_INIT_ATTR_PD;
+            if (!a.sendOps().isEmpty()) {
+                compMask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+                NativeMemory.putLong(attr + IbvQpInitAttrEx.send_ops_flags$OFFSET, WrOpcode.sendOpsFlags(a.sendOps()));
+            }
+            if (a.maxTsoHeader() > 0) {
+                compMask |= IBV_QP_INIT_ATTR_MAX_TSO_HEADER;
+                NativeMemory.putShort(attr + IbvQpInitAttrEx.max_tso_header$OFFSET, a.maxTsoHeader());
+            }
+            NativeMemory.putInt(attr + IbvQpInitAttrEx.comp_mask$OFFSET, compMask);
+            NativeMemory.putAddress(attr + IbvQpInitAttrEx.pd$OFFSET, parentDomain != 0 ? parentDomain : pd.handle());
+            long qp = InlineVerbs.createPP(createQpEx, ctx.handle, attr);
+            if (qp == 0) {
+                int e = InlineVerbs.lastErrno();
+                throw new VerbsException("ibv_create_qp_ex", e != 0 ? e : Errno.EINVAL, a.type() + " QP, "
+                        + a.cap() + (a.sendOps().isEmpty() ? "" : ", sendOps " + a.sendOps()));
+            }
+            long qpx = ctx.libs.ibverbs().ibv_qp_to_qp_ex(qp);
+            String missing = a.sendOps().isEmpty() ? null : JnrWrSession.missingOps(qpx, a.sendOps());
+            if (missing != null) {
+                ctx.libs.ibverbs().ibv_destroy_qp(qp);
+                throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the device gives no " + missing
+                        + " for " + a.type() + " QPs");
+            }
+            QpCapabilities granted = new QpCapabilities(NativeMemory.getInt(cap + IbvQpCap.max_send_wr$OFFSET),
+                    NativeMemory.getInt(cap + IbvQpCap.max_recv_wr$OFFSET),
+                    NativeMemory.getInt(cap + IbvQpCap.max_send_sge$OFFSET),
+                    NativeMemory.getInt(cap + IbvQpCap.max_recv_sge$OFFSET),
+                    NativeMemory.getInt(cap + IbvQpCap.max_inline_data$OFFSET));
+            QpInitAttributes g = new QpInitAttributes(a.type(), sendCq, recvCq, srq, granted, a.sqSigAll(),
+                    a.sendOps(), td, a.maxTsoHeader());
+            return new JnrQueuePair(pd, qp, qpx, parentDomain, g, sendCq, recvCq, srq, td);
+        } catch (RuntimeException e) {
+            if (parentDomain != 0) {
+                ctx.libs.ibverbs().ibv_dealloc_pd(parentDomain);
+                ctx.resources.remove(ContextResources.Kind.PARENT_DOMAIN, parentDomain);
+            }
+            throw e;
+        } finally {
+            NativeMemory.free(attr);
+        }
+    }
+
+    private static long allocParentDomain(JnrContext ctx, long pd, long td) {
+        long fn = InlineVerbs.verbsContextOp(ctx.handle(), VerbsContext.alloc_parent_domain$OFFSET);
+        if (fn == 0) {
+            throw new VerbsException("ibv_alloc_parent_domain", Errno.EOPNOTSUPP, null);
+        }
+        long a = NativeMemory.allocate(IbvParentDomainInitAttr.SIZEOF);
+        try {
+            NativeMemory.putAddress(a + IbvParentDomainInitAttr.pd$OFFSET, pd);
+            NativeMemory.putAddress(a + IbvParentDomainInitAttr.td$OFFSET, td);
+            long parent = InlineVerbs.createPP(fn, ctx.handle, a);
+            if (parent == 0) {
+                int e = InlineVerbs.lastErrno();
+                throw new VerbsException("ibv_alloc_parent_domain", e != 0 ? e : Errno.EOPNOTSUPP, null);
+            }
+            ctx.resources.add(ContextResources.Kind.PARENT_DOMAIN, parent);
+            return parent;
+        } finally {
+            NativeMemory.free(a);
+        }
+    }
+
+    private static <T extends JnrResource> T own(JnrContext ctx, Object o, Class<T> type, String what) {
+        if (!type.isInstance(o) || type.cast(o).context != ctx) {
+            throw new IllegalArgumentException("the " + what + " belongs to another context or provider");
+        }
+        T t = type.cast(o);
+        if (t.isClosed()) {
+            throw new IllegalArgumentException("the " + what + " is closed");
+        }
+        return t;
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public QpType type() {
+        return type;
+    }
+
+    @Override
+    public int qpNum() {
+        return qpNum;
+    }
+
+    @Override
+    public QpState state() {
+        int s = NativeMemory.getInt(handle() + IbvQp.state$OFFSET);
+        return s >= 0 && s <= 7 ? QpState.of(s) : QpState.UNKNOWN;
+    }
+
+    @Override
+    public QpInitAttributes initAttributes() {
+        return initAttributes;
+    }
+
+    @Override
+    public synchronized void modify(QpAttributes attributes) {
+        Objects.requireNonNull(attributes, "attributes");
+        long qp = handle();
+        int mask = attributes.mask();
+        int ports = context.cachedDeviceAttributes().physPortCnt();
+        checkPort(mask, QpAttrMask.PORT, attributes.port(), ports, "port");
+        if ((mask & QpAttrMask.AV) != 0) {
+            checkPort(mask, QpAttrMask.AV, attributes.ahAttr().portNum(), ports, "ahAttr port");
+        }
+        if ((mask & QpAttrMask.ALT_PATH) != 0) {
+            checkPort(mask, QpAttrMask.ALT_PATH, attributes.altPort(), ports, "alternate port");
+        }
+        long a = NativeMemory.allocate(IbvQpAttr.SIZEOF);
+        try {
+            writeQpAttr(a, attributes);
+            int rc = context.libs.ibverbs().ibv_modify_qp(qp, a, mask);
+            if (rc != 0) {
+                throw new VerbsException("ibv_modify_qp", errnoOf(rc), QpAttrMask.toString(mask) + " to "
+                        + attributes.state());
+            }
+        } finally {
+            NativeMemory.free(a);
+        }
+    }
+
+    private static void checkPort(int mask, int bit, int port, int ports, String what) {
+        if ((mask & bit) != 0 && (port < 1 || port > ports)) {
+            throw new IllegalArgumentException(what + " " + port + " is not a port of the device (1.." + ports + ")");
+        }
+    }
+
+    private static void writeQpAttr(long a, QpAttributes q) {
+        NativeMemory.putInt(a + IbvQpAttr.qp_state$OFFSET, q.state().value());
+        NativeMemory.putInt(a + IbvQpAttr.cur_qp_state$OFFSET, q.curState().value());
+        NativeMemory.putInt(a + IbvQpAttr.path_mtu$OFFSET, q.pathMtu().value());
+        NativeMemory.putInt(a + IbvQpAttr.path_mig_state$OFFSET, q.pathMigState().value());
+        NativeMemory.putInt(a + IbvQpAttr.qkey$OFFSET, q.qkey());
+        NativeMemory.putInt(a + IbvQpAttr.rq_psn$OFFSET, q.rqPsn());
+        NativeMemory.putInt(a + IbvQpAttr.sq_psn$OFFSET, q.sqPsn());
+        NativeMemory.putInt(a + IbvQpAttr.dest_qp_num$OFFSET, q.destQpNum());
+        NativeMemory.putInt(a + IbvQpAttr.qp_access_flags$OFFSET, q.accessFlags());
+        if (q.cap() != null) {
+            long cap = a + IbvQpAttr.cap$OFFSET;
+            NativeMemory.putInt(cap + IbvQpCap.max_send_wr$OFFSET, q.cap().maxSendWr());
+            NativeMemory.putInt(cap + IbvQpCap.max_recv_wr$OFFSET, q.cap().maxRecvWr());
+            NativeMemory.putInt(cap + IbvQpCap.max_send_sge$OFFSET, q.cap().maxSendSge());
+            NativeMemory.putInt(cap + IbvQpCap.max_recv_sge$OFFSET, q.cap().maxRecvSge());
+            NativeMemory.putInt(cap + IbvQpCap.max_inline_data$OFFSET, q.cap().maxInlineData());
+        }
+        if (q.ahAttr() != null) {
+            JnrProtectionDomain.writeAhAttr(a + IbvQpAttr.ah_attr$OFFSET, q.ahAttr());
+        }
+        if (q.altAhAttr() != null) {
+            JnrProtectionDomain.writeAhAttr(a + IbvQpAttr.alt_ah_attr$OFFSET, q.altAhAttr());
+        }
+        NativeMemory.putShort(a + IbvQpAttr.pkey_index$OFFSET, q.pkeyIndex());
+        NativeMemory.putShort(a + IbvQpAttr.alt_pkey_index$OFFSET, q.altPkeyIndex());
+        NativeMemory.putByte(a + IbvQpAttr.en_sqd_async_notify$OFFSET, q.enSqdAsyncNotify() ? 1 : 0);
+        NativeMemory.putByte(a + IbvQpAttr.max_rd_atomic$OFFSET, q.maxRdAtomic());
+        NativeMemory.putByte(a + IbvQpAttr.max_dest_rd_atomic$OFFSET, q.maxDestRdAtomic());
+        NativeMemory.putByte(a + IbvQpAttr.min_rnr_timer$OFFSET, q.minRnrTimer());
+        NativeMemory.putByte(a + IbvQpAttr.port_num$OFFSET, q.port());
+        NativeMemory.putByte(a + IbvQpAttr.timeout$OFFSET, q.timeout());
+        NativeMemory.putByte(a + IbvQpAttr.retry_cnt$OFFSET, q.retryCnt());
+        NativeMemory.putByte(a + IbvQpAttr.rnr_retry$OFFSET, q.rnrRetry());
+        NativeMemory.putByte(a + IbvQpAttr.alt_port_num$OFFSET, q.altPort());
+        NativeMemory.putByte(a + IbvQpAttr.alt_timeout$OFFSET, q.altTimeout());
+        NativeMemory.putInt(a + IbvQpAttr.rate_limit$OFFSET, q.rateLimit());
+    }
+
+    @Override
+    public synchronized QpAttributes query() {
+        long qp = handle();
+        long a = NativeMemory.allocate(IbvQpAttr.SIZEOF);
+        long init = NativeMemory.allocate(IbvQpInitAttr.SIZEOF);
+        try {
+            int rc = context.libs.ibverbs().ibv_query_qp(qp, a, QUERY_MASK, init);
+            if (rc != 0) {
+                throw new VerbsException("ibv_query_qp", errnoOf(rc), null);
+            }
+            QpAttributes q = new QpAttributes();
+            q.state(QpState.of(NativeMemory.getInt(a + IbvQpAttr.qp_state$OFFSET)));
+            q.curState(QpState.of(NativeMemory.getInt(a + IbvQpAttr.cur_qp_state$OFFSET)));
+            int mtu = NativeMemory.getInt(a + IbvQpAttr.path_mtu$OFFSET);
+            if (mtu >= 1 && mtu <= 5) {
+                q.pathMtu(Mtu.of(mtu));
+            }
+            int mig = NativeMemory.getInt(a + IbvQpAttr.path_mig_state$OFFSET);
+            if (mig >= 0 && mig <= 2) {
+                q.pathMigState(PathMigState.of(mig));
+            }
+            q.qkey(NativeMemory.getInt(a + IbvQpAttr.qkey$OFFSET));
+            q.rqPsn(NativeMemory.getInt(a + IbvQpAttr.rq_psn$OFFSET) & 0xffffff);
+            q.sqPsn(NativeMemory.getInt(a + IbvQpAttr.sq_psn$OFFSET) & 0xffffff);
+            q.destQpNum(NativeMemory.getInt(a + IbvQpAttr.dest_qp_num$OFFSET) & 0xffffff);
+            q.accessFlags(NativeMemory.getInt(a + IbvQpAttr.qp_access_flags$OFFSET) & org.verbs4j.AccessFlags.ALL);
+            long cap = a + IbvQpAttr.cap$OFFSET;
+            q.cap(new QpCapabilities(NativeMemory.getInt(cap + IbvQpCap.max_send_wr$OFFSET),
+                    NativeMemory.getInt(cap + IbvQpCap.max_recv_wr$OFFSET),
+                    NativeMemory.getInt(cap + IbvQpCap.max_send_sge$OFFSET),
+                    NativeMemory.getInt(cap + IbvQpCap.max_recv_sge$OFFSET),
+                    NativeMemory.getInt(cap + IbvQpCap.max_inline_data$OFFSET)));
+            AhAttributes av = JnrProtectionDomain.readAhAttr(a + IbvQpAttr.ah_attr$OFFSET);
+            if (av != null) {
+                q.ahAttr(av);
+            }
+            AhAttributes alt = JnrProtectionDomain.readAhAttr(a + IbvQpAttr.alt_ah_attr$OFFSET);
+            if (alt != null) {
+                q.altPath(alt, NativeMemory.getU16(a + IbvQpAttr.alt_pkey_index$OFFSET),
+                        NativeMemory.getU8(a + IbvQpAttr.alt_port_num$OFFSET),
+                        NativeMemory.getU8(a + IbvQpAttr.alt_timeout$OFFSET) & 31);
+            }
+            q.pkeyIndex(NativeMemory.getU16(a + IbvQpAttr.pkey_index$OFFSET));
+            q.enSqdAsyncNotify(NativeMemory.getU8(a + IbvQpAttr.en_sqd_async_notify$OFFSET) != 0);
+            q.sqDraining(NativeMemory.getU8(a + IbvQpAttr.sq_draining$OFFSET) != 0);
+            q.maxRdAtomic(NativeMemory.getU8(a + IbvQpAttr.max_rd_atomic$OFFSET));
+            q.maxDestRdAtomic(NativeMemory.getU8(a + IbvQpAttr.max_dest_rd_atomic$OFFSET));
+            q.minRnrTimer(NativeMemory.getU8(a + IbvQpAttr.min_rnr_timer$OFFSET) & 31);
+            int port = NativeMemory.getU8(a + IbvQpAttr.port_num$OFFSET);
+            if (port != 0) {
+                q.port(port);
+            }
+            q.timeout(NativeMemory.getU8(a + IbvQpAttr.timeout$OFFSET) & 31);
+            q.retryCnt(NativeMemory.getU8(a + IbvQpAttr.retry_cnt$OFFSET) & 7);
+            q.rnrRetry(NativeMemory.getU8(a + IbvQpAttr.rnr_retry$OFFSET) & 7);
+            return q;
+        } finally {
+            NativeMemory.free(a);
+            NativeMemory.free(init);
+        }
+    }
+
+    @Override
+    public synchronized void postRecv(RecvWr wr) {
+        long qp = checkRecv();
+        long list = recvWrs.write(wr);
+        int rc = InlineVerbs.callPPP(postRecv, qp, list, recvWrs.badWr);
+        if (rc != 0) {
+            throw new PostRecvException("ibv_post_recv", rc, 0, null);
+        }
+    }
+
+    @Override
+    public synchronized void postRecv(List<RecvWr> wrs) {
+        Objects.requireNonNull(wrs, "wrs");
+        long qp = checkRecv();
+        if (wrs.isEmpty()) {
+            return;
+        }
+        long list = recvWrs.write(wrs);
+        int rc = InlineVerbs.callPPP(postRecv, qp, list, recvWrs.badWr);
+        if (rc != 0) {
+            throw new PostRecvException("ibv_post_recv", rc, recvWrs.badIndex(), null);
+        }
+    }
+
+    private long checkRecv() {
+        long qp = handle();
+        if (srq != null) {
+            throw new IllegalStateException("this QP receives through its SRQ; post receives to the SRQ");
+        }
+        return qp;
+    }
+
+    @Override
+    public synchronized void postSend(SendWr wr) {
+        Objects.requireNonNull(wr, "wr");
+        long qp = handle();
+        sendWrs.check(wr, 0);
+        if (!wr.opcode().isValidFor(type) || wr.opcode() == WrOpcode.FLUSH) {
+            throw new PostSendException(SendWrArray.refusal(wr), 0, wr.opcode() + " is not valid on " + type + " QPs");
+        }
+        long list = sendWrs.write(wr);
+        int rc = InlineVerbs.callPPP(postSend, qp, list, sendWrs.badWr);
+        if (rc != 0) {
+            throw new PostSendException(rc, 0, null);
+        }
+    }
+
+    @Override
+    public synchronized void postSend(List<SendWr> wrs) {
+        Objects.requireNonNull(wrs, "wrs");
+        long qp = handle();
+        int n = wrs.size();
+        if (n == 0) {
+            return;
+        }
+        int firstBad = sendWrs.validate(wrs, n, type);
+        if (firstBad > 0) {
+            long list = sendWrs.write(wrs, firstBad);
+            int rc = InlineVerbs.callPPP(postSend, qp, list, sendWrs.badWr);
+            if (rc != 0) {
+                throw new PostSendException(rc, sendWrs.badIndex(), null);
+            }
+        }
+        if (firstBad < n) {
+            SendWr bad = wrs.get(firstBad);
+            throw new PostSendException(SendWrArray.refusal(bad), firstBad, bad.opcode() + " is not valid on "
+                    + type + " QPs");
+        }
+    }
+
+    @Override
+    public WrSession startWr() {
+        checkOpen();
+        if (session == null) {
+            throw new IllegalStateException("the QP was created without sendOps, so it has no WR session");
+        }
+        session.start();
+        return session;
+    }
+
+    @Override
+    public synchronized int bindMw(MemoryWindow mw, long wrId, int sendFlags, MwBindInfo bindInfo) {
+        Objects.requireNonNull(mw, "mw");
+        Objects.requireNonNull(bindInfo, "bindInfo");
+        long qp = handle();
+        if (!(mw instanceof JnrMemoryWindow w) || w.context != context) {
+            throw new IllegalArgumentException("the memory window belongs to another context or provider");
+        }
+        if (w.type() != MwType.TYPE_1) {
+            throw new IllegalArgumentException("bindMw binds type 1 windows; bind type 2 with a BIND_MW WR");
+        }
+        if (!(bindInfo.mr() instanceof JnrMemoryRegion mr) || mr.context != context) {
+            throw new IllegalArgumentException("the bind info's region belongs to another context or provider");
+        }
+        long mwh = w.handle();
+        long mrh = mr.handle();
+        NativeMemory.putLong(mwBind + IbvMwBind.wr_id$OFFSET, wrId);
+        NativeMemory.putInt(mwBind + IbvMwBind.send_flags$OFFSET, sendFlags);
+        NativeMemory.putAddress(mwBind + IbvMwBind.bind_info$mr$OFFSET, mrh);
+        NativeMemory.putLong(mwBind + IbvMwBind.bind_info$addr$OFFSET, bindInfo.addr());
+        NativeMemory.putLong(mwBind + IbvMwBind.bind_info$length$OFFSET, bindInfo.length());
+        NativeMemory.putInt(mwBind + IbvMwBind.bind_info$mw_access_flags$OFFSET, bindInfo.mwAccessFlags());
+        int rc = InlineVerbs.callPPP(context.op(IbvContext.ops$bind_mw$OFFSET), qp, mwh, mwBind);
+        if (rc != 0) {
+            throw new VerbsException("ibv_bind_mw", rc, null);
+        }
+        return w.rkey();
+    }
+
+    @Override
+    public synchronized int queryDataInOrder(WrOpcode op, int flags) {
+        Objects.requireNonNull(op, "op");
+        if ((flags & ~DataInOrder.RETURN_CAPS) != 0) {
+            throw new IllegalArgumentException("unknown ibv_query_qp_data_in_order flags 0x"
+                    + Integer.toHexString(flags & ~DataInOrder.RETURN_CAPS));
+        }
+        long qp = handle();
+        if (op != WrOpcode.RDMA_READ && op != WrOpcode.RDMA_WRITE && op != WrOpcode.SEND) {
+            return 0;
+        }
+        var ib = context.libs.ibverbs();
+        int capsMask = DataInOrder.WHOLE_MSG.bit() | DataInOrder.ALIGNED_128_BYTES.bit();
+        if (context.libs.rdmaCoreMajor() >= 50) {
+            int r = ib.ibv_query_qp_data_in_order(qp, op.value(), flags);
+            return flags == 0 ? (r == 1 ? 1 : 0) : r & capsMask;
+        }
+        // rdma-core before 50 takes only flags 0, whose answer is the WHOLE_MSG bit of RETURN_CAPS.
+        boolean whole = ib.ibv_query_qp_data_in_order(qp, op.value(), 0) == 1;
+        if (flags == 0) {
+            return whole ? 1 : 0;
+        }
+        return whole ? DataInOrder.WHOLE_MSG.bit() : 0;
+    }
+
+    @Override
+    public void close() {
+        if (session != null) {
+            session.blockForClose();
+        }
+        try {
+            super.close();
+        } finally {
+            if (session != null) {
+                session.unblockAfterClose();
+            }
+        }
+    }
+
+    @Override
+    int destroy() {
+        int rc = context.libs.ibverbs().ibv_destroy_qp(handle);
+        return rc == 0 ? 0 : errnoOf(rc);
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_destroy_qp";
+    }
+
+    @Override
+    synchronized void afterDestroy() {
+        sendWrs.free();
+        recvWrs.free();
+        context.resources.free(mwBind);
+        if (parentDomain != 0) {
+            context.libs.ibverbs().ibv_dealloc_pd(parentDomain);
+            context.resources.remove(ContextResources.Kind.PARENT_DOMAIN, parentDomain);
+        }
+        pd.release();
+        sendCq.release();
+        recvCq.release();
+        if (srq != null) {
+            srq.release();
+        }
+        if (td != null) {
+            td.release();
+        }
+    }
+
+    Set<WrOpcode> sendOps() {
+        return initAttributes.sendOps();
+    }
+}

@@ -1,0 +1,122 @@
+package org.verbs4j.provider.jnr;
+
+import java.util.List;
+import java.util.Objects;
+import org.verbs4j.PostRecvException;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.RecvWr;
+import org.verbs4j.SharedReceiveQueue;
+import org.verbs4j.SrqInitAttributes;
+import org.verbs4j.VerbsException;
+import org.verbs4j.provider.jnr.internal.ContextResources;
+import org.verbs4j.provider.jnr.internal.IbvContext;
+import org.verbs4j.provider.jnr.internal.IbvSrqAttr;
+import org.verbs4j.provider.jnr.internal.InlineVerbs;
+import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.provider.jnr.internal.VerbsContext;
+
+/**
+ * A shared receive queue, {@code struct ibv_srq}; receives are posted through
+ * {@code ibv_context.ops.post_srq_recv}.
+ *
+ * @see "ibv_create_srq(3)"
+ */
+final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQueue {
+    private static final int IBV_SRQ_LIMIT = 1 << 1;
+
+    private final JnrProtectionDomain pd;
+    private final long postSrqRecv;
+    private final RecvWrArray recvWrs;
+    private final long scratch;
+
+    JnrSharedReceiveQueue(JnrProtectionDomain pd, long srq, int maxSge) {
+        super(pd.context, srq, ContextResources.Kind.SRQ, "SRQ");
+        this.pd = pd;
+        this.postSrqRecv = pd.context.op(IbvContext.ops$post_srq_recv$OFFSET);
+        this.recvWrs = new RecvWrArray(pd.context.resources);
+        this.scratch = pd.context.resources.allocate(IbvSrqAttr.SIZEOF);
+        pd.retain();
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public synchronized int srqNum() {
+        long srq = handle();
+        long fn = InlineVerbs.verbsContextOp(context.handle(), VerbsContext.get_srq_num$OFFSET);
+        if (fn == 0 || InlineVerbs.callPP(fn, srq, scratch) != 0) {
+            // Only XRC SRQs have a number; a basic SRQ reports 0.
+            return 0;
+        }
+        return NativeMemory.getInt(scratch);
+    }
+
+    @Override
+    public synchronized SrqInitAttributes query() {
+        long srq = handle();
+        int rc = context.libs.ibverbs().ibv_query_srq(srq, scratch);
+        if (rc != 0) {
+            throw new VerbsException("ibv_query_srq", errnoOf(rc), null);
+        }
+        return new SrqInitAttributes(NativeMemory.getInt(scratch + IbvSrqAttr.max_wr$OFFSET),
+                NativeMemory.getInt(scratch + IbvSrqAttr.max_sge$OFFSET),
+                NativeMemory.getInt(scratch + IbvSrqAttr.srq_limit$OFFSET));
+    }
+
+    @Override
+    public synchronized void armLimit(int srqLimit) {
+        if (srqLimit < 0) {
+            throw new IllegalArgumentException("srqLimit cannot be negative: " + srqLimit);
+        }
+        long srq = handle();
+        NativeMemory.clear(scratch, IbvSrqAttr.SIZEOF);
+        NativeMemory.putInt(scratch + IbvSrqAttr.srq_limit$OFFSET, srqLimit);
+        int rc = context.libs.ibverbs().ibv_modify_srq(srq, scratch, IBV_SRQ_LIMIT);
+        if (rc != 0) {
+            throw new VerbsException("ibv_modify_srq", errnoOf(rc), "srq_limit " + srqLimit);
+        }
+    }
+
+    @Override
+    public synchronized void postRecv(RecvWr wr) {
+        long srq = handle();
+        post(srq, recvWrs.write(wr));
+    }
+
+    @Override
+    public synchronized void postRecv(List<RecvWr> wrs) {
+        Objects.requireNonNull(wrs, "wrs");
+        long srq = handle();
+        if (!wrs.isEmpty()) {
+            post(srq, recvWrs.write(wrs));
+        }
+    }
+
+    private void post(long srq, long list) {
+        int rc = InlineVerbs.callPPP(postSrqRecv, srq, list, recvWrs.badWr);
+        if (rc != 0) {
+            throw new PostRecvException("ibv_post_srq_recv", rc, recvWrs.badIndex(), null);
+        }
+    }
+
+    @Override
+    int destroy() {
+        int rc = context.libs.ibverbs().ibv_destroy_srq(handle);
+        return rc == 0 ? 0 : errnoOf(rc);
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_destroy_srq";
+    }
+
+    @Override
+    synchronized void afterDestroy() {
+        recvWrs.free();
+        context.resources.free(scratch);
+        pd.release();
+    }
+}

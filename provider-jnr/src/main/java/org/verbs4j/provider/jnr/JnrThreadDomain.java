@@ -1,0 +1,35 @@
+package org.verbs4j.provider.jnr;
+
+import org.verbs4j.Context;
+import org.verbs4j.ThreadDomain;
+import org.verbs4j.provider.jnr.internal.ContextResources;
+import org.verbs4j.provider.jnr.internal.InlineVerbs;
+import org.verbs4j.provider.jnr.internal.VerbsContext;
+
+/**
+ * A thread domain, {@code struct ibv_td}, allocated through {@code verbs_context.alloc_td}. QPs use it
+ * through a parent domain that pairs it with their PD.
+ *
+ * @see "ibv_alloc_td(3)"
+ */
+final class JnrThreadDomain extends JnrResource implements ThreadDomain {
+    JnrThreadDomain(JnrContext context, long td) {
+        super(context, td, ContextResources.Kind.TD, "thread domain");
+    }
+
+    @Override
+    public Context context() {
+        return context;
+    }
+
+    @Override
+    int destroy() {
+        long fn = InlineVerbs.verbsContextOp(context.handle(), VerbsContext.dealloc_td$OFFSET);
+        return fn == 0 ? org.verbs4j.Errno.EOPNOTSUPP : InlineVerbs.callP(fn, handle);
+    }
+
+    @Override
+    String destroyVerb() {
+        return "ibv_dealloc_td";
+    }
+}

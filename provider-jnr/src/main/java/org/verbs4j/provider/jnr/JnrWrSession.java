@@ -1,0 +1,606 @@
+package org.verbs4j.provider.jnr;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import org.verbs4j.AddressHandle;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.MwType;
+import org.verbs4j.QpCapabilities;
+import org.verbs4j.QpState;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.Sge;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.WrSession;
+import org.verbs4j.provider.jnr.internal.IbvDataBuf;
+import org.verbs4j.provider.jnr.internal.IbvMwBindInfo;
+import org.verbs4j.provider.jnr.internal.IbvQpEx;
+import org.verbs4j.provider.jnr.internal.IbvSge;
+import org.verbs4j.provider.jnr.internal.InlineVerbs;
+import org.verbs4j.provider.jnr.internal.NativeMemory;
+
+/**
+ * A QP's WR session over the {@code struct ibv_qp_ex} function pointers ({@code ibv_wr_post(3)}).
+ *
+ * <p>The rules of the seed are checked here, in Java, as each call arrives: an opcode not in
+ * {@code sendOps}, a setter with no WR, a second or missing DATA setter, inline data where it is not
+ * allowed or beyond the granted {@code max_inline_data}, too many SGEs, a missing {@code setUdAddr} on UD.
+ * The first such fault is remembered and nothing more reaches the device until {@link #complete()},
+ * which then aborts the batch natively and fails with the errno. Provider libraries do not all check
+ * these rules, and an opcode that was not requested may have no function behind it at all.
+ *
+ * <p>Builders and setters allocate nothing: they write the reused native scratch memory of this session
+ * and call the function pointers through jffi.
+ */
+final class JnrWrSession implements WrSession {
+    private final JnrQueuePair qp;
+    private final long qpx;
+    private final QpType type;
+    private final int sendOpsMask;
+    private final int maxInline;
+    private final int maxSge;
+    private final ReentrantLock lock;
+
+    private final long atomicCmpSwp;
+    private final long atomicFetchAdd;
+    private final long atomicWrite;
+    private final long bindMw;
+    private final long localInv;
+    private final long rdmaRead;
+    private final long rdmaWrite;
+    private final long rdmaWriteImm;
+    private final long send;
+    private final long sendImm;
+    private final long sendInv;
+    private final long sendTso;
+    private final long setUdAddr;
+    private final long setXrcSrqn;
+    private final long setInlineData;
+    private final long setInlineDataList;
+    private final long setSge;
+    private final long setSgeList;
+    private final long wrStart;
+    private final long wrComplete;
+    private final long wrAbort;
+
+    /**
+     * Native scratch: SGE list, data-buf list, MW bind info, the atomic-write operand, inline bytes. The
+     * garbage collector frees it with the session, so a QP that is never closed leaks nothing.
+     */
+    private final Arena arena = Arena.ofAuto();
+    private final MemorySegment sgeList;
+    private final MemorySegment dataBufs;
+    private final MemorySegment bindInfo;
+    private final MemorySegment atomicOperand;
+    private final MemorySegment inline;
+    private MemorySegment tsoHeader;
+
+    private volatile boolean active;
+    /** The first fault of this batch as an errno, or 0. */
+    private int fault;
+    private String faultDetail;
+    /** The current WR's opcode, or null before the first builder. */
+    private WrOpcode current;
+    private boolean dataSet;
+    private boolean udSet;
+    private boolean xrcSet;
+
+    JnrWrSession(JnrQueuePair qp, long qpx, Set<WrOpcode> sendOps, QpCapabilities cap, ReentrantLock lock) {
+        this.qp = qp;
+        this.qpx = qpx;
+        this.type = qp.type();
+        this.sendOpsMask = (int) WrOpcode.sendOpsFlags(sendOps);
+        this.maxInline = cap.maxInlineData();
+        this.maxSge = Math.max(cap.maxSendSge(), 1);
+        this.lock = lock;
+        atomicCmpSwp = InlineVerbs.fn(qpx, IbvQpEx.wr_atomic_cmp_swp$OFFSET);
+        atomicFetchAdd = InlineVerbs.fn(qpx, IbvQpEx.wr_atomic_fetch_add$OFFSET);
+        atomicWrite = InlineVerbs.fn(qpx, IbvQpEx.wr_atomic_write$OFFSET);
+        bindMw = InlineVerbs.fn(qpx, IbvQpEx.wr_bind_mw$OFFSET);
+        localInv = InlineVerbs.fn(qpx, IbvQpEx.wr_local_inv$OFFSET);
+        rdmaRead = InlineVerbs.fn(qpx, IbvQpEx.wr_rdma_read$OFFSET);
+        rdmaWrite = InlineVerbs.fn(qpx, IbvQpEx.wr_rdma_write$OFFSET);
+        rdmaWriteImm = InlineVerbs.fn(qpx, IbvQpEx.wr_rdma_write_imm$OFFSET);
+        send = InlineVerbs.fn(qpx, IbvQpEx.wr_send$OFFSET);
+        sendImm = InlineVerbs.fn(qpx, IbvQpEx.wr_send_imm$OFFSET);
+        sendInv = InlineVerbs.fn(qpx, IbvQpEx.wr_send_inv$OFFSET);
+        sendTso = InlineVerbs.fn(qpx, IbvQpEx.wr_send_tso$OFFSET);
+        setUdAddr = InlineVerbs.fn(qpx, IbvQpEx.wr_set_ud_addr$OFFSET);
+        setXrcSrqn = InlineVerbs.fn(qpx, IbvQpEx.wr_set_xrc_srqn$OFFSET);
+        setInlineData = InlineVerbs.fn(qpx, IbvQpEx.wr_set_inline_data$OFFSET);
+        setInlineDataList = InlineVerbs.fn(qpx, IbvQpEx.wr_set_inline_data_list$OFFSET);
+        setSge = InlineVerbs.fn(qpx, IbvQpEx.wr_set_sge$OFFSET);
+        setSgeList = InlineVerbs.fn(qpx, IbvQpEx.wr_set_sge_list$OFFSET);
+        wrStart = InlineVerbs.fn(qpx, IbvQpEx.wr_start$OFFSET);
+        wrComplete = InlineVerbs.fn(qpx, IbvQpEx.wr_complete$OFFSET);
+        wrAbort = InlineVerbs.fn(qpx, IbvQpEx.wr_abort$OFFSET);
+        sgeList = arena.allocate(IbvSge.SIZEOF * maxSge, 8);
+        dataBufs = arena.allocate(IbvDataBuf.SIZEOF * 64, 8);
+        bindInfo = arena.allocate(IbvMwBindInfo.SIZEOF, 8);
+        atomicOperand = arena.allocate(8, 8);
+        inline = arena.allocate(Math.max(maxInline, 8), 8);
+    }
+
+    /** The name of the first requested builder whose function pointer is missing, or null. */
+    static String missingOps(long qpx, Set<WrOpcode> ops) {
+        if (qpx == 0) {
+            return "ibv_qp_ex";
+        }
+        if (InlineVerbs.fn(qpx, IbvQpEx.wr_start$OFFSET) == 0 || InlineVerbs.fn(qpx, IbvQpEx.wr_complete$OFFSET) == 0
+                || InlineVerbs.fn(qpx, IbvQpEx.wr_abort$OFFSET) == 0) {
+            return "wr_start/wr_complete/wr_abort";
+        }
+        for (WrOpcode op : ops) {
+            long off = switch (op) {
+                case RDMA_WRITE -> IbvQpEx.wr_rdma_write$OFFSET;
+                case RDMA_WRITE_WITH_IMM -> IbvQpEx.wr_rdma_write_imm$OFFSET;
+                case SEND -> IbvQpEx.wr_send$OFFSET;
+                case SEND_WITH_IMM -> IbvQpEx.wr_send_imm$OFFSET;
+                case RDMA_READ -> IbvQpEx.wr_rdma_read$OFFSET;
+                case ATOMIC_CMP_AND_SWP -> IbvQpEx.wr_atomic_cmp_swp$OFFSET;
+                case ATOMIC_FETCH_AND_ADD -> IbvQpEx.wr_atomic_fetch_add$OFFSET;
+                case LOCAL_INV -> IbvQpEx.wr_local_inv$OFFSET;
+                case BIND_MW -> IbvQpEx.wr_bind_mw$OFFSET;
+                case SEND_WITH_INV -> IbvQpEx.wr_send_inv$OFFSET;
+                case TSO -> IbvQpEx.wr_send_tso$OFFSET;
+                case ATOMIC_WRITE -> IbvQpEx.wr_atomic_write$OFFSET;
+                case FLUSH -> -1;
+            };
+            if (off < 0 || InlineVerbs.fn(qpx, off) == 0) {
+                return "wr_" + op.name().toLowerCase(java.util.Locale.ROOT);
+            }
+        }
+        return null;
+    }
+
+    void start() {
+        if (lock != null) {
+            if (lock.isHeldByCurrentThread()) {
+                throw new IllegalStateException("this thread already has the WR session of QP " + qp.qpNum() + " open");
+            }
+            lock.lock();
+        } else if (active) {
+            throw new IllegalStateException("the WR session of QP " + qp.qpNum() + " is already open");
+        }
+        try {
+            qp.checkOpen();
+        } catch (IllegalStateException e) {
+            if (lock != null) {
+                lock.unlock();
+            }
+            throw e;
+        }
+        fault = 0;
+        faultDetail = null;
+        current = null;
+        dataSet = false;
+        udSet = false;
+        xrcSet = false;
+        active = true;
+        InlineVerbs.wrP(wrStart, qpx);
+    }
+
+    private void end() {
+        active = false;
+        if (lock != null) {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public QueuePair qp() {
+        return qp;
+    }
+
+    @Override
+    public boolean isActive() {
+        return active;
+    }
+
+    private void checkActive() {
+        if (!active) {
+            throw new IllegalStateException("the WR session is not open; call QueuePair.startWr() first");
+        }
+    }
+
+    private void fail(int errno, String detail) {
+        if (fault == 0) {
+            fault = errno;
+            faultDetail = detail;
+        }
+    }
+
+    @Override
+    public void wrId(long wrId) {
+        checkActive();
+        NativeMemory.putLong(qpx + IbvQpEx.wr_id$OFFSET, wrId);
+    }
+
+    @Override
+    public void wrFlags(int flags) {
+        checkActive();
+        NativeMemory.putInt(qpx + IbvQpEx.wr_flags$OFFSET, flags);
+    }
+
+    /** Closes the previous WR and opens one of {@code op}; false if nothing should reach the device. */
+    private boolean begin(WrOpcode op) {
+        checkActive();
+        finishCurrent();
+        current = op;
+        dataSet = false;
+        udSet = false;
+        xrcSet = false;
+        if ((sendOpsMask & op.sendOpsFlag()) == 0) {
+            fail(Errno.EINVAL, op + " was not requested in the QP's sendOps");
+        }
+        return fault == 0;
+    }
+
+    private void finishCurrent() {
+        WrOpcode op = current;
+        if (op == null) {
+            return;
+        }
+        if (needsData(op) && !dataSet) {
+            fail(Errno.EINVAL, op + " WR has no DATA setter (setSge, setSgeList, setInlineData, setInlineDataList)");
+        }
+        if (type == QpType.UD && !udSet) {
+            fail(Errno.EINVAL, "a UD WR needs setUdAddr");
+        }
+        if (type == QpType.XRC_SEND && !xrcSet) {
+            fail(Errno.EINVAL, "an XRC_SEND WR needs setXrcSrqn");
+        }
+    }
+
+    private static boolean needsData(WrOpcode op) {
+        return op.carriesData() && op != WrOpcode.ATOMIC_WRITE;
+    }
+
+    @Override
+    public void atomicCmpSwp(int rkey, long remoteAddr, long compare, long swap) {
+        if (begin(WrOpcode.ATOMIC_CMP_AND_SWP)) {
+            InlineVerbs.wrU32U64U64U64(atomicCmpSwp, qpx, rkey, remoteAddr, compare, swap);
+        }
+    }
+
+    @Override
+    public void atomicFetchAdd(int rkey, long remoteAddr, long add) {
+        if (begin(WrOpcode.ATOMIC_FETCH_AND_ADD)) {
+            InlineVerbs.wrU32U64U64(atomicFetchAdd, qpx, rkey, remoteAddr, add);
+        }
+    }
+
+    @Override
+    public void atomicWrite(int rkey, long remoteAddr, long value) {
+        if (begin(WrOpcode.ATOMIC_WRITE)) {
+            atomicOperand.set(ValueLayout.JAVA_LONG, 0, value);
+            InlineVerbs.wrU32U64P(atomicWrite, qpx, rkey, remoteAddr, atomicOperand.address());
+        }
+    }
+
+    @Override
+    public void bindMw(MemoryWindow mw, int rkey, MwBindInfo info) {
+        Objects.requireNonNull(mw, "mw");
+        Objects.requireNonNull(info, "bindInfo");
+        if (!(mw instanceof JnrMemoryWindow w) || w.context != qp.context) {
+            throw new IllegalArgumentException("the memory window belongs to another context or provider");
+        }
+        if (!(info.mr() instanceof JnrMemoryRegion mr) || mr.context != qp.context) {
+            throw new IllegalArgumentException("the bind info's region belongs to another context or provider");
+        }
+        if (!begin(WrOpcode.BIND_MW)) {
+            return;
+        }
+        if (w.isClosed() || mr.isClosed()) {
+            fail(Errno.EINVAL, "the memory window or its region is closed");
+            return;
+        }
+        if (w.type() != MwType.TYPE_2) {
+            fail(Errno.EINVAL, "ibv_wr_bind_mw binds type 2 windows");
+            return;
+        }
+        long b = bindInfo.address();
+        NativeMemory.putAddress(b + IbvMwBindInfo.mr$OFFSET, mr.handle);
+        NativeMemory.putLong(b + IbvMwBindInfo.addr$OFFSET, info.addr());
+        NativeMemory.putLong(b + IbvMwBindInfo.length$OFFSET, info.length());
+        NativeMemory.putInt(b + IbvMwBindInfo.mw_access_flags$OFFSET, info.mwAccessFlags());
+        InlineVerbs.wrPU32P(bindMw, qpx, w.handle, rkey, b);
+    }
+
+    @Override
+    public void localInv(int invalidateRkey) {
+        if (begin(WrOpcode.LOCAL_INV)) {
+            InlineVerbs.wrU32(localInv, qpx, invalidateRkey);
+        }
+    }
+
+    @Override
+    public void rdmaRead(int rkey, long remoteAddr) {
+        if (begin(WrOpcode.RDMA_READ)) {
+            InlineVerbs.wrU32U64(rdmaRead, qpx, rkey, remoteAddr);
+        }
+    }
+
+    @Override
+    public void rdmaWrite(int rkey, long remoteAddr) {
+        if (begin(WrOpcode.RDMA_WRITE)) {
+            InlineVerbs.wrU32U64(rdmaWrite, qpx, rkey, remoteAddr);
+        }
+    }
+
+    @Override
+    public void rdmaWriteImm(int rkey, long remoteAddr, int immData) {
+        if (begin(WrOpcode.RDMA_WRITE_WITH_IMM)) {
+            InlineVerbs.wrU32U64U32(rdmaWriteImm, qpx, rkey, remoteAddr, Integer.reverseBytes(immData));
+        }
+    }
+
+    @Override
+    public void send() {
+        if (begin(WrOpcode.SEND)) {
+            InlineVerbs.wrP(send, qpx);
+        }
+    }
+
+    @Override
+    public void sendImm(int immData) {
+        if (begin(WrOpcode.SEND_WITH_IMM)) {
+            InlineVerbs.wrU32(sendImm, qpx, Integer.reverseBytes(immData));
+        }
+    }
+
+    @Override
+    public void sendInv(int invalidateRkey) {
+        if (begin(WrOpcode.SEND_WITH_INV)) {
+            InlineVerbs.wrU32(sendInv, qpx, invalidateRkey);
+        }
+    }
+
+    @Override
+    public void sendTso(MemorySegment hdr, int mss) {
+        Objects.requireNonNull(hdr, "hdr");
+        if (hdr.byteSize() > 0xffff) {
+            throw new IllegalArgumentException("a TSO header is at most 65535 bytes, not " + hdr.byteSize());
+        }
+        if (!begin(WrOpcode.TSO)) {
+            return;
+        }
+        long addr;
+        if (hdr.isNative()) {
+            addr = hdr.address();
+        } else {
+            if (tsoHeader == null || tsoHeader.byteSize() < hdr.byteSize()) {
+                tsoHeader = arena.allocate(Math.max(hdr.byteSize(), 64), 8);
+            }
+            MemorySegment.copy(hdr, 0, tsoHeader, 0, hdr.byteSize());
+            addr = tsoHeader.address();
+        }
+        InlineVerbs.wrPU16U16(sendTso, qpx, addr, (int) hdr.byteSize(), mss);
+    }
+
+    @Override
+    public void flush(int rkey, long remoteAddr, long len, int type, int level) {
+        checkActive();
+        finishCurrent();
+        current = null;
+        fail(Errno.EOPNOTSUPP, "ibv_wr_flush needs rdma-core 45 or later");
+    }
+
+    /** Checks that a DATA setter may follow; false if nothing should reach the device. */
+    private boolean data(boolean inlineData) {
+        checkActive();
+        if (fault != 0) {
+            return false;
+        }
+        WrOpcode op = current;
+        if (op == null) {
+            fail(Errno.EINVAL, "a DATA setter before any builder");
+            return false;
+        }
+        if (!needsData(op)) {
+            fail(Errno.EINVAL, op + " takes no DATA setter");
+            return false;
+        }
+        if (dataSet) {
+            fail(Errno.EINVAL, "a second DATA setter on one " + op + " WR");
+            return false;
+        }
+        if (inlineData && !op.allowsInline()) {
+            fail(Errno.EINVAL, "inline data is valid only for SEND and RDMA WRITE, not " + op);
+            return false;
+        }
+        dataSet = true;
+        return true;
+    }
+
+    @Override
+    public void setSge(int lkey, long addr, int length) {
+        if (data(false)) {
+            InlineVerbs.wrU32U64U32(setSge, qpx, lkey, addr, length);
+        }
+    }
+
+    @Override
+    public void setSgeList(Sge[] sges, int count) {
+        Objects.requireNonNull(sges, "sges");
+        if (count < 0 || count > sges.length) {
+            throw new IllegalArgumentException("count " + count + " is outside the " + sges.length + "-entry list");
+        }
+        if (!data(false)) {
+            return;
+        }
+        if (count > maxSge) {
+            fail(Errno.EINVAL, count + " SGEs, but the QP was granted " + maxSge);
+            return;
+        }
+        long base = sgeList.address();
+        for (int i = 0; i < count; i++) {
+            RecvWrArray.putSge(base + IbvSge.SIZEOF * i, Objects.requireNonNull(sges[i], "sges element"));
+        }
+        InlineVerbs.wrLP(setSgeList, qpx, count, base);
+    }
+
+    @Override
+    public void setInlineData(MemorySegment data) {
+        Objects.requireNonNull(data, "data");
+        if (!data(true)) {
+            return;
+        }
+        long len = data.byteSize();
+        if (len > maxInline) {
+            fail(Errno.EINVAL, len + " bytes of inline data, but the QP was granted " + maxInline);
+            return;
+        }
+        long addr;
+        if (data.isNative()) {
+            addr = data.address();
+        } else {
+            MemorySegment.copy(data, 0, inline, 0, len);
+            addr = inline.address();
+        }
+        InlineVerbs.wrPL(setInlineData, qpx, addr, len);
+    }
+
+    @Override
+    public void setInlineDataList(MemorySegment[] buffers, int count) {
+        Objects.requireNonNull(buffers, "buffers");
+        if (count < 0 || count > buffers.length) {
+            throw new IllegalArgumentException("count " + count + " is outside the " + buffers.length + "-entry list");
+        }
+        if (!data(true)) {
+            return;
+        }
+        if (count > dataBufs.byteSize() / IbvDataBuf.SIZEOF) {
+            fail(Errno.EINVAL, count + " inline buffers; at most " + dataBufs.byteSize() / IbvDataBuf.SIZEOF);
+            return;
+        }
+        long total = 0;
+        for (int i = 0; i < count; i++) {
+            total += Objects.requireNonNull(buffers[i], "buffers element").byteSize();
+        }
+        if (total > maxInline) {
+            fail(Errno.EINVAL, total + " bytes of inline data, but the QP was granted " + maxInline);
+            return;
+        }
+        long copied = 0;
+        long list = dataBufs.address();
+        for (int i = 0; i < count; i++) {
+            MemorySegment b = buffers[i];
+            long addr;
+            if (b.isNative()) {
+                addr = b.address();
+            } else {
+                MemorySegment.copy(b, 0, inline, copied, b.byteSize());
+                addr = inline.address() + copied;
+                copied += b.byteSize();
+            }
+            NativeMemory.putAddress(list + IbvDataBuf.SIZEOF * i + IbvDataBuf.addr$OFFSET, addr);
+            NativeMemory.putLong(list + IbvDataBuf.SIZEOF * i + IbvDataBuf.length$OFFSET, b.byteSize());
+        }
+        InlineVerbs.wrLP(setInlineDataList, qpx, count, list);
+    }
+
+    @Override
+    public void setUdAddr(AddressHandle ah, int remoteQpn, int remoteQkey) {
+        Objects.requireNonNull(ah, "ah");
+        if (!(ah instanceof JnrAddressHandle h) || h.context != qp.context) {
+            throw new IllegalArgumentException("the address handle belongs to another context or provider");
+        }
+        checkActive();
+        if (fault != 0 || type != QpType.UD) {
+            return;
+        }
+        if (current == null) {
+            fail(Errno.EINVAL, "setUdAddr before any builder");
+            return;
+        }
+        if (h.isClosed()) {
+            fail(Errno.EINVAL, "the address handle is closed");
+            return;
+        }
+        udSet = true;
+        InlineVerbs.wrPU32U32(setUdAddr, qpx, h.handle, remoteQpn, remoteQkey);
+    }
+
+    @Override
+    public void setXrcSrqn(int remoteSrqn) {
+        checkActive();
+        if (fault != 0 || type != QpType.XRC_SEND) {
+            return;
+        }
+        if (current == null) {
+            fail(Errno.EINVAL, "setXrcSrqn before any builder");
+            return;
+        }
+        xrcSet = true;
+        InlineVerbs.wrU32(setXrcSrqn, qpx, remoteSrqn);
+    }
+
+    @Override
+    public void complete() {
+        checkActive();
+        finishCurrent();
+        try {
+            if (fault == 0) {
+                QpState s = qp.state();
+                if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
+                    fail(Errno.EINVAL, "the QP is in " + s + "; WRs are posted in RTS, SQD, SQE or ERR");
+                }
+            }
+            if (fault != 0) {
+                InlineVerbs.wrP(wrAbort, qpx);
+                throw new VerbsException("ibv_wr_complete", fault, faultDetail);
+            }
+            int rc = InlineVerbs.callP(wrComplete, qpx);
+            if (rc != 0) {
+                throw new VerbsException("ibv_wr_complete", rc, null);
+            }
+        } finally {
+            end();
+        }
+    }
+
+    @Override
+    public void abort() {
+        checkActive();
+        try {
+            InlineVerbs.wrP(wrAbort, qpx);
+        } finally {
+            end();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (active && (lock == null || lock.isHeldByCurrentThread())) {
+            abort();
+        }
+    }
+
+    /** Before the QP is destroyed: abort this thread's open session, and wait out another thread's. */
+    void blockForClose() {
+        if (lock == null) {
+            if (active) {
+                abort();
+            }
+            return;
+        }
+        if (lock.isHeldByCurrentThread() && active) {
+            abort();
+        }
+        lock.lock();
+    }
+
+    void unblockAfterClose() {
+        if (lock != null && lock.isHeldByCurrentThread()) {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package org.verbs4j.provider.jnr;
+
+import java.util.List;
+import org.verbs4j.Errno;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.QpType;
+import org.verbs4j.SendWr;
+import org.verbs4j.Sge;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.jnr.internal.ContextResources;
+import org.verbs4j.provider.jnr.internal.IbvSendWr;
+import org.verbs4j.provider.jnr.internal.IbvSge;
+import org.verbs4j.provider.jnr.internal.NativeMemory;
+
+/**
+ * A reused native {@code ibv_send_wr} array and its SGE pool. It grows to the largest post seen and is then
+ * reused, so steady-state posts allocate nothing. Not thread-safe: its QP posts under a lock.
+ */
+final class SendWrArray {
+    private final ContextResources resources;
+    private final JnrContext context;
+    private final boolean ud;
+    private long wrs;
+    private int wrCapacity;
+    private long sges;
+    private int sgeCapacity;
+    /** {@code struct ibv_send_wr *bad_wr}. */
+    final long badWr;
+
+    SendWrArray(JnrContext context, QpType type) {
+        this.context = context;
+        this.ud = type == QpType.UD;
+        this.resources = context.resources;
+        this.badWr = resources.allocate(8);
+    }
+
+    /**
+     * Checks in Java what must never reach native code (closed or foreign objects, heap TSO headers) and
+     * returns the index of the first WR whose opcode the QP type does not take, or {@code n}.
+     *
+     * @throws IllegalArgumentException or IllegalStateException for misuse, before anything is posted
+     */
+    int validate(List<SendWr> list, int n, QpType type) {
+        int firstBad = n;
+        for (int i = 0; i < n; i++) {
+            SendWr wr = java.util.Objects.requireNonNull(list.get(i), "wrs element");
+            check(wr, i);
+            if (firstBad == n && (!wr.opcode().isValidFor(type) || wr.opcode() == WrOpcode.FLUSH)) {
+                firstBad = i;
+            }
+        }
+        return firstBad;
+    }
+
+    void check(SendWr wr, int i) {
+        if (wr.ah() != null) {
+            if (!(wr.ah() instanceof JnrAddressHandle ah) || ah.context != context) {
+                throw new IllegalArgumentException("WR #" + i + ": the address handle belongs to another context");
+            }
+            ah.checkOpen();
+        }
+        if (wr.opcode() == WrOpcode.BIND_MW) {
+            if (!(wr.bindMwWindow() instanceof JnrMemoryWindow mw) || mw.context != context) {
+                throw new IllegalArgumentException("WR #" + i + ": BIND_MW needs a memory window of this context");
+            }
+            mw.checkOpen();
+            MwBindInfo info = wr.bindMwInfo();
+            if (info == null || !(info.mr() instanceof JnrMemoryRegion mr) || mr.context != context) {
+                throw new IllegalArgumentException("WR #" + i + ": BIND_MW needs bind info with a region of this context");
+            }
+            mr.checkOpen();
+        }
+        if (wr.opcode() == WrOpcode.TSO && wr.tsoHdr() != null && !wr.tsoHdr().isNative()) {
+            throw new IllegalArgumentException("WR #" + i + ": the TSO header must be native memory");
+        }
+    }
+
+    /** The errno for a WR {@link #validate} refused. */
+    static int refusal(SendWr wr) {
+        return wr.opcode() == WrOpcode.FLUSH ? Errno.EOPNOTSUPP : Errno.EINVAL;
+    }
+
+    /** Writes the first {@code n} WRs as a linked list; returns its address. */
+    long write(List<SendWr> list, int n) {
+        int totalSge = 0;
+        for (int i = 0; i < n; i++) {
+            totalSge += list.get(i).numSge();
+        }
+        ensure(n, totalSge);
+        int sgeAt = 0;
+        for (int i = 0; i < n; i++) {
+            SendWr wr = list.get(i);
+            put(i, wr, sgeAt, i == n - 1);
+            sgeAt += wr.numSge();
+        }
+        return wrs;
+    }
+
+    /** Writes one WR; returns its address. */
+    long write(SendWr wr) {
+        ensure(1, wr.numSge());
+        put(0, wr, 0, true);
+        return wrs;
+    }
+
+    int badIndex() {
+        long bad = NativeMemory.getAddress(badWr);
+        return bad == 0 ? 0 : (int) ((bad - wrs) / IbvSendWr.SIZEOF);
+    }
+
+    private void put(int i, SendWr wr, int sgeAt, boolean last) {
+        long w = wrs + IbvSendWr.SIZEOF * i;
+        long s = sges + IbvSge.SIZEOF * sgeAt;
+        NativeMemory.clear(w, IbvSendWr.SIZEOF);
+        NativeMemory.putLong(w + IbvSendWr.wr_id$OFFSET, wr.wrId());
+        NativeMemory.putAddress(w + IbvSendWr.next$OFFSET, last ? 0 : w + IbvSendWr.SIZEOF);
+        NativeMemory.putAddress(w + IbvSendWr.sg_list$OFFSET, wr.numSge() == 0 ? 0 : s);
+        NativeMemory.putInt(w + IbvSendWr.num_sge$OFFSET, wr.numSge());
+        NativeMemory.putInt(w + IbvSendWr.opcode$OFFSET, wr.opcode().value());
+        NativeMemory.putInt(w + IbvSendWr.send_flags$OFFSET, wr.sendFlags());
+        Sge[] sg = wr.sgList();
+        for (int k = 0; k < wr.numSge(); k++) {
+            RecvWrArray.putSge(s + IbvSge.SIZEOF * k, sg[k]);
+        }
+        switch (wr.opcode()) {
+            case SEND_WITH_IMM -> NativeMemory.putInt(w + IbvSendWr.imm_data$OFFSET, Integer.reverseBytes(wr.immData()));
+            case RDMA_WRITE_WITH_IMM -> {
+                NativeMemory.putInt(w + IbvSendWr.imm_data$OFFSET, Integer.reverseBytes(wr.immData()));
+                rdma(w, wr);
+            }
+            case SEND_WITH_INV, LOCAL_INV -> NativeMemory.putInt(w + IbvSendWr.invalidate_rkey$OFFSET, wr.invalidateRkey());
+            case RDMA_WRITE, RDMA_READ -> rdma(w, wr);
+            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
+                NativeMemory.putLong(w + IbvSendWr.wr$atomic$remote_addr$OFFSET, wr.remoteAddr());
+                NativeMemory.putLong(w + IbvSendWr.wr$atomic$compare_add$OFFSET, wr.compareAdd());
+                NativeMemory.putLong(w + IbvSendWr.wr$atomic$swap$OFFSET, wr.swap());
+                NativeMemory.putInt(w + IbvSendWr.wr$atomic$rkey$OFFSET, wr.rkey());
+            }
+            case BIND_MW -> {
+                MwBindInfo info = wr.bindMwInfo();
+                NativeMemory.putAddress(w + IbvSendWr.bind_mw$mw$OFFSET, ((JnrMemoryWindow) wr.bindMwWindow()).handle);
+                NativeMemory.putInt(w + IbvSendWr.bind_mw$rkey$OFFSET, wr.bindMwRkey());
+                long b = w + IbvSendWr.bind_mw$bind_info$OFFSET;
+                NativeMemory.putAddress(b, ((JnrMemoryRegion) info.mr()).handle);
+                NativeMemory.putLong(b + 8, info.addr());
+                NativeMemory.putLong(b + 16, info.length());
+                NativeMemory.putInt(b + 24, info.mwAccessFlags());
+            }
+            case TSO -> {
+                if (wr.tsoHdr() != null) {
+                    NativeMemory.putAddress(w + IbvSendWr.tso$hdr$OFFSET, wr.tsoHdr().address());
+                    NativeMemory.putShort(w + IbvSendWr.tso$hdr_sz$OFFSET, (int) wr.tsoHdr().byteSize());
+                }
+                NativeMemory.putShort(w + IbvSendWr.tso$mss$OFFSET, wr.mss());
+            }
+            default -> {
+            }
+        }
+        if (ud && wr.ah() != null) {
+            NativeMemory.putAddress(w + IbvSendWr.wr$ud$ah$OFFSET, ((JnrAddressHandle) wr.ah()).handle);
+            NativeMemory.putInt(w + IbvSendWr.wr$ud$remote_qpn$OFFSET, wr.remoteQpn());
+            NativeMemory.putInt(w + IbvSendWr.wr$ud$remote_qkey$OFFSET, wr.remoteQkey());
+        }
+        if (wr.remoteSrqn() != 0) {
+            NativeMemory.putInt(w + IbvSendWr.qp_type$xrc$remote_srqn$OFFSET, wr.remoteSrqn());
+        }
+    }
+
+    private static void rdma(long w, SendWr wr) {
+        NativeMemory.putLong(w + IbvSendWr.wr$rdma$remote_addr$OFFSET, wr.remoteAddr());
+        NativeMemory.putInt(w + IbvSendWr.wr$rdma$rkey$OFFSET, wr.rkey());
+    }
+
+    private void ensure(int n, int totalSge) {
+        if (n > wrCapacity) {
+            if (wrs != 0) {
+                resources.free(wrs);
+            }
+            int cap = Math.max(n, 16);
+            wrs = resources.allocate(IbvSendWr.SIZEOF * cap);
+            wrCapacity = cap;
+        }
+        if (totalSge > sgeCapacity || sges == 0) {
+            if (sges != 0) {
+                resources.free(sges);
+            }
+            int cap = Math.max(totalSge, 16);
+            sges = resources.allocate(IbvSge.SIZEOF * cap);
+            sgeCapacity = cap;
+        }
+    }
+
+    void free() {
+        if (wrs != 0) {
+            resources.free(wrs);
+            wrs = 0;
+        }
+        if (sges != 0) {
+            resources.free(sges);
+            sges = 0;
+        }
+        resources.free(badWr);
+    }
+}

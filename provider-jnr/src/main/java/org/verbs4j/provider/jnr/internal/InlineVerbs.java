@@ -1,0 +1,193 @@
+package org.verbs4j.provider.jnr.internal;
+
+import com.kenai.jffi.CallContext;
+import com.kenai.jffi.CallingConvention;
+import com.kenai.jffi.Invoker;
+import com.kenai.jffi.LastError;
+import com.kenai.jffi.MemoryIO;
+import com.kenai.jffi.Type;
+
+/**
+ * Calls the {@code static inline} verbs of {@code verbs.h} the way their inline bodies do: through the
+ * function pointers that the provider library (rxe, mlx5, ...) stores in {@code ibv_context.ops}, in
+ * {@code struct verbs_context} just before {@code ibv_context}, and in {@code struct ibv_qp_ex}. The call
+ * goes through jffi's invoker on the raw function address, with every argument in a {@code long}.
+ *
+ * <p>The ops that return an int return the errno themselves (0 on success), so their call contexts do
+ * not save errno; the ones that return a pointer set errno on failure, and theirs do.
+ *
+ * <p>Every address passed here must come from libibverbs or from memory this provider owns: jffi does
+ * not check addresses. The object model guarantees that by refusing closed objects before any call.
+ */
+public final class InlineVerbs {
+    private static final Invoker INVOKER = Invoker.getInstance();
+    private static final MemoryIO MEMORY = MemoryIO.getInstance();
+    /** {@code __VERBS_ABI_IS_EXTENDED}: {@code ibv_context.abi_compat} of a context inside a verbs_context. */
+    private static final long VERBS_ABI_IS_EXTENDED = -1L;
+
+    private static CallContext ctx(boolean saveErrno, Type result, Type... params) {
+        return new CallContext(result, params, CallingConvention.DEFAULT, saveErrno);
+    }
+
+    private static final Type P = Type.POINTER;
+    private static final Type I = Type.SINT32;
+    private static final Type U32 = Type.UINT32;
+    private static final Type U64 = Type.UINT64;
+    private static final Type U16 = Type.UINT16;
+    private static final Type U8 = Type.UINT8;
+    private static final Type V = Type.VOID;
+
+    // int (*)(p, p, p): post_send, post_recv, post_srq_recv, bind_mw
+    private static final CallContext I_PPP = ctx(false, I, P, P, P);
+    // int (*)(struct ibv_cq *, int, struct ibv_wc *)
+    private static final CallContext I_PIP = ctx(false, I, P, I, P);
+    // int (*)(struct ibv_cq *, int)
+    private static final CallContext I_PI = ctx(false, I, P, I);
+    // int (*)(p): dealloc_mw, dealloc_td, wr_complete
+    private static final CallContext I_P = ctx(false, I, P);
+    // int (*)(p, p): get_srq_num
+    private static final CallContext I_PP = ctx(false, I, P, P);
+    // int (*)(struct ibv_context *, uint8_t, struct ibv_port_attr *, size_t)
+    private static final CallContext I_PU8PL = ctx(false, I, P, U8, P, U64);
+    // struct x *(*)(p, int): alloc_mw
+    private static final CallContext P_PI_ERRNO = ctx(true, P, P, I);
+    // struct x *(*)(p, p): alloc_td, create_qp_ex, alloc_parent_domain
+    private static final CallContext P_PP_ERRNO = ctx(true, P, P, P);
+
+    // the ibv_qp_ex builders and setters
+    private static final CallContext V_P = ctx(false, V, P);
+    private static final CallContext V_PU32 = ctx(false, V, P, U32);
+    private static final CallContext V_PU32U64 = ctx(false, V, P, U32, U64);
+    private static final CallContext V_PU32U64U32 = ctx(false, V, P, U32, U64, U32);
+    private static final CallContext V_PU32U64U64 = ctx(false, V, P, U32, U64, U64);
+    private static final CallContext V_PU32U64U64U64 = ctx(false, V, P, U32, U64, U64, U64);
+    private static final CallContext V_PU32U64P = ctx(false, V, P, U32, U64, P);
+    private static final CallContext V_PPU32P = ctx(false, V, P, P, U32, P);
+    private static final CallContext V_PPU16U16 = ctx(false, V, P, P, U16, U16);
+    private static final CallContext V_PPU32U32 = ctx(false, V, P, P, U32, U32);
+    private static final CallContext V_PPL = ctx(false, V, P, P, U64);
+    private static final CallContext V_PLP = ctx(false, V, P, U64, P);
+
+    private InlineVerbs() {}
+
+    /** The errno the last errno-saving inline call left, as {@code errno} would read after it. */
+    public static int lastErrno() {
+        return LastError.getInstance().get();
+    }
+
+    /**
+     * The address of a {@code verbs_context} op, or 0 when the context is not extended, is too old to have
+     * it, or the provider left it empty: the test of {@code verbs_get_ctx_op}.
+     *
+     * @param context an open {@code struct ibv_context *}
+     * @param opOffset the op's offset in {@code struct verbs_context}
+     */
+    public static long verbsContextOp(long context, long opOffset) {
+        if (MEMORY.getAddress(context + IbvContext.abi_compat$OFFSET) != VERBS_ABI_IS_EXTENDED) {
+            return 0;
+        }
+        long vctx = context - VerbsContext.context$OFFSET;
+        long sz = MEMORY.getLong(vctx + VerbsContext.sz$OFFSET);
+        if (sz < VerbsContext.SIZEOF - opOffset) {
+            return 0;
+        }
+        return MEMORY.getAddress(vctx + opOffset);
+    }
+
+    /** The function pointer stored at {@code struct + offset}. */
+    public static long fn(long struct, long offset) {
+        return MEMORY.getAddress(struct + offset);
+    }
+
+    // ---- ibv_context.ops and verbs_context ops ----
+
+    /** {@code int (*)(p, p, p)}: post_send, post_recv, post_srq_recv, bind_mw. Returns the errno. */
+    public static int callPPP(long fn, long a, long b, long c) {
+        return (int) INVOKER.invokeN3(I_PPP, fn, a, b, c);
+    }
+
+    /** {@code ops.poll_cq}: the number of completions, or a negative value on error. */
+    public static int pollCq(long fn, long cq, int numEntries, long wc) {
+        return (int) INVOKER.invokeN3(I_PIP, fn, cq, numEntries, wc);
+    }
+
+    /** {@code ops.req_notify_cq}. Returns the errno. */
+    public static int reqNotifyCq(long fn, long cq, int solicitedOnly) {
+        return (int) INVOKER.invokeN2(I_PI, fn, cq, solicitedOnly);
+    }
+
+    /** {@code int (*)(p)}: dealloc_mw, dealloc_td, wr_complete. Returns the errno. */
+    public static int callP(long fn, long a) {
+        return (int) INVOKER.invokeN1(I_P, fn, a);
+    }
+
+    /** {@code int (*)(p, p)}: get_srq_num. Returns the errno. */
+    public static int callPP(long fn, long a, long b) {
+        return (int) INVOKER.invokeN2(I_PP, fn, a, b);
+    }
+
+    /** {@code verbs_context.query_port}. Returns the errno. */
+    public static int queryPort(long fn, long context, int portNum, long portAttr, long portAttrLen) {
+        return (int) INVOKER.invokeN4(I_PU8PL, fn, context, portNum, portAttr, portAttrLen);
+    }
+
+    /** {@code ops.alloc_mw}: the window, or 0 with {@link #lastErrno()} set. */
+    public static long allocMw(long fn, long pd, int type) {
+        return INVOKER.invokeN2(P_PI_ERRNO, fn, pd, type);
+    }
+
+    /** {@code struct x *(*)(p, p)}: alloc_td, create_qp_ex, alloc_parent_domain; 0 with {@link #lastErrno()} set. */
+    public static long createPP(long fn, long a, long b) {
+        return INVOKER.invokeN2(P_PP_ERRNO, fn, a, b);
+    }
+
+    // ---- struct ibv_qp_ex ----
+
+    public static void wrP(long fn, long qpx) {
+        INVOKER.invokeN1(V_P, fn, qpx);
+    }
+
+    public static void wrU32(long fn, long qpx, int a) {
+        INVOKER.invokeN2(V_PU32, fn, qpx, a & 0xffffffffL);
+    }
+
+    public static void wrU32U64(long fn, long qpx, int a, long b) {
+        INVOKER.invokeN3(V_PU32U64, fn, qpx, a & 0xffffffffL, b);
+    }
+
+    public static void wrU32U64U32(long fn, long qpx, int a, long b, int c) {
+        INVOKER.invokeN4(V_PU32U64U32, fn, qpx, a & 0xffffffffL, b, c & 0xffffffffL);
+    }
+
+    public static void wrU32U64U64(long fn, long qpx, int a, long b, long c) {
+        INVOKER.invokeN4(V_PU32U64U64, fn, qpx, a & 0xffffffffL, b, c);
+    }
+
+    public static void wrU32U64U64U64(long fn, long qpx, int a, long b, long c, long d) {
+        INVOKER.invokeN5(V_PU32U64U64U64, fn, qpx, a & 0xffffffffL, b, c, d);
+    }
+
+    public static void wrU32U64P(long fn, long qpx, int a, long b, long p) {
+        INVOKER.invokeN4(V_PU32U64P, fn, qpx, a & 0xffffffffL, b, p);
+    }
+
+    public static void wrPU32P(long fn, long qpx, long p, int a, long q) {
+        INVOKER.invokeN4(V_PPU32P, fn, qpx, p, a & 0xffffffffL, q);
+    }
+
+    public static void wrPU16U16(long fn, long qpx, long p, int a, int b) {
+        INVOKER.invokeN4(V_PPU16U16, fn, qpx, p, a & 0xffffL, b & 0xffffL);
+    }
+
+    public static void wrPU32U32(long fn, long qpx, long p, int a, int b) {
+        INVOKER.invokeN4(V_PPU32U32, fn, qpx, p, a & 0xffffffffL, b & 0xffffffffL);
+    }
+
+    public static void wrPL(long fn, long qpx, long p, long len) {
+        INVOKER.invokeN3(V_PPL, fn, qpx, p, len);
+    }
+
+    public static void wrLP(long fn, long qpx, long n, long p) {
+        INVOKER.invokeN3(V_PLP, fn, qpx, n, p);
+    }
+}
