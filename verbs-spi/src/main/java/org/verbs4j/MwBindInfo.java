@@ -8,7 +8,9 @@ import java.util.Objects;
  * @param mr the region, registered with {@link AccessFlags#MW_BIND}
  * @param addr the window's first address, inside the region
  * @param length the window's length, bytes (0 unbinds a type 1 window)
- * @param mwAccessFlags the window's remote access ({@link AccessFlags})
+ * @param mwAccessFlags the window's remote access ({@link AccessFlags}); unlike a region's, it needs no
+ *     {@link AccessFlags#LOCAL_WRITE}: remote write or atomic access requires the region to have it
+ * @throws IllegalArgumentException for a null region, a negative length or unknown access bits
  * @see "ibv_bind_mw(3)"
  */
 public record MwBindInfo(MemoryRegion mr, long addr, long length, int mwAccessFlags) {
@@ -17,6 +19,9 @@ public record MwBindInfo(MemoryRegion mr, long addr, long length, int mwAccessFl
         if (length < 0) {
             throw new IllegalArgumentException("MW length cannot be negative: " + length);
         }
-        AccessFlags.validate(mwAccessFlags);
+        if ((mwAccessFlags & ~AccessFlags.ALL) != 0) {
+            throw new IllegalArgumentException(
+                    "unknown access flag bits 0x" + Integer.toHexString(mwAccessFlags & ~AccessFlags.ALL));
+        }
     }
 }

@@ -111,7 +111,7 @@ public abstract class DataInOrderRules extends TckArea {
      */
     private static void pollLastByteThenCheck(String what, MemorySegment seg, long size, byte last, int seed) {
         long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
-        while ((byte) BYTE.getVolatile(seg, 0L, size - 1) != last) {
+        while ((byte) BYTE.getVolatile(seg, size - 1) != last) {
             if (System.nanoTime() > deadline) {
                 fail(what + ": the last byte never arrived");
             }

@@ -35,7 +35,8 @@ public abstract class MemoryRules extends TckArea {
         super(kit);
     }
 
-    private static final int WINDOW_ACCESS = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
+    // LOCAL_WRITE is included because MwBindInfo validates window access like region access.
+    private static final int WINDOW_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
 
     // ---------------------------------------------------------------- PD and MR
 

@@ -48,11 +48,13 @@ final class EmulatedMr extends EmulatedObject implements MemoryRegion {
 
     @Override
     public int lkey() {
+        checkOpen();
         return key.key;
     }
 
     @Override
     public int rkey() {
+        checkOpen();
         return key.key;
     }
 

@@ -43,6 +43,7 @@ final class EmulatedMw extends EmulatedObject implements MemoryWindow {
 
     @Override
     public int rkey() {
+        checkOpen();
         return rkey;
     }
 

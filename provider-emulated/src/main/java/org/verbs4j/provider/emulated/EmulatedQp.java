@@ -553,6 +553,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     private void afterRecvPosted() {
         EmulatedQp w = rnrWaiter;
         if (w != null) {
+            // A send that still finds no receive registers itself again.
+            rnrWaiter = null;
             w.kick();
         }
     }
@@ -649,11 +651,13 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
                 Sge g = sges[i];
                 long len = Integer.toUnsignedLong(g.length());
                 EmulatedMr mr = pd.regionContaining(g.addr(), len);
-                if (mr == null) {
-                    throw new PostSendException(Errno.EINVAL, index, "the emulator copies inline data only from "
-                            + "memory registered in the QP's PD; " + g + " is not inside a region");
+                if (mr != null) {
+                    MemorySegment.copy(mr.segment, g.addr() - mr.address, w.inline, at, len);
+                } else if (len > 0) {
+                    // Inline data ignores the lkey (ibv_post_send(3)): like the CPU copy a native provider makes,
+                    // this reads the caller's own memory at the address it gave, which must be readable.
+                    MemorySegment.copy(MemorySegment.ofAddress(g.addr()).reinterpret(len), 0, w.inline, at, len);
                 }
-                MemorySegment.copy(mr.segment, g.addr() - mr.address, w.inline, at, len);
                 at += (int) len;
             }
             w.isInline = true;
@@ -775,7 +779,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
                     completeSend(w, WR_FLUSH_ERR);
                 } else if (s != QpState.RTS) {
                     break;
-                } else if (execute(w) == BLOCKED) {
+                } else if (executeGuarded(w) == BLOCKED) {
                     break;
                 }
                 sqHead++;
@@ -841,6 +845,18 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     }
 
     // ---------------------------------------------------------------- execution
+
+    /**
+     * Executes a WQE; if a registered segment became unusable underneath it (its arena was closed while
+     * registered), the WR completes with LOC_PROT_ERR instead of the exception escaping into a poster.
+     */
+    private int executeGuarded(SendWqe w) {
+        try {
+            return execute(w);
+        } catch (IllegalStateException | IndexOutOfBoundsException e) {
+            return fail(w, LOC_PROT_ERR);
+        }
+    }
 
     private int execute(SendWqe w) {
         int op = w.opcode;

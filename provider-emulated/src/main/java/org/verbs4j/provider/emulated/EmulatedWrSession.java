@@ -42,6 +42,7 @@ final class EmulatedWrSession implements WrSession {
 
     private final EmulatedQp qp;
     private final boolean locking;
+    private final boolean sigAll;
     private volatile boolean active;
     private Thread owner;
     private long wrId;
@@ -60,6 +61,7 @@ final class EmulatedWrSession implements WrSession {
     EmulatedWrSession(EmulatedQp qp) {
         this.qp = qp;
         this.locking = qp.td == null;
+        this.sigAll = qp.initAttributes().sqSigAll();
     }
 
     void start() {
@@ -136,7 +138,7 @@ final class EmulatedWrSession implements WrSession {
         }
         SendWqe w = qp.sq[(int) ((qp.sqTail + count) & qp.sqMask)];
         count++;
-        w.reset(wrId, op.value(), flags, qp.initAttributes().sqSigAll() || (flags & SendFlags.SIGNALED) != 0);
+        w.reset(wrId, op.value(), flags, sigAll || (flags & SendFlags.SIGNALED) != 0);
         current = w;
         dataMode = mode;
         dataSet = false;

@@ -1,0 +1,234 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.verbs4j.AtomicCapability;
+import org.verbs4j.Capabilities;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.QpType;
+import org.verbs4j.RecvWr;
+import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
+import org.verbs4j.Sge;
+import org.verbs4j.WcOpcode;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.spi.VerbsProvider;
+
+/**
+ * The differential test: the same seeded random workload of mixed WRs over a connected RC pair, run on two
+ * providers, must leave identical memory on both sides and give identical completion streams (wr_id, status,
+ * opcode, byte_len). Subclass it with the two providers; {@link #run} is also usable on its own.
+ *
+ * <p>Only opcodes both devices execute are drawn. The fields compared are those {@code ibv_poll_cq(3)} defines:
+ * the opcode only on success, byte_len only for receives, RDMA READ and atomics.
+ */
+public abstract class DifferentialWorkload {
+    /** Bytes of each memory area of the workload. */
+    static final int AREA = 16 * 1024;
+    private static final int MAX_MESSAGE = 1024;
+    private static final int BATCH = 16;
+
+    /** The reference provider. */
+    protected abstract VerbsProvider first();
+
+    /** The provider compared with it. */
+    protected abstract VerbsProvider second();
+
+    /** The device of {@link #first()}, or null for its first device. */
+    protected String firstDevice() {
+        return null;
+    }
+
+    /** The device of {@link #second()}, or null for its first device. */
+    protected String secondDevice() {
+        return null;
+    }
+
+    /** The seed; the system property {@code verbs4j.tck.seed} overrides it to replay a run. */
+    protected long seed() {
+        return Long.getLong("verbs4j.tck.seed", 0x5EEDL);
+    }
+
+    /** WRs per run. */
+    protected int operations() {
+        return 200;
+    }
+
+    /** One completion, reduced to the fields {@code ibv_poll_cq(3)} defines for it. */
+    public record Completion(long wrId, WcStatus status, WcOpcode opcode, int byteLen) {
+        static Completion of(WorkCompletion wc) {
+            boolean ok = wc.status() == WcStatus.SUCCESS;
+            WcOpcode op = ok ? wc.opcode() : null;
+            boolean hasLength = ok && (op.isReceive() || op == WcOpcode.RDMA_READ || op == WcOpcode.COMP_SWAP
+                    || op == WcOpcode.FETCH_ADD);
+            return new Completion(wc.wrId(), wc.status(), op, hasLength ? wc.byteLen() : -1);
+        }
+    }
+
+    /**
+     * What a run left behind.
+     *
+     * @param requester the completions of the requesting QP, in order
+     * @param responder the completions of the responding QP, in order
+     * @param requesterMemory the requester's memory after the run
+     * @param responderMemory the responder's memory after the run
+     */
+    public record Outcome(List<Completion> requester, List<Completion> responder, byte[] requesterMemory,
+                          byte[] responderMemory) {}
+
+    /** The opcodes the workload may draw on a device with these capabilities. */
+    public static Set<WrOpcode> drawable(Capabilities caps) {
+        Set<WrOpcode> ops = EnumSet.noneOf(WrOpcode.class);
+        for (WrOpcode op : List.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_WRITE,
+                WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.RDMA_READ, WrOpcode.ATOMIC_FETCH_AND_ADD,
+                WrOpcode.ATOMIC_CMP_AND_SWP)) {
+            if (caps.supports(QpType.RC, op) && (!op.isAtomic() || caps.atomics() != AtomicCapability.NONE)) {
+                ops.add(op);
+            }
+        }
+        return ops;
+    }
+
+    private record Op(WrOpcode opcode, int localOffset, int remoteOffset, int length, long a, long b, int imm) {
+        boolean consumesReceive() {
+            return opcode == WrOpcode.SEND || opcode == WrOpcode.SEND_WITH_IMM || opcode == WrOpcode.RDMA_WRITE_WITH_IMM;
+        }
+    }
+
+    private static List<Op> workload(long seed, int n, Set<WrOpcode> allowed) {
+        List<WrOpcode> pool = List.copyOf(allowed);
+        Random rnd = new Random(seed);
+        List<Op> ops = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            WrOpcode op = pool.get(rnd.nextInt(pool.size()));
+            if (op.isAtomic()) {
+                int slot = 8 * rnd.nextInt(64);
+                ops.add(new Op(op, 8 * (i % 256), slot, 8, rnd.nextInt(8), rnd.nextLong(), 0));
+            } else {
+                int len = rnd.nextInt(8) == 0 ? 0 : 1 + rnd.nextInt(MAX_MESSAGE);
+                ops.add(new Op(op, rnd.nextInt(AREA - MAX_MESSAGE), rnd.nextInt(AREA - MAX_MESSAGE), len, 0, 0,
+                        rnd.nextInt()));
+            }
+        }
+        return ops;
+    }
+
+    /**
+     * Runs the workload of {@code seed} on a loopback RC pair of {@code provider}'s device.
+     *
+     * @param allowed the opcodes to draw from (see {@link #drawable})
+     */
+    public static Outcome run(VerbsProvider provider, String device, long seed, int operations, Set<WrOpcode> allowed) {
+        List<Op> ops = workload(seed, operations, allowed);
+        try (Testbed tb = Testbed.open(provider, device, 1, -1)) {
+            QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(64).maxRecvWr(operations + 1));
+            // requester: [0, AREA) data source, [AREA, 2 AREA) READ target, [2 AREA, 3 AREA) atomic results
+            MemoryRegion local = tb.buffer(3L * AREA);
+            // responder: [0, AREA) RDMA target, [AREA, 2 AREA) atomics, [2 AREA, ...) one receive slot per WR
+            MemoryRegion remote = tb.buffer(2L * AREA + (long) MAX_MESSAGE * operations);
+            Random init = new Random(~seed);
+            byte[] seedBytes = new byte[(int) local.length()];
+            init.nextBytes(seedBytes);
+            local.segment().copyFrom(java.lang.foreign.MemorySegment.ofArray(seedBytes));
+            byte[] remoteBytes = new byte[2 * AREA];
+            init.nextBytes(remoteBytes);
+            remote.segment().asSlice(0, 2L * AREA).copyFrom(java.lang.foreign.MemorySegment.ofArray(remoteBytes));
+
+            int receives = 0;
+            for (Op op : ops) {
+                if (op.consumesReceive()) {
+                    p.recvB(receives, remote, 2L * AREA + (long) MAX_MESSAGE * receives, MAX_MESSAGE);
+                    receives++;
+                }
+            }
+            List<Completion> requester = new ArrayList<>();
+            for (int start = 0; start < ops.size(); start += BATCH) {
+                List<SendWr> batch = new ArrayList<>();
+                for (int i = start; i < Math.min(ops.size(), start + BATCH); i++) {
+                    batch.add(wr(i, ops.get(i), local, remote));
+                }
+                p.a().postSend(batch);
+                for (WorkCompletion wc : Completions.await(p.cqA(), batch.size(), "workload WRs " + start + ".."
+                        + (start + batch.size() - 1))) {
+                    requester.add(Completion.of(wc));
+                }
+            }
+            List<Completion> responder = new ArrayList<>();
+            for (WorkCompletion wc : Completions.await(p.cqB(), receives, receives + " receives")) {
+                responder.add(Completion.of(wc));
+            }
+            return new Outcome(requester, responder, local.segment().toArray(ValueLayout.JAVA_BYTE),
+                    remote.segment().toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    private static SendWr wr(int i, Op op, MemoryRegion local, MemoryRegion remote) {
+        SendWr wr = new SendWr().wrId(i).opcode(op.opcode()).sendFlags(SendFlags.SIGNALED).immData(op.imm());
+        switch (op.opcode()) {
+            case RDMA_READ -> wr.sgList(sges(local, AREA + op.localOffset(), op.length()))
+                    .rdma(remote.address() + op.remoteOffset(), remote.rkey());
+            case RDMA_WRITE, RDMA_WRITE_WITH_IMM -> wr.sgList(sges(local, op.localOffset(), op.length()))
+                    .rdma(remote.address() + op.remoteOffset(), remote.rkey());
+            case ATOMIC_FETCH_AND_ADD, ATOMIC_CMP_AND_SWP -> wr.sgList(Sge.of(local, 2L * AREA + op.localOffset(), 8))
+                    .atomic(remote.address() + AREA + op.remoteOffset(), op.a(), op.b(), remote.rkey());
+            default -> wr.sgList(sges(local, op.localOffset(), op.length()));
+        }
+        return wr;
+    }
+
+    private static Sge[] sges(MemoryRegion mr, long offset, int length) {
+        return length == 0 ? new Sge[0] : new Sge[] {Sge.of(mr, offset, length)};
+    }
+
+    @Test
+    @DisplayName("required_ the same seeded workload of mixed WRs gives identical memory and completion streams on both providers [TCK differential rule]")
+    void required_identicalOutcomes() {
+        VerbsProvider one = first();
+        VerbsProvider two = second();
+        assumeTrue(one.isAvailable(), () -> one.name() + " is not available: " + one.unavailabilityCause());
+        assumeTrue(two.isAvailable(), () -> two.name() + " is not available: " + two.unavailabilityCause());
+        Set<WrOpcode> allowed;
+        try (Testbed a = Testbed.open(one, firstDevice(), 1, -1); Testbed b = Testbed.open(two, secondDevice(), 1, -1)) {
+            allowed = drawable(a.caps());
+            allowed.retainAll(drawable(b.caps()));
+        }
+        assumeTrue(allowed.contains(WrOpcode.SEND), "the devices share no opcodes");
+        long seed = seed();
+        Outcome x = run(one, firstDevice(), seed, operations(), allowed);
+        Outcome y = run(two, secondDevice(), seed, operations(), allowed);
+        compare("requester completions", x.requester(), y.requester(), seed);
+        compare("responder completions", x.responder(), y.responder(), seed);
+        compareBytes("requester memory", x.requesterMemory(), y.requesterMemory(), seed);
+        compareBytes("responder memory", x.responderMemory(), y.responderMemory(), seed);
+    }
+
+    private void compare(String what, List<Completion> x, List<Completion> y, long seed) {
+        for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
+            if (!x.get(i).equals(y.get(i))) {
+                fail(what + " differ at #" + i + " (seed " + seed + "): " + first().name() + " gave " + x.get(i) + ", "
+                        + second().name() + " gave " + y.get(i));
+            }
+        }
+        assertEquals(x.size(), y.size(), what + ": the number of completions differs (seed " + seed + ")");
+    }
+
+    private void compareBytes(String what, byte[] x, byte[] y, long seed) {
+        long m = java.util.Arrays.mismatch(x, y);
+        if (m >= 0) {
+            fail(what + " differs first at byte " + m + " (seed " + seed + "): " + first().name() + " has " + x[(int) m]
+                    + ", " + second().name() + " has " + (m < y.length ? y[(int) m] : "nothing"));
+        }
+    }
+}
