@@ -73,9 +73,10 @@ abstract class FfmObject implements VerbsObject {
             }
             closed = true;
             afterClose();
-            if (ctx != null) {
-                ctx.forget(this);
-            }
+        }
+        // Outside this object's monitor: the context's close takes its own monitor, then each child's.
+        if (ctx != null) {
+            ctx.forget(this);
         }
     }
 

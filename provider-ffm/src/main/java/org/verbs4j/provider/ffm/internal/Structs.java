@@ -413,8 +413,12 @@ public final class Structs {
         public static final VarHandle revents$vh = vh(LAYOUT, "revents");
     }
 
-    /** Every struct above, for the layout test. */
-    public static final List<StructLayout> ALL = List.of(
+    /**
+     * Every struct above, for the layout test. A method, not a field: the nested classes use this
+     * class's shared layouts, so a list built in its initializer could see a nested class half-initialised.
+     */
+    public static List<StructLayout> all() {
+        return List.of(
             ibv_device.LAYOUT, ibv_context_ops.LAYOUT, ibv_context.LAYOUT, verbs_context.LAYOUT,
             ibv_device_attr.LAYOUT, ibv_port_attr.LAYOUT, ibv_pd.LAYOUT, ibv_mr.LAYOUT, ibv_mw.LAYOUT,
             ibv_mw_bind_info.LAYOUT, ibv_mw_bind.LAYOUT, ibv_global_route.LAYOUT, ibv_ah_attr.LAYOUT,
@@ -423,4 +427,5 @@ public final class Structs {
             ibv_qp.LAYOUT, ibv_qp_ex.LAYOUT, ibv_qp_init_attr_ex.LAYOUT, ibv_qp_attr.LAYOUT, ibv_sge.LAYOUT,
             ibv_data_buf.LAYOUT, ibv_send_wr.LAYOUT, ibv_recv_wr.LAYOUT, ibv_wc.LAYOUT, ibv_async_event.LAYOUT,
             pollfd.LAYOUT);
+    }
 }

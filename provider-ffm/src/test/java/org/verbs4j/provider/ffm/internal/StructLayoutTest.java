@@ -31,7 +31,7 @@ class StructLayoutTest {
     /** The expected values, keyed {@code struct} or {@code struct.field.path}. */
     private static Map<String, Long> javaValues() {
         Map<String, Long> values = new LinkedHashMap<>();
-        for (StructLayout s : Structs.ALL) {
+        for (StructLayout s : Structs.all()) {
             String name = s.name().orElseThrow();
             values.put(name, s.byteSize());
             collect(values, name, "", s, 0);
