@@ -18,6 +18,8 @@ import org.verbs4j.provider.jnr.internal.NativeMemory;
 final class JnrMemoryWindow extends JnrResource implements MemoryWindow {
     private final JnrProtectionDomain pd;
     private final MwType type;
+    /** The region the last bind posted from this provider names, or null. */
+    private JnrMemoryRegion bound;
 
     JnrMemoryWindow(JnrProtectionDomain pd, long mw, MwType type) {
         super(pd.context, mw, ContextResources.Kind.MW, "memory window");
@@ -41,6 +43,20 @@ final class JnrMemoryWindow extends JnrResource implements MemoryWindow {
         return NativeMemory.getInt(handle() + IbvMw.rkey$OFFSET);
     }
 
+    /**
+     * Records that the window is now bound to {@code mr} (null: unbound), so that the region refuses to
+     * close with EBUSY while a window is bound to it, whatever the provider library would answer.
+     */
+    synchronized void boundTo(JnrMemoryRegion mr) {
+        if (bound != null) {
+            bound.release();
+        }
+        bound = mr;
+        if (mr != null) {
+            mr.retain();
+        }
+    }
+
     @Override
     int destroy() {
         return InlineVerbs.callP(context.op(IbvContext.ops$dealloc_mw$OFFSET), handle);
@@ -53,6 +69,7 @@ final class JnrMemoryWindow extends JnrResource implements MemoryWindow {
 
     @Override
     void afterDestroy() {
+        boundTo(null);
         pd.release();
     }
 }

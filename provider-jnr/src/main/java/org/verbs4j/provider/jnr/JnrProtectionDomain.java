@@ -78,6 +78,18 @@ final class JnrProtectionDomain extends JnrResource implements ProtectionDomain 
     public AddressHandle createAh(AhAttributes attributes) {
         Objects.requireNonNull(attributes, "attributes");
         long pd = handle();
+        int ports = context.cachedDeviceAttributes().physPortCnt();
+        if (attributes.portNum() > ports) {
+            throw new IllegalArgumentException("port " + attributes.portNum() + " is not a port of the device (1.."
+                    + ports + ")");
+        }
+        if (attributes.grh() != null) {
+            int gids = context.queryPort(attributes.portNum()).gidTblLen();
+            if (attributes.grh().sgidIndex() >= gids) {
+                throw new IllegalArgumentException("source GID index " + attributes.grh().sgidIndex()
+                        + " is beyond port " + attributes.portNum() + "'s " + gids + "-entry GID table");
+            }
+        }
         long a = NativeMemory.allocate(IbvAhAttr.SIZEOF);
         try {
             writeAhAttr(a, attributes);

@@ -71,6 +71,8 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     /** {@code struct ibv_mw_bind} for {@link #bindMw}. */
     private final long mwBind;
     private final JnrWrSession session;
+    private final SendWr[] single = new SendWr[1];
+    private final List<SendWr> singleList = java.util.Arrays.asList(single);
 
     private JnrQueuePair(JnrProtectionDomain pd, long qp, long qpx, long parentDomain, QpInitAttributes granted,
                          JnrCompletionQueue sendCq, JnrCompletionQueue recvCq, JnrSharedReceiveQueue srq,
@@ -379,7 +381,12 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized void postRecv(RecvWr wr) {
+        Objects.requireNonNull(wr, "wr");
         long qp = checkRecv();
+        String why = invalidRecv(wr);
+        if (why != null) {
+            throw new PostRecvException("ibv_post_recv", Errno.EINVAL, 0, why);
+        }
         long list = recvWrs.write(wr);
         int rc = InlineVerbs.callPPP(postRecv, qp, list, recvWrs.badWr);
         if (rc != 0) {
@@ -391,14 +398,36 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     public synchronized void postRecv(List<RecvWr> wrs) {
         Objects.requireNonNull(wrs, "wrs");
         long qp = checkRecv();
-        if (wrs.isEmpty()) {
-            return;
+        int n = wrs.size();
+        int firstBad = n;
+        String why = null;
+        for (int i = 0; i < n && firstBad == n; i++) {
+            why = invalidRecv(Objects.requireNonNull(wrs.get(i), "wrs element"));
+            if (why != null) {
+                firstBad = i;
+            }
         }
-        long list = recvWrs.write(wrs);
-        int rc = InlineVerbs.callPPP(postRecv, qp, list, recvWrs.badWr);
-        if (rc != 0) {
-            throw new PostRecvException("ibv_post_recv", rc, recvWrs.badIndex(), null);
+        if (firstBad > 0) {
+            long list = recvWrs.write(firstBad == n ? wrs : wrs.subList(0, firstBad));
+            int rc = InlineVerbs.callPPP(postRecv, qp, list, recvWrs.badWr);
+            if (rc != 0) {
+                throw new PostRecvException("ibv_post_recv", rc, recvWrs.badIndex(), null);
+            }
         }
+        if (firstBad < n) {
+            throw new PostRecvException("ibv_post_recv", Errno.EINVAL, firstBad, why);
+        }
+    }
+
+    /** Why {@code ibv_post_recv(3)} refuses the WR, checked here for every provider library, or null. */
+    private String invalidRecv(RecvWr wr) {
+        if (state() == QpState.RESET) {
+            return "the QP is in RESET; receives are posted from INIT on";
+        }
+        if (wr.numSge() > initAttributes.cap().maxRecvSge()) {
+            return wr.numSge() + " SGEs, but the QP was granted max_recv_sge " + initAttributes.cap().maxRecvSge();
+        }
+        return null;
     }
 
     private long checkRecv() {
@@ -409,18 +438,24 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         return qp;
     }
 
+    private boolean canSend() {
+        QpState s = state();
+        return s == QpState.RTS || s == QpState.SQD || s == QpState.SQE || s == QpState.ERR;
+    }
+
+    private boolean ipCsum() {
+        return (context.cachedDeviceAttributes().deviceCapFlags() & org.verbs4j.DeviceAttributes.CAP_UD_IP_CSUM) != 0;
+    }
+
     @Override
     public synchronized void postSend(SendWr wr) {
         Objects.requireNonNull(wr, "wr");
-        long qp = handle();
-        sendWrs.check(wr, 0);
-        if (!wr.opcode().isValidFor(type) || wr.opcode() == WrOpcode.FLUSH) {
-            throw new PostSendException(SendWrArray.refusal(wr), 0, wr.opcode() + " is not valid on " + type + " QPs");
-        }
-        long list = sendWrs.write(wr);
-        int rc = InlineVerbs.callPPP(postSend, qp, list, sendWrs.badWr);
-        if (rc != 0) {
-            throw new PostSendException(rc, 0, null);
+        // A reused one-element list keeps the single-WR post free of allocation.
+        single[0] = wr;
+        try {
+            postSend(singleList);
+        } finally {
+            single[0] = null;
         }
     }
 
@@ -432,18 +467,35 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         if (n == 0) {
             return;
         }
-        int firstBad = sendWrs.validate(wrs, n, type);
+        sendWrs.checkArguments(wrs, n);
+        if (!canSend()) {
+            throw new PostSendException(Errno.EINVAL, 0, "the QP is in " + state()
+                    + "; sends are posted in RTS, SQD, SQE or ERR");
+        }
+        int firstBad = sendWrs.firstInvalid(wrs, n, type, initAttributes.cap(), ipCsum());
         if (firstBad > 0) {
             long list = sendWrs.write(wrs, firstBad);
             int rc = InlineVerbs.callPPP(postSend, qp, list, sendWrs.badWr);
             if (rc != 0) {
-                throw new PostSendException(rc, sendWrs.badIndex(), null);
+                int bad = sendWrs.badIndex();
+                trackBinds(wrs, bad);
+                throw new PostSendException(rc, bad, null);
             }
+            trackBinds(wrs, firstBad);
         }
         if (firstBad < n) {
-            SendWr bad = wrs.get(firstBad);
-            throw new PostSendException(SendWrArray.refusal(bad), firstBad, bad.opcode() + " is not valid on "
-                    + type + " QPs");
+            throw new PostSendException(sendWrs.refusalErrno, firstBad, sendWrs.refusalDetail);
+        }
+    }
+
+    /** Records the regions the posted BIND_MW WRs bind, so those regions refuse to close while bound. */
+    private static void trackBinds(List<SendWr> wrs, int posted) {
+        for (int i = 0; i < posted; i++) {
+            SendWr wr = wrs.get(i);
+            if (wr.opcode() == WrOpcode.BIND_MW) {
+                ((JnrMemoryWindow) wr.bindMwWindow()).boundTo(wr.bindMwInfo().length() == 0 ? null
+                        : (JnrMemoryRegion) wr.bindMwInfo().mr());
+            }
         }
     }
 
@@ -483,6 +535,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         if (rc != 0) {
             throw new VerbsException("ibv_bind_mw", rc, null);
         }
+        w.boundTo(bindInfo.length() == 0 ? null : mr);
         return w.rkey();
     }
 

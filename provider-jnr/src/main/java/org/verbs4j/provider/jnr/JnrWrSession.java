@@ -91,6 +91,8 @@ final class JnrWrSession implements WrSession {
     private boolean dataSet;
     private boolean udSet;
     private boolean xrcSet;
+    /** Builders called in this batch. */
+    private int built;
 
     JnrWrSession(JnrQueuePair qp, long qpx, Set<WrOpcode> sendOps, QpCapabilities cap, ReentrantLock lock) {
         this.qp = qp;
@@ -183,6 +185,7 @@ final class JnrWrSession implements WrSession {
         dataSet = false;
         udSet = false;
         xrcSet = false;
+        built = 0;
         active = true;
         InlineVerbs.wrP(wrStart, qpx);
     }
@@ -234,6 +237,7 @@ final class JnrWrSession implements WrSession {
         checkActive();
         finishCurrent();
         current = op;
+        built++;
         dataSet = false;
         udSet = false;
         xrcSet = false;
@@ -548,7 +552,7 @@ final class JnrWrSession implements WrSession {
         checkActive();
         finishCurrent();
         try {
-            if (fault == 0) {
+            if (fault == 0 && built > 0) {
                 QpState s = qp.state();
                 if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
                     fail(Errno.EINVAL, "the QP is in " + s + "; WRs are posted in RTS, SQD, SQE or ERR");

@@ -3,7 +3,9 @@ package org.verbs4j.provider.jnr;
 import java.util.List;
 import org.verbs4j.Errno;
 import org.verbs4j.MwBindInfo;
+import org.verbs4j.QpCapabilities;
 import org.verbs4j.QpType;
+import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
 import org.verbs4j.WrOpcode;
@@ -34,25 +36,75 @@ final class SendWrArray {
         this.badWr = resources.allocate(8);
     }
 
+    /** The errno and reason of the WR {@link #firstInvalid} found. */
+    int refusalErrno;
+    String refusalDetail;
+
     /**
-     * Checks in Java what must never reach native code (closed or foreign objects, heap TSO headers) and
-     * returns the index of the first WR whose opcode the QP type does not take, or {@code n}.
+     * Checks in Java what must never reach native code (closed or foreign objects, heap TSO headers),
+     * throwing before anything is posted.
      *
-     * @throws IllegalArgumentException or IllegalStateException for misuse, before anything is posted
+     * @throws IllegalArgumentException or IllegalStateException for misuse
      */
-    int validate(List<SendWr> list, int n, QpType type) {
-        int firstBad = n;
+    void checkArguments(List<SendWr> list, int n) {
         for (int i = 0; i < n; i++) {
-            SendWr wr = java.util.Objects.requireNonNull(list.get(i), "wrs element");
-            check(wr, i);
-            if (firstBad == n && (!wr.opcode().isValidFor(type) || wr.opcode() == WrOpcode.FLUSH)) {
-                firstBad = i;
-            }
+            check(java.util.Objects.requireNonNull(list.get(i), "wrs element"), i);
         }
-        return firstBad;
     }
 
-    void check(SendWr wr, int i) {
+    /**
+     * The index of the first WR that {@code ibv_post_send(3)} refuses by its rules, or {@code n}: an opcode
+     * outside the QP type's column of the seed table, unknown flags, IP_CSUM without the device capability,
+     * more SGEs or inline bytes than the QP was granted, a UD WR without an address handle. These are
+     * checked here because not every provider library checks them; the reason is left in
+     * {@link #refusalErrno} and {@link #refusalDetail}.
+     */
+    int firstInvalid(List<SendWr> list, int n, QpType type, QpCapabilities cap, boolean ipCsum) {
+        for (int i = 0; i < n; i++) {
+            String why = invalid(list.get(i), type, cap, ipCsum);
+            if (why != null) {
+                refusalErrno = list.get(i).opcode() == WrOpcode.FLUSH ? Errno.EOPNOTSUPP : Errno.EINVAL;
+                refusalDetail = why;
+                return i;
+            }
+        }
+        return n;
+    }
+
+    private static String invalid(SendWr wr, QpType type, QpCapabilities cap, boolean ipCsum) {
+        WrOpcode op = wr.opcode();
+        if (op == WrOpcode.FLUSH) {
+            return "FLUSH needs rdma-core 45 or later";
+        }
+        if (!op.isValidFor(type)) {
+            return op + " is not valid on " + type + " QPs (ibv_post_send(3) table)";
+        }
+        int flags = wr.sendFlags();
+        if ((flags & ~SendFlags.ALL) != 0) {
+            return "unknown send flags " + SendFlags.toString(flags & ~SendFlags.ALL);
+        }
+        if ((flags & SendFlags.IP_CSUM) != 0 && !ipCsum) {
+            return "IP_CSUM without the device's checksum offload capability";
+        }
+        if (wr.numSge() > cap.maxSendSge()) {
+            return wr.numSge() + " SGEs, but the QP was granted max_send_sge " + cap.maxSendSge();
+        }
+        if ((flags & SendFlags.INLINE) != 0) {
+            long bytes = 0;
+            for (int k = 0; k < wr.numSge(); k++) {
+                bytes += Integer.toUnsignedLong(wr.sgList()[k].length());
+            }
+            if (bytes > cap.maxInlineData()) {
+                return bytes + " inline bytes, but the QP was granted max_inline_data " + cap.maxInlineData();
+            }
+        }
+        if (type == QpType.UD && wr.ah() == null) {
+            return "a UD WR needs an address handle (wr.ud)";
+        }
+        return null;
+    }
+
+    private void check(SendWr wr, int i) {
         if (wr.ah() != null) {
             if (!(wr.ah() instanceof JnrAddressHandle ah) || ah.context != context) {
                 throw new IllegalArgumentException("WR #" + i + ": the address handle belongs to another context");
@@ -73,11 +125,6 @@ final class SendWrArray {
         if (wr.opcode() == WrOpcode.TSO && wr.tsoHdr() != null && !wr.tsoHdr().isNative()) {
             throw new IllegalArgumentException("WR #" + i + ": the TSO header must be native memory");
         }
-    }
-
-    /** The errno for a WR {@link #validate} refused. */
-    static int refusal(SendWr wr) {
-        return wr.opcode() == WrOpcode.FLUSH ? Errno.EOPNOTSUPP : Errno.EINVAL;
     }
 
     /** Writes the first {@code n} WRs as a linked list; returns its address. */
