@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.function.UnaryOperator;
 import org.verbs4j.spi.VerbsProvider;
 
 /**
@@ -84,9 +85,13 @@ public final class Verbs {
 
     /** The provider name set by {@value #PROVIDER_PROPERTY} or {@value #PROVIDER_ENV}, or null. */
     public static String requestedName() {
-        String name = System.getProperty(PROVIDER_PROPERTY);
+        return requestedName(System::getProperty, System::getenv);
+    }
+
+    static String requestedName(UnaryOperator<String> properties, UnaryOperator<String> environment) {
+        String name = properties.apply(PROVIDER_PROPERTY);
         if (name == null || name.isBlank()) {
-            name = System.getenv(PROVIDER_ENV);
+            name = environment.apply(PROVIDER_ENV);
         }
         return name == null || name.isBlank() ? null : name.trim().toLowerCase(Locale.ROOT);
     }
@@ -176,7 +181,8 @@ public final class Verbs {
             } catch (ServiceConfigurationError e) {
                 failuresInARow++;
                 LOG.log(System.Logger.Level.WARNING, "a verbs4j provider failed to load and is skipped: "
-                        + e.getMessage(), e);
+                        + e.getMessage());
+                LOG.log(System.Logger.Level.DEBUG, "provider load failure", e);
                 rejected.put("(failed to load #" + rejected.size() + ")", e.getMessage());
                 continue;
             }

@@ -1,0 +1,133 @@
+package org.verbs4j.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.verbs4j.Context;
+import org.verbs4j.Device;
+import org.verbs4j.VerbsObject;
+import org.verbs4j.WrSession;
+import org.verbs4j.spi.VerbsProvider;
+
+/** The module boundaries of DESIGN.md, checked on the compiled main classes of every module. */
+@DisplayName("Architecture rules of DESIGN.md")
+class ArchitectureTest {
+    /** The API alone has more than this many classes, so a smaller import means the class path is wrong. */
+    private static final int MINIMUM_IMPORTED_CLASSES = 50;
+
+    /** Each module folder with sources, and the package its classes must appear under in the import. */
+    private static final Map<String, String> MODULE_PACKAGES = Map.of(
+            "provider-emulated", "org.verbs4j.provider.emulated",
+            "provider-ffm", "org.verbs4j.provider.ffm",
+            "provider-jnr", "org.verbs4j.provider.jnr",
+            "tck", "org.verbs4j.tck",
+            "tools", "org.verbs4j.tools");
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("org.verbs4j");
+    }
+
+    @Test
+    @DisplayName("the import holds the built classes, so no rule can pass on an empty set")
+    void importIsNotEmpty() {
+        assertTrue(classes.size() >= MINIMUM_IMPORTED_CLASSES, "only " + classes.size()
+                + " classes were imported; the rules below would pass vacuously. Is the module class path right?");
+        assertTrue(classes.contain(VerbsProvider.class), "org.verbs4j.spi was not imported");
+        assertTrue(classes.contain(Context.class), "org.verbs4j was not imported");
+        Path root = Path.of(System.getProperty("verbs4j.root", ".."));
+        MODULE_PACKAGES.forEach((folder, pkg) -> {
+            if (hasSources(root.resolve(folder))) {
+                assertTrue(classes.stream().anyMatch(c -> c.getPackageName().startsWith(pkg)),
+                        folder + " has sources but none of its classes (" + pkg + ") were imported");
+            }
+        });
+    }
+
+    private static boolean hasSources(Path module) {
+        Path src = module.resolve("src/main/java");
+        if (!Files.isDirectory(src)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.walk(src)) {
+            return files.anyMatch(f -> f.toString().endsWith(".java") && !f.endsWith("module-info.java"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    @DisplayName("the API and SPI depend only on the JDK")
+    void apiDependsOnlyOnJdk() {
+        ArchRule rule = classes().that().resideInAnyPackage("org.verbs4j", "org.verbs4j.spi")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "org.verbs4j", "org.verbs4j.spi")
+                .as("verbs-spi depends on nothing but the JDK, so that any provider and any application can use it");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("no provider depends on another provider")
+    void providersAreIndependent() {
+        ArchRule rule = slices().matching("org.verbs4j.provider.(*)..").should().notDependOnEachOther()
+                .as("providers depend on verbs4j-spi only, so each can be left out or replaced alone");
+        rule.allowEmptyShould(true).check(classes);
+    }
+
+    @Test
+    @DisplayName("providers and the TCK do not depend on the tools")
+    void nothingDependsOnTools() {
+        ArchRule rule = noClasses().that().resideOutsideOfPackage("org.verbs4j.tools..")
+                .should().dependOnClassesThat().resideInAPackage("org.verbs4j.tools..")
+                .as("the verbs4j command sits on top; libraries never reach up into it");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("provider classes never live in org.verbs4j or org.verbs4j.spi")
+    void noImplementationsInApiPackages() {
+        ArchRule rule = noClasses().that().resideInAnyPackage("org.verbs4j", "org.verbs4j.spi")
+                .and().areNotInterfaces()
+                .should().implement(VerbsProvider.class)
+                .orShould().implement(VerbsObject.class)
+                .orShould().implement(Device.class)
+                .orShould().implement(WrSession.class)
+                .as("the API packages define the contract; implementations belong to provider modules");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("every VerbsProvider lives in a provider module's package")
+    void providersLiveInProviderPackages() {
+        ArchRule rule = classes().that().implement(VerbsProvider.class)
+                .should().resideInAPackage("org.verbs4j.provider..")
+                .as("a provider is found by ServiceLoader from its own module, org.verbs4j.provider.<name>");
+        rule.allowEmptyShould(true).check(classes);
+    }
+
+    @Test
+    @DisplayName("there are no package cycles")
+    void noPackageCycles() {
+        ArchRule rule = slices().matching("org.verbs4j.(**)").should().beFreeOfCycles()
+                .as("package cycles make the modules impossible to split or reason about");
+        rule.check(classes);
+    }
+}
