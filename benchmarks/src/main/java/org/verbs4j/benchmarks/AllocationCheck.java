@@ -22,13 +22,17 @@ import org.verbs4j.WrSession;
  * <p>JMH's {@code -prof gc} counts every thread of the forked JVM, JMH's own included, per iteration; where a
  * device completes few WRs per second (rxe under qemu/TCG) that fixed cost spread over few operations reads as
  * some bytes per WR although the path allocates nothing. This check counts only the benchmark thread, after a
- * timed warm-up, so a non-zero result is an allocation on the path itself.
+ * warm-up of at least {@code WARMUP_MS} and {@value #WARMUP_WRS} WRs, so a non-zero result is an allocation on the
+ * path itself (or, where even that warm-up was too short for C2, in the interpreter's or C1's code).
  *
  * <pre>java -cp benchmarks.jar org.verbs4j.benchmarks.AllocationCheck PROVIDER OUT.json [WARMUP_MS] [MEASURE_MS]</pre>
  */
 public final class AllocationCheck {
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    /** WRs (or completions) to run before measuring, at least; past HotSpot's C2 compile thresholds. */
+    private static final long WARMUP_WRS = 30_000;
 
     private AllocationCheck() {}
 
@@ -61,7 +65,12 @@ public final class AllocationCheck {
         try (Loopback lb = new Loopback(provider, WriteStream.SLOTS * WriteStream.MESSAGE)) {
             WriteStream stream = new WriteStream(lb, batch);
             boolean session = api.equals("wrSession");
-            run(stream, session, batch, warmupNs);
+            // Warm up by time and by count: where the device is slow (rxe under TCG) a short warm-up may end
+            // before C2 has compiled the path, and the interpreter allocates what C2 would scalar-replace.
+            long warmed = 0;
+            while (warmed < WARMUP_WRS) {
+                warmed += run(stream, session, batch, warmupNs);
+            }
             long before = THREADS.getCurrentThreadAllocatedBytes();
             long wrs = run(stream, session, batch, measureNs);
             long bytes = THREADS.getCurrentThreadAllocatedBytes() - before;
@@ -93,7 +102,9 @@ public final class AllocationCheck {
             WorkCompletionBatch wc = new WorkCompletionBatch(PollBenchmark.N);
             long[] next = {0};
             long[] counted = new long[2];
-            pollRounds(lb, stream, wc, next, warmupNs, counted);
+            while (counted[0] < WARMUP_WRS) {
+                pollRounds(lb, stream, wc, next, warmupNs, counted);
+            }
             counted[0] = 0;
             counted[1] = 0;
             pollRounds(lb, stream, wc, next, measureNs, counted);

@@ -20,10 +20,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * @param error       the 99.9% confidence half-width JMH gives, NaN when it has too few samples
  * @param unit        e.g. {@code ns/op} or {@code ops/s}
  * @param allocNorm   {@code gc.alloc.rate.norm} in bytes per operation, NaN when run without {@code -prof gc}
+ * @param allocRate   {@code gc.alloc.rate} in MB (2^20 bytes) per second of wall time, NaN without {@code -prof gc}
  * @param vm          JDK version, VM name and version, JMH version, warm-up and measurement settings
  */
 record JmhResult(String benchmark, Map<String, String> params, int threads, double score, double error, String unit,
-                 double allocNorm, Map<String, String> vm) {
+                 double allocNorm, double allocRate, Map<String, String> vm) {
 
     /** Reads every entry of a JMH JSON file. */
     static List<JmhResult> read(Path file) throws IOException {
@@ -41,10 +42,14 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, doub
             }
             JsonNode primary = n.path("primaryMetric");
             double alloc = Double.NaN;
+            double rate = Double.NaN;
             for (Map.Entry<String, JsonNode> e : n.path("secondaryMetrics").properties()) {
                 // Older JMH versions prefix profiler metrics with a middle dot.
-                if (e.getKey().replace("\u00b7", "").equals("gc.alloc.rate.norm")) {
+                String name = e.getKey().replace("\u00b7", "");
+                if (name.equals("gc.alloc.rate.norm")) {
                     alloc = e.getValue().path("score").asDouble(Double.NaN);
+                } else if (name.equals("gc.alloc.rate")) {
+                    rate = e.getValue().path("score").asDouble(Double.NaN);
                 }
             }
             Map<String, String> vm = new LinkedHashMap<>();
@@ -54,7 +59,7 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, doub
             }
             out.add(new JmhResult(full.substring(cls + 1), params, n.path("threads").asInt(1),
                     primary.path("score").asDouble(Double.NaN), primary.path("scoreError").asDouble(Double.NaN),
-                    primary.path("scoreUnit").asText(), alloc, vm));
+                    primary.path("scoreUnit").asText(), alloc, rate, vm));
         }
         return out;
     }
