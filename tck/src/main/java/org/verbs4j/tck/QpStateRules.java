@@ -194,6 +194,15 @@ public abstract class QpStateRules extends TckArea {
     }
 
     @ParameterizedTest(name = "without {0}")
+    @ValueSource(strings = {"PORT", "PKEY_INDEX", "ACCESS_FLAGS"})
+    @DisplayName("required_ UC RESET to INIT without a required attribute fails with EINVAL [ibv_modify_qp(3), IBA table 10.3]")
+    void required_ucInitRequires(String attr) {
+        QueuePair qp = fresh(QpType.UC);
+        refusedKeepsState(qp, without(QpAttributes.toInit(tb.port(), 0, Testbed.QP_ACCESS), bit(attr)),
+                "UC RESET->INIT without " + attr);
+    }
+
+    @ParameterizedTest(name = "without {0}")
     @ValueSource(strings = {"PORT", "PKEY_INDEX", "QKEY"})
     @DisplayName("required_ UD RESET to INIT without a required attribute fails with EINVAL [ibv_modify_qp(3), IBA table 10.3]")
     void required_udInitRequires(String attr) {
@@ -412,6 +421,16 @@ public abstract class QpStateRules extends TckArea {
         assertEquals(QpState.SQD, qp.query().state());
         qp.modify(QpAttributes.toState(QpState.RTS));
         assertEquals(QpState.RTS, qp.query().state());
+    }
+
+    @Test
+    @DisplayName("required_ SQD to SQD, the only transition that may change attributes while drained, keeps the QP in SQD [IBA table 10.3]")
+    void required_sqdToSqd() {
+        QueuePair qp = in(QpType.RC, QpState.RTS);
+        qp.modify(QpAttributes.toState(QpState.SQD));
+        qp.modify(QpAttributes.toState(QpState.SQD).minRnrTimer(3));
+        assertEquals(QpState.SQD, qp.query().state());
+        assertEquals(3, qp.query().minRnrTimer());
     }
 
     @Test

@@ -492,4 +492,98 @@ public abstract class TransportRules extends TckArea {
             assertTrue(posted >= 16, "fewer than the 16 requested entries fit: " + posted);
         }
     }
+
+    @Test
+    @DisplayName("optional_ an armed SRQ limit fires SRQ_LIMIT_REACHED once the queued receives drop below it [ibv_modify_srq(3) srq_limit]")
+    void optional_srqLimitEvent() {
+        SharedReceiveQueue srq = srq();
+        CompletionQueue cq = tb.cq(64);
+        QueuePair r = tb.qp(QpType.RC, cq, b -> b.srq(srq).maxRecvWr(0));
+        QueuePair s = tb.qp(QpType.RC, cq, null);
+        tb.bringUp(r, s.qpNum(), 7);
+        tb.bringUp(s, r.qpNum(), 7);
+        MemoryRegion buf = tb.buffer(256);
+        for (int i = 0; i < 4; i++) {
+            srq.postRecv(new RecvWr(i, Sge.of(buf, 32L * i, 32)));
+        }
+        srq.armLimit(3);
+        assertEquals(null, tb.context().pollAsyncEvent(0, java.util.concurrent.TimeUnit.MILLISECONDS),
+                "no event while 4 receives are queued above the limit 3");
+        for (int i = 0; i < 2; i++) {
+            s.postSend(new SendWr().wrId(10 + i).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgList(Sge.of(buf, 200, 8)));
+        }
+        Completions.await(cq, 4, "two sends and their SRQ receives");
+        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
+        while (System.nanoTime() < deadline) {
+            var ev = tb.context().pollAsyncEvent(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+            if (ev != null && ev.type() == org.verbs4j.AsyncEventType.SRQ_LIMIT_REACHED) {
+                assertEquals(srq, ev.srq(), "the event names the SRQ");
+                return;
+            }
+        }
+        org.junit.jupiter.api.Assertions.fail("no SRQ_LIMIT_REACHED after the queue fell from 4 to 2 below the limit 3");
+    }
+
+    @Test
+    @DisplayName("required_ an RC send to a QP that no longer exists completes with RETRY_EXC_ERR once retry_cnt is spent [IBA 9.7.6.1.3, ibv_modify_qp(3) retry_cnt]")
+    void required_retryExceeded() {
+        CompletionQueue cq = tb.cq(16);
+        QueuePair a = tb.qp(QpType.RC, cq, null);
+        QueuePair gone = tb.qp(QpType.RC, tb.cq(8), null);
+        tb.toInit(a);
+        tb.toRtr(a, gone.qpNum());
+        a.modify(org.verbs4j.QpAttributes.toRts(Testbed.PSN, 8, 1, 0, 1)); // ~1 ms ACK timeout, one retry
+        gone.close();
+        MemoryRegion buf = tb.buffer(64);
+        a.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(buf, 0, 8)).rdma(buf.address() + 32, buf.rkey()));
+        WorkCompletion wc = Completions.awaitOne(cq, "the WRITE to a destroyed QP");
+        assertEquals(WcStatus.RETRY_EXC_ERR, wc.status());
+    }
+
+    @Test
+    @DisplayName("required_ a UD SEND with immediate through the WR session arrives with the immediate after the GRH [ibv_wr_post(3) table: SEND_WITH_IMM on UD]")
+    void required_udSendImmSession() {
+        assumeTrue(caps().wrSession(), "capability: the device has no WR session API (ibv_wr_*)");
+        assumeOp(QpType.UD, WrOpcode.SEND_WITH_IMM);
+        QpPair p = tb.pair(QpType.UD, b -> b.sendOps(WrOpcode.SEND_WITH_IMM));
+        MemoryRegion buf = tb.buffer(128);
+        Data.fill(buf, 62);
+        MemoryRegion dst = tb.buffer(128);
+        p.recvB(1, dst, 0, 128);
+        p.session(s -> {
+            s.wrId(2);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.sendImm(0x600D);
+            s.setUdAddr(p.ah(), p.b().qpNum(), Testbed.QKEY);
+            s.setSge(buf.lkey(), buf.address(), 24);
+        });
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the UD SEND_WITH_IMM").status());
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "its receive");
+        assertEquals(0x600D, r.immData());
+        assertEquals(64, r.byteLen());
+        Data.assertPattern("payload", dst.segment(), 40, 24, 62, 0);
+    }
+
+    @Test
+    @DisplayName("required_ UC RDMA WRITE with immediate through the WR session completes the peer's receive [ibv_wr_post(3) table: RDMA_WRITE_WITH_IMM on UC]")
+    void required_ucWriteImmSession() {
+        assumeTrue(caps().wrSession(), "capability: the device has no WR session API (ibv_wr_*)");
+        assumeOp(QpType.UC, WrOpcode.RDMA_WRITE_WITH_IMM);
+        QpPair p = tb.pair(QpType.UC, b -> b.sendOps(WrOpcode.RDMA_WRITE_WITH_IMM));
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 63);
+        MemoryRegion dst = tb.buffer(64);
+        p.recvB(1, dst, 0, 0);
+        p.session(s -> {
+            s.wrId(2);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWriteImm(dst.rkey(), dst.address(), 0xFACE);
+            s.setSge(src.lkey(), src.address(), 64);
+        });
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the UC WRITE_WITH_IMM receive");
+        assertEquals(WcOpcode.RECV_RDMA_WITH_IMM, r.opcode());
+        assertEquals(0xFACE, r.immData());
+        Data.assertPattern("UC written data", dst.segment(), 0, 64, 63, 0);
+    }
 }

@@ -1,5 +1,7 @@
 package org.verbs4j.provider.emulated;
 
+import java.lang.foreign.MemorySegment;
+
 import org.verbs4j.AddressHandle;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.ProtectionDomain;
@@ -8,11 +10,14 @@ import org.verbs4j.ProtectionDomain;
 final class EmulatedAh extends EmulatedObject implements AddressHandle {
     final EmulatedPd pd;
     final AhAttributes attributes;
+    /** The destination GID's 16 bytes, for the GRH of each message. */
+    final MemorySegment dgidBytes;
 
     EmulatedAh(EmulatedPd pd, AhAttributes attributes) {
         super(pd.context);
         this.pd = pd;
         this.attributes = attributes;
+        this.dgidBytes = MemorySegment.ofArray(attributes.grh().dgid().toBytes());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.verbs4j.provider.emulated;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -55,6 +56,7 @@ final class EmulatedDevice implements Device {
     private final String name;
     private final long guid;
     private final Gid[] gids;
+    private final MemorySegment[] gidBytes;
     final KeyTable keys = new KeyTable();
     final QpnTable<EmulatedQp> qps = new QpnTable<>();
     private final Capabilities capabilities;
@@ -68,6 +70,8 @@ final class EmulatedDevice implements Device {
         Gid linkLocal = new Gid(0xfe80_0000_0000_0000L, guid ^ 0x0200_0000_0000_0000L);
         Gid ipv4 = Gid.ofIpv4(new byte[] {10, (byte) 255, (byte) ((index + 1) >> 8), (byte) (index + 1)});
         this.gids = new Gid[] {linkLocal, ipv4};
+        this.gidBytes = new MemorySegment[] {MemorySegment.ofArray(linkLocal.toBytes()),
+            MemorySegment.ofArray(ipv4.toBytes())};
         this.capabilities = buildCapabilities();
         this.attributes = new DeviceAttributes("verbs4j-emulated-1", guid, guid, MAX_MSG_SIZE * 2, 0xfffff000L,
                 0, 0, 1, 1 << 16, MAX_QP_WR,
@@ -170,6 +174,11 @@ final class EmulatedDevice implements Device {
 
     Gid gid(int index) {
         return gids[index];
+    }
+
+    /** The 16 bytes of a GID table entry, read-only by convention. */
+    MemorySegment gidBytes(int index) {
+        return gidBytes[index];
     }
 
     @Override

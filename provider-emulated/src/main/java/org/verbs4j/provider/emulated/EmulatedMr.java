@@ -26,7 +26,7 @@ final class EmulatedMr extends EmulatedObject implements MemoryRegion {
         this.segment = segment;
         this.access = access;
         this.address = (access & AccessFlags.ZERO_BASED) != 0 ? 0 : segment.address();
-        MemoryKey k = pd.device().keys.allocate(MemoryKey.KIND_MR, pd, this, 0);
+        MemoryKey k = pd.device().keys.allocate(MemoryKey.KIND_MR, pd, this);
         if (k == null) {
             throw new VerbsException("ibv_reg_mr", Errno.ENOMEM, "the key table is full");
         }

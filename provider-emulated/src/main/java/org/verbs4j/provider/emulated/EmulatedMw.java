@@ -23,7 +23,7 @@ final class EmulatedMw extends EmulatedObject implements MemoryWindow {
         this.pd = pd;
         this.type = type;
         MemoryKey k = pd.device().keys.allocate(type == MwType.TYPE_1 ? MemoryKey.KIND_MW1 : MemoryKey.KIND_MW2, pd,
-                this, 0);
+                this);
         if (k == null) {
             throw new VerbsException("ibv_alloc_mw", Errno.ENOMEM, "the key table is full");
         }

@@ -5,7 +5,6 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.verbs4j.AccessFlags;
@@ -107,6 +106,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     private static final int RESP_BLOCKED = -3;
 
     private static final int GRH_BYTES = 40;
+    private static final ValueLayout.OfShort BIG_ENDIAN_SHORT =
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
     final EmulatedPd pd;
@@ -149,7 +150,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     volatile int rnrRetry;
     volatile int minRnrTimer;
     private int maxRdAtomic;
-    private int maxDestRdAtomic;
+    private volatile int maxDestRdAtomic;
     private int sqPsn;
     private int rqPsn;
     private boolean sqdNotify;
@@ -599,6 +600,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         return s == QpState.RTS || s == QpState.SQD || s == QpState.SQE || s == QpState.ERR;
     }
 
+    // Inline data at an address outside every registered region is read where the caller points (see below).
+    @SuppressWarnings("restricted")
     private void enqueue(SendWr wr, int index) {
         QpState s = state;
         if (!canPost(s)) {
@@ -884,6 +887,11 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
             completeSend(w, SUCCESS);
             return DONE;
         }
+        if (p.maxDestRdAtomic == 0
+                && (op == OP_RDMA_READ || op == OP_CMP_SWP || op == OP_FETCH_ADD || op == OP_ATOMIC_WRITE)) {
+            // A responder with no RDMA READ/atomic resources refuses them (max_dest_rd_atomic 0).
+            return finish(w, p, responderError(p, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR));
+        }
         int r = switch (op) {
             case OP_RDMA_WRITE -> write(w, p);
             case OP_RDMA_WRITE_WITH_IMM, OP_SEND, OP_SEND_WITH_IMM, OP_SEND_WITH_INV -> deliver(w, p);
@@ -898,7 +906,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
 
     /**
      * Ends an RC/UC operation whose responder part returned {@code r}: a WC status, {@link #DROPPED} or
-     * {@link #BLOCKED}.
+     * {@link #RESP_BLOCKED}.
      */
     private int finish(SendWqe w, EmulatedQp p, int r) {
         if (r == RESP_BLOCKED) {
@@ -1333,11 +1341,11 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     private void fillGrh(EmulatedAh ah, long payload) {
         grh.fill((byte) 0);
         grh.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x60);
-        grh.set(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN), 4, (short) payload);
+        grh.set(BIG_ENDIAN_SHORT, 4, (short) payload);
         grh.set(ValueLayout.JAVA_BYTE, 6, (byte) 0x11);
         grh.set(ValueLayout.JAVA_BYTE, 7, (byte) ah.attributes.grh().hopLimit());
-        MemorySegment.copy(MemorySegment.ofArray(device.gid(ah.attributes.grh().sgidIndex()).toBytes()), 0, grh, 8, 16);
-        MemorySegment.copy(MemorySegment.ofArray(ah.attributes.grh().dgid().toBytes()), 0, grh, 24, 16);
+        MemorySegment.copy(device.gidBytes(ah.attributes.grh().sgidIndex()), 0, grh, 8, 16);
+        MemorySegment.copy(ah.dgidBytes, 0, grh, 24, 16);
     }
 
     private int localInvalidate(SendWqe w) {

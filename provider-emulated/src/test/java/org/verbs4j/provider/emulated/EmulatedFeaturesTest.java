@@ -96,6 +96,21 @@ class EmulatedFeaturesTest {
     }
 
     @Test
+    void aStaleRkeyNeverReachesTheRegionThatReusesItsSlot() {
+        try (Pair p = new Pair(QpType.RC)) {
+            var old = p.pd.registerMemory(p.arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+            int stale = old.rkey();
+            old.close();
+            var fresh = p.pd.registerMemory(p.arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+            assertTrue(fresh.rkey() != stale, "a reused key-table slot must get a new key");
+            p.a.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).rdma(fresh.address(), stale)
+                    .sgList(Sge.of(p.mrA, 0, 8)));
+            assertEquals(1, p.cqA.poll(wc));
+            assertEquals(WcStatus.REM_ACCESS_ERR, wc.status(0));
+        }
+    }
+
+    @Test
     void sendWithInvalidateInvalidatesTheRegion() {
         try (Pair p = new Pair(QpType.RC)) {
             var target = p.pd.registerMemory(p.arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
@@ -127,6 +142,39 @@ class EmulatedFeaturesTest {
             assertEquals(QpState.RTS, p.b.state());
             assertThrows(IllegalArgumentException.class, () -> p.pd.createQp(
                     QpInitAttributes.builder(QpType.UC).cq(p.cqA).sendOps(WrOpcode.RDMA_READ).build()));
+        }
+    }
+
+    @Test
+    void qpsOfTwoContextsConnectByGidAndQpn() {
+        try (var arena = java.lang.foreign.Arena.ofConfined();
+             var c1 = new EmulatedProvider().devices().get(0).open();
+             var c2 = new EmulatedProvider().devices().get(0).open()) {
+            QueuePair[] qps = new QueuePair[2];
+            org.verbs4j.MemoryRegion[] mrs = new org.verbs4j.MemoryRegion[2];
+            CompletionQueue[] cqs = new CompletionQueue[2];
+            org.verbs4j.Context[] ctxs = {c1, c2};
+            for (int i = 0; i < 2; i++) {
+                var pd = ctxs[i].allocPd();
+                cqs[i] = ctxs[i].createCq(8);
+                mrs[i] = pd.registerMemory(arena.allocate(64), Pair.ALL_ACCESS);
+                qps[i] = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(cqs[i]).build());
+            }
+            for (int i = 0; i < 2; i++) {
+                QueuePair q = qps[i];
+                int peer = qps[1 - i].qpNum();
+                var gid = ctxs[1 - i].queryGid(1, 1);
+                q.modify(org.verbs4j.QpAttributes.toInit(1, 0, AccessFlags.REMOTE_WRITE));
+                q.modify(org.verbs4j.QpAttributes.toRtr(org.verbs4j.AhAttributes.roce(gid, 1, 1),
+                        org.verbs4j.Mtu.MTU_1024, peer, 0, 1, 12));
+                q.modify(org.verbs4j.QpAttributes.toRts(0, 14, 7, 7, 1));
+            }
+            mrs[0].segment().set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 1234567);
+            qps[0].postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                    .rdma(mrs[1].address(), mrs[1].rkey()).sgList(Sge.of(mrs[0], 0, 8)));
+            assertEquals(1, cqs[0].poll(wc));
+            assertEquals(WcStatus.SUCCESS, wc.status(0));
+            assertEquals(1234567, mrs[1].segment().get(ValueLayout.JAVA_LONG_UNALIGNED, 0));
         }
     }
 

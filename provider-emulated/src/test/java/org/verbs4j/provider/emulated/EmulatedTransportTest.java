@@ -93,6 +93,23 @@ class EmulatedTransportTest {
     }
 
     @Test
+    void readToAResponderWithoutReadResourcesIsAnInvalidRequest() {
+        try (Pair p = new Pair(QpType.RC)) {
+            QueuePair a = p.pd.createQp(QpInitAttributes.builder(QpType.RC).cq(p.cqA).build());
+            QueuePair b = p.pd.createQp(QpInitAttributes.builder(QpType.RC).cq(p.cqB).build());
+            p.connect(a, b, QpType.RC, 7);
+            b.modify(QpAttributes.toInit(1, 0, AccessFlags.REMOTE_READ));
+            b.modify(QpAttributes.toRtr(AhAttributes.roce(p.ctx.queryGid(1, 1), 1, 1), org.verbs4j.Mtu.MTU_1024,
+                    a.qpNum(), 0, 0, 1));
+            a.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_READ).rdma(p.mrB.address(), p.mrB.rkey())
+                    .sgList(Sge.of(p.mrA, 0, 8)));
+            assertEquals(1, p.cqA.poll(wc));
+            assertEquals(WcStatus.REM_INV_REQ_ERR, wc.status(0));
+            assertEquals(QpState.ERR, b.state());
+        }
+    }
+
+    @Test
     void shortReceiveBufferIsALengthErrorAtTheReceiver() {
         try (Pair p = new Pair(QpType.RC)) {
             p.b.postRecv(new RecvWr(10, Sge.of(p.mrB, 0, 16)));

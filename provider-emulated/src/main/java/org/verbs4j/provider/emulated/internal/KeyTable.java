@@ -9,11 +9,16 @@ package org.verbs4j.provider.emulated.internal;
  */
 public final class KeyTable {
     private volatile MemoryKey[] entries = new MemoryKey[256];
+    /** Per slot, the variant its last key had, so a reused slot never hands out a stale key again. */
+    private int[] variants = new int[256];
     private int next = 1;
     private int freeHint = 1;
 
-    /** Allocates a new entry, invalid until its owner fills and validates it. */
-    public synchronized MemoryKey allocate(int kind, Object pd, Object owner, int variant) {
+    /**
+     * Allocates a new entry, invalid until its owner fills and validates it. Its key's low 8 bits differ from
+     * those of the slot's previous key.
+     */
+    public synchronized MemoryKey allocate(int kind, Object pd, Object owner) {
         MemoryKey[] e = entries;
         int index = -1;
         for (int i = freeHint; i < next; i++) {
@@ -29,13 +34,16 @@ public final class KeyTable {
                 }
                 MemoryKey[] grown = new MemoryKey[e.length * 2];
                 System.arraycopy(e, 0, grown, 0, e.length);
+                variants = java.util.Arrays.copyOf(variants, grown.length);
                 entries = e = grown;
             }
             index = next++;
         }
         freeHint = index + 1;
         MemoryKey k = new MemoryKey(index, kind, pd, owner);
-        k.key = index << 8 | (variant & 0xff);
+        int variant = (variants[index] + 1) & 0xff;
+        variants[index] = variant;
+        k.key = index << 8 | variant;
         e[index] = k;
         entries = e;
         return k;
@@ -47,6 +55,8 @@ public final class KeyTable {
         MemoryKey[] e = entries;
         if (e[k.index] == k) {
             e[k.index] = null;
+            // A window's key may have moved on since allocation; the next key must differ from the last one.
+            variants[k.index] = k.key & 0xff;
             entries = e;
             if (k.index < freeHint) {
                 freeHint = k.index;
