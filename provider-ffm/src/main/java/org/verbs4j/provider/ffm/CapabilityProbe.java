@@ -26,7 +26,6 @@ import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
  */
 final class CapabilityProbe {
     private static final int IBV_DEVICE_XRC = 1 << 20;
-    private static final int[] INLINE_SIZES = {1024, 512, 256, 128, 64, 32, 0};
 
     private final FfmContext ctx;
 
@@ -36,6 +35,7 @@ final class CapabilityProbe {
 
     Capabilities probe() {
         DeviceAttributes d = ctx.queryDevice();
+        long flagsEx = ctx.deviceCapFlagsEx();
         int flags = d.deviceCapFlags();
         Set<MwType> mwTypes = EnumSet.noneOf(MwType.class);
         if ((flags & DeviceAttributes.CAP_MEM_WINDOW) != 0) {
@@ -43,6 +43,9 @@ final class CapabilityProbe {
         }
         if ((flags & (DeviceAttributes.CAP_MEM_WINDOW_TYPE_2A | DeviceAttributes.CAP_MEM_WINDOW_TYPE_2B)) != 0) {
             mwTypes.add(MwType.TYPE_2);
+        }
+        if (d.maxMw() <= 0) {
+            mwTypes.clear();
         }
         boolean memMgt = (flags & DeviceAttributes.CAP_MEM_MGT_EXTENSIONS) != 0 || mwTypes.contains(MwType.TYPE_2);
         Set<QpType> candidates = EnumSet.of(QpType.RC, QpType.UC, QpType.UD);
@@ -61,7 +64,7 @@ final class CapabilityProbe {
             for (QpType type : candidates) {
                 Set<WrOpcode> wanted = EnumSet.noneOf(WrOpcode.class);
                 for (WrOpcode op : WrOpcode.values()) {
-                    if (op.isValidFor(type) && plausible(op, d, memMgt)) {
+                    if (op.isValidFor(type) && plausible(op, d, flagsEx, memMgt)) {
                         wanted.add(op);
                     }
                 }
@@ -90,12 +93,21 @@ final class CapabilityProbe {
                 opcodes.put(type, granted);
             }
             if (qpTypes.contains(QpType.RC)) {
-                for (int size : INLINE_SIZES) {
-                    if (creates(pd, cq, QpType.RC, Set.of(), size)) {
-                        maxInline = size;
-                        break;
+                // The largest inline size an RC QP is created with: a binary search over 0..64 KiB.
+                int lo = 0;
+                int hi = 65536;
+                if (creates(pd, cq, QpType.RC, Set.of(), hi)) {
+                    lo = hi;
+                }
+                while (hi - lo > 1) {
+                    int mid = (lo + hi) >>> 1;
+                    if (creates(pd, cq, QpType.RC, Set.of(), mid)) {
+                        lo = mid;
+                    } else {
+                        hi = mid;
                     }
                 }
+                maxInline = lo;
                 try (QueuePair qp = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(cq).build())) {
                     for (WrOpcode op : new WrOpcode[] {WrOpcode.RDMA_READ, WrOpcode.RDMA_WRITE, WrOpcode.SEND}) {
                         inOrder.put(op, DataInOrder.fromBits(qp.queryDataInOrder(op, DataInOrder.RETURN_CAPS)));
@@ -115,11 +127,13 @@ final class CapabilityProbe {
                 mwTypes, inOrder, td, (flags & DeviceAttributes.CAP_UD_IP_CSUM) != 0, d.maxSrq() > 0, true);
     }
 
-    private boolean plausible(WrOpcode op, DeviceAttributes d, boolean memMgt) {
+    private boolean plausible(WrOpcode op, DeviceAttributes d, long flagsEx, boolean memMgt) {
+        // rdma-core creates QPs with ATOMIC_WRITE or FLUSH whatever the kernel driver can do; the
+        // driver's device_cap_flags_ex says whether it executes them (rxe from Linux 6.2).
         return switch (op) {
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> d.atomicCap() != AtomicCapability.NONE;
-            case ATOMIC_WRITE -> d.atomicCap() != AtomicCapability.NONE && ctx.rdmaCoreVersion >= 44;
-            case FLUSH -> ctx.rdmaCoreVersion >= 45;
+            case ATOMIC_WRITE -> ctx.rdmaCoreVersion >= 44 && (flagsEx & FfmContext.DEVICE_ATOMIC_WRITE) != 0;
+            case FLUSH -> ctx.rdmaCoreVersion >= 45 && (flagsEx & FfmContext.DEVICE_FLUSH) != 0;
             case BIND_MW, LOCAL_INV, SEND_WITH_INV -> memMgt;
             // TSO needs the device's tso_caps, which ibv_query_device does not report.
             case TSO -> false;

@@ -56,6 +56,8 @@ final class FfmContext extends FfmObject implements Context {
     private final MemorySegment verbsContext;
     final int rdmaCoreVersion;
     final int physPortCnt;
+    /** Whether the device offloads IP checksums ({@code IBV_DEVICE_UD_IP_CSUM} or {@code RAW_IP_CSUM}). */
+    final boolean ipCsum;
 
     final MemorySegment postSend;
     final MemorySegment postRecv;
@@ -102,6 +104,8 @@ final class FfmContext extends FfmObject implements Context {
             throw e;
         }
         this.physPortCnt = attrs.physPortCnt();
+        this.ipCsum = (attrs.deviceCapFlags()
+                & (DeviceAttributes.CAP_UD_IP_CSUM | DeviceAttributes.CAP_RAW_IP_CSUM)) != 0;
     }
 
     /**
@@ -144,7 +148,7 @@ final class FfmContext extends FfmObject implements Context {
             var l = ibv_device_attr.LAYOUT;
             return new DeviceAttributes(org.verbs4j.provider.ffm.internal.Fields.string(s, l, "fw_ver"),
                     Long.reverseBytes(i64(s, l, "node_guid")), Long.reverseBytes(i64(s, l, "sys_image_guid")),
-                    i64(s, l, "max_mr_size"), i64(s, l, "page_size_cap"), i32(s, l, "vendor_id"),
+                    unsignedClamp(i64(s, l, "max_mr_size")), i64(s, l, "page_size_cap"), i32(s, l, "vendor_id"),
                     i32(s, l, "vendor_part_id"), i32(s, l, "hw_ver"), i32(s, l, "max_qp"), i32(s, l, "max_qp_wr"),
                     i32(s, l, "device_cap_flags"), i32(s, l, "max_sge"), i32(s, l, "max_sge_rd"),
                     i32(s, l, "max_cq"), i32(s, l, "max_cqe"), i32(s, l, "max_mr"), i32(s, l, "max_pd"),
@@ -158,6 +162,33 @@ final class FfmContext extends FfmObject implements Context {
                     i32(s, l, "max_srq_sge"), u16(s, l, "max_pkeys"), u8(s, l, "local_ca_ack_delay"),
                     u8(s, l, "phys_port_cnt"));
         }
+    }
+
+    /** {@code IB_UVERBS_DEVICE_ATOMIC_WRITE}: the kernel driver executes ATOMIC_WRITE (Linux 6.2+). */
+    static final long DEVICE_ATOMIC_WRITE = 1L << 40;
+    /** {@code IB_UVERBS_DEVICE_FLUSH_GLOBAL} and {@code _PERSISTENT}: the driver executes FLUSH. */
+    static final long DEVICE_FLUSH = 3L << 38;
+
+    /**
+     * {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, which says what the kernel driver
+     * executes beyond {@code ibv_device_attr}; 0 when the device has no extended query.
+     */
+    long deviceCapFlagsEx() {
+        MemorySegment op = verbsOp(verbs_context.query_device_ex$off);
+        if (op.address() == 0) {
+            return 0;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment attr = a.allocate(Structs.ibv_device_attr_ex.LAYOUT);
+            int rc = InlineOps.query_device_ex(op, context, MemorySegment.NULL, attr,
+                    Structs.ibv_device_attr_ex.LAYOUT.byteSize());
+            return rc == 0 ? attr.get(JAVA_LONG, Structs.ibv_device_attr_ex.device_cap_flags_ex$off) : 0;
+        }
+    }
+
+    /** A {@code uint64_t} size as a long: values beyond {@code Long.MAX_VALUE} (rxe reports 2^64-1) clamp to it. */
+    private static long unsignedClamp(long v) {
+        return v < 0 ? Long.MAX_VALUE : v;
     }
 
     void checkPort(int portNum) {

@@ -12,6 +12,10 @@ final class FfmMemoryWindow extends FfmObject implements MemoryWindow {
     final FfmProtectionDomain pd;
     final MemorySegment mw;
     private final MwType type;
+    private FfmMemoryRegion boundMr;
+    /** The rkey a type 2 bind gave; providers keep {@code ibv_mw.rkey} only for type 1 binds. */
+    private volatile int boundRkey;
+    private volatile boolean type2Bound;
 
     FfmMemoryWindow(FfmProtectionDomain pd, MemorySegment mw, MwType type) {
         super("MemoryWindow", pd.ctx);
@@ -35,7 +39,27 @@ final class FfmMemoryWindow extends FfmObject implements MemoryWindow {
     @Override
     public int rkey() {
         checkOpen();
-        return (int) ibv_mw.rkey$vh.get(mw, 0L);
+        return type2Bound ? boundRkey : (int) ibv_mw.rkey$vh.get(mw, 0L);
+    }
+
+    /** Records the rkey a posted type 2 bind gives the window. */
+    void boundWithRkey(int rkey) {
+        boundRkey = rkey;
+        type2Bound = true;
+    }
+
+    /**
+     * Records the region a type 1 bind attached the window to (null for an unbind), so that the region
+     * refuses to close with EBUSY while the window is bound, as {@code ibv_dereg_mr} would.
+     */
+    synchronized void boundTo(FfmMemoryRegion mr) {
+        if (boundMr != null) {
+            boundMr.release();
+        }
+        boundMr = mr;
+        if (mr != null) {
+            mr.retain();
+        }
     }
 
     @Override
@@ -50,6 +74,7 @@ final class FfmMemoryWindow extends FfmObject implements MemoryWindow {
 
     @Override
     void afterClose() {
+        boundTo(null);
         pd.release();
     }
 }

@@ -31,7 +31,8 @@ abstract class FfmObject implements VerbsObject {
 
     /** Throws unless {@code other} is open and was created from the same context. */
     final void checkSibling(FfmObject other, String what) {
-        if (other.ctx != ctx) {
+        FfmContext home = ctx != null ? ctx : (FfmContext) this;
+        if (other.ctx != home) {
             throw new IllegalArgumentException(what + " belongs to another context");
         }
         if (other.closed) {

@@ -11,6 +11,7 @@ import org.verbs4j.Errno;
 import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.MwType;
+import org.verbs4j.PostRecvException;
 import org.verbs4j.PostSendException;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttrMask;
@@ -178,27 +179,44 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         }
     }
 
-    @Override
-    public void postRecv(RecvWr wr) {
+    private void checkReceive() {
         checkOpen();
         if (recvPoster == null) {
             throw new IllegalStateException("this QP receives through its SRQ; post there");
         }
+        if (state == QpState.RESET) {
+            // A QP takes receives from INIT on (IBA 10.3.1); not every provider checks it.
+            throw new PostRecvException("ibv_post_recv", Errno.EINVAL, 0, "the QP is in RESET");
+        }
+    }
+
+    @Override
+    public void postRecv(RecvWr wr) {
+        checkReceive();
         recvPoster.post(ctx.postRecv, qp, wr);
     }
 
     @Override
     public void postRecv(List<RecvWr> wrs) {
-        checkOpen();
-        if (recvPoster == null) {
-            throw new IllegalStateException("this QP receives through its SRQ; post there");
-        }
+        checkReceive();
         recvPoster.post(ctx.postRecv, qp, wrs);
+    }
+
+    /**
+     * Refuses a send-queue verb inside this thread's open WR session: providers may hold the send queue's
+     * lock from {@code ibv_wr_start} to {@code ibv_wr_complete} (rxe holds a spinlock), so the call would
+     * never return.
+     */
+    private void checkNotInSession() {
+        if (session != null && session.isOpenInThisThread()) {
+            throw new IllegalStateException("this thread has the QP's WR session open; complete() or abort() it first");
+        }
     }
 
     @Override
     public void postSend(SendWr wr) {
         Objects.requireNonNull(wr, "wr");
+        checkNotInSession();
         synchronized (sendLock) {
             checkOpen();
             int err = write(0, wr);
@@ -217,6 +235,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         for (int i = 0; i < size; i++) {
             Objects.requireNonNull(wrs.get(i), "wrs element");
         }
+        checkNotInSession();
         synchronized (sendLock) {
             checkOpen();
             for (int base = 0; base < size; base += sendCapacity) {
@@ -250,6 +269,9 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         if (!wr.opcode().isValidFor(type)) {
             return wr.opcode() + " is not valid on a " + type + " QP";
         }
+        if ((wr.sendFlags() & SendFlags.IP_CSUM) != 0 && !ctx.ipCsum) {
+            return "IP_CSUM needs a device with checksum offload";
+        }
         if (wr.numSge() > sgePerWr) {
             return wr.numSge() + " SGEs, the QP takes " + sgePerWr;
         }
@@ -271,7 +293,8 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
     private int write(int i, SendWr wr) {
         WrOpcode op = wr.opcode();
         if (!sendQueueReady() || !op.isValidFor(type) || wr.numSge() > sgePerWr
-                || (wr.sendFlags() & ~SendFlags.ALL) != 0) {
+                || (wr.sendFlags() & ~SendFlags.ALL) != 0
+                || ((wr.sendFlags() & SendFlags.IP_CSUM) != 0 && !ctx.ipCsum)) {
             return Errno.EINVAL;
         }
         long at = i * WR_SIZE;
@@ -328,6 +351,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
             ibv_mw_bind_info.addr$vh.set(w, bi, info.addr());
             ibv_mw_bind_info.length$vh.set(w, bi, info.length());
             ibv_mw_bind_info.mw_access_flags$vh.set(w, bi, info.mwAccessFlags());
+            mw.boundWithRkey(wr.bindMwRkey());
         } else if (op == WrOpcode.TSO) {
             MemorySegment hdr = wr.tsoHdr();
             if (hdr == null || !hdr.isNative() || hdr.byteSize() > 0xffff) {
@@ -353,6 +377,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
     @Override
     public int bindMw(MemoryWindow mw, long wrId, int sendFlags, MwBindInfo bindInfo) {
         checkOpen();
+        checkNotInSession();
         Objects.requireNonNull(bindInfo, "bindInfo");
         if (!(mw instanceof FfmMemoryWindow w)) {
             throw new IllegalArgumentException("the memory window is not from the ffm provider");
@@ -381,6 +406,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
             if (rc != 0) {
                 throw new VerbsException("ibv_bind_mw", Ibverbs.errnoOf(rc), null);
             }
+            w.boundTo(bindInfo.length() > 0 ? mr : null);
             return w.rkey();
         }
     }
@@ -392,6 +418,9 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         if ((flags & ~DataInOrder.RETURN_CAPS) != 0) {
             throw new IllegalArgumentException("unknown data-in-order flag bits 0x"
                     + Integer.toHexString(flags & ~DataInOrder.RETURN_CAPS));
+        }
+        if (op != WrOpcode.RDMA_READ && op != WrOpcode.RDMA_WRITE && op != WrOpcode.SEND) {
+            return 0;
         }
         if (ctx.rdmaCoreVersion >= 50) {
             return Ibverbs.ibv_query_qp_data_in_order(qp, op.value(), flags);

@@ -80,6 +80,11 @@ final class FfmWrSession implements WrSession {
     private final MemorySegment bindInfo;
     private final MemorySegment tsoHeader;
 
+    private static final int PENDING_BINDS = 16;
+    private final FfmMemoryWindow[] pendingMw = new FfmMemoryWindow[PENDING_BINDS];
+    private final int[] pendingRkey = new int[PENDING_BINDS];
+    private int pendingBinds;
+
     private volatile boolean active;
     private Thread owner;
     private boolean nativeStarted;
@@ -145,6 +150,10 @@ final class FfmWrSession implements WrSession {
         return active;
     }
 
+    boolean isOpenInThisThread() {
+        return active && owner == Thread.currentThread();
+    }
+
     void start() {
         if (lock != null) {
             if (lock.isHeldByCurrentThread()) {
@@ -175,6 +184,10 @@ final class FfmWrSession implements WrSession {
     }
 
     private void end() {
+        for (int i = 0; i < pendingBinds; i++) {
+            pendingMw[i] = null;
+        }
+        pendingBinds = 0;
         active = false;
         nativeStarted = false;
         current = null;
@@ -301,6 +314,10 @@ final class FfmWrSession implements WrSession {
         ibv_mw_bind_info.length$vh.set(bindInfo, 0L, info.length());
         ibv_mw_bind_info.mw_access_flags$vh.set(bindInfo, 0L, info.mwAccessFlags());
         InlineOps.wr_bind_mw(bindMw, qpx, w.mw, rkey, bindInfo);
+        if (pendingBinds < PENDING_BINDS) {
+            pendingMw[pendingBinds] = w;
+            pendingRkey[pendingBinds++] = rkey;
+        }
     }
 
     @Override
@@ -508,6 +525,11 @@ final class FfmWrSession implements WrSession {
             throw new VerbsException("ibv_wr_complete", e, detail + "; the batch was discarded");
         }
         int rc = InlineOps.wr_complete(wrComplete, qpx);
+        if (rc == 0) {
+            for (int i = 0; i < pendingBinds; i++) {
+                pendingMw[i].boundWithRkey(pendingRkey[i]);
+            }
+        }
         end();
         if (rc != 0) {
             throw new VerbsException("ibv_wr_complete", rc < 0 ? -rc : rc, "the batch was discarded");

@@ -224,13 +224,15 @@ class RxeLoopbackTest {
             s.setSge(mrA.lkey(), mrA.address() + 1024, 8);
             s.complete();
         }
-        await(2);
+        await(1);
+        assertEquals(WcOpcode.FETCH_ADD, seen.get(1).opcode());
         assertEquals(40L, mrA.segment().get(ValueLayout.JAVA_LONG, 1024));
         assertEquals(42L, mrB.segment().get(ValueLayout.JAVA_LONG, 1024));
 
         a.postSend(new SendWr().wrId(53).opcode(WrOpcode.ATOMIC_CMP_AND_SWP).sendFlags(SendFlags.SIGNALED)
                 .sgList(Sge.of(mrA, 2048, 8)).atomic(mrB.address() + 1024, 42L, 7L, mrB.rkey()));
-        await(3);
+        await(1);
+        assertEquals(WcOpcode.COMP_SWAP, seen.get(2).opcode());
         assertEquals(42L, mrA.segment().get(ValueLayout.JAVA_LONG, 2048));
         assertEquals(7L, mrB.segment().get(ValueLayout.JAVA_LONG, 1024));
     }

@@ -42,6 +42,8 @@ public final class InlineOps {
     // ---- verbs_context ----
     static final MethodHandle query_port$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS,
             JAVA_LONG));
+    static final MethodHandle query_device_ex$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS,
+            JAVA_LONG));
     static final MethodHandle create_qp_ex$mh = fnErrno(FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
     static final MethodHandle alloc_td$mh = create_qp_ex$mh;
     static final MethodHandle alloc_parent_domain$mh = create_qp_ex$mh;
@@ -133,6 +135,15 @@ public final class InlineOps {
     public static int query_port(MemorySegment fn, MemorySegment ctx, byte port, MemorySegment attr, long size) {
         try {
             return (int) query_port$mh.invokeExact(fn, ctx, port, attr, size);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static int query_device_ex(MemorySegment fn, MemorySegment ctx, MemorySegment input, MemorySegment attr,
+                                      long size) {
+        try {
+            return (int) query_device_ex$mh.invokeExact(fn, ctx, input, attr, size);
         } catch (Throwable t) {
             throw unexpected(t);
         }

@@ -110,6 +110,7 @@ public final class Structs {
         public static final long context$off = off(LAYOUT, "context");
         public static final long sz$off = off(LAYOUT, "sz");
         public static final long query_port$off = off(LAYOUT, "query_port");
+        public static final long query_device_ex$off = off(LAYOUT, "query_device_ex");
         public static final long alloc_parent_domain$off = off(LAYOUT, "alloc_parent_domain");
         public static final long dealloc_td$off = off(LAYOUT, "dealloc_td");
         public static final long alloc_td$off = off(LAYOUT, "alloc_td");
@@ -129,6 +130,32 @@ public final class Structs {
                 u32("max_mcast_grp"), u32("max_mcast_qp_attach"), u32("max_total_mcast_qp_attach"), u32("max_ah"),
                 u32("max_fmr"), u32("max_map_per_fmr"), u32("max_srq"), u32("max_srq_wr"), u32("max_srq_sge"),
                 u16("max_pkeys"), u8("local_ca_ack_delay"), u8("phys_port_cnt"));
+    }
+
+    /** {@code struct ibv_device_attr_ex}, read for {@code device_cap_flags_ex} (atomic write, flush). */
+    public static final class ibv_device_attr_ex {
+        public static final StructLayout LAYOUT = struct("ibv_device_attr_ex",
+                ibv_device_attr.LAYOUT.withName("orig_attr"), u32("comp_mask"),
+                struct("ibv_odp_caps", u64("general_caps"), struct("per_transport_caps", u32("rc_odp_caps"),
+                        u32("uc_odp_caps"), u32("ud_odp_caps")).withName("per_transport_caps"))
+                        .withName("odp_caps"),
+                u64("completion_timestamp_mask"), u64("hca_core_clock"), u64("device_cap_flags_ex"),
+                struct("ibv_tso_caps", u32("max_tso"), u32("supported_qpts")).withName("tso_caps"),
+                struct("ibv_rss_caps", u32("supported_qpts"), u32("max_rwq_indirection_tables"),
+                        u32("max_rwq_indirection_table_size"), u64("rx_hash_fields_mask"), u8("rx_hash_function"))
+                        .withName("rss_caps"),
+                u32("max_wq_type_rq"),
+                struct("ibv_packet_pacing_caps", u32("qp_rate_limit_min"), u32("qp_rate_limit_max"),
+                        u32("supported_qpts")).withName("packet_pacing_caps"),
+                u32("raw_packet_caps"),
+                struct("ibv_tm_caps", u32("max_rndv_hdr_size"), u32("max_num_tags"), u32("flags"), u32("max_ops"),
+                        u32("max_sge")).withName("tm_caps"),
+                struct("ibv_cq_moderation_caps", u16("max_cq_count"), u16("max_cq_period")).withName("cq_mod_caps"),
+                u64("max_dm_size"),
+                struct("ibv_pci_atomic_caps", u16("fetch_add"), u16("swap"), u16("compare_swap"))
+                        .withName("pci_atomic_caps"),
+                u32("xrc_odp_caps"), u32("phys_port_cnt_ex"));
+        public static final long device_cap_flags_ex$off = off(LAYOUT, "device_cap_flags_ex");
     }
 
     /** {@code struct ibv_port_attr}. */
@@ -420,7 +447,7 @@ public final class Structs {
     public static List<StructLayout> all() {
         return List.of(
             ibv_device.LAYOUT, ibv_context_ops.LAYOUT, ibv_context.LAYOUT, verbs_context.LAYOUT,
-            ibv_device_attr.LAYOUT, ibv_port_attr.LAYOUT, ibv_pd.LAYOUT, ibv_mr.LAYOUT, ibv_mw.LAYOUT,
+            ibv_device_attr.LAYOUT, ibv_device_attr_ex.LAYOUT, ibv_port_attr.LAYOUT, ibv_pd.LAYOUT, ibv_mr.LAYOUT, ibv_mw.LAYOUT,
             ibv_mw_bind_info.LAYOUT, ibv_mw_bind.LAYOUT, ibv_global_route.LAYOUT, ibv_ah_attr.LAYOUT,
             ibv_qp_cap.LAYOUT, ibv_comp_channel.LAYOUT, ibv_cq.LAYOUT, ibv_srq_attr.LAYOUT,
             ibv_srq_init_attr.LAYOUT, ibv_srq.LAYOUT, ibv_td_init_attr.LAYOUT, ibv_parent_domain_init_attr.LAYOUT,
