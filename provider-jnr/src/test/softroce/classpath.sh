@@ -30,7 +30,9 @@ JARS=(
 # long guest run is not disturbed by rebuilding on the host meanwhile.
 BUILD=${VERBS4J_JNR_BUILD:-$PROJECT}
 CP=$BUILD/provider-jnr/target/test-classes:$BUILD/provider-jnr/target/classes:$BUILD/verbs-spi/target/classes
-if [ -d "$BUILD/tck/target/classes" ]; then CP=$CP:$BUILD/tck/target/classes; fi
+for d in tck/target/classes provider-emulated/target/classes provider-ffm/target/classes; do
+    if [ -d "$BUILD/$d" ]; then CP=$CP:$BUILD/$d; fi
+done
 for j in "${JARS[@]}"; do
     [ -f "$REPO/$j" ] || { echo "missing $REPO/$j"; exit 2; }
     CP=$CP:$REPO/$j

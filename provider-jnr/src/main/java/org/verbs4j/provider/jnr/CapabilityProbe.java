@@ -20,15 +20,30 @@ import org.verbs4j.WrOpcode;
 /**
  * Finds what a device can do by trying it: libibverbs has no query for the QP types, the WR-session
  * opcodes or the memory window types a provider library accepts, so each is created once and destroyed.
- * Runs once per context, on the first {@link JnrContext#capabilities()}.
+ * Runs once per device (name and GUID) in a JVM, on the first {@link JnrContext#capabilities()}: the
+ * answer is the device's, not the context's, and probing costs dozens of verbs.
  */
 final class CapabilityProbe {
+    private static final java.util.concurrent.ConcurrentHashMap<String, Capabilities> BY_DEVICE =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
     private static final QpType[] TYPES = {QpType.RC, QpType.UC, QpType.UD, QpType.RAW_PACKET};
     private static final int[] INLINE_SIZES = {4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 0};
 
     private CapabilityProbe() {}
 
     static Capabilities probe(JnrContext ctx) {
+        String key = ctx.device().name() + "/" + Long.toHexString(ctx.device().guid());
+        Capabilities known = BY_DEVICE.get(key);
+        if (known != null) {
+            return known;
+        }
+        Capabilities probed = probeNow(ctx);
+        BY_DEVICE.putIfAbsent(key, probed);
+        return probed;
+    }
+
+    private static Capabilities probeNow(JnrContext ctx) {
         DeviceAttributes dev = ctx.queryDevice();
         Set<QpType> types = EnumSet.noneOf(QpType.class);
         Map<QpType, Set<WrOpcode>> ops = new EnumMap<>(QpType.class);

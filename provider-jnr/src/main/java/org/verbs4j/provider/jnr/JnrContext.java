@@ -119,7 +119,7 @@ final class JnrContext implements Context {
             DeviceAttributes d = new DeviceAttributes(new String(fw, 0, len, StandardCharsets.US_ASCII),
                     Long.reverseBytes(NativeMemory.getLong(a + IbvDeviceAttr.node_guid$OFFSET)),
                     Long.reverseBytes(NativeMemory.getLong(a + IbvDeviceAttr.sys_image_guid$OFFSET)),
-                    NativeMemory.getLong(a + IbvDeviceAttr.max_mr_size$OFFSET),
+                    unsignedToLong(NativeMemory.getLong(a + IbvDeviceAttr.max_mr_size$OFFSET)),
                     NativeMemory.getLong(a + IbvDeviceAttr.page_size_cap$OFFSET),
                     i(a, IbvDeviceAttr.vendor_id$OFFSET), i(a, IbvDeviceAttr.vendor_part_id$OFFSET),
                     i(a, IbvDeviceAttr.hw_ver$OFFSET), i(a, IbvDeviceAttr.max_qp$OFFSET),
@@ -147,6 +147,11 @@ final class JnrContext implements Context {
         } finally {
             NativeMemory.free(a);
         }
+    }
+
+    /** A {@code uint64_t} limit as a Java long; rxe's "no limit" (2^64 - 1) becomes Long.MAX_VALUE. */
+    private static long unsignedToLong(long v) {
+        return v < 0 ? Long.MAX_VALUE : v;
     }
 
     private static int i(long a, long off) {

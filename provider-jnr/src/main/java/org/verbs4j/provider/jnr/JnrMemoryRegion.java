@@ -36,11 +36,13 @@ final class JnrMemoryRegion extends JnrResource implements MemoryRegion {
 
     @Override
     public int lkey() {
+        checkOpen();
         return lkey;
     }
 
     @Override
     public int rkey() {
+        checkOpen();
         return rkey;
     }
 

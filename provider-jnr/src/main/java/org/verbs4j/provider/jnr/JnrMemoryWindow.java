@@ -20,6 +20,11 @@ final class JnrMemoryWindow extends JnrResource implements MemoryWindow {
     private final MwType type;
     /** The region the last bind posted from this provider names, or null. */
     private JnrMemoryRegion bound;
+    /**
+     * The rkey of the last type 2 bind posted, or 0 before any: rxe (rdma-core 44) leaves
+     * {@code ibv_mw.rkey} unchanged for {@code ibv_wr_bind_mw} and BIND_MW WRs.
+     */
+    private volatile int type2Rkey;
 
     JnrMemoryWindow(JnrProtectionDomain pd, long mw, MwType type) {
         super(pd.context, mw, ContextResources.Kind.MW, "memory window");
@@ -40,7 +45,9 @@ final class JnrMemoryWindow extends JnrResource implements MemoryWindow {
 
     @Override
     public int rkey() {
-        return NativeMemory.getInt(handle() + IbvMw.rkey$OFFSET);
+        int native_ = NativeMemory.getInt(handle() + IbvMw.rkey$OFFSET);
+        int posted = type2Rkey;
+        return type == MwType.TYPE_2 && posted != 0 ? posted : native_;
     }
 
     /**
@@ -55,6 +62,20 @@ final class JnrMemoryWindow extends JnrResource implements MemoryWindow {
         if (mr != null) {
             mr.retain();
         }
+    }
+
+    /** Records a type 2 bind that was posted with {@code rkey}. */
+    void boundType2(int rkey, JnrMemoryRegion mr) {
+        type2Rkey = rkey;
+        boundTo(mr);
+    }
+
+    /**
+     * Whether {@code rkey} keeps this window's index: a type 2 bind may change only the low 8 bits, the
+     * key (IBA 10.6.7.2.1).
+     */
+    boolean keepsIndex(int rkey) {
+        return (rkey & ~0xff) == (rkey() & ~0xff);
     }
 
     @Override

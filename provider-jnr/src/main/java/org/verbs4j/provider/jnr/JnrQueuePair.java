@@ -493,8 +493,8 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         for (int i = 0; i < posted; i++) {
             SendWr wr = wrs.get(i);
             if (wr.opcode() == WrOpcode.BIND_MW) {
-                ((JnrMemoryWindow) wr.bindMwWindow()).boundTo(wr.bindMwInfo().length() == 0 ? null
-                        : (JnrMemoryRegion) wr.bindMwInfo().mr());
+                ((JnrMemoryWindow) wr.bindMwWindow()).boundType2(wr.bindMwRkey(),
+                        wr.bindMwInfo().length() == 0 ? null : (JnrMemoryRegion) wr.bindMwInfo().mr());
             }
         }
     }
@@ -571,6 +571,20 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         }
         try {
             super.close();
+        } finally {
+            if (session != null) {
+                session.unblockAfterClose();
+            }
+        }
+    }
+
+    @Override
+    void markClosed() {
+        if (session != null) {
+            session.blockForClose();
+        }
+        try {
+            super.markClosed();
         } finally {
             if (session != null) {
                 session.unblockAfterClose();

@@ -54,9 +54,14 @@ abstract class JnrResource implements VerbsObject {
         dependents.decrementAndGet();
     }
 
-    /** Marks the object closed without a native call: its context released everything. */
-    final void markClosed() {
-        closed = true;
+    /**
+     * Marks the object closed without a native call, because its context is releasing everything. Taking
+     * the object's lock first waits out a call in progress on it, so none runs on freed memory.
+     */
+    void markClosed() {
+        synchronized (this) {
+            closed = true;
+        }
     }
 
     /** Destroys the native object; returns 0 or the errno. */

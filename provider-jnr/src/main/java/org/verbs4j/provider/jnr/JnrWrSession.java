@@ -15,6 +15,7 @@ import org.verbs4j.QpCapabilities;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
+import org.verbs4j.SendFlags;
 import org.verbs4j.Sge;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
@@ -93,6 +94,30 @@ final class JnrWrSession implements WrSession {
     private boolean xrcSet;
     /** Builders called in this batch. */
     private int built;
+    /** wr_id and wr_flags as the application last set them. */
+    private long curWrId;
+    private int curWrFlags;
+    /**
+     * A builder of an opcode that may carry inline data, held back until its DATA setter shows whether the
+     * data is inline: rxe (rdma-core 44) marks a WQE inline only by IBV_SEND_INLINE in wr_flags, not by
+     * ibv_wr_set_inline_data, so the flag is added here for an inline WR. 0 when none is pending.
+     */
+    private long pendingFn;
+    private int pendingShape;
+    private long pendingWrId;
+    private int pendingFlags;
+    private int pendingA;
+    private long pendingB;
+    private int pendingC;
+    /** The type 2 binds of this batch, recorded on their windows once complete() succeeds. */
+    private final JnrMemoryWindow[] binds = new JnrMemoryWindow[16];
+    private final JnrMemoryRegion[] bindRegions = new JnrMemoryRegion[16];
+    private final int[] bindRkeys = new int[16];
+    private int bindCount;
+    private static final int SHAPE_P = 1;
+    private static final int SHAPE_U32 = 2;
+    private static final int SHAPE_U32_U64 = 3;
+    private static final int SHAPE_U32_U64_U32 = 4;
 
     JnrWrSession(JnrQueuePair qp, long qpx, Set<WrOpcode> sendOps, QpCapabilities cap, ReentrantLock lock) {
         this.qp = qp;
@@ -186,6 +211,10 @@ final class JnrWrSession implements WrSession {
         udSet = false;
         xrcSet = false;
         built = 0;
+        bindCount = 0;
+        pendingFn = 0;
+        curWrId = NativeMemory.getLong(qpx + IbvQpEx.wr_id$OFFSET);
+        curWrFlags = NativeMemory.getInt(qpx + IbvQpEx.wr_flags$OFFSET);
         active = true;
         InlineVerbs.wrP(wrStart, qpx);
     }
@@ -223,18 +252,21 @@ final class JnrWrSession implements WrSession {
     @Override
     public void wrId(long wrId) {
         checkActive();
+        curWrId = wrId;
         NativeMemory.putLong(qpx + IbvQpEx.wr_id$OFFSET, wrId);
     }
 
     @Override
     public void wrFlags(int flags) {
         checkActive();
+        curWrFlags = flags;
         NativeMemory.putInt(qpx + IbvQpEx.wr_flags$OFFSET, flags);
     }
 
     /** Closes the previous WR and opens one of {@code op}; false if nothing should reach the device. */
     private boolean begin(WrOpcode op) {
         checkActive();
+        issuePending(false);
         finishCurrent();
         current = op;
         built++;
@@ -265,6 +297,39 @@ final class JnrWrSession implements WrSession {
 
     private static boolean needsData(WrOpcode op) {
         return op.carriesData() && op != WrOpcode.ATOMIC_WRITE;
+    }
+
+    /** Holds back a builder of an inline-capable opcode with the wr_id and wr_flags it takes now. */
+    private void defer(long fn, int shape, int a, long b, int c) {
+        pendingFn = fn;
+        pendingShape = shape;
+        pendingWrId = curWrId;
+        pendingFlags = curWrFlags;
+        pendingA = a;
+        pendingB = b;
+        pendingC = c;
+    }
+
+    /** Calls the held-back builder, with IBV_SEND_INLINE added when its data is inline. */
+    private void issuePending(boolean inlineData) {
+        long fn = pendingFn;
+        if (fn == 0) {
+            return;
+        }
+        pendingFn = 0;
+        if (fault != 0) {
+            return;
+        }
+        NativeMemory.putLong(qpx + IbvQpEx.wr_id$OFFSET, pendingWrId);
+        NativeMemory.putInt(qpx + IbvQpEx.wr_flags$OFFSET, pendingFlags | (inlineData ? SendFlags.INLINE : 0));
+        switch (pendingShape) {
+            case SHAPE_P -> InlineVerbs.wrP(fn, qpx);
+            case SHAPE_U32 -> InlineVerbs.wrU32(fn, qpx, pendingA);
+            case SHAPE_U32_U64 -> InlineVerbs.wrU32U64(fn, qpx, pendingA, pendingB);
+            default -> InlineVerbs.wrU32U64U32(fn, qpx, pendingA, pendingB, pendingC);
+        }
+        NativeMemory.putLong(qpx + IbvQpEx.wr_id$OFFSET, curWrId);
+        NativeMemory.putInt(qpx + IbvQpEx.wr_flags$OFFSET, curWrFlags);
     }
 
     @Override
@@ -310,6 +375,17 @@ final class JnrWrSession implements WrSession {
             fail(Errno.EINVAL, "ibv_wr_bind_mw binds type 2 windows");
             return;
         }
+        if (!w.keepsIndex(rkey)) {
+            fail(Errno.EINVAL, "a type 2 bind may change only the low 8 bits (the key) of the window's rkey");
+            return;
+        }
+        if (bindCount == binds.length) {
+            fail(Errno.ENOMEM, "more than " + binds.length + " memory window binds in one session");
+            return;
+        }
+        binds[bindCount] = w;
+        bindRegions[bindCount] = info.length() == 0 ? null : mr;
+        bindRkeys[bindCount++] = rkey;
         long b = bindInfo.address();
         NativeMemory.putAddress(b + IbvMwBindInfo.mr$OFFSET, mr.handle);
         NativeMemory.putLong(b + IbvMwBindInfo.addr$OFFSET, info.addr());
@@ -335,35 +411,35 @@ final class JnrWrSession implements WrSession {
     @Override
     public void rdmaWrite(int rkey, long remoteAddr) {
         if (begin(WrOpcode.RDMA_WRITE)) {
-            InlineVerbs.wrU32U64(rdmaWrite, qpx, rkey, remoteAddr);
+            defer(rdmaWrite, SHAPE_U32_U64, rkey, remoteAddr, 0);
         }
     }
 
     @Override
     public void rdmaWriteImm(int rkey, long remoteAddr, int immData) {
         if (begin(WrOpcode.RDMA_WRITE_WITH_IMM)) {
-            InlineVerbs.wrU32U64U32(rdmaWriteImm, qpx, rkey, remoteAddr, Integer.reverseBytes(immData));
+            defer(rdmaWriteImm, SHAPE_U32_U64_U32, rkey, remoteAddr, Integer.reverseBytes(immData));
         }
     }
 
     @Override
     public void send() {
         if (begin(WrOpcode.SEND)) {
-            InlineVerbs.wrP(send, qpx);
+            defer(send, SHAPE_P, 0, 0, 0);
         }
     }
 
     @Override
     public void sendImm(int immData) {
         if (begin(WrOpcode.SEND_WITH_IMM)) {
-            InlineVerbs.wrU32(sendImm, qpx, Integer.reverseBytes(immData));
+            defer(sendImm, SHAPE_U32, Integer.reverseBytes(immData), 0, 0);
         }
     }
 
     @Override
     public void sendInv(int invalidateRkey) {
         if (begin(WrOpcode.SEND_WITH_INV)) {
-            InlineVerbs.wrU32(sendInv, qpx, invalidateRkey);
+            defer(sendInv, SHAPE_U32, invalidateRkey, 0, 0);
         }
     }
 
@@ -392,6 +468,7 @@ final class JnrWrSession implements WrSession {
     @Override
     public void flush(int rkey, long remoteAddr, long len, int type, int level) {
         checkActive();
+        issuePending(false);
         finishCurrent();
         current = null;
         fail(Errno.EOPNOTSUPP, "ibv_wr_flush needs rdma-core 45 or later");
@@ -421,7 +498,8 @@ final class JnrWrSession implements WrSession {
             return false;
         }
         dataSet = true;
-        return true;
+        issuePending(inlineData);
+        return fault == 0;
     }
 
     @Override
@@ -530,6 +608,7 @@ final class JnrWrSession implements WrSession {
             return;
         }
         udSet = true;
+        issuePending(false);
         InlineVerbs.wrPU32U32(setUdAddr, qpx, h.handle, remoteQpn, remoteQkey);
     }
 
@@ -544,12 +623,14 @@ final class JnrWrSession implements WrSession {
             return;
         }
         xrcSet = true;
+        issuePending(false);
         InlineVerbs.wrU32(setXrcSrqn, qpx, remoteSrqn);
     }
 
     @Override
     public void complete() {
         checkActive();
+        issuePending(false);
         finishCurrent();
         try {
             if (fault == 0 && built > 0) {
@@ -566,7 +647,15 @@ final class JnrWrSession implements WrSession {
             if (rc != 0) {
                 throw new VerbsException("ibv_wr_complete", rc, null);
             }
+            for (int i = 0; i < bindCount; i++) {
+                binds[i].boundType2(bindRkeys[i], bindRegions[i]);
+            }
         } finally {
+            for (int i = 0; i < bindCount; i++) {
+                binds[i] = null;
+                bindRegions[i] = null;
+            }
+            bindCount = 0;
             end();
         }
     }
@@ -574,6 +663,7 @@ final class JnrWrSession implements WrSession {
     @Override
     public void abort() {
         checkActive();
+        pendingFn = 0;
         try {
             InlineVerbs.wrP(wrAbort, qpx);
         } finally {

@@ -98,6 +98,9 @@ final class SendWrArray {
                 return bytes + " inline bytes, but the QP was granted max_inline_data " + cap.maxInlineData();
             }
         }
+        if (op == WrOpcode.BIND_MW && !((JnrMemoryWindow) wr.bindMwWindow()).keepsIndex(wr.bindMwRkey())) {
+            return "a type 2 bind may change only the low 8 bits (the key) of the window's rkey";
+        }
         if (type == QpType.UD && wr.ah() == null) {
             return "a UD WR needs an address handle (wr.ud)";
         }
