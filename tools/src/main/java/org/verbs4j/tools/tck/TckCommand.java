@@ -32,8 +32,8 @@ public final class TckCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--provider", paramLabel = "P|all", description = "The provider to test, or all of them "
-            + "(default: the one verbs4j chooses).")
+    @Option(names = "--provider", paramLabel = "P[,P...]|all", description = "The providers to test, comma "
+            + "separated, or all of them (default: the one verbs4j chooses).")
     String provider;
 
     @Option(names = "--area", paramLabel = "A", description = "Only this area (repeatable): ${COMPLETION-CANDIDATES}.",
@@ -50,6 +50,11 @@ public final class TckCommand implements Callable<Integer> {
     @Option(names = {"-v", "--verbose"}, description = "List every skipped test with its reason.")
     boolean verbose;
 
+    @Option(names = "--known-deviations", paramLabel = "FILE", description = "Failures of the rules listed in "
+            + "FILE (one display-name prefix a line; repeatable) are reported as KNOWN and do not fail the run; any "
+            + "other failure does. See softroce/known-deviations.md.")
+    List<Path> knownDeviationsFiles = new ArrayList<>();
+
     @Override
     public Integer call() {
         Set<String> wanted = new LinkedHashSet<>();
@@ -58,6 +63,9 @@ public final class TckCommand implements Callable<Integer> {
                     .orElseThrow(() -> new UsageException("no TCK area '" + a + "'; the areas are "
                             + String.join(", ", TckRunner.AREAS))));
         }
+        List<String> entries = new ArrayList<>();
+        knownDeviationsFiles.forEach(f -> entries.addAll(KnownDeviations.read(f).entries()));
+        KnownDeviations known = new KnownDeviations(entries);
         List<VerbsProvider> targets = targets();
         PrintWriter out = spec.commandLine().getOut();
         Map<String, TckReport> reportsByProvider = new LinkedHashMap<>();
@@ -69,10 +77,10 @@ public final class TckCommand implements Callable<Integer> {
             reportsByProvider.put(p.name(), TckRunner.run(p, options));
         }
         out.println();
-        TckMatrix.print(out, reportsByProvider, wanted.isEmpty() ? TckRunner.AREAS : List.copyOf(wanted), verbose);
+        boolean unknownFailure = TckMatrix.print(out, reportsByProvider,
+                wanted.isEmpty() ? TckRunner.AREAS : List.copyOf(wanted), verbose, known);
         out.flush();
-        boolean failed = reportsByProvider.values().stream().anyMatch(r -> !r.successful());
-        return failed ? ExitCodes.FAILURE : ExitCodes.OK;
+        return unknownFailure ? ExitCodes.FAILURE : ExitCodes.OK;
     }
 
     /** The providers to run: every one found for {@code all}, else the named or chosen one. */
@@ -88,7 +96,16 @@ public final class TckCommand implements Callable<Integer> {
             return all;
         }
         // A named provider that is unavailable still runs: the report shows the skip and its cause.
-        return List.of(Providers.find(provider));
+        List<VerbsProvider> named = new ArrayList<>();
+        for (String name : provider.split(",")) {
+            if (!name.isBlank()) {
+                named.add(Providers.find(name.strip()));
+            }
+        }
+        if (named.isEmpty()) {
+            throw new UsageException("--provider names no provider");
+        }
+        return named;
     }
 
     /** The area names, for help and completion. */

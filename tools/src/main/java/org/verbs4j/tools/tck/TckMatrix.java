@@ -2,15 +2,25 @@ package org.verbs4j.tools.tck;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.verbs4j.tck.TckReport;
 
 /** Prints TCK reports as a matrix: one row per area, one column per provider, cells passed/skipped/failed. */
 final class TckMatrix {
     private TckMatrix() {}
 
-    static void print(PrintWriter out, Map<String, TckReport> reports, List<String> areas, boolean verbose) {
+    /**
+     * Prints the matrix, then each failure: {@code FAILED}, or {@code KNOWN} when {@code known} covers it, and the
+     * known deviations that did not fail.
+     *
+     * @return whether any failure is not a known deviation
+     */
+    static boolean print(PrintWriter out, Map<String, TckReport> reports, List<String> areas, boolean verbose,
+                         KnownDeviations known) {
+        boolean unknownFailure = false;
         List<String> rows = new ArrayList<>();
         rows.add(TckReport.PROVIDER_AREA);
         rows.addAll(areas);
@@ -47,13 +57,21 @@ final class TckMatrix {
 
         for (String p : providers) {
             TckReport r = reports.get(p);
+            Set<String> matched = new HashSet<>();
             TckReport.AreaResult provider = find(r, TckReport.PROVIDER_AREA);
             if (provider != null && r.passed() == 0 && !provider.skipReasons().isEmpty()) {
                 out.println(p + ": not run: " + oneLine(provider.skipReasons().getFirst()));
             }
             for (TckReport.AreaResult a : r.areas()) {
                 for (String f : a.failures()) {
-                    out.println("FAILED " + p + " / " + a.area() + " / " + oneLine(f));
+                    String entry = known.match(f);
+                    if (entry == null) {
+                        unknownFailure = true;
+                        out.println("FAILED " + p + " / " + a.area() + " / " + oneLine(f));
+                    } else {
+                        matched.add(entry);
+                        out.println("KNOWN  " + p + " / " + a.area() + " / " + oneLine(f));
+                    }
                 }
                 if (verbose && !a.area().equals(TckReport.PROVIDER_AREA)) {
                     for (String s : a.skipReasons()) {
@@ -61,7 +79,15 @@ final class TckMatrix {
                     }
                 }
             }
+            if (r.passed() > 0) {
+                for (String e : known.entries()) {
+                    if (!matched.contains(e)) {
+                        out.println("passed " + p + " / known deviation did not fail (fixed, or not run): " + e);
+                    }
+                }
+            }
         }
+        return unknownFailure;
     }
 
     private static TckReport.AreaResult find(TckReport r, String area) {
