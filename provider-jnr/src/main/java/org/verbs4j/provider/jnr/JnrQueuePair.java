@@ -53,6 +53,8 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     private static final int IBV_QP_INIT_ATTR_SEND_OPS_FLAGS = 1 << 6;
     /** Every attribute {@code ibv_query_qp} can report. */
     private static final int QUERY_MASK = (1 << 21) - 1;
+    /** {@code IBV_QP_CAP}. */
+    private static final int IBV_QP_CAP = 1 << 19;
 
     private final JnrProtectionDomain pd;
     private final QpType type;
@@ -169,11 +171,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
                 throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the device gives no " + missing
                         + " for " + a.type() + " QPs");
             }
-            QpCapabilities granted = new QpCapabilities(NativeMemory.getInt(cap + IbvQpCap.max_send_wr$OFFSET),
-                    NativeMemory.getInt(cap + IbvQpCap.max_recv_wr$OFFSET),
-                    NativeMemory.getInt(cap + IbvQpCap.max_send_sge$OFFSET),
-                    NativeMemory.getInt(cap + IbvQpCap.max_recv_sge$OFFSET),
-                    NativeMemory.getInt(cap + IbvQpCap.max_inline_data$OFFSET));
+            QpCapabilities granted = grantedCap(ctx, qp, cap);
             QpInitAttributes g = new QpInitAttributes(a.type(), sendCq, recvCq, srq, granted, a.sqSigAll(),
                     a.sendOps(), td, a.maxTsoHeader());
             return new JnrQueuePair(pd, qp, qpx, parentDomain, g, sendCq, recvCq, srq, td);
@@ -185,6 +183,28 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
             throw e;
         } finally {
             NativeMemory.free(attr);
+        }
+    }
+
+    /**
+     * The sizes the device granted, from {@code ibv_query_qp}: rxe grants more than asked on the extended
+     * creation path but leaves the request's numbers in the init attributes. Falls back to those numbers if
+     * the query fails.
+     */
+    private static QpCapabilities grantedCap(JnrContext ctx, long qp, long requestedCap) {
+        long a = NativeMemory.allocate(IbvQpAttr.SIZEOF);
+        long init = NativeMemory.allocate(IbvQpInitAttr.SIZEOF);
+        try {
+            long cap = ctx.libs.ibverbs().ibv_query_qp(qp, a, IBV_QP_CAP, init) == 0
+                    ? init + IbvQpInitAttr.cap$OFFSET : requestedCap;
+            return new QpCapabilities(NativeMemory.getInt(cap + IbvQpCap.max_send_wr$OFFSET),
+                    NativeMemory.getInt(cap + IbvQpCap.max_recv_wr$OFFSET),
+                    NativeMemory.getInt(cap + IbvQpCap.max_send_sge$OFFSET),
+                    NativeMemory.getInt(cap + IbvQpCap.max_recv_sge$OFFSET),
+                    NativeMemory.getInt(cap + IbvQpCap.max_inline_data$OFFSET));
+        } finally {
+            NativeMemory.free(init);
+            NativeMemory.free(a);
         }
     }
 
