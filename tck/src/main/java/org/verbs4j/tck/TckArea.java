@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.verbs4j.Capabilities;
 import org.verbs4j.MwType;
 import org.verbs4j.QpType;
@@ -13,7 +16,23 @@ import org.verbs4j.WrOpcode;
  * The base of every area of the kit: a fresh {@link Testbed} per test, closed after it, and the
  * capability assumptions that turn a missing feature into a skip with its reason.
  */
+@ExtendWith(TckArea.RequireAvailableProvider.class)
 public abstract class TckArea {
+    /**
+     * Aborts an area when the kit found the provider unavailable. Aborting, not disabling: build tools expand a
+     * disabled container into one skipped result per test, while the kit's availability rule is meant to be the
+     * only result an unavailable provider gets.
+     */
+    static final class RequireAvailableProvider implements BeforeAllCallback {
+        @Override
+        public void beforeAll(ExtensionContext context) {
+            String reason = context.getParent().flatMap(ExtensionContext::getTestInstance)
+                    .filter(VerbsCompatibilityKit.class::isInstance).map(VerbsCompatibilityKit.class::cast)
+                    .map(VerbsCompatibilityKit::unavailableReason).orElse(null);
+            assumeTrue(reason == null, reason);
+        }
+    }
+
     private final VerbsCompatibilityKit kit;
     /** The test's testbed: an open context and PD on the device under test. */
     protected Testbed tb;
