@@ -487,7 +487,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
             }
             return q;
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
