@@ -30,9 +30,17 @@ public final class Completions {
      * Polls {@code cq} until {@code n} completions arrived, or fails naming {@code what} and those that came.
      */
     public static List<WorkCompletion> await(CompletionQueue cq, int n, String what) {
+        return await(cq, n, timeoutMs(), what);
+    }
+
+    /**
+     * Polls {@code cq} until {@code n} completions arrived or {@code timeoutMs} milliseconds passed, then fails
+     * naming {@code what} and those that came. More than {@code n} completions also fail.
+     */
+    public static List<WorkCompletion> await(CompletionQueue cq, int n, long timeoutMs, String what) {
         List<WorkCompletion> got = new ArrayList<>(n);
         WorkCompletionBatch batch = new WorkCompletionBatch(Math.max(1, Math.min(n, 64)));
-        long deadline = System.nanoTime() + timeoutMs() * 1_000_000;
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000;
         while (got.size() < n) {
             batch.clear();
             int k = cq.poll(batch);
@@ -48,7 +56,7 @@ public final class Completions {
             }
             if (got.size() < n) {
                 if (System.nanoTime() > deadline) {
-                    fail("timed out after " + timeoutMs() + " ms waiting for " + n + " completion(s) for " + what
+                    fail("timed out after " + timeoutMs + " ms waiting for " + n + " completion(s) for " + what
                             + "; got " + got.size() + ": " + got
                             + ". Check that the WR was executed and a completion generated (signaled or sq_sig_all).");
                 }

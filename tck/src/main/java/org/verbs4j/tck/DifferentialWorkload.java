@@ -16,7 +16,6 @@ import org.verbs4j.AtomicCapability;
 import org.verbs4j.Capabilities;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.QpType;
-import org.verbs4j.RecvWr;
 import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
 import org.verbs4j.Sge;

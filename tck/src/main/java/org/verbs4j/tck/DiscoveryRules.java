@@ -112,12 +112,12 @@ public abstract class DiscoveryRules extends TckArea {
     @DisplayName("required_ device limits for QPs, WRs, SGEs, CQs, CQEs, MRs and PDs are positive [ibv_query_device(3)]")
     void required_deviceLimitsPositive() {
         DeviceAttributes a = tb.deviceAttributes();
-        assertAll(a, Map.of("maxQp", a.maxQp(), "maxQpWr", a.maxQpWr(), "maxSge", a.maxSge(), "maxCq", a.maxCq(),
+        assertPositive(a, Map.of("maxQp", a.maxQp(), "maxQpWr", a.maxQpWr(), "maxSge", a.maxSge(), "maxCq", a.maxCq(),
                 "maxCqe", a.maxCqe(), "maxMr", a.maxMr(), "maxPd", a.maxPd()));
         assertTrue(a.maxMrSize() > 0, "max_mr_size must be positive");
     }
 
-    private static void assertAll(DeviceAttributes a, Map<String, Integer> limits) {
+    private static void assertPositive(DeviceAttributes a, Map<String, Integer> limits) {
         limits.forEach((k, v) -> assertTrue(v > 0, k + " must be positive in " + a));
     }
 
@@ -307,5 +307,19 @@ public abstract class DiscoveryRules extends TckArea {
         assertEquals(tb.portAttributes().activeMtu(), again.activeMtu());
         assertEquals(tb.portAttributes().gidTblLen(), again.gidTblLen());
         assertSame(tb.portAttributes().linkLayer(), again.linkLayer());
+    }
+
+    @Test
+    @DisplayName("required_ Verbs.provider(name) resolves this provider when it is named explicitly [DESIGN: Choosing a provider, rule 1]")
+    void required_resolvableByName() {
+        VerbsProvider named = Verbs.provider(tb.provider().name());
+        assertEquals(tb.provider().getClass(), named.getClass(), "Verbs.provider(\"" + tb.provider().name() + "\")");
+        assertTrue(named.isAvailable());
+    }
+
+    @Test
+    @DisplayName("required_ the device's node GUID is not zero [ibv_get_device_guid(3), IBA 4.1.1: GUIDs are EUI-64]")
+    void required_guidNonZero() {
+        assertTrue(tb.device().guid() != 0, "Device.guid() is 0");
     }
 }
