@@ -45,6 +45,7 @@ import org.verbs4j.provider.emulated.internal.OrderedCopy;
 import org.verbs4j.provider.emulated.internal.QpTransitions;
 import org.verbs4j.provider.emulated.internal.RecvQueue;
 import org.verbs4j.provider.emulated.internal.SendWqe;
+import org.verbs4j.provider.emulated.internal.Transfer;
 
 /**
  * A queue pair, and the emulated transport.
@@ -122,6 +123,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     private final boolean sigAll;
     /** Bit {@code 1 << IBV_WR_*} for each opcode requested in sendOps. */
     final int sendOpsMask;
+    /** Bit {@code 1 << IBV_WR_*} for each opcode the device executes on this QP type. */
+    private final int supportedOps;
     final int maxSendSge;
     final int maxInlineData;
 
@@ -227,6 +230,11 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         this.td = t;
         this.sigAll = a.sqSigAll();
         this.sendOpsMask = mask;
+        int supported = 0;
+        for (WrOpcode op : device.capabilities().sendOpcodes().get(type)) {
+            supported |= 1 << op.value();
+        }
+        this.supportedOps = supported;
         int sendWr = Integer.highestOneBit(Math.max(1, cap.maxSendWr()) * 2 - 1);
         this.maxSendSge = Math.max(1, cap.maxSendSge());
         this.maxInlineData = cap.maxInlineData();
@@ -479,7 +487,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
             }
             return q;
         } finally {
-            lock.unlock();
+            release();
         }
     }
 
@@ -605,10 +613,11 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     private void enqueue(SendWr wr, int index) {
         QpState s = state;
         if (!canPost(s)) {
-            throw new PostSendException(Errno.EINVAL, index, "the QP is in " + s + "; posting needs RTS, SQD, SQE or ERR");
+            throw new PostSendException(Errno.EINVAL, index,
+                    "the QP is in " + s + "; posting needs RTS, SQD, SQE or ERR");
         }
         WrOpcode op = wr.opcode();
-        if (!device.capabilities().supports(type, op)) {
+        if ((supportedOps & (1 << op.value())) == 0) {
             throw new PostSendException(Errno.EINVAL, index, op + " is not valid on a " + type + " QP of this device");
         }
         int flags = wr.sendFlags();
@@ -702,7 +711,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     public WrSession startWr() {
         checkOpen();
         if (session == null) {
-            throw new IllegalStateException("the QP was created without sendOps; WR sessions need them (ibv_wr_post(3))");
+            throw new IllegalStateException(
+                    "the QP was created without sendOps; WR sessions need them (ibv_wr_post(3))");
         }
         session.start();
         return session;
@@ -731,7 +741,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
             throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "the window's range is outside the region");
         }
         if ((sendFlags & ~SendFlags.ALL) != 0) {
-            throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "unknown send flags " + SendFlags.toString(sendFlags));
+            throw new VerbsException("ibv_bind_mw", Errno.EINVAL,
+                    "unknown send flags " + SendFlags.toString(sendFlags));
         }
         lock.lock();
         try {
@@ -1017,22 +1028,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         if (!remoteKey(p, w.rkey, w.remoteAddr, w.length, AccessFlags.REMOTE_WRITE)) {
             return responderError(p, REM_ACCESS_ERR, AsyncEventType.QP_ACCESS_ERR);
         }
-        gatherTo(w, scratchKey.segment, scratchOffset);
+        Transfer.gather(w, scratchKey.segment, scratchOffset);
         return SUCCESS;
-    }
-
-    /** Writes the WQE's data (inline or gathered from its SGEs) to {@code dst} in ascending order. */
-    private static void gatherTo(SendWqe w, MemorySegment dst, long dstOff) {
-        if (w.isInline) {
-            OrderedCopy.copy(w.inline, 0, dst, dstOff, w.inlineLength);
-            return;
-        }
-        long at = dstOff;
-        for (int i = 0, n = w.numSge; i < n; i++) {
-            long len = Integer.toUnsignedLong(w.sgeLength[i]);
-            OrderedCopy.copy(w.sgeSegment[i], w.sgeOffset[i], dst, at, len);
-            at += len;
-        }
     }
 
     /**
@@ -1072,7 +1069,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
                     return responderError(p, REM_ACCESS_ERR, AsyncEventType.QP_ACCESS_ERR);
                 }
                 if (w.length > 0) {
-                    gatherTo(w, scratchKey.segment, scratchOffset);
+                    Transfer.gather(w, scratchKey.segment, scratchOffset);
                 }
                 wcFlags = WcFlags.WITH_IMM;
                 imm = w.immData;
@@ -1085,12 +1082,12 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
                     p.enterError(AsyncEventType.QP_REQ_ERR);
                     return REM_INV_REQ_ERR;
                 }
-                if (!resolveScatter(p, q, slot)) {
+                if (!Transfer.resolveScatter(p.device.keys, p.pd, q, slot)) {
                     popRecv(p, q, wrId, LOC_PROT_ERR, 0, 0, 0, 0);
                     p.enterError(AsyncEventType.QP_ACCESS_ERR);
                     return type == QpType.UC ? DROPPED : REM_OP_ERR;
                 }
-                scatter(w, q, slot, 0);
+                Transfer.scatter(w, q, slot, 0);
                 if (op == OP_SEND_WITH_IMM) {
                     wcFlags = WcFlags.WITH_IMM;
                     imm = w.immData;
@@ -1130,55 +1127,6 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
             p.state = QpState.ERR;
         }
         return ok;
-    }
-
-    /** Checks every SGE of a receive WR (lkey, PD, LOCAL_WRITE, bounds) and records its segment. */
-    private static boolean resolveScatter(EmulatedQp p, RecvQueue q, int slot) {
-        for (int i = 0, n = q.numSge(slot); i < n; i++) {
-            MemoryKey k = p.device.keys.lookup(q.sgeLkey(slot, i));
-            if (k == null || k.kind != MemoryKey.KIND_MR || k.pd != p.pd
-                    || (k.access & AccessFlags.LOCAL_WRITE) == 0) {
-                return false;
-            }
-            long off = k.offsetOf(q.sgeAddr(slot, i), q.sgeLength(slot, i));
-            if (off < 0) {
-                return false;
-            }
-            q.resolvedSegment[i] = k.segment;
-            q.resolvedOffset[i] = off;
-        }
-        return true;
-    }
-
-    /** Copies {@code len} bytes from {@code src} into the receive WR's buffers starting at message byte {@code at}. */
-    private static long scatterChunk(RecvQueue q, int slot, long at, MemorySegment src, long srcOff, long len) {
-        long skip = at;
-        for (int i = 0, n = q.numSge(slot); i < n && len > 0; i++) {
-            long sgeLen = q.sgeLength(slot, i);
-            if (skip >= sgeLen) {
-                skip -= sgeLen;
-                continue;
-            }
-            long chunk = Math.min(len, sgeLen - skip);
-            OrderedCopy.copy(src, srcOff, q.resolvedSegment[i], q.resolvedOffset[i] + skip, chunk);
-            srcOff += chunk;
-            len -= chunk;
-            at += chunk;
-            skip = 0;
-        }
-        return at;
-    }
-
-    /** Copies the WQE's data into the receive WR's buffers, from message byte {@code at}. */
-    private static void scatter(SendWqe w, RecvQueue q, int slot, long at) {
-        if (w.isInline) {
-            scatterChunk(q, slot, at, w.inline, 0, w.inlineLength);
-            return;
-        }
-        for (int i = 0, n = w.numSge; i < n; i++) {
-            long len = Integer.toUnsignedLong(w.sgeLength[i]);
-            at = scatterChunk(q, slot, at, w.sgeSegment[i], w.sgeOffset[i], len);
-        }
     }
 
     /** Invalidates an rkey at the peer (SEND_WITH_INV): a region or a type 2 window of its PD. */
@@ -1320,10 +1268,11 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
             synchronized (q) {
                 if (p.state != QpState.ERR && !q.isEmpty()) {
                     int slot = q.headSlot();
-                    if (GRH_BYTES + w.length <= q.totalLength(slot) && resolveScatter(p, q, slot)) {
+                    if (GRH_BYTES + w.length <= q.totalLength(slot)
+                            && Transfer.resolveScatter(p.device.keys, p.pd, q, slot)) {
                         fillGrh(ah, w.length);
-                        long at = scatterChunk(q, slot, 0, grh, 0, GRH_BYTES);
-                        scatter(w, q, slot, at);
+                        long at = Transfer.scatterChunk(q, slot, 0, grh, 0, GRH_BYTES);
+                        Transfer.scatter(w, q, slot, at);
                         boolean imm = w.opcode == OP_SEND_WITH_IMM;
                         popRecv(p, q, q.wrId(slot), SUCCESS, WC_RECV, (int) w.length + GRH_BYTES,
                                 imm ? w.immData : 0, WcFlags.GRH | (imm ? WcFlags.WITH_IMM : 0),
