@@ -59,7 +59,7 @@ class FfmProviderTest {
     void theCauseIsComputedOnce() {
         FfmProvider p = new FfmProvider();
         assertSame(p.unavailabilityCause(), p.unavailabilityCause());
-        assertEquals(p.isAvailable(), p.isAvailable());
+        assertEquals(p.unavailabilityCause() == null, p.isAvailable(), "available exactly when there is no cause");
     }
 
     @Test
