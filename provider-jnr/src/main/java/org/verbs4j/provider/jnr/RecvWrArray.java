@@ -16,16 +16,16 @@ import org.verbs4j.provider.jnr.internal.NativeMemory;
  */
 final class RecvWrArray {
     private final ContextResources resources;
-    private long wrs;
-    private int wrCapacity;
-    private long sges;
-    private int sgeCapacity;
+    private final NativeSlots wrs;
+    private final NativeSlots sges;
     /** {@code struct ibv_recv_wr *bad_wr}. */
     final long badWr;
 
     RecvWrArray(ContextResources resources) {
         this.resources = resources;
         this.badWr = resources.allocate(8);
+        this.wrs = new NativeSlots(resources, IbvRecvWr.SIZEOF);
+        this.sges = new NativeSlots(resources, IbvSge.SIZEOF);
     }
 
     /** Writes one WR; returns the list's address. */
@@ -33,7 +33,7 @@ final class RecvWrArray {
         Objects.requireNonNull(wr, "wr");
         ensure(1, wr.numSge());
         put(0, wr, 0, true);
-        return wrs;
+        return wrs.address();
     }
 
     /** Writes {@code list} as a linked list; returns its address. */
@@ -50,18 +50,18 @@ final class RecvWrArray {
             put(i, wr, sgeAt, i == n - 1);
             sgeAt += wr.numSge();
         }
-        return wrs;
+        return wrs.address();
     }
 
     /** The index of the WR {@code bad_wr} points to. */
     int badIndex() {
         long bad = NativeMemory.getAddress(badWr);
-        return bad == 0 ? 0 : (int) ((bad - wrs) / IbvRecvWr.SIZEOF);
+        return bad == 0 ? 0 : (int) ((bad - wrs.address()) / IbvRecvWr.SIZEOF);
     }
 
     private void put(int i, RecvWr wr, int sgeAt, boolean last) {
-        long w = wrs + IbvRecvWr.SIZEOF * i;
-        long s = sges + IbvSge.SIZEOF * sgeAt;
+        long w = wrs.address() + IbvRecvWr.SIZEOF * i;
+        long s = sges.address() + IbvSge.SIZEOF * sgeAt;
         NativeMemory.putLong(w + IbvRecvWr.wr_id$OFFSET, wr.wrId());
         NativeMemory.putAddress(w + IbvRecvWr.next$OFFSET, last ? 0 : w + IbvRecvWr.SIZEOF);
         NativeMemory.putAddress(w + IbvRecvWr.sg_list$OFFSET, wr.numSge() == 0 ? 0 : s);
@@ -79,33 +79,13 @@ final class RecvWrArray {
     }
 
     private void ensure(int n, int totalSge) {
-        if (n > wrCapacity) {
-            if (wrs != 0) {
-                resources.free(wrs);
-            }
-            int cap = Math.max(n, 16);
-            wrs = resources.allocate(IbvRecvWr.SIZEOF * cap);
-            wrCapacity = cap;
-        }
-        if (totalSge > sgeCapacity || sges == 0) {
-            if (sges != 0) {
-                resources.free(sges);
-            }
-            int cap = Math.max(totalSge, 16);
-            sges = resources.allocate(IbvSge.SIZEOF * cap);
-            sgeCapacity = cap;
-        }
+        wrs.ensure(n);
+        sges.ensure(totalSge);
     }
 
     void free() {
-        if (wrs != 0) {
-            resources.free(wrs);
-            wrs = 0;
-        }
-        if (sges != 0) {
-            resources.free(sges);
-            sges = 0;
-        }
+        wrs.free();
+        sges.free();
         resources.free(badWr);
     }
 }

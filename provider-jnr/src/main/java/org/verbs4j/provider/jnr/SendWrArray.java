@@ -22,10 +22,8 @@ final class SendWrArray {
     private final ContextResources resources;
     private final JnrContext context;
     private final boolean ud;
-    private long wrs;
-    private int wrCapacity;
-    private long sges;
-    private int sgeCapacity;
+    private final NativeSlots wrs;
+    private final NativeSlots sges;
     /** {@code struct ibv_send_wr *bad_wr}. */
     final long badWr;
 
@@ -34,6 +32,8 @@ final class SendWrArray {
         this.ud = type == QpType.UD;
         this.resources = context.resources;
         this.badWr = resources.allocate(8);
+        this.wrs = new NativeSlots(resources, IbvSendWr.SIZEOF);
+        this.sges = new NativeSlots(resources, IbvSge.SIZEOF);
     }
 
     /** The errno and reason of the WR {@link #firstInvalid} found. */
@@ -143,24 +143,24 @@ final class SendWrArray {
             put(i, wr, sgeAt, i == n - 1);
             sgeAt += wr.numSge();
         }
-        return wrs;
+        return wrs.address();
     }
 
     /** Writes one WR; returns its address. */
     long write(SendWr wr) {
         ensure(1, wr.numSge());
         put(0, wr, 0, true);
-        return wrs;
+        return wrs.address();
     }
 
     int badIndex() {
         long bad = NativeMemory.getAddress(badWr);
-        return bad == 0 ? 0 : (int) ((bad - wrs) / IbvSendWr.SIZEOF);
+        return bad == 0 ? 0 : (int) ((bad - wrs.address()) / IbvSendWr.SIZEOF);
     }
 
     private void put(int i, SendWr wr, int sgeAt, boolean last) {
-        long w = wrs + IbvSendWr.SIZEOF * i;
-        long s = sges + IbvSge.SIZEOF * sgeAt;
+        long w = wrs.address() + IbvSendWr.SIZEOF * i;
+        long s = sges.address() + IbvSge.SIZEOF * sgeAt;
         NativeMemory.clear(w, IbvSendWr.SIZEOF);
         NativeMemory.putLong(w + IbvSendWr.wr_id$OFFSET, wr.wrId());
         NativeMemory.putAddress(w + IbvSendWr.next$OFFSET, last ? 0 : w + IbvSendWr.SIZEOF);
@@ -222,33 +222,13 @@ final class SendWrArray {
     }
 
     private void ensure(int n, int totalSge) {
-        if (n > wrCapacity) {
-            if (wrs != 0) {
-                resources.free(wrs);
-            }
-            int cap = Math.max(n, 16);
-            wrs = resources.allocate(IbvSendWr.SIZEOF * cap);
-            wrCapacity = cap;
-        }
-        if (totalSge > sgeCapacity || sges == 0) {
-            if (sges != 0) {
-                resources.free(sges);
-            }
-            int cap = Math.max(totalSge, 16);
-            sges = resources.allocate(IbvSge.SIZEOF * cap);
-            sgeCapacity = cap;
-        }
+        wrs.ensure(n);
+        sges.ensure(totalSge);
     }
 
     void free() {
-        if (wrs != 0) {
-            resources.free(wrs);
-            wrs = 0;
-        }
-        if (sges != 0) {
-            resources.free(sges);
-            sges = 0;
-        }
+        wrs.free();
+        sges.free();
         resources.free(badWr);
     }
 }
