@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -11,6 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
+import org.verbs4j.AsyncEvent;
+import org.verbs4j.AsyncEventType;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.Errno;
@@ -413,14 +418,48 @@ public abstract class QpStateRules extends TckArea {
         refusedKeepsState(qp, QpAttributes.toState(QpState.RTS).pathMtu(tb.mtu()), "RTS->RTS with PATH_MTU");
     }
 
+    /**
+     * Waits until a QP in SQD has drained its send queue ({@code ibv_query_qp(3)} sq_draining 0). IBA 10.3.1 lets
+     * a QP in SQD be modified only once drained, and rxe refuses any other transition than to ERR with EINVAL
+     * until its requester has run, so a rule that modifies a QP in SQD must wait for the drain first.
+     */
+    private static void awaitDrained(QueuePair qp) {
+        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000L;
+        while (qp.query().sqDraining()) {
+            if (System.nanoTime() - deadline > 0) {
+                fail("QP " + qp.qpNum() + " in SQD with an empty send queue still reports sq_draining after "
+                        + Completions.timeoutMs() + " ms");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
     @Test
     @DisplayName("required_ RTS to SQD and SQD back to RTS succeed [ibv_modify_qp(3), IBA 10.3.1]")
     void required_sqdRoundTrip() {
         QueuePair qp = in(QpType.RC, QpState.RTS);
         qp.modify(QpAttributes.toState(QpState.SQD));
         assertEquals(QpState.SQD, qp.query().state());
+        awaitDrained(qp);
         qp.modify(QpAttributes.toState(QpState.RTS));
         assertEquals(QpState.RTS, qp.query().state());
+    }
+
+    @Test
+    @DisplayName("required_ RTS to SQD with EN_SQD_ASYNC_NOTIFY raises SQ_DRAINED naming the QP once its send queue is drained [ibv_modify_qp(3) en_sqd_async_notify, ibv_get_async_event(3) IBV_EVENT_SQ_DRAINED]")
+    void required_sqdAsyncNotify() {
+        QueuePair qp = in(QpType.RC, QpState.RTS);
+        qp.modify(QpAttributes.toState(QpState.SQD).enSqdAsyncNotify(true));
+        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000L;
+        while (System.nanoTime() - deadline < 0) {
+            AsyncEvent ev = tb.context().pollAsyncEvent(100, TimeUnit.MILLISECONDS);
+            if (ev != null && ev.type() == AsyncEventType.SQ_DRAINED) {
+                assertSame(qp, ev.qp(), "the SQ_DRAINED event names the QP moved to SQD");
+                assertTrue(!qp.query().sqDraining(), "after SQ_DRAINED, query must not report sq_draining");
+                return;
+            }
+        }
+        fail("no SQ_DRAINED event within " + Completions.timeoutMs() + " ms of RTS -> SQD with EN_SQD_ASYNC_NOTIFY");
     }
 
     @Test
@@ -428,6 +467,7 @@ public abstract class QpStateRules extends TckArea {
     void required_sqdToSqd() {
         QueuePair qp = in(QpType.RC, QpState.RTS);
         qp.modify(QpAttributes.toState(QpState.SQD));
+        awaitDrained(qp);
         qp.modify(QpAttributes.toState(QpState.SQD).minRnrTimer(3));
         assertEquals(QpState.SQD, qp.query().state());
         assertEquals(3, qp.query().minRnrTimer());

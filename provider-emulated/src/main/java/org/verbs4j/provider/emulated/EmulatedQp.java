@@ -373,7 +373,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
                 }
             } else {
                 state = next;
-                if (next == QpState.SQD && sqdNotify) {
+                if (next == QpState.SQD && cur != QpState.SQD && sqdNotify) {
                     context.postEvent(new AsyncEvent(AsyncEventType.SQ_DRAINED, this, null, null, 0));
                 }
             }
