@@ -29,6 +29,7 @@ import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.IbvAsyncEvent;
 import org.verbs4j.provider.jnr.internal.IbvContext;
 import org.verbs4j.provider.jnr.internal.IbvDeviceAttr;
+import org.verbs4j.provider.jnr.internal.IbvDeviceAttrEx;
 import org.verbs4j.provider.jnr.internal.IbvPortAttr;
 import org.verbs4j.provider.jnr.internal.IbvTdInitAttr;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
@@ -56,6 +57,11 @@ final class JnrContext implements Context {
     private volatile DeviceAttributes deviceAttributes;
     private volatile Capabilities capabilities;
     private long asyncScratch;
+    /** {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, 0 without the extended query. */
+    final long deviceCapFlagsEx;
+
+    /** {@code IB_UVERBS_DEVICE_ATOMIC_WRITE}: the kernel driver executes ATOMIC_WRITE (Linux 6.2+). */
+    static final long DEVICE_ATOMIC_WRITE = 1L << 40;
 
     JnrContext(NativeLibraries libs, JnrDevice device, long handle) {
         this.libs = libs;
@@ -63,6 +69,26 @@ final class JnrContext implements Context {
         this.handle = handle;
         this.resources = new ContextResources(libs, handle);
         this.cleanable = CLEANER.register(this, resources);
+        this.deviceCapFlagsEx = queryDeviceCapFlagsEx(handle);
+    }
+
+    /**
+     * {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, which says what the kernel driver executes beyond
+     * {@code ibv_device_attr} (librxe 44 creates ATOMIC_WRITE QPs that Linux 6.1's rxe cannot run); 0 when the
+     * device has no extended query or it fails.
+     */
+    private static long queryDeviceCapFlagsEx(long handle) {
+        long fn = InlineVerbs.verbsContextOp(handle, VerbsContext.query_device_ex$OFFSET);
+        if (fn == 0) {
+            return 0;
+        }
+        long a = NativeMemory.allocate(IbvDeviceAttrEx.SIZEOF);
+        try {
+            int rc = InlineVerbs.queryDeviceEx(fn, handle, a, IbvDeviceAttrEx.SIZEOF);
+            return rc == 0 ? NativeMemory.getLong(a + IbvDeviceAttrEx.device_cap_flags_ex$OFFSET) : 0;
+        } finally {
+            NativeMemory.free(a);
+        }
     }
 
     void adopt(JnrResource r, ContextResources.Kind kind, long h) {

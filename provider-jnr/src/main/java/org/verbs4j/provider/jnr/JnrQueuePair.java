@@ -125,6 +125,12 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                     "ibv_wr_flush needs rdma-core 45 or later; this provider binds the rdma-core 44 ibv_qp_ex");
         }
+        // librxe creates such QPs whatever the kernel driver can execute; the driver says what it can in
+        // device_cap_flags_ex, and ibv_wr_post(3) wants creation to fail for what cannot run.
+        if (a.sendOps().contains(WrOpcode.ATOMIC_WRITE) && (ctx.deviceCapFlagsEx & JnrContext.DEVICE_ATOMIC_WRITE) == 0) {
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
+                    "the device does not execute ATOMIC_WRITE (no IB_UVERBS_DEVICE_ATOMIC_WRITE in device_cap_flags_ex)");
+        }
         if (a.type() == QpType.XRC_SEND || a.type() == QpType.XRC_RECV) {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "XRC QPs need an XRC domain, which "
                     + "this provider does not offer");

@@ -49,6 +49,8 @@ public final class InlineVerbs {
     private static final CallContext I_PP = ctx(false, I, P, P);
     // int (*)(struct ibv_context *, uint8_t, struct ibv_port_attr *, size_t)
     private static final CallContext I_PU8PL = ctx(false, I, P, U8, P, U64);
+    // int (*)(struct ibv_context *, const struct ibv_query_device_ex_input *, struct ibv_device_attr_ex *, size_t)
+    private static final CallContext I_PPPL = ctx(false, I, P, P, P, U64);
     // struct x *(*)(p, int): alloc_mw
     private static final CallContext P_PI_ERRNO = ctx(true, P, P, I);
     // struct x *(*)(p, p): alloc_td, create_qp_ex, alloc_parent_domain
@@ -129,6 +131,11 @@ public final class InlineVerbs {
     /** {@code verbs_context.query_port}. Returns the errno. */
     public static int queryPort(long fn, long context, int portNum, long portAttr, long portAttrLen) {
         return (int) INVOKER.invokeN4(I_PU8PL, fn, context, portNum, portAttr, portAttrLen);
+    }
+
+    /** {@code verbs_context.query_device_ex} with no input. Returns the errno. */
+    public static int queryDeviceEx(long fn, long context, long attr, long attrSize) {
+        return (int) INVOKER.invokeN4(I_PPPL, fn, context, 0L, attr, attrSize);
     }
 
     /** {@code ops.alloc_mw}: the window, or 0 with {@link #lastErrno()} set. */
