@@ -335,6 +335,33 @@ public abstract class WrSessionRules extends TckArea {
         Data.assertPattern("UD payload after the GRH", dst.segment(), 40, 100, 13, 0);
     }
 
+    @Test
+    @DisplayName("required_ a UD send whose inline data follows ibv_wr_set_ud_addr arrives after a 40-byte GRH [ibv_wr_post(3) Inline setters, QP Specific setters]")
+    void required_udInlineSend() {
+        assumeTrue(caps().maxInlineData() >= 32, "capability: less than 32 bytes of inline data");
+        QpPair p = pair(QpType.UD, WrOpcode.SEND);
+        MemoryRegion dst = tb.buffer(40 + 64);
+        MemorySegment data = tb.memory(32);
+        for (int i = 0; i < 32; i++) {
+            data.set(ValueLayout.JAVA_BYTE, i, (byte) (0x40 + i));
+        }
+        p.recvB(1, dst, 0, 40 + 64);
+        p.session(s -> {
+            s.wrId(3);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.send();
+            s.setUdAddr(p.ah(), p.b().qpNum(), Testbed.QKEY);
+            s.setInlineData(data);
+        });
+        WorkCompletion sent = Completions.awaitOne(p.cqA(), "the inline UD send");
+        assertEquals(WcStatus.SUCCESS, sent.status());
+        assertEquals(3, sent.wrId());
+        assertEquals(40 + 32, Completions.awaitOne(p.cqB(), "the UD receive").byteLen());
+        for (int i = 0; i < 32; i++) {
+            assertEquals((byte) (0x40 + i), dst.segment().get(ValueLayout.JAVA_BYTE, 40 + i), "received inline byte " + i);
+        }
+    }
+
     // ---------------------------------------------------------------- setters
 
     @Test

@@ -14,13 +14,13 @@ import org.verbs4j.MwType;
 import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
+import org.verbs4j.SendFlags;
 import org.verbs4j.Sge;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
 import org.verbs4j.provider.ffm.internal.InlineOps;
 import org.verbs4j.provider.ffm.internal.LayoutBuilder;
-import org.verbs4j.provider.ffm.internal.Structs.ibv_data_buf;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_mw_bind_info;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_qp_ex;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_sge;
@@ -39,8 +39,6 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_sge;
  */
 final class FfmWrSession implements WrSession {
     private static final long SGE_SIZE = ibv_sge.LAYOUT.byteSize();
-    private static final long BUF_SIZE = ibv_data_buf.LAYOUT.byteSize();
-    private static final int INLINE_LIST_ENTRIES = 16;
 
     private final FfmQueuePair qp;
     private final MemorySegment qpx;
@@ -64,7 +62,6 @@ final class FfmWrSession implements WrSession {
     private final MemorySegment setUdAddr;
     private final MemorySegment setXrcSrqn;
     private final MemorySegment setInlineData;
-    private final MemorySegment setInlineDataList;
     private final MemorySegment setSge;
     private final MemorySegment setSgeList;
     private final MemorySegment wrStart;
@@ -74,7 +71,6 @@ final class FfmWrSession implements WrSession {
     private final MemorySegment flush;
 
     private final MemorySegment sgeList;
-    private final MemorySegment bufList;
     private final MemorySegment inlineCopy;
     private final MemorySegment atomicValue;
     private final MemorySegment bindInfo;
@@ -95,6 +91,24 @@ final class FfmWrSession implements WrSession {
     private boolean dataSet;
     private boolean udSet;
     private boolean srqnSet;
+    /** wr_id and wr_flags as the application last set them. */
+    private long curWrId;
+    private int curWrFlags;
+    /**
+     * A builder of an inline-capable opcode, held back until its DATA setter shows whether the data is inline:
+     * librxe (rdma-core 44) marks a WQE inline only by IBV_SEND_INLINE in the wr_flags its builder reads, not by
+     * ibv_wr_set_inline_data, so the flag is added for an inline WR (known-deviations.md D-009). Null when none is
+     * held; the wr_id and wr_flags are those of the builder call, and a setUdAddr made meanwhile is held with it.
+     */
+    private WrOpcode heldOp;
+    private long heldWrId;
+    private int heldFlags;
+    private int heldKey;
+    private long heldAddr;
+    private int heldImm;
+    private MemorySegment heldAh;
+    private int heldRemoteQpn;
+    private int heldRemoteQkey;
 
     FfmWrSession(FfmQueuePair qp, MemorySegment qpx, QpInitAttributes init, Scratch scratch, boolean threadDomain) {
         this.qp = qp;
@@ -118,7 +132,6 @@ final class FfmWrSession implements WrSession {
         setUdAddr = fn("wr_set_ud_addr");
         setXrcSrqn = fn("wr_set_xrc_srqn");
         setInlineData = fn("wr_set_inline_data");
-        setInlineDataList = fn("wr_set_inline_data_list");
         setSge = fn("wr_set_sge");
         setSgeList = fn("wr_set_sge_list");
         wrStart = fn("wr_start");
@@ -129,7 +142,6 @@ final class FfmWrSession implements WrSession {
         flush = qp.context().rdmaCoreVersion >= 45 ? this.qpx.get(ADDRESS, ibv_qp_ex.wr_flush$off)
                 : MemorySegment.NULL;
         sgeList = scratch.allocate(SGE_SIZE * maxSge);
-        bufList = scratch.allocate(BUF_SIZE * INLINE_LIST_ENTRIES);
         inlineCopy = scratch.allocate(Math.max(maxInline, 64));
         atomicValue = scratch.allocate(8);
         bindInfo = scratch.allocate(ibv_mw_bind_info.LAYOUT.byteSize());
@@ -179,6 +191,8 @@ final class FfmWrSession implements WrSession {
             nativeStarted = false;
             return;
         }
+        curWrId = (long) ibv_qp_ex.wr_id$vh.get(qpx, 0L);
+        curWrFlags = (int) ibv_qp_ex.wr_flags$vh.get(qpx, 0L);
         InlineOps.wr_void(wrStart, qpx);
         nativeStarted = true;
     }
@@ -188,6 +202,8 @@ final class FfmWrSession implements WrSession {
             pendingMw[i] = null;
         }
         pendingBinds = 0;
+        heldOp = null;
+        heldAh = null;
         active = false;
         nativeStarted = false;
         current = null;
@@ -230,6 +246,7 @@ final class FfmWrSession implements WrSession {
     /** Starts a WR of {@code op}; false if it must not reach the provider. */
     private boolean builder(WrOpcode op, MemorySegment fn) {
         checkActive();
+        issueHeld(false);
         if (!finishPrevious()) {
             return false;
         }
@@ -262,18 +279,61 @@ final class FfmWrSession implements WrSession {
             return false;
         }
         dataSet = true;
+        issueHeld(inline);
         return true;
+    }
+
+    /** Holds back the builder of an inline-capable opcode with the wr_id and wr_flags it takes now. */
+    private void hold(WrOpcode op, int key, long addr, int imm) {
+        heldOp = op;
+        heldWrId = curWrId;
+        heldFlags = curWrFlags;
+        heldKey = key;
+        heldAddr = addr;
+        heldImm = imm;
+        heldAh = null;
+    }
+
+    /** Calls the held-back builder, with IBV_SEND_INLINE added when its data is inline, then its setUdAddr. */
+    private void issueHeld(boolean inlineData) {
+        WrOpcode op = heldOp;
+        if (op == null) {
+            return;
+        }
+        heldOp = null;
+        if (error != 0) {
+            return;
+        }
+        ibv_qp_ex.wr_id$vh.set(qpx, 0L, heldWrId);
+        ibv_qp_ex.wr_flags$vh.set(qpx, 0L, heldFlags | (inlineData ? SendFlags.INLINE : 0));
+        switch (op) {
+            case SEND -> InlineOps.wr_void(send, qpx);
+            case SEND_WITH_IMM -> InlineOps.wr_u32(sendImm, qpx, Integer.reverseBytes(heldImm));
+            case SEND_WITH_INV -> InlineOps.wr_u32(sendInv, qpx, heldKey);
+            case RDMA_WRITE -> InlineOps.wr_rdma(rdmaWrite, qpx, heldKey, heldAddr);
+            case RDMA_WRITE_WITH_IMM -> InlineOps.wr_rdma_write_imm(rdmaWriteImm, qpx, heldKey, heldAddr,
+                    Integer.reverseBytes(heldImm));
+            default -> throw new AssertionError("not an inline-capable builder: " + op);
+        }
+        ibv_qp_ex.wr_id$vh.set(qpx, 0L, curWrId);
+        ibv_qp_ex.wr_flags$vh.set(qpx, 0L, curWrFlags);
+        if (heldAh != null) {
+            InlineOps.wr_set_ud_addr(setUdAddr, qpx, heldAh, heldRemoteQpn, heldRemoteQkey);
+            heldAh = null;
+        }
     }
 
     @Override
     public void wrId(long wrId) {
         checkActive();
+        curWrId = wrId;
         ibv_qp_ex.wr_id$vh.set(qpx, 0L, wrId);
     }
 
     @Override
     public void wrFlags(int flags) {
         checkActive();
+        curWrFlags = flags;
         ibv_qp_ex.wr_flags$vh.set(qpx, 0L, flags);
     }
 
@@ -337,35 +397,35 @@ final class FfmWrSession implements WrSession {
     @Override
     public void rdmaWrite(int rkey, long remoteAddr) {
         if (builder(WrOpcode.RDMA_WRITE, rdmaWrite)) {
-            InlineOps.wr_rdma(rdmaWrite, qpx, rkey, remoteAddr);
+            hold(WrOpcode.RDMA_WRITE, rkey, remoteAddr, 0);
         }
     }
 
     @Override
     public void rdmaWriteImm(int rkey, long remoteAddr, int immData) {
         if (builder(WrOpcode.RDMA_WRITE_WITH_IMM, rdmaWriteImm)) {
-            InlineOps.wr_rdma_write_imm(rdmaWriteImm, qpx, rkey, remoteAddr, Integer.reverseBytes(immData));
+            hold(WrOpcode.RDMA_WRITE_WITH_IMM, rkey, remoteAddr, immData);
         }
     }
 
     @Override
     public void send() {
         if (builder(WrOpcode.SEND, send)) {
-            InlineOps.wr_void(send, qpx);
+            hold(WrOpcode.SEND, 0, 0, 0);
         }
     }
 
     @Override
     public void sendImm(int immData) {
         if (builder(WrOpcode.SEND_WITH_IMM, sendImm)) {
-            InlineOps.wr_u32(sendImm, qpx, Integer.reverseBytes(immData));
+            hold(WrOpcode.SEND_WITH_IMM, 0, 0, immData);
         }
     }
 
     @Override
     public void sendInv(int invalidateRkey) {
         if (builder(WrOpcode.SEND_WITH_INV, sendInv)) {
-            InlineOps.wr_u32(sendInv, qpx, invalidateRkey);
+            hold(WrOpcode.SEND_WITH_INV, invalidateRkey, 0, 0);
         }
     }
 
@@ -456,30 +516,14 @@ final class FfmWrSession implements WrSession {
             fail(Errno.EINVAL, "more inline data than the QP's max_inline_data");
             return;
         }
-        if (count > INLINE_LIST_ENTRIES) {
-            long off = 0;
-            for (int k = 0; k < count; k++) {
-                MemorySegment.copy(buffers[k], 0, inlineCopy, off, buffers[k].byteSize());
-                off += buffers[k].byteSize();
-            }
-            InlineOps.wr_set_inline_data(setInlineData, qpx, inlineCopy, total);
-            return;
-        }
-        long copied = 0;
+        // Concatenated here: librxe 44's ibv_wr_set_inline_data_list never adds up the length (D-009), and the
+        // seed defines the list as the buffers' concatenation, which one ibv_wr_set_inline_data carries alike.
+        long off = 0;
         for (int k = 0; k < count; k++) {
-            MemorySegment b = buffers[k];
-            long addr;
-            if (b.isNative()) {
-                addr = b.address();
-            } else {
-                MemorySegment.copy(b, 0, inlineCopy, copied, b.byteSize());
-                addr = inlineCopy.address() + copied;
-                copied += b.byteSize();
-            }
-            bufList.set(JAVA_LONG, k * BUF_SIZE + ibv_data_buf.addr$off, addr);
-            ibv_data_buf.length$vh.set(bufList, k * BUF_SIZE, b.byteSize());
+            MemorySegment.copy(buffers[k], 0, inlineCopy, off, buffers[k].byteSize());
+            off += buffers[k].byteSize();
         }
-        InlineOps.wr_set_list(setInlineDataList, qpx, count, bufList);
+        InlineOps.wr_set_inline_data(setInlineData, qpx, inlineCopy, total);
     }
 
     @Override
@@ -494,6 +538,12 @@ final class FfmWrSession implements WrSession {
             return;
         }
         udSet = true;
+        if (heldOp != null) {
+            heldAh = h.ah;
+            heldRemoteQpn = remoteQpn;
+            heldRemoteQkey = remoteQkey;
+            return;
+        }
         InlineOps.wr_set_ud_addr(setUdAddr, qpx, h.ah, remoteQpn, remoteQkey);
     }
 
@@ -508,12 +558,14 @@ final class FfmWrSession implements WrSession {
             return;
         }
         srqnSet = true;
+        issueHeld(false);
         InlineOps.wr_u32(setXrcSrqn, qpx, remoteSrqn);
     }
 
     @Override
     public void complete() {
         checkActive();
+        issueHeld(false);
         finishPrevious();
         if (error != 0) {
             int e = error;

@@ -106,6 +106,10 @@ final class JnrWrSession implements WrSession {
     private int pendingA;
     private long pendingB;
     private int pendingC;
+    /** A setUdAddr made while a builder is held back, issued right after it; 0 when none. */
+    private long pendingAh;
+    private int pendingRemoteQpn;
+    private int pendingRemoteQkey;
     /** The type 2 binds of this batch, recorded on their windows once complete() succeeds. */
     private final JnrMemoryWindow[] binds = new JnrMemoryWindow[16];
     private final JnrMemoryRegion[] bindRegions = new JnrMemoryRegion[16];
@@ -303,6 +307,7 @@ final class JnrWrSession implements WrSession {
         pendingA = a;
         pendingB = b;
         pendingC = c;
+        pendingAh = 0;
     }
 
     /** Calls the held-back builder, with IBV_SEND_INLINE added when its data is inline. */
@@ -325,6 +330,10 @@ final class JnrWrSession implements WrSession {
         }
         NativeMemory.putLong(qpx + IbvQpEx.wr_id$OFFSET, curWrId);
         NativeMemory.putInt(qpx + IbvQpEx.wr_flags$OFFSET, curWrFlags);
+        if (pendingAh != 0) {
+            InlineVerbs.wrPU32U32(setUdAddr, qpx, pendingAh, pendingRemoteQpn, pendingRemoteQkey);
+            pendingAh = 0;
+        }
     }
 
     @Override
@@ -593,7 +602,12 @@ final class JnrWrSession implements WrSession {
             return;
         }
         udSet = true;
-        issuePending(false);
+        if (pendingFn != 0) {
+            pendingAh = h.handle;
+            pendingRemoteQpn = remoteQpn;
+            pendingRemoteQkey = remoteQkey;
+            return;
+        }
         InlineVerbs.wrPU32U32(setUdAddr, qpx, h.handle, remoteQpn, remoteQkey);
     }
 

@@ -339,13 +339,6 @@ public final class Structs {
         public static final VarHandle lkey$vh = vh(LAYOUT, "lkey");
     }
 
-    /** {@code struct ibv_data_buf}: one buffer of an inline data list. */
-    public static final class ibv_data_buf {
-        public static final StructLayout LAYOUT = struct("ibv_data_buf", ptr("addr"), u64("length"));
-        public static final VarHandle addr$vh = vh(LAYOUT, "addr");
-        public static final VarHandle length$vh = vh(LAYOUT, "length");
-        public static final long addr$off = off(LAYOUT, "addr");
-    }
 
     /** {@code struct ibv_send_wr}. */
     public static final class ibv_send_wr {
@@ -452,7 +445,7 @@ public final class Structs {
             ibv_qp_cap.LAYOUT, ibv_comp_channel.LAYOUT, ibv_cq.LAYOUT, ibv_srq_attr.LAYOUT,
             ibv_srq_init_attr.LAYOUT, ibv_srq.LAYOUT, ibv_td_init_attr.LAYOUT, ibv_parent_domain_init_attr.LAYOUT,
             ibv_qp.LAYOUT, ibv_qp_ex.LAYOUT, ibv_qp_init_attr_ex.LAYOUT, ibv_qp_attr.LAYOUT, ibv_sge.LAYOUT,
-            ibv_data_buf.LAYOUT, ibv_send_wr.LAYOUT, ibv_recv_wr.LAYOUT, ibv_wc.LAYOUT, ibv_async_event.LAYOUT,
+            ibv_send_wr.LAYOUT, ibv_recv_wr.LAYOUT, ibv_wc.LAYOUT, ibv_async_event.LAYOUT,
             pollfd.LAYOUT);
     }
 }
