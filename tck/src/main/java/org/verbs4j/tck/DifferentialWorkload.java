@@ -1,6 +1,5 @@
 package org.verbs4j.tck;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -8,6 +7,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
@@ -31,9 +31,14 @@ import org.verbs4j.spi.VerbsProvider;
  * opcode, byte_len). Subclass it with the two providers; {@link #run} is also usable on its own.
  *
  * <p>Only opcodes both devices execute are drawn. The fields compared are those {@code ibv_poll_cq(3)} defines:
- * the opcode only on success, byte_len only for receives, RDMA READ and atomics.
+ * the opcode only on success, byte_len only for receives, RDMA READ and atomics. {@link #firstDifference} is the
+ * comparison, for callers that compare more than two providers ({@code verbs4j tck --differential}).
  */
 public abstract class DifferentialWorkload {
+    /** The seed of a run unless the system property {@code verbs4j.tck.seed} says otherwise. */
+    public static final long DEFAULT_SEED = 0x5EEDL;
+    /** WRs of a run unless {@link #operations()} says otherwise. */
+    public static final int DEFAULT_OPERATIONS = 200;
     /** Bytes of each memory area of the workload. */
     static final int AREA = 16 * 1024;
     private static final int MAX_MESSAGE = 1024;
@@ -57,12 +62,12 @@ public abstract class DifferentialWorkload {
 
     /** The seed; the system property {@code verbs4j.tck.seed} overrides it to replay a run. */
     protected long seed() {
-        return Long.getLong("verbs4j.tck.seed", 0x5EEDL);
+        return Long.getLong("verbs4j.tck.seed", DEFAULT_SEED);
     }
 
     /** WRs per run. */
     protected int operations() {
-        return 200;
+        return DEFAULT_OPERATIONS;
     }
 
     /** One completion, reduced to the fields {@code ibv_poll_cq(3)} defines for it. */
@@ -125,13 +130,35 @@ public abstract class DifferentialWorkload {
     }
 
     /**
-     * Runs the workload of {@code seed} on a loopback RC pair of {@code provider}'s device.
+     * Runs the workload of {@code seed} on a loopback RC pair of {@code provider}'s device, over the first
+     * non-zero GID of port 1.
      *
+     * @param device the device's name, or null for the provider's first device
      * @param allowed the opcodes to draw from (see {@link #drawable})
      */
     public static Outcome run(VerbsProvider provider, String device, long seed, int operations, Set<WrOpcode> allowed) {
+        return run(provider, device, -1, seed, operations, allowed);
+    }
+
+    /**
+     * Runs the workload of {@code seed} on a loopback RC pair of {@code provider}'s device, over port 1.
+     *
+     * @param device the device's name, or null for the provider's first device
+     * @param gidIndex the source GID index, or -1 for the first non-zero GID of the port
+     * @param operations the number of WRs, at least 1
+     * @param allowed the opcodes to draw from (see {@link #drawable}), not empty
+     * @throws IllegalArgumentException if {@code operations} is below 1 or {@code allowed} is empty
+     */
+    public static Outcome run(VerbsProvider provider, String device, int gidIndex, long seed, int operations,
+                              Set<WrOpcode> allowed) {
+        if (operations < 1) {
+            throw new IllegalArgumentException("the workload needs at least 1 WR, not " + operations);
+        }
+        if (allowed.isEmpty()) {
+            throw new IllegalArgumentException("the workload needs at least one opcode to draw");
+        }
         List<Op> ops = workload(seed, operations, allowed);
-        try (Testbed tb = Testbed.open(provider, device, 1, -1)) {
+        try (Testbed tb = Testbed.open(provider, device, 1, gidIndex)) {
             QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(64).maxRecvWr(operations + 1));
             // requester: [0, AREA) data source, [AREA, 2 AREA) READ target, [2 AREA, 3 AREA) atomic results
             MemoryRegion local = tb.buffer(3L * AREA);
@@ -191,6 +218,50 @@ public abstract class DifferentialWorkload {
         return length == 0 ? new Sge[0] : new Sge[] {Sge.of(mr, offset, length)};
     }
 
+    /**
+     * The first difference between two outcomes, or empty if they are identical: completions are compared one
+     * by one (requester first, then responder), then their numbers, then both memories byte by byte.
+     *
+     * @param xName the name of the run that gave {@code x}, for the message
+     * @param yName the name of the run that gave {@code y}, for the message
+     * @return where they differ and both values, e.g. {@code "requester completion #12: ffm gave ..., jnr gave ..."}
+     */
+    public static Optional<String> firstDifference(String xName, Outcome x, String yName, Outcome y) {
+        return differentCompletions("requester", xName, x.requester(), yName, y.requester())
+                .or(() -> differentCompletions("responder", xName, x.responder(), yName, y.responder()))
+                .or(() -> differentBytes("requester memory", xName, x.requesterMemory(), yName, y.requesterMemory()))
+                .or(() -> differentBytes("responder memory", xName, x.responderMemory(), yName, y.responderMemory()));
+    }
+
+    private static Optional<String> differentCompletions(String side, String xName, List<Completion> x, String yName,
+                                                         List<Completion> y) {
+        for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
+            if (!x.get(i).equals(y.get(i))) {
+                return Optional.of(side + " completion #" + i + ": " + xName + " gave " + x.get(i) + ", " + yName
+                        + " gave " + y.get(i));
+            }
+        }
+        if (x.size() != y.size()) {
+            return Optional.of("the number of " + side + " completions: " + xName + " gave " + x.size() + ", "
+                    + yName + " gave " + y.size());
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> differentBytes(String what, String xName, byte[] x, String yName, byte[] y) {
+        int m = java.util.Arrays.mismatch(x, y);
+        if (m < 0) {
+            return Optional.empty();
+        }
+        return Optional.of(what + " at byte " + m + ": " + xName + " has " + byteAt(x, m) + ", " + yName + " has "
+                + byteAt(y, m));
+    }
+
+    private static String byteAt(byte[] bytes, int offset) {
+        return offset < bytes.length ? String.format("0x%02x", bytes[offset] & 0xFF)
+                : "nothing (its memory is " + bytes.length + " bytes)";
+    }
+
     @Test
     @DisplayName("required_ the same seeded workload of mixed WRs gives identical memory and completion streams on both providers [TCK differential rule]")
     void required_identicalOutcomes() {
@@ -207,27 +278,7 @@ public abstract class DifferentialWorkload {
         long seed = seed();
         Outcome x = run(one, firstDevice(), seed, operations(), allowed);
         Outcome y = run(two, secondDevice(), seed, operations(), allowed);
-        compare("requester completions", x.requester(), y.requester(), seed);
-        compare("responder completions", x.responder(), y.responder(), seed);
-        compareBytes("requester memory", x.requesterMemory(), y.requesterMemory(), seed);
-        compareBytes("responder memory", x.responderMemory(), y.responderMemory(), seed);
-    }
-
-    private void compare(String what, List<Completion> x, List<Completion> y, long seed) {
-        for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
-            if (!x.get(i).equals(y.get(i))) {
-                fail(what + " differ at #" + i + " (seed " + seed + "): " + first().name() + " gave " + x.get(i) + ", "
-                        + second().name() + " gave " + y.get(i));
-            }
-        }
-        assertEquals(x.size(), y.size(), what + ": the number of completions differs (seed " + seed + ")");
-    }
-
-    private void compareBytes(String what, byte[] x, byte[] y, long seed) {
-        long m = java.util.Arrays.mismatch(x, y);
-        if (m >= 0) {
-            fail(what + " differs first at byte " + m + " (seed " + seed + "): " + first().name() + " has " + x[(int) m]
-                    + ", " + second().name() + " has " + (m < y.length ? y[(int) m] : "nothing"));
-        }
+        firstDifference(one.name(), x, two.name(), y).ifPresent(d -> fail(d + " (seed " + seed
+                + "; replay with -Dverbs4j.tck.seed=" + seed + ")"));
     }
 }

@@ -11,11 +11,13 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.verbs4j.Verbs;
 import org.verbs4j.spi.VerbsProvider;
+import org.verbs4j.tck.DifferentialWorkload;
 import org.verbs4j.tck.TckReport;
 import org.verbs4j.tck.TckRunner;
 import org.verbs4j.tools.cli.ExitCodes;
 import org.verbs4j.tools.cli.Providers;
 import org.verbs4j.tools.cli.UsageException;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -24,7 +26,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code verbs4j tck}: runs the TCK through {@link TckRunner} against one provider or all of them and prints an
  * area x provider matrix of passed/skipped/failed. Exits with {@link ExitCodes#FAILURE} if any test failed; an
- * unavailable provider is a skip with its cause, not a failure.
+ * unavailable provider is a skip with its cause, not a failure. With {@code --differential} it runs the seeded
+ * differential workload instead (see {@link Differential}).
  */
 @Command(name = "tck", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run the verbs4j TCK and print an area x provider matrix (passed/skipped/failed).")
@@ -55,8 +58,27 @@ public final class TckCommand implements Callable<Integer> {
             + "other failure does. See softroce/known-deviations.md.")
     List<Path> knownDeviationsFiles = new ArrayList<>();
 
+    @Option(names = "--differential", description = "Instead of the TCK rules, run the seeded differential "
+            + "workload (mixed RC WRs) on every provider of --provider (default: all) and compare each one's "
+            + "completions and memory with every other's.")
+    boolean differential;
+
+    @Option(names = "--seed", paramLabel = "N", converter = SeedConverter.class, description = "With --differential: the workload's seed, decimal "
+            + "or 0x hex (repeatable; default: 0x5eed and 0xd1ff).")
+    List<Long> seeds = new ArrayList<>();
+
+    @Option(names = "--operations", paramLabel = "N", description = "With --differential: WRs a workload "
+            + "(default: " + DifferentialWorkload.DEFAULT_OPERATIONS + ").")
+    Integer operations;
+
     @Override
     public Integer call() {
+        if (differential) {
+            return differential();
+        }
+        if (!seeds.isEmpty() || operations != null) {
+            throw new UsageException("--seed and --operations apply only with --differential");
+        }
         Set<String> wanted = new LinkedHashSet<>();
         for (String a : areas) {
             wanted.add(TckRunner.AREAS.stream().filter(k -> k.equalsIgnoreCase(a.strip())).findFirst()
@@ -83,17 +105,29 @@ public final class TckCommand implements Callable<Integer> {
         return unknownFailure ? ExitCodes.FAILURE : ExitCodes.OK;
     }
 
+    private int differential() {
+        if (!areas.isEmpty() || !knownDeviationsFiles.isEmpty() || reports != null) {
+            throw new UsageException("--differential runs no TCK rules, so --area, --known-deviations and --reports "
+                    + "do not apply to it");
+        }
+        int ops = operations == null ? DifferentialWorkload.DEFAULT_OPERATIONS : operations;
+        if (ops < 1) {
+            throw new UsageException("--operations must be at least 1, not " + ops);
+        }
+        List<VerbsProvider> providers = provider == null ? everyProvider() : targets();
+        int code = Differential.run(spec.commandLine().getOut(), providers, deviceName,
+                seeds.isEmpty() ? Differential.DEFAULT_SEEDS : seeds, ops);
+        spec.commandLine().getOut().flush();
+        return code;
+    }
+
     /** The providers to run: every one found for {@code all}, else the named or chosen one. */
     private List<VerbsProvider> targets() {
         if (provider == null) {
             return List.of(Providers.resolve(null));
         }
         if (provider.equalsIgnoreCase("all")) {
-            List<VerbsProvider> all = Verbs.providers();
-            if (all.isEmpty()) {
-                throw new UsageException("no verbs4j provider is on the path");
-            }
-            return all;
+            return everyProvider();
         }
         // A named provider that is unavailable still runs: the report shows the skip and its cause.
         List<VerbsProvider> named = new ArrayList<>();
@@ -106,6 +140,24 @@ public final class TckCommand implements Callable<Integer> {
             throw new UsageException("--provider names no provider");
         }
         return named;
+    }
+
+    private static List<VerbsProvider> everyProvider() {
+        List<VerbsProvider> all = Verbs.providers();
+        if (all.isEmpty()) {
+            throw new UsageException("no verbs4j provider is on the path");
+        }
+        return all;
+    }
+
+    /** A seed in decimal, or in hex after {@code 0x} as the differential prints it (all 64 bits). */
+    static final class SeedConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            String v = value.strip();
+            return v.regionMatches(true, 0, "0x", 0, 2) ? Long.parseUnsignedLong(v.substring(2), 16)
+                    : Long.parseLong(v);
+        }
     }
 
     /** The area names, for help and completion. */
