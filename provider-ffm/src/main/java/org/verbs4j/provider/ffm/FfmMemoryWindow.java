@@ -40,6 +40,14 @@ final class FfmMemoryWindow extends FfmObject implements MemoryWindow {
     }
 
     /**
+     * Whether {@code rkey} keeps this window's index: a type 2 bind may change only the low 8 bits, the key
+     * (IBA 10.6.7.2.1). Checked here because rxe accepts any new rkey (known-deviations.md D-008).
+     */
+    boolean keepsIndex(int rkey) {
+        return (rkey & ~0xff) == (rkey() & ~0xff);
+    }
+
+    /**
      * Records in {@code ibv_mw.rkey} the rkey a posted type 2 bind gives the window. Providers update the
      * field only for type 1 binds, and librxe reads it as the window's current key at the next bind, so
      * without this a second type 2 bind fails.

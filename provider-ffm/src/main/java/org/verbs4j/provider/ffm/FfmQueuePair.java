@@ -362,6 +362,9 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
                     || !(info.mr() instanceof FfmMemoryRegion mr) || mr.isClosed() || mr.ctx != ctx) {
                 return Errno.EINVAL;
             }
+            if (!mw.keepsIndex(wr.bindMwRkey())) {
+                return Errno.EINVAL;
+            }
             w.set(JAVA_LONG, at + ibv_send_wr.bind_mw_mw$off, mw.mw.address());
             ibv_send_wr.bind_mw_rkey$vh.set(w, at, wr.bindMwRkey());
             long bi = at + ibv_send_wr.bind_mw_bind_info$off;

@@ -369,6 +369,10 @@ final class FfmWrSession implements WrSession {
             fail(Errno.EINVAL, "bindMw needs an open type 2 window and an open region of this context");
             return;
         }
+        if (!w.keepsIndex(rkey)) {
+            fail(Errno.EINVAL, "a type 2 bind may change only the low 8 bits (the key) of the window's rkey");
+            return;
+        }
         bindInfo.set(JAVA_LONG, ibv_mw_bind_info.mr$off, mr.mr.address());
         ibv_mw_bind_info.addr$vh.set(bindInfo, 0L, info.addr());
         ibv_mw_bind_info.length$vh.set(bindInfo, 0L, info.length());

@@ -63,8 +63,8 @@ public final class TckCommand implements Callable<Integer> {
             + "completions and memory with every other's.")
     boolean differential;
 
-    @Option(names = "--seed", paramLabel = "N", converter = SeedConverter.class, description = "With --differential: the workload's seed, decimal "
-            + "or 0x hex (repeatable; default: 0x5eed and 0xd1ff).")
+    @Option(names = "--seed", paramLabel = "N", converter = SeedConverter.class, description = "With "
+            + "--differential: the workload's seed, decimal or 0x hex (repeatable; default: 0x5eed and 0xd1ff).")
     List<Long> seeds = new ArrayList<>();
 
     @Option(names = "--operations", paramLabel = "N", description = "With --differential: WRs a workload "
