@@ -15,7 +15,7 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * The {@code static inline} verbs of {@code verbs.h}, called through the function pointers they read
- * from {@code ibv_context.ops}, {@code verbs_context} and {@code ibv_qp_ex}. Each handle is
+ * from {@code ibv_context.ops}, {@code verbs_context}, {@code ibv_qp_ex} and {@code ibv_cq_ex}. Each handle is
  * address-less: its first argument is the function pointer. Int-returning ops return the errno; ops that
  * return a pointer set errno, which the handle captures.
  */
@@ -49,6 +49,12 @@ public final class InlineOps {
     static final MethodHandle alloc_parent_domain$mh = create_qp_ex$mh;
     static final MethodHandle dealloc_td$mh = dealloc_mw$mh;
     static final MethodHandle get_srq_num$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+
+    // ---- ibv_cq_ex ----
+    static final MethodHandle start_poll$mh = get_srq_num$mh;
+    static final MethodHandle end_poll$mh = fn(FunctionDescriptor.ofVoid(ADDRESS));
+    static final MethodHandle read_u32$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    static final MethodHandle read_u8$mh = fn(FunctionDescriptor.of(JAVA_BYTE, ADDRESS));
 
     // ---- ibv_qp_ex ----
     static final MethodHandle wr_atomic_cmp_swp$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
@@ -149,7 +155,10 @@ public final class InlineOps {
         }
     }
 
-    /** {@code create_qp_ex}, {@code alloc_td}, {@code alloc_parent_domain}: (context, attr) to an object or NULL. */
+    /**
+     * {@code create_qp_ex}, {@code create_cq_ex}, {@code alloc_td}, {@code alloc_parent_domain}: (context, attr)
+     * to an object or NULL.
+     */
     public static MemorySegment create(MemorySegment fn, MemorySegment ctx, MemorySegment attr) {
         try {
             return (MemorySegment) create_qp_ex$mh.invokeExact(fn, Ibverbs.errnoSegment(), ctx, attr);
@@ -161,6 +170,46 @@ public final class InlineOps {
     public static int get_srq_num(MemorySegment fn, MemorySegment srq, MemorySegment out) {
         try {
             return (int) get_srq_num$mh.invokeExact(fn, srq, out);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** {@code ibv_start_poll}: (cq, attr) to 0, {@code ENOENT} when the CQ is empty, or another errno. */
+    public static int start_poll(MemorySegment fn, MemorySegment cq, MemorySegment attr) {
+        try {
+            return (int) start_poll$mh.invokeExact(fn, cq, attr);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** {@code ibv_end_poll}. */
+    public static void end_poll(MemorySegment fn, MemorySegment cq) {
+        try {
+            end_poll$mh.invokeExact(fn, cq);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /**
+     * The {@code ibv_wc_read_*} readers that return a 32-bit value: {@code read_opcode},
+     * {@code read_vendor_err}, {@code read_byte_len}, {@code read_imm_data} (network order),
+     * {@code read_qp_num}, {@code read_src_qp}, {@code read_wc_flags}, {@code read_slid}.
+     */
+    public static int read_u32(MemorySegment fn, MemorySegment cq) {
+        try {
+            return (int) read_u32$mh.invokeExact(fn, cq);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** The {@code ibv_wc_read_*} readers that return a {@code uint8_t}: {@code read_sl}, {@code read_dlid_path_bits}. */
+    public static byte read_u8(MemorySegment fn, MemorySegment cq) {
+        try {
+            return (byte) read_u8$mh.invokeExact(fn, cq);
         } catch (Throwable t) {
             throw unexpected(t);
         }

@@ -111,6 +111,7 @@ public final class Structs {
         public static final long sz$off = off(LAYOUT, "sz");
         public static final long query_port$off = off(LAYOUT, "query_port");
         public static final long query_device_ex$off = off(LAYOUT, "query_device_ex");
+        public static final long create_cq_ex$off = off(LAYOUT, "create_cq_ex");
         public static final long alloc_parent_domain$off = off(LAYOUT, "alloc_parent_domain");
         public static final long dealloc_td$off = off(LAYOUT, "dealloc_td");
         public static final long alloc_td$off = off(LAYOUT, "alloc_td");
@@ -234,6 +235,54 @@ public final class Structs {
                 ptr("context"), ptr("channel"), ptr("cq_context"), u32("handle"), u32("cqe"), mutex("mutex"),
                 cond("cond"), u32("comp_events_completed"), u32("async_events_completed"));
         public static final VarHandle cqe$vh = vh(LAYOUT, "cqe");
+    }
+
+    /**
+     * {@code struct ibv_cq_ex}: an {@code ibv_cq} (same leading fields, so the same pointer serves every
+     * CQ verb) followed by the current completion's {@code status} and {@code wr_id} and the poll and
+     * read function pointers that the {@code static inline} {@code ibv_start_poll}/{@code ibv_wc_read_*}
+     * call.
+     */
+    public static final class ibv_cq_ex {
+        public static final StructLayout LAYOUT = struct("ibv_cq_ex",
+                ptr("context"), ptr("channel"), ptr("cq_context"), u32("handle"), u32("cqe"), mutex("mutex"),
+                cond("cond"), u32("comp_events_completed"), u32("async_events_completed"), u32("comp_mask"),
+                u32("status"), u64("wr_id"), ptr("start_poll"), ptr("next_poll"), ptr("end_poll"),
+                ptr("read_opcode"), ptr("read_vendor_err"), ptr("read_byte_len"), ptr("read_imm_data"),
+                ptr("read_qp_num"), ptr("read_src_qp"), ptr("read_wc_flags"), ptr("read_slid"), ptr("read_sl"),
+                ptr("read_dlid_path_bits"), ptr("read_completion_ts"), ptr("read_cvlan"), ptr("read_flow_tag"),
+                ptr("read_tm_info"), ptr("read_completion_wallclock_ns"));
+        public static final VarHandle status$vh = vh(LAYOUT, "status");
+        public static final VarHandle wr_id$vh = vh(LAYOUT, "wr_id");
+        public static final long start_poll$off = off(LAYOUT, "start_poll");
+        public static final long next_poll$off = off(LAYOUT, "next_poll");
+        public static final long end_poll$off = off(LAYOUT, "end_poll");
+        public static final long read_opcode$off = off(LAYOUT, "read_opcode");
+        public static final long read_vendor_err$off = off(LAYOUT, "read_vendor_err");
+        public static final long read_byte_len$off = off(LAYOUT, "read_byte_len");
+        public static final long read_imm_data$off = off(LAYOUT, "read_imm_data");
+        public static final long read_qp_num$off = off(LAYOUT, "read_qp_num");
+        public static final long read_src_qp$off = off(LAYOUT, "read_src_qp");
+        public static final long read_wc_flags$off = off(LAYOUT, "read_wc_flags");
+        public static final long read_slid$off = off(LAYOUT, "read_slid");
+        public static final long read_sl$off = off(LAYOUT, "read_sl");
+        public static final long read_dlid_path_bits$off = off(LAYOUT, "read_dlid_path_bits");
+    }
+
+    /** {@code struct ibv_cq_init_attr_ex}: the arguments of {@code ibv_create_cq_ex}. */
+    public static final class ibv_cq_init_attr_ex {
+        public static final StructLayout LAYOUT = struct("ibv_cq_init_attr_ex",
+                u32("cqe"), ptr("cq_context"), ptr("channel"), u32("comp_vector"), u64("wc_flags"),
+                u32("comp_mask"), u32("flags"), ptr("parent_domain"));
+        public static final VarHandle cqe$vh = vh(LAYOUT, "cqe");
+        public static final VarHandle channel$vh = vh(LAYOUT, "channel");
+        public static final VarHandle comp_vector$vh = vh(LAYOUT, "comp_vector");
+        public static final VarHandle wc_flags$vh = vh(LAYOUT, "wc_flags");
+    }
+
+    /** {@code struct ibv_poll_cq_attr}: the (reserved) argument of {@code ibv_start_poll}. */
+    public static final class ibv_poll_cq_attr {
+        public static final StructLayout LAYOUT = struct("ibv_poll_cq_attr", u32("comp_mask"));
     }
 
     /** {@code struct ibv_srq_attr}. */
@@ -442,7 +491,8 @@ public final class Structs {
             ibv_device.LAYOUT, ibv_context_ops.LAYOUT, ibv_context.LAYOUT, verbs_context.LAYOUT,
             ibv_device_attr.LAYOUT, ibv_device_attr_ex.LAYOUT, ibv_port_attr.LAYOUT, ibv_pd.LAYOUT, ibv_mr.LAYOUT, ibv_mw.LAYOUT,
             ibv_mw_bind_info.LAYOUT, ibv_mw_bind.LAYOUT, ibv_global_route.LAYOUT, ibv_ah_attr.LAYOUT,
-            ibv_qp_cap.LAYOUT, ibv_comp_channel.LAYOUT, ibv_cq.LAYOUT, ibv_srq_attr.LAYOUT,
+            ibv_qp_cap.LAYOUT, ibv_comp_channel.LAYOUT, ibv_cq.LAYOUT, ibv_cq_ex.LAYOUT, ibv_cq_init_attr_ex.LAYOUT,
+            ibv_poll_cq_attr.LAYOUT, ibv_srq_attr.LAYOUT,
             ibv_srq_init_attr.LAYOUT, ibv_srq.LAYOUT, ibv_td_init_attr.LAYOUT, ibv_parent_domain_init_attr.LAYOUT,
             ibv_qp.LAYOUT, ibv_qp_ex.LAYOUT, ibv_qp_init_attr_ex.LAYOUT, ibv_qp_attr.LAYOUT, ibv_sge.LAYOUT,
             ibv_send_wr.LAYOUT, ibv_recv_wr.LAYOUT, ibv_wc.LAYOUT, ibv_async_event.LAYOUT,
