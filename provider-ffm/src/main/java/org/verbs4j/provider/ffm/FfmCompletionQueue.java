@@ -1,5 +1,7 @@
 package org.verbs4j.provider.ffm;
 
+import static java.lang.foreign.ValueLayout.ADDRESS;
+
 import java.lang.foreign.MemorySegment;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
@@ -11,15 +13,23 @@ import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.InlineOps;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_cq;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_cq_ex;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_poll_cq_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_wc;
 
 /**
- * A completion queue, {@code struct ibv_cq}, polled through {@code ops.poll_cq} into a reused native
- * {@code ibv_wc} array. Immediate data arrives in network order and is handed out in host order.
+ * A completion queue: an extended one ({@code struct ibv_cq_ex}) polled through its
+ * {@code start_poll}/{@code end_poll} and {@code read_*} function pointers, or a plain one
+ * ({@code struct ibv_cq}) polled through {@code ops.poll_cq} into a reused native {@code ibv_wc} array.
+ * An {@code ibv_cq_ex} begins with an {@code ibv_cq}, so every other verb takes the same pointer.
+ * Both fill the batch with the same values: immediate data arrives in network order and is handed out
+ * in host order.
  */
 final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
     private static final int WC_ENTRIES = 64;
     private static final long WC_SIZE = ibv_wc.LAYOUT.byteSize();
+    /** {@code IBV_WC_SUCCESS}. */
+    private static final int WC_SUCCESS = 0;
 
     final MemorySegment cq;
     private final FfmCompletionChannel channel;
@@ -27,16 +37,78 @@ final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
     private final Scratch scratch;
     private final MemorySegment wcs;
 
-    FfmCompletionQueue(FfmContext ctx, MemorySegment cq, FfmCompletionChannel channel) {
+    /** Whether this is an {@code ibv_cq_ex}. */
+    private final boolean extended;
+    // The ibv_cq_ex function pointers, read once (a driver sets them at creation); NULL for a plain CQ.
+    private final MemorySegment startPoll;
+    private final MemorySegment endPoll;
+    private final MemorySegment readOpcode;
+    private final MemorySegment readVendorErr;
+    private final MemorySegment readByteLen;
+    private final MemorySegment readImmData;
+    private final MemorySegment readQpNum;
+    private final MemorySegment readSrcQp;
+    private final MemorySegment readWcFlags;
+    private final MemorySegment readSlid;
+    private final MemorySegment readSl;
+    private final MemorySegment readDlidPathBits;
+    /** The zeroed {@code ibv_poll_cq_attr} that {@code start_poll} takes. */
+    private final MemorySegment pollAttr;
+
+    FfmCompletionQueue(FfmContext ctx, MemorySegment cq, FfmCompletionChannel channel, boolean extended) {
         super("CompletionQueue", ctx);
-        this.cq = cq.reinterpret(ibv_cq.LAYOUT.byteSize());
+        this.extended = extended;
+        this.cq = cq.reinterpret(extended ? ibv_cq_ex.LAYOUT.byteSize() : ibv_cq.LAYOUT.byteSize());
         this.channel = channel;
         this.capacity = (int) ibv_cq.cqe$vh.get(this.cq, 0L);
         this.scratch = new Scratch(this);
-        this.wcs = scratch.allocate(WC_SIZE * WC_ENTRIES);
+        this.wcs = extended ? MemorySegment.NULL : scratch.allocate(WC_SIZE * WC_ENTRIES);
+        this.pollAttr = extended ? scratch.allocate(ibv_poll_cq_attr.LAYOUT.byteSize()) : MemorySegment.NULL;
+        this.startPoll = op(ibv_cq_ex.start_poll$off);
+        this.endPoll = op(ibv_cq_ex.end_poll$off);
+        this.readOpcode = op(ibv_cq_ex.read_opcode$off);
+        this.readVendorErr = op(ibv_cq_ex.read_vendor_err$off);
+        this.readByteLen = op(ibv_cq_ex.read_byte_len$off);
+        this.readImmData = op(ibv_cq_ex.read_imm_data$off);
+        this.readQpNum = op(ibv_cq_ex.read_qp_num$off);
+        this.readSrcQp = op(ibv_cq_ex.read_src_qp$off);
+        this.readWcFlags = op(ibv_cq_ex.read_wc_flags$off);
+        this.readSlid = op(ibv_cq_ex.read_slid$off);
+        this.readSl = op(ibv_cq_ex.read_sl$off);
+        this.readDlidPathBits = op(ibv_cq_ex.read_dlid_path_bits$off);
         if (channel != null) {
             channel.retain();
         }
+    }
+
+    /** The {@code ibv_cq_ex} function pointers {@link #poll} calls. */
+    private static final long[] POLL_OPS = {ibv_cq_ex.start_poll$off, ibv_cq_ex.end_poll$off,
+        ibv_cq_ex.read_opcode$off, ibv_cq_ex.read_vendor_err$off, ibv_cq_ex.read_byte_len$off,
+        ibv_cq_ex.read_imm_data$off, ibv_cq_ex.read_qp_num$off, ibv_cq_ex.read_src_qp$off,
+        ibv_cq_ex.read_wc_flags$off, ibv_cq_ex.read_slid$off, ibv_cq_ex.read_sl$off,
+        ibv_cq_ex.read_dlid_path_bits$off};
+
+    /**
+     * Whether a driver's {@code ibv_cq_ex} sets every function pointer {@link #poll} calls; a NULL one
+     * would crash the JVM, so such a CQ is destroyed and a plain one made instead.
+     */
+    static boolean hasPollOps(MemorySegment cqEx) {
+        MemorySegment c = cqEx.reinterpret(ibv_cq_ex.LAYOUT.byteSize());
+        for (long off : POLL_OPS) {
+            if (c.get(ADDRESS, off).address() == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private MemorySegment op(long offset) {
+        return extended ? cq.get(ADDRESS, offset) : MemorySegment.NULL;
+    }
+
+    /** Whether this CQ is an extended one ({@code ibv_create_cq_ex}), for tests. */
+    boolean isExtended() {
+        return extended;
     }
 
     @Override
@@ -60,6 +132,9 @@ final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
         synchronized (this) {
             checkOpen();
             int want = batch.capacity();
+            if (extended) {
+                return pollExtended(batch, want);
+            }
             int total = 0;
             while (total < want) {
                 int n = Math.min(want - total, WC_ENTRIES);
@@ -89,6 +164,63 @@ final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
             }
             return total;
         }
+    }
+
+    /**
+     * Polls an extended CQ one completion per {@code start_poll}/{@code end_poll} pair. It never calls
+     * {@code next_poll}: the man page asks for {@code end_poll} after {@code next_poll} returns
+     * {@code ENOENT}, and librxe before rdma-core 55 then moves its consumer index past the producer
+     * (later completions are lost or garbage read), and before 61 unlocks its spinlock twice.
+     * {@code start_poll} alone is correct everywhere.
+     */
+    private int pollExtended(WorkCompletionBatch batch, int want) {
+        int total = 0;
+        while (total < want) {
+            int rc = InlineOps.start_poll(startPoll, cq, pollAttr);
+            if (rc == Errno.ENOENT) {
+                break;
+            }
+            if (rc != 0) {
+                throw new VerbsException("ibv_start_poll", rc < 0 ? -rc : rc, null);
+            }
+            try {
+                readCurrent(batch);
+            } finally {
+                InlineOps.end_poll(endPoll, cq);
+            }
+            total++;
+        }
+        return total;
+    }
+
+    /**
+     * Adds the completion {@code start_poll} points at. Per {@code ibv_poll_cq(3)} only wr_id, status,
+     * qp_num and vendor_err are valid when the status is not SUCCESS, so only those are read then and the
+     * rest are 0 (what librxe's {@code ibv_poll_cq} reports there, as the kernel zeroes its CQE).
+     * {@code ibv_cq_ex} has no pkey_index reader without {@code IBV_WC_EX_WITH_PKEY_INDEX}, which
+     * {@code IBV_WC_STANDARD_FLAGS} leaves out, so pkey_index is reported as 0.
+     */
+    private void readCurrent(WorkCompletionBatch batch) {
+        long wrId = (long) ibv_cq_ex.wr_id$vh.get(cq, 0L);
+        int status = (int) ibv_cq_ex.status$vh.get(cq, 0L);
+        int qpNum = InlineOps.read_u32(readQpNum, cq);
+        if (status != WC_SUCCESS) {
+            batch.add(wrId, status, 0, InlineOps.read_u32(readVendorErr, cq), 0, 0, qpNum, 0, 0, 0, 0, 0, 0);
+            return;
+        }
+        int flags = InlineOps.read_u32(readWcFlags, cq);
+        int imm = 0;
+        if ((flags & (WcFlags.WITH_IMM | WcFlags.WITH_INV)) != 0) {
+            // read_imm_data gives imm_data in network order, as ibv_wc.imm_data holds it, and the
+            // invalidated rkey in host order, as ibv_wc.invalidated_rkey does: convert as poll() does.
+            imm = InlineOps.read_u32(readImmData, cq);
+            if ((flags & WcFlags.WITH_IMM) != 0) {
+                imm = Integer.reverseBytes(imm);
+            }
+        }
+        batch.add(wrId, status, InlineOps.read_u32(readOpcode, cq), 0, InlineOps.read_u32(readByteLen, cq), imm,
+                qpNum, InlineOps.read_u32(readSrcQp, cq), flags, 0, InlineOps.read_u32(readSlid, cq) & 0xffff,
+                InlineOps.read_u8(readSl, cq) & 0xff, InlineOps.read_u8(readDlidPathBits, cq) & 0xff);
     }
 
     @Override

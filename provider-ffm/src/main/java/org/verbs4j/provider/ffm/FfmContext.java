@@ -39,6 +39,7 @@ import org.verbs4j.provider.ffm.internal.InlineOps;
 import org.verbs4j.provider.ffm.internal.Structs;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_async_event;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_context;
+import org.verbs4j.provider.ffm.internal.Structs.ibv_cq_init_attr_ex;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_device_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_port_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
@@ -50,6 +51,15 @@ import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
  */
 final class FfmContext extends FfmObject implements Context {
     static final Cleaner CLEANER = Cleaner.create();
+    private static final System.Logger LOG = System.getLogger(FfmContext.class.getName());
+    /** Whether CQs are created extended where the device allows it; see {@link FfmProvider#EXTENDED_CQ_PROPERTY}. */
+    private static final boolean EXTENDED_CQ =
+            !"false".equalsIgnoreCase(System.getProperty(FfmProvider.EXTENDED_CQ_PROPERTY, "true"));
+    /**
+     * {@code IBV_WC_STANDARD_FLAGS}: byte_len, imm_data, qp_num, src_qp, slid, sl and dlid_path_bits,
+     * every field of {@code ibv_wc} that {@code ibv_cq_ex} has a reader for.
+     */
+    private static final long IBV_WC_STANDARD_FLAGS = 0x7f;
 
     private final FfmDevice device;
     final MemorySegment context;
@@ -288,6 +298,11 @@ final class FfmContext extends FfmObject implements Context {
 
     @Override
     public CompletionQueue createCq(int cqe, CompletionChannel channel, int compVector) {
+        return createCq(cqe, channel, compVector, EXTENDED_CQ);
+    }
+
+    /** {@link #createCq(int, CompletionChannel, int)}, extended only if {@code tryExtended}; tests compare both kinds. */
+    FfmCompletionQueue createCq(int cqe, CompletionChannel channel, int compVector, boolean tryExtended) {
         checkOpen();
         if (cqe < 1) {
             throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
@@ -304,15 +319,62 @@ final class FfmContext extends FfmObject implements Context {
         if (compVector < 0 || (vectors > 0 && compVector >= vectors)) {
             throw new IllegalArgumentException("compVector is 0.." + (vectors - 1) + ", not " + compVector);
         }
-        MemorySegment cq = Ibverbs.ibv_create_cq(context, cqe, MemorySegment.NULL,
-                ch == null ? MemorySegment.NULL : ch.channel, compVector);
-        if (cq.address() == 0) {
-            throw new VerbsException("ibv_create_cq", Ibverbs.errnoOf(-1), cqe + " entries");
+        MemorySegment channelPtr = ch == null ? MemorySegment.NULL : ch.channel;
+        MemorySegment cq = tryExtended ? createCqEx(cqe, channelPtr, compVector) : MemorySegment.NULL;
+        boolean extended = cq.address() != 0;
+        if (!extended) {
+            cq = Ibverbs.ibv_create_cq(context, cqe, MemorySegment.NULL, channelPtr, compVector);
+            if (cq.address() == 0) {
+                throw new VerbsException("ibv_create_cq", Ibverbs.errnoOf(-1), cqe + " entries");
+            }
         }
-        FfmCompletionQueue q = new FfmCompletionQueue(this, cq, ch);
+        FfmCompletionQueue q = new FfmCompletionQueue(this, cq, ch, extended);
+        LOG.log(System.Logger.Level.DEBUG, "{0}: {1} CQ 0x{2} with {3} entries", device.name(),
+                extended ? "extended (ibv_create_cq_ex)" : "plain (ibv_create_cq)", Long.toHexString(cq.address()),
+                q.capacity());
         track(q);
         cqs.put(cq.address(), q);
         return q;
+    }
+
+    /**
+     * An extended CQ from {@code verbs_context.create_cq_ex} with the standard {@code wc_flags}, or NULL
+     * when the device has no such op or refuses it as unsupported ({@code EOPNOTSUPP}, {@code ENOSYS}),
+     * so that the caller falls back to {@code ibv_create_cq}. {@code EINVAL} falls back too: some
+     * drivers refuse {@code wc_flags} they do not know with it, and when it was the entry count instead,
+     * {@code ibv_create_cq} refuses that the same way and reports it as before.
+     *
+     * @throws VerbsException with any other errno ({@code ENOMEM}, ...)
+     */
+    private MemorySegment createCqEx(int cqe, MemorySegment channelPtr, int compVector) {
+        MemorySegment op = verbsOp(verbs_context.create_cq_ex$off);
+        if (op.address() == 0) {
+            return MemorySegment.NULL;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment attr = a.allocate(ibv_cq_init_attr_ex.LAYOUT);
+            ibv_cq_init_attr_ex.cqe$vh.set(attr, 0L, cqe);
+            ibv_cq_init_attr_ex.channel$vh.set(attr, 0L, channelPtr);
+            ibv_cq_init_attr_ex.comp_vector$vh.set(attr, 0L, compVector);
+            ibv_cq_init_attr_ex.wc_flags$vh.set(attr, 0L, IBV_WC_STANDARD_FLAGS);
+            MemorySegment cq = InlineOps.create(op, context, attr);
+            if (cq.address() != 0) {
+                if (FfmCompletionQueue.hasPollOps(cq)) {
+                    return cq;
+                }
+                LOG.log(System.Logger.Level.DEBUG, "{0}: ibv_create_cq_ex left a poll op NULL; using ibv_create_cq",
+                        device.name());
+                Ibverbs.ibv_destroy_cq(cq);
+                return MemorySegment.NULL;
+            }
+            int errno = Ibverbs.errnoOf(-1);
+            if (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS || errno == Errno.EINVAL) {
+                LOG.log(System.Logger.Level.DEBUG, "{0}: ibv_create_cq_ex refused ({1}); using ibv_create_cq",
+                        device.name(), Errno.name(errno));
+                return MemorySegment.NULL;
+            }
+            throw new VerbsException("ibv_create_cq_ex", errno, cqe + " entries");
+        }
     }
 
     @Override

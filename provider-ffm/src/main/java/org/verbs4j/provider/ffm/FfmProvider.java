@@ -17,12 +17,19 @@ import org.verbs4j.spi.VerbsProvider;
  * missing, native access is denied, the kernel has no RDMA support (ENOSYS), or there is no device.
  *
  * <p>Set the system property {@value #DISABLED_PROPERTY}{@code =true} to turn the provider off
- * without removing it from the path. The JVM needs
+ * without removing it from the path, and {@value #EXTENDED_CQ_PROPERTY}{@code =false} to create every CQ
+ * with {@code ibv_create_cq} and poll it with {@code ibv_poll_cq} even where the device offers the
+ * extended CQ ({@code ibv_create_cq_ex}, polled with {@code ibv_start_poll}). The JVM needs
  * {@code --enable-native-access=org.verbs4j.provider.ffm} (or {@code ALL-UNNAMED} on the class path).
  */
 public final class FfmProvider implements VerbsProvider {
     /** The kill switch: {@code -Dverbs4j.ffm.disabled=true} makes the provider unavailable. */
     public static final String DISABLED_PROPERTY = "verbs4j.ffm.disabled";
+    /**
+     * {@code -Dverbs4j.ffm.extendedCq=false} makes every CQ a plain one ({@code ibv_create_cq}); by
+     * default a CQ is extended ({@code ibv_create_cq_ex}) wherever the device supports it. Read once.
+     */
+    public static final String EXTENDED_CQ_PROPERTY = "verbs4j.ffm.extendedCq";
 
     private volatile Object availability;
     private volatile List<Device> devices;
