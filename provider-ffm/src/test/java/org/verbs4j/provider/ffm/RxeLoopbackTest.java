@@ -145,6 +145,81 @@ class RxeLoopbackTest {
         return s.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE);
     }
 
+    /**
+     * A fixed exchange on two fresh QPs that share {@code c}: SEND with immediate data, WRITE with
+     * immediate data, READ, then the receiver moved to ERR with one receive still posted (a flushed
+     * receive). Each completion is returned with the QP numbers replaced by the QP's role, so that two
+     * runs compare field by field.
+     */
+    private List<String> exchange(FfmCompletionQueue c) {
+        QpInitAttributes.Builder qb = QpInitAttributes.builder(QpType.RC).cq(c).maxSendSge(2)
+                .sendOps(WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.RDMA_READ);
+        fill(mrA.segment(), 0, 256, 17);
+        try (QueuePair x = pd.createQp(qb.build()); QueuePair y = pd.createQp(qb.build())) {
+            connect(ctx, x, y);
+            y.postRecv(List.of(new RecvWr(1, Sge.of(mrB, 0, 256)), new RecvWr(2, Sge.of(mrB, 256, 256)),
+                    new RecvWr(3, Sge.of(mrB, 512, 256))));
+            x.postSend(List.of(
+                    new SendWr().wrId(4).opcode(WrOpcode.SEND_WITH_IMM).immData(0x01020304)
+                            .sendFlags(SendFlags.SIGNALED).sgList(Sge.of(mrA, 0, 100)),
+                    new SendWr().wrId(5).opcode(WrOpcode.RDMA_WRITE_WITH_IMM).immData(0xa0b0c0d0)
+                            .sendFlags(SendFlags.SIGNALED).sgList(Sge.of(mrA, 0, 8)).rdma(mrB.address() + 1024,
+                                    mrB.rkey()),
+                    new SendWr().wrId(6).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
+                            .sgList(Sge.of(mrA, 2048, 64)).rdma(mrB.address(), mrB.rkey())));
+            List<org.verbs4j.WorkCompletion> wcs = new java.util.ArrayList<>(drain(c, 5));
+            y.modify(QpAttributes.toState(QpState.ERR));
+            wcs.addAll(drain(c, 1));
+            List<String> out = new java.util.ArrayList<>();
+            for (org.verbs4j.WorkCompletion w : wcs) {
+                out.add(new org.verbs4j.WorkCompletion(w.wrId(), w.status(), w.opcode(), w.vendorErr(), w.byteLen(),
+                        w.immData(), role(w.qpNum(), x, y), role(w.srcQp(), x, y), w.wcFlags(), w.pkeyIndex(),
+                        w.slid(), w.sl(), w.dlidPathBits()).toString());
+            }
+            out.sort(null);
+            return out;
+        }
+    }
+
+    private static int role(int qpn, QueuePair x, QueuePair y) {
+        return qpn == x.qpNum() ? -1 : qpn == y.qpNum() ? -2 : qpn;
+    }
+
+    /** Polls {@code c} with a batch of 2 (so a poll can stop with completions left) until {@code n} arrive. */
+    private static List<org.verbs4j.WorkCompletion> drain(CompletionQueue c, int n) {
+        List<org.verbs4j.WorkCompletion> out = new java.util.ArrayList<>();
+        WorkCompletionBatch two = new WorkCompletionBatch(2);
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (out.size() < n && System.nanoTime() < deadline) {
+            int k = c.poll(two);
+            for (int i = 0; i < k; i++) {
+                out.add(two.get(i));
+            }
+        }
+        assertEquals(n, out.size(), "completions within 60 s: " + out);
+        assertEquals(0, c.poll(two), "no completion beyond the expected ones");
+        return out;
+    }
+
+    @Test
+    void theExtendedCqIsUsedAndReportsWhatThePlainOneDoes() {
+        assumeTrue(!"false".equalsIgnoreCase(System.getProperty(FfmProvider.EXTENDED_CQ_PROPERTY)),
+                "-D" + FfmProvider.EXTENDED_CQ_PROPERTY + "=false");
+        FfmContext f = (FfmContext) ctx;
+        assertTrue(((FfmCompletionQueue) cq).isExtended(), "createCq made a plain CQ where librxe has create_cq_ex");
+        try (FfmCompletionQueue extended = f.createCq(16, null, 0, true);
+             FfmCompletionQueue plain = f.createCq(16, null, 0, false)) {
+            assertTrue(extended.isExtended());
+            assertTrue(!plain.isExtended());
+            List<String> viaExtended = exchange(extended);
+            List<String> viaPlain = exchange(plain);
+            assertEquals(6, viaPlain.size());
+            assertTrue(viaPlain.stream().anyMatch(w -> w.contains("WR_FLUSH_ERR")), viaPlain.toString());
+            assertTrue(viaPlain.stream().anyMatch(w -> w.contains("immData=16909060")), viaPlain.toString());
+            assertEquals(viaPlain, viaExtended);
+        }
+    }
+
     @Test
     void rdmaWriteThroughTheWrSession() {
         fill(mrA.segment(), 0, 256, 3);
