@@ -196,7 +196,8 @@ final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
     /**
      * Adds the completion {@code start_poll} points at. Per {@code ibv_poll_cq(3)} only wr_id, status,
      * qp_num and vendor_err are valid when the status is not SUCCESS, so only those are read then and the
-     * rest are 0 (what librxe's {@code ibv_poll_cq} reports there, as the kernel zeroes its CQE).
+     * rest are 0. The plain path passes on whatever the driver wrote there instead: 0 for an rxe flushed
+     * receive, but the opcode and length of a failed send on kernels that fill them; neither is valid.
      * {@code ibv_cq_ex} has no pkey_index reader without {@code IBV_WC_EX_WITH_PKEY_INDEX}, which
      * {@code IBV_WC_STANDARD_FLAGS} leaves out, so pkey_index is reported as 0.
      */
