@@ -18,7 +18,7 @@ import org.verbs4j.provider.jnr.internal.NativeMemory;
 
 /**
  * A completion queue: an extended one, {@code struct ibv_cq_ex}, polled through its {@code start_poll},
- * {@code next_poll}, {@code end_poll} and {@code read_*} function pointers, where the provider library creates one;
+ * {@code end_poll} and {@code read_*} function pointers, where the provider library creates one;
  * otherwise a plain {@code struct ibv_cq} polled through {@code ibv_context.ops.poll_cq} into a native
  * {@code ibv_wc} array. Both fill a {@link WorkCompletionBatch} with the same values: where
  * {@code ibv_poll_cq(3)} leaves a field undefined (every field but wr_id, status, qp_num and vendor_err of a
@@ -47,7 +47,6 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
     /** Created by {@code ibv_create_cq_ex}: polled through the function pointers below. */
     private final boolean extended;
     private final long startPoll;
-    private final long nextPoll;
     private final long endPoll;
     private final long readOpcode;
     private final long readVendorErr;
@@ -75,7 +74,6 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
         this.reqNotifyCq = context.op(IbvContext.ops$req_notify_cq$OFFSET);
         if (extended) {
             startPoll = InlineVerbs.fn(cq, IbvCqEx.start_poll$OFFSET);
-            nextPoll = InlineVerbs.fn(cq, IbvCqEx.next_poll$OFFSET);
             endPoll = InlineVerbs.fn(cq, IbvCqEx.end_poll$OFFSET);
             readOpcode = InlineVerbs.fn(cq, IbvCqEx.read_opcode$OFFSET);
             readVendorErr = InlineVerbs.fn(cq, IbvCqEx.read_vendor_err$OFFSET);
@@ -89,7 +87,7 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
             readDlidPathBits = InlineVerbs.fn(cq, IbvCqEx.read_dlid_path_bits$OFFSET);
             pollAttr = context.resources.allocate(IbvPollCqAttr.SIZEOF);
         } else {
-            startPoll = nextPoll = endPoll = readOpcode = readVendorErr = readByteLen = readImmData = readQpNum
+            startPoll = endPoll = readOpcode = readVendorErr = readByteLen = readImmData = readQpNum
                     = readSrcQp = readWcFlags = readSlid = readSl = readDlidPathBits = 0;
         }
         if (channel != null) {
@@ -167,41 +165,41 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
         return n;
     }
 
-    /** As {@code ibv_start_poll}, {@code ibv_next_poll}, {@code ibv_end_poll} and {@code ibv_wc_read_*} do. */
+    /**
+     * As {@code ibv_start_poll}, {@code ibv_end_poll} and {@code ibv_wc_read_*} do, one completion per
+     * start_poll/end_poll pair. {@code next_poll} is not used: ibv_create_cq_ex(3) says end_poll still follows a
+     * next_poll that returns ENOENT, but librxe 44's next_poll then ends the batch itself (it stores the consumer
+     * index and unlocks), so the end_poll that mlx5 needs would move rxe's consumer index past the producer and
+     * make the CQ return stale entries. One completion per pair is correct under both.
+     */
     private int pollExtended(long cq, WorkCompletionBatch batch) {
         int want = batch.capacity();
-        NativeMemory.putInt(pollAttr + IbvPollCqAttr.comp_mask$OFFSET, 0);
-        int rc = InlineVerbs.startPoll(startPoll, cq, pollAttr);
-        if (rc == Errno.ENOENT) {
-            // Empty: start_poll took no lock, and ibv_start_poll(3) says end_poll must not be called.
-            return 0;
-        }
-        if (rc != 0) {
-            throw new VerbsException("ibv_start_poll", rc, null);
-        }
         int n = 0;
-        try {
-            while (true) {
-                addCurrent(cq, batch);
-                n++;
-                // next_poll consumes the next completion, so it is called only when the batch has room for it.
-                if (n == want) {
-                    break;
-                }
-                rc = InlineVerbs.nextPoll(nextPoll, cq);
-                if (rc != 0) {
-                    // ENOENT ends the poll; another errno would lose the completions already consumed if thrown
-                    // here, so they are returned, and a lasting error shows at the next start_poll.
-                    break;
-                }
+        while (n < want) {
+            NativeMemory.putInt(pollAttr + IbvPollCqAttr.comp_mask$OFFSET, 0);
+            int rc = InlineVerbs.startPoll(startPoll, cq, pollAttr);
+            if (rc == Errno.ENOENT) {
+                // Empty: ibv_create_cq_ex(3) says end_poll is not called after a failed start_poll.
+                break;
             }
-        } finally {
-            InlineVerbs.endPoll(endPoll, cq);
+            if (rc != 0) {
+                if (n > 0) {
+                    // Throwing would lose the completions already consumed; a lasting error shows at the next poll.
+                    break;
+                }
+                throw new VerbsException("ibv_start_poll", rc, null);
+            }
+            try {
+                addCurrent(cq, batch);
+            } finally {
+                InlineVerbs.endPoll(endPoll, cq);
+            }
+            n++;
         }
         return n;
     }
 
-    /** Adds the completion {@code start_poll} or {@code next_poll} made current. */
+    /** Adds the completion {@code start_poll} made current. */
     private void addCurrent(long cq, WorkCompletionBatch batch) {
         long wrId = NativeMemory.getLong(cq + IbvCqEx.wr_id$OFFSET);
         int status = NativeMemory.getInt(cq + IbvCqEx.status$OFFSET);

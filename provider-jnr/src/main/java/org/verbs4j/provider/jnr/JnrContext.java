@@ -336,9 +336,9 @@ final class JnrContext implements Context {
 
     /**
      * An extended CQ whose {@code ibv_wc_read_*} functions cover every field of {@code ibv_wc} but pkey_index, or 0
-     * when the provider library has no {@code create_cq_ex} or refuses it with EOPNOTSUPP or ENOSYS (the errno of
-     * a provider library for {@code wc_flags} it cannot read), or fails without an errno: the caller then
-     * creates a plain CQ.
+     * when the provider library has no {@code create_cq_ex} or refuses it with EOPNOTSUPP or ENOSYS (libibverbs's
+     * answer to {@code wc_flags} it does not know, and its stub's where the provider library has no
+     * {@code create_cq_ex}), or fails without an errno: the caller then creates a plain CQ.
      *
      * @throws VerbsException any other errno of {@code ibv_create_cq_ex}, such as EINVAL for too many entries
      */

@@ -163,11 +163,6 @@ public final class InlineVerbs {
         return (int) INVOKER.invokeN2(I_PP, fn, cqx, attr);
     }
 
-    /** {@code ibv_next_poll}: 0 with the next completion in the CQ, ENOENT when no more, or another errno. */
-    public static int nextPoll(long fn, long cqx) {
-        return (int) INVOKER.invokeN1(I_P, fn, cqx);
-    }
-
     /** {@code ibv_end_poll}. */
     public static void endPoll(long fn, long cqx) {
         INVOKER.invokeN1(V_P, fn, cqx);
