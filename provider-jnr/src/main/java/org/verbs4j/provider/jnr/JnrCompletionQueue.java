@@ -169,8 +169,8 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
      * As {@code ibv_start_poll}, {@code ibv_end_poll} and {@code ibv_wc_read_*} do, one completion per
      * start_poll/end_poll pair. {@code next_poll} is not used: ibv_create_cq_ex(3) says end_poll still follows a
      * next_poll that returns ENOENT, but librxe 44's next_poll then ends the batch itself (it stores the consumer
-     * index and unlocks), so the end_poll that mlx5 needs would move rxe's consumer index past the producer and
-     * make the CQ return stale entries. One completion per pair is correct under both.
+     * index and unlocks), so that end_poll would move rxe's consumer index past the producer and make the CQ return
+     * stale entries. One completion per pair is correct under both readings.
      */
     private int pollExtended(long cq, WorkCompletionBatch batch) {
         int want = batch.capacity();
