@@ -3,24 +3,40 @@ package org.verbs4j.provider.jnr;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
+import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WcFlags;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.IbvContext;
 import org.verbs4j.provider.jnr.internal.IbvCq;
+import org.verbs4j.provider.jnr.internal.IbvCqEx;
+import org.verbs4j.provider.jnr.internal.IbvPollCqAttr;
 import org.verbs4j.provider.jnr.internal.IbvWc;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 
 /**
- * A completion queue, {@code struct ibv_cq}, polled through {@code ibv_context.ops.poll_cq} into a native
- * {@code ibv_wc} array that is reused from poll to poll.
+ * A completion queue: an extended one, {@code struct ibv_cq_ex}, polled through its {@code start_poll},
+ * {@code end_poll} and {@code read_*} function pointers, where the provider library creates one;
+ * otherwise a plain {@code struct ibv_cq} polled through {@code ibv_context.ops.poll_cq} into a native
+ * {@code ibv_wc} array. Both fill a {@link WorkCompletionBatch} with the same values: where
+ * {@code ibv_poll_cq(3)} leaves a field undefined (every field but wr_id, status, qp_num and vendor_err of a
+ * failed completion; imm_data without IBV_WC_WITH_IMM or IBV_WC_WITH_INV) both report 0. The one difference is
+ * pkey_index, which {@code ibv_cq_ex} has no reader for: an extended CQ reports 0.
+ *
+ * <p>An {@code ibv_cq_ex *} is an {@code ibv_cq *} ({@code ibv_cq_ex_to_cq} is a cast), so QP creation,
+ * {@code ibv_req_notify_cq}, completion events, asynchronous events and {@code ibv_destroy_cq} take the same
+ * handle either way.
  *
  * @see "ibv_create_cq(3)"
+ * @see "ibv_create_cq_ex(3)"
  * @see "ibv_poll_cq(3)"
  */
 final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
+    /** {@code IBV_WC_SUCCESS}. */
+    private static final int WC_SUCCESS = 0;
+
     private final JnrCompletionChannel channel;
     private final int capacity;
     private final long pollCq;
@@ -28,15 +44,60 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
     private long wcArray;
     private int wcCapacity;
 
-    JnrCompletionQueue(JnrContext context, long cq, JnrCompletionChannel channel) {
+    /** Created by {@code ibv_create_cq_ex}: polled through the function pointers below. */
+    private final boolean extended;
+    private final long startPoll;
+    private final long endPoll;
+    private final long readOpcode;
+    private final long readVendorErr;
+    private final long readByteLen;
+    private final long readImmData;
+    private final long readQpNum;
+    private final long readSrcQp;
+    private final long readWcFlags;
+    private final long readSlid;
+    private final long readSl;
+    private final long readDlidPathBits;
+    /** The zeroed {@code struct ibv_poll_cq_attr} of every {@code start_poll}; 0 for a plain CQ. */
+    private long pollAttr;
+
+    /**
+     * @param cq an {@code ibv_cq_ex *} when {@code extended}, else an {@code ibv_cq *}
+     * @param extended whether {@code ibv_create_cq_ex} created it with {@code IBV_WC_STANDARD_FLAGS}
+     */
+    JnrCompletionQueue(JnrContext context, long cq, JnrCompletionChannel channel, boolean extended) {
         super(context, cq, ContextResources.Kind.CQ, "CQ");
         this.channel = channel;
+        this.extended = extended;
         this.capacity = NativeMemory.getInt(cq + IbvCq.cqe$OFFSET);
         this.pollCq = context.op(IbvContext.ops$poll_cq$OFFSET);
         this.reqNotifyCq = context.op(IbvContext.ops$req_notify_cq$OFFSET);
+        if (extended) {
+            startPoll = InlineVerbs.fn(cq, IbvCqEx.start_poll$OFFSET);
+            endPoll = InlineVerbs.fn(cq, IbvCqEx.end_poll$OFFSET);
+            readOpcode = InlineVerbs.fn(cq, IbvCqEx.read_opcode$OFFSET);
+            readVendorErr = InlineVerbs.fn(cq, IbvCqEx.read_vendor_err$OFFSET);
+            readByteLen = InlineVerbs.fn(cq, IbvCqEx.read_byte_len$OFFSET);
+            readImmData = InlineVerbs.fn(cq, IbvCqEx.read_imm_data$OFFSET);
+            readQpNum = InlineVerbs.fn(cq, IbvCqEx.read_qp_num$OFFSET);
+            readSrcQp = InlineVerbs.fn(cq, IbvCqEx.read_src_qp$OFFSET);
+            readWcFlags = InlineVerbs.fn(cq, IbvCqEx.read_wc_flags$OFFSET);
+            readSlid = InlineVerbs.fn(cq, IbvCqEx.read_slid$OFFSET);
+            readSl = InlineVerbs.fn(cq, IbvCqEx.read_sl$OFFSET);
+            readDlidPathBits = InlineVerbs.fn(cq, IbvCqEx.read_dlid_path_bits$OFFSET);
+            pollAttr = context.resources.allocate(IbvPollCqAttr.SIZEOF);
+        } else {
+            startPoll = endPoll = readOpcode = readVendorErr = readByteLen = readImmData = readQpNum
+                    = readSrcQp = readWcFlags = readSlid = readSl = readDlidPathBits = 0;
+        }
         if (channel != null) {
             channel.retain();
         }
+    }
+
+    /** Whether {@code ibv_create_cq_ex} created this CQ, so that it is polled with {@code ibv_start_poll}. */
+    boolean extended() {
+        return extended;
     }
 
     @Override
@@ -57,6 +118,11 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
     @Override
     public synchronized int poll(WorkCompletionBatch batch) {
         long cq = handle();
+        batch.clear();
+        return extended ? pollExtended(cq, batch) : pollPlain(cq, batch);
+    }
+
+    private int pollPlain(long cq, WorkCompletionBatch batch) {
         int want = batch.capacity();
         if (want > wcCapacity) {
             // Grows once to the largest batch seen; later polls reuse it.
@@ -66,26 +132,29 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
             wcArray = context.resources.allocate(IbvWc.SIZEOF * want);
             wcCapacity = want;
         }
-        batch.clear();
         int n = InlineVerbs.pollCq(pollCq, cq, want, wcArray);
         if (n < 0) {
             throw new VerbsException("ibv_poll_cq", -n, null);
         }
         for (int i = 0; i < n; i++) {
             long wc = wcArray + IbvWc.SIZEOF * i;
-            int flags = NativeMemory.getInt(wc + IbvWc.wc_flags$OFFSET);
-            int imm = NativeMemory.getInt(wc + IbvWc.imm_data$OFFSET);
-            // imm_data arrives in network order; an invalidated rkey shares the field in host order.
-            if ((flags & WcFlags.WITH_IMM) != 0) {
-                imm = Integer.reverseBytes(imm);
+            long wrId = NativeMemory.getLong(wc + IbvWc.wr_id$OFFSET);
+            int status = NativeMemory.getInt(wc + IbvWc.status$OFFSET);
+            int qpNum = NativeMemory.getInt(wc + IbvWc.qp_num$OFFSET);
+            int vendorErr = NativeMemory.getInt(wc + IbvWc.vendor_err$OFFSET);
+            if (status != WC_SUCCESS) {
+                addFailed(batch, wrId, status, vendorErr, qpNum);
+                continue;
             }
-            batch.add(NativeMemory.getLong(wc + IbvWc.wr_id$OFFSET),
-                    NativeMemory.getInt(wc + IbvWc.status$OFFSET),
+            int flags = NativeMemory.getInt(wc + IbvWc.wc_flags$OFFSET);
+            int imm = (flags & (WcFlags.WITH_IMM | WcFlags.WITH_INV)) != 0
+                    ? NativeMemory.getInt(wc + IbvWc.imm_data$OFFSET) : 0;
+            batch.add(wrId, status,
                     NativeMemory.getInt(wc + IbvWc.opcode$OFFSET),
-                    NativeMemory.getInt(wc + IbvWc.vendor_err$OFFSET),
+                    vendorErr,
                     NativeMemory.getInt(wc + IbvWc.byte_len$OFFSET),
-                    imm,
-                    NativeMemory.getInt(wc + IbvWc.qp_num$OFFSET),
+                    hostOrderImm(imm, flags),
+                    qpNum,
                     NativeMemory.getInt(wc + IbvWc.src_qp$OFFSET),
                     flags,
                     NativeMemory.getU16(wc + IbvWc.pkey_index$OFFSET),
@@ -94,6 +163,79 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
                     NativeMemory.getU8(wc + IbvWc.dlid_path_bits$OFFSET));
         }
         return n;
+    }
+
+    /**
+     * As {@code ibv_start_poll}, {@code ibv_end_poll} and {@code ibv_wc_read_*} do, one completion per
+     * start_poll/end_poll pair. {@code next_poll} is not used: ibv_create_cq_ex(3) says end_poll still follows a
+     * next_poll that returns ENOENT, but librxe 44's next_poll then ends the batch itself (it stores the consumer
+     * index and unlocks), so that end_poll would move rxe's consumer index past the producer and make the CQ return
+     * stale entries. One completion per pair is correct under both readings.
+     */
+    private int pollExtended(long cq, WorkCompletionBatch batch) {
+        int want = batch.capacity();
+        int n = 0;
+        while (n < want) {
+            NativeMemory.putInt(pollAttr + IbvPollCqAttr.comp_mask$OFFSET, 0);
+            int rc = InlineVerbs.startPoll(startPoll, cq, pollAttr);
+            if (rc == Errno.ENOENT) {
+                // Empty: ibv_create_cq_ex(3) says end_poll is not called after a failed start_poll.
+                break;
+            }
+            if (rc != 0) {
+                if (n > 0) {
+                    // Throwing would lose the completions already consumed; a lasting error shows at the next poll.
+                    break;
+                }
+                throw new VerbsException("ibv_start_poll", rc, null);
+            }
+            try {
+                addCurrent(cq, batch);
+            } finally {
+                InlineVerbs.endPoll(endPoll, cq);
+            }
+            n++;
+        }
+        return n;
+    }
+
+    /** Adds the completion {@code start_poll} made current. */
+    private void addCurrent(long cq, WorkCompletionBatch batch) {
+        long wrId = NativeMemory.getLong(cq + IbvCqEx.wr_id$OFFSET);
+        int status = NativeMemory.getInt(cq + IbvCqEx.status$OFFSET);
+        int qpNum = InlineVerbs.readU32(readQpNum, cq);
+        int vendorErr = InlineVerbs.readU32(readVendorErr, cq);
+        if (status != WC_SUCCESS) {
+            // ibv_poll_cq(3): the other fields of a failed completion are not valid, so their readers are not
+            // called.
+            addFailed(batch, wrId, status, vendorErr, qpNum);
+            return;
+        }
+        int flags = InlineVerbs.readU32(readWcFlags, cq);
+        // read_imm_data returns imm_data as ibv_wc holds it, and the invalidated rkey with IBV_WC_WITH_INV.
+        int imm = (flags & (WcFlags.WITH_IMM | WcFlags.WITH_INV)) != 0 ? InlineVerbs.readU32(readImmData, cq) : 0;
+        batch.add(wrId, status,
+                InlineVerbs.readU32(readOpcode, cq),
+                vendorErr,
+                InlineVerbs.readU32(readByteLen, cq),
+                hostOrderImm(imm, flags),
+                qpNum,
+                InlineVerbs.readU32(readSrcQp, cq),
+                flags,
+                0, // ibv_cq_ex has no pkey_index reader
+                InlineVerbs.readU32(readSlid, cq) & 0xffff,
+                InlineVerbs.readU8(readSl, cq),
+                InlineVerbs.readU8(readDlidPathBits, cq));
+    }
+
+    /** A failed completion: the fields {@code ibv_poll_cq(3)} defines for it, 0 for the others. */
+    private static void addFailed(WorkCompletionBatch batch, long wrId, int status, int vendorErr, int qpNum) {
+        batch.add(wrId, status, 0, vendorErr, 0, 0, qpNum, 0, 0, 0, 0, 0, 0);
+    }
+
+    /** imm_data arrives in network order; an invalidated rkey shares the field in host order. */
+    private static int hostOrderImm(int imm, int flags) {
+        return (flags & WcFlags.WITH_IMM) != 0 ? Integer.reverseBytes(imm) : imm;
     }
 
     @Override
@@ -124,6 +266,10 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
         if (wcArray != 0) {
             context.resources.free(wcArray);
             wcArray = 0;
+        }
+        if (pollAttr != 0) {
+            context.resources.free(pollAttr);
+            pollAttr = 0;
         }
         if (channel != null) {
             channel.release();

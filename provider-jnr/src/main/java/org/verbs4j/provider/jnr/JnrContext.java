@@ -28,6 +28,7 @@ import org.verbs4j.VerbsException;
 import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.IbvAsyncEvent;
 import org.verbs4j.provider.jnr.internal.IbvContext;
+import org.verbs4j.provider.jnr.internal.IbvCqInitAttrEx;
 import org.verbs4j.provider.jnr.internal.IbvDeviceAttr;
 import org.verbs4j.provider.jnr.internal.IbvDeviceAttrEx;
 import org.verbs4j.provider.jnr.internal.IbvPortAttr;
@@ -45,6 +46,12 @@ import org.verbs4j.provider.jnr.internal.VerbsContext;
  */
 final class JnrContext implements Context {
     private static final Cleaner CLEANER = Cleaner.create();
+    private static final System.Logger LOG = System.getLogger(JnrContext.class.getName());
+    /**
+     * {@code -Dverbs4j.jnr.extendedCq=false} creates every CQ with {@code ibv_create_cq} and polls it with
+     * {@code ibv_poll_cq}, even where the provider library has {@code ibv_create_cq_ex}.
+     */
+    static final String EXTENDED_CQ_PROPERTY = "verbs4j.jnr.extendedCq";
 
     final NativeLibraries libs;
     final long handle;
@@ -310,11 +317,54 @@ final class JnrContext implements Context {
         if (compVector < 0 || compVector >= Math.max(vectors, 1)) {
             throw new IllegalArgumentException("compVector is 0.." + (Math.max(vectors, 1) - 1) + ": " + compVector);
         }
-        long cq = libs.ibverbs().ibv_create_cq(handle, cqe, 0, ch == null ? 0 : ch.handle(), compVector);
+        long chHandle = ch == null ? 0 : ch.handle();
+        if (!"false".equals(System.getProperty(EXTENDED_CQ_PROPERTY))) {
+            long cqx = createCqEx(cqe, chHandle, compVector);
+            if (cqx != 0) {
+                LOG.log(System.Logger.Level.DEBUG, "{0}: CQ of {1} entries created with ibv_create_cq_ex",
+                        device.name(), cqe);
+                return new JnrCompletionQueue(this, cqx, ch, true);
+            }
+        }
+        long cq = libs.ibverbs().ibv_create_cq(handle, cqe, 0, chHandle, compVector);
         if (cq == 0) {
             throw new VerbsException("ibv_create_cq", libs.lastErrno(), cqe + " entries");
         }
-        return new JnrCompletionQueue(this, cq, ch);
+        LOG.log(System.Logger.Level.DEBUG, "{0}: CQ of {1} entries created with ibv_create_cq", device.name(), cqe);
+        return new JnrCompletionQueue(this, cq, ch, false);
+    }
+
+    /**
+     * An extended CQ whose {@code ibv_wc_read_*} functions cover every field of {@code ibv_wc} but pkey_index, or 0
+     * when the provider library has no {@code create_cq_ex} or refuses it with EOPNOTSUPP or ENOSYS (libibverbs's
+     * answer to {@code wc_flags} it does not know, and its stub's where the provider library has no
+     * {@code create_cq_ex}), or fails without an errno: the caller then creates a plain CQ.
+     *
+     * @throws VerbsException any other errno of {@code ibv_create_cq_ex}, such as EINVAL for too many entries
+     */
+    private long createCqEx(int cqe, long channel, int compVector) {
+        long fn = InlineVerbs.verbsContextOp(handle, VerbsContext.create_cq_ex$OFFSET);
+        if (fn == 0) {
+            return 0;
+        }
+        long attr = NativeMemory.allocate(IbvCqInitAttrEx.SIZEOF);
+        try {
+            NativeMemory.putInt(attr + IbvCqInitAttrEx.cqe$OFFSET, cqe);
+            NativeMemory.putAddress(attr + IbvCqInitAttrEx.channel$OFFSET, channel);
+            NativeMemory.putInt(attr + IbvCqInitAttrEx.comp_vector$OFFSET, compVector);
+            NativeMemory.putLong(attr + IbvCqInitAttrEx.wc_flags$OFFSET, IbvCqInitAttrEx.WC_STANDARD_FLAGS);
+            long cqx = InlineVerbs.createPP(fn, handle, attr);
+            if (cqx == 0) {
+                int e = InlineVerbs.lastErrno();
+                if (e == 0 || e == Errno.EOPNOTSUPP || e == Errno.ENOSYS) {
+                    return 0;
+                }
+                throw new VerbsException("ibv_create_cq_ex", e, cqe + " entries");
+            }
+            return cqx;
+        } finally {
+            NativeMemory.free(attr);
+        }
     }
 
     @Override

@@ -20,6 +20,10 @@ import org.verbs4j.spi.VerbsProvider;
  * {@code ibv_get_device_list}; the constructor does nothing. The system property
  * {@value #DISABLED_PROPERTY}{@code =true} turns the provider off.
  *
+ * <p>CQs are created with {@code ibv_create_cq_ex} and polled with {@code ibv_start_poll} where the provider
+ * library supports it, and with {@code ibv_create_cq} and {@code ibv_poll_cq} otherwise; the system property
+ * {@code verbs4j.jnr.extendedCq=false} forces the plain CQ.
+ *
  * @see "ibv_get_device_list(3)"
  */
 public final class JnrProvider implements VerbsProvider {

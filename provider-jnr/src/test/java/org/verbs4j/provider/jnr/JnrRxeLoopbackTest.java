@@ -301,4 +301,72 @@ class JnrRxeLoopbackTest {
         }
         assertNotNull(ctx.capabilities());
     }
+
+    @Test
+    @DisplayName("rxe's CQs are extended (ibv_create_cq_ex) unless -Dverbs4j.jnr.extendedCq=false asks for a plain one")
+    void extendedCqUnlessTurnedOff() {
+        assumeTrue(ctx.device().name().startsWith("rxe"), "librxe is known to have create_cq_ex");
+        assertTrue(((JnrCompletionQueue) cq1).extended(), "the CQ with a channel");
+        assertTrue(((JnrCompletionQueue) cq2).extended(), "the CQ without a channel");
+        String old = System.getProperty(JnrContext.EXTENDED_CQ_PROPERTY);
+        System.setProperty(JnrContext.EXTENDED_CQ_PROPERTY, "false");
+        CompletionQueue plain;
+        try {
+            plain = ctx.createCq(8);
+        } finally {
+            if (old == null) {
+                System.clearProperty(JnrContext.EXTENDED_CQ_PROPERTY);
+            } else {
+                System.setProperty(JnrContext.EXTENDED_CQ_PROPERTY, old);
+            }
+        }
+        try (plain) {
+            assertTrue(!((JnrCompletionQueue) plain).extended());
+            assertTrue(plain.capacity() >= 8);
+            assertEquals(0, plain.poll(batch));
+        }
+    }
+
+    @Test
+    @DisplayName("a batch smaller than the completions waiting takes them over several polls, oldest first")
+    void pollsInPartialBatches() {
+        for (int i = 0; i < 5; i++) {
+            qp1.postSend(new SendWr().wrId(80 + i).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                    .sgList(new Sge(mrA.address(), 16, mrA.lkey())).rdma(mrB.address() + 16L * i, mrB.rkey()));
+        }
+        WorkCompletionBatch two = new WorkCompletionBatch(2);
+        List<Long> ids = new java.util.ArrayList<>();
+        long deadline = System.nanoTime() + TIMEOUT_NANOS;
+        while (ids.size() < 5 && System.nanoTime() < deadline) {
+            int n = cq1.poll(two);
+            assertTrue(n <= 2, "poll returned " + n + " into a batch of 2");
+            for (int i = 0; i < n; i++) {
+                assertEquals(WcStatus.SUCCESS, two.status(i));
+                assertEquals(WcOpcode.RDMA_WRITE, two.opcode(i));
+                assertEquals(qp1.qpNum(), two.qpNum(i));
+                ids.add(two.wrId(i));
+            }
+        }
+        assertEquals(List.of(80L, 81L, 82L, 83L, 84L), ids);
+        assertEquals(0, cq1.poll(two));
+    }
+
+    @Test
+    @DisplayName("a failed completion reports wr_id, status and qp_num, and 0 for the fields ibv_poll_cq(3) leaves undefined")
+    void failedCompletionFields() {
+        qp1.postSend(new SendWr().wrId(91).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(new Sge(mrA.address(), 64, mrA.lkey() + 0x100)).rdma(mrB.address(), mrB.rkey()));
+        long deadline = System.nanoTime() + TIMEOUT_NANOS;
+        while (cq1.poll(batch) == 0) {
+            assertTrue(System.nanoTime() < deadline, "no completion of WR 91 within 60 s");
+            Thread.onSpinWait();
+        }
+        assertEquals(91, batch.wrId(0));
+        assertTrue(batch.status(0) != WcStatus.SUCCESS, () -> "the bad lkey completed: " + batch.get(0));
+        assertEquals(qp1.qpNum(), batch.qpNum(0));
+        assertEquals(0, batch.byteLen(0));
+        assertEquals(0, batch.wcFlags(0));
+        assertEquals(0, batch.immData(0));
+        assertEquals(WcOpcode.of(0), batch.opcode(0));
+    }
 }

@@ -10,7 +10,8 @@ import com.kenai.jffi.Type;
 /**
  * Calls the {@code static inline} verbs of {@code verbs.h} the way their inline bodies do: through the
  * function pointers that the provider library (rxe, mlx5, ...) stores in {@code ibv_context.ops}, in
- * {@code struct verbs_context} just before {@code ibv_context}, and in {@code struct ibv_qp_ex}. The call
+ * {@code struct verbs_context} just before {@code ibv_context}, in {@code struct ibv_qp_ex} and in
+ * {@code struct ibv_cq_ex}. The call
  * goes through jffi's invoker on the raw function address, with every argument in a {@code long}.
  *
  * <p>The ops that return an int return the errno themselves (0 on success), so their call contexts do
@@ -53,8 +54,12 @@ public final class InlineVerbs {
     private static final CallContext I_PPPL = ctx(false, I, P, P, P, U64);
     // struct x *(*)(p, int): alloc_mw
     private static final CallContext P_PI_ERRNO = ctx(true, P, P, I);
-    // struct x *(*)(p, p): alloc_td, create_qp_ex, alloc_parent_domain
+    // struct x *(*)(p, p): alloc_td, create_qp_ex, create_cq_ex, alloc_parent_domain
     private static final CallContext P_PP_ERRNO = ctx(true, P, P, P);
+
+    // the ibv_cq_ex readers: uint32_t / enum / unsigned int (*)(struct ibv_cq_ex *), uint8_t (*)(struct ibv_cq_ex *)
+    private static final CallContext U32_P = ctx(false, U32, P);
+    private static final CallContext U8_P = ctx(false, U8, P);
 
     // the ibv_qp_ex builders and setters
     private static final CallContext V_P = ctx(false, V, P);
@@ -143,9 +148,34 @@ public final class InlineVerbs {
         return INVOKER.invokeN2(P_PI_ERRNO, fn, pd, type);
     }
 
-    /** {@code struct x *(*)(p, p)}: alloc_td, create_qp_ex, alloc_parent_domain; 0 with {@link #lastErrno()} set. */
+    /**
+     * {@code struct x *(*)(p, p)}: alloc_td, create_qp_ex, create_cq_ex, alloc_parent_domain; 0 with
+     * {@link #lastErrno()} set.
+     */
     public static long createPP(long fn, long a, long b) {
         return INVOKER.invokeN2(P_PP_ERRNO, fn, a, b);
+    }
+
+    // ---- struct ibv_cq_ex ----
+
+    /** {@code ibv_start_poll}: 0 with the first completion in the CQ, ENOENT when empty, or another errno. */
+    public static int startPoll(long fn, long cqx, long attr) {
+        return (int) INVOKER.invokeN2(I_PP, fn, cqx, attr);
+    }
+
+    /** {@code ibv_end_poll}. */
+    public static void endPoll(long fn, long cqx) {
+        INVOKER.invokeN1(V_P, fn, cqx);
+    }
+
+    /** An {@code ibv_wc_read_*} that returns a 32-bit value (opcode, vendor_err, byte_len, imm, QPN, flags, slid). */
+    public static int readU32(long fn, long cqx) {
+        return (int) INVOKER.invokeN1(U32_P, fn, cqx);
+    }
+
+    /** An {@code ibv_wc_read_*} that returns a {@code uint8_t} (sl, dlid_path_bits). */
+    public static int readU8(long fn, long cqx) {
+        return (int) (INVOKER.invokeN1(U8_P, fn, cqx) & 0xff);
     }
 
     // ---- struct ibv_qp_ex ----

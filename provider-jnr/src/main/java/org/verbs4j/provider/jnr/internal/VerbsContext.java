@@ -14,6 +14,7 @@ public final class VerbsContext {
     public static final long alloc_td$OFFSET = 128;
     public static final long dealloc_td$OFFSET = 120;
     public static final long query_device_ex$OFFSET = 216;
+    public static final long create_cq_ex$OFFSET = 200;
     public static final long create_qp_ex$OFFSET = 264;
     public static final long get_srq_num$OFFSET = 272;
     public static final long alloc_parent_domain$OFFSET = 112;

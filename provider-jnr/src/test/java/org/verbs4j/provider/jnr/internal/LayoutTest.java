@@ -26,11 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LayoutTest {
     static final List<Class<?>> LAYOUTS = List.of(IbvAhAttr.class, IbvAsyncEvent.class, IbvCompChannel.class,
-            IbvContext.class, IbvCq.class, IbvDeviceAttr.class, IbvDeviceAttrEx.class, IbvMr.class, IbvMw.class,
-            IbvMwBind.class, IbvMwBindInfo.class, IbvParentDomainInitAttr.class, IbvPortAttr.class, IbvQp.class,
-            IbvQpAttr.class, IbvQpCap.class, IbvQpEx.class, IbvQpInitAttr.class, IbvQpInitAttrEx.class,
-            IbvRecvWr.class, IbvSendWr.class, IbvSge.class, IbvSrq.class, IbvSrqAttr.class, IbvSrqInitAttr.class,
-            IbvTdInitAttr.class, IbvWc.class, VerbsContext.class);
+            IbvContext.class, IbvCq.class, IbvCqEx.class, IbvCqInitAttrEx.class, IbvDeviceAttr.class,
+            IbvDeviceAttrEx.class, IbvMr.class, IbvMw.class, IbvMwBind.class, IbvMwBindInfo.class,
+            IbvParentDomainInitAttr.class, IbvPollCqAttr.class, IbvPortAttr.class, IbvQp.class, IbvQpAttr.class,
+            IbvQpCap.class, IbvQpEx.class, IbvQpInitAttr.class, IbvQpInitAttrEx.class, IbvRecvWr.class,
+            IbvSendWr.class, IbvSge.class, IbvSrq.class, IbvSrqAttr.class, IbvSrqInitAttr.class, IbvTdInitAttr.class,
+            IbvWc.class, VerbsContext.class);
 
     private static final Path HEADER = Path.of("/usr/include/infiniband/verbs.h");
 
