@@ -167,17 +167,40 @@ final class EmulatedContext implements Context {
 
     @Override
     public void close() {
+        List<EmulatedQp> qps = new ArrayList<>();
         synchronized (lock) {
             if (closed) {
                 return;
             }
-            // Newest first: every object is younger than the objects it depends on.
-            for (int i = objects.size() - 1; i >= 0; i--) {
-                objects.get(i).forceClose();
+            for (EmulatedObject o : objects) {
+                if (o instanceof EmulatedQp qp) {
+                    qps.add(qp);
+                }
             }
-            objects.clear();
-            closed = true;
-            events.clear();
+        }
+        // Open WR sessions end first, outside the context's lock: their owners may need the context meanwhile.
+        int held = 0;
+        try {
+            for (EmulatedQp qp : qps) {
+                qp.awaitSessionForClose();
+                held++;
+            }
+            synchronized (lock) {
+                if (closed) {
+                    return;
+                }
+                // Newest first: every object is younger than the objects it depends on.
+                for (int i = objects.size() - 1; i >= 0; i--) {
+                    objects.get(i).forceClose();
+                }
+                objects.clear();
+                closed = true;
+                events.clear();
+            }
+        } finally {
+            for (int i = 0; i < held; i++) {
+                qps.get(i).endSessionClose();
+            }
         }
     }
 

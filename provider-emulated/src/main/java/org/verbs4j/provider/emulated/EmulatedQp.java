@@ -577,10 +577,18 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
 
     // ---------------------------------------------------------------- send side posting
 
+    /** Refuses a send-queue verb inside this thread's own open WR session, whose WRs sit past the tail. */
+    private void checkNoSessionHere() {
+        if (session != null) {
+            session.checkNotOpenHere();
+        }
+    }
+
     @Override
     public void postSend(SendWr wr) {
         checkOpen();
         Objects.requireNonNull(wr, "wr");
+        checkNoSessionHere();
         lock.lock();
         try {
             enqueue(wr, 0);
@@ -593,6 +601,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     public void postSend(List<SendWr> wrs) {
         checkOpen();
         Objects.requireNonNull(wrs, "wrs");
+        checkNoSessionHere();
         lock.lock();
         try {
             for (int i = 0, n = wrs.size(); i < n; i++) {
@@ -707,6 +716,33 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         sqTail++;
     }
 
+    /**
+     * Closes the QP once no other thread has its WR session open: the wait happens before the context's lock is
+     * taken, so a session owner that needs the context meanwhile is not blocked.
+     */
+    @Override
+    public void close() {
+        awaitSessionForClose();
+        try {
+            super.close();
+        } finally {
+            endSessionClose();
+        }
+    }
+
+    /** Aborts this thread's open session, or waits for another thread's, and keeps the session shut. */
+    void awaitSessionForClose() {
+        if (session != null) {
+            session.awaitForClose();
+        }
+    }
+
+    void endSessionClose() {
+        if (session != null) {
+            session.endClose();
+        }
+    }
+
     @Override
     public WrSession startWr() {
         checkOpen();
@@ -721,6 +757,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     @Override
     public int bindMw(MemoryWindow mw, long wrId, int sendFlags, MwBindInfo bindInfo) {
         checkOpen();
+        checkNoSessionHere();
         Objects.requireNonNull(mw, "mw");
         Objects.requireNonNull(bindInfo, "bindInfo");
         if (!(mw instanceof EmulatedMw w) || w.type != MwType.TYPE_1) {
