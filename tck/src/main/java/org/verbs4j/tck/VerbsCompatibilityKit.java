@@ -181,6 +181,14 @@ public abstract class VerbsCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Misuse: sessions and close")
+    class SessionMisuse extends SessionMisuseRules {
+        SessionMisuse() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Lifecycle and bad input")
     class Lifecycle extends LifecycleRules {
         Lifecycle() {

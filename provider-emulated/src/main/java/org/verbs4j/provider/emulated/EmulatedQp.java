@@ -591,6 +591,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         checkNoSessionHere();
         lock.lock();
         try {
+            checkOpen();
             enqueue(wr, 0);
         } finally {
             release();
@@ -604,6 +605,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         checkNoSessionHere();
         lock.lock();
         try {
+            checkOpen();
             for (int i = 0, n = wrs.size(); i < n; i++) {
                 enqueue(Objects.requireNonNull(wrs.get(i), "wr"), i);
             }

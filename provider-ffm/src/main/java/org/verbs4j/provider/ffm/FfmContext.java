@@ -427,6 +427,31 @@ final class FfmContext extends FfmObject implements Context {
         }
     }
 
+    /** The QPs whose WR sessions {@link #holdForClose()} waited for, released after the close. */
+    private List<FfmQueuePair> heldQps = List.of();
+
+    @Override
+    void holdForClose() {
+        List<FfmQueuePair> held = new ArrayList<>();
+        try {
+            for (FfmQueuePair qp : qps.values()) {
+                qp.holdForClose();
+                held.add(qp);
+            }
+        } catch (RuntimeException | Error e) {
+            held.forEach(FfmQueuePair::releaseAfterClose);
+            throw e;
+        }
+        heldQps = held;
+    }
+
+    @Override
+    void releaseAfterClose() {
+        List<FfmQueuePair> held = heldQps;
+        heldQps = List.of();
+        held.forEach(FfmQueuePair::releaseAfterClose);
+    }
+
     @Override
     String destroyVerb() {
         return "ibv_close_device";

@@ -55,6 +55,15 @@ abstract class FfmObject implements VerbsObject {
 
     @Override
     public final void close() {
+        holdForClose();
+        try {
+            closeHeld();
+        } finally {
+            releaseAfterClose();
+        }
+    }
+
+    private void closeHeld() {
         synchronized (this) {
             if (closed) {
                 return;
@@ -95,6 +104,16 @@ abstract class FfmObject implements VerbsObject {
             afterClose();
         }
     }
+
+    /**
+     * Called before {@link #close()} takes any monitor: waits until no other thread is inside a WR session of
+     * what this object destroys, so the destroy verb never runs under a session call and no monitor is held while
+     * waiting.
+     */
+    void holdForClose() {}
+
+    /** Ends {@link #holdForClose()}, whether the close succeeded or not. */
+    void releaseAfterClose() {}
 
     /** The destroy verb's name, for errors. */
     abstract String destroyVerb();

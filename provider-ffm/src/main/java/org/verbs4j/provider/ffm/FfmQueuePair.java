@@ -63,6 +63,12 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
     private volatile QpState state = QpState.RESET;
 
     private final Object sendLock = new Object();
+    private final Object recvLock = new Object();
+    /**
+     * Set by the destroy verb while it holds both posting locks: a post that waited for them sees it and throws
+     * IllegalStateException instead of calling into a destroyed QP or its freed scratch memory.
+     */
+    private boolean destroyed;
     private final int sendCapacity;
     private final int sgePerWr;
     private final MemorySegment sendWrs;
@@ -92,7 +98,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         this.recvPoster = srq == null
                 ? new RecvPoster(scratch, "ibv_post_recv", init.cap().maxRecvWr(), init.cap().maxRecvSge())
                 : null;
-        this.session = qpx.address() == 0 ? null : new FfmWrSession(this, qpx, init, scratch, td != null);
+        this.session = qpx.address() == 0 ? null : new FfmWrSession(this, qpx, init, scratch);
         pd.retain();
         sendCq.retain();
         recvCq.retain();
@@ -193,23 +199,32 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
     @Override
     public void postRecv(RecvWr wr) {
         checkReceive();
-        recvPoster.post(ctx.postRecv, qp, wr);
+        synchronized (recvLock) {
+            checkNotDestroyed();
+            recvPoster.post(ctx.postRecv, qp, wr);
+        }
     }
 
     @Override
     public void postRecv(List<RecvWr> wrs) {
         checkReceive();
-        recvPoster.post(ctx.postRecv, qp, wrs);
+        synchronized (recvLock) {
+            checkNotDestroyed();
+            recvPoster.post(ctx.postRecv, qp, wrs);
+        }
     }
 
-    /**
-     * Refuses a send-queue verb inside this thread's open WR session: providers may hold the send queue's
-     * lock from {@code ibv_wr_start} to {@code ibv_wr_complete} (rxe holds a spinlock), so the call would
-     * never return.
-     */
+    /** Under a posting lock: throws if the QP was destroyed while this thread waited for the lock. */
+    private void checkNotDestroyed() {
+        if (destroyed) {
+            throw new IllegalStateException("this QueuePair is closed");
+        }
+    }
+
+    /** Refuses a send-queue verb inside this thread's open WR session (see AbstractWrSession). */
     private void checkNotInSession() {
-        if (session != null && session.isOpenInThisThread()) {
-            throw new IllegalStateException("this thread has the QP's WR session open; complete() or abort() it first");
+        if (session != null) {
+            session.checkNotOpenHere();
         }
     }
 
@@ -219,6 +234,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         checkNotInSession();
         synchronized (sendLock) {
             checkOpen();
+            checkNotDestroyed();
             int err = write(0, wr);
             if (err != 0) {
                 throw new PostSendException(err, 0, reason(err, wr));
@@ -239,6 +255,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         checkNotInSession();
         synchronized (sendLock) {
             checkOpen();
+            checkNotDestroyed();
             for (int base = 0; base < size; base += sendCapacity) {
                 int n = Math.min(sendCapacity, size - base);
                 int limit = n;
@@ -422,7 +439,11 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
             ibv_mw_bind_info.addr$vh.set(bind, bi, bindInfo.addr());
             ibv_mw_bind_info.length$vh.set(bind, bi, bindInfo.length());
             ibv_mw_bind_info.mw_access_flags$vh.set(bind, bi, bindInfo.mwAccessFlags());
-            int rc = InlineOps.bind_mw(ctx.bindMw, qp, w.mw, bind);
+            int rc;
+            synchronized (sendLock) {
+                checkNotDestroyed();
+                rc = InlineOps.bind_mw(ctx.bindMw, qp, w.mw, bind);
+            }
             if (rc != 0) {
                 throw new VerbsException("ibv_bind_mw", Ibverbs.errnoOf(rc), null);
             }
@@ -451,6 +472,21 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         return flags == DataInOrder.RETURN_CAPS ? (wholeMsg != 0 ? DataInOrder.WHOLE_MSG.bit() : 0) : wholeMsg;
     }
 
+    /** Before the QP's monitor is taken: abort this thread's open session, or wait for another thread's. */
+    @Override
+    void holdForClose() {
+        if (session != null) {
+            session.awaitForClose();
+        }
+    }
+
+    @Override
+    void releaseAfterClose() {
+        if (session != null) {
+            session.endClose();
+        }
+    }
+
     @Override
     String destroyVerb() {
         return "ibv_destroy_qp";
@@ -458,10 +494,14 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
 
     @Override
     int destroyNative() {
-        if (session != null) {
-            session.closeForDestroy();
+        // Both posting locks: no post runs inside the destroy verb, and none starts after it.
+        synchronized (sendLock) {
+            synchronized (recvLock) {
+                int rc = Ibverbs.ibv_destroy_qp(qp);
+                destroyed = rc == 0;
+                return rc;
+            }
         }
-        return Ibverbs.ibv_destroy_qp(qp);
     }
 
     @Override

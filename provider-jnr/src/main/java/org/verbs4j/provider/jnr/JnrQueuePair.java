@@ -3,7 +3,6 @@ package org.verbs4j.provider.jnr;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.Errno;
@@ -96,7 +95,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         this.recvWrs = new RecvWrArray(pd.context.resources);
         this.mwBind = pd.context.resources.allocate(IbvMwBind.SIZEOF);
         this.session = granted.sendOps().isEmpty() ? null
-                : new JnrWrSession(this, qpx, granted.sendOps(), granted.cap(), td == null ? new ReentrantLock() : null);
+                : new JnrWrSession(this, qpx, granted.sendOps(), granted.cap(), ipCsum());
         pd.retain();
         sendCq.retain();
         recvCq.retain();
@@ -469,6 +468,16 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         return s == QpState.RTS || s == QpState.SQD || s == QpState.SQE || s == QpState.ERR;
     }
 
+    /**
+     * Refuses a send-queue verb inside this thread's open WR session: rxe holds the send queue's spinlock from
+     * {@code ibv_wr_start} to {@code ibv_wr_complete}, so the call would never return.
+     */
+    private void checkNotInSession() {
+        if (session != null) {
+            session.checkNotOpenHere();
+        }
+    }
+
     private boolean ipCsum() {
         return (context.cachedDeviceAttributes().deviceCapFlags() & org.verbs4j.DeviceAttributes.CAP_UD_IP_CSUM) != 0;
     }
@@ -488,6 +497,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     @Override
     public synchronized void postSend(List<SendWr> wrs) {
         Objects.requireNonNull(wrs, "wrs");
+        checkNotInSession();
         long qp = handle();
         int n = wrs.size();
         if (n == 0) {
@@ -537,6 +547,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized int bindMw(MemoryWindow mw, long wrId, int sendFlags, MwBindInfo bindInfo) {
+        checkNotInSession();
         Objects.requireNonNull(mw, "mw");
         Objects.requireNonNull(bindInfo, "bindInfo");
         long qp = handle();
@@ -593,13 +604,13 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     @Override
     public void close() {
         if (session != null) {
-            session.blockForClose();
+            session.awaitForClose();
         }
         try {
             super.close();
         } finally {
             if (session != null) {
-                session.unblockAfterClose();
+                session.endClose();
             }
         }
     }
@@ -607,13 +618,13 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     @Override
     void markClosed() {
         if (session != null) {
-            session.blockForClose();
+            session.awaitForClose();
         }
         try {
             super.markClosed();
         } finally {
             if (session != null) {
-                session.unblockAfterClose();
+                session.endClose();
             }
         }
     }
