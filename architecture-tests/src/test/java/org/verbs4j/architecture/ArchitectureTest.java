@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.verbs4j.Context;
 import org.verbs4j.Device;
 import org.verbs4j.VerbsObject;
+import org.verbs4j.VerbsException;
 import org.verbs4j.WrSession;
 import org.verbs4j.spi.VerbsProvider;
+import org.verbs4j.spi.support.AbstractWrSession;
 
 /** The module boundaries of DESIGN.md, checked on the compiled main classes of every module. */
 @DisplayName("Architecture rules of DESIGN.md")
@@ -78,8 +80,9 @@ class ArchitectureTest {
     @Test
     @DisplayName("the API and SPI depend only on the JDK")
     void apiDependsOnlyOnJdk() {
-        ArchRule rule = classes().that().resideInAnyPackage("org.verbs4j", "org.verbs4j.spi")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "org.verbs4j", "org.verbs4j.spi")
+        ArchRule rule = classes().that().resideInAnyPackage("org.verbs4j", "org.verbs4j.spi", "org.verbs4j.spi.support")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "org.verbs4j", "org.verbs4j.spi",
+                        "org.verbs4j.spi.support")
                 .as("verbs-spi depends on nothing but the JDK, so that any provider and any application can use it");
         rule.check(classes);
     }
@@ -111,6 +114,28 @@ class ArchitectureTest {
                 .orShould().implement(Device.class)
                 .orShould().implement(WrSession.class)
                 .as("the API packages define the contract; implementations belong to provider modules");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("every provider's WR session extends the shared WR-batch state machine")
+    void wrSessionsExtendTheSharedStateMachine() {
+        ArchRule rule = classes().that().resideInAPackage("org.verbs4j.provider..").and().implement(WrSession.class)
+                .should().beAssignableTo(AbstractWrSession.class)
+                .as("the rules of ibv_wr_post(3) live once, in org.verbs4j.spi.support.AbstractWrSession; "
+                        + "a provider's session only binds them");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("no provider's WR session raises a WR-batch error itself")
+    void onlyTheSharedLayerFailsABatch() {
+        ArchRule rule = noClasses().that().resideInAPackage("org.verbs4j.provider..")
+                .and().areAssignableTo(AbstractWrSession.class)
+                .should().callConstructor(VerbsException.class, String.class, int.class, String.class)
+                .orShould().callConstructor(IllegalStateException.class, String.class)
+                .as("a provider reports a rule of its own through AbstractWrSession.fail(errno, why), so every "
+                        + "batch fails the same way on every provider");
         rule.check(classes);
     }
 
