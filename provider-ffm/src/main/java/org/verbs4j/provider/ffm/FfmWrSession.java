@@ -149,7 +149,7 @@ final class FfmWrSession extends AbstractWrSession {
         ibv_qp_ex.wr_id$vh.set(qpx, 0L, wr.wrId());
         ibv_qp_ex.wr_flags$vh.set(qpx, 0L, wr.wrFlags());
         switch (op) {
-            case SEND -> InlineOps.wr_void(send, qpx);
+            case SEND -> InlineOps.wr_send(send, qpx);
             case SEND_WITH_IMM -> InlineOps.wr_u32(sendImm, qpx, Integer.reverseBytes(wr.immData()));
             case SEND_WITH_INV -> InlineOps.wr_u32(sendInv, qpx, wr.invalidateRkey());
             case RDMA_WRITE -> InlineOps.wr_rdma(rdmaWrite, qpx, wr.rkey(), wr.remoteAddr());

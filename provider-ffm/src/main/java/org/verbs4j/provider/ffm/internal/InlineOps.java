@@ -10,6 +10,7 @@ import static org.verbs4j.provider.ffm.internal.Ibverbs.LINKER;
 import static org.verbs4j.provider.ffm.internal.Ibverbs.unexpected;
 
 import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
@@ -24,6 +25,17 @@ public final class InlineOps {
 
     private static MethodHandle fn(FunctionDescriptor fd) {
         return LINKER.downcallHandle(fd);
+    }
+
+    /**
+     * A critical downcall: no thread-state transition, which is most of a short call's cost. Only for ops that
+     * neither block nor call back into Java, nor make a system call: the {@code ibv_wr_*} builders and setters,
+     * which write the next WQE in user memory, and the {@code ibv_cq_ex} {@code read_*} ops, which read the
+     * current CQE. Never for {@code wr_start} (which may spin on the send queue's lock), {@code wr_complete}
+     * (which rings the doorbell, a system call on rxe) or {@code wr_abort}. No heap segment is passed to them.
+     */
+    private static MethodHandle fnCritical(FunctionDescriptor fd) {
+        return LINKER.downcallHandle(fd, Linker.Option.critical(false));
     }
 
     private static MethodHandle fnErrno(FunctionDescriptor fd) {
@@ -53,31 +65,32 @@ public final class InlineOps {
     // ---- ibv_cq_ex ----
     static final MethodHandle start_poll$mh = get_srq_num$mh;
     static final MethodHandle end_poll$mh = fn(FunctionDescriptor.ofVoid(ADDRESS));
-    static final MethodHandle read_u32$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    static final MethodHandle read_u8$mh = fn(FunctionDescriptor.of(JAVA_BYTE, ADDRESS));
+    static final MethodHandle read_u32$mh = fnCritical(FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    static final MethodHandle read_u8$mh = fnCritical(FunctionDescriptor.of(JAVA_BYTE, ADDRESS));
 
     // ---- ibv_qp_ex ----
-    static final MethodHandle wr_atomic_cmp_swp$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+    static final MethodHandle wr_atomic_cmp_swp$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
             JAVA_LONG, JAVA_LONG));
-    static final MethodHandle wr_atomic_fetch_add$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+    static final MethodHandle wr_atomic_fetch_add$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
             JAVA_LONG));
-    static final MethodHandle wr_bind_mw$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
-    static final MethodHandle wr_u32$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT));
-    static final MethodHandle wr_rdma$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG));
-    static final MethodHandle wr_rdma_write_imm$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+    static final MethodHandle wr_bind_mw$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
+    static final MethodHandle wr_u32$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT));
+    static final MethodHandle wr_rdma$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG));
+    static final MethodHandle wr_rdma_write_imm$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
             JAVA_INT));
     static final MethodHandle wr_void$mh = fn(FunctionDescriptor.ofVoid(ADDRESS));
-    static final MethodHandle wr_send_tso$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_SHORT,
+    static final MethodHandle wr_builder_void$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS));
+    static final MethodHandle wr_send_tso$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_SHORT,
             JAVA_SHORT));
-    static final MethodHandle wr_set_ud_addr$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT,
+    static final MethodHandle wr_set_ud_addr$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT,
             JAVA_INT));
-    static final MethodHandle wr_set_inline_data$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_LONG));
-    static final MethodHandle wr_set_list$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS));
-    static final MethodHandle wr_set_sge$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT));
+    static final MethodHandle wr_set_inline_data$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_LONG));
+    static final MethodHandle wr_set_list$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS));
+    static final MethodHandle wr_set_sge$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT));
     static final MethodHandle wr_complete$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    static final MethodHandle wr_atomic_write$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+    static final MethodHandle wr_atomic_write$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
             ADDRESS));
-    static final MethodHandle wr_flush$mh = fn(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG,
+    static final MethodHandle wr_flush$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG,
             JAVA_BYTE, JAVA_BYTE));
 
     public static int post_send(MemorySegment fn, MemorySegment qp, MemorySegment wr, MemorySegment badWr) {
@@ -267,7 +280,16 @@ public final class InlineOps {
         }
     }
 
-    /** {@code wr_send}, {@code wr_start}, {@code wr_abort}. */
+    /** {@code wr_send}: a builder with no argument, called critically. */
+    public static void wr_send(MemorySegment fn, MemorySegment qpx) {
+        try {
+            wr_builder_void$mh.invokeExact(fn, qpx);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** {@code wr_start}, {@code wr_abort}. */
     public static void wr_void(MemorySegment fn, MemorySegment qpx) {
         try {
             wr_void$mh.invokeExact(fn, qpx);
