@@ -40,7 +40,7 @@ final class EmulatedWrSession implements WrSession {
         }
     }
 
-    private final EmulatedQp qp;
+    private final EmulatedQueuePair qp;
     private final boolean locking;
     private final boolean sigAll;
     private volatile boolean active;
@@ -58,7 +58,7 @@ final class EmulatedWrSession implements WrSession {
     private int errno;
     private String error;
 
-    EmulatedWrSession(EmulatedQp qp) {
+    EmulatedWrSession(EmulatedQueuePair qp) {
         this.qp = qp;
         this.locking = qp.td == null;
         this.sigAll = qp.initAttributes().sqSigAll();
@@ -200,7 +200,7 @@ final class EmulatedWrSession implements WrSession {
         if (w == null) {
             return;
         }
-        if (!(mw instanceof EmulatedMw m) || m.type != MwType.TYPE_2 || bindInfo == null) {
+        if (!(mw instanceof EmulatedMemoryWindow m) || m.type != MwType.TYPE_2 || bindInfo == null) {
             invalid(Errno.EINVAL, "bindMw needs a type 2 window of this provider and bind info");
             return;
         }
@@ -323,7 +323,7 @@ final class EmulatedWrSession implements WrSession {
     @Override
     public void setSge(int lkey, long addr, int length) {
         SendWqe w = target(true);
-        if (w == null || w.opcode == EmulatedQp.OP_FLUSH) {
+        if (w == null || w.opcode == EmulatedQueuePair.OP_FLUSH) {
             return;
         }
         w.numSge = 1;
@@ -336,7 +336,7 @@ final class EmulatedWrSession implements WrSession {
     @Override
     public void setSgeList(Sge[] sges, int count) {
         SendWqe w = target(true);
-        if (w == null || w.opcode == EmulatedQp.OP_FLUSH) {
+        if (w == null || w.opcode == EmulatedQueuePair.OP_FLUSH) {
             return;
         }
         if (sges == null || count < 0 || count > sges.length) {
@@ -425,7 +425,7 @@ final class EmulatedWrSession implements WrSession {
         if (w == null || qp.type != QpType.UD) {
             return;
         }
-        if (!(ah instanceof EmulatedAh a) || a.isClosed()) {
+        if (!(ah instanceof EmulatedAddressHandle a) || a.isClosed()) {
             invalid(Errno.EINVAL, "setUdAddr needs an open address handle of this provider");
             return;
         }
@@ -448,7 +448,7 @@ final class EmulatedWrSession implements WrSession {
         checkActive();
         endCurrent();
         QpState s = qp.state;
-        if (errno == 0 && !EmulatedQp.canPost(s)) {
+        if (errno == 0 && !EmulatedQueuePair.canPost(s)) {
             invalid(Errno.EINVAL, "the QP is in " + s + "; posting needs RTS, SQD, SQE or ERR");
         }
         int err = errno;

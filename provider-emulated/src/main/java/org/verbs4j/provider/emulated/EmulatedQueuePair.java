@@ -61,7 +61,7 @@ import org.verbs4j.provider.emulated.internal.Transfer;
  * receive queue's monitor never waits for a QP lock (it only tries), so two QPs sending to each other
  * from two threads cannot deadlock.
  */
-final class EmulatedQp extends EmulatedObject implements QueuePair {
+final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
     // IBV_WR_* values.
     static final int OP_RDMA_WRITE = 0;
     static final int OP_RDMA_WRITE_WITH_IMM = 1;
@@ -111,15 +111,15 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
             ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
 
-    final EmulatedPd pd;
+    final EmulatedProtectionDomain pd;
     final EmulatedDevice device;
     final QpType type;
     final int qpn;
     private final QpInitAttributes init;
-    final EmulatedCq sendCq;
-    final EmulatedCq recvCq;
-    final EmulatedSrq srq;
-    final EmulatedTd td;
+    final EmulatedCompletionQueue sendCq;
+    final EmulatedCompletionQueue recvCq;
+    final EmulatedSharedReceiveQueue srq;
+    final EmulatedThreadDomain td;
     private final boolean sigAll;
     /** Bit {@code 1 << IBV_WR_*} for each opcode requested in sendOps. */
     final int sendOpsMask;
@@ -160,9 +160,9 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     private PathMigState pathMigState = PathMigState.MIGRATED;
 
     /** The connected peer as last resolved (RC, UC). */
-    private EmulatedQp peer;
+    private EmulatedQueuePair peer;
     /** A QP whose send waits for a receive here (RNR), woken when one is posted. */
-    volatile EmulatedQp rnrWaiter;
+    volatile EmulatedQueuePair rnrWaiter;
 
     /** Scratch of the last successful remote key check, under {@link #lock}. */
     private MemoryKey scratchKey;
@@ -170,7 +170,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     /** A GRH under construction, under {@link #lock}. */
     private final MemorySegment grh = MemorySegment.ofArray(new byte[GRH_BYTES]);
 
-    EmulatedQp(EmulatedPd pd, QpInitAttributes a) {
+    EmulatedQueuePair(EmulatedProtectionDomain pd, QpInitAttributes a) {
         super(pd.context);
         this.pd = pd;
         this.device = pd.device();
@@ -179,11 +179,11 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                     "the emulated device supports RC, UC and UD QPs, not " + type);
         }
-        EmulatedCq scq = cq(a.sendCq(), "sendCq");
-        EmulatedCq rcq = cq(a.recvCq(), "recvCq");
-        EmulatedSrq s = null;
+        EmulatedCompletionQueue scq = cq(a.sendCq(), "sendCq");
+        EmulatedCompletionQueue rcq = cq(a.recvCq(), "recvCq");
+        EmulatedSharedReceiveQueue s = null;
         if (a.srq() != null) {
-            if (!(a.srq() instanceof EmulatedSrq e) || e.context != context) {
+            if (!(a.srq() instanceof EmulatedSharedReceiveQueue e) || e.context != context) {
                 throw new IllegalArgumentException("the SRQ belongs to another context");
             }
             if (e.isClosed()) {
@@ -191,9 +191,9 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
             }
             s = e;
         }
-        EmulatedTd t = null;
+        EmulatedThreadDomain t = null;
         if (a.threadDomain() != null) {
-            if (!(a.threadDomain() instanceof EmulatedTd e) || e.context != context) {
+            if (!(a.threadDomain() instanceof EmulatedThreadDomain e) || e.context != context) {
                 throw new IllegalArgumentException("the thread domain belongs to another context");
             }
             if (e.isClosed()) {
@@ -265,8 +265,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         device.qps.put(qpn, this);
     }
 
-    private EmulatedCq cq(Object cq, String name) {
-        if (!(cq instanceof EmulatedCq c) || c.context != context) {
+    private EmulatedCompletionQueue cq(Object cq, String name) {
+        if (!(cq instanceof EmulatedCompletionQueue c) || c.context != context) {
             throw new IllegalArgumentException(name + " belongs to another context");
         }
         if (c.isClosed()) {
@@ -390,7 +390,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
             return "the P_Key table has one entry; pkey_index " + a.pkeyIndex() + " is outside it";
         }
         if ((mask & QpAttrMask.AV) != 0) {
-            String bad = EmulatedPd.checkAv(a.ahAttr());
+            String bad = EmulatedProtectionDomain.checkAv(a.ahAttr());
             if (bad != null) {
                 return bad;
             }
@@ -560,7 +560,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     }
 
     private void afterRecvPosted() {
-        EmulatedQp w = rnrWaiter;
+        EmulatedQueuePair w = rnrWaiter;
         if (w != null) {
             // A send that still finds no receive registers itself again.
             rnrWaiter = null;
@@ -629,10 +629,10 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         if (n > maxSendSge) {
             throw new PostSendException(Errno.EINVAL, index, n + " SGEs exceed max_send_sge " + maxSendSge);
         }
-        if (type == QpType.UD && !(wr.ah() instanceof EmulatedAh)) {
+        if (type == QpType.UD && !(wr.ah() instanceof EmulatedAddressHandle)) {
             throw new PostSendException(Errno.EINVAL, index, "a UD WR needs an address handle of this provider");
         }
-        if (op == WrOpcode.BIND_MW && (!(wr.bindMwWindow() instanceof EmulatedMw mw) || mw.type != MwType.TYPE_2
+        if (op == WrOpcode.BIND_MW && (!(wr.bindMwWindow() instanceof EmulatedMemoryWindow mw) || mw.type != MwType.TYPE_2
                 || wr.bindMwInfo() == null)) {
             throw new PostSendException(Errno.EINVAL, index,
                     "a BIND_MW WR needs a type 2 window of this provider and bind info");
@@ -662,7 +662,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
             for (int i = 0; i < n; i++) {
                 Sge g = sges[i];
                 long len = Integer.toUnsignedLong(g.length());
-                EmulatedMr mr = pd.regionContaining(g.addr(), len);
+                EmulatedMemoryRegion mr = pd.regionContaining(g.addr(), len);
                 if (mr != null) {
                     MemorySegment.copy(mr.segment, g.addr() - mr.address, w.inline, at, len);
                 } else if (len > 0) {
@@ -723,7 +723,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         checkOpen();
         Objects.requireNonNull(mw, "mw");
         Objects.requireNonNull(bindInfo, "bindInfo");
-        if (!(mw instanceof EmulatedMw w) || w.type != MwType.TYPE_1) {
+        if (!(mw instanceof EmulatedMemoryWindow w) || w.type != MwType.TYPE_1) {
             throw new IllegalArgumentException("QueuePair.bindMw binds type 1 windows of this provider; "
                     + "bind type 2 windows with a BIND_MW WR");
         }
@@ -731,7 +731,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         if (type == QpType.UD) {
             throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "memory windows are bound on RC and UC QPs");
         }
-        if (!(bindInfo.mr() instanceof EmulatedMr mr) || mr.isClosed()) {
+        if (!(bindInfo.mr() instanceof EmulatedMemoryRegion mr) || mr.isClosed()) {
             throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "the region is closed or of another provider");
         }
         if ((mr.access & AccessFlags.MW_BIND) == 0) {
@@ -890,7 +890,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         if (type == QpType.UD) {
             return sendUd(w);
         }
-        EmulatedQp p = connectedPeer();
+        EmulatedQueuePair p = connectedPeer();
         if (p == null) {
             if (type == QpType.RC) {
                 return fail(w, RETRY_EXC_ERR);
@@ -919,7 +919,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
      * Ends an RC/UC operation whose responder part returned {@code r}: a WC status, {@link #DROPPED} or
      * {@link #RESP_BLOCKED}.
      */
-    private int finish(SendWqe w, EmulatedQp p, int r) {
+    private int finish(SendWqe w, EmulatedQueuePair p, int r) {
         if (r == RESP_BLOCKED) {
             return rnr(w, p);
         }
@@ -936,7 +936,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     }
 
     /** The RC peer has no receive posted: wait, or give up after rnr_retry retries (7 is forever). */
-    private int rnr(SendWqe w, EmulatedQp p) {
+    private int rnr(SendWqe w, EmulatedQueuePair p) {
         int retries = rnrRetry;
         if (retries != 7) {
             if (w.rnrCount >= retries) {
@@ -959,8 +959,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     }
 
     /** The connected peer if it would accept a packet from this QP now, else null. */
-    private EmulatedQp connectedPeer() {
-        EmulatedQp p = peer;
+    private EmulatedQueuePair connectedPeer() {
+        EmulatedQueuePair p = peer;
         if (p == null || p.isClosed()) {
             AhAttributes a = av;
             EmulatedDevice d = a == null || a.grh() == null ? null : EmulatedDevice.byGid(a.grh().dgid());
@@ -1003,7 +1003,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
      * Checks an rkey at the responder: the key, its PD, its access bits, a type 2 window's QP, and the bounds.
      * On success leaves the key and the offset in the scratch fields.
      */
-    private boolean remoteKey(EmulatedQp p, int rkey, long addr, long len, int access) {
+    private boolean remoteKey(EmulatedQueuePair p, int rkey, long addr, long len, int access) {
         MemoryKey k = p.device.keys.lookup(rkey);
         if (k == null || k.pd != p.pd || (k.access & access) != access
                 || k.kind == MemoryKey.KIND_MW2 && k.boundQpn != p.qpn) {
@@ -1018,7 +1018,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         return true;
     }
 
-    private int write(SendWqe w, EmulatedQp p) {
+    private int write(SendWqe w, EmulatedQueuePair p) {
         if ((p.accessFlags & AccessFlags.REMOTE_WRITE) == 0) {
             return responderError(p, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
         }
@@ -1036,7 +1036,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
      * The responder detected an error: an RC responder moves to ERR and reports {@code event}; a UC
      * responder drops the message.
      */
-    private int responderError(EmulatedQp p, int status, AsyncEventType event) {
+    private int responderError(EmulatedQueuePair p, int status, AsyncEventType event) {
         if (type == QpType.UC) {
             return DROPPED;
         }
@@ -1045,7 +1045,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     }
 
     /** SEND, SEND_WITH_IMM, SEND_WITH_INV and RDMA_WRITE_WITH_IMM: consumes a receive at the peer. */
-    private int deliver(SendWqe w, EmulatedQp p) {
+    private int deliver(SendWqe w, EmulatedQueuePair p) {
         int op = w.opcode;
         boolean isWrite = op == OP_RDMA_WRITE_WITH_IMM;
         if (isWrite && (p.accessFlags & AccessFlags.REMOTE_WRITE) == 0) {
@@ -1109,13 +1109,13 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         return result;
     }
 
-    private boolean popRecv(EmulatedQp p, RecvQueue q, long wrId, int status, int opcode, int len, int imm,
+    private boolean popRecv(EmulatedQueuePair p, RecvQueue q, long wrId, int status, int opcode, int len, int imm,
                             int wcFlags) {
         return popRecv(p, q, wrId, status, opcode, len, imm, wcFlags, false);
     }
 
     /** Takes the head receive WR of {@code q} and completes it on the peer's receive CQ. */
-    private boolean popRecv(EmulatedQp p, RecvQueue q, long wrId, int status, int opcode, int len, int imm,
+    private boolean popRecv(EmulatedQueuePair p, RecvQueue q, long wrId, int status, int opcode, int len, int imm,
                             int wcFlags, boolean solicited) {
         q.pop();
         if (p.srq != null) {
@@ -1130,7 +1130,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     }
 
     /** Invalidates an rkey at the peer (SEND_WITH_INV): a region or a type 2 window of its PD. */
-    private static boolean invalidate(EmulatedQp p, int rkey) {
+    private static boolean invalidate(EmulatedQueuePair p, int rkey) {
         return invalidateKey(p.device, p.pd, rkey);
     }
 
@@ -1138,14 +1138,14 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
      * Invalidates a region's key or a type 2 window's key of {@code pd}; false if the key is not valid, belongs
      * to another PD, or is a type 1 window's (which only a bind may change).
      */
-    private static boolean invalidateKey(EmulatedDevice d, EmulatedPd pd, int rkey) {
+    private static boolean invalidateKey(EmulatedDevice d, EmulatedProtectionDomain pd, int rkey) {
         synchronized (d.keys) {
             MemoryKey k = d.keys.lookup(rkey);
             if (k == null || k.pd != pd || k.kind == MemoryKey.KIND_MW1) {
                 return false;
             }
             if (k.kind == MemoryKey.KIND_MW2) {
-                ((EmulatedMw) k.owner).unbindLocked();
+                ((EmulatedMemoryWindow) k.owner).unbindLocked();
             } else {
                 k.valid = false;
             }
@@ -1153,7 +1153,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         }
     }
 
-    private int read(SendWqe w, EmulatedQp p) {
+    private int read(SendWqe w, EmulatedQueuePair p) {
         if ((p.accessFlags & AccessFlags.REMOTE_READ) == 0) {
             return responderError(p, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
         }
@@ -1173,7 +1173,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         return SUCCESS;
     }
 
-    private int atomic(SendWqe w, EmulatedQp p) {
+    private int atomic(SendWqe w, EmulatedQueuePair p) {
         if ((p.accessFlags & AccessFlags.REMOTE_ATOMIC) == 0) {
             return responderError(p, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
         }
@@ -1208,7 +1208,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         return true;
     }
 
-    private int atomicWrite(SendWqe w, EmulatedQp p) {
+    private int atomicWrite(SendWqe w, EmulatedQueuePair p) {
         long value;
         if (w.isInline) {
             value = w.inline.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
@@ -1233,7 +1233,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         return SUCCESS;
     }
 
-    private int flush(SendWqe w, EmulatedQp p) {
+    private int flush(SendWqe w, EmulatedQueuePair p) {
         int access = ((w.flushType & Flush.TYPE_GLOBAL) != 0 ? AccessFlags.FLUSH_GLOBAL : 0)
                 | ((w.flushType & Flush.TYPE_PERSISTENT) != 0 ? AccessFlags.FLUSH_PERSISTENT : 0);
         MemoryKey k = p.device.keys.lookup(w.rkey);
@@ -1256,12 +1256,12 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         if (w.length > EmulatedDevice.MTU.bytes()) {
             return fail(w, LOC_LEN_ERR);
         }
-        EmulatedAh ah = (EmulatedAh) w.ah;
+        EmulatedAddressHandle ah = (EmulatedAddressHandle) w.ah;
         if (ah.isClosed()) {
             return fail(w, LOC_QP_OP_ERR);
         }
         EmulatedDevice d = EmulatedDevice.byGid(ah.attributes.grh().dgid());
-        EmulatedQp p = d == null ? null : d.qps.get(w.remoteQpn);
+        EmulatedQueuePair p = d == null ? null : d.qps.get(w.remoteQpn);
         int qk = w.remoteQkey < 0 ? qkey : w.remoteQkey;
         if (p != null && p.type == QpType.UD && receives(p.state) && p.qkey == qk) {
             RecvQueue q = p.srq != null ? p.srq.queue : p.rq;
@@ -1287,7 +1287,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     }
 
     /** A RoCE v2 GRH (IPv6 header form): version, payload length, next header, hop limit, SGID, DGID. */
-    private void fillGrh(EmulatedAh ah, long payload) {
+    private void fillGrh(EmulatedAddressHandle ah, long payload) {
         grh.fill((byte) 0);
         grh.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x60);
         grh.set(BIG_ENDIAN_SHORT, 4, (short) payload);
@@ -1306,8 +1306,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     }
 
     private int bind(SendWqe w) {
-        EmulatedMw mw = (EmulatedMw) w.mw;
-        EmulatedMr mr = w.bindMr instanceof EmulatedMr m ? m : null;
+        EmulatedMemoryWindow mw = (EmulatedMemoryWindow) w.mw;
+        EmulatedMemoryRegion mr = w.bindMr instanceof EmulatedMemoryRegion m ? m : null;
         if (mw.isClosed() || mw.pd != pd || mr == null || mr.isClosed() || mr.pd != pd
                 || (mr.access & AccessFlags.MW_BIND) == 0) {
             return fail(w, MW_BIND_ERR);
@@ -1353,6 +1353,6 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
 
     @Override
     public String toString() {
-        return "EmulatedQp[" + type + ", qpn=0x" + Integer.toHexString(qpn) + ", " + state + "]";
+        return "EmulatedQueuePair[" + type + ", qpn=0x" + Integer.toHexString(qpn) + ", " + state + "]";
     }
 }

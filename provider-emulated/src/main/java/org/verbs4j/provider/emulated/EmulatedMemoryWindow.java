@@ -11,14 +11,14 @@ import org.verbs4j.provider.emulated.internal.MemoryKey;
  * A memory window. Its key-table entry is invalid until a bind makes it grant access to part of a
  * region; every bind of a type 1 window changes the low 8 bits of its rkey.
  */
-final class EmulatedMw extends EmulatedObject implements MemoryWindow {
-    final EmulatedPd pd;
+final class EmulatedMemoryWindow extends EmulatedObject implements MemoryWindow {
+    final EmulatedProtectionDomain pd;
     final MwType type;
     final MemoryKey key;
     /** The rkey as the application sees it (a type 1 bind changes it when posted). */
     volatile int rkey;
 
-    EmulatedMw(EmulatedPd pd, MwType type) {
+    EmulatedMemoryWindow(EmulatedProtectionDomain pd, MwType type) {
         super(pd.context);
         this.pd = pd;
         this.type = type;
@@ -52,7 +52,7 @@ final class EmulatedMw extends EmulatedObject implements MemoryWindow {
         key.valid = false;
         Object mr = key.boundMr;
         key.boundMr = null;
-        if (mr instanceof EmulatedMr m) {
+        if (mr instanceof EmulatedMemoryRegion m) {
             m.users.decrementAndGet();
         }
     }
@@ -73,6 +73,6 @@ final class EmulatedMw extends EmulatedObject implements MemoryWindow {
 
     @Override
     public String toString() {
-        return "EmulatedMw[" + type + ", rkey=0x" + Integer.toHexString(rkey) + "]";
+        return "EmulatedMemoryWindow[" + type + ", rkey=0x" + Integer.toHexString(rkey) + "]";
     }
 }
