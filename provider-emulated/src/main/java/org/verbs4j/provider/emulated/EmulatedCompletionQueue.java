@@ -11,6 +11,7 @@ import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
+import org.verbs4j.provider.emulated.internal.CompletionSink;
 import org.verbs4j.provider.emulated.internal.EngineTimer;
 
 /**
@@ -20,7 +21,7 @@ import org.verbs4j.provider.emulated.internal.EngineTimer;
  * <p>When a completion finds the ring full, the CQ overflows: it reports {@link AsyncEventType#CQ_ERR}
  * once, and the QPs that use it move to the error state.
  */
-final class EmulatedCompletionQueue extends EmulatedObject implements CompletionQueue {
+final class EmulatedCompletionQueue extends EmulatedObject implements CompletionQueue, CompletionSink {
     private static final int NOT_ARMED = 0;
     private static final int ARMED_ANY = 1;
     private static final int ARMED_SOLICITED = 2;
@@ -78,7 +79,8 @@ final class EmulatedCompletionQueue extends EmulatedObject implements Completion
      * @param solicited whether the message asked for a solicited event
      * @return false if the CQ overflowed and the completion was lost
      */
-    boolean add(long id, int st, int op, int len, int imm, int qpn, int src, int flags, boolean solicited) {
+    @Override
+    public boolean add(long id, int st, int op, int len, int imm, int qpn, int src, int flags, boolean solicited) {
         boolean signal;
         synchronized (this) {
             if (tail - head >= capacity || overflowed) {

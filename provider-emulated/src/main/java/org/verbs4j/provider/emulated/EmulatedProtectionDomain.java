@@ -19,6 +19,7 @@ import org.verbs4j.QueuePair;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
+import org.verbs4j.provider.emulated.internal.KeyTable;
 import org.verbs4j.provider.emulated.internal.MemoryKey;
 
 /** A protection domain: the scope of regions, windows, address handles, QPs and SRQs. */
@@ -148,6 +149,26 @@ final class EmulatedProtectionDomain extends EmulatedObject implements Protectio
             }
         }
         return null;
+    }
+
+    /**
+     * Invalidates a region's key or a type 2 window's key of this PD (LOCAL_INV, SEND_WITH_INV); false if the
+     * key is not valid, belongs to another PD, or is a type 1 window's (which only a bind may change).
+     */
+    boolean invalidate(int rkey) {
+        KeyTable keys = device().keys;
+        synchronized (keys) {
+            MemoryKey k = keys.lookup(rkey);
+            if (k == null || k.pd != this || k.kind == MemoryKey.KIND_MW1) {
+                return false;
+            }
+            if (k.kind == MemoryKey.KIND_MW2) {
+                ((EmulatedMemoryWindow) k.owner).unbindLocked();
+            } else {
+                k.valid = false;
+            }
+            return true;
+        }
     }
 
     @Override

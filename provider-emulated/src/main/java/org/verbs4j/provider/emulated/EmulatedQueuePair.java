@@ -1,8 +1,5 @@
 package org.verbs4j.provider.emulated;
 
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
@@ -13,14 +10,10 @@ import org.verbs4j.AsyncEvent;
 import org.verbs4j.AsyncEventType;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.Errno;
-import org.verbs4j.Flush;
 import org.verbs4j.MemoryWindow;
 import org.verbs4j.Mtu;
 import org.verbs4j.MwBindInfo;
-import org.verbs4j.MwType;
 import org.verbs4j.PathMigState;
-import org.verbs4j.PostRecvException;
-import org.verbs4j.PostSendException;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttrMask;
 import org.verbs4j.QpAttributes;
@@ -30,87 +23,43 @@ import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.RecvWr;
-import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
-import org.verbs4j.Sge;
 import org.verbs4j.VerbsException;
-import org.verbs4j.WcFlags;
-import org.verbs4j.WcOpcode;
-import org.verbs4j.WcStatus;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
-import org.verbs4j.provider.emulated.internal.EngineTimer;
-import org.verbs4j.provider.emulated.internal.MemoryKey;
-import org.verbs4j.provider.emulated.internal.OrderedCopy;
+import org.verbs4j.provider.emulated.internal.CompletionSink;
+import org.verbs4j.provider.emulated.internal.EngineQp;
+import org.verbs4j.provider.emulated.internal.KeyTable;
 import org.verbs4j.provider.emulated.internal.QpTransitions;
 import org.verbs4j.provider.emulated.internal.RecvQueue;
+import org.verbs4j.provider.emulated.internal.Requester;
+import org.verbs4j.provider.emulated.internal.Responder;
+import org.verbs4j.provider.emulated.internal.SendQueue;
 import org.verbs4j.provider.emulated.internal.SendWqe;
-import org.verbs4j.provider.emulated.internal.Transfer;
+import org.verbs4j.provider.emulated.internal.Transport;
 
 /**
- * A queue pair, and the emulated transport.
+ * A queue pair: the verbs object, its attributes and its state machine ({@code ibv_modify_qp(3)}).
  *
- * <p>Send WRs are queued in a ring of preallocated {@link SendWqe} slots and executed on the posting
- * thread as soon as they are posted, under the QP's lock: the requester checks the local SGEs, finds the
- * peer QP by GID and QPN, plays the responder's part on the peer's queues and memory (checking rkey,
- * access and bounds there), and writes the completions. A WR that must wait (an RC message that finds no
- * receive posted: RNR) stays at the head of the ring, with every WR behind it, until a receive is posted
- * at the peer or the emulated RNR timer fires. Nothing on this path allocates.
+ * <p>The parts it is made of:
+ * <ul>
+ *   <li>the send queue, a ring of preallocated {@link SendWqe} slots ({@link SendQueue}) that
+ *       {@link SendPoster} (postSend, bindMw) and {@link EmulatedWrSession} fill from its tail;</li>
+ *   <li>the receive queue ({@link RecvQueue}, or the SRQ's), filled by {@link RecvPoster};</li>
+ *   <li>the engine, named after rxe's parts: the {@link Requester} executes the send queue from its head on
+ *       the thread that holds the QP's lock, as soon as WRs are posted; it hands each request to the
+ *       {@link Transport} ({@link InJvmTransport}: straight to the peer QP's {@link Responder}, which checks
+ *       rkeys, access and bounds there and consumes its receives); the completer acts on the answer. A WR
+ *       that must wait (an RC message that finds no receive posted: RNR) stays at the head of the ring,
+ *       with every WR behind it, until a receive is posted at the peer or the emulated RNR timer fires.
+ *       Nothing on this path allocates.</li>
+ * </ul>
  *
  * <p>Lock order: a QP's lock, then a receive queue's monitor, then a CQ's monitor. A thread that holds a
  * receive queue's monitor never waits for a QP lock (it only tries), so two QPs sending to each other
  * from two threads cannot deadlock.
  */
-final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
-    // IBV_WR_* values.
-    static final int OP_RDMA_WRITE = 0;
-    static final int OP_RDMA_WRITE_WITH_IMM = 1;
-    static final int OP_SEND = 2;
-    static final int OP_SEND_WITH_IMM = 3;
-    static final int OP_RDMA_READ = 4;
-    static final int OP_CMP_SWP = 5;
-    static final int OP_FETCH_ADD = 6;
-    static final int OP_LOCAL_INV = 7;
-    static final int OP_BIND_MW = 8;
-    static final int OP_SEND_WITH_INV = 9;
-    static final int OP_FLUSH = 14;
-    static final int OP_ATOMIC_WRITE = 15;
-
-    /** The IBV_WC_* opcode of each IBV_WR_* opcode's send completion. */
-    private static final int[] WC_OPCODE = new int[16];
-    static {
-        for (WrOpcode op : WrOpcode.values()) {
-            WC_OPCODE[op.value()] = WcOpcode.forSend(op).value();
-        }
-    }
-
-    private static final int SUCCESS = WcStatus.SUCCESS.value();
-    private static final int LOC_LEN_ERR = WcStatus.LOC_LEN_ERR.value();
-    private static final int LOC_QP_OP_ERR = WcStatus.LOC_QP_OP_ERR.value();
-    private static final int LOC_PROT_ERR = WcStatus.LOC_PROT_ERR.value();
-    private static final int WR_FLUSH_ERR = WcStatus.WR_FLUSH_ERR.value();
-    private static final int MW_BIND_ERR = WcStatus.MW_BIND_ERR.value();
-    private static final int REM_INV_REQ_ERR = WcStatus.REM_INV_REQ_ERR.value();
-    private static final int REM_ACCESS_ERR = WcStatus.REM_ACCESS_ERR.value();
-    private static final int REM_OP_ERR = WcStatus.REM_OP_ERR.value();
-    private static final int RETRY_EXC_ERR = WcStatus.RETRY_EXC_ERR.value();
-    private static final int RNR_RETRY_EXC_ERR = WcStatus.RNR_RETRY_EXC_ERR.value();
-    private static final int WC_RECV = WcOpcode.RECV.value();
-    private static final int WC_RECV_RDMA_WITH_IMM = WcOpcode.RECV_RDMA_WITH_IMM.value();
-
-    /** What executing a WQE did. */
-    private static final int DONE = 0;
-    private static final int BLOCKED = 1;
-    /** A responder result: the responder dropped the message (UC, UD); the requester still succeeds. */
-    private static final int DROPPED = -1;
-    /** A responder result: no receive was posted (RNR). */
-    private static final int RESP_BLOCKED = -3;
-
-    private static final int GRH_BYTES = 40;
-    private static final ValueLayout.OfShort BIG_ENDIAN_SHORT =
-            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
-    private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
-
+final class EmulatedQueuePair extends EmulatedObject implements QueuePair, EngineQp {
     final EmulatedProtectionDomain pd;
     final EmulatedDevice device;
     final QpType type;
@@ -120,25 +69,28 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
     final EmulatedCompletionQueue recvCq;
     final EmulatedSharedReceiveQueue srq;
     final EmulatedThreadDomain td;
-    private final boolean sigAll;
+    final boolean sigAll;
     /** Bit {@code 1 << IBV_WR_*} for each opcode requested in sendOps. */
     final int sendOpsMask;
-    /** Bit {@code 1 << IBV_WR_*} for each opcode the device executes on this QP type. */
-    private final int supportedOps;
     final int maxSendSge;
     final int maxInlineData;
 
     /** Guards the send queue and the attributes. */
     final ReentrantLock lock = new ReentrantLock();
-    final SendWqe[] sq;
-    final int sqMask;
-    long sqHead;
-    long sqTail;
-    private boolean progressing;
-    private boolean rnrTimerArmed;
+    /** The send queue: a ring of WQE slots that postSend, bindMw and WR sessions fill from its tail. */
+    final SendQueue sq;
     /** The receive queue, or null with an SRQ. */
     final RecvQueue rq;
+    /** Checks and copies postSend's and bindMw's WRs into {@link #sq}. */
+    private final SendPoster sendPoster;
+    /** Checks and copies postRecv's WRs into {@link #rq}; null with an SRQ. */
+    private final RecvPoster recvPoster;
     private final EmulatedWrSession session;
+    /** How this QP's requests reach their responders. */
+    private final Transport transport;
+    private final Requester requester;
+    /** Executes the requests that reach this QP. */
+    final Responder responder;
 
     volatile QpState state = QpState.RESET;
     volatile int qkey;
@@ -147,28 +99,20 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
     private int portNum = 1;
     private int pkeyIndex;
     private Mtu pathMtu = Mtu.MTU_1024;
-    private AhAttributes av;
+    AhAttributes av;
     private int timeout;
     private int retryCnt;
     volatile int rnrRetry;
     volatile int minRnrTimer;
     private int maxRdAtomic;
-    private volatile int maxDestRdAtomic;
+    volatile int maxDestRdAtomic;
     private int sqPsn;
     private int rqPsn;
     private boolean sqdNotify;
     private PathMigState pathMigState = PathMigState.MIGRATED;
 
-    /** The connected peer as last resolved (RC, UC). */
-    private EmulatedQueuePair peer;
     /** A QP whose send waits for a receive here (RNR), woken when one is posted. */
     volatile EmulatedQueuePair rnrWaiter;
-
-    /** Scratch of the last successful remote key check, under {@link #lock}. */
-    private MemoryKey scratchKey;
-    private long scratchOffset;
-    /** A GRH under construction, under {@link #lock}. */
-    private final MemorySegment grh = MemorySegment.ofArray(new byte[GRH_BYTES]);
 
     EmulatedQueuePair(EmulatedProtectionDomain pd, QpInitAttributes a) {
         super(pd.context);
@@ -230,29 +174,23 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
         this.td = t;
         this.sigAll = a.sqSigAll();
         this.sendOpsMask = mask;
-        int supported = 0;
-        for (WrOpcode op : device.capabilities().sendOpcodes().get(type)) {
-            supported |= 1 << op.value();
-        }
-        this.supportedOps = supported;
         int sendWr = Integer.highestOneBit(Math.max(1, cap.maxSendWr()) * 2 - 1);
         this.maxSendSge = Math.max(1, cap.maxSendSge());
         this.maxInlineData = cap.maxInlineData();
         int recvWr = s != null ? 0 : Math.max(1, cap.maxRecvWr());
         int recvSge = s != null ? 0 : Math.max(1, cap.maxRecvSge());
-        this.sq = new SendWqe[sendWr];
-        this.sqMask = sendWr - 1;
-        MemorySegment inline = MemorySegment.ofArray(new byte[Math.max(1, maxInlineData) * sendWr]);
-        for (int i = 0; i < sendWr; i++) {
-            sq[i] = new SendWqe(maxSendSge, inline.asSlice((long) i * Math.max(1, maxInlineData), Math.max(1,
-                    maxInlineData)));
-        }
+        this.sq = new SendQueue(sendWr, maxSendSge, maxInlineData);
         this.rq = s != null ? null : new RecvQueue(recvWr, recvSge);
+        this.recvPoster = s != null ? null : new RecvPoster(this);
         this.init = new QpInitAttributes(type, a.sendCq(), a.recvCq(), a.srq(),
                 new QpCapabilities(sendWr, recvWr, maxSendSge, recvSge, maxInlineData), sigAll, a.sendOps(),
                 a.threadDomain(), 0);
         this.session = a.sendOps().isEmpty() ? null : new EmulatedWrSession(this);
         this.qpn = EmulatedDevice.allocateQpn();
+        this.transport = new InJvmTransport(this);
+        this.requester = new Requester(this, transport, EmulatedDevice.MAX_MSG_SIZE, EmulatedDevice.MTU.bytes());
+        this.responder = new Responder(this);
+        this.sendPoster = new SendPoster(this);
         pd.users.incrementAndGet();
         scq.attach(this);
         rcq.attach(this);
@@ -313,7 +251,7 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
         lock.lock();
         try {
             state = QpState.RESET;
-            sqHead = sqTail;
+            sq.clear();
         } finally {
             lock.unlock();
         }
@@ -358,10 +296,10 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
                 throw new VerbsException("ibv_modify_qp", Errno.EINVAL, bad);
             }
             apply(a, mask);
-            peer = null;
+            transport.reset();
             if (next == QpState.RESET) {
                 state = QpState.RESET;
-                sqHead = sqTail;
+                sq.clear();
                 if (rq != null) {
                     synchronized (rq) {
                         rq.clear();
@@ -513,10 +451,7 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
         checkOpen();
         Objects.requireNonNull(wr, "wr");
         checkNoSrq();
-        synchronized (rq) {
-            addRecv(wr, 0);
-        }
-        afterRecvPosted();
+        recvPoster.post(wr);
     }
 
     @Override
@@ -524,47 +459,12 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
         checkOpen();
         Objects.requireNonNull(wrs, "wrs");
         checkNoSrq();
-        try {
-            synchronized (rq) {
-                for (int i = 0, n = wrs.size(); i < n; i++) {
-                    addRecv(Objects.requireNonNull(wrs.get(i), "wr"), i);
-                }
-            }
-        } finally {
-            afterRecvPosted();
-        }
+        recvPoster.post(wrs);
     }
 
     private void checkNoSrq() {
         if (srq != null) {
             throw new IllegalStateException("the QP uses an SRQ: post receives to the SRQ (ibv_post_srq_recv(3))");
-        }
-    }
-
-    private void addRecv(RecvWr wr, int index) {
-        QpState s = state;
-        if (s == QpState.RESET) {
-            throw new PostRecvException("ibv_post_recv", Errno.EINVAL, index, "the QP is in RESET");
-        }
-        if (wr.numSge() > rq.maxSge()) {
-            throw new PostRecvException("ibv_post_recv", Errno.EINVAL, index,
-                    wr.numSge() + " SGEs exceed max_recv_sge " + rq.maxSge());
-        }
-        if (rq.size() == rq.capacity()) {
-            throw new PostRecvException("ibv_post_recv", Errno.ENOMEM, index, "the receive queue is full");
-        }
-        rq.add(wr);
-        if (s == QpState.ERR) {
-            flushRecvLocked();
-        }
-    }
-
-    private void afterRecvPosted() {
-        EmulatedQueuePair w = rnrWaiter;
-        if (w != null) {
-            // A send that still finds no receive registers itself again.
-            rnrWaiter = null;
-            w.kick();
         }
     }
 
@@ -583,7 +483,7 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
         Objects.requireNonNull(wr, "wr");
         lock.lock();
         try {
-            enqueue(wr, 0);
+            sendPoster.post(wr, 0);
         } finally {
             release();
         }
@@ -596,7 +496,7 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
         lock.lock();
         try {
             for (int i = 0, n = wrs.size(); i < n; i++) {
-                enqueue(Objects.requireNonNull(wrs.get(i), "wr"), i);
+                sendPoster.post(Objects.requireNonNull(wrs.get(i), "wr"), i);
             }
         } finally {
             release();
@@ -606,105 +506,6 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
     /** Whether {@code postSend} and {@code ibv_wr_complete} accept WRs in this state. */
     static boolean canPost(QpState s) {
         return s == QpState.RTS || s == QpState.SQD || s == QpState.SQE || s == QpState.ERR;
-    }
-
-    // Inline data at an address outside every registered region is read where the caller points (see below).
-    @SuppressWarnings("restricted")
-    private void enqueue(SendWr wr, int index) {
-        QpState s = state;
-        if (!canPost(s)) {
-            throw new PostSendException(Errno.EINVAL, index,
-                    "the QP is in " + s + "; posting needs RTS, SQD, SQE or ERR");
-        }
-        WrOpcode op = wr.opcode();
-        if ((supportedOps & (1 << op.value())) == 0) {
-            throw new PostSendException(Errno.EINVAL, index, op + " is not valid on a " + type + " QP of this device");
-        }
-        int flags = wr.sendFlags();
-        if ((flags & ~SendFlags.ALL) != 0 || (flags & SendFlags.IP_CSUM) != 0) {
-            throw new PostSendException(Errno.EINVAL, index, "unsupported send flags " + SendFlags.toString(flags));
-        }
-        boolean inline = (flags & SendFlags.INLINE) != 0 && op.allowsInline();
-        int n = wr.numSge();
-        if (n > maxSendSge) {
-            throw new PostSendException(Errno.EINVAL, index, n + " SGEs exceed max_send_sge " + maxSendSge);
-        }
-        if (type == QpType.UD && !(wr.ah() instanceof EmulatedAddressHandle)) {
-            throw new PostSendException(Errno.EINVAL, index, "a UD WR needs an address handle of this provider");
-        }
-        if (op == WrOpcode.BIND_MW && (!(wr.bindMwWindow() instanceof EmulatedMemoryWindow mw) || mw.type != MwType.TYPE_2
-                || wr.bindMwInfo() == null)) {
-            throw new PostSendException(Errno.EINVAL, index,
-                    "a BIND_MW WR needs a type 2 window of this provider and bind info");
-        }
-        if (sqTail - sqHead >= sq.length) {
-            throw new PostSendException(Errno.ENOMEM, index, "the send queue is full (" + sq.length + " WRs)");
-        }
-        SendWqe w = sq[(int) (sqTail & sqMask)];
-        w.reset(wr.wrId(), op.value(), flags, sigAll || (flags & SendFlags.SIGNALED) != 0);
-        w.immData = wr.immData();
-        w.invalidateRkey = wr.invalidateRkey();
-        w.rkey = wr.rkey();
-        w.remoteAddr = wr.remoteAddr();
-        w.compareAdd = wr.compareAdd();
-        w.swap = wr.swap();
-        Sge[] sges = wr.sgList();
-        if (inline) {
-            long total = 0;
-            for (int i = 0; i < n; i++) {
-                total += Integer.toUnsignedLong(sges[i].length());
-            }
-            if (total > maxInlineData) {
-                throw new PostSendException(Errno.EINVAL, index,
-                        total + " bytes of inline data exceed max_inline_data " + maxInlineData);
-            }
-            int at = 0;
-            for (int i = 0; i < n; i++) {
-                Sge g = sges[i];
-                long len = Integer.toUnsignedLong(g.length());
-                EmulatedMemoryRegion mr = pd.regionContaining(g.addr(), len);
-                if (mr != null) {
-                    MemorySegment.copy(mr.segment, g.addr() - mr.address, w.inline, at, len);
-                } else if (len > 0) {
-                    // Inline data ignores the lkey (ibv_post_send(3)): like the CPU copy a native provider makes,
-                    // this reads the caller's own memory at the address it gave, which must be readable.
-                    MemorySegment.copy(MemorySegment.ofAddress(g.addr()).reinterpret(len), 0, w.inline, at, len);
-                }
-                at += (int) len;
-            }
-            w.isInline = true;
-            w.inlineLength = at;
-            w.length = at;
-        } else {
-            long total = 0;
-            for (int i = 0; i < n; i++) {
-                Sge g = sges[i];
-                w.sgeAddr[i] = g.addr();
-                w.sgeLength[i] = g.length();
-                w.sgeLkey[i] = g.lkey();
-                total += Integer.toUnsignedLong(g.length());
-            }
-            w.numSge = n;
-            w.length = total;
-        }
-        if (type == QpType.UD) {
-            w.ah = wr.ah();
-            w.remoteQpn = wr.remoteQpn();
-            w.remoteQkey = wr.remoteQkey();
-        }
-        if (op == WrOpcode.BIND_MW) {
-            MwBindInfo b = wr.bindMwInfo();
-            w.mw = wr.bindMwWindow();
-            w.bindRkey = wr.bindMwRkey();
-            w.bindMr = b.mr();
-            w.bindAddr = b.addr();
-            w.bindLength = b.length();
-            w.bindAccess = b.mwAccessFlags();
-        } else if (op == WrOpcode.FLUSH) {
-            w.flushType = Flush.TYPE_GLOBAL;
-            w.flushLevel = Flush.LEVEL_RANGE;
-        }
-        sqTail++;
     }
 
     @Override
@@ -721,109 +522,27 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
     @Override
     public int bindMw(MemoryWindow mw, long wrId, int sendFlags, MwBindInfo bindInfo) {
         checkOpen();
-        Objects.requireNonNull(mw, "mw");
-        Objects.requireNonNull(bindInfo, "bindInfo");
-        if (!(mw instanceof EmulatedMemoryWindow w) || w.type != MwType.TYPE_1) {
-            throw new IllegalArgumentException("QueuePair.bindMw binds type 1 windows of this provider; "
-                    + "bind type 2 windows with a BIND_MW WR");
-        }
-        w.checkOpen();
-        if (type == QpType.UD) {
-            throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "memory windows are bound on RC and UC QPs");
-        }
-        if (!(bindInfo.mr() instanceof EmulatedMemoryRegion mr) || mr.isClosed()) {
-            throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "the region is closed or of another provider");
-        }
-        if ((mr.access & AccessFlags.MW_BIND) == 0) {
-            throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "the region was registered without MW_BIND");
-        }
-        if (bindInfo.length() > 0 && mr.key.offsetOf(bindInfo.addr(), bindInfo.length()) < 0) {
-            throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "the window's range is outside the region");
-        }
-        if ((sendFlags & ~SendFlags.ALL) != 0) {
-            throw new VerbsException("ibv_bind_mw", Errno.EINVAL,
-                    "unknown send flags " + SendFlags.toString(sendFlags));
-        }
-        lock.lock();
-        try {
-            if (!canPost(state)) {
-                throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "the QP is in " + state);
-            }
-            if (sqTail - sqHead >= sq.length) {
-                throw new VerbsException("ibv_bind_mw", Errno.ENOMEM, "the send queue is full");
-            }
-            int old = w.rkey;
-            int rkey = (old & ~0xff) | ((old + 1) & 0xff);
-            SendWqe q = sq[(int) (sqTail & sqMask)];
-            q.reset(wrId, OP_BIND_MW, sendFlags, sigAll || (sendFlags & SendFlags.SIGNALED) != 0);
-            q.mw = w;
-            q.bindRkey = rkey;
-            q.bindMr = mr;
-            q.bindAddr = bindInfo.addr();
-            q.bindLength = bindInfo.length();
-            q.bindAccess = bindInfo.mwAccessFlags();
-            sqTail++;
-            w.rkey = rkey;
-            return rkey;
-        } finally {
-            release();
-        }
+        return sendPoster.bindType1(mw, wrId, sendFlags, bindInfo);
     }
 
     // ---------------------------------------------------------------- progress
 
     /** Executes what can run, then unlocks. Every holder of {@link #lock} leaves through here. */
-    void release() {
+    @Override
+    public void release() {
         try {
-            if (!progressing) {
-                progress();
-            }
+            requester.progress();
         } finally {
             lock.unlock();
         }
-    }
-
-    private void progress() {
-        progressing = true;
-        try {
-            while (sqHead != sqTail) {
-                SendWqe w = sq[(int) (sqHead & sqMask)];
-                QpState s = state;
-                if (s == QpState.ERR || s == QpState.SQE) {
-                    completeSend(w, WR_FLUSH_ERR);
-                } else if (s != QpState.RTS) {
-                    break;
-                } else if (executeGuarded(w) == BLOCKED) {
-                    break;
-                }
-                sqHead++;
-            }
-        } finally {
-            progressing = false;
-        }
-    }
-
-    private void completeSend(SendWqe w, int status) {
-        if (status != SUCCESS || w.signaled) {
-            int len = (int) Math.min(w.length, Integer.MAX_VALUE);
-            if (!sendCq.add(w.wrId, status, WC_OPCODE[w.opcode], len, 0, qpn, 0, 0, false)) {
-                state = QpState.ERR;
-            }
-        }
-    }
-
-    /** Completes the WQE with an error, and moves this QP to ERR: every outstanding WR is flushed. */
-    private int fail(SendWqe w, int status) {
-        completeSend(w, status);
-        enterError(null);
-        return DONE;
     }
 
     /**
      * Moves the QP to ERR: flushes the receive queue now, and the send queue now if the QP's lock is free
      * (otherwise its holder flushes it when it releases the lock).
      */
-    void enterError(AsyncEventType event) {
+    @Override
+    public void enterError(AsyncEventType event) {
         if (isClosed()) {
             return;
         }
@@ -831,7 +550,7 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
         state = QpState.ERR;
         if (rq != null) {
             synchronized (rq) {
-                flushRecvLocked();
+                recvPoster.flushLocked();
             }
         } else if (srq != null && was != QpState.ERR) {
             context.postEvent(new AsyncEvent(AsyncEventType.QP_LAST_WQE_REACHED, this, null, null, 0));
@@ -844,511 +563,78 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair {
         }
     }
 
-    private void flushRecvLocked() {
-        while (!rq.isEmpty()) {
-            int slot = rq.headSlot();
-            recvCq.add(rq.wrId(slot), WR_FLUSH_ERR, WC_RECV, 0, 0, qpn, 0, 0, false);
-            rq.pop();
+    // ---------------------------------------------------------------- the engine's view (EngineQp)
+
+    @Override
+    public KeyTable keys() {
+        return device.keys;
+    }
+
+    @Override
+    public int accessFlags() {
+        return accessFlags;
+    }
+
+    @Override
+    public int qkey() {
+        return qkey;
+    }
+
+    @Override
+    public int maxDestRdAtomic() {
+        return maxDestRdAtomic;
+    }
+
+    @Override
+    public int rnrRetry() {
+        return rnrRetry;
+    }
+
+    @Override
+    public SendQueue sendQueue() {
+        return sq;
+    }
+
+    @Override
+    public RecvQueue recvQueue() {
+        return srq != null ? srq.queue : rq;
+    }
+
+    @Override
+    public CompletionSink sendCq() {
+        return sendCq;
+    }
+
+    @Override
+    public CompletionSink recvCq() {
+        return recvCq;
+    }
+
+    @Override
+    public void recvConsumed() {
+        if (srq != null) {
+            srq.afterConsume();
         }
     }
 
-    private void onRnrTimer() {
-        lock.lock();
-        rnrTimerArmed = false;
-        release();
+    @Override
+    public void markError() {
+        state = QpState.ERR;
     }
 
-    // ---------------------------------------------------------------- execution
-
-    /**
-     * Executes a WQE; if a registered segment became unusable underneath it (its arena was closed while
-     * registered), the WR completes with LOC_PROT_ERR instead of the exception escaping into a poster.
-     */
-    private int executeGuarded(SendWqe w) {
-        try {
-            return execute(w);
-        } catch (IllegalStateException | IndexOutOfBoundsException e) {
-            return fail(w, LOC_PROT_ERR);
-        }
+    @Override
+    public boolean invalidate(int rkey) {
+        return pd.invalidate(rkey);
     }
 
-    private int execute(SendWqe w) {
-        int op = w.opcode;
-        if (op == OP_LOCAL_INV) {
-            return localInvalidate(w);
-        }
-        if (op == OP_BIND_MW) {
-            return bind(w);
-        }
-        boolean localWrite = op == OP_RDMA_READ || op == OP_CMP_SWP || op == OP_FETCH_ADD;
-        if (!w.isInline && !resolveLocal(w, localWrite)) {
-            return fail(w, LOC_PROT_ERR);
-        }
-        if (w.length > EmulatedDevice.MAX_MSG_SIZE || !atomicOperandFits(w)) {
-            return fail(w, LOC_LEN_ERR);
-        }
-        if (type == QpType.UD) {
-            return sendUd(w);
-        }
-        EmulatedQueuePair p = connectedPeer();
-        if (p == null) {
-            if (type == QpType.RC) {
-                return fail(w, RETRY_EXC_ERR);
-            }
-            completeSend(w, SUCCESS);
-            return DONE;
-        }
-        if (p.maxDestRdAtomic == 0
-                && (op == OP_RDMA_READ || op == OP_CMP_SWP || op == OP_FETCH_ADD || op == OP_ATOMIC_WRITE)) {
-            // A responder with no RDMA READ/atomic resources refuses them (max_dest_rd_atomic 0).
-            return finish(w, p, responderError(p, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR));
-        }
-        int r = switch (op) {
-            case OP_RDMA_WRITE -> write(w, p);
-            case OP_RDMA_WRITE_WITH_IMM, OP_SEND, OP_SEND_WITH_IMM, OP_SEND_WITH_INV -> deliver(w, p);
-            case OP_RDMA_READ -> read(w, p);
-            case OP_CMP_SWP, OP_FETCH_ADD -> atomic(w, p);
-            case OP_ATOMIC_WRITE -> atomicWrite(w, p);
-            case OP_FLUSH -> flush(w, p);
-            default -> REM_OP_ERR;
-        };
-        return finish(w, p, r);
+    @Override
+    public boolean bindWindow(SendWqe w) {
+        return ((EmulatedMemoryWindow) w.mw).bind(w, pd, qpn);
     }
 
-    /**
-     * Ends an RC/UC operation whose responder part returned {@code r}: a WC status, {@link #DROPPED} or
-     * {@link #RESP_BLOCKED}.
-     */
-    private int finish(SendWqe w, EmulatedQueuePair p, int r) {
-        if (r == RESP_BLOCKED) {
-            return rnr(w, p);
-        }
-        if (r == SUCCESS || r == DROPPED) {
-            completeSend(w, SUCCESS);
-            return DONE;
-        }
-        if (type == QpType.UC) {
-            // UC has no acknowledgements: the requester never learns that the responder refused.
-            completeSend(w, SUCCESS);
-            return DONE;
-        }
-        return fail(w, r);
-    }
-
-    /** The RC peer has no receive posted: wait, or give up after rnr_retry retries (7 is forever). */
-    private int rnr(SendWqe w, EmulatedQueuePair p) {
-        int retries = rnrRetry;
-        if (retries != 7) {
-            if (w.rnrCount >= retries) {
-                return fail(w, RNR_RETRY_EXC_ERR);
-            }
-            w.rnrCount++;
-        }
-        if (p.srq != null) {
-            if (!p.srq.rnrWaiters.contains(this)) {
-                p.srq.rnrWaiters.add(this);
-            }
-        } else {
-            p.rnrWaiter = this;
-        }
-        if (!rnrTimerArmed) {
-            rnrTimerArmed = true;
-            EngineTimer.schedule(this::onRnrTimer, EngineTimer.rnrDelayMicros(p.minRnrTimer));
-        }
-        return BLOCKED;
-    }
-
-    /** The connected peer if it would accept a packet from this QP now, else null. */
-    private EmulatedQueuePair connectedPeer() {
-        EmulatedQueuePair p = peer;
-        if (p == null || p.isClosed()) {
-            AhAttributes a = av;
-            EmulatedDevice d = a == null || a.grh() == null ? null : EmulatedDevice.byGid(a.grh().dgid());
-            p = d == null ? null : d.qps.get(destQpn);
-            if (p == null || p.type != type || p.av == null || p.av.grh() == null
-                    || EmulatedDevice.byGid(p.av.grh().dgid()) != device) {
-                return null;
-            }
-            peer = p;
-        }
-        if (p.destQpn != qpn || !receives(p.state)) {
-            return null;
-        }
-        return p;
-    }
-
-    private static boolean receives(QpState s) {
-        return s == QpState.RTR || s == QpState.RTS || s == QpState.SQD || s == QpState.SQE;
-    }
-
-    /** Checks every local SGE (lkey, PD, bounds, and LOCAL_WRITE when written) and records its segment. */
-    private boolean resolveLocal(SendWqe w, boolean write) {
-        for (int i = 0, n = w.numSge; i < n; i++) {
-            MemoryKey k = device.keys.lookup(w.sgeLkey[i]);
-            if (k == null || k.kind != MemoryKey.KIND_MR || k.pd != pd
-                    || write && (k.access & AccessFlags.LOCAL_WRITE) == 0) {
-                return false;
-            }
-            long off = k.offsetOf(w.sgeAddr[i], Integer.toUnsignedLong(w.sgeLength[i]));
-            if (off < 0) {
-                return false;
-            }
-            w.sgeSegment[i] = k.segment;
-            w.sgeOffset[i] = off;
-        }
-        return true;
-    }
-
-    /**
-     * Checks an rkey at the responder: the key, its PD, its access bits, a type 2 window's QP, and the bounds.
-     * On success leaves the key and the offset in the scratch fields.
-     */
-    private boolean remoteKey(EmulatedQueuePair p, int rkey, long addr, long len, int access) {
-        MemoryKey k = p.device.keys.lookup(rkey);
-        if (k == null || k.pd != p.pd || (k.access & access) != access
-                || k.kind == MemoryKey.KIND_MW2 && k.boundQpn != p.qpn) {
-            return false;
-        }
-        long off = k.offsetOf(addr, len);
-        if (off < 0) {
-            return false;
-        }
-        scratchKey = k;
-        scratchOffset = off;
-        return true;
-    }
-
-    private int write(SendWqe w, EmulatedQueuePair p) {
-        if ((p.accessFlags & AccessFlags.REMOTE_WRITE) == 0) {
-            return responderError(p, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
-        }
-        if (w.length == 0) {
-            return SUCCESS;
-        }
-        if (!remoteKey(p, w.rkey, w.remoteAddr, w.length, AccessFlags.REMOTE_WRITE)) {
-            return responderError(p, REM_ACCESS_ERR, AsyncEventType.QP_ACCESS_ERR);
-        }
-        Transfer.gather(w, scratchKey.segment, scratchOffset);
-        return SUCCESS;
-    }
-
-    /**
-     * The responder detected an error: an RC responder moves to ERR and reports {@code event}; a UC
-     * responder drops the message.
-     */
-    private int responderError(EmulatedQueuePair p, int status, AsyncEventType event) {
-        if (type == QpType.UC) {
-            return DROPPED;
-        }
-        p.enterError(event);
-        return status;
-    }
-
-    /** SEND, SEND_WITH_IMM, SEND_WITH_INV and RDMA_WRITE_WITH_IMM: consumes a receive at the peer. */
-    private int deliver(SendWqe w, EmulatedQueuePair p) {
-        int op = w.opcode;
-        boolean isWrite = op == OP_RDMA_WRITE_WITH_IMM;
-        if (isWrite && (p.accessFlags & AccessFlags.REMOTE_WRITE) == 0) {
-            return responderError(p, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
-        }
-        RecvQueue q = p.srq != null ? p.srq.queue : p.rq;
-        int result;
-        synchronized (q) {
-            if (p.state == QpState.ERR) {
-                return type == QpType.RC ? RETRY_EXC_ERR : DROPPED;
-            }
-            if (q.isEmpty()) {
-                return type == QpType.RC ? RESP_BLOCKED : DROPPED;
-            }
-            int slot = q.headSlot();
-            long wrId = q.wrId(slot);
-            int wcFlags = 0;
-            int imm = 0;
-            if (isWrite) {
-                if (w.length > 0 && !remoteKey(p, w.rkey, w.remoteAddr, w.length, AccessFlags.REMOTE_WRITE)) {
-                    return responderError(p, REM_ACCESS_ERR, AsyncEventType.QP_ACCESS_ERR);
-                }
-                if (w.length > 0) {
-                    Transfer.gather(w, scratchKey.segment, scratchOffset);
-                }
-                wcFlags = WcFlags.WITH_IMM;
-                imm = w.immData;
-            } else {
-                if (w.length > q.totalLength(slot)) {
-                    if (type == QpType.UC) {
-                        return DROPPED;
-                    }
-                    popRecv(p, q, wrId, LOC_LEN_ERR, 0, 0, 0, 0);
-                    p.enterError(AsyncEventType.QP_REQ_ERR);
-                    return REM_INV_REQ_ERR;
-                }
-                if (!Transfer.resolveScatter(p.device.keys, p.pd, q, slot)) {
-                    popRecv(p, q, wrId, LOC_PROT_ERR, 0, 0, 0, 0);
-                    p.enterError(AsyncEventType.QP_ACCESS_ERR);
-                    return type == QpType.UC ? DROPPED : REM_OP_ERR;
-                }
-                Transfer.scatter(w, q, slot, 0);
-                if (op == OP_SEND_WITH_IMM) {
-                    wcFlags = WcFlags.WITH_IMM;
-                    imm = w.immData;
-                } else if (op == OP_SEND_WITH_INV) {
-                    if (!invalidate(p, w.invalidateRkey)) {
-                        popRecv(p, q, wrId, REM_INV_REQ_ERR, 0, 0, 0, 0);
-                        p.enterError(AsyncEventType.QP_REQ_ERR);
-                        return type == QpType.UC ? DROPPED : REM_INV_REQ_ERR;
-                    }
-                    wcFlags = WcFlags.WITH_INV;
-                    imm = w.invalidateRkey;
-                }
-            }
-            int len = (int) Math.min(w.length, Integer.MAX_VALUE);
-            boolean solicited = (w.flags & SendFlags.SOLICITED) != 0;
-            result = popRecv(p, q, wrId, SUCCESS, isWrite ? WC_RECV_RDMA_WITH_IMM : WC_RECV, len, imm, wcFlags,
-                    solicited) ? SUCCESS : DROPPED;
-        }
-        return result;
-    }
-
-    private boolean popRecv(EmulatedQueuePair p, RecvQueue q, long wrId, int status, int opcode, int len, int imm,
-                            int wcFlags) {
-        return popRecv(p, q, wrId, status, opcode, len, imm, wcFlags, false);
-    }
-
-    /** Takes the head receive WR of {@code q} and completes it on the peer's receive CQ. */
-    private boolean popRecv(EmulatedQueuePair p, RecvQueue q, long wrId, int status, int opcode, int len, int imm,
-                            int wcFlags, boolean solicited) {
-        q.pop();
-        if (p.srq != null) {
-            p.srq.afterConsume();
-        }
-        boolean ok = p.recvCq.add(wrId, status, status == SUCCESS ? opcode : WC_RECV, len, imm, p.qpn, qpn, wcFlags,
-                solicited);
-        if (!ok) {
-            p.state = QpState.ERR;
-        }
-        return ok;
-    }
-
-    /** Invalidates an rkey at the peer (SEND_WITH_INV): a region or a type 2 window of its PD. */
-    private static boolean invalidate(EmulatedQueuePair p, int rkey) {
-        return invalidateKey(p.device, p.pd, rkey);
-    }
-
-    /**
-     * Invalidates a region's key or a type 2 window's key of {@code pd}; false if the key is not valid, belongs
-     * to another PD, or is a type 1 window's (which only a bind may change).
-     */
-    private static boolean invalidateKey(EmulatedDevice d, EmulatedProtectionDomain pd, int rkey) {
-        synchronized (d.keys) {
-            MemoryKey k = d.keys.lookup(rkey);
-            if (k == null || k.pd != pd || k.kind == MemoryKey.KIND_MW1) {
-                return false;
-            }
-            if (k.kind == MemoryKey.KIND_MW2) {
-                ((EmulatedMemoryWindow) k.owner).unbindLocked();
-            } else {
-                k.valid = false;
-            }
-            return true;
-        }
-    }
-
-    private int read(SendWqe w, EmulatedQueuePair p) {
-        if ((p.accessFlags & AccessFlags.REMOTE_READ) == 0) {
-            return responderError(p, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
-        }
-        if (w.length == 0) {
-            return SUCCESS;
-        }
-        if (!remoteKey(p, w.rkey, w.remoteAddr, w.length, AccessFlags.REMOTE_READ)) {
-            return responderError(p, REM_ACCESS_ERR, AsyncEventType.QP_ACCESS_ERR);
-        }
-        MemorySegment src = scratchKey.segment;
-        long at = scratchOffset;
-        for (int i = 0, n = w.numSge; i < n; i++) {
-            long len = Integer.toUnsignedLong(w.sgeLength[i]);
-            OrderedCopy.copy(src, at, w.sgeSegment[i], w.sgeOffset[i], len);
-            at += len;
-        }
-        return SUCCESS;
-    }
-
-    private int atomic(SendWqe w, EmulatedQueuePair p) {
-        if ((p.accessFlags & AccessFlags.REMOTE_ATOMIC) == 0) {
-            return responderError(p, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
-        }
-        if (!remoteKey(p, w.rkey, w.remoteAddr, 8, AccessFlags.REMOTE_ATOMIC)) {
-            return responderError(p, REM_ACCESS_ERR, AsyncEventType.QP_ACCESS_ERR);
-        }
-        MemorySegment seg = scratchKey.segment;
-        long off = scratchOffset;
-        if (((seg.address() + off) & 7) != 0) {
-            return responderError(p, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
-        }
-        long original;
-        if (w.opcode == OP_CMP_SWP) {
-            original = (long) LONG.compareAndExchange(seg, off, w.compareAdd, w.swap);
-        } else {
-            original = (long) LONG.getAndAdd(seg, off, w.compareAdd);
-        }
-        w.sgeSegment[0].set(ValueLayout.JAVA_LONG_UNALIGNED, w.sgeOffset[0], original);
-        w.length = 8;
-        return SUCCESS;
-    }
-
-    /** Whether an atomic's local buffer holds its 8-byte operand. */
-    private static boolean atomicOperandFits(SendWqe w) {
-        int op = w.opcode;
-        if (op == OP_CMP_SWP || op == OP_FETCH_ADD) {
-            return w.numSge >= 1 && Integer.toUnsignedLong(w.sgeLength[0]) >= 8;
-        }
-        if (op == OP_ATOMIC_WRITE) {
-            return w.isInline ? w.inlineLength >= 8 : w.numSge == 0 || Integer.toUnsignedLong(w.sgeLength[0]) >= 8;
-        }
-        return true;
-    }
-
-    private int atomicWrite(SendWqe w, EmulatedQueuePair p) {
-        long value;
-        if (w.isInline) {
-            value = w.inline.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
-        } else if (w.numSge > 0) {
-            value = w.sgeSegment[0].get(ValueLayout.JAVA_LONG_UNALIGNED, w.sgeOffset[0]);
-        } else {
-            value = w.swap;
-        }
-        if ((p.accessFlags & AccessFlags.REMOTE_WRITE) == 0) {
-            return responderError(p, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
-        }
-        if (!remoteKey(p, w.rkey, w.remoteAddr, 8, AccessFlags.REMOTE_WRITE)) {
-            return responderError(p, REM_ACCESS_ERR, AsyncEventType.QP_ACCESS_ERR);
-        }
-        MemorySegment seg = scratchKey.segment;
-        long off = scratchOffset;
-        if (((seg.address() + off) & 7) != 0) {
-            return responderError(p, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
-        }
-        LONG.setRelease(seg, off, value);
-        w.length = 8;
-        return SUCCESS;
-    }
-
-    private int flush(SendWqe w, EmulatedQueuePair p) {
-        int access = ((w.flushType & Flush.TYPE_GLOBAL) != 0 ? AccessFlags.FLUSH_GLOBAL : 0)
-                | ((w.flushType & Flush.TYPE_PERSISTENT) != 0 ? AccessFlags.FLUSH_PERSISTENT : 0);
-        MemoryKey k = p.device.keys.lookup(w.rkey);
-        boolean ok;
-        if (w.flushLevel == Flush.LEVEL_MR) {
-            ok = k != null && k.pd == p.pd && (k.access & access) == access;
-        } else {
-            ok = remoteKey(p, w.rkey, w.remoteAddr, w.length, access);
-        }
-        if (!ok) {
-            return responderError(p, REM_ACCESS_ERR, AsyncEventType.QP_ACCESS_ERR);
-        }
-        // Every prior write was made by a store that a full fence orders before anything later.
-        VarHandle.fullFence();
-        w.length = 0;
-        return SUCCESS;
-    }
-
-    private int sendUd(SendWqe w) {
-        if (w.length > EmulatedDevice.MTU.bytes()) {
-            return fail(w, LOC_LEN_ERR);
-        }
-        EmulatedAddressHandle ah = (EmulatedAddressHandle) w.ah;
-        if (ah.isClosed()) {
-            return fail(w, LOC_QP_OP_ERR);
-        }
-        EmulatedDevice d = EmulatedDevice.byGid(ah.attributes.grh().dgid());
-        EmulatedQueuePair p = d == null ? null : d.qps.get(w.remoteQpn);
-        int qk = w.remoteQkey < 0 ? qkey : w.remoteQkey;
-        if (p != null && p.type == QpType.UD && receives(p.state) && p.qkey == qk) {
-            RecvQueue q = p.srq != null ? p.srq.queue : p.rq;
-            synchronized (q) {
-                if (p.state != QpState.ERR && !q.isEmpty()) {
-                    int slot = q.headSlot();
-                    if (GRH_BYTES + w.length <= q.totalLength(slot)
-                            && Transfer.resolveScatter(p.device.keys, p.pd, q, slot)) {
-                        fillGrh(ah, w.length);
-                        long at = Transfer.scatterChunk(q, slot, 0, grh, 0, GRH_BYTES);
-                        Transfer.scatter(w, q, slot, at);
-                        boolean imm = w.opcode == OP_SEND_WITH_IMM;
-                        popRecv(p, q, q.wrId(slot), SUCCESS, WC_RECV, (int) w.length + GRH_BYTES,
-                                imm ? w.immData : 0, WcFlags.GRH | (imm ? WcFlags.WITH_IMM : 0),
-                                (w.flags & SendFlags.SOLICITED) != 0);
-                    }
-                }
-            }
-        }
-        // A datagram that no QP takes is lost on the wire; the sender cannot tell.
-        completeSend(w, SUCCESS);
-        return DONE;
-    }
-
-    /** A RoCE v2 GRH (IPv6 header form): version, payload length, next header, hop limit, SGID, DGID. */
-    private void fillGrh(EmulatedAddressHandle ah, long payload) {
-        grh.fill((byte) 0);
-        grh.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x60);
-        grh.set(BIG_ENDIAN_SHORT, 4, (short) payload);
-        grh.set(ValueLayout.JAVA_BYTE, 6, (byte) 0x11);
-        grh.set(ValueLayout.JAVA_BYTE, 7, (byte) ah.attributes.grh().hopLimit());
-        MemorySegment.copy(device.gidBytes(ah.attributes.grh().sgidIndex()), 0, grh, 8, 16);
-        MemorySegment.copy(ah.dgidBytes, 0, grh, 24, 16);
-    }
-
-    private int localInvalidate(SendWqe w) {
-        if (!invalidateKey(device, pd, w.invalidateRkey)) {
-            return fail(w, LOC_QP_OP_ERR);
-        }
-        completeSend(w, SUCCESS);
-        return DONE;
-    }
-
-    private int bind(SendWqe w) {
-        EmulatedMemoryWindow mw = (EmulatedMemoryWindow) w.mw;
-        EmulatedMemoryRegion mr = w.bindMr instanceof EmulatedMemoryRegion m ? m : null;
-        if (mw.isClosed() || mw.pd != pd || mr == null || mr.isClosed() || mr.pd != pd
-                || (mr.access & AccessFlags.MW_BIND) == 0) {
-            return fail(w, MW_BIND_ERR);
-        }
-        int access = w.bindAccess;
-        if ((access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0
-                && (mr.access & AccessFlags.LOCAL_WRITE) == 0) {
-            return fail(w, MW_BIND_ERR);
-        }
-        boolean type2 = mw.type == MwType.TYPE_2;
-        MemoryKey k = mw.key;
-        boolean bound = false;
-        synchronized (device.keys) {
-            if (!(w.bindLength > 0 && mr.key.offsetOf(w.bindAddr, w.bindLength) < 0 || type2 && k.valid
-                    || type2 && (w.bindRkey >>> 8) != k.index)) {
-                bound = true;
-                mw.unbindLocked();
-                k.key = w.bindRkey;
-                k.segment = mr.segment;
-                boolean zeroBased = (access & AccessFlags.ZERO_BASED) != 0;
-                k.segmentBase = zeroBased ? mr.address - w.bindAddr : mr.address;
-                k.start = zeroBased ? 0 : w.bindAddr;
-                k.length = w.bindLength;
-                k.access = access;
-                k.boundQpn = qpn;
-                if (type2 || w.bindLength > 0) {
-                    k.boundMr = mr;
-                    mr.users.incrementAndGet();
-                    k.valid = true;
-                }
-            }
-        }
-        // Completions are written outside the key table's monitor, which receive paths take after their queue's.
-        if (!bound) {
-            return fail(w, MW_BIND_ERR);
-        }
-        if (type2) {
-            mw.rkey = w.bindRkey;
-        }
-        completeSend(w, SUCCESS);
-        return DONE;
+    @Override
+    public ReentrantLock lock() {
+        return lock;
     }
 
     @Override

@@ -76,7 +76,7 @@ final class EmulatedWrSession implements WrSession {
         current = null;
         errno = 0;
         error = null;
-        room = (int) (qp.sq.length - (qp.sqTail - qp.sqHead));
+        room = qp.sq.room();
         active = true;
     }
 
@@ -136,7 +136,7 @@ final class EmulatedWrSession implements WrSession {
             invalid(Errno.ENOMEM, "the batch exceeds the send queue's free room of " + room + " WRs");
             return null;
         }
-        SendWqe w = qp.sq[(int) ((qp.sqTail + count) & qp.sqMask)];
+        SendWqe w = qp.sq.slot(qp.sq.tail + count);
         count++;
         w.reset(wrId, op.value(), flags, sigAll || (flags & SendFlags.SIGNALED) != 0);
         current = w;
@@ -323,7 +323,7 @@ final class EmulatedWrSession implements WrSession {
     @Override
     public void setSge(int lkey, long addr, int length) {
         SendWqe w = target(true);
-        if (w == null || w.opcode == EmulatedQueuePair.OP_FLUSH) {
+        if (w == null || w.opcode == SendWqe.OP_FLUSH) {
             return;
         }
         w.numSge = 1;
@@ -336,7 +336,7 @@ final class EmulatedWrSession implements WrSession {
     @Override
     public void setSgeList(Sge[] sges, int count) {
         SendWqe w = target(true);
-        if (w == null || w.opcode == EmulatedQueuePair.OP_FLUSH) {
+        if (w == null || w.opcode == SendWqe.OP_FLUSH) {
             return;
         }
         if (sges == null || count < 0 || count > sges.length) {
@@ -476,7 +476,7 @@ final class EmulatedWrSession implements WrSession {
             qp.lock.lock();
         }
         if (publish) {
-            qp.sqTail += n;
+            qp.sq.tail += n;
         }
         qp.release();
     }
