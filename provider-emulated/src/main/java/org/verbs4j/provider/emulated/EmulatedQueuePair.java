@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
-import org.verbs4j.AccessFlags;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.AsyncEvent;
 import org.verbs4j.AsyncEventType;
@@ -58,6 +57,10 @@ import org.verbs4j.provider.emulated.internal.Transport;
  * <p>Lock order: a QP's lock, then a receive queue's monitor, then a CQ's monitor. A thread that holds a
  * receive queue's monitor never waits for a QP lock (it only tries), so two QPs sending to each other
  * from two threads cannot deadlock.
+ *
+ * <p>Why this file is over 500 lines: besides the object and its state machine it implements
+ * {@link EngineQp}, the engine's view of a QP (some 80 lines of one-line accessors and hooks), which must
+ * sit on the QP itself; the checks, the posting and the engine live in their own files.
  */
 final class EmulatedQueuePair extends EmulatedObject implements QueuePair, EngineQp {
     final EmulatedProtectionDomain pd;
@@ -123,51 +126,13 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                     "the emulated device supports RC, UC and UD QPs, not " + type);
         }
-        EmulatedCompletionQueue scq = cq(a.sendCq(), "sendCq");
-        EmulatedCompletionQueue rcq = cq(a.recvCq(), "recvCq");
-        EmulatedSharedReceiveQueue s = null;
-        if (a.srq() != null) {
-            if (!(a.srq() instanceof EmulatedSharedReceiveQueue e) || e.context != context) {
-                throw new IllegalArgumentException("the SRQ belongs to another context");
-            }
-            if (e.isClosed()) {
-                throw new IllegalArgumentException("the SRQ is closed");
-            }
-            s = e;
-        }
-        EmulatedThreadDomain t = null;
-        if (a.threadDomain() != null) {
-            if (!(a.threadDomain() instanceof EmulatedThreadDomain e) || e.context != context) {
-                throw new IllegalArgumentException("the thread domain belongs to another context");
-            }
-            if (e.isClosed()) {
-                throw new IllegalArgumentException("the thread domain is closed");
-            }
-            t = e;
-        }
-        int mask = 0;
-        for (WrOpcode op : a.sendOps()) {
-            if (!op.isValidFor(type)) {
-                throw new IllegalArgumentException("sendOps " + op + " is not valid for a " + type
-                        + " QP (ibv_wr_post(3)); it is valid for " + op.qpTypes());
-            }
-            if (!device.capabilities().supports(type, op)) {
-                throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
-                        "the emulated device cannot do " + op + " on " + type + " QPs");
-            }
-            mask |= 1 << op.value();
-        }
+        EmulatedCompletionQueue scq = QpChecks.cq(context, a.sendCq(), "sendCq");
+        EmulatedCompletionQueue rcq = QpChecks.cq(context, a.recvCq(), "recvCq");
+        EmulatedSharedReceiveQueue s = QpChecks.srq(context, a.srq());
+        EmulatedThreadDomain t = QpChecks.threadDomain(context, a.threadDomain());
+        int mask = QpChecks.sendOpsMask(device, type, a.sendOps());
         QpCapabilities cap = a.cap();
-        if (cap.maxSendWr() > EmulatedDevice.MAX_QP_WR || cap.maxRecvWr() > EmulatedDevice.MAX_QP_WR
-                || cap.maxSendSge() > EmulatedDevice.MAX_SGE || cap.maxRecvSge() > EmulatedDevice.MAX_SGE
-                || cap.maxInlineData() > EmulatedDevice.MAX_INLINE_DATA) {
-            throw new VerbsException("ibv_create_qp_ex", Errno.EINVAL, "capabilities beyond the device's limits "
-                    + "(max_qp_wr " + EmulatedDevice.MAX_QP_WR + ", max_sge " + EmulatedDevice.MAX_SGE
-                    + ", max_inline_data " + EmulatedDevice.MAX_INLINE_DATA + "): " + cap);
-        }
-        if (a.maxTsoHeader() > 0) {
-            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the emulated device has no TSO");
-        }
+        QpChecks.checkCapabilities(cap, a.maxTsoHeader());
         this.sendCq = scq;
         this.recvCq = rcq;
         this.srq = s;
@@ -201,16 +166,6 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
             t.users.incrementAndGet();
         }
         device.qps.put(qpn, this);
-    }
-
-    private EmulatedCompletionQueue cq(Object cq, String name) {
-        if (!(cq instanceof EmulatedCompletionQueue c) || c.context != context) {
-            throw new IllegalArgumentException(name + " belongs to another context");
-        }
-        if (c.isClosed()) {
-            throw new IllegalArgumentException(name + " is closed");
-        }
-        return c;
     }
 
     // ---------------------------------------------------------------- object
@@ -290,7 +245,7 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
             }
             String bad = QpTransitions.check(type, cur, next, mask | QpAttrMask.STATE);
             if (bad == null) {
-                bad = checkValues(a, mask);
+                bad = QpChecks.checkValues(a, mask);
             }
             if (bad != null) {
                 throw new VerbsException("ibv_modify_qp", Errno.EINVAL, bad);
@@ -318,41 +273,6 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
         } finally {
             release();
         }
-    }
-
-    private String checkValues(QpAttributes a, int mask) {
-        if ((mask & QpAttrMask.PORT) != 0 && a.port() != 1) {
-            return "the emulated device has only port 1, not " + a.port();
-        }
-        if ((mask & QpAttrMask.PKEY_INDEX) != 0 && a.pkeyIndex() != 0) {
-            return "the P_Key table has one entry; pkey_index " + a.pkeyIndex() + " is outside it";
-        }
-        if ((mask & QpAttrMask.AV) != 0) {
-            String bad = EmulatedProtectionDomain.checkAv(a.ahAttr());
-            if (bad != null) {
-                return bad;
-            }
-        }
-        if ((mask & QpAttrMask.PATH_MTU) != 0 && a.pathMtu().bytes() > EmulatedDevice.MTU.bytes()) {
-            return "path MTU " + a.pathMtu() + " exceeds the port's " + EmulatedDevice.MTU;
-        }
-        if ((mask & QpAttrMask.MAX_QP_RD_ATOMIC) != 0 && a.maxRdAtomic() > EmulatedDevice.MAX_RD_ATOMIC) {
-            return "max_rd_atomic " + a.maxRdAtomic() + " exceeds max_qp_init_rd_atom " + EmulatedDevice.MAX_RD_ATOMIC;
-        }
-        if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0 && a.maxDestRdAtomic() > EmulatedDevice.MAX_RD_ATOMIC) {
-            return "max_dest_rd_atomic " + a.maxDestRdAtomic() + " exceeds max_qp_rd_atom "
-                    + EmulatedDevice.MAX_RD_ATOMIC;
-        }
-        if ((mask & QpAttrMask.ACCESS_FLAGS) != 0
-                && (a.accessFlags() & ~(AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
-                | AccessFlags.REMOTE_ATOMIC | AccessFlags.FLUSH_GLOBAL | AccessFlags.FLUSH_PERSISTENT)) != 0) {
-            return "QP access flags take only LOCAL_WRITE, REMOTE_* and FLUSH_* bits: "
-                    + AccessFlags.toString(a.accessFlags());
-        }
-        if ((mask & QpAttrMask.CAP) != 0) {
-            return "the emulated device cannot resize a QP's queues";
-        }
-        return null;
     }
 
     private void apply(QpAttributes a, int mask) {
