@@ -27,6 +27,8 @@ public final class Completer {
 
     private final EngineQp qp;
     private final Transport transport;
+    private final QpType type;
+    private final int qpn;
     /** The RNR timer's task, made once so that arming the timer allocates nothing of its own. */
     private final Runnable rnrTimer = this::onRnrTimer;
     private boolean rnrTimerArmed;
@@ -34,13 +36,15 @@ public final class Completer {
     Completer(EngineQp qp, Transport transport) {
         this.qp = qp;
         this.transport = transport;
+        this.type = qp.type();
+        this.qpn = qp.qpNum();
     }
 
     /** Writes the WQE's completion if it failed or is signaled; a CQ overflow moves the QP to ERR. */
     void complete(SendWqe w, int status) {
         if (status != SUCCESS || w.signaled) {
             int len = (int) Math.min(w.length, Integer.MAX_VALUE);
-            if (!qp.sendCq().add(w.wrId, status, WC_OPCODE[w.opcode], len, 0, qp.qpNum(), 0, 0, false)) {
+            if (!qp.sendCq().add(w.wrId, status, WC_OPCODE[w.opcode], len, 0, qpn, 0, 0, false)) {
                 qp.markError();
             }
         }
@@ -70,7 +74,7 @@ public final class Completer {
         if (r == SUCCESS || r == Transport.DROPPED) {
             return done(w);
         }
-        if (qp.type() == QpType.UC) {
+        if (type == QpType.UC) {
             // UC has no acknowledgements: the requester never learns that the responder refused.
             return done(w);
         }

@@ -37,6 +37,7 @@ public final class Requester {
     private final Completer completer;
     private final KeyTable keys;
     private final ProtectionDomain pd;
+    private final QpType type;
     private final long maxMessageSize;
     private final long mtu;
     private boolean progressing;
@@ -52,6 +53,7 @@ public final class Requester {
         this.completer = new Completer(qp, transport);
         this.keys = qp.keys();
         this.pd = qp.pd();
+        this.type = qp.type();
         this.maxMessageSize = maxMessageSize;
         this.mtu = mtu;
     }
@@ -110,7 +112,7 @@ public final class Requester {
         if (w.length > maxMessageSize || !atomicOperandFits(w)) {
             return completer.fail(w, LOC_LEN_ERR);
         }
-        if (qp.type() == QpType.UD && w.length > mtu) {
+        if (type == QpType.UD && w.length > mtu) {
             return completer.fail(w, LOC_LEN_ERR);
         }
         return completer.finish(w, transport.request(w));

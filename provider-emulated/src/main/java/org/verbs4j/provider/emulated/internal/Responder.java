@@ -54,11 +54,15 @@ public final class Responder {
     private final EngineQp qp;
     private final KeyTable keys;
     private final ProtectionDomain pd;
+    private final QpType type;
+    private final int qpn;
 
     public Responder(EngineQp qp) {
         this.qp = qp;
         this.keys = qp.keys();
         this.pd = qp.pd();
+        this.type = qp.type();
+        this.qpn = qp.qpNum();
     }
 
     /** Whether a QP in state {@code s} accepts incoming messages. */
@@ -94,7 +98,7 @@ public final class Responder {
      * WR completes with them. Answers {@code SUCCESS} if it was delivered, else {@link Transport#DROPPED}.
      */
     public int receiveDatagram(SendWqe w, int srcQpn, int qkey, MemorySegment grh) {
-        if (qp.type() != QpType.UD || !receives(qp.state()) || qp.qkey() != qkey) {
+        if (type != QpType.UD || !receives(qp.state()) || qp.qkey() != qkey) {
             return DROPPED;
         }
         RecvQueue q = qp.recvQueue();
@@ -122,7 +126,7 @@ public final class Responder {
     private boolean remoteKey(SendWqe w, int rkey, long addr, long len, int access) {
         MemoryKey k = keys.lookup(rkey);
         if (k == null || k.pd != pd || (k.access & access) != access
-                || k.kind == MemoryKey.KIND_MW2 && k.boundQpn != qp.qpNum()) {
+                || k.kind == MemoryKey.KIND_MW2 && k.boundQpn != qpn) {
             return false;
         }
         long off = k.offsetOf(addr, len);
@@ -136,7 +140,7 @@ public final class Responder {
 
     /** An error detected here: an RC responder moves to ERR and reports {@code event}; UC drops the message. */
     private int error(int status, AsyncEventType event) {
-        if (qp.type() == QpType.UC) {
+        if (type == QpType.UC) {
             return DROPPED;
         }
         qp.enterError(event);
@@ -164,7 +168,7 @@ public final class Responder {
         if (isWrite && (qp.accessFlags() & AccessFlags.REMOTE_WRITE) == 0) {
             return error(REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
         }
-        boolean rc = qp.type() == QpType.RC;
+        boolean rc = type == QpType.RC;
         RecvQueue q = qp.recvQueue();
         synchronized (q) {
             if (qp.state() == QpState.ERR) {
@@ -231,7 +235,7 @@ public final class Responder {
                             int wcFlags, boolean solicited) {
         q.pop();
         qp.recvConsumed();
-        boolean ok = qp.recvCq().add(wrId, status, status == SUCCESS ? opcode : WC_RECV, len, imm, qp.qpNum(),
+        boolean ok = qp.recvCq().add(wrId, status, status == SUCCESS ? opcode : WC_RECV, len, imm, qpn,
                 srcQpn, wcFlags, solicited);
         if (!ok) {
             qp.markError();
