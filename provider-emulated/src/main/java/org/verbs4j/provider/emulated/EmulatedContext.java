@@ -106,13 +106,13 @@ final class EmulatedContext implements Context {
     @Override
     public ProtectionDomain allocPd() {
         checkOpen();
-        return register(new EmulatedPd(this));
+        return register(new EmulatedProtectionDomain(this));
     }
 
     @Override
     public CompletionChannel createCompletionChannel() {
         checkOpen();
-        return register(new EmulatedChannel(this));
+        return register(new EmulatedCompletionChannel(this));
     }
 
     @Override
@@ -121,9 +121,9 @@ final class EmulatedContext implements Context {
         if (cqe < 1) {
             throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
         }
-        EmulatedChannel ch = null;
+        EmulatedCompletionChannel ch = null;
         if (channel != null) {
-            if (!(channel instanceof EmulatedChannel c) || c.context != this) {
+            if (!(channel instanceof EmulatedCompletionChannel c) || c.context != this) {
                 throw new IllegalArgumentException("the completion channel belongs to another context");
             }
             c.checkOpen();
@@ -136,13 +136,13 @@ final class EmulatedContext implements Context {
             throw new VerbsException("ibv_create_cq", Errno.EINVAL,
                     "cqe " + cqe + " exceeds max_cqe " + EmulatedDevice.MAX_CQE);
         }
-        return register(new EmulatedCq(this, cqe, ch));
+        return register(new EmulatedCompletionQueue(this, cqe, ch));
     }
 
     @Override
     public ThreadDomain allocTd() {
         checkOpen();
-        return register(new EmulatedTd(this));
+        return register(new EmulatedThreadDomain(this));
     }
 
     @Override
@@ -167,13 +167,13 @@ final class EmulatedContext implements Context {
 
     @Override
     public void close() {
-        List<EmulatedQp> qps = new ArrayList<>();
+        List<EmulatedQueuePair> qps = new ArrayList<>();
         synchronized (lock) {
             if (closed) {
                 return;
             }
             for (EmulatedObject o : objects) {
-                if (o instanceof EmulatedQp qp) {
+                if (o instanceof EmulatedQueuePair qp) {
                     qps.add(qp);
                 }
             }
@@ -181,7 +181,7 @@ final class EmulatedContext implements Context {
         // Open WR sessions end first, outside the context's lock: their owners may need the context meanwhile.
         int held = 0;
         try {
-            for (EmulatedQp qp : qps) {
+            for (EmulatedQueuePair qp : qps) {
                 qp.awaitSessionForClose();
                 held++;
             }

@@ -58,7 +58,7 @@ final class EmulatedDevice implements Device {
     private final Gid[] gids;
     private final MemorySegment[] gidBytes;
     final KeyTable keys = new KeyTable();
-    final QpnTable<EmulatedQp> qps = new QpnTable<>();
+    final QpnTable<EmulatedQueuePair> qps = new QpnTable<>();
     private final Capabilities capabilities;
     private final DeviceAttributes attributes;
     private final PortAttributes port;

@@ -19,13 +19,13 @@ import org.verbs4j.spi.support.PendingWr;
  * @see "ibv_wr_post(3)"
  */
 final class EmulatedWrSession extends AbstractWrSession {
-    private final EmulatedQp qp;
+    private final EmulatedQueuePair qp;
     private final boolean locking;
     private final boolean sigAll;
     /** WRs written past the tail in this batch. */
     private int written;
 
-    EmulatedWrSession(EmulatedQp qp) {
+    EmulatedWrSession(EmulatedQueuePair qp) {
         super(qp, qp.type, qp.initAttributes().sendOps(), qp.maxInlineData, qp.maxSendSge, false);
         this.qp = qp;
         this.locking = qp.td == null;
@@ -55,12 +55,12 @@ final class EmulatedWrSession extends AbstractWrSession {
 
     @Override
     protected boolean sendQueueReady() {
-        return EmulatedQp.canPost(qp.state);
+        return EmulatedQueuePair.canPost(qp.state);
     }
 
     @Override
     protected int sendQueueRoom() {
-        return (int) (qp.sq.length - (qp.sqTail - qp.sqHead));
+        return qp.sq.room();
     }
 
     @Override
@@ -73,7 +73,7 @@ final class EmulatedWrSession extends AbstractWrSession {
 
     @Override
     protected void emit(PendingWr p) {
-        SendWqe w = qp.sq[(int) ((qp.sqTail + written) & qp.sqMask)];
+        SendWqe w = qp.sq.slot(qp.sq.tail + written);
         written++;
         WrOpcode op = p.opcode();
         int flags = p.wrFlags();
@@ -134,7 +134,7 @@ final class EmulatedWrSession extends AbstractWrSession {
         if (!locking) {
             qp.lock.lock();
         }
-        qp.sqTail += written;
+        qp.sq.tail += written;
         written = 0;
         qp.release();
         return 0;

@@ -54,7 +54,7 @@ public final class AllocationCheck {
                     .sendOps(WrOpcode.RDMA_WRITE, WrOpcode.SEND).build();
             QueuePair a = pd.createQp(attrs);
             QueuePair b = pd.createQp(attrs);
-            RxeLoopbackTest.connect(ctx, a, b);
+            FfmRxeLoopbackTest.connect(ctx, a, b);
             WorkCompletionBatch batch = new WorkCompletionBatch(16);
             int lkey = src.lkey();
             int rkey = dst.rkey();

@@ -7,6 +7,20 @@ import java.lang.foreign.MemorySegment;
  * so the data path allocates nothing. Fields an opcode does not use keep stale values and are ignored.
  */
 public final class SendWqe {
+    // IBV_WR_* values.
+    public static final int OP_RDMA_WRITE = 0;
+    public static final int OP_RDMA_WRITE_WITH_IMM = 1;
+    public static final int OP_SEND = 2;
+    public static final int OP_SEND_WITH_IMM = 3;
+    public static final int OP_RDMA_READ = 4;
+    public static final int OP_CMP_SWP = 5;
+    public static final int OP_FETCH_ADD = 6;
+    public static final int OP_LOCAL_INV = 7;
+    public static final int OP_BIND_MW = 8;
+    public static final int OP_SEND_WITH_INV = 9;
+    public static final int OP_FLUSH = 14;
+    public static final int OP_ATOMIC_WRITE = 15;
+
     public long wrId;
     /** The {@code IBV_WR_*} value. */
     public int opcode;
@@ -49,6 +63,9 @@ public final class SendWqe {
     /** FLUSH type and level. */
     public int flushType;
     public int flushLevel;
+    /** Resolved by the responder from the rkey: the segment and offset of the remote address. */
+    public MemorySegment remoteSegment;
+    public long remoteOffset;
     /** How many RNR NAKs this WQE has met. */
     public int rnrCount;
 
@@ -75,6 +92,7 @@ public final class SendWqe {
         ah = null;
         mw = null;
         bindMr = null;
+        remoteSegment = null;
         rnrCount = 0;
     }
 }

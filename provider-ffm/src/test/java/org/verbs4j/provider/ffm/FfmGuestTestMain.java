@@ -19,11 +19,11 @@ import org.junit.platform.reporting.legacy.xml.LegacyXmlReportGeneratingListener
 
 /**
  * Runs JUnit test classes without Maven, for the soft-RoCE VM where a Maven build would take too long:
- * {@code java -cp ... org.verbs4j.provider.ffm.GuestTests CLASS|package:NAME ...}. Prints one line per
+ * {@code java -cp ... org.verbs4j.provider.ffm.FfmGuestTestMain CLASS|package:NAME ...}. Prints one line per
  * test and a summary, writes JUnit XML to {@code $VERBS4J_JUNIT_DIR} when set, and exits 1 on failure.
  */
-public final class GuestTests {
-    private GuestTests() {}
+public final class FfmGuestTestMain {
+    private FfmGuestTestMain() {}
 
     public static void main(String[] args) throws Exception {
         List<DiscoverySelector> selectors = new ArrayList<>();

@@ -13,14 +13,14 @@ import org.verbs4j.provider.emulated.internal.MemoryKey;
  * A registered memory region. Its lkey and rkey are the same key-table entry; every access through them
  * is bounds- and access-checked against it and then made on the registered segment itself.
  */
-final class EmulatedMr extends EmulatedObject implements MemoryRegion {
-    final EmulatedPd pd;
+final class EmulatedMemoryRegion extends EmulatedObject implements MemoryRegion {
+    final EmulatedProtectionDomain pd;
     final MemorySegment segment;
     final int access;
     final long address;
     final MemoryKey key;
 
-    EmulatedMr(EmulatedPd pd, MemorySegment segment, int access) {
+    EmulatedMemoryRegion(EmulatedProtectionDomain pd, MemorySegment segment, int access) {
         super(pd.context);
         this.pd = pd;
         this.segment = segment;
@@ -92,7 +92,7 @@ final class EmulatedMr extends EmulatedObject implements MemoryRegion {
 
     @Override
     public String toString() {
-        return "EmulatedMr[lkey=0x" + Integer.toHexString(key.key) + ", " + segment.byteSize() + " bytes, "
+        return "EmulatedMemoryRegion[lkey=0x" + Integer.toHexString(key.key) + ", " + segment.byteSize() + " bytes, "
                 + AccessFlags.toString(access) + "]";
     }
 }

@@ -7,13 +7,13 @@ import org.verbs4j.AhAttributes;
 import org.verbs4j.ProtectionDomain;
 
 /** An address handle: the destination GID of UD messages. */
-final class EmulatedAh extends EmulatedObject implements AddressHandle {
-    final EmulatedPd pd;
+final class EmulatedAddressHandle extends EmulatedObject implements AddressHandle {
+    final EmulatedProtectionDomain pd;
     final AhAttributes attributes;
     /** The destination GID's 16 bytes, for the GRH of each message. */
     final MemorySegment dgidBytes;
 
-    EmulatedAh(EmulatedPd pd, AhAttributes attributes) {
+    EmulatedAddressHandle(EmulatedProtectionDomain pd, AhAttributes attributes) {
         super(pd.context);
         this.pd = pd;
         this.attributes = attributes;

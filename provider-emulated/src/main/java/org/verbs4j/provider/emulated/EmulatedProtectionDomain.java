@@ -19,14 +19,15 @@ import org.verbs4j.QueuePair;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
+import org.verbs4j.provider.emulated.internal.KeyTable;
 import org.verbs4j.provider.emulated.internal.MemoryKey;
 
 /** A protection domain: the scope of regions, windows, address handles, QPs and SRQs. */
-final class EmulatedPd extends EmulatedObject implements ProtectionDomain {
+final class EmulatedProtectionDomain extends EmulatedObject implements ProtectionDomain {
     /** The live regions, for resolving the addresses of inline data posted with {@code postSend}. */
-    final List<EmulatedMr> regions = new CopyOnWriteArrayList<>();
+    final List<EmulatedMemoryRegion> regions = new CopyOnWriteArrayList<>();
 
-    EmulatedPd(EmulatedContext context) {
+    EmulatedProtectionDomain(EmulatedContext context) {
         super(context);
     }
 
@@ -59,7 +60,7 @@ final class EmulatedPd extends EmulatedObject implements ProtectionDomain {
         }
         synchronized (context.lock) {
             context.checkOpen();
-            EmulatedMr mr = new EmulatedMr(this, segment, access);
+            EmulatedMemoryRegion mr = new EmulatedMemoryRegion(this, segment, access);
             users.incrementAndGet();
             regions.add(mr);
             return context.register(mr);
@@ -72,7 +73,7 @@ final class EmulatedPd extends EmulatedObject implements ProtectionDomain {
         Objects.requireNonNull(type, "type");
         synchronized (context.lock) {
             context.checkOpen();
-            EmulatedMw mw = new EmulatedMw(this, type);
+            EmulatedMemoryWindow mw = new EmulatedMemoryWindow(this, type);
             users.incrementAndGet();
             return context.register(mw);
         }
@@ -88,7 +89,7 @@ final class EmulatedPd extends EmulatedObject implements ProtectionDomain {
         }
         synchronized (context.lock) {
             context.checkOpen();
-            EmulatedAh ah = new EmulatedAh(this, attributes);
+            EmulatedAddressHandle ah = new EmulatedAddressHandle(this, attributes);
             users.incrementAndGet();
             return context.register(ah);
         }
@@ -115,7 +116,7 @@ final class EmulatedPd extends EmulatedObject implements ProtectionDomain {
         Objects.requireNonNull(attributes, "attributes");
         synchronized (context.lock) {
             context.checkOpen();
-            EmulatedQp qp = new EmulatedQp(this, attributes);
+            EmulatedQueuePair qp = new EmulatedQueuePair(this, attributes);
             return context.register(qp);
         }
     }
@@ -133,21 +134,41 @@ final class EmulatedPd extends EmulatedObject implements ProtectionDomain {
         }
         synchronized (context.lock) {
             context.checkOpen();
-            EmulatedSrq srq = new EmulatedSrq(this, attributes);
+            EmulatedSharedReceiveQueue srq = new EmulatedSharedReceiveQueue(this, attributes);
             users.incrementAndGet();
             return context.register(srq);
         }
     }
 
     /** The live region of this PD that holds {@code [addr, addr + len)}, or null. */
-    EmulatedMr regionContaining(long addr, long len) {
-        for (EmulatedMr mr : regions) {
+    EmulatedMemoryRegion regionContaining(long addr, long len) {
+        for (EmulatedMemoryRegion mr : regions) {
             MemoryKey k = mr.key;
             if (k.valid && k.offsetOf(addr, len) >= 0) {
                 return mr;
             }
         }
         return null;
+    }
+
+    /**
+     * Invalidates a region's key or a type 2 window's key of this PD (LOCAL_INV, SEND_WITH_INV); false if the
+     * key is not valid, belongs to another PD, or is a type 1 window's (which only a bind may change).
+     */
+    boolean invalidate(int rkey) {
+        KeyTable keys = device().keys;
+        synchronized (keys) {
+            MemoryKey k = keys.lookup(rkey);
+            if (k == null || k.pd != this || k.kind == MemoryKey.KIND_MW1) {
+                return false;
+            }
+            if (k.kind == MemoryKey.KIND_MW2) {
+                ((EmulatedMemoryWindow) k.owner).unbindLocked();
+            } else {
+                k.valid = false;
+            }
+            return true;
+        }
     }
 
     @Override

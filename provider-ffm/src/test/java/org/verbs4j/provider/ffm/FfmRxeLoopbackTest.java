@@ -46,7 +46,7 @@ import org.verbs4j.WrSession;
  * SEND/RECV with immediate data, READ, atomics, with the bytes checked. Runs where the ffm provider is
  * available (the soft-RoCE VM: {@code softroce/run}); elsewhere it is skipped with the provider's cause.
  */
-class RxeLoopbackTest {
+class FfmRxeLoopbackTest {
     private static final int SIZE = 4096;
     private static final int ALL_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
             | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;

@@ -17,8 +17,8 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
  * Runs test classes with the JUnit Platform launcher and prints each result: how the soft-RoCE VM runs
  * this module's tests and the TCK against rxe0 without Maven. Exits 1 if any test failed.
  */
-public final class GuestTestMain {
-    private GuestTestMain() {}
+public final class JnrGuestTestMain {
+    private JnrGuestTestMain() {}
 
     public static void main(String[] args) {
         LauncherDiscoveryRequest request = LauncherDiscoveryRequestBuilder.request()

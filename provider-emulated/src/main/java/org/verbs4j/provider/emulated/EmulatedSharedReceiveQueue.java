@@ -19,18 +19,18 @@ import org.verbs4j.provider.emulated.internal.RecvQueue;
  * A shared receive queue. Messages for any QP attached to it take its oldest receive WR; when the count
  * of queued WRs drops below an armed limit, it reports {@link AsyncEventType#SRQ_LIMIT_REACHED} once.
  */
-final class EmulatedSrq extends EmulatedObject implements SharedReceiveQueue {
+final class EmulatedSharedReceiveQueue extends EmulatedObject implements SharedReceiveQueue {
     private static final String VERB = "ibv_post_srq_recv";
 
-    final EmulatedPd pd;
+    final EmulatedProtectionDomain pd;
     final RecvQueue queue;
     final int srqn;
     /** Guarded by {@link #queue}'s monitor. */
     private int limit;
     /** QPs whose sends wait for a receive (RNR), woken when one is posted. */
-    final List<EmulatedQp> rnrWaiters = new CopyOnWriteArrayList<>();
+    final List<EmulatedQueuePair> rnrWaiters = new CopyOnWriteArrayList<>();
 
-    EmulatedSrq(EmulatedPd pd, SrqInitAttributes attributes) {
+    EmulatedSharedReceiveQueue(EmulatedProtectionDomain pd, SrqInitAttributes attributes) {
         super(pd.context);
         this.pd = pd;
         this.queue = new RecvQueue(attributes.maxWr(), attributes.maxSge());
@@ -117,7 +117,7 @@ final class EmulatedSrq extends EmulatedObject implements SharedReceiveQueue {
 
     private void wakeWaiters() {
         if (!rnrWaiters.isEmpty()) {
-            for (EmulatedQp qp : rnrWaiters) {
+            for (EmulatedQueuePair qp : rnrWaiters) {
                 qp.kick();
             }
         }

@@ -9,14 +9,14 @@ import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 
 /** A completion channel: a queue of CQ events that {@link #awaitEvent} takes from. */
-final class EmulatedChannel extends EmulatedObject implements CompletionChannel {
-    private final LinkedBlockingQueue<EmulatedCq> events = new LinkedBlockingQueue<>();
+final class EmulatedCompletionChannel extends EmulatedObject implements CompletionChannel {
+    private final LinkedBlockingQueue<EmulatedCompletionQueue> events = new LinkedBlockingQueue<>();
 
-    EmulatedChannel(EmulatedContext context) {
+    EmulatedCompletionChannel(EmulatedContext context) {
         super(context);
     }
 
-    void signal(EmulatedCq cq) {
+    void signal(EmulatedCompletionQueue cq) {
         events.add(cq);
     }
 

@@ -11,6 +11,7 @@ import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
+import org.verbs4j.provider.emulated.internal.CompletionSink;
 import org.verbs4j.provider.emulated.internal.EngineTimer;
 
 /**
@@ -20,12 +21,12 @@ import org.verbs4j.provider.emulated.internal.EngineTimer;
  * <p>When a completion finds the ring full, the CQ overflows: it reports {@link AsyncEventType#CQ_ERR}
  * once, and the QPs that use it move to the error state.
  */
-final class EmulatedCq extends EmulatedObject implements CompletionQueue {
+final class EmulatedCompletionQueue extends EmulatedObject implements CompletionQueue, CompletionSink {
     private static final int NOT_ARMED = 0;
     private static final int ARMED_ANY = 1;
     private static final int ARMED_SOLICITED = 2;
 
-    private final EmulatedChannel channel;
+    private final EmulatedCompletionChannel channel;
     private final int capacity;
     private final long[] wrId;
     private final int[] status;
@@ -39,9 +40,9 @@ final class EmulatedCq extends EmulatedObject implements CompletionQueue {
     private long tail;
     private int armed;
     private boolean overflowed;
-    private final List<EmulatedQp> qps = new ArrayList<>();
+    private final List<EmulatedQueuePair> qps = new ArrayList<>();
 
-    EmulatedCq(EmulatedContext context, int cqe, EmulatedChannel channel) {
+    EmulatedCompletionQueue(EmulatedContext context, int cqe, EmulatedCompletionChannel channel) {
         super(context);
         this.channel = channel;
         this.capacity = cqe;
@@ -58,14 +59,14 @@ final class EmulatedCq extends EmulatedObject implements CompletionQueue {
         }
     }
 
-    void attach(EmulatedQp qp) {
+    void attach(EmulatedQueuePair qp) {
         users.incrementAndGet();
         synchronized (qps) {
             qps.add(qp);
         }
     }
 
-    void detach(EmulatedQp qp) {
+    void detach(EmulatedQueuePair qp) {
         synchronized (qps) {
             qps.remove(qp);
         }
@@ -78,7 +79,8 @@ final class EmulatedCq extends EmulatedObject implements CompletionQueue {
      * @param solicited whether the message asked for a solicited event
      * @return false if the CQ overflowed and the completion was lost
      */
-    boolean add(long id, int st, int op, int len, int imm, int qpn, int src, int flags, boolean solicited) {
+    @Override
+    public boolean add(long id, int st, int op, int len, int imm, int qpn, int src, int flags, boolean solicited) {
         boolean signal;
         synchronized (this) {
             if (tail - head >= capacity || overflowed) {
@@ -112,13 +114,13 @@ final class EmulatedCq extends EmulatedObject implements CompletionQueue {
 
     private void reportOverflow() {
         context.postEvent(new AsyncEvent(AsyncEventType.CQ_ERR, null, this, null, 0));
-        EmulatedQp[] users;
+        EmulatedQueuePair[] users;
         synchronized (qps) {
-            users = qps.toArray(new EmulatedQp[0]);
+            users = qps.toArray(new EmulatedQueuePair[0]);
         }
         // Moving the QPs to ERR flushes their queues into CQs; it must not run under this CQ's lock.
         EngineTimer.schedule(() -> {
-            for (EmulatedQp qp : users) {
+            for (EmulatedQueuePair qp : users) {
                 qp.enterError(AsyncEventType.QP_FATAL);
             }
         }, 0);
@@ -183,6 +185,6 @@ final class EmulatedCq extends EmulatedObject implements CompletionQueue {
 
     @Override
     public String toString() {
-        return "EmulatedCq[" + capacity + " entries]";
+        return "EmulatedCompletionQueue[" + capacity + " entries]";
     }
 }

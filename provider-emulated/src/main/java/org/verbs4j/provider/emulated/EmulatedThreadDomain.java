@@ -4,8 +4,8 @@ import org.verbs4j.Context;
 import org.verbs4j.ThreadDomain;
 
 /** A thread domain: QPs created with it take no lock when a WR session starts. */
-final class EmulatedTd extends EmulatedObject implements ThreadDomain {
-    EmulatedTd(EmulatedContext context) {
+final class EmulatedThreadDomain extends EmulatedObject implements ThreadDomain {
+    EmulatedThreadDomain(EmulatedContext context) {
         super(context);
     }
 

@@ -1,0 +1,36 @@
+package org.verbs4j.provider.emulated.internal;
+
+/**
+ * The seam between a QP's requester and its peer's responder: the requester hands each request message
+ * here, and the transport carries it to the responder and brings back the answer (an ACK, a NAK, a READ
+ * response or an atomic response), which the completer then acts on. Each QP has its own transport.
+ *
+ * <p>The request is the requester's {@link SendWqe} itself: its header fields (opcode, rkey, remote address,
+ * immediate data, UD destination) and its payload (the gather list as resolved by the requester, or the
+ * inline buffer). A READ or atomic response is written into the WQE's resolved local buffers. A transport
+ * that crosses a wire serializes the same fields into packets and writes the responses back the same way.
+ *
+ * <p>Every method is called holding the requesting QP's lock.
+ */
+public interface Transport {
+    /** An answer: the responder dropped the message (UC, UD, or no peer on UC); the requester succeeds. */
+    int DROPPED = -1;
+    /** An answer: an RNR NAK, the responder has no receive posted (RC). */
+    int RNR_NAK = -3;
+
+    /**
+     * Carries a request to the responder and returns its answer: a {@code WcStatus} value ({@code SUCCESS}
+     * is an ACK; an error is a NAK, or a local error in reaching the destination), {@link #DROPPED} or
+     * {@link #RNR_NAK}.
+     */
+    int request(SendWqe w);
+
+    /**
+     * After an {@link #RNR_NAK}: asks the responder to wake this QP when a receive is posted there, and
+     * returns the responder's {@code min_rnr_timer} code, after which the requester retries anyway.
+     */
+    int awaitReceive();
+
+    /** The QP's attributes changed: forget any path to the peer resolved before. */
+    void reset();
+}
