@@ -5,6 +5,7 @@
 module org.verbs4j.spi {
     exports org.verbs4j;
     exports org.verbs4j.spi;
+    exports org.verbs4j.spi.support;
 
     uses org.verbs4j.spi.VerbsProvider;
 }
