@@ -22,6 +22,7 @@ final class EmulatedChannel extends EmulatedObject implements CompletionChannel 
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 

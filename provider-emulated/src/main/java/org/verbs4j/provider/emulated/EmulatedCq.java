@@ -126,16 +126,19 @@ final class EmulatedCq extends EmulatedObject implements CompletionQueue {
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 
     @Override
     public int capacity() {
+        checkOpen();
         return capacity;
     }
 
     @Override
     public CompletionChannel channel() {
+        checkOpen();
         return channel;
     }
 

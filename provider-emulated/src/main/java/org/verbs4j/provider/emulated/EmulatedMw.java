@@ -33,11 +33,13 @@ final class EmulatedMw extends EmulatedObject implements MemoryWindow {
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public MwType type() {
+        checkOpen();
         return type;
     }
 

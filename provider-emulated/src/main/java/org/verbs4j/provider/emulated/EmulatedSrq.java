@@ -40,11 +40,13 @@ final class EmulatedSrq extends EmulatedObject implements SharedReceiveQueue {
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public int srqNum() {
+        checkOpen();
         return srqn;
     }
 
