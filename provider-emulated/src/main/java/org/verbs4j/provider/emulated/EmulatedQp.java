@@ -46,6 +46,7 @@ import org.verbs4j.provider.emulated.internal.QpTransitions;
 import org.verbs4j.provider.emulated.internal.RecvQueue;
 import org.verbs4j.provider.emulated.internal.SendWqe;
 import org.verbs4j.provider.emulated.internal.Transfer;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * A queue pair, and the emulated transport.
@@ -279,26 +280,31 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public QpType type() {
+        checkOpen();
         return type;
     }
 
     @Override
     public int qpNum() {
+        checkOpen();
         return qpn;
     }
 
     @Override
     public QpState state() {
+        checkOpen();
         return state;
     }
 
     @Override
     public QpInitAttributes initAttributes() {
+        checkOpen();
         return init;
     }
 
@@ -334,7 +340,7 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
     @Override
     public void modify(QpAttributes a) {
         checkOpen();
-        Objects.requireNonNull(a, "attributes");
+        Arguments.modifyAttributes(a);
         int mask = a.mask();
         if ((mask & QpAttrMask.AV) != 0) {
             EmulatedContext.checkPort(a.ahAttr().portNum());
@@ -608,9 +614,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         return s == QpState.RTS || s == QpState.SQD || s == QpState.SQE || s == QpState.ERR;
     }
 
-    // Inline data at an address outside every registered region is read where the caller points (see below).
-    @SuppressWarnings("restricted")
     private void enqueue(SendWr wr, int index) {
+        Arguments.sges(wr.sgList(), wr.numSge(), "sgList");
         QpState s = state;
         if (!canPost(s)) {
             throw new PostSendException(Errno.EINVAL, index,
@@ -629,13 +634,13 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         if (n > maxSendSge) {
             throw new PostSendException(Errno.EINVAL, index, n + " SGEs exceed max_send_sge " + maxSendSge);
         }
-        if (type == QpType.UD && !(wr.ah() instanceof EmulatedAh)) {
-            throw new PostSendException(Errno.EINVAL, index, "a UD WR needs an address handle of this provider");
+        if (type == QpType.UD && (!(wr.ah() instanceof EmulatedAh ah) || ah.isClosed())) {
+            throw new PostSendException(Errno.EINVAL, index, "a UD WR needs an open address handle of this provider");
         }
         if (op == WrOpcode.BIND_MW && (!(wr.bindMwWindow() instanceof EmulatedMw mw) || mw.type != MwType.TYPE_2
-                || wr.bindMwInfo() == null)) {
+                || mw.isClosed() || wr.bindMwInfo() == null || wr.bindMwInfo().mr().isClosed())) {
             throw new PostSendException(Errno.EINVAL, index,
-                    "a BIND_MW WR needs a type 2 window of this provider and bind info");
+                    "a BIND_MW WR needs an open type 2 window of this provider and bind info with an open region");
         }
         if (sqTail - sqHead >= sq.length) {
             throw new PostSendException(Errno.ENOMEM, index, "the send queue is full (" + sq.length + " WRs)");
@@ -658,17 +663,21 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
                 throw new PostSendException(Errno.EINVAL, index,
                         total + " bytes of inline data exceed max_inline_data " + maxInlineData);
             }
+            String unreadable = Arguments.inlineData(wr, pd.regions);
+            if (unreadable != null) {
+                throw new PostSendException(Errno.EINVAL, index, unreadable);
+            }
             int at = 0;
             for (int i = 0; i < n; i++) {
                 Sge g = sges[i];
                 long len = Integer.toUnsignedLong(g.length());
-                EmulatedMr mr = pd.regionContaining(g.addr(), len);
-                if (mr != null) {
-                    MemorySegment.copy(mr.segment, g.addr() - mr.address, w.inline, at, len);
-                } else if (len > 0) {
-                    // Inline data ignores the lkey (ibv_post_send(3)): like the CPU copy a native provider makes,
-                    // this reads the caller's own memory at the address it gave, which must be readable.
-                    MemorySegment.copy(MemorySegment.ofAddress(g.addr()).reinterpret(len), 0, w.inline, at, len);
+                MemorySegment src = len == 0 ? null : pd.regions.find(g.addr(), len);
+                try {
+                    if (src != null) {
+                        MemorySegment.copy(src, g.addr() - src.address(), w.inline, at, len);
+                    }
+                } catch (IllegalStateException e) {
+                    throw new PostSendException(Errno.EINVAL, index, "inline SGE #" + i + ": its arena was closed");
                 }
                 at += (int) len;
             }
@@ -737,8 +746,9 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
         if ((mr.access & AccessFlags.MW_BIND) == 0) {
             throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "the region was registered without MW_BIND");
         }
-        if (bindInfo.length() > 0 && mr.key.offsetOf(bindInfo.addr(), bindInfo.length()) < 0) {
-            throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "the window's range is outside the region");
+        String outside = Arguments.bindRange(bindInfo);
+        if (outside != null) {
+            throw new VerbsException("ibv_bind_mw", Errno.EINVAL, outside);
         }
         if ((sendFlags & ~SendFlags.ALL) != 0) {
             throw new VerbsException("ibv_bind_mw", Errno.EINVAL,
