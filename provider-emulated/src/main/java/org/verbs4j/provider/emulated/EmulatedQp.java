@@ -1020,7 +1020,8 @@ final class EmulatedQp extends EmulatedObject implements QueuePair {
             return false;
         }
         long off = k.offsetOf(addr, len);
-        if (off < 0) {
+        // A region whose arena was closed under it grants nothing: REM_ACCESS_ERR, as after deregistration.
+        if (off < 0 || k.segment == null || !k.segment.scope().isAlive()) {
             return false;
         }
         scratchKey = k;
