@@ -27,6 +27,7 @@ final class FfmCompletionChannel extends FfmObject implements CompletionChannel 
 
     @Override
     public Context context() {
+        checkOpen();
         return ctx;
     }
 

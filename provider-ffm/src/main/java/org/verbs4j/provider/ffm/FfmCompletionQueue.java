@@ -113,16 +113,19 @@ final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
 
     @Override
     public Context context() {
+        checkOpen();
         return ctx;
     }
 
     @Override
     public int capacity() {
+        checkOpen();
         return capacity;
     }
 
     @Override
     public CompletionChannel channel() {
+        checkOpen();
         return channel;
     }
 

@@ -146,6 +146,7 @@ final class FfmContext extends FfmObject implements Context {
 
     @Override
     public Device device() {
+        checkOpen();
         return device;
     }
 

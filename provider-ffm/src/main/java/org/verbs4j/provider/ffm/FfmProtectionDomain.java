@@ -47,6 +47,7 @@ final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
 
     @Override
     public Context context() {
+        checkOpen();
         return ctx;
     }
 

@@ -110,21 +110,25 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public QpType type() {
+        checkOpen();
         return type;
     }
 
     @Override
     public int qpNum() {
+        checkOpen();
         return qpNum;
     }
 
     @Override
     public QpState state() {
+        checkOpen();
         return state;
     }
 
@@ -136,6 +140,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
 
     @Override
     public QpInitAttributes initAttributes() {
+        checkOpen();
         return init;
     }
 
