@@ -3,6 +3,7 @@ package org.verbs4j.provider.ffm;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
@@ -131,6 +132,7 @@ final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
 
     @Override
     public int poll(WorkCompletionBatch batch) {
+        Objects.requireNonNull(batch, "batch");
         batch.clear();
         synchronized (this) {
             checkOpen();

@@ -80,6 +80,7 @@ final class FfmMemoryRegion extends FfmObject implements MemoryRegion {
 
     @Override
     void afterClose() {
+        pd.regions.remove(segment);
         pd.release();
     }
 }
