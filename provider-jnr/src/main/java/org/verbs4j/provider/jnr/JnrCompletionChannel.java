@@ -28,6 +28,7 @@ final class JnrCompletionChannel extends JnrResource implements CompletionChanne
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 

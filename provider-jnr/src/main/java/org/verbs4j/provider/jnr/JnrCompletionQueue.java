@@ -102,16 +102,19 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 
     @Override
     public int capacity() {
+        checkOpen();
         return capacity;
     }
 
     @Override
     public CompletionChannel channel() {
+        checkOpen();
         return channel;
     }
 

@@ -132,6 +132,7 @@ final class JnrContext implements Context {
 
     @Override
     public Device device() {
+        checkOpen();
         return device;
     }
 

@@ -35,6 +35,7 @@ final class JnrProtectionDomain extends JnrResource implements ProtectionDomain 
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 

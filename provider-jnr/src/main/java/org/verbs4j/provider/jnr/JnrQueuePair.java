@@ -248,16 +248,19 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public QpType type() {
+        checkOpen();
         return type;
     }
 
     @Override
     public int qpNum() {
+        checkOpen();
         return qpNum;
     }
 
@@ -269,6 +272,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public QpInitAttributes initAttributes() {
+        checkOpen();
         return initAttributes;
     }
 

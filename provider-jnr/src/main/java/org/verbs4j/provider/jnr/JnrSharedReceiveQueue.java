@@ -40,6 +40,7 @@ final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQu
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
