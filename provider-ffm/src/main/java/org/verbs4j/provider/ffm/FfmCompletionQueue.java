@@ -132,6 +132,7 @@ final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
 
     @Override
     public int poll(WorkCompletionBatch batch) {
+        checkOpen();
         Objects.requireNonNull(batch, "batch");
         batch.clear();
         synchronized (this) {

@@ -221,6 +221,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
 
     @Override
     public void postSend(SendWr wr) {
+        checkOpen();
         Objects.requireNonNull(wr, "wr");
         checkNotInSession();
         synchronized (sendLock) {
@@ -237,6 +238,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
 
     @Override
     public void postSend(List<SendWr> wrs) {
+        checkOpen();
         Objects.requireNonNull(wrs, "wrs");
         int size = wrs.size();
         for (int i = 0; i < size; i++) {
