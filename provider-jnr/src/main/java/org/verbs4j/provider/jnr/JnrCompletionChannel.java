@@ -34,6 +34,7 @@ final class JnrCompletionChannel extends JnrResource implements CompletionChanne
 
     @Override
     public CompletionQueue awaitEvent(long timeout, TimeUnit unit) {
+        checkOpen();
         Objects.requireNonNull(unit, "unit");
         if (timeout < 0) {
             throw new IllegalArgumentException("timeout cannot be negative: " + timeout);

@@ -84,6 +84,7 @@ final class JnrMemoryRegion extends JnrResource implements MemoryRegion {
 
     @Override
     void afterDestroy() {
+        pd.regions.remove(segment);
         pd.release();
     }
 }

@@ -39,6 +39,7 @@ import org.verbs4j.provider.jnr.internal.IbvQpInitAttrEx;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.jnr.internal.VerbsContext;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * A queue pair, created with {@code ibv_create_qp_ex} (through {@code verbs_context.create_qp_ex}) and
@@ -278,7 +279,8 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized void modify(QpAttributes attributes) {
-        Objects.requireNonNull(attributes, "attributes");
+        checkOpen();
+        Arguments.modifyAttributes(attributes);
         long qp = handle();
         int mask = attributes.mask();
         int ports = context.cachedDeviceAttributes().physPortCnt();
@@ -411,6 +413,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized void postRecv(RecvWr wr) {
+        checkOpen();
         Objects.requireNonNull(wr, "wr");
         long qp = checkRecv();
         String why = invalidRecv(wr);
@@ -426,6 +429,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized void postRecv(List<RecvWr> wrs) {
+        checkOpen();
         Objects.requireNonNull(wrs, "wrs");
         long qp = checkRecv();
         int n = wrs.size();
@@ -479,6 +483,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized void postSend(SendWr wr) {
+        checkOpen();
         Objects.requireNonNull(wr, "wr");
         // A reused one-element list keeps the single-WR post free of allocation.
         single[0] = wr;
@@ -491,6 +496,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized void postSend(List<SendWr> wrs) {
+        checkOpen();
         Objects.requireNonNull(wrs, "wrs");
         long qp = handle();
         int n = wrs.size();
@@ -502,7 +508,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
             throw new PostSendException(Errno.EINVAL, 0, "the QP is in " + state()
                     + "; sends are posted in RTS, SQD, SQE or ERR");
         }
-        int firstBad = sendWrs.firstInvalid(wrs, n, type, initAttributes.cap(), ipCsum());
+        int firstBad = sendWrs.firstInvalid(wrs, n, type, initAttributes.cap(), ipCsum(), pd.regions);
         if (firstBad > 0) {
             long list = sendWrs.write(wrs, firstBad);
             int rc = InlineVerbs.callPPP(postSend, qp, list, sendWrs.badWr);
@@ -541,6 +547,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized int bindMw(MemoryWindow mw, long wrId, int sendFlags, MwBindInfo bindInfo) {
+        checkOpen();
         Objects.requireNonNull(mw, "mw");
         Objects.requireNonNull(bindInfo, "bindInfo");
         long qp = handle();
@@ -552,6 +559,10 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         }
         if (!(bindInfo.mr() instanceof JnrMemoryRegion mr) || mr.context != context) {
             throw new IllegalArgumentException("the bind info's region belongs to another context or provider");
+        }
+        String outside = Arguments.bindRange(bindInfo);
+        if (outside != null) {
+            throw new VerbsException("ibv_bind_mw", Errno.EINVAL, outside);
         }
         long mwh = w.handle();
         long mrh = mr.handle();
@@ -571,6 +582,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized int queryDataInOrder(WrOpcode op, int flags) {
+        checkOpen();
         Objects.requireNonNull(op, "op");
         if ((flags & ~DataInOrder.RETURN_CAPS) != 0) {
             throw new IllegalArgumentException("unknown ibv_query_qp_data_in_order flags 0x"
