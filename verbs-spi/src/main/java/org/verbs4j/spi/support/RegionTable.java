@@ -19,31 +19,50 @@ import java.util.Objects;
  * region before such an arena frees its memory.
  */
 public final class RegionTable {
-    private static final MemorySegment[] EMPTY = new MemorySegment[0];
+    /** One immutable snapshot: the segments, and their [start, end) addresses as plain longs for the scan. */
+    private record Snapshot(MemorySegment[] segments, long[] starts, long[] ends) {}
 
-    private volatile MemorySegment[] segments = EMPTY;
+    private static final Snapshot EMPTY = new Snapshot(new MemorySegment[0], new long[0], new long[0]);
+
+    private volatile Snapshot table = EMPTY;
 
     /** Adds a registered segment. The same memory may be registered more than once. */
     public synchronized void add(MemorySegment segment) {
         Objects.requireNonNull(segment, "segment");
-        MemorySegment[] s = segments;
-        MemorySegment[] n = Arrays.copyOf(s, s.length + 1);
-        n[s.length] = segment;
-        segments = n;
+        Snapshot t = table;
+        int n = t.segments.length;
+        MemorySegment[] segments = Arrays.copyOf(t.segments, n + 1);
+        long[] starts = Arrays.copyOf(t.starts, n + 1);
+        long[] ends = Arrays.copyOf(t.ends, n + 1);
+        segments[n] = segment;
+        starts[n] = segment.address();
+        ends[n] = segment.address() + segment.byteSize();
+        table = new Snapshot(segments, starts, ends);
     }
 
     /** Removes one registration of {@code segment} (compared by identity); does nothing if it is absent. */
     public synchronized void remove(MemorySegment segment) {
-        MemorySegment[] s = segments;
-        for (int i = 0; i < s.length; i++) {
-            if (s[i] == segment) {
-                MemorySegment[] n = new MemorySegment[s.length - 1];
-                System.arraycopy(s, 0, n, 0, i);
-                System.arraycopy(s, i + 1, n, i, s.length - i - 1);
-                segments = n;
+        Snapshot t = table;
+        for (int i = 0; i < t.segments.length; i++) {
+            if (t.segments[i] == segment) {
+                table = new Snapshot(without(t.segments, i, new MemorySegment[t.segments.length - 1]),
+                        without(t.starts, i), without(t.ends, i));
                 return;
             }
         }
+    }
+
+    private static MemorySegment[] without(MemorySegment[] a, int i, MemorySegment[] n) {
+        System.arraycopy(a, 0, n, 0, i);
+        System.arraycopy(a, i + 1, n, i, a.length - i - 1);
+        return n;
+    }
+
+    private static long[] without(long[] a, int i) {
+        long[] n = new long[a.length - 1];
+        System.arraycopy(a, 0, n, 0, i);
+        System.arraycopy(a, i + 1, n, i, a.length - i - 1);
+        return n;
     }
 
     /**
@@ -56,10 +75,14 @@ public final class RegionTable {
         if (length < 0) {
             return null;
         }
-        for (MemorySegment s : segments) {
-            long base = s.address();
-            if (address >= base && address - base <= s.byteSize() - length && s.scope().isAlive()) {
-                return s;
+        Snapshot t = table;
+        long[] starts = t.starts;
+        long[] ends = t.ends;
+        for (int i = 0; i < starts.length; i++) {
+            // address - start <= (end - start) - length: no overflow for any address or length
+            if (address >= starts[i] && address - starts[i] <= ends[i] - starts[i] - length
+                    && t.segments[i].scope().isAlive()) {
+                return t.segments[i];
             }
         }
         return null;
@@ -72,6 +95,6 @@ public final class RegionTable {
 
     /** The number of live registrations, for tests and diagnostics. */
     public int size() {
-        return segments.length;
+        return table.segments.length;
     }
 }
