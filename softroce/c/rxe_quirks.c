@@ -430,5 +430,44 @@ int main(int argc, char **argv) {
     } else {
         report("type 1 window", "could not allocate", "-");
     }
+
+    /* 13. A write through a type 2 window, below the window's start but inside its region. The window is
+     * deallocated before its QP is destroyed: the other order makes ibv_destroy_qp take about 50 s on rxe. */
+    struct ibv_qp *a2 = qp_new(cqa, IBV_QPT_RC, 8, 0, 0);
+    struct ibv_qp *b2 = qp_new(cqb, IBV_QPT_RC, 8, IBV_QP_EX_WITH_BIND_MW, 0);
+    connect_to(a2, b2->qp_num);
+    connect_to(b2, a2->qp_num);
+    struct ibv_mw *mw3 = ibv_alloc_mw(pd, IBV_MW_TYPE_2);
+    if (mw3 && bmr) {
+        struct ibv_qp_ex *b2x = ibv_qp_to_qp_ex(b2);
+        struct ibv_mw_bind_info info3 = {.mr = bmr, .addr = (uintptr_t)buf + 32768 + 1024, .length = 1024,
+                                         .mw_access_flags = IBV_ACCESS_REMOTE_WRITE};
+        uint32_t rkey3 = ibv_inc_rkey(mw3->rkey);
+        ibv_wr_start(b2x);
+        b2x->wr_id = 13;
+        b2x->wr_flags = IBV_SEND_SIGNALED;
+        ibv_wr_bind_mw(b2x, mw3, rkey3, &info3);
+        rc = ibv_wr_complete(b2x);
+        snprintf(text, sizeof text, "complete=%d, %s", rc, rc ? "-" : status(cqb));
+        report("ibv_wr_bind_mw type 2 over [1024, 2048) of a region", text, "success");
+        mw3->rkey = rkey3;
+        struct ibv_sge wsge = {.addr = (uintptr_t)buf, .length = 8, .lkey = mr->lkey};
+        struct ibv_send_wr wwr, *wbad;
+        memset(&wwr, 0, sizeof wwr);
+        wwr.sg_list = &wsge;
+        wwr.num_sge = 1;
+        wwr.opcode = IBV_WR_RDMA_WRITE;
+        wwr.send_flags = IBV_SEND_SIGNALED;
+        wwr.wr.rdma.remote_addr = (uintptr_t)buf + 32768 + 512;
+        wwr.wr.rdma.rkey = rkey3;
+        rc = ibv_post_send(a2, &wwr, &wbad);
+        snprintf(text, sizeof text, "post=%d, %s", rc, rc ? "-" : status(cqa));
+        report("RDMA WRITE through the type 2 window, 512 bytes below it", text, "remote access error");
+        ibv_dealloc_mw(mw3);
+    } else {
+        report("type 2 window", "could not allocate", "-");
+    }
+    ibv_destroy_qp(a2);
+    ibv_destroy_qp(b2);
     return 0;
 }

@@ -37,6 +37,10 @@ public record QpInitAttributes(
         Objects.requireNonNull(sendCq, "sendCq");
         Objects.requireNonNull(recvCq, "recvCq");
         Objects.requireNonNull(cap, "cap");
+        Objects.requireNonNull(sendOps, "sendOps");
+        for (WrOpcode op : sendOps) {
+            Objects.requireNonNull(op, "sendOps element");
+        }
         sendOps = sendOps.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(sendOps));
         if (maxTsoHeader < 0 || maxTsoHeader > 0xffff) {
             throw new IllegalArgumentException("maxTsoHeader is 0..65535 bytes: " + maxTsoHeader);
@@ -123,6 +127,7 @@ public record QpInitAttributes(
 
         /** Adds opcodes to {@code send_ops_flags}. */
         public Builder sendOps(WrOpcode... ops) {
+            Objects.requireNonNull(ops, "sendOps");
             for (WrOpcode op : ops) {
                 sendOps.add(Objects.requireNonNull(op, "sendOps element"));
             }
@@ -131,7 +136,10 @@ public record QpInitAttributes(
 
         /** Adds opcodes to {@code send_ops_flags}. */
         public Builder sendOps(Set<WrOpcode> ops) {
-            sendOps.addAll(ops);
+            Objects.requireNonNull(ops, "sendOps");
+            for (WrOpcode op : ops) {
+                sendOps.add(Objects.requireNonNull(op, "sendOps element"));
+            }
             return this;
         }
 

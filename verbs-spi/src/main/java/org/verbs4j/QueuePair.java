@@ -69,8 +69,16 @@ public interface QueuePair extends VerbsObject {
     /**
      * Posts one send WR.
      *
+     * <p>With {@link SendFlags#INLINE} the library copies the gather list on the CPU, ignoring the lkey. Every
+     * byte it copies must lie inside one live region registered in this QP's protection domain (a region
+     * whose arena was closed does not count); otherwise the WR is refused with {@code EINVAL} and nothing is
+     * read, so a bad address can neither crash the JVM nor leak memory that was never registered.
+     *
+     * @throws NullPointerException naming the argument for a null WR or a null entry of its gather list
+     * @throws IllegalStateException if the QP is closed
      * @throws PostSendException index 0: {@code EINVAL} for an opcode the QP type does not accept, bad flags,
-     *     too many SGEs, too much inline data, or a QP not in RTS/SQD/SQE/ERR; {@code ENOMEM} when the send queue is full
+     *     too many SGEs, too much inline data, inline data outside the PD's live regions, or a QP not in
+     *     RTS/SQD/SQE/ERR; {@code ENOMEM} when the send queue is full
      * @see "ibv_post_send(3)"
      */
     void postSend(SendWr wr);
@@ -104,8 +112,10 @@ public interface QueuePair extends VerbsObject {
      * @param sendFlags {@link SendFlags} bits
      * @return the window's new rkey
      * @throws IllegalArgumentException if the window is not type 1
+     * @throws IllegalStateException if the QP or the window is closed
      * @throws VerbsException {@code EINVAL} if the region lacks {@link AccessFlags#MW_BIND} or the range is
-     *     outside it
+     *     outside it: a negative address, or one before the region's start or past its end, is refused in Java
+     *     on every provider, whatever the device checks
      * @see "ibv_bind_mw(3)"
      */
     int bindMw(MemoryWindow mw, long wrId, int sendFlags, MwBindInfo bindInfo);

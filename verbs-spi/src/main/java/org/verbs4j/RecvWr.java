@@ -52,6 +52,11 @@ public final class RecvWr {
         if (count < 0 || count > sges.length) {
             throw new IllegalArgumentException("numSge " + count + " is outside the " + sges.length + "-entry list");
         }
+        for (int i = 0; i < count; i++) {
+            if (sges[i] == null) {
+                throw new NullPointerException("sgList[" + i + "] is null");
+            }
+        }
         this.sgList = sges;
         this.numSge = count;
         return this;

@@ -16,7 +16,10 @@ public final class SendFlags {
     public static final int SIGNALED = 1 << 1;
     /** Set the solicited bit. Valid only for SEND and RDMA WRITE with immediate. */
     public static final int SOLICITED = 1 << 2;
-    /** Copy the gather list as inline data; the lkey is not checked. Valid only for SEND and RDMA WRITE. */
+    /**
+     * Copy the gather list as inline data; the lkey is not checked, but the addresses must lie in live regions
+     * of the QP's protection domain ({@link QueuePair#postSend(SendWr)}). Valid only for SEND and RDMA WRITE.
+     */
     public static final int INLINE = 1 << 3;
     /** Offload the IPv4 and TCP/UDP checksum. Valid only with the device capability. */
     public static final int IP_CSUM = 1 << 4;

@@ -24,6 +24,7 @@ public final class Sge {
 
     /** The whole region. */
     public static Sge of(MemoryRegion mr) {
+        java.util.Objects.requireNonNull(mr, "mr");
         if (mr.length() > 0xffffffffL) {
             throw new IllegalArgumentException("an SGE spans at most 4 GiB - 1; the region is " + mr.length() + " bytes");
         }
@@ -33,10 +34,13 @@ public final class Sge {
     /**
      * {@code length} bytes at {@code offset} into the region.
      *
-     * @throws IndexOutOfBoundsException if the range is not inside the region
+     * @throws NullPointerException if {@code mr} is null
+     * @throws IndexOutOfBoundsException if the range is not inside the region ({@code offset + length} is
+     *     computed without overflow, so a huge offset is refused too)
      */
     public static Sge of(MemoryRegion mr, long offset, int length) {
-        if (offset < 0 || length < 0 || offset + length > mr.length()) {
+        java.util.Objects.requireNonNull(mr, "mr");
+        if (offset < 0 || length < 0 || offset > mr.length() - length) {
             throw new IndexOutOfBoundsException("[" + offset + ", " + offset + "+" + length + ") is outside the "
                     + mr.length() + "-byte region");
         }

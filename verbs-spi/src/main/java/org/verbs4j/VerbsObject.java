@@ -9,8 +9,11 @@ package org.verbs4j;
  *       of {@code EBUSY}, as the destroy verbs do, and the object stays open. The exception is
  *       {@link Context}, whose close releases everything created from it, as closing the device does.</li>
  *   <li>A second {@code close()} does nothing.</li>
- *   <li>Any other method called after {@code close()} throws {@link IllegalStateException}; it never
- *       reaches the device, so it can never crash the JVM.</li>
+ *   <li>Any other method called after {@code close()} throws {@link IllegalStateException}, getters such as
+ *       {@code segment()}, {@code capacity()} or {@code state()} included, and before it looks at its
+ *       arguments; it never reaches the device, so it can never crash the JVM.</li>
+ *   <li>A closed object passed as an argument is refused at the call (an {@link IllegalArgumentException},
+ *       an {@link IllegalStateException} or {@code EINVAL}); nothing of the call executes.</li>
  * </ul>
  */
 public interface VerbsObject extends AutoCloseable {

@@ -438,6 +438,24 @@ public abstract class MemoryRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ an access outside a bound type 2 window completes with REM_ACCESS_ERR [ibv_bind_mw(3), ibv_wr_post(3) ibv_wr_bind_mw]")
+    void required_type2OutsideWindow() {
+        assumeMw(MwType.TYPE_2);
+        assumeOp(QpType.RC, WrOpcode.BIND_MW);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        int rkey = nextRkey(mw.rkey());
+        p.b().postSend(new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
+                .bindMw(mw, rkey, new MwBindInfo(target, target.address() + 1024, 1024, WINDOW_ACCESS)));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the type 2 bind").status());
+        MemoryRegion src = tb.buffer(128);
+        Data.fill(src, 21);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 128, target.address() + 512, rkey).status(),
+                "a write 512 bytes below the type 2 window's start, inside its region");
+    }
+
+    @Test
     @DisplayName("required_ LOCAL_INV invalidates a type 2 window: later access completes with REM_ACCESS_ERR [ibv_wr_post(3) ibv_wr_local_inv]")
     void required_localInvInvalidates() {
         assumeType2Session();

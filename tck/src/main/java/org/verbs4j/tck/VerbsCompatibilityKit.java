@@ -195,4 +195,12 @@ public abstract class VerbsCompatibilityKit {
             super(VerbsCompatibilityKit.this);
         }
     }
+
+    @Nested
+    @DisplayName("Misuse")
+    class Misuse extends MisuseRules {
+        Misuse() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
 }

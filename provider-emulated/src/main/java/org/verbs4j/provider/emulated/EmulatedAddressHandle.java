@@ -22,11 +22,13 @@ final class EmulatedAddressHandle extends EmulatedObject implements AddressHandl
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public AhAttributes attributes() {
+        checkOpen();
         return attributes;
     }
 

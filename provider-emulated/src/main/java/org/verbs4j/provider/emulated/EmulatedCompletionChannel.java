@@ -22,6 +22,7 @@ final class EmulatedCompletionChannel extends EmulatedObject implements Completi
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 

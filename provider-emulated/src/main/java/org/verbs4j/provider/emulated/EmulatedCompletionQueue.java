@@ -128,16 +128,19 @@ final class EmulatedCompletionQueue extends EmulatedObject implements Completion
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 
     @Override
     public int capacity() {
+        checkOpen();
         return capacity;
     }
 
     @Override
     public CompletionChannel channel() {
+        checkOpen();
         return channel;
     }
 

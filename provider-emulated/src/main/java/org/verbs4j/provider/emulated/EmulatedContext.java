@@ -65,6 +65,7 @@ final class EmulatedContext implements Context {
 
     @Override
     public Device device() {
+        checkOpen();
         return device;
     }
 
@@ -100,6 +101,7 @@ final class EmulatedContext implements Context {
 
     @Override
     public Capabilities capabilities() {
+        checkOpen();
         return device.capabilities();
     }
 

@@ -43,6 +43,7 @@ final class EmulatedMemoryRegion extends EmulatedObject implements MemoryRegion 
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
@@ -60,21 +61,25 @@ final class EmulatedMemoryRegion extends EmulatedObject implements MemoryRegion 
 
     @Override
     public long address() {
+        checkOpen();
         return address;
     }
 
     @Override
     public long length() {
+        checkOpen();
         return segment.byteSize();
     }
 
     @Override
     public MemorySegment segment() {
+        checkOpen();
         return segment;
     }
 
     @Override
     public int access() {
+        checkOpen();
         return access;
     }
 
@@ -86,7 +91,7 @@ final class EmulatedMemoryRegion extends EmulatedObject implements MemoryRegion 
     @Override
     void destroy() {
         pd.device().keys.release(key);
-        pd.regions.remove(this);
+        pd.regions.remove(segment);
         pd.users.decrementAndGet();
     }
 

@@ -35,11 +35,13 @@ final class EmulatedMemoryWindow extends EmulatedObject implements MemoryWindow 
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public MwType type() {
+        checkOpen();
         return type;
     }
 

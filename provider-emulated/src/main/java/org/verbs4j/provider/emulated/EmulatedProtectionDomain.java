@@ -1,9 +1,7 @@
 package org.verbs4j.provider.emulated;
 
 import java.lang.foreign.MemorySegment;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AddressHandle;
@@ -21,11 +19,13 @@ import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.emulated.internal.KeyTable;
 import org.verbs4j.provider.emulated.internal.MemoryKey;
+import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.spi.support.RegionTable;
 
 /** A protection domain: the scope of regions, windows, address handles, QPs and SRQs. */
 final class EmulatedProtectionDomain extends EmulatedObject implements ProtectionDomain {
-    /** The live regions, for resolving the addresses of inline data posted with {@code postSend}. */
-    final List<EmulatedMemoryRegion> regions = new CopyOnWriteArrayList<>();
+    /** The live regions, for checking the addresses of inline data posted with {@code postSend}. */
+    final RegionTable regions = new RegionTable();
 
     EmulatedProtectionDomain(EmulatedContext context) {
         super(context);
@@ -37,19 +37,14 @@ final class EmulatedProtectionDomain extends EmulatedObject implements Protectio
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 
     @Override
     public MemoryRegion registerMemory(MemorySegment segment, int access) {
         checkOpen();
-        Objects.requireNonNull(segment, "segment");
-        if (!segment.isNative()) {
-            throw new IllegalArgumentException("only native memory can be registered; this segment is on the heap");
-        }
-        if (segment.byteSize() == 0) {
-            throw new IllegalArgumentException("a memory region needs at least 1 byte");
-        }
+        Arguments.registrable(segment);
         AccessFlags.validate(access);
         if ((access & (AccessFlags.ON_DEMAND | AccessFlags.HUGETLB)) != 0) {
             throw new VerbsException("ibv_reg_mr", Errno.EINVAL,
@@ -62,7 +57,7 @@ final class EmulatedProtectionDomain extends EmulatedObject implements Protectio
             context.checkOpen();
             EmulatedMemoryRegion mr = new EmulatedMemoryRegion(this, segment, access);
             users.incrementAndGet();
-            regions.add(mr);
+            regions.add(segment);
             return context.register(mr);
         }
     }
@@ -138,17 +133,6 @@ final class EmulatedProtectionDomain extends EmulatedObject implements Protectio
             users.incrementAndGet();
             return context.register(srq);
         }
-    }
-
-    /** The live region of this PD that holds {@code [addr, addr + len)}, or null. */
-    EmulatedMemoryRegion regionContaining(long addr, long len) {
-        for (EmulatedMemoryRegion mr : regions) {
-            MemoryKey k = mr.key;
-            if (k.valid && k.offsetOf(addr, len) >= 0) {
-                return mr;
-            }
-        }
-        return null;
     }
 
     /**

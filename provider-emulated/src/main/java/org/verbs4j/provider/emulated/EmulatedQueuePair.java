@@ -26,6 +26,7 @@ import org.verbs4j.SendWr;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
+import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.provider.emulated.internal.CompletionSink;
 import org.verbs4j.provider.emulated.internal.EngineQp;
 import org.verbs4j.provider.emulated.internal.KeyTable;
@@ -172,26 +173,31 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public QpType type() {
+        checkOpen();
         return type;
     }
 
     @Override
     public int qpNum() {
+        checkOpen();
         return qpn;
     }
 
     @Override
     public QpState state() {
+        checkOpen();
         return state;
     }
 
     @Override
     public QpInitAttributes initAttributes() {
+        checkOpen();
         return init;
     }
 
@@ -227,7 +233,7 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
     @Override
     public void modify(QpAttributes a) {
         checkOpen();
-        Objects.requireNonNull(a, "attributes");
+        Arguments.modifyAttributes(a);
         int mask = a.mask();
         if ((mask & QpAttrMask.AV) != 0) {
             EmulatedContext.checkPort(a.ahAttr().portNum());
@@ -400,7 +406,7 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
     /** Refuses a send-queue verb inside this thread's own open WR session, whose WRs sit past the tail. */
     private void checkNoSessionHere() {
         if (session != null) {
-            session.checkNotOpenHere();
+            session.qpSide().checkNotOpenInThisThread();
         }
     }
 
@@ -456,13 +462,13 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
     /** Aborts this thread's open session, or waits for another thread's, and keeps the session shut. */
     void awaitSessionForClose() {
         if (session != null) {
-            session.awaitForClose();
+            session.qpSide().lockForDestroy();
         }
     }
 
     void endSessionClose() {
         if (session != null) {
-            session.endClose();
+            session.qpSide().unlockAfterDestroy();
         }
     }
 
@@ -473,7 +479,7 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
             throw new IllegalStateException(
                     "the QP was created without sendOps; WR sessions need them (ibv_wr_post(3))");
         }
-        session.start();
+        session.qpSide().open();
         return session;
     }
 

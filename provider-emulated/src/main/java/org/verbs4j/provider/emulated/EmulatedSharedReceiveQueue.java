@@ -40,11 +40,13 @@ final class EmulatedSharedReceiveQueue extends EmulatedObject implements SharedR
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public int srqNum() {
+        checkOpen();
         return srqn;
     }
 

@@ -11,6 +11,7 @@ final class EmulatedThreadDomain extends EmulatedObject implements ThreadDomain 
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 

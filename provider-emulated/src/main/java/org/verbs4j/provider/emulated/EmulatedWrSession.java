@@ -32,20 +32,9 @@ final class EmulatedWrSession extends AbstractWrSession {
         this.sigAll = qp.initAttributes().sqSigAll();
     }
 
-    void start() {
-        open();
-    }
-
-    void awaitForClose() {
-        lockForDestroy();
-    }
-
-    void endClose() {
-        unlockAfterDestroy();
-    }
-
-    void checkNotOpenHere() {
-        checkNotOpenInThisThread();
+    /** The session's QP side, for this provider's QueuePair. */
+    Control qpSide() {
+        return control();
     }
 
     @Override

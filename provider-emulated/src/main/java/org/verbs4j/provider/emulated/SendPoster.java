@@ -19,6 +19,7 @@ import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.emulated.internal.SendQueue;
 import org.verbs4j.provider.emulated.internal.SendWqe;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * Posts a QP's send WRs ({@code ibv_post_send(3)}) and type 1 binds ({@code ibv_bind_mw(3)}) into its
@@ -43,9 +44,8 @@ final class SendPoster {
     }
 
     /** Checks the {@code index}-th WR of a postSend and queues it. Holds the QP's lock. */
-    // Inline data at an address outside every registered region is read where the caller points (see below).
-    @SuppressWarnings("restricted")
     void post(SendWr wr, int index) {
+        Arguments.sges(wr.sgList(), wr.numSge(), "sgList");
         QpState s = qp.state;
         if (!EmulatedQueuePair.canPost(s)) {
             throw new PostSendException(Errno.EINVAL, index,
@@ -65,13 +65,14 @@ final class SendPoster {
         if (n > qp.maxSendSge) {
             throw new PostSendException(Errno.EINVAL, index, n + " SGEs exceed max_send_sge " + qp.maxSendSge);
         }
-        if (qp.type == QpType.UD && !(wr.ah() instanceof EmulatedAddressHandle)) {
-            throw new PostSendException(Errno.EINVAL, index, "a UD WR needs an address handle of this provider");
+        if (qp.type == QpType.UD && (!(wr.ah() instanceof EmulatedAddressHandle ah) || ah.isClosed())) {
+            throw new PostSendException(Errno.EINVAL, index, "a UD WR needs an open address handle of this provider");
         }
         if (op == WrOpcode.BIND_MW && (!(wr.bindMwWindow() instanceof EmulatedMemoryWindow mw)
-                || mw.type != MwType.TYPE_2 || wr.bindMwInfo() == null)) {
+                || mw.type != MwType.TYPE_2 || mw.isClosed() || wr.bindMwInfo() == null
+                || wr.bindMwInfo().mr().isClosed())) {
             throw new PostSendException(Errno.EINVAL, index,
-                    "a BIND_MW WR needs a type 2 window of this provider and bind info");
+                    "a BIND_MW WR needs an open type 2 window of this provider and bind info with an open region");
         }
         if (sq.isFull()) {
             throw new PostSendException(Errno.ENOMEM, index, "the send queue is full (" + sq.capacity() + " WRs)");
@@ -94,17 +95,21 @@ final class SendPoster {
                 throw new PostSendException(Errno.EINVAL, index,
                         total + " bytes of inline data exceed max_inline_data " + qp.maxInlineData);
             }
+            String unreadable = Arguments.inlineData(wr, qp.pd.regions);
+            if (unreadable != null) {
+                throw new PostSendException(Errno.EINVAL, index, unreadable);
+            }
             int at = 0;
             for (int i = 0; i < n; i++) {
                 Sge g = sges[i];
                 long len = Integer.toUnsignedLong(g.length());
-                EmulatedMemoryRegion mr = qp.pd.regionContaining(g.addr(), len);
-                if (mr != null) {
-                    MemorySegment.copy(mr.segment, g.addr() - mr.address, w.inline, at, len);
-                } else if (len > 0) {
-                    // Inline data ignores the lkey (ibv_post_send(3)): like the CPU copy a native provider makes,
-                    // this reads the caller's own memory at the address it gave, which must be readable.
-                    MemorySegment.copy(MemorySegment.ofAddress(g.addr()).reinterpret(len), 0, w.inline, at, len);
+                MemorySegment src = len == 0 ? null : qp.pd.regions.find(g.addr(), len);
+                try {
+                    if (src != null) {
+                        MemorySegment.copy(src, g.addr() - src.address(), w.inline, at, len);
+                    }
+                } catch (IllegalStateException e) {
+                    throw new PostSendException(Errno.EINVAL, index, "inline SGE #" + i + ": its arena was closed");
                 }
                 at += (int) len;
             }
@@ -161,8 +166,9 @@ final class SendPoster {
         if ((mr.access & AccessFlags.MW_BIND) == 0) {
             throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "the region was registered without MW_BIND");
         }
-        if (bindInfo.length() > 0 && mr.key.offsetOf(bindInfo.addr(), bindInfo.length()) < 0) {
-            throw new VerbsException("ibv_bind_mw", Errno.EINVAL, "the window's range is outside the region");
+        String outside = Arguments.bindRange(bindInfo);
+        if (outside != null) {
+            throw new VerbsException("ibv_bind_mw", Errno.EINVAL, outside);
         }
         if ((sendFlags & ~SendFlags.ALL) != 0) {
             throw new VerbsException("ibv_bind_mw", Errno.EINVAL,

@@ -22,11 +22,13 @@ final class FfmAddressHandle extends FfmObject implements AddressHandle {
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public AhAttributes attributes() {
+        checkOpen();
         return attributes;
     }
 

@@ -3,6 +3,7 @@ package org.verbs4j.provider.ffm;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
@@ -27,12 +28,14 @@ final class FfmCompletionChannel extends FfmObject implements CompletionChannel 
 
     @Override
     public Context context() {
+        checkOpen();
         return ctx;
     }
 
     @Override
     public synchronized CompletionQueue awaitEvent(long timeout, TimeUnit unit) {
         checkOpen();
+        Objects.requireNonNull(unit, "unit");
         if (!Poller.awaitReadable(fd, timeout, unit, "ibv_get_cq_event")) {
             return null;
         }

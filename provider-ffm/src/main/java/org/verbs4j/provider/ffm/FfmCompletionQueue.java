@@ -3,6 +3,7 @@ package org.verbs4j.provider.ffm;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
@@ -113,21 +114,26 @@ final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
 
     @Override
     public Context context() {
+        checkOpen();
         return ctx;
     }
 
     @Override
     public int capacity() {
+        checkOpen();
         return capacity;
     }
 
     @Override
     public CompletionChannel channel() {
+        checkOpen();
         return channel;
     }
 
     @Override
     public int poll(WorkCompletionBatch batch) {
+        checkOpen();
+        Objects.requireNonNull(batch, "batch");
         batch.clear();
         synchronized (this) {
             checkOpen();

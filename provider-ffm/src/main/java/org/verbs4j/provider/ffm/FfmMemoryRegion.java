@@ -28,6 +28,7 @@ final class FfmMemoryRegion extends FfmObject implements MemoryRegion {
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
@@ -45,21 +46,25 @@ final class FfmMemoryRegion extends FfmObject implements MemoryRegion {
 
     @Override
     public long address() {
+        checkOpen();
         return segment.address();
     }
 
     @Override
     public long length() {
+        checkOpen();
         return segment.byteSize();
     }
 
     @Override
     public MemorySegment segment() {
+        checkOpen();
         return segment;
     }
 
     @Override
     public int access() {
+        checkOpen();
         return access;
     }
 
@@ -75,6 +80,7 @@ final class FfmMemoryRegion extends FfmObject implements MemoryRegion {
 
     @Override
     void afterClose() {
+        pd.regions.remove(segment);
         pd.release();
     }
 }

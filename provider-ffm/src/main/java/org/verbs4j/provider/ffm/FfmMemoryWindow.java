@@ -24,11 +24,13 @@ final class FfmMemoryWindow extends FfmObject implements MemoryWindow {
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public MwType type() {
+        checkOpen();
         return type;
     }
 

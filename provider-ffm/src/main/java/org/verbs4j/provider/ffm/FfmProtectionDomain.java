@@ -31,6 +31,8 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_qp_init_attr_ex;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_srq_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_srq_init_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
+import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.spi.support.RegionTable;
 
 /** A protection domain, {@code struct ibv_pd}, and the factory of everything that lives in it. */
 final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
@@ -39,6 +41,8 @@ final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
     private static final int IBV_QP_INIT_ATTR_SEND_OPS_FLAGS = 1 << 6;
 
     final MemorySegment pd;
+    /** The live regions, for checking inline data before {@code ibv_post_send} copies it. */
+    final RegionTable regions = new RegionTable();
 
     FfmProtectionDomain(FfmContext ctx, MemorySegment pd) {
         super("ProtectionDomain", ctx);
@@ -47,19 +51,14 @@ final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
 
     @Override
     public Context context() {
+        checkOpen();
         return ctx;
     }
 
     @Override
     public MemoryRegion registerMemory(MemorySegment segment, int access) {
         checkOpen();
-        Objects.requireNonNull(segment, "segment");
-        if (!segment.isNative()) {
-            throw new IllegalArgumentException("only native memory can be registered; this segment is on the heap");
-        }
-        if (segment.byteSize() == 0) {
-            throw new IllegalArgumentException("cannot register a zero-length segment");
-        }
+        Arguments.registrable(segment);
         AccessFlags.validate(access);
         long iova = (access & AccessFlags.ZERO_BASED) != 0 ? 0 : segment.address();
         MemorySegment mr = Ibverbs.ibv_reg_mr_iova2(pd, segment, segment.byteSize(), iova, access);
@@ -68,6 +67,7 @@ final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
                     segment.byteSize() + " bytes, access " + AccessFlags.toString(access));
         }
         FfmMemoryRegion r = new FfmMemoryRegion(this, mr, segment, access);
+        regions.add(segment);
         ctx.track(r);
         return r;
     }

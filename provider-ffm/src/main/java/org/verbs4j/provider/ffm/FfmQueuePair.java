@@ -35,6 +35,7 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_qp;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_qp_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_send_wr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_sge;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * A queue pair, {@code struct ibv_qp}, and its {@code ibv_qp_ex} when created with {@code sendOps}.
@@ -116,21 +117,25 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public QpType type() {
+        checkOpen();
         return type;
     }
 
     @Override
     public int qpNum() {
+        checkOpen();
         return qpNum;
     }
 
     @Override
     public QpState state() {
+        checkOpen();
         return state;
     }
 
@@ -142,13 +147,14 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
 
     @Override
     public QpInitAttributes initAttributes() {
+        checkOpen();
         return init;
     }
 
     @Override
     public void modify(QpAttributes attributes) {
         checkOpen();
-        Objects.requireNonNull(attributes, "attributes");
+        Arguments.modifyAttributes(attributes);
         if (attributes.has(QpAttrMask.AV)) {
             ctx.checkPort(attributes.ahAttr().portNum());
         }
@@ -224,12 +230,13 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
     /** Refuses a send-queue verb inside this thread's open WR session (see AbstractWrSession). */
     private void checkNotInSession() {
         if (session != null) {
-            session.checkNotOpenHere();
+            session.qpSide().checkNotOpenInThisThread();
         }
     }
 
     @Override
     public void postSend(SendWr wr) {
+        checkOpen();
         Objects.requireNonNull(wr, "wr");
         checkNotInSession();
         synchronized (sendLock) {
@@ -247,6 +254,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
 
     @Override
     public void postSend(List<SendWr> wrs) {
+        checkOpen();
         Objects.requireNonNull(wrs, "wrs");
         int size = wrs.size();
         for (int i = 0; i < size; i++) {
@@ -310,6 +318,10 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         if (wr.numSge() > sgePerWr) {
             return wr.numSge() + " SGEs, the QP takes " + sgePerWr;
         }
+        String unreadable = Arguments.inlineData(wr, pd.regions);
+        if (unreadable != null) {
+            return unreadable;
+        }
         return "WR " + wr + " cannot be posted (" + Errno.name(err) + ")";
     }
 
@@ -326,10 +338,12 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
 
     /** Writes WR {@code i} of the native array; returns an errno when it cannot be posted, else 0. */
     private int write(int i, SendWr wr) {
+        Arguments.sges(wr.sgList(), wr.numSge(), "sgList");
         WrOpcode op = wr.opcode();
         if (!sendQueueReady() || !op.isValidFor(type) || wr.numSge() > sgePerWr
                 || (wr.sendFlags() & ~SendFlags.ALL) != 0
-                || ((wr.sendFlags() & SendFlags.IP_CSUM) != 0 && !ctx.ipCsum)) {
+                || ((wr.sendFlags() & SendFlags.IP_CSUM) != 0 && !ctx.ipCsum)
+                || Arguments.inlineData(wr, pd.regions) != null) {
             return Errno.EINVAL;
         }
         long at = i * WR_SIZE;
@@ -391,7 +405,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
             ibv_mw_bind_info.mw_access_flags$vh.set(w, bi, info.mwAccessFlags());
         } else if (op == WrOpcode.TSO) {
             MemorySegment hdr = wr.tsoHdr();
-            if (hdr == null || !hdr.isNative() || hdr.byteSize() > 0xffff) {
+            if (hdr == null || !hdr.isNative() || hdr.byteSize() > 0xffff || !hdr.scope().isAlive()) {
                 return Errno.EINVAL;
             }
             w.set(JAVA_LONG, at + ibv_send_wr.tso_hdr$off, hdr.address());
@@ -407,7 +421,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         if (session == null) {
             throw new IllegalStateException("this QP was created without sendOps; it has no WR session");
         }
-        session.start();
+        session.qpSide().open();
         return session;
     }
 
@@ -429,6 +443,10 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         checkSibling(mr, "the memory region");
         if (mr.pd() != w.pd()) {
             throw new VerbsException("ibv_bind_mw", Errno.EPERM, "the window and the region are in different PDs");
+        }
+        String outside = Arguments.bindRange(bindInfo);
+        if (outside != null) {
+            throw new VerbsException("ibv_bind_mw", Errno.EINVAL, outside);
         }
         try (Arena a = Arena.ofConfined()) {
             MemorySegment bind = a.allocate(ibv_mw_bind.LAYOUT);
@@ -476,14 +494,14 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
     @Override
     void holdForClose() {
         if (session != null) {
-            session.awaitForClose();
+            session.qpSide().lockForDestroy();
         }
     }
 
     @Override
     void releaseAfterClose() {
         if (session != null) {
-            session.endClose();
+            session.qpSide().unlockAfterDestroy();
         }
     }
 

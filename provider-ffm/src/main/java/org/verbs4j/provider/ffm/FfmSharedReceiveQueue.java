@@ -48,6 +48,7 @@ final class FfmSharedReceiveQueue extends FfmObject implements SharedReceiveQueu
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 

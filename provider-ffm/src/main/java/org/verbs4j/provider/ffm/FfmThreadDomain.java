@@ -18,6 +18,7 @@ final class FfmThreadDomain extends FfmObject implements ThreadDomain {
 
     @Override
     public Context context() {
+        checkOpen();
         return ctx;
     }
 

@@ -102,20 +102,9 @@ final class FfmWrSession extends AbstractWrSession {
         return qpx.get(ADDRESS, LayoutBuilder.offset(ibv_qp_ex.LAYOUT, field));
     }
 
-    void start() {
-        open();
-    }
-
-    void checkNotOpenHere() {
-        checkNotOpenInThisThread();
-    }
-
-    void awaitForClose() {
-        lockForDestroy();
-    }
-
-    void endClose() {
-        unlockAfterDestroy();
+    /** The session's QP side, for this provider's QueuePair. */
+    Control qpSide() {
+        return control();
     }
 
     @Override

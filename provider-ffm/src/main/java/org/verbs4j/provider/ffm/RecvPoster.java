@@ -12,6 +12,7 @@ import org.verbs4j.Sge;
 import org.verbs4j.provider.ffm.internal.InlineOps;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_recv_wr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_sge;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * Posts receive WRs ({@code ops.post_recv} or {@code ops.post_srq_recv}) from a reused native
@@ -76,6 +77,7 @@ final class RecvPoster {
     }
 
     private void write(int i, RecvWr wr, boolean hasNext) {
+        Arguments.sges(wr.sgList(), wr.numSge(), "sgList");
         long at = i * WR_SIZE;
         long sgeAt = (long) i * maxSge * SGE_SIZE;
         ibv_recv_wr.wr_id$vh.set(wrs, at, wr.wrId());

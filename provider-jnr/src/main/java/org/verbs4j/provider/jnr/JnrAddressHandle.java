@@ -23,11 +23,13 @@ final class JnrAddressHandle extends JnrResource implements AddressHandle {
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public AhAttributes attributes() {
+        checkOpen();
         return attributes;
     }
 

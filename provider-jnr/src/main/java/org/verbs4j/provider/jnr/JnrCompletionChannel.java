@@ -28,11 +28,13 @@ final class JnrCompletionChannel extends JnrResource implements CompletionChanne
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 
     @Override
     public CompletionQueue awaitEvent(long timeout, TimeUnit unit) {
+        checkOpen();
         Objects.requireNonNull(unit, "unit");
         if (timeout < 0) {
             throw new IllegalArgumentException("timeout cannot be negative: " + timeout);

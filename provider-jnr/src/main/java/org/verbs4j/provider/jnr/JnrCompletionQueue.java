@@ -1,5 +1,6 @@
 package org.verbs4j.provider.jnr;
 
+import java.util.Objects;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
@@ -102,22 +103,26 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 
     @Override
     public int capacity() {
+        checkOpen();
         return capacity;
     }
 
     @Override
     public CompletionChannel channel() {
+        checkOpen();
         return channel;
     }
 
     @Override
     public synchronized int poll(WorkCompletionBatch batch) {
         long cq = handle();
+        Objects.requireNonNull(batch, "batch");
         batch.clear();
         return extended ? pollExtended(cq, batch) : pollPlain(cq, batch);
     }

@@ -132,6 +132,7 @@ final class JnrContext implements Context {
 
     @Override
     public Device device() {
+        checkOpen();
         return device;
     }
 
@@ -388,6 +389,7 @@ final class JnrContext implements Context {
 
     @Override
     public AsyncEvent pollAsyncEvent(long timeout, TimeUnit unit) {
+        checkOpen();
         Objects.requireNonNull(unit, "unit");
         if (timeout < 0) {
             throw new IllegalArgumentException("timeout cannot be negative: " + timeout);

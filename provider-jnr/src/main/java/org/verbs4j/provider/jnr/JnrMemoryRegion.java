@@ -31,6 +31,7 @@ final class JnrMemoryRegion extends JnrResource implements MemoryRegion {
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
@@ -48,21 +49,25 @@ final class JnrMemoryRegion extends JnrResource implements MemoryRegion {
 
     @Override
     public long address() {
+        checkOpen();
         return segment.address();
     }
 
     @Override
     public long length() {
+        checkOpen();
         return segment.byteSize();
     }
 
     @Override
     public MemorySegment segment() {
+        checkOpen();
         return segment;
     }
 
     @Override
     public int access() {
+        checkOpen();
         return access;
     }
 
@@ -79,6 +84,7 @@ final class JnrMemoryRegion extends JnrResource implements MemoryRegion {
 
     @Override
     void afterDestroy() {
+        pd.regions.remove(segment);
         pd.release();
     }
 }

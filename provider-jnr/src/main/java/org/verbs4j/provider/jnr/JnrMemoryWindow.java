@@ -35,11 +35,13 @@ final class JnrMemoryWindow extends JnrResource implements MemoryWindow {
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public MwType type() {
+        checkOpen();
         return type;
     }
 

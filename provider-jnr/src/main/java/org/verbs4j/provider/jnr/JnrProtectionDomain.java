@@ -22,6 +22,8 @@ import org.verbs4j.provider.jnr.internal.IbvContext;
 import org.verbs4j.provider.jnr.internal.IbvSrqInitAttr;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.spi.support.RegionTable;
 
 /**
  * A protection domain, {@code struct ibv_pd}.
@@ -29,25 +31,24 @@ import org.verbs4j.provider.jnr.internal.NativeMemory;
  * @see "ibv_alloc_pd(3)"
  */
 final class JnrProtectionDomain extends JnrResource implements ProtectionDomain {
+    /** The live regions, for checking inline data before {@code ibv_post_send} copies it. */
+    final RegionTable regions = new RegionTable();
+
     JnrProtectionDomain(JnrContext context, long pd) {
         super(context, pd, ContextResources.Kind.PD, "protection domain");
     }
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 
     @Override
     public MemoryRegion registerMemory(MemorySegment segment, int access) {
-        Objects.requireNonNull(segment, "segment");
         long pd = handle();
-        if (!segment.isNative()) {
-            throw new IllegalArgumentException("only native memory can be registered; this segment is on the heap");
-        }
-        if (segment.byteSize() == 0) {
-            throw new IllegalArgumentException("cannot register a zero-length segment");
-        }
+        // A segment whose arena is closed is freed memory: JNR passes raw addresses, so nothing else stops it.
+        Arguments.registrable(segment);
         AccessFlags.validate(access);
         long mr = context.libs.ibverbs().ibv_reg_mr_iova2(pd, segment.address(), segment.byteSize(),
                 segment.address(), access);
@@ -55,11 +56,14 @@ final class JnrProtectionDomain extends JnrResource implements ProtectionDomain 
             throw new VerbsException("ibv_reg_mr", context.libs.lastErrno(), segment.byteSize() + " bytes, access "
                     + AccessFlags.toString(access));
         }
-        return new JnrMemoryRegion(this, mr, segment, access);
+        JnrMemoryRegion r = new JnrMemoryRegion(this, mr, segment, access);
+        regions.add(segment);
+        return r;
     }
 
     @Override
     public MemoryWindow allocMw(MwType type) {
+        checkOpen();
         Objects.requireNonNull(type, "type");
         long pd = handle();
         long fn = context.op(IbvContext.ops$alloc_mw$OFFSET);
@@ -76,6 +80,7 @@ final class JnrProtectionDomain extends JnrResource implements ProtectionDomain 
 
     @Override
     public AddressHandle createAh(AhAttributes attributes) {
+        checkOpen();
         Objects.requireNonNull(attributes, "attributes");
         long pd = handle();
         int ports = context.cachedDeviceAttributes().physPortCnt();
@@ -145,6 +150,7 @@ final class JnrProtectionDomain extends JnrResource implements ProtectionDomain 
 
     @Override
     public QueuePair createQp(QpInitAttributes attributes) {
+        checkOpen();
         Objects.requireNonNull(attributes, "attributes");
         checkOpen();
         return JnrQueuePair.create(this, attributes);
@@ -152,6 +158,7 @@ final class JnrProtectionDomain extends JnrResource implements ProtectionDomain 
 
     @Override
     public SharedReceiveQueue createSrq(SrqInitAttributes attributes) {
+        checkOpen();
         Objects.requireNonNull(attributes, "attributes");
         long pd = handle();
         long a = NativeMemory.allocate(IbvSrqInitAttr.SIZEOF);

@@ -38,6 +38,7 @@ import org.verbs4j.provider.jnr.internal.IbvQpInitAttrEx;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.jnr.internal.VerbsContext;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * A queue pair, created with {@code ibv_create_qp_ex} (through {@code verbs_context.create_qp_ex}) and
@@ -247,16 +248,19 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
     @Override
     public QpType type() {
+        checkOpen();
         return type;
     }
 
     @Override
     public int qpNum() {
+        checkOpen();
         return qpNum;
     }
 
@@ -268,12 +272,14 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public QpInitAttributes initAttributes() {
+        checkOpen();
         return initAttributes;
     }
 
     @Override
     public synchronized void modify(QpAttributes attributes) {
-        Objects.requireNonNull(attributes, "attributes");
+        checkOpen();
+        Arguments.modifyAttributes(attributes);
         long qp = handle();
         int mask = attributes.mask();
         int ports = context.cachedDeviceAttributes().physPortCnt();
@@ -406,6 +412,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized void postRecv(RecvWr wr) {
+        checkOpen();
         Objects.requireNonNull(wr, "wr");
         long qp = checkRecv();
         String why = invalidRecv(wr);
@@ -421,6 +428,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized void postRecv(List<RecvWr> wrs) {
+        checkOpen();
         Objects.requireNonNull(wrs, "wrs");
         long qp = checkRecv();
         int n = wrs.size();
@@ -474,7 +482,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
      */
     private void checkNotInSession() {
         if (session != null) {
-            session.checkNotOpenHere();
+            session.qpSide().checkNotOpenInThisThread();
         }
     }
 
@@ -484,6 +492,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized void postSend(SendWr wr) {
+        checkOpen();
         Objects.requireNonNull(wr, "wr");
         // A reused one-element list keeps the single-WR post free of allocation.
         single[0] = wr;
@@ -496,6 +505,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized void postSend(List<SendWr> wrs) {
+        checkOpen();
         Objects.requireNonNull(wrs, "wrs");
         checkNotInSession();
         long qp = handle();
@@ -508,7 +518,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
             throw new PostSendException(Errno.EINVAL, 0, "the QP is in " + state()
                     + "; sends are posted in RTS, SQD, SQE or ERR");
         }
-        int firstBad = sendWrs.firstInvalid(wrs, n, type, initAttributes.cap(), ipCsum());
+        int firstBad = sendWrs.firstInvalid(wrs, n, type, initAttributes.cap(), ipCsum(), pd.regions);
         if (firstBad > 0) {
             long list = sendWrs.write(wrs, firstBad);
             int rc = InlineVerbs.callPPP(postSend, qp, list, sendWrs.badWr);
@@ -541,12 +551,13 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         if (session == null) {
             throw new IllegalStateException("the QP was created without sendOps, so it has no WR session");
         }
-        session.start();
+        session.qpSide().open();
         return session;
     }
 
     @Override
     public synchronized int bindMw(MemoryWindow mw, long wrId, int sendFlags, MwBindInfo bindInfo) {
+        checkOpen();
         checkNotInSession();
         Objects.requireNonNull(mw, "mw");
         Objects.requireNonNull(bindInfo, "bindInfo");
@@ -559,6 +570,10 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         }
         if (!(bindInfo.mr() instanceof JnrMemoryRegion mr) || mr.context != context) {
             throw new IllegalArgumentException("the bind info's region belongs to another context or provider");
+        }
+        String outside = Arguments.bindRange(bindInfo);
+        if (outside != null) {
+            throw new VerbsException("ibv_bind_mw", Errno.EINVAL, outside);
         }
         long mwh = w.handle();
         long mrh = mr.handle();
@@ -578,6 +593,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized int queryDataInOrder(WrOpcode op, int flags) {
+        checkOpen();
         Objects.requireNonNull(op, "op");
         if ((flags & ~DataInOrder.RETURN_CAPS) != 0) {
             throw new IllegalArgumentException("unknown ibv_query_qp_data_in_order flags 0x"
@@ -604,13 +620,13 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     @Override
     public void close() {
         if (session != null) {
-            session.awaitForClose();
+            session.qpSide().lockForDestroy();
         }
         try {
             super.close();
         } finally {
             if (session != null) {
-                session.endClose();
+                session.qpSide().unlockAfterDestroy();
             }
         }
     }
@@ -618,13 +634,13 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     @Override
     void markClosed() {
         if (session != null) {
-            session.awaitForClose();
+            session.qpSide().lockForDestroy();
         }
         try {
             super.markClosed();
         } finally {
             if (session != null) {
-                session.endClose();
+                session.qpSide().unlockAfterDestroy();
             }
         }
     }

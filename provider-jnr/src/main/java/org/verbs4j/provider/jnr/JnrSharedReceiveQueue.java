@@ -40,6 +40,7 @@ final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQu
 
     @Override
     public ProtectionDomain pd() {
+        checkOpen();
         return pd;
     }
 
@@ -88,6 +89,7 @@ final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQu
 
     @Override
     public synchronized void postRecv(List<RecvWr> wrs) {
+        checkOpen();
         Objects.requireNonNull(wrs, "wrs");
         long srq = handle();
         if (!wrs.isEmpty()) {

@@ -19,6 +19,7 @@ final class JnrThreadDomain extends JnrResource implements ThreadDomain {
 
     @Override
     public Context context() {
+        checkOpen();
         return context;
     }
 

@@ -124,20 +124,9 @@ final class JnrWrSession extends AbstractWrSession {
         return null;
     }
 
-    void start() {
-        open();
-    }
-
-    void checkNotOpenHere() {
-        checkNotOpenInThisThread();
-    }
-
-    void awaitForClose() {
-        lockForDestroy();
-    }
-
-    void endClose() {
-        unlockAfterDestroy();
+    /** The session's QP side, for this provider's QueuePair. */
+    Control qpSide() {
+        return control();
     }
 
     @Override

@@ -8,6 +8,7 @@ import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.IbvRecvWr;
 import org.verbs4j.provider.jnr.internal.IbvSge;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * A reused native {@code ibv_recv_wr} array and its SGE pool: the list a post hands to libibverbs. It
@@ -31,6 +32,7 @@ final class RecvWrArray {
     /** Writes one WR; returns the list's address. */
     long write(RecvWr wr) {
         Objects.requireNonNull(wr, "wr");
+        Arguments.sges(wr.sgList(), wr.numSge(), "sgList");
         ensure(1, wr.numSge());
         put(0, wr, 0, true);
         return wrs.address();
@@ -41,7 +43,9 @@ final class RecvWrArray {
         int n = list.size();
         int totalSge = 0;
         for (int i = 0; i < n; i++) {
-            totalSge += Objects.requireNonNull(list.get(i), "wrs element").numSge();
+            RecvWr wr = Objects.requireNonNull(list.get(i), "wrs element");
+            Arguments.sges(wr.sgList(), wr.numSge(), "sgList");
+            totalSge += wr.numSge();
         }
         ensure(n, totalSge);
         int sgeAt = 0;

@@ -13,6 +13,8 @@ import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.IbvSendWr;
 import org.verbs4j.provider.jnr.internal.IbvSge;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.spi.support.RegionTable;
 
 /**
  * A reused native {@code ibv_send_wr} array and its SGE pool. It grows to the largest post seen and is then
@@ -48,7 +50,9 @@ final class SendWrArray {
      */
     void checkArguments(List<SendWr> list, int n) {
         for (int i = 0; i < n; i++) {
-            check(java.util.Objects.requireNonNull(list.get(i), "wrs element"), i);
+            SendWr wr = java.util.Objects.requireNonNull(list.get(i), "wrs element");
+            Arguments.sges(wr.sgList(), wr.numSge(), "sgList");
+            check(wr, i);
         }
     }
 
@@ -59,9 +63,14 @@ final class SendWrArray {
      * checked here because not every provider library checks them; the reason is left in
      * {@link #refusalErrno} and {@link #refusalDetail}.
      */
-    int firstInvalid(List<SendWr> list, int n, QpType type, QpCapabilities cap, boolean ipCsum) {
+    int firstInvalid(List<SendWr> list, int n, QpType type, QpCapabilities cap, boolean ipCsum,
+                     RegionTable regions) {
         for (int i = 0; i < n; i++) {
             String why = invalid(list.get(i), type, cap, ipCsum);
+            if (why == null) {
+                // librxe copies inline data with memcpy inside ibv_post_send: never from a bad address.
+                why = Arguments.inlineData(list.get(i), regions);
+            }
             if (why != null) {
                 refusalErrno = list.get(i).opcode() == WrOpcode.FLUSH ? Errno.EOPNOTSUPP : Errno.EINVAL;
                 refusalDetail = why;
@@ -127,6 +136,9 @@ final class SendWrArray {
         }
         if (wr.opcode() == WrOpcode.TSO && wr.tsoHdr() != null && !wr.tsoHdr().isNative()) {
             throw new IllegalArgumentException("WR #" + i + ": the TSO header must be native memory");
+        }
+        if (wr.opcode() == WrOpcode.TSO && wr.tsoHdr() != null && !wr.tsoHdr().scope().isAlive()) {
+            throw new IllegalStateException("WR #" + i + ": the TSO header's arena is closed");
         }
     }
 

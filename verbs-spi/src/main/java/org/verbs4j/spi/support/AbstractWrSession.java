@@ -165,11 +165,60 @@ public abstract class AbstractWrSession implements WrSession {
     // ---- the session's life, driven by the provider's QP
 
     /**
+     * The QP's side of the session: the calls a provider's {@code QueuePair} makes ({@code startWr}, the check
+     * before {@code postSend}, and the wait before the destroy verb). It is reached only through the protected
+     * {@link #control()}, so an application holding the {@link WrSession} cannot make these calls.
+     */
+    public final class Control {
+        private Control() {}
+
+        /**
+         * Opens the session for the calling thread ({@code QueuePair.startWr()}), waiting while another thread has
+         * it.
+         *
+         * @throws IllegalStateException if this thread already has it open, or the QP is closed
+         */
+        public void open() {
+            AbstractWrSession.this.open();
+        }
+
+        /**
+         * Throws {@link IllegalStateException} if the calling thread has this session open: {@code postSend} inside
+         * one's own session could wait forever on a send queue lock the provider holds from {@code ibv_wr_start}
+         * to {@code ibv_wr_complete}.
+         */
+        public void checkNotOpenInThisThread() {
+            AbstractWrSession.this.checkNotOpenInThisThread();
+        }
+
+        /**
+         * Before the QP is destroyed: aborts the calling thread's open session, and waits until another thread's
+         * session ends, then keeps the session shut until {@link #unlockAfterDestroy()}. So no session call runs
+         * during or after the destroy verb; a thread that then opens the session finds the QP closed.
+         */
+        public void lockForDestroy() {
+            AbstractWrSession.this.lockForDestroy();
+        }
+
+        /** Ends {@link #lockForDestroy()}; does nothing if this thread does not hold it. */
+        public void unlockAfterDestroy() {
+            AbstractWrSession.this.unlockAfterDestroy();
+        }
+    }
+
+    private final Control control = new Control();
+
+    /** The QP's side of this session, for the provider's {@code QueuePair} alone. */
+    protected final Control control() {
+        return control;
+    }
+
+    /**
      * Opens the session for the calling thread ({@code QueuePair.startWr()}), waiting while another thread has it.
      *
      * @throws IllegalStateException if this thread already has it open, or the QP is closed
      */
-    protected final void open() {
+    private void open() {
         if (lock.isHeldByCurrentThread()) {
             throw new IllegalStateException("this thread already has the WR session of the QP open");
         }
@@ -200,7 +249,7 @@ public abstract class AbstractWrSession implements WrSession {
     }
 
     /** Whether the calling thread has this session open. */
-    protected final boolean isOpenInThisThread() {
+    private boolean isOpenInThisThread() {
         return active && owner == Thread.currentThread();
     }
 
@@ -208,7 +257,7 @@ public abstract class AbstractWrSession implements WrSession {
      * Throws if the calling thread has this session open: {@code postSend} inside one's own session could wait
      * forever on a send queue lock the provider holds from {@code ibv_wr_start} to {@code ibv_wr_complete}.
      */
-    protected final void checkNotOpenInThisThread() {
+    private void checkNotOpenInThisThread() {
         if (isOpenInThisThread()) {
             throw new IllegalStateException("this thread has the QP's WR session open; complete() or abort() it first");
         }
@@ -219,7 +268,7 @@ public abstract class AbstractWrSession implements WrSession {
      * session ends, then keeps the session closed until {@link #unlockAfterDestroy()}. So no WR session call runs
      * during or after the destroy verb; a thread that then opens the session finds the QP closed.
      */
-    protected final void lockForDestroy() {
+    private void lockForDestroy() {
         if (isOpenInThisThread()) {
             abort();
         }
@@ -227,7 +276,7 @@ public abstract class AbstractWrSession implements WrSession {
     }
 
     /** Ends {@link #lockForDestroy()}. */
-    protected final void unlockAfterDestroy() {
+    private void unlockAfterDestroy() {
         if (lock.isHeldByCurrentThread()) {
             lock.unlock();
         }

@@ -104,7 +104,7 @@ class AbstractWrSessionTest {
         }
 
         void begin() {
-            open();
+            control().open();
         }
     }
 

@@ -2,6 +2,7 @@ package org.verbs4j.provider.emulated.internal;
 
 import org.verbs4j.RecvWr;
 import org.verbs4j.Sge;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * A receive queue of a QP or an SRQ: a ring of preallocated receive WQEs, each holding its scatter list
@@ -52,6 +53,7 @@ public final class RecvQueue {
 
     /** Appends a WR; the caller has checked room and the SGE count. */
     public void add(RecvWr wr) {
+        Arguments.sges(wr.sgList(), wr.numSge(), "sgList");
         int slot = (int) (tail % wrId.length);
         wrId[slot] = wr.wrId();
         int n = wr.numSge();

@@ -130,7 +130,8 @@ public final class Responder {
             return false;
         }
         long off = k.offsetOf(addr, len);
-        if (off < 0) {
+        // A region whose arena was closed under it grants nothing: REM_ACCESS_ERR, as after deregistration.
+        if (off < 0 || k.segment == null || !k.segment.scope().isAlive()) {
             return false;
         }
         w.remoteSegment = k.segment;

@@ -10,11 +10,16 @@ import java.util.Map;
  * Every native object and every block of native memory that belongs to one open device, by kind. It
  * holds only addresses, never the Java objects, so it can serve as the {@link java.lang.ref.Cleaner}
  * action of a context that was never closed: {@link #run()} destroys what is left in dependency order
- * (QPs before the CQs, SRQs and PDs they use), closes the device, and only then frees the memory.
+ * (windows first, then QPs before the CQs, SRQs and PDs they use), closes the device, and only then frees
+ * the memory.
  */
 public final class ContextResources implements Runnable {
-    /** The kinds, in the order they are destroyed. */
-    public enum Kind { QP, SRQ, AH, MW, MR, CQ, COMP_CHANNEL, PARENT_DOMAIN, TD, PD, MEMORY }
+    /**
+     * The kinds, in the order they are destroyed. Windows come first: on rxe, destroying the QP that bound a
+     * type 2 window while the window is still allocated takes about 50 s, and deallocating the window first
+     * about 13 ms (issue 13).
+     */
+    public enum Kind { MW, QP, SRQ, AH, MR, CQ, COMP_CHANNEL, PARENT_DOMAIN, TD, PD, MEMORY }
 
     private final NativeLibraries libs;
     private final long context;

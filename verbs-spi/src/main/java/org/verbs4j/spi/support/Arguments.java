@@ -1,0 +1,138 @@
+package org.verbs4j.spi.support;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.QpAttrMask;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
+import org.verbs4j.Sge;
+
+/**
+ * The argument rules every provider applies before it reaches its device, kept in one place so that a
+ * misuse fails the same way everywhere: with an exception that names the argument, or with the errno
+ * the man page gives, and never with an exception from deep inside a provider.
+ */
+public final class Arguments {
+    private Arguments() {}
+
+    /**
+     * Checks a segment offered to {@code ibv_reg_mr(3)}.
+     *
+     * @throws NullPointerException for a null segment
+     * @throws IllegalArgumentException for a heap or zero-length segment
+     * @throws IllegalStateException if the segment's scope is no longer alive (its arena was closed): its
+     *     memory may already belong to another allocation
+     */
+    public static void registrable(MemorySegment segment) {
+        Objects.requireNonNull(segment, "segment");
+        if (!segment.isNative()) {
+            throw new IllegalArgumentException("segment: only native memory can be registered; this segment is on the heap");
+        }
+        if (segment.byteSize() == 0) {
+            throw new IllegalArgumentException("segment: a memory region needs at least 1 byte");
+        }
+        if (!segment.scope().isAlive()) {
+            throw new IllegalStateException("segment: its arena is closed, so its memory is freed and cannot be registered");
+        }
+    }
+
+    /**
+     * Checks the first {@code count} entries of a gather or scatter list for nulls.
+     *
+     * @param what the argument's name, for the message, e.g. {@code "sgList"}
+     * @throws NullPointerException naming the first null entry, e.g. {@code sgList[1]}
+     */
+    public static void sges(Sge[] list, int count, String what) {
+        Objects.requireNonNull(list, what);
+        for (int i = 0; i < count; i++) {
+            if (list[i] == null) {
+                throw new NullPointerException(what + "[" + i + "] is null");
+            }
+        }
+    }
+
+    /**
+     * Why the CPU may not read the inline data of {@code wr}, or null when it may (or the WR is not inline).
+     * Inline data ignores the lkey ({@code ibv_post_send(3)}), so the library copies from the SGE's address
+     * itself: every byte must lie in a live registered region of the QP's protection domain, or the copy
+     * could read unmapped memory (a JVM crash) or memory the caller never offered (an information leak).
+     * A provider refuses such a WR with {@code EINVAL}. Allocates nothing.
+     *
+     * @param regions the live regions of the QP's protection domain
+     */
+    public static String inlineData(SendWr wr, RegionTable regions) {
+        if ((wr.sendFlags() & SendFlags.INLINE) == 0) {
+            return null;
+        }
+        Sge[] sges = wr.sgList();
+        for (int i = 0, n = wr.numSge(); i < n; i++) {
+            Sge g = sges[i];
+            if (g == null) {
+                return "sgList[" + i + "] is null";
+            }
+            long len = Integer.toUnsignedLong(g.length());
+            if (len > 0 && !regions.contains(g.addr(), len)) {
+                return "inline SGE #" + i + " [0x" + Long.toHexString(g.addr()) + ", +" + len
+                        + ") is not inside a live registered region of the QP's protection domain";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Why a type 1 bind of {@code info} is outside its region ({@code ibv_bind_mw(3)}: EINVAL), or null.
+     * The window must lie inside {@code [mr.address(), mr.address() + mr.length())}; a negative address or a
+     * range past the region's end is refused before it reaches the device, whatever the device checks.
+     */
+    public static String bindRange(MwBindInfo info) {
+        MemoryRegion mr = info.mr();
+        long start = mr.address();
+        long addr = info.addr();
+        long length = info.length();
+        if (addr < 0) {
+            return "the window's address " + addr + " is negative";
+        }
+        if (length == 0) {
+            return null;
+        }
+        if (addr < start || addr - start > mr.length() - length) {
+            return "the window [0x" + Long.toHexString(addr) + ", +" + length + ") is outside the region [0x"
+                    + Long.toHexString(start) + ", +" + mr.length() + ")";
+        }
+        return null;
+    }
+
+    /**
+     * Checks that every attribute named by the mask of {@code a} is set ({@code ibv_modify_qp(3)}).
+     *
+     * @throws NullPointerException naming the attribute whose mask bit is set but whose value is missing
+     */
+    public static void modifyAttributes(QpAttributes a) {
+        Objects.requireNonNull(a, "attributes");
+        int m = a.mask();
+        if ((m & QpAttrMask.STATE) != 0 && a.state() == null) {
+            throw new NullPointerException("attributes.state: the mask has STATE but no state is set");
+        }
+        if ((m & QpAttrMask.CUR_STATE) != 0 && a.curState() == null) {
+            throw new NullPointerException("attributes.curState: the mask has CUR_STATE but no state is set");
+        }
+        if ((m & QpAttrMask.AV) != 0 && a.ahAttr() == null) {
+            throw new NullPointerException("attributes.ahAttr: the mask has AV but no address vector is set");
+        }
+        if ((m & QpAttrMask.ALT_PATH) != 0 && a.altAhAttr() == null) {
+            throw new NullPointerException("attributes.altAhAttr: the mask has ALT_PATH but no alternate path is set");
+        }
+        if ((m & QpAttrMask.PATH_MTU) != 0 && a.pathMtu() == null) {
+            throw new NullPointerException("attributes.pathMtu: the mask has PATH_MTU but no MTU is set");
+        }
+        if ((m & QpAttrMask.PATH_MIG_STATE) != 0 && a.pathMigState() == null) {
+            throw new NullPointerException("attributes.pathMigState: the mask has PATH_MIG_STATE but none is set");
+        }
+        if ((m & QpAttrMask.CAP) != 0 && a.cap() == null) {
+            throw new NullPointerException("attributes.cap: the mask has CAP but no capabilities are set");
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package org.verbs4j.spi.support;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * The live registered memory of one protection domain, for checking an address before the library
+ * dereferences it on the CPU (inline data, emulated gathers): a provider adds a region's segment at
+ * registration, removes it at deregistration, and asks {@link #find} on its post path.
+ *
+ * <p>Lookups take no lock and allocate nothing: the table is a copy-on-write array, read through one
+ * volatile field. Registration and deregistration copy it, which is cheap next to {@code ibv_reg_mr(3)}.
+ * A segment whose scope is no longer alive (its arena was closed under a live region) is never found.
+ *
+ * <p>What this does not cover: an arena closed by another thread between {@link #find} and the native
+ * copy that follows it. Closing an arena while a post that reads it is in progress is a race in the caller;
+ * {@link org.verbs4j.ProtectionDomain#registerMemory(MemorySegment, int, java.lang.foreign.Arena)} closes the
+ * region before such an arena frees its memory.
+ */
+public final class RegionTable {
+    /** One immutable snapshot: the segments, and their [start, end) addresses as plain longs for the scan. */
+    private record Snapshot(MemorySegment[] segments, long[] starts, long[] ends) {}
+
+    private static final Snapshot EMPTY = new Snapshot(new MemorySegment[0], new long[0], new long[0]);
+
+    private volatile Snapshot table = EMPTY;
+
+    /** Adds a registered segment. The same memory may be registered more than once. */
+    public synchronized void add(MemorySegment segment) {
+        Objects.requireNonNull(segment, "segment");
+        Snapshot t = table;
+        int n = t.segments.length;
+        MemorySegment[] segments = Arrays.copyOf(t.segments, n + 1);
+        long[] starts = Arrays.copyOf(t.starts, n + 1);
+        long[] ends = Arrays.copyOf(t.ends, n + 1);
+        segments[n] = segment;
+        starts[n] = segment.address();
+        ends[n] = segment.address() + segment.byteSize();
+        table = new Snapshot(segments, starts, ends);
+    }
+
+    /** Removes one registration of {@code segment} (compared by identity); does nothing if it is absent. */
+    public synchronized void remove(MemorySegment segment) {
+        Snapshot t = table;
+        for (int i = 0; i < t.segments.length; i++) {
+            if (t.segments[i] == segment) {
+                table = new Snapshot(without(t.segments, i, new MemorySegment[t.segments.length - 1]),
+                        without(t.starts, i), without(t.ends, i));
+                return;
+            }
+        }
+    }
+
+    private static MemorySegment[] without(MemorySegment[] a, int i, MemorySegment[] n) {
+        System.arraycopy(a, 0, n, 0, i);
+        System.arraycopy(a, i + 1, n, i, a.length - i - 1);
+        return n;
+    }
+
+    private static long[] without(long[] a, int i) {
+        long[] n = new long[a.length - 1];
+        System.arraycopy(a, 0, n, 0, i);
+        System.arraycopy(a, i + 1, n, i, a.length - i - 1);
+        return n;
+    }
+
+    /**
+     * The live registered segment that holds all of {@code [address, address + length)}, or null.
+     *
+     * @param address a virtual address (inline data ignores the lkey, so this is never zero-based)
+     * @param length bytes, 0 or more
+     */
+    public MemorySegment find(long address, long length) {
+        if (length < 0) {
+            return null;
+        }
+        Snapshot t = table;
+        long[] starts = t.starts;
+        long[] ends = t.ends;
+        for (int i = 0; i < starts.length; i++) {
+            // address - start <= (end - start) - length: no overflow for any address or length
+            if (address >= starts[i] && address - starts[i] <= ends[i] - starts[i] - length
+                    && t.segments[i].scope().isAlive()) {
+                return t.segments[i];
+            }
+        }
+        return null;
+    }
+
+    /** Whether {@link #find} would find a segment. */
+    public boolean contains(long address, long length) {
+        return find(address, length) != null;
+    }
+
+    /** The number of live registrations, for tests and diagnostics. */
+    public int size() {
+        return table.segments.length;
+    }
+}
