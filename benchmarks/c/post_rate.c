@@ -13,8 +13,16 @@
  * Like the JMH benchmark, a measured operation is 32 WRs, and an iteration
  * runs whole operations for a fixed time.
  *
+ * With -p it then measures polling as PollBenchmark does: 32 signaled WRITEs
+ * are posted (not timed), then the time to poll their 32 completions is
+ * measured, per completion: "poll" with ibv_poll_cq into a 32-entry ibv_wc
+ * array on a CQ from ibv_create_cq, "pollEx" with ibv_start_poll/ibv_next_poll/
+ * ibv_end_poll on a CQ from ibv_create_cq_ex with IBV_WC_STANDARD_FLAGS, reading
+ * every field a WorkCompletion holds (as the providers do). Both print as
+ * batch 32.
+ *
  * usage: post_rate [-d DEVICE] [-g GID_INDEX] [-w WARMUP_ITERS] [-i ITERS]
- *                  [-t ITER_MILLIS]
+ *                  [-t ITER_MILLIS] [-p]
  * Defaults: $VERBS4J_RDMA_DEVICE (else the first device), $VERBS4J_RDMA_GID_INDEX
  * (else 1), 2 warm-up and 3 measured iterations of 1000 ms each.
  */
@@ -39,6 +47,7 @@
 
 struct stream {
 	struct ibv_cq *cq;
+	struct ibv_cq_ex *cqx; /* when the CQ was made with ibv_create_cq_ex */
 	struct ibv_qp *qp;
 	struct ibv_qp *peer;
 	struct ibv_qp_ex *qpx;
@@ -215,10 +224,22 @@ static struct ibv_qp *create_qp(struct ibv_context *ctx, struct ibv_pd *pd, stru
 
 /* A fresh QP pair per measured configuration, as each JMH trial has its own. */
 static void open_stream(struct stream *s, struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_mr *src,
-			struct ibv_mr *dst, union ibv_gid *gid, int gid_index, enum ibv_mtu mtu)
+			struct ibv_mr *dst, union ibv_gid *gid, int gid_index, enum ibv_mtu mtu, int extended_cq)
 {
 	memset(s, 0, sizeof(*s));
-	s->cq = ibv_create_cq(ctx, 4 * SQ_DEPTH / SIGNAL_EVERY + 16, NULL, NULL, 0);
+	if (extended_cq) {
+		struct ibv_cq_init_attr_ex ca;
+
+		memset(&ca, 0, sizeof(ca));
+		ca.cqe = 4 * SQ_DEPTH / SIGNAL_EVERY + 16;
+		ca.wc_flags = IBV_WC_STANDARD_FLAGS;
+		s->cqx = ibv_create_cq_ex(ctx, &ca);
+		if (!s->cqx)
+			die("ibv_create_cq_ex: %s", strerror(errno));
+		s->cq = ibv_cq_ex_to_cq(s->cqx);
+	} else {
+		s->cq = ibv_create_cq(ctx, 4 * SQ_DEPTH / SIGNAL_EVERY + 16, NULL, NULL, 0);
+	}
 	if (!s->cq)
 		die("ibv_create_cq: %s", strerror(errno));
 	s->qp = create_qp(ctx, pd, s->cq);
@@ -273,12 +294,88 @@ static double iteration(struct stream *s, int wr_api, int batch, uint64_t iter_n
 	return (double)(end - start) / (double)wrs;
 }
 
+#define POLL_N 32
+
+/* Posts POLL_N signaled WRITEs (not timed), then times polling their completions; returns ns. */
+static uint64_t poll_invocation(struct stream *s, int extended, uint64_t *sink)
+{
+	struct ibv_wc wc[POLL_N];
+	uint64_t n = s->posted, start, end;
+	int got = 0, rc;
+
+	ibv_wr_start(s->qpx);
+	for (int i = 0; i < POLL_N; i++, n++) {
+		uint64_t offset = (n % SLOTS) * MESSAGE;
+
+		s->qpx->wr_id = n;
+		s->qpx->wr_flags = IBV_SEND_SIGNALED;
+		ibv_wr_rdma_write(s->qpx, s->rkey, s->remote + offset);
+		ibv_wr_set_sge(s->qpx, s->lkey, s->local + offset, MESSAGE);
+	}
+	rc = ibv_wr_complete(s->qpx);
+	if (rc)
+		die("ibv_wr_complete failed: %s", strerror(rc));
+	s->posted = n;
+	start = now_ns();
+	if (!extended) {
+		while (got < POLL_N) {
+			int k = ibv_poll_cq(s->cq, POLL_N, wc);
+
+			if (k < 0)
+				die("ibv_poll_cq failed: %d", k);
+			for (int i = 0; i < k; i++) {
+				if (wc[i].status != IBV_WC_SUCCESS)
+					die("WRITE %" PRIu64 " failed", wc[i].wr_id);
+				*sink += wc[i].wr_id;
+			}
+			got += k;
+		}
+	} else {
+		struct ibv_poll_cq_attr attr = {0};
+
+		while (got < POLL_N) {
+			rc = ibv_start_poll(s->cqx, &attr);
+			if (rc == ENOENT)
+				continue;
+			if (rc)
+				die("ibv_start_poll failed: %s", strerror(rc));
+			do {
+				/* every field of a WorkCompletion, as the providers read them */
+				if (s->cqx->status != IBV_WC_SUCCESS)
+					die("WRITE %" PRIu64 " failed", s->cqx->wr_id);
+				*sink += s->cqx->wr_id + ibv_wc_read_opcode(s->cqx) + ibv_wc_read_byte_len(s->cqx) +
+					 ibv_wc_read_qp_num(s->cqx) + ibv_wc_read_src_qp(s->cqx) +
+					 ibv_wc_read_wc_flags(s->cqx) + ibv_wc_read_slid(s->cqx) + ibv_wc_read_sl(s->cqx) +
+					 ibv_wc_read_dlid_path_bits(s->cqx);
+				got++;
+			} while (got < POLL_N && (rc = ibv_next_poll(s->cqx)) == 0);
+			ibv_end_poll(s->cqx);
+		}
+	}
+	end = now_ns();
+	s->retired = s->posted;
+	return end - start;
+}
+
+/* Runs poll invocations until iter_ns of polling time have passed; returns ns per completion. */
+static double poll_iteration(struct stream *s, int extended, uint64_t iter_ns, uint64_t *sink)
+{
+	uint64_t spent = 0, completions = 0, wall = now_ns();
+
+	do {
+		spent += poll_invocation(s, extended, sink);
+		completions += POLL_N;
+	} while (now_ns() - wall < iter_ns);
+	return (double)spent / (double)completions;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dev_name = getenv("VERBS4J_RDMA_DEVICE");
 	const char *gid_env = getenv("VERBS4J_RDMA_GID_INDEX");
 	int gid_index = gid_env && *gid_env ? atoi(gid_env) : 1;
-	int warmup = 2, iters = 3, millis = 1000, opt, ndev;
+	int warmup = 2, iters = 3, millis = 1000, opt, ndev, polls = 0;
+	uint64_t sink = 0;
 	static const int batches[] = {1, 8, 32};
 	struct ibv_device **list, *dev = NULL;
 	struct ibv_context *ctx;
@@ -289,16 +386,17 @@ int main(int argc, char **argv)
 	void *a, *b;
 	int first = 1;
 
-	while ((opt = getopt(argc, argv, "d:g:w:i:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:g:w:i:t:p")) != -1) {
 		switch (opt) {
 		case 'd': dev_name = optarg; break;
 		case 'g': gid_index = atoi(optarg); break;
 		case 'w': warmup = atoi(optarg); break;
 		case 'i': iters = atoi(optarg); break;
 		case 't': millis = atoi(optarg); break;
+		case 'p': polls = 1; break;
 		default:
 			fprintf(stderr, "usage: post_rate [-d DEVICE] [-g GID_INDEX] [-w WARMUP_ITERS] [-i ITERS] "
-					"[-t ITER_MILLIS]\n");
+					"[-t ITER_MILLIS] [-p]\n");
 			return 2;
 		}
 	}
@@ -341,7 +439,7 @@ int main(int argc, char **argv)
 			struct stream s;
 			double v[MAX_ITERS], sum = 0;
 
-			open_stream(&s, ctx, pd, src, dst, &gid, gid_index, port.active_mtu);
+			open_stream(&s, ctx, pd, src, dst, &gid, gid_index, port.active_mtu, 0);
 			for (int i = 0; i < warmup; i++)
 				iteration(&s, api, batch, (uint64_t)millis * 1000000u);
 			for (int i = 0; i < iters; i++) {
@@ -358,7 +456,28 @@ int main(int argc, char **argv)
 			first = 0;
 		}
 	}
+	for (int extended = 0; polls && extended <= 1; extended++) {
+		struct stream s;
+		double v[MAX_ITERS], sum = 0;
+
+		open_stream(&s, ctx, pd, src, dst, &gid, gid_index, port.active_mtu, extended);
+		for (int i = 0; i < warmup; i++)
+			poll_iteration(&s, extended, (uint64_t)millis * 1000000u, &sink);
+		for (int i = 0; i < iters; i++) {
+			v[i] = poll_iteration(&s, extended, (uint64_t)millis * 1000000u, &sink);
+			sum += v[i];
+		}
+		close_stream(&s);
+		printf(",{\"api\":\"%s\",\"batch\":%d,\"ns_per_wr\":%.3f,\"iterations\":[", extended ? "pollEx" : "poll",
+		       POLL_N, sum / iters);
+		for (int i = 0; i < iters; i++)
+			printf("%s%.3f", i ? "," : "", v[i]);
+		printf("]}");
+		fflush(stdout);
+	}
 	printf("]}\n");
+	if (sink == 1)
+		fprintf(stderr, "(sink)\n");
 	ibv_dereg_mr(src);
 	ibv_dereg_mr(dst);
 	ibv_dealloc_pd(pd);
