@@ -26,7 +26,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * {@code jmh.json} (PostBenchmark and PollBenchmark, ffm and jnr), {@code emu.json} (MessageRateBenchmark and
  * BandwidthBenchmark at 1 MiB) and {@code emu-2t.json} (BandwidthBenchmark at 1 MiB with 2 threads).
  *
- * <p>Per configuration and round it takes C's ns per WR and each provider's, then the rate of C (C over Java: 1.0
+ * <p>Per configuration and round it takes C's ns per WR and each provider's (each the median of that round's
+ * measured iterations, C's and JMH's alike, so that an iteration descheduled by other work counts less), then the
+ * rate of C (C over Java: 1.0
  * is as fast as C) and the overhead (Java minus C, ns per WR); the section gives the median and the min to max of
  * each over the rounds, and holds the medians to the targets of issue 14. A round whose 1-minute load average,
  * before or after it, exceeded {@code nproc} is marked as loaded.
@@ -91,7 +93,11 @@ final class NullverbsReport {
             if (Files.exists(cf) && Files.size(cf) > 0) {
                 JsonNode json = new ObjectMapper().readTree(cf.toFile());
                 for (JsonNode r : json.path("results")) {
-                    c.put(r.path("api").asText() + "/" + r.path("batch").asInt(), r.path("ns_per_wr").asDouble());
+                    List<Double> its = new ArrayList<>();
+                    r.path("iterations").forEach(x -> its.add(x.asDouble()));
+                    double v = its.isEmpty() ? r.path("ns_per_wr").asDouble()
+                            : stats(its.stream().mapToDouble(Double::doubleValue).toArray())[1];
+                    c.put(r.path("api").asText() + "/" + r.path("batch").asInt(), v);
                 }
             } else {
                 problems.add("round " + n + ": no C results (post_rate failed)");
@@ -122,7 +128,9 @@ final class NullverbsReport {
         for (JmhResult r : in) {
             if (r.benchmark().equals(benchmark) && (provider == null || r.param("provider").equals(provider))
                     && (batch == null || r.param("batch").equals(batch))) {
-                return r.score();
+                // The median of the measured iterations: one iteration that lost its CPU to other work on a
+                // shared machine moves it less than it moves JMH's mean.
+                return r.iterations().length > 0 ? stats(r.iterations())[1] : r.score();
             }
         }
         return Double.NaN;
@@ -178,7 +186,9 @@ final class NullverbsReport {
                         + "emulator's rows. null0's ops only record each WR in a ring and complete the signaled "
                         + "ones, so no kernel or device time hides the bindings' own cost: what Java spends "
                         + "beyond C is ours. %d of %d rounds ran with a 1-minute load above the core count "
-                        + "(marked below); the machine is shared, so compare within a round first.\n\n",
+                        + "(marked below); the machine is shared, so compare within a round first. A round's figure is the "
+                        + "median of its measured iterations (C's and JMH's alike), which one descheduled "
+                        + "iteration moves less than the mean.\n\n",
                 props.getProperty("command", "benchmarks/run --nullverbs"), props.getProperty("start", "?"),
                 props.getProperty("end", "?"), rounds.size(), loaded, rounds.size()));
         md.append(f("Iterations are short, to keep the step near 6 minutes on 2 cores: JMH `%s` per benchmark "

@@ -422,8 +422,14 @@ public final class ReportMain {
         StringBuilder md = new StringBuilder();
         String date = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
         md.append("# verbs4j benchmark report\n\n");
-        md.append("Produced by `").append(command).append("` on ").append(date).append(". Every figure below comes "
-                + "from this one run; a ratio compares two figures taken in it. JMH's JSON is in this directory.\n\n");
+        if (nullverbs == null) {
+            md.append("Produced by `").append(command).append("` on ").append(date).append(". Every figure below comes "
+                    + "from this one run; a ratio compares two figures taken in it. JMH's JSON is in this directory.\n\n");
+        } else {
+            md.append("Written on ").append(date).append(". The host and soft-RoCE figures come from one run of `")
+                    .append(command).append("`, the null-libibverbs section from its own run (it says when); a ratio "
+                    + "compares two figures taken in the same run. The JSON of both is in this directory.\n\n");
+        }
         md.append("## Figures against targets\n\n");
         md.append("Posting figures are nanoseconds per WR (lower is better); a ratio against C is C's time over "
                 + "Java's, that is Java's posting rate as a fraction of C's. Bandwidth ratios are the emulator's "
