@@ -21,8 +21,13 @@
  * every field a WorkCompletion holds (as the providers do). Both print as
  * batch 32.
  *
+ * With -c every duration is the thread's CPU time (CLOCK_THREAD_CPUTIME_ID)
+ * instead of the wall clock, for a machine shared with other work; that clock
+ * costs a system call, so polling is then measured with its posts ("postPoll",
+ * "postPollEx": post 32 signaled WRITEs and poll them, per WR).
+ *
  * usage: post_rate [-d DEVICE] [-g GID_INDEX] [-w WARMUP_ITERS] [-i ITERS]
- *                  [-t ITER_MILLIS] [-p]
+ *                  [-t ITER_MILLIS] [-p] [-c]
  * Defaults: $VERBS4J_RDMA_DEVICE (else the first device), $VERBS4J_RDMA_GID_INDEX
  * (else 1), 2 warm-up and 3 measured iterations of 1000 ms each.
  */
@@ -44,6 +49,7 @@
 #define WRS_PER_OP 32
 #define PORT 1
 #define MAX_ITERS 64
+#define OPS_PER_CHECK 64
 
 struct stream {
 	struct ibv_cq *cq;
@@ -71,6 +77,22 @@ static void die(const char *fmt, ...)
 	fprintf(stderr, "\n");
 	va_end(ap);
 	exit(1);
+}
+
+/* The clock of the measurements: wall time, or with -c the thread's CPU time. */
+static clockid_t measure_clock = CLOCK_MONOTONIC;
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t measure_ns(void)
+{
+	return clock_ns(measure_clock);
 }
 
 static uint64_t now_ns(void)
@@ -279,17 +301,20 @@ static double iteration(struct stream *s, int wr_api, int batch, uint64_t iter_n
 
 	/* The chain posted by ibv_post_send ends at the batch's last WR. */
 	s->wrs[batch - 1].next = NULL;
-	start = now_ns();
+	start = measure_ns();
 	do {
-		for (int k = 0; k < WRS_PER_OP / batch; k++) {
-			if (wr_api) {
-				wr_session_batch(s, batch);
-			} else {
-				post_send_batch(s, batch);
+		/* 64 operations of 32 WRs between reads of the clock, which costs more than a WR with -c */
+		for (int op = 0; op < OPS_PER_CHECK; op++) {
+			for (int k = 0; k < WRS_PER_OP / batch; k++) {
+				if (wr_api) {
+					wr_session_batch(s, batch);
+				} else {
+					post_send_batch(s, batch);
+				}
 			}
 		}
-		wrs += WRS_PER_OP;
-		end = now_ns();
+		wrs += WRS_PER_OP * OPS_PER_CHECK;
+		end = measure_ns();
 	} while (end - start < iter_ns);
 	return (double)(end - start) / (double)wrs;
 }
@@ -297,7 +322,7 @@ static double iteration(struct stream *s, int wr_api, int batch, uint64_t iter_n
 #define POLL_N 32
 
 /* Posts POLL_N signaled WRITEs (not timed), then times polling their completions; returns ns. */
-static uint64_t poll_invocation(struct stream *s, int extended, uint64_t *sink)
+static uint64_t poll_invocation(struct stream *s, int extended, int timed, uint64_t *sink)
 {
 	struct ibv_wc wc[POLL_N];
 	uint64_t n = s->posted, start, end;
@@ -316,7 +341,7 @@ static uint64_t poll_invocation(struct stream *s, int extended, uint64_t *sink)
 	if (rc)
 		die("ibv_wr_complete failed: %s", strerror(rc));
 	s->posted = n;
-	start = now_ns();
+	start = timed ? now_ns() : 0;
 	if (!extended) {
 		while (got < POLL_N) {
 			int k = ibv_poll_cq(s->cq, POLL_N, wc);
@@ -352,9 +377,26 @@ static uint64_t poll_invocation(struct stream *s, int extended, uint64_t *sink)
 			ibv_end_poll(s->cqx);
 		}
 	}
-	end = now_ns();
+	end = timed ? now_ns() : 0;
 	s->retired = s->posted;
 	return end - start;
+}
+
+/*
+ * With -c: post POLL_N signaled WRITEs and poll their completions, OPS_PER_CHECK times between reads of the
+ * thread's CPU clock (too slow to read around each poll); returns CPU ns per WR, posting included.
+ */
+static double post_poll_iteration(struct stream *s, int extended, uint64_t iter_ns, uint64_t *sink)
+{
+	uint64_t start = measure_ns(), end, wrs = 0;
+
+	do {
+		for (int op = 0; op < OPS_PER_CHECK; op++)
+			poll_invocation(s, extended, 0, sink);
+		wrs += (uint64_t)POLL_N * OPS_PER_CHECK;
+		end = measure_ns();
+	} while (end - start < iter_ns);
+	return (double)(end - start) / (double)wrs;
 }
 
 /* Runs poll invocations until iter_ns of polling time have passed; returns ns per completion. */
@@ -363,7 +405,7 @@ static double poll_iteration(struct stream *s, int extended, uint64_t iter_ns, u
 	uint64_t spent = 0, completions = 0, wall = now_ns();
 
 	do {
-		spent += poll_invocation(s, extended, sink);
+		spent += poll_invocation(s, extended, 1, sink);
 		completions += POLL_N;
 	} while (now_ns() - wall < iter_ns);
 	return (double)spent / (double)completions;
@@ -386,7 +428,7 @@ int main(int argc, char **argv)
 	void *a, *b;
 	int first = 1;
 
-	while ((opt = getopt(argc, argv, "d:g:w:i:t:p")) != -1) {
+	while ((opt = getopt(argc, argv, "d:g:w:i:t:pc")) != -1) {
 		switch (opt) {
 		case 'd': dev_name = optarg; break;
 		case 'g': gid_index = atoi(optarg); break;
@@ -394,9 +436,10 @@ int main(int argc, char **argv)
 		case 'i': iters = atoi(optarg); break;
 		case 't': millis = atoi(optarg); break;
 		case 'p': polls = 1; break;
+		case 'c': measure_clock = CLOCK_THREAD_CPUTIME_ID; break;
 		default:
 			fprintf(stderr, "usage: post_rate [-d DEVICE] [-g GID_INDEX] [-w WARMUP_ITERS] [-i ITERS] "
-					"[-t ITER_MILLIS] [-p]\n");
+					"[-t ITER_MILLIS] [-p] [-c]\n");
 			return 2;
 		}
 	}
@@ -431,8 +474,9 @@ int main(int argc, char **argv)
 		die("ibv_reg_mr: %s", strerror(errno));
 
 	printf("{\"tool\":\"post_rate\",\"device\":\"%s\",\"gid_index\":%d,\"message_bytes\":%d,"
-	       "\"sq_depth\":%d,\"signal_every\":%d,\"warmup_iterations\":%d,\"iteration_ms\":%d,\"results\":[",
-	       ibv_get_device_name(dev), gid_index, MESSAGE, SQ_DEPTH, SIGNAL_EVERY, warmup, millis);
+	       "\"sq_depth\":%d,\"signal_every\":%d,\"warmup_iterations\":%d,\"iteration_ms\":%d,\"clock\":\"%s\",\"results\":[",
+	       ibv_get_device_name(dev), gid_index, MESSAGE, SQ_DEPTH, SIGNAL_EVERY, warmup, millis,
+	       measure_clock == CLOCK_MONOTONIC ? "wall" : "thread-cpu");
 	for (int api = 1; api >= 0; api--) {
 		for (unsigned bi = 0; bi < sizeof(batches) / sizeof(batches[0]); bi++) {
 			int batch = batches[bi];
@@ -461,14 +505,18 @@ int main(int argc, char **argv)
 		double v[MAX_ITERS], sum = 0;
 
 		open_stream(&s, ctx, pd, src, dst, &gid, gid_index, port.active_mtu, extended);
+		double (*it)(struct stream *, int, uint64_t, uint64_t *) =
+			measure_clock == CLOCK_MONOTONIC ? poll_iteration : post_poll_iteration;
+
 		for (int i = 0; i < warmup; i++)
-			poll_iteration(&s, extended, (uint64_t)millis * 1000000u, &sink);
+			it(&s, extended, (uint64_t)millis * 1000000u, &sink);
 		for (int i = 0; i < iters; i++) {
-			v[i] = poll_iteration(&s, extended, (uint64_t)millis * 1000000u, &sink);
+			v[i] = it(&s, extended, (uint64_t)millis * 1000000u, &sink);
 			sum += v[i];
 		}
 		close_stream(&s);
-		printf(",{\"api\":\"%s\",\"batch\":%d,\"ns_per_wr\":%.3f,\"iterations\":[", extended ? "pollEx" : "poll",
+		printf(",{\"api\":\"%s\",\"batch\":%d,\"ns_per_wr\":%.3f,\"iterations\":[",
+		       measure_clock == CLOCK_MONOTONIC ? (extended ? "pollEx" : "poll") : (extended ? "postPollEx" : "postPoll"),
 		       POLL_N, sum / iters);
 		for (int i = 0; i < iters; i++)
 			printf("%s%.3f", i ? "," : "", v[i]);
