@@ -231,7 +231,8 @@ final class NullverbsReport {
         long loaded = rounds.stream().filter(Round::loaded).count();
         md.append("## The bindings against C on a null libibverbs (null0)\n\n");
         md.append(f("Made by `%s` from %s to %s: %d alternating rounds, each of the C baseline `post_rate -p`, then "
-                        + "JMH's `PostBenchmark` and `PollBenchmark` for ffm and for jnr, all on null0 (the null "
+                        + "JMH's `PostBenchmark` and `PollBenchmark` for ffm and for jnr, then the same patterns by "
+                        + "thread CPU time, all on null0 (the null "
                         + "libibverbs of `benchmarks/c/null_ibverbs.c`, through `LD_LIBRARY_PATH`), then the "
                         + "emulator's rows. null0's ops only record each WR in a ring and complete the signaled "
                         + "ones, so no kernel or device time hides the bindings' own cost: what Java spends "
@@ -241,12 +242,14 @@ final class NullverbsReport {
                         + "iteration moves less than the mean.\n\n",
                 props.getProperty("command", "benchmarks/run --nullverbs"), props.getProperty("start", "?"),
                 props.getProperty("end", "?"), rounds.size(), loaded, rounds.size()));
-        md.append(f("Iterations are short, to keep the step near 6 minutes on 2 cores: JMH `%s` per benchmark "
-                        + "and round, C `%s` (ms per iteration after -t), emulator JMH `%s`. The C baseline posts "
+        md.append(f("Iterations are short, to keep the step near 8 minutes on 2 cores: JMH `%s` per benchmark "
+                        + "and round, C `%s` (ms per iteration after -t), CPU-time loops `%s` (warm-up ms, iterations, "
+                        + "CPU ms each), emulator JMH `%s`. The C baseline posts "
                         + "and polls the same pattern as the JMH benchmarks (`WriteStream`: 64 B RDMA WRITE, "
                         + "every 32nd WR signaled, 256-deep send queue); its poll row reads every field a "
                         + "`WorkCompletion` holds from an extended CQ, as both providers do.\n\n",
-                props.getProperty("jmh", "?"), props.getProperty("c", "?"), props.getProperty("emulator_jmh", "?")));
+                props.getProperty("jmh", "?"), props.getProperty("c", "?"), props.getProperty("cpu", "?"),
+                props.getProperty("emulator_jmh", "?")));
 
         md.append("### ns per WR, median over rounds (min–max)\n\n");
         md.append("Rate of C is C's time over Java's in the same round (1.00: as fast as C); overhead is Java's "

@@ -23,7 +23,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * <pre>
  * java -cp benchmarks.jar org.verbs4j.benchmarks.report.ReportMain --out latest.md --host host.json
  *     [--rxe rxe-post.json]... [--c c-post-rate.json] [--guest-info guest-info.txt] [--guest-status TEXT]
- *     [--command TEXT] [--note TEXT]... [--nullverbs DIR]
+ *     [--command TEXT] [--note TEXT]... [--nullverbs DIR] [--base-run TEXT]
  * </pre>
  * {@code --nullverbs} adds the section of {@link NullverbsReport}: the providers against C on the null libibverbs,
  * and the emulator against {@code MemorySegment.copy}, both in alternating rounds.
@@ -57,6 +57,8 @@ public final class ReportMain {
     private final List<String> missed = new ArrayList<>();
     /** The null-libibverbs step's rounds, when {@code --nullverbs DIR} was given. */
     private NullverbsReport nullverbs;
+    /** Which run the host and rxe figures come from, when this page is written by another (--nullverbs) run. */
+    private String baseRun;
 
     private ReportMain() {}
 
@@ -79,6 +81,7 @@ public final class ReportMain {
                 case "--guest-status" -> r.guestStatus = v;
                 case "--command" -> r.command = v;
                 case "--note" -> r.notes.add(v);
+                case "--base-run" -> r.baseRun = v;
                 case "--nullverbs" -> r.nullverbs = NullverbsReport.read(Path.of(v));
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
@@ -421,13 +424,16 @@ public final class ReportMain {
 
         StringBuilder md = new StringBuilder();
         String date = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
+        // Machine-readable for benchmarks/run --nullverbs, which keeps the host and rxe figures of this run.
+        md.append("<!-- base-run: ").append(baseRun != null ? baseRun : command + " on " + date).append(" -->\n");
         md.append("# verbs4j benchmark report\n\n");
         if (nullverbs == null) {
             md.append("Produced by `").append(command).append("` on ").append(date).append(". Every figure below comes "
                     + "from this one run; a ratio compares two figures taken in it. JMH's JSON is in this directory.\n\n");
         } else {
             md.append("Written on ").append(date).append(". The host and soft-RoCE figures come from one run of `")
-                    .append(command).append("`, the null-libibverbs section from its own run (it says when); a ratio "
+                    .append(command).append("`").append(baseRun != null ? " (" + baseRun + ")" : "")
+                    .append(", the null-libibverbs section from its own run (it says when); a ratio "
                     + "compares two figures taken in the same run. The JSON of both is in this directory.\n\n");
         }
         md.append("## Figures against targets\n\n");
