@@ -13,8 +13,21 @@
  * Like the JMH benchmark, a measured operation is 32 WRs, and an iteration
  * runs whole operations for a fixed time.
  *
+ * With -p it then measures polling as PollBenchmark does: 32 signaled WRITEs
+ * are posted (not timed), then the time to poll their 32 completions is
+ * measured, per completion: "poll" with ibv_poll_cq into a 32-entry ibv_wc
+ * array on a CQ from ibv_create_cq, "pollEx" with ibv_start_poll/ibv_next_poll/
+ * ibv_end_poll on a CQ from ibv_create_cq_ex with IBV_WC_STANDARD_FLAGS, reading
+ * every field a WorkCompletion holds (as the providers do). Both print as
+ * batch 32.
+ *
+ * With -c every duration is the thread's CPU time (CLOCK_THREAD_CPUTIME_ID)
+ * instead of the wall clock, for a machine shared with other work; that clock
+ * costs a system call, so polling is then measured with its posts ("postPoll",
+ * "postPollEx": post 32 signaled WRITEs and poll them, per WR).
+ *
  * usage: post_rate [-d DEVICE] [-g GID_INDEX] [-w WARMUP_ITERS] [-i ITERS]
- *                  [-t ITER_MILLIS]
+ *                  [-t ITER_MILLIS] [-p] [-c]
  * Defaults: $VERBS4J_RDMA_DEVICE (else the first device), $VERBS4J_RDMA_GID_INDEX
  * (else 1), 2 warm-up and 3 measured iterations of 1000 ms each.
  */
@@ -36,9 +49,11 @@
 #define WRS_PER_OP 32
 #define PORT 1
 #define MAX_ITERS 64
+#define OPS_PER_CHECK 64
 
 struct stream {
 	struct ibv_cq *cq;
+	struct ibv_cq_ex *cqx; /* when the CQ was made with ibv_create_cq_ex */
 	struct ibv_qp *qp;
 	struct ibv_qp *peer;
 	struct ibv_qp_ex *qpx;
@@ -62,6 +77,22 @@ static void die(const char *fmt, ...)
 	fprintf(stderr, "\n");
 	va_end(ap);
 	exit(1);
+}
+
+/* The clock of the measurements: wall time, or with -c the thread's CPU time. */
+static clockid_t measure_clock = CLOCK_MONOTONIC;
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t measure_ns(void)
+{
+	return clock_ns(measure_clock);
 }
 
 static uint64_t now_ns(void)
@@ -215,10 +246,22 @@ static struct ibv_qp *create_qp(struct ibv_context *ctx, struct ibv_pd *pd, stru
 
 /* A fresh QP pair per measured configuration, as each JMH trial has its own. */
 static void open_stream(struct stream *s, struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_mr *src,
-			struct ibv_mr *dst, union ibv_gid *gid, int gid_index, enum ibv_mtu mtu)
+			struct ibv_mr *dst, union ibv_gid *gid, int gid_index, enum ibv_mtu mtu, int extended_cq)
 {
 	memset(s, 0, sizeof(*s));
-	s->cq = ibv_create_cq(ctx, 4 * SQ_DEPTH / SIGNAL_EVERY + 16, NULL, NULL, 0);
+	if (extended_cq) {
+		struct ibv_cq_init_attr_ex ca;
+
+		memset(&ca, 0, sizeof(ca));
+		ca.cqe = 4 * SQ_DEPTH / SIGNAL_EVERY + 16;
+		ca.wc_flags = IBV_WC_STANDARD_FLAGS;
+		s->cqx = ibv_create_cq_ex(ctx, &ca);
+		if (!s->cqx)
+			die("ibv_create_cq_ex: %s", strerror(errno));
+		s->cq = ibv_cq_ex_to_cq(s->cqx);
+	} else {
+		s->cq = ibv_create_cq(ctx, 4 * SQ_DEPTH / SIGNAL_EVERY + 16, NULL, NULL, 0);
+	}
 	if (!s->cq)
 		die("ibv_create_cq: %s", strerror(errno));
 	s->qp = create_qp(ctx, pd, s->cq);
@@ -258,19 +301,114 @@ static double iteration(struct stream *s, int wr_api, int batch, uint64_t iter_n
 
 	/* The chain posted by ibv_post_send ends at the batch's last WR. */
 	s->wrs[batch - 1].next = NULL;
-	start = now_ns();
+	start = measure_ns();
 	do {
-		for (int k = 0; k < WRS_PER_OP / batch; k++) {
-			if (wr_api) {
-				wr_session_batch(s, batch);
-			} else {
-				post_send_batch(s, batch);
+		/* 64 operations of 32 WRs between reads of the clock, which costs more than a WR with -c */
+		for (int op = 0; op < OPS_PER_CHECK; op++) {
+			for (int k = 0; k < WRS_PER_OP / batch; k++) {
+				if (wr_api) {
+					wr_session_batch(s, batch);
+				} else {
+					post_send_batch(s, batch);
+				}
 			}
 		}
-		wrs += WRS_PER_OP;
-		end = now_ns();
+		wrs += WRS_PER_OP * OPS_PER_CHECK;
+		end = measure_ns();
 	} while (end - start < iter_ns);
 	return (double)(end - start) / (double)wrs;
+}
+
+#define POLL_N 32
+
+/* Posts POLL_N signaled WRITEs (not timed), then times polling their completions; returns ns. */
+static uint64_t poll_invocation(struct stream *s, int extended, int timed, uint64_t *sink)
+{
+	struct ibv_wc wc[POLL_N];
+	uint64_t n = s->posted, start, end;
+	int got = 0, rc;
+
+	ibv_wr_start(s->qpx);
+	for (int i = 0; i < POLL_N; i++, n++) {
+		uint64_t offset = (n % SLOTS) * MESSAGE;
+
+		s->qpx->wr_id = n;
+		s->qpx->wr_flags = IBV_SEND_SIGNALED;
+		ibv_wr_rdma_write(s->qpx, s->rkey, s->remote + offset);
+		ibv_wr_set_sge(s->qpx, s->lkey, s->local + offset, MESSAGE);
+	}
+	rc = ibv_wr_complete(s->qpx);
+	if (rc)
+		die("ibv_wr_complete failed: %s", strerror(rc));
+	s->posted = n;
+	start = timed ? now_ns() : 0;
+	if (!extended) {
+		while (got < POLL_N) {
+			int k = ibv_poll_cq(s->cq, POLL_N, wc);
+
+			if (k < 0)
+				die("ibv_poll_cq failed: %d", k);
+			for (int i = 0; i < k; i++) {
+				if (wc[i].status != IBV_WC_SUCCESS)
+					die("WRITE %" PRIu64 " failed", wc[i].wr_id);
+				*sink += wc[i].wr_id;
+			}
+			got += k;
+		}
+	} else {
+		struct ibv_poll_cq_attr attr = {0};
+
+		while (got < POLL_N) {
+			rc = ibv_start_poll(s->cqx, &attr);
+			if (rc == ENOENT)
+				continue;
+			if (rc)
+				die("ibv_start_poll failed: %s", strerror(rc));
+			do {
+				/* every field of a WorkCompletion, as the providers read them */
+				if (s->cqx->status != IBV_WC_SUCCESS)
+					die("WRITE %" PRIu64 " failed", s->cqx->wr_id);
+				*sink += s->cqx->wr_id + ibv_wc_read_opcode(s->cqx) + ibv_wc_read_byte_len(s->cqx) +
+					 ibv_wc_read_qp_num(s->cqx) + ibv_wc_read_src_qp(s->cqx) +
+					 ibv_wc_read_wc_flags(s->cqx) + ibv_wc_read_slid(s->cqx) + ibv_wc_read_sl(s->cqx) +
+					 ibv_wc_read_dlid_path_bits(s->cqx);
+				got++;
+			} while (got < POLL_N && (rc = ibv_next_poll(s->cqx)) == 0);
+			ibv_end_poll(s->cqx);
+		}
+	}
+	end = timed ? now_ns() : 0;
+	s->retired = s->posted;
+	return end - start;
+}
+
+/*
+ * With -c: post POLL_N signaled WRITEs and poll their completions, OPS_PER_CHECK times between reads of the
+ * thread's CPU clock (too slow to read around each poll); returns CPU ns per WR, posting included.
+ */
+static double post_poll_iteration(struct stream *s, int extended, uint64_t iter_ns, uint64_t *sink)
+{
+	uint64_t start = measure_ns(), end, wrs = 0;
+
+	do {
+		for (int op = 0; op < OPS_PER_CHECK; op++)
+			poll_invocation(s, extended, 0, sink);
+		wrs += (uint64_t)POLL_N * OPS_PER_CHECK;
+		end = measure_ns();
+	} while (end - start < iter_ns);
+	return (double)(end - start) / (double)wrs;
+}
+
+/* Runs poll invocations until iter_ns of polling time have passed; returns ns per completion. */
+static double poll_iteration(struct stream *s, int extended, uint64_t iter_ns, uint64_t *sink)
+{
+	uint64_t spent = 0, completions = 0, wall = now_ns();
+
+	do {
+		spent += poll_invocation(s, extended, 1, sink);
+		completions += POLL_N;
+	} while (now_ns() - wall < iter_ns);
+	return (double)spent / (double)completions;
 }
 
 int main(int argc, char **argv)
@@ -278,7 +416,8 @@ int main(int argc, char **argv)
 	const char *dev_name = getenv("VERBS4J_RDMA_DEVICE");
 	const char *gid_env = getenv("VERBS4J_RDMA_GID_INDEX");
 	int gid_index = gid_env && *gid_env ? atoi(gid_env) : 1;
-	int warmup = 2, iters = 3, millis = 1000, opt, ndev;
+	int warmup = 2, iters = 3, millis = 1000, opt, ndev, polls = 0;
+	uint64_t sink = 0;
 	static const int batches[] = {1, 8, 32};
 	struct ibv_device **list, *dev = NULL;
 	struct ibv_context *ctx;
@@ -289,16 +428,18 @@ int main(int argc, char **argv)
 	void *a, *b;
 	int first = 1;
 
-	while ((opt = getopt(argc, argv, "d:g:w:i:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:g:w:i:t:pc")) != -1) {
 		switch (opt) {
 		case 'd': dev_name = optarg; break;
 		case 'g': gid_index = atoi(optarg); break;
 		case 'w': warmup = atoi(optarg); break;
 		case 'i': iters = atoi(optarg); break;
 		case 't': millis = atoi(optarg); break;
+		case 'p': polls = 1; break;
+		case 'c': measure_clock = CLOCK_THREAD_CPUTIME_ID; break;
 		default:
 			fprintf(stderr, "usage: post_rate [-d DEVICE] [-g GID_INDEX] [-w WARMUP_ITERS] [-i ITERS] "
-					"[-t ITER_MILLIS]\n");
+					"[-t ITER_MILLIS] [-p] [-c]\n");
 			return 2;
 		}
 	}
@@ -333,15 +474,16 @@ int main(int argc, char **argv)
 		die("ibv_reg_mr: %s", strerror(errno));
 
 	printf("{\"tool\":\"post_rate\",\"device\":\"%s\",\"gid_index\":%d,\"message_bytes\":%d,"
-	       "\"sq_depth\":%d,\"signal_every\":%d,\"warmup_iterations\":%d,\"iteration_ms\":%d,\"results\":[",
-	       ibv_get_device_name(dev), gid_index, MESSAGE, SQ_DEPTH, SIGNAL_EVERY, warmup, millis);
+	       "\"sq_depth\":%d,\"signal_every\":%d,\"warmup_iterations\":%d,\"iteration_ms\":%d,\"clock\":\"%s\",\"results\":[",
+	       ibv_get_device_name(dev), gid_index, MESSAGE, SQ_DEPTH, SIGNAL_EVERY, warmup, millis,
+	       measure_clock == CLOCK_MONOTONIC ? "wall" : "thread-cpu");
 	for (int api = 1; api >= 0; api--) {
 		for (unsigned bi = 0; bi < sizeof(batches) / sizeof(batches[0]); bi++) {
 			int batch = batches[bi];
 			struct stream s;
 			double v[MAX_ITERS], sum = 0;
 
-			open_stream(&s, ctx, pd, src, dst, &gid, gid_index, port.active_mtu);
+			open_stream(&s, ctx, pd, src, dst, &gid, gid_index, port.active_mtu, 0);
 			for (int i = 0; i < warmup; i++)
 				iteration(&s, api, batch, (uint64_t)millis * 1000000u);
 			for (int i = 0; i < iters; i++) {
@@ -358,7 +500,32 @@ int main(int argc, char **argv)
 			first = 0;
 		}
 	}
+	for (int extended = 0; polls && extended <= 1; extended++) {
+		struct stream s;
+		double v[MAX_ITERS], sum = 0;
+
+		open_stream(&s, ctx, pd, src, dst, &gid, gid_index, port.active_mtu, extended);
+		double (*it)(struct stream *, int, uint64_t, uint64_t *) =
+			measure_clock == CLOCK_MONOTONIC ? poll_iteration : post_poll_iteration;
+
+		for (int i = 0; i < warmup; i++)
+			it(&s, extended, (uint64_t)millis * 1000000u, &sink);
+		for (int i = 0; i < iters; i++) {
+			v[i] = it(&s, extended, (uint64_t)millis * 1000000u, &sink);
+			sum += v[i];
+		}
+		close_stream(&s);
+		printf(",{\"api\":\"%s\",\"batch\":%d,\"ns_per_wr\":%.3f,\"iterations\":[",
+		       measure_clock == CLOCK_MONOTONIC ? (extended ? "pollEx" : "poll") : (extended ? "postPollEx" : "postPoll"),
+		       POLL_N, sum / iters);
+		for (int i = 0; i < iters; i++)
+			printf("%s%.3f", i ? "," : "", v[i]);
+		printf("]}");
+		fflush(stdout);
+	}
 	printf("]}\n");
+	if (sink == 1)
+		fprintf(stderr, "(sink)\n");
 	ibv_dereg_mr(src);
 	ibv_dereg_mr(dst);
 	ibv_dealloc_pd(pd);

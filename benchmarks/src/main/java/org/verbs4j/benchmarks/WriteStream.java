@@ -140,6 +140,11 @@ final class WriteStream {
         }
     }
 
+    /** WRs retired so far: one past the wrId of the last completion polled. */
+    long retired() {
+        return retired;
+    }
+
     QueuePair qp() {
         return qp;
     }

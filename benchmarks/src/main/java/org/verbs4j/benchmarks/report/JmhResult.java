@@ -22,9 +22,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * @param allocNorm   {@code gc.alloc.rate.norm} in bytes per operation, NaN when run without {@code -prof gc}
  * @param allocRate   {@code gc.alloc.rate} in MB (2^20 bytes) per second of wall time, NaN without {@code -prof gc}
  * @param vm          JDK version, VM name and version, JMH version, warm-up and measurement settings
+ * @param iterations  the primary score of each measured iteration, every fork's in order ({@code rawData})
  */
 record JmhResult(String benchmark, Map<String, String> params, int threads, double score, double error, String unit,
-                 double allocNorm, double allocRate, Map<String, String> vm) {
+                 double allocNorm, double allocRate, Map<String, String> vm, double[] iterations) {
 
     /** Reads every entry of a JMH JSON file. */
     static List<JmhResult> read(Path file) throws IOException {
@@ -59,9 +60,19 @@ record JmhResult(String benchmark, Map<String, String> params, int threads, doub
             }
             out.add(new JmhResult(full.substring(cls + 1), params, n.path("threads").asInt(1),
                     primary.path("score").asDouble(Double.NaN), primary.path("scoreError").asDouble(Double.NaN),
-                    primary.path("scoreUnit").asText(), alloc, rate, vm));
+                    primary.path("scoreUnit").asText(), alloc, rate, vm, iterations(primary.path("rawData"))));
         }
         return out;
+    }
+
+    private static double[] iterations(JsonNode rawData) {
+        List<Double> v = new ArrayList<>();
+        for (JsonNode fork : rawData) {
+            for (JsonNode x : fork) {
+                v.add(x.asDouble());
+            }
+        }
+        return v.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     String param(String name) {

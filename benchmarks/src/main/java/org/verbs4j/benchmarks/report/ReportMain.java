@@ -23,8 +23,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * <pre>
  * java -cp benchmarks.jar org.verbs4j.benchmarks.report.ReportMain --out latest.md --host host.json
  *     [--rxe rxe-post.json]... [--c c-post-rate.json] [--guest-info guest-info.txt] [--guest-status TEXT]
- *     [--command TEXT] [--note TEXT]...
+ *     [--command TEXT] [--note TEXT]... [--nullverbs DIR] [--base-run TEXT]
  * </pre>
+ * {@code --nullverbs} adds the section of {@link NullverbsReport}: the providers against C on the null libibverbs,
+ * and the emulator against {@code MemorySegment.copy}, both in alternating rounds.
  * Missing inputs are not an error: the figures that needed them are reported as not measured, with the reason
  * given by {@code --guest-status}.
  */
@@ -34,6 +36,8 @@ public final class ReportMain {
      *  deoptimization) and JMH's per-iteration garbage spread over many operations stay below this. */
     static final double ZERO_ALLOC_LIMIT = 0.25;
     static final long MIB = 1 << 20;
+    /** How the soft-RoCE rows are labelled: every post there ends in rxe's kernel work under qemu/TCG. */
+    static final String RXE = "rxe0 (rxe under qemu/TCG)";
 
     private final List<JmhResult> host = new ArrayList<>();
     private final List<JmhResult> rxe = new ArrayList<>();
@@ -51,6 +55,10 @@ public final class ReportMain {
     private final List<String> inputs = new ArrayList<>();
     private final List<String[]> rows = new ArrayList<>();
     private final List<String> missed = new ArrayList<>();
+    /** The null-libibverbs step's rounds, when {@code --nullverbs DIR} was given. */
+    private NullverbsReport nullverbs;
+    /** Which run the host and rxe figures come from, when this page is written by another (--nullverbs) run. */
+    private String baseRun;
 
     private ReportMain() {}
 
@@ -73,6 +81,8 @@ public final class ReportMain {
                 case "--guest-status" -> r.guestStatus = v;
                 case "--command" -> r.command = v;
                 case "--note" -> r.notes.add(v);
+                case "--base-run" -> r.baseRun = v;
+                case "--nullverbs" -> r.nullverbs = NullverbsReport.read(Path.of(v));
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
@@ -217,7 +227,13 @@ public final class ReportMain {
         }
     }
 
+    /** The label of a provider's rows: where it ran, for the rxe rows (rxe under qemu/TCG: kernel work, not ours). */
+    private String who(String provider, List<JmhResult> in) {
+        return in == rxe ? provider + " on " + RXE : provider;
+    }
+
     private void postRows(String provider, List<JmhResult> in) {
+        String who = who(provider, in);
         for (String api : List.of("wrSession", "postSend")) {
             for (String batch : List.of("1", "8", "32")) {
                 JmhResult r = find(in, "PostBenchmark." + api, param("provider", provider).and(param("batch", batch)));
@@ -235,25 +251,25 @@ public final class ReportMain {
                         met = c == null ? Boolean.FALSE : rate >= t;
                     }
                 }
-                row(f("%s: post 64 B WRITE, %s, batch %s (per WR)", provider, api, batch), ns(r.score()),
+                row(f("%s: post 64 B WRITE, %s, batch %s (per WR)", who, api, batch), ns(r.score()),
                         c == null ? "—" : ns(c) + " (C)", ratio(rate), target, met);
             }
         }
         JmhResult poll = find(in, "PollBenchmark.poll", param("provider", provider));
         if (poll != null) {
-            row(f("%s: poll, per completion%s", provider,
+            row(f("%s: poll, per completion%s", who,
                     in == rxe ? f(" (%s µs settle)", poll.param("settleMicros")) : ""), ns(poll.score()), "—", "—",
                     "—", null);
         }
-        allocRow(provider, "post", in.stream().filter(r -> r.benchmark().startsWith("PostBenchmark.")
+        allocRow(provider, who, "post", in.stream().filter(r -> r.benchmark().startsWith("PostBenchmark.")
                 && r.param("provider").equals(provider)).toList());
-        allocRow(provider, "poll", in.stream().filter(r -> r.benchmark().equals("PollBenchmark.poll")
+        allocRow(provider, who, "poll", in.stream().filter(r -> r.benchmark().equals("PollBenchmark.poll")
                 && r.param("provider").equals(provider)).toList());
     }
 
-    private void allocRow(String provider, String path, List<JmhResult> rs) {
+    private void allocRow(String provider, String who, String path, List<JmhResult> rs) {
         String unit = path.equals("poll") ? "completion" : "WR";
-        String figure = f("%s: bytes allocated per %s on the %s path, -prof gc (worst case)", provider, unit, path);
+        String figure = f("%s: bytes allocated per %s on the %s path, -prof gc (worst case)", who, unit, path);
         String target = "≈ 0 B (≤ " + ZERO_ALLOC_LIMIT + " B)";
         boolean gcMissed = false;
         String gcNote = "";
@@ -286,7 +302,7 @@ public final class ReportMain {
         boolean counterClean = false;
         JsonNode check = allocChecks.get(provider);
         if (check != null) {
-            String figure2 = f("%s: bytes allocated per %s on the %s path, thread counter (worst case)", provider, unit,
+            String figure2 = f("%s: bytes allocated per %s on the %s path, thread counter (worst case)", who, unit,
                     path);
             target = "0 B (≤ " + ZERO_ALLOC_LIMIT + " B)";
             JsonNode worst = null;
@@ -337,11 +353,11 @@ public final class ReportMain {
 
     private void rxeRows(String provider) {
         boolean any = rxe.stream().anyMatch(r -> r.param("provider").equals(provider));
-        String figure = provider + ": post 64 B WRITE, wrSession, batch 32 (per WR)";
+        String figure = provider + " on " + RXE + ": post 64 B WRITE, wrSession, batch 32 (per WR)";
         String target = f("rate ≥ %.1f of C", provider.equals("ffm") ? 0.9 : 0.7);
         if (!any) {
             notMeasured(figure, target, guestStatus.isBlank() ? "no rxe results" : guestStatus);
-            notMeasured(provider + ": bytes allocated per WR on the post path, -prof gc (worst case)",
+            notMeasured(provider + " on " + RXE + ": bytes allocated per WR on the post path, -prof gc (worst case)",
                     "≈ 0 B (≤ " + ZERO_ALLOC_LIMIT + " B)", guestStatus.isBlank() ? "no rxe results" : guestStatus);
             return;
         }
@@ -396,7 +412,7 @@ public final class ReportMain {
         if (!cNsPerWr.isEmpty()) {
             for (Map.Entry<String, Double> e : cNsPerWr.entrySet()) {
                 String[] k = e.getKey().split("/");
-                row(f("C on rxe0: post 64 B WRITE, %s, batch %s (per WR)", k[0].equals("wrSession")
+                row(f("C on %s: post 64 B WRITE, %s, batch %s (per WR)", RXE, k[0].equals("wrSession")
                         ? "ibv_wr_*" : "ibv_post_send", k[1]), ns(e.getValue())
                         + (cRuns.get(e.getKey()) > 1 ? f(" (mean of %d runs)", cRuns.get(e.getKey())) : ""),
                         "—", "—", "—", null);
@@ -408,9 +424,18 @@ public final class ReportMain {
 
         StringBuilder md = new StringBuilder();
         String date = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
+        // Machine-readable for benchmarks/run --nullverbs, which keeps the host and rxe figures of this run.
+        md.append("<!-- base-run: ").append(baseRun != null ? baseRun : command + " on " + date).append(" -->\n");
         md.append("# verbs4j benchmark report\n\n");
-        md.append("Produced by `").append(command).append("` on ").append(date).append(". Every figure below comes "
-                + "from this one run; a ratio compares two figures taken in it. JMH's JSON is in this directory.\n\n");
+        if (nullverbs == null) {
+            md.append("Produced by `").append(command).append("` on ").append(date).append(". Every figure below comes "
+                    + "from this one run; a ratio compares two figures taken in it. JMH's JSON is in this directory.\n\n");
+        } else {
+            md.append("Written on ").append(date).append(". The host and soft-RoCE figures come from one run of `")
+                    .append(command).append("`").append(baseRun != null ? " (" + baseRun + ")" : "")
+                    .append(", the null-libibverbs section from its own run (it says when); a ratio "
+                    + "compares two figures taken in the same run. The JSON of both is in this directory.\n\n");
+        }
         md.append("## Figures against targets\n\n");
         md.append("Posting figures are nanoseconds per WR (lower is better); a ratio against C is C's time over "
                 + "Java's, that is Java's posting rate as a fraction of C's. Bandwidth ratios are the emulator's "
@@ -431,6 +456,9 @@ public final class ReportMain {
         }
         for (String n : notes) {
             md.append("\n").append(n).append('\n');
+        }
+        if (nullverbs != null) {
+            md.append('\n').append(nullverbs.render());
         }
         md.append("\n## How it was produced\n\n");
         md.append(machine());
