@@ -67,16 +67,32 @@ final class EmulatedWrSession extends AbstractWrSession {
         WrOpcode op = p.opcode();
         int flags = p.wrFlags();
         w.reset(p.wrId(), op.value(), flags, sigAll || (flags & SendFlags.SIGNALED) != 0);
-        w.rkey = p.rkey();
-        w.remoteAddr = p.remoteAddr();
-        w.immData = p.immData();
-        w.invalidateRkey = p.invalidateRkey();
-        w.compareAdd = p.compareAdd();
-        w.swap = p.swap();
         switch (op) {
-            case ATOMIC_WRITE -> w.length = 8;
+            case SEND -> { }
+            case SEND_WITH_IMM -> w.immData = p.immData();
+            case SEND_WITH_INV, LOCAL_INV -> w.invalidateRkey = p.invalidateRkey();
+            case RDMA_WRITE, RDMA_READ -> {
+                w.rkey = p.rkey();
+                w.remoteAddr = p.remoteAddr();
+            }
+            case RDMA_WRITE_WITH_IMM -> {
+                w.rkey = p.rkey();
+                w.remoteAddr = p.remoteAddr();
+                w.immData = p.immData();
+            }
+            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD, ATOMIC_WRITE -> {
+                w.rkey = p.rkey();
+                w.remoteAddr = p.remoteAddr();
+                w.compareAdd = p.compareAdd();
+                w.swap = p.swap();
+                if (op == WrOpcode.ATOMIC_WRITE) {
+                    w.length = 8;
+                }
+            }
             case FLUSH -> {
                 // A DATA setter on a flush is accepted and carries nothing (see AbstractWrSession).
+                w.rkey = p.rkey();
+                w.remoteAddr = p.remoteAddr();
                 w.length = p.flushLength();
                 w.flushType = p.flushType();
                 w.flushLevel = p.flushLevel();
@@ -91,7 +107,7 @@ final class EmulatedWrSession extends AbstractWrSession {
                 w.bindLength = b.length();
                 w.bindAccess = b.mwAccessFlags();
             }
-            default -> { }
+            case TSO -> throw new AssertionError("TSO is never in this device's sendOps");
         }
         if (p.ah() != null) {
             w.ah = p.ah();

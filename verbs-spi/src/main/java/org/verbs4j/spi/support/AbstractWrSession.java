@@ -78,7 +78,12 @@ public abstract class AbstractWrSession implements WrSession {
     private final Arena scratch = Arena.ofAuto();
 
     private volatile boolean active;
-    private volatile Thread owner;
+    /**
+     * The thread that has the session open, or null. A plain field: the owner reads its own writes, and any other
+     * thread reads either null, another thread or a stale value that is never itself (a thread's own last write
+     * to it was null), so the owner check is exact without a volatile read on every builder and setter.
+     */
+    private Thread owner;
     private boolean ready;
     private boolean started;
     private int room;
@@ -293,14 +298,17 @@ public abstract class AbstractWrSession implements WrSession {
     }
 
     private void checkOwner() {
+        if (owner != Thread.currentThread()) {
+            notOwner();
+        }
+    }
+
+    private void notOwner() {
         if (!active) {
             throw new IllegalStateException("the WR session is not open: call QueuePair.startWr() first");
         }
-        Thread o = owner;
-        if (o != Thread.currentThread()) {
-            throw new IllegalStateException("the WR session is open in " + (o == null ? "another thread"
-                    : "thread '" + o.getName() + "'") + "; only that thread may build, complete or abort its batch");
-        }
+        throw new IllegalStateException("the WR session is open in another thread; only the thread that called "
+                + "startWr() may build, complete or abort its batch");
     }
 
     @Override
@@ -744,7 +752,7 @@ public abstract class AbstractWrSession implements WrSession {
         }
         bindCount = 0;
         current = null;
-        wr.reset(null, 0, 0);
+        wr.clear();
         started = false;
         active = false;
         owner = null;

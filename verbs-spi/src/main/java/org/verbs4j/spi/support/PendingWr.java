@@ -67,13 +67,20 @@ public final class PendingWr {
         this.inline = inline;
     }
 
+    /**
+     * Starts the next WR. Only what every WR reads is reset; the opcode-specific fields are written by the builder
+     * or setter that gives them meaning (a UD WR always has its address, a bind its window).
+     */
     void reset(WrOpcode op, long id, int flags) {
         opcode = op;
         wrId = id;
         wrFlags = flags;
         dataKind = DATA_NONE;
-        sgeCount = 0;
-        inlineLength = 0;
+    }
+
+    /** Drops the references of the last batch, so closed objects can be collected. */
+    void clear() {
+        opcode = null;
         mw = null;
         bindInfo = null;
         ah = null;
