@@ -213,7 +213,7 @@ public abstract class AbstractWrSession implements WrSession {
 
     private final Control control = new Control();
 
-    /** The QP's side of this session, for the provider's {@code QueuePair} alone. */
+    /** {@return the QP's side of this session, for the provider's {@code QueuePair} alone} */
     protected final Control control() {
         return control;
     }

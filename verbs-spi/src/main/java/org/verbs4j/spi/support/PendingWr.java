@@ -86,12 +86,12 @@ public final class PendingWr {
         ah = null;
     }
 
-    /** The builder's opcode. */
+    /** {@return the builder's opcode} */
     public WrOpcode opcode() {
         return opcode;
     }
 
-    /** The {@code wr_id} the builder took. */
+    /** {@return the {@code wr_id} the builder took} */
     public long wrId() {
         return wrId;
     }
@@ -104,127 +104,136 @@ public final class PendingWr {
         return wrFlags;
     }
 
-    /** The remote key of an RDMA, atomic or flush WR (32 bits). */
+    /** {@return the remote key of an RDMA, atomic or flush WR (32 bits)} */
     public int rkey() {
         return rkey;
     }
 
-    /** The remote virtual address of an RDMA, atomic or flush WR. */
+    /** {@return the remote virtual address of an RDMA, atomic or flush WR} */
     public long remoteAddr() {
         return remoteAddr;
     }
 
-    /** The immediate data of {@code send_imm} and {@code rdma_write_imm}, in host byte order. */
+    /** {@return the immediate data of {@code send_imm} and {@code rdma_write_imm}, in host byte order} */
     public int immData() {
         return immData;
     }
 
-    /** The rkey that {@code send_inv} or {@code local_inv} invalidates. */
+    /** {@return the rkey that {@code send_inv} or {@code local_inv} invalidates} */
     public int invalidateRkey() {
         return invalidateRkey;
     }
 
-    /** The compare operand of {@code atomic_cmp_swp}, or the addend of {@code atomic_fetch_add}. */
+    /** {@return the compare operand of {@code atomic_cmp_swp}, or the addend of {@code atomic_fetch_add}} */
     public long compareAdd() {
         return compareAdd;
     }
 
-    /** The swap operand of {@code atomic_cmp_swp}, or the value of {@code atomic_write}. */
+    /** {@return the swap operand of {@code atomic_cmp_swp}, or the value of {@code atomic_write}} */
     public long swap() {
         return swap;
     }
 
-    /** The type 2 window of {@code bind_mw}: open, of this provider and context (checked). */
+    /** {@return the type 2 window of {@code bind_mw}: open, of this provider and context (checked)} */
     public MemoryWindow mw() {
         return mw;
     }
 
-    /** The rkey {@code bind_mw} gives the window. */
+    /** {@return the rkey {@code bind_mw} gives the window} */
     public int bindRkey() {
         return bindRkey;
     }
 
-    /** The bind info of {@code bind_mw}; its region is open and of this provider and context (checked). */
+    /** {@return the bind info of {@code bind_mw}; its region is open and of this provider and context (checked)} */
     public MwBindInfo bindInfo() {
         return bindInfo;
     }
 
-    /** The length of a flush, in bytes. */
+    /** {@return the length of a flush, in bytes} */
     public long flushLength() {
         return flushLength;
     }
 
-    /** The flush type ({@link org.verbs4j.Flush} TYPE_ bits). */
+    /** {@return the flush type ({@link org.verbs4j.Flush} TYPE_ bits)} */
     public int flushType() {
         return flushType;
     }
 
-    /** The flush level ({@link org.verbs4j.Flush} LEVEL_ value). */
+    /** {@return the flush level ({@link org.verbs4j.Flush} LEVEL_ value)} */
     public int flushLevel() {
         return flushLevel;
     }
 
-    /** A copy of the {@code send_tso} header, made at the builder; read {@link #tsoHeaderLength()} bytes. */
+    /** {@return A copy of the {@code send_tso} header, made at the builder; read {@link #tsoHeaderLength()} bytes} */
     public MemorySegment tsoHeader() {
         return tsoHeader;
     }
 
-    /** The length of the TSO header, in bytes. */
+    /** {@return the length of the TSO header, in bytes} */
     public int tsoHeaderLength() {
         return tsoHeaderLength;
     }
 
-    /** The maximum segment size of {@code send_tso}, in bytes (0 to 65535). */
+    /** {@return the maximum segment size of {@code send_tso}, in bytes (0 to 65535)} */
     public int mss() {
         return mss;
     }
 
-    /** The address handle of a UD WR: open, of this provider and context (checked); null on other QP types. */
+    /** {@return the address handle of a UD WR: open, of this provider and context (checked); null on other QP types} */
     public AddressHandle ah() {
         return ah;
     }
 
-    /** The destination QPN of a UD WR (24 bits). */
+    /** {@return the destination QPN of a UD WR (24 bits)} */
     public int remoteQpn() {
         return remoteQpn;
     }
 
-    /** The Q_Key of a UD WR (32 bits). */
+    /** {@return the Q_Key of a UD WR (32 bits)} */
     public int remoteQkey() {
         return remoteQkey;
     }
 
-    /** The remote SRQ number of an XRC_SEND WR. */
+    /** {@return the remote SRQ number of an XRC_SEND WR} */
     public int remoteSrqn() {
         return remoteSrqn;
     }
 
-    /** Which DATA setter was called: {@link #DATA_NONE}, {@link #DATA_SGE}, {@link #DATA_SGE_LIST}, {@link #DATA_INLINE}. */
+    /** {@return which DATA setter was called: {@link #DATA_NONE}, {@link #DATA_SGE}, {@link #DATA_SGE_LIST}, {@link #DATA_INLINE}} */
     public int dataKind() {
         return dataKind;
     }
 
-    /** The number of SGEs: 1 for {@code setSge}, at most the QP's {@code max_send_sge} for a list. */
+    /** {@return the number of SGEs: 1 for {@code setSge}, at most the QP's {@code max_send_sge} for a list} */
     public int sgeCount() {
         return sgeCount;
     }
 
-    /** The lkey of SGE {@code i}, {@code 0 <= i < sgeCount()}. */
+    /**
+     * {@return the lkey of SGE {@code i}, {@code 0 <= i < sgeCount()}}
+     * @param i the index, {@code 0 <= i < sgeCount()}
+     */
     public int sgeLkey(int i) {
         return sgeLkey[i];
     }
 
-    /** The local address of SGE {@code i}. */
+    /**
+     * {@return the local address of SGE {@code i}}
+     * @param i the index, {@code 0 <= i < sgeCount()}
+     */
     public long sgeAddr(int i) {
         return sgeAddr[i];
     }
 
-    /** The length of SGE {@code i}, in bytes (unsigned 32 bits). */
+    /**
+     * {@return the length of SGE {@code i}, in bytes (unsigned 32 bits)}
+     * @param i the index, {@code 0 <= i < sgeCount()}
+     */
     public int sgeLength(int i) {
         return sgeLength[i];
     }
 
-    /** The sum of the SGE lengths, or the inline length, in bytes. */
+    /** {@return the sum of the SGE lengths, or the inline length, in bytes} */
     public long dataLength() {
         if (dataKind == DATA_INLINE) {
             return inlineLength;
@@ -244,7 +253,7 @@ public final class PendingWr {
         return inline;
     }
 
-    /** The number of inline bytes, at most the QP's {@code max_inline_data}. */
+    /** {@return the number of inline bytes, at most the QP's {@code max_inline_data}} */
     public int inlineLength() {
         return inlineLength;
     }

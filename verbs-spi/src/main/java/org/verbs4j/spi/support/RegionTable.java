@@ -88,12 +88,16 @@ public final class RegionTable {
         return null;
     }
 
-    /** Whether {@link #find} would find a segment. */
+    /**
+     * {@return whether {@link #find} would find a segment}
+     * @param address see above
+     * @param length see above
+     */
     public boolean contains(long address, long length) {
         return find(address, length) != null;
     }
 
-    /** The number of live registrations, for tests and diagnostics. */
+    /** {@return the number of live registrations, for tests and diagnostics} */
     public int size() {
         return table.segments.length;
     }
