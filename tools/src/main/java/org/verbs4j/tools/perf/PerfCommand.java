@@ -107,6 +107,11 @@ public final class PerfCommand implements Callable<Integer> {
             + "or an ibv_post_send list (default wr when the device has it).")
     String postApi;
 
+    @Option(names = "--perform_warm_up", arity = "0..1", paramLabel = "true|false", fallbackValue = "true",
+            description = "Bandwidth tests: warm up until the message rate is steady (the JIT has compiled the "
+                    + "loops) before measuring; on by default, --perform_warm_up=false turns it off.")
+    boolean warmUp = true;
+
     @Option(names = "--provider", paramLabel = "P", description = "Provider (default: the one verbs4j chooses).")
     String provider;
 
@@ -394,6 +399,7 @@ public final class PerfCommand implements Callable<Integer> {
             rx = test.kind() == PerfTest.Kind.BANDWIDTH ? Math.min(Math.max(512, depth), da.maxQpWr()) : 16;
         }
         return new PerfSettings(test, firstSize, iterationsFor(test, firstSize), duration == null ? 0 : duration,
-                depth, rx, qpType, qps, inlineSize, postList, mod, port, gidIndex == null ? -1 : gidIndex, api);
+                depth, rx, qpType, qps, inlineSize, postList, mod, port, gidIndex == null ? -1 : gidIndex, api,
+                warmUp);
     }
 }

@@ -28,6 +28,9 @@ final class ResultTable {
         if (s.usesRx()) {
             out.printf(" RX depth        : %d%n", s.rxDepth());
         }
+        if (s.test().kind() == PerfTest.Kind.BANDWIDTH) {
+            out.printf(" Warm up         : %s%n", s.warmUp() ? "until the rate is steady (--perform_warm_up)" : "off");
+        }
         out.printf(" GID index       : %s%n", s.gidIndex() < 0 ? "none (LID, or GID 0 where a GRH is needed)"
                 : Integer.toString(s.gidIndex()));
         out.println(RULE);

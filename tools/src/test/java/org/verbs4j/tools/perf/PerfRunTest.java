@@ -1,6 +1,7 @@
 package org.verbs4j.tools.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,7 +41,9 @@ class PerfRunTest {
         "atomic_bw, -c RC",
     })
     void bandwidthRow(String test, String flags) {
-        List<String> args = new java.util.ArrayList<>(List.of("perf", test, "--provider", "emulated", "-n", "40"));
+        // The warm-up is tested below; here it would only add its fifth of a second (or more) to each case.
+        List<String> args = new java.util.ArrayList<>(List.of("perf", test, "--provider", "emulated", "-n", "40",
+                "--perform_warm_up=false"));
         args.addAll(List.of(flags.split(" ")));
         if (!test.startsWith("atomic") && !args.contains("-s")) {
             args.addAll(List.of("-s", "1024"));
@@ -50,6 +54,42 @@ class PerfRunTest {
         assertTrue(m.find(), r.out());
         assertTrue(Long.parseLong(m.group(2)) >= 40, r.out());
         assertTrue(r.out().contains("#bytes     #iterations    BW peak[MB/sec]"), r.out());
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+        "write_bw, -c RC",
+        "read_bw, -c RC",
+        "send_bw, -c RC --post-api post_send",
+        "send_bw, -c UD -s 256 -q 2",
+    })
+    @DisplayName("bandwidth tests warm up by default, and the run after the warm-up has its own iterations")
+    void warmUpByDefault(String test, String flags) {
+        List<String> args = new java.util.ArrayList<>(List.of("perf", test, "--provider", "emulated", "-n", "40"));
+        args.addAll(List.of(flags.split(" ")));
+        Run r = Run.of(args.toArray(String[]::new));
+        assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
+        assertTrue(r.out().contains(" Warm up         : until the rate is steady (--perform_warm_up)"), r.out());
+        var m = BW_ROW.matcher(r.out());
+        assertTrue(m.find(), r.out());
+        long perQp = Long.parseLong(m.group(2));
+        assertTrue(perQp >= 40 && perQp < 40L * 2 * WarmUp.FIRST_CHUNK, "the warm-up's WRs are not counted: " + r.out());
+    }
+
+    @Test
+    @DisplayName("--perform_warm_up takes no value or true|false, as perftest's flag")
+    void warmUpFlag() {
+        Run off = Run.of("perf", "write_bw", "--provider", "emulated", "-n", "20", "--perform_warm_up=false");
+        assertEquals(Main.EXIT_OK, off.exitCode(), off::err);
+        assertTrue(off.out().contains(" Warm up         : off"), off.out());
+        Run bare = Run.of("perf", "write_bw", "--provider", "emulated", "-n", "20", "--perform_warm_up");
+        assertEquals(Main.EXIT_OK, bare.exitCode(), bare::err);
+        assertTrue(bare.out().contains("until the rate is steady"), bare.out());
+        Run bad = Run.of("perf", "write_bw", "--provider", "emulated", "--perform_warm_up=maybe");
+        assertEquals(Main.EXIT_USAGE, bad.exitCode(), bad::out);
+        assertTrue(bad.err().contains("--perform_warm_up"), bad::err);
+        Run lat = Run.of("perf", "write_lat", "--provider", "emulated", "-n", "20");
+        assertFalse(lat.out().contains("Warm up"), "latency tests have no warm-up: " + lat.out());
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -76,7 +116,8 @@ class PerfRunTest {
     void sweepWritesJsonAndPlot() throws IOException {
         Path json = dir.resolve("w.json");
         Path png = dir.resolve("w.png");
-        Run r = Run.of("perf", "write_bw", "--provider", "emulated", "-a", "-n", "5", "--json", json.toString(),
+        Run r = Run.of("perf", "write_bw", "--provider", "emulated", "-a", "-n", "5", "--perform_warm_up=false",
+                "--json", json.toString(),
                 "--plot", png.toString());
         assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
         assertEquals(23, BW_ROW.matcher(r.out()).results().count(), r.out());
