@@ -46,6 +46,8 @@ public final class PerfCommand implements Callable<Integer> {
     static final int SIZE_MAX = 1 << 30;
     private static final long BYTES_PER_SIZE = 512L << 20;
     private static final int MIN_DEFAULT_ITERATIONS = 100;
+    /** perftest's default --out_json_file. */
+    static final String DEFAULT_OUT_JSON = "perftest_out.json";
 
     @Spec
     CommandSpec spec;
@@ -125,6 +127,26 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
     Path json;
 
+    @Option(names = "--out_json", description = "Also write the results as JSON, to --out_json_file or "
+            + DEFAULT_OUT_JSON + " (perftest's flag; the same report as --json).")
+    boolean outJson;
+
+    @Option(names = "--out_json_file", paramLabel = "FILE", description = "Where --out_json writes (default "
+            + DEFAULT_OUT_JSON + ").")
+    Path outJsonFile;
+
+    @Option(names = "--report_gbits", description = "Print bandwidth in Gb/s (10^9 bits per second) instead of "
+            + "MB/s (2^20 bytes per second). The JSON report keeps MB/s.")
+    boolean reportGbits;
+
+    @Option(names = {"-N", "--noPeak"}, description = "Do not compute the peak bandwidth; it is printed and "
+            + "reported as 0, as perftest does.")
+    boolean noPeak;
+
+    @Option(names = {"-F", "--CPU-freq"}, description = "Accepted as perftest's: it silences perftest's "
+            + "cpufreq_ondemand warning, which verbs4j never prints.")
+    boolean cpuFreqQuiet;
+
     @Option(names = "--plot", paramLabel = "FILE", description = "Also draw the results: FILE.png or FILE.svg.")
     Path plot;
 
@@ -162,7 +184,7 @@ public final class PerfCommand implements Callable<Integer> {
         }
         String mode = server ? "server" : host != null ? "client" : "loopback";
         PrintWriter out = spec.commandLine().getOut();
-        ResultTable table = new ResultTable(out, base);
+        ResultTable table = new ResultTable(out, base, reportGbits);
         table.header(p.name(), device.name(), mode, pa.activeMtu().bytes());
         List<PerfSettings> runs = sizes.stream().map(sz -> base.with(sz, iterationsFor(test, sz))).toList();
         List<PerfRow> rows = new ArrayList<>();
@@ -170,13 +192,17 @@ public final class PerfCommand implements Callable<Integer> {
         long steps = base.timed() ? (long) sizes.size() * base.durationSeconds() : sizes.size();
         try (Progress progress = Progress.of(showProgress, test.cliName(), steps, base.timed() ? "s" : "sizes")) {
             long[] done = {0};
-            java.util.function.Consumer<PerfRow> onRow = row -> {
+            java.util.function.Consumer<PerfRow> measured = row -> {
+                if (noPeak && row instanceof BandwidthRow b) {
+                    row = new BandwidthRow(b.bytes(), b.iterations(), 0, b.bwAverageMBps(), b.msgRateMpps());
+                }
                 rows.add(row);
                 done[0] += base.timed() ? base.durationSeconds() : 1;
                 progress.clearLine();
                 table.row(row);
                 progress.stepTo(done[0]);
             };
+            java.util.function.Consumer<PerfRow> onRow = measured;
             if (twoProcess) {
                 TwoProcess.run(runs, device, server ? null : host, tcpPort, stallNanos, onRow);
             } else {
@@ -191,8 +217,9 @@ public final class PerfCommand implements Callable<Integer> {
                 base.gidIndex(), mode, qpType.name(), api.cliName(), base.qps(), base.txDepth(), base.cqMod(),
                 base.postList(), base.inlineSize(), pa.activeMtu().bytes(), base.timed() ? base.durationSeconds() : 0,
                 rows);
-        if (json != null) {
-            PerfJson.write(report, json);
+        Path jsonFile = jsonFile();
+        if (jsonFile != null) {
+            PerfJson.write(report, jsonFile);
         }
         if (plot != null) {
             PerfPlot.write(report, plot);
@@ -274,11 +301,30 @@ public final class PerfCommand implements Callable<Integer> {
         if (plot != null && !PerfPlot.supported(plot)) {
             throw new UsageException("--plot writes PNG or SVG; name the file *.png or *.svg, not " + plot);
         }
-        checkWritable("--json", json);
+        if (outJsonFile != null && !outJson) {
+            throw new UsageException("--out_json_file names the file --out_json writes; add --out_json");
+        }
+        Path outJsonPath = outJsonFile != null ? outJsonFile : Path.of(DEFAULT_OUT_JSON);
+        if (json != null && outJson && !json.equals(outJsonPath)) {
+            throw new UsageException("--json " + json + " and --out_json (" + outJsonPath + ") name two files for "
+                    + "the same report; give one");
+        }
+        checkWritable(json != null ? "--json" : "--out_json", jsonFile());
         checkWritable("--plot", plot);
         if (postApi != null && !postApi.equals("wr") && !postApi.equals("post_send")) {
             throw new UsageException("--post-api takes wr or post_send, not '" + postApi + "'");
         }
+    }
+
+    /** The JSON report's file: --json, or --out_json's (--out_json_file, else perftest's default); or null. */
+    Path jsonFile() {
+        if (json != null) {
+            return json;
+        }
+        if (outJson) {
+            return outJsonFile != null ? outJsonFile : Path.of(DEFAULT_OUT_JSON);
+        }
+        return null;
     }
 
     /** An output file must be writable before a long run starts, not found wanting after it. */

@@ -92,6 +92,53 @@ class PerfRunTest {
         assertFalse(lat.out().contains("Warm up"), "latency tests have no warm-up: " + lat.out());
     }
 
+    @Test
+    @DisplayName("--out_json and --out_json_file write the same report as --json")
+    void outJsonWritesTheReport() throws IOException {
+        Path json = dir.resolve("perf.json");
+        Run r = Run.of("perf", "write_bw", "--provider", "emulated", "-n", "20", "--perform_warm_up=false",
+                "--out_json", "--out_json_file", json.toString());
+        assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        PerfOutputTest.assertSchema(root, "bandwidth");
+        assertEquals(20, root.at("/results/0/iterations").asLong());
+        Run both = Run.of("perf", "write_bw", "--provider", "emulated", "--json", dir.resolve("a.json").toString(),
+                "--out_json");
+        assertEquals(Main.EXIT_USAGE, both.exitCode(), both::out);
+        assertTrue(both.err().contains("name two files"), both::err);
+        Run fileOnly = Run.of("perf", "write_bw", "--provider", "emulated", "--out_json_file", json.toString());
+        assertEquals(Main.EXIT_USAGE, fileOnly.exitCode(), fileOnly::out);
+        assertTrue(fileOnly.err().contains("add --out_json"), fileOnly::err);
+    }
+
+    @Test
+    @DisplayName("--report_gbits prints Gb/s, -N prints a peak of 0, -F is accepted")
+    void reportFlags() {
+        Run r = Run.of("perf", "write_bw", "--provider", "emulated", "-n", "20", "--perform_warm_up=false",
+                "--report_gbits", "-N", "-F");
+        assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
+        assertTrue(r.out().contains("BW peak[Gb/sec]    BW average[Gb/sec]"), r.out());
+        var m = BW_ROW.matcher(r.out());
+        assertTrue(m.find(), r.out());
+        assertEquals("0.00", m.group(3), "-N: no peak: " + r.out());
+    }
+
+    @Test
+    @DisplayName("--report_gbits converts MB/s (2^20 B/s) to Gb/s (10^9 bit/s)")
+    void gbitsConversion() {
+        PerfSettings s = new PerfSettings(PerfTest.ofCliName("write_bw"), 64, 100, 0, 128, 0, org.verbs4j.QpType.RC,
+                1, 0, 1, 100, 1, -1, PostApi.WR, true);
+        java.io.StringWriter mb = new java.io.StringWriter();
+        java.io.StringWriter gb = new java.io.StringWriter();
+        BandwidthRow row = new BandwidthRow(65536, 100, 1000.0, 500.0, 0.008);
+        new ResultTable(new java.io.PrintWriter(mb), s, false).row(row);
+        new ResultTable(new java.io.PrintWriter(gb), s, true).row(row);
+        assertTrue(mb.toString().contains("1000.00") && mb.toString().contains("500.00"), mb.toString());
+        // 1000 MB/s = 1000 * 2^20 * 8 bits/s = 8.39 Gb/s; 500 MB/s = 4.19 Gb/s.
+        assertTrue(gb.toString().contains("8.39") && gb.toString().contains("4.19"), gb.toString());
+        assertTrue(gb.toString().contains("0.008000"), "the message rate is unchanged: " + gb);
+    }
+
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource({
         "write_lat, -c RC",
