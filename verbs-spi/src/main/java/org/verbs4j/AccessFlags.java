@@ -55,7 +55,7 @@ public final class AccessFlags {
         return access;
     }
 
-    /** The mask as {@code LOCAL_WRITE|REMOTE_READ}, or {@code 0}. */
+    /** {@return the mask as {@code LOCAL_WRITE|REMOTE_READ}, or {@code 0}} */
     public static String toString(int access) {
         if (access == 0) {
             return "0";

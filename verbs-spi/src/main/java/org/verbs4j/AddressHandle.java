@@ -9,6 +9,6 @@ package org.verbs4j;
 public interface AddressHandle extends VerbsObject {
     ProtectionDomain pd();
 
-    /** The address vector it was created with. */
+    /** {@return the address vector it was created with} */
     AhAttributes attributes();
 }

@@ -26,12 +26,12 @@ public record AhAttributes(GlobalRoute grh, int dlid, int sl, int srcPathBits, i
         }
     }
 
-    /** A RoCE address vector: global, to {@code dgid} through {@code portNum} from source GID {@code sgidIndex}. */
+    /** {@return a RoCE address vector: global, to {@code dgid} through {@code portNum} from source GID {@code sgidIndex}} */
     public static AhAttributes roce(Gid dgid, int sgidIndex, int portNum) {
         return new AhAttributes(GlobalRoute.to(dgid, sgidIndex), 0, 0, 0, 0, portNum);
     }
 
-    /** Whether the address vector carries a global route ({@code is_global}). */
+    /** {@return whether the address vector carries a global route ({@code is_global})} */
     public boolean isGlobal() {
         return grh != null;
     }

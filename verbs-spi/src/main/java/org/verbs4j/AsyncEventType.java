@@ -27,7 +27,7 @@ public enum AsyncEventType {
     GID_CHANGE,
     WQ_FATAL;
 
-    /** The {@code IBV_EVENT_*} value. */
+    /** {@return the {@code IBV_EVENT_*} value} */
     public int value() {
         return ordinal();
     }

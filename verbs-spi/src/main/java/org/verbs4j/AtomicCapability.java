@@ -13,7 +13,7 @@ public enum AtomicCapability {
     /** Atomic with respect to every device and the CPU. */
     GLOB;
 
-    /** The {@code IBV_ATOMIC_*} value. */
+    /** {@return the {@code IBV_ATOMIC_*} value} */
     public int value() {
         return ordinal();
     }

@@ -47,17 +47,17 @@ public record Capabilities(
         dataInOrder = Map.copyOf(dataInOrder);
     }
 
-    /** Whether a QP of this type can be created and accepts this opcode. */
+    /** {@return whether a QP of this type can be created and accepts this opcode} */
     public boolean supports(QpType type, WrOpcode op) {
         return qpTypes.contains(type) && sendOpcodes.getOrDefault(type, Set.of()).contains(op);
     }
 
-    /** Whether this QP type can be created. */
+    /** {@return whether this QP type can be created} */
     public boolean supports(QpType type) {
         return qpTypes.contains(type);
     }
 
-    /** Whether memory windows of this type can be allocated. */
+    /** {@return whether memory windows of this type can be allocated} */
     public boolean supports(MwType type) {
         return memoryWindowTypes.contains(type);
     }

@@ -12,10 +12,10 @@ package org.verbs4j;
 public interface CompletionQueue extends VerbsObject {
     Context context();
 
-    /** The number of entries the device granted, at least the number asked for. */
+    /** {@return the number of entries the device granted, at least the number asked for} */
     int capacity();
 
-    /** The channel this CQ reports events to, or null. */
+    /** {@return the channel this CQ reports events to, or null} */
     CompletionChannel channel();
 
     /**

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * @see "ibv_open_device(3)"
  */
 public interface Context extends VerbsObject {
-    /** The device this context was opened from. */
+    /** {@return the device this context was opened from} */
     Device device();
 
     /**
@@ -71,7 +71,7 @@ public interface Context extends VerbsObject {
      */
     CompletionQueue createCq(int cqe, CompletionChannel channel, int compVector);
 
-    /** A CQ of at least {@code cqe} entries with no channel, on vector 0. */
+    /** {@return a CQ of at least {@code cqe} entries with no channel, on vector 0} */
     default CompletionQueue createCq(int cqe) {
         return createCq(cqe, null, 0);
     }

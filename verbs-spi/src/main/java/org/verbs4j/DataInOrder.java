@@ -24,7 +24,7 @@ public enum DataInOrder {
         this.bit = bit;
     }
 
-    /** The capability's bit in the value returned with {@link #RETURN_CAPS}. */
+    /** {@return the capability's bit in the value returned with {@link #RETURN_CAPS}} */
     public int bit() {
         return bit;
     }
@@ -40,7 +40,7 @@ public enum DataInOrder {
         return set;
     }
 
-    /** The {@link #RETURN_CAPS} result for a capability set. */
+    /** {@return the {@link #RETURN_CAPS} result for a capability set} */
     public static int toBits(Set<DataInOrder> caps) {
         int bits = 0;
         for (DataInOrder c : caps) {

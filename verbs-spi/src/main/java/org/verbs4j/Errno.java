@@ -73,7 +73,7 @@ public final class Errno {
 
     private Errno() {}
 
-    /** The symbolic name of an errno value, such as {@code EINVAL}, or {@code errno 42} when unknown. */
+    /** {@return the symbolic name of an errno value, such as {@code EINVAL}, or {@code errno 42} when unknown} */
     public static String name(int errno) {
         String n = errno > 0 && errno < NAMES.length ? NAMES[errno] : null;
         return n != null ? n : "errno " + errno;

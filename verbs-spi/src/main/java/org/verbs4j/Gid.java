@@ -32,7 +32,7 @@ public record Gid(long subnetPrefix, long interfaceId) {
         return new Gid(hi, lo);
     }
 
-    /** The IPv4-mapped GID {@code ::ffff:a.b.c.d} that RoCE v2 uses for an IPv4 address. */
+    /** {@return the IPv4-mapped GID {@code ::ffff:a.b.c.d} that RoCE v2 uses for an IPv4 address} */
     public static Gid ofIpv4(byte[] ipv4) {
         if (ipv4 == null || ipv4.length != 4) {
             throw new IllegalArgumentException("an IPv4 address is 4 bytes");
@@ -56,7 +56,7 @@ public record Gid(long subnetPrefix, long interfaceId) {
         }
     }
 
-    /** The 16 raw bytes, in network order. */
+    /** {@return the 16 raw bytes, in network order} */
     public byte[] toBytes() {
         byte[] raw = new byte[16];
         for (int i = 0; i < 8; i++) {
@@ -66,7 +66,7 @@ public record Gid(long subnetPrefix, long interfaceId) {
         return raw;
     }
 
-    /** Whether this is the all-zero GID. */
+    /** {@return whether this is the all-zero GID} */
     public boolean isZero() {
         return subnetPrefix == 0 && interfaceId == 0;
     }

@@ -23,7 +23,7 @@ public record GlobalRoute(Gid dgid, int flowLabel, int sgidIndex, int hopLimit, 
         checkByte("trafficClass", trafficClass);
     }
 
-    /** A route to {@code dgid} from source GID {@code sgidIndex}, hop limit 64. */
+    /** {@return a route to {@code dgid} from source GID {@code sgidIndex}, hop limit 64} */
     public static GlobalRoute to(Gid dgid, int sgidIndex) {
         return new GlobalRoute(dgid, 0, sgidIndex, 64, 0);
     }

@@ -10,7 +10,7 @@ public enum LinkLayer {
     INFINIBAND,
     ETHERNET;
 
-    /** The {@code IBV_LINK_LAYER_*} value. */
+    /** {@return the {@code IBV_LINK_LAYER_*} value} */
     public int value() {
         return ordinal();
     }

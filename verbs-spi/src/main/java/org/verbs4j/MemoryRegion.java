@@ -10,22 +10,22 @@ import java.lang.foreign.MemorySegment;
 public interface MemoryRegion extends VerbsObject {
     ProtectionDomain pd();
 
-    /** The 32-bit local key, for SGEs. */
+    /** {@return the 32-bit local key, for SGEs} */
     int lkey();
 
-    /** The 32-bit remote key, for a peer's RDMA and atomics. */
+    /** {@return the 32-bit remote key, for a peer's RDMA and atomics} */
     int rkey();
 
-    /** The region's first address: what a peer uses as {@code remote_addr}. */
+    /** {@return the region's first address: what a peer uses as {@code remote_addr}} */
     long address();
 
-    /** The region's length, bytes. */
+    /** {@return the region's length, bytes} */
     long length();
 
-    /** The registered memory. */
+    /** {@return the registered memory} */
     MemorySegment segment();
 
-    /** The {@link AccessFlags} it was registered with. */
+    /** {@return the {@link AccessFlags} it was registered with} */
     int access();
 
     /**

@@ -12,7 +12,7 @@ public interface MemoryWindow extends VerbsObject {
 
     MwType type();
 
-    /** The window's current 32-bit rkey; it changes at each bind. */
+    /** {@return the window's current 32-bit rkey; it changes at each bind} */
     int rkey();
 
     /**

@@ -18,7 +18,7 @@ public enum MwType {
         this.value = value;
     }
 
-    /** The {@code IBV_MW_TYPE_*} value. */
+    /** {@return the {@code IBV_MW_TYPE_*} value} */
     public int value() {
         return value;
     }

@@ -10,7 +10,7 @@ public enum PathMigState {
     REARM,
     ARMED;
 
-    /** The {@code IBV_MIG_*} value. */
+    /** {@return the {@code IBV_MIG_*} value} */
     public int value() {
         return ordinal();
     }

@@ -13,7 +13,7 @@ public enum PortState {
     ACTIVE,
     ACTIVE_DEFER;
 
-    /** The {@code IBV_PORT_*} value. */
+    /** {@return the {@code IBV_PORT_*} value} */
     public int value() {
         return ordinal();
     }

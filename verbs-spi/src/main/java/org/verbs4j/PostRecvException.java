@@ -23,7 +23,7 @@ public class PostRecvException extends VerbsException {
         this.badWrIndex = badWrIndex;
     }
 
-    /** The 0-based index of the first WR that was not posted ({@code bad_wr}). */
+    /** {@return the 0-based index of the first WR that was not posted ({@code bad_wr})} */
     public int badWrIndex() {
         return badWrIndex;
     }

@@ -21,7 +21,7 @@ public class PostSendException extends VerbsException {
         this.badWrIndex = badWrIndex;
     }
 
-    /** The 0-based index of the first WR that was not posted ({@code bad_wr}). */
+    /** {@return the 0-based index of the first WR that was not posted ({@code bad_wr})} */
     public int badWrIndex() {
         return badWrIndex;
     }

@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
  * @see "ibv_alloc_pd(3)"
  */
 public interface ProtectionDomain extends VerbsObject {
-    /** The context this PD belongs to. */
+    /** {@return the context this PD belongs to} */
     Context context();
 
     /**

@@ -43,7 +43,7 @@ public final class QpAttrMask {
 
     private QpAttrMask() {}
 
-    /** The mask as {@code STATE|PKEY_INDEX|PORT}, or {@code 0}. */
+    /** {@return the mask as {@code STATE|PKEY_INDEX|PORT}, or {@code 0}} */
     public static String toString(int mask) {
         if (mask == 0) {
             return "0";

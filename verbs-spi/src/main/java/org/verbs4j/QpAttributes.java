@@ -81,12 +81,12 @@ public final class QpAttributes {
         return new QpAttributes().state(state);
     }
 
-    /** The {@link QpAttrMask} bits of the attributes set so far. */
+    /** {@return the {@link QpAttrMask} bits of the attributes set so far} */
     public int mask() {
         return mask;
     }
 
-    /** Whether every bit of {@code bits} is set in {@link #mask()}. */
+    /** {@return whether every bit of {@code bits} is set in {@link #mask()}} */
     public boolean has(int bits) {
         return (mask & bits) == bits;
     }
@@ -153,7 +153,7 @@ public final class QpAttributes {
         return this;
     }
 
-    /** The Q_Key, 32-bit (UD). */
+    /** {@return the Q_Key, 32-bit (UD)} */
     public int qkey() {
         return qkey;
     }
@@ -164,7 +164,7 @@ public final class QpAttributes {
         return this;
     }
 
-    /** The receive PSN, 24-bit. */
+    /** {@return the receive PSN, 24-bit} */
     public int rqPsn() {
         return rqPsn;
     }
@@ -175,7 +175,7 @@ public final class QpAttributes {
         return this;
     }
 
-    /** The send PSN, 24-bit. */
+    /** {@return the send PSN, 24-bit} */
     public int sqPsn() {
         return sqPsn;
     }
@@ -186,7 +186,7 @@ public final class QpAttributes {
         return this;
     }
 
-    /** The remote QPN, 24-bit. */
+    /** {@return the remote QPN, 24-bit} */
     public int destQpNum() {
         return destQpNum;
     }
@@ -197,7 +197,7 @@ public final class QpAttributes {
         return this;
     }
 
-    /** The remote access this QP allows as a responder ({@link AccessFlags}). */
+    /** {@return the remote access this QP allows as a responder ({@link AccessFlags})} */
     public int accessFlags() {
         return qpAccessFlags;
     }
@@ -221,7 +221,7 @@ public final class QpAttributes {
         return this;
     }
 
-    /** The primary path's address vector (connected QPs). */
+    /** {@return the primary path's address vector (connected QPs)} */
     public AhAttributes ahAttr() {
         return ahAttr;
     }
@@ -270,7 +270,7 @@ public final class QpAttributes {
         return this;
     }
 
-    /** Whether the send queue is draining (query only, SQD). */
+    /** {@return whether the send queue is draining (query only, SQD)} */
     public boolean sqDraining() {
         return sqDraining;
     }
@@ -303,7 +303,7 @@ public final class QpAttributes {
         return this;
     }
 
-    /** The RNR NAK timer code, 0..31 (IBA table 45; 12 is 0.64 ms). */
+    /** {@return the RNR NAK timer code, 0..31 (IBA table 45; 12 is 0.64 ms)} */
     public int minRnrTimer() {
         return minRnrTimer;
     }
@@ -314,7 +314,7 @@ public final class QpAttributes {
         return this;
     }
 
-    /** The local port, 1-based. */
+    /** {@return the local port, 1-based} */
     public int port() {
         return portNum;
     }
@@ -328,7 +328,7 @@ public final class QpAttributes {
         return this;
     }
 
-    /** The local ACK timeout code, 0..31: 4.096 µs × 2^timeout, 0 for infinite. */
+    /** {@return the local ACK timeout code, 0..31: 4.096 µs × 2^timeout, 0 for infinite} */
     public int timeout() {
         return timeout;
     }
@@ -369,7 +369,7 @@ public final class QpAttributes {
         return altTimeout;
     }
 
-    /** The packet-pacing rate limit, kbps (RAW_PACKET). */
+    /** {@return the packet-pacing rate limit, kbps (RAW_PACKET)} */
     public int rateLimit() {
         return rateLimit;
     }

@@ -43,7 +43,7 @@ public record QpInitAttributes(
         }
     }
 
-    /** A builder for a QP of this type, with a 64-entry send and receive queue, 1 SGE each and no inline data. */
+    /** {@return a builder for a QP of this type, with a 64-entry send and receive queue, 1 SGE each and no inline data} */
     public static Builder builder(QpType type) {
         return new Builder(type);
     }
@@ -110,7 +110,7 @@ public record QpInitAttributes(
             return this;
         }
 
-        /** The inline data needed per WR, bytes. */
+        /** {@return the inline data needed per WR, bytes} */
         public Builder maxInlineData(int bytes) {
             this.maxInlineData = bytes;
             return this;

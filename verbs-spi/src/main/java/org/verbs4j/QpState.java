@@ -29,7 +29,7 @@ public enum QpState {
         this.value = value;
     }
 
-    /** The {@code IBV_QPS_*} value. */
+    /** {@return the {@code IBV_QPS_*} value} */
     public int value() {
         return value;
     }

@@ -25,7 +25,7 @@ public enum QpType {
         this.value = value;
     }
 
-    /** The {@code IBV_QPT_*} value. */
+    /** {@return the {@code IBV_QPT_*} value} */
     public int value() {
         return value;
     }

@@ -23,10 +23,10 @@ public interface QueuePair extends VerbsObject {
 
     QpType type();
 
-    /** The QP's 24-bit number. */
+    /** {@return the QP's 24-bit number} */
     int qpNum();
 
-    /** The current state, as the last modify or the device left it. */
+    /** {@return the current state, as the last modify or the device left it} */
     QpState state();
 
     /** What the QP was created with; {@link QpInitAttributes#cap()} gives the granted sizes. */
@@ -121,7 +121,7 @@ public interface QueuePair extends VerbsObject {
      */
     int queryDataInOrder(WrOpcode op, int flags);
 
-    /** The typed form of {@code queryDataInOrder(op, RETURN_CAPS)}. */
+    /** {@return the typed form of {@code queryDataInOrder(op, RETURN_CAPS)}} */
     default Set<DataInOrder> dataInOrder(WrOpcode op) {
         return DataInOrder.fromBits(queryDataInOrder(op, DataInOrder.RETURN_CAPS));
     }

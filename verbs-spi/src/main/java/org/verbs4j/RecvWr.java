@@ -32,7 +32,7 @@ public final class RecvWr {
         return this;
     }
 
-    /** The scatter list; only the first {@link #numSge()} entries count. */
+    /** {@return the scatter list; only the first {@link #numSge()} entries count} */
     public Sge[] sgList() {
         return sgList;
     }

@@ -76,7 +76,7 @@ public final class SendWr {
         return this;
     }
 
-    /** The 64-bit ID returned in the completion. */
+    /** {@return the 64-bit ID returned in the completion} */
     public long wrId() {
         return wrId;
     }
@@ -86,7 +86,7 @@ public final class SendWr {
         return this;
     }
 
-    /** The gather list; only the first {@link #numSge()} entries count. */
+    /** {@return the gather list; only the first {@link #numSge()} entries count} */
     public Sge[] sgList() {
         return sgList;
     }
@@ -140,7 +140,7 @@ public final class SendWr {
         return this;
     }
 
-    /** The rkey to invalidate (SEND_WITH_INV at the responder, LOCAL_INV locally). */
+    /** {@return the rkey to invalidate (SEND_WITH_INV at the responder, LOCAL_INV locally)} */
     public int invalidateRkey() {
         return invalidateRkey;
     }
@@ -205,7 +205,7 @@ public final class SendWr {
         return remoteQkey;
     }
 
-    /** The remote SRQ number ({@code qp_type.xrc.remote_srqn}, XRC_SEND). */
+    /** {@return the remote SRQ number ({@code qp_type.xrc.remote_srqn}, XRC_SEND)} */
     public int remoteSrqn() {
         return remoteSrqn;
     }

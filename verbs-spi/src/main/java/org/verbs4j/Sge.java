@@ -22,7 +22,7 @@ public final class Sge {
         set(addr, length, lkey);
     }
 
-    /** The whole region. */
+    /** {@return the whole region} */
     public static Sge of(MemoryRegion mr) {
         if (mr.length() > 0xffffffffL) {
             throw new IllegalArgumentException("an SGE spans at most 4 GiB - 1; the region is " + mr.length() + " bytes");
@@ -59,7 +59,7 @@ public final class Sge {
         return this;
     }
 
-    /** The length, bytes (unsigned 32-bit: use {@link Integer#toUnsignedLong}). */
+    /** {@return the length, bytes (unsigned 32-bit: use {@link Integer#toUnsignedLong})} */
     public int length() {
         return length;
     }

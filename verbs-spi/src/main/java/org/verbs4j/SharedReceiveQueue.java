@@ -10,7 +10,7 @@ import java.util.List;
 public interface SharedReceiveQueue extends VerbsObject {
     ProtectionDomain pd();
 
-    /** The SRQ's 24-bit number (XRC). */
+    /** {@return the SRQ's 24-bit number (XRC)} */
     int srqNum();
 
     /**

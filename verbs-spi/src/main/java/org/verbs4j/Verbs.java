@@ -95,7 +95,7 @@ public final class Verbs {
         return select(loader(), requestedName());
     }
 
-    /** The provider name set by {@value #PROVIDER_PROPERTY} or {@value #PROVIDER_ENV}, or null. */
+    /** {@return the provider name set by {@value #PROVIDER_PROPERTY} or {@value #PROVIDER_ENV}, or null} */
     public static String requestedName() {
         return requestedName(System::getProperty, System::getenv);
     }

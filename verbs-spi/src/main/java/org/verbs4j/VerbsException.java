@@ -25,17 +25,17 @@ public class VerbsException extends RuntimeException {
         this.errno = errno;
     }
 
-    /** The verb that failed, such as {@code ibv_modify_qp}. */
+    /** {@return the verb that failed, such as {@code ibv_modify_qp}} */
     public String verb() {
         return verb;
     }
 
-    /** The errno value, such as 22 for {@code EINVAL}. */
+    /** {@return the errno value, such as 22 for {@code EINVAL}} */
     public int errno() {
         return errno;
     }
 
-    /** The errno's name, such as {@code EINVAL}. */
+    /** {@return the errno's name, such as {@code EINVAL}} */
     public String errnoName() {
         return Errno.name(errno);
     }

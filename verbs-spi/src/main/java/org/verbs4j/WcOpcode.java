@@ -43,12 +43,12 @@ public enum WcOpcode {
         this.value = value;
     }
 
-    /** The {@code IBV_WC_*} value. */
+    /** {@return the {@code IBV_WC_*} value} */
     public int value() {
         return value;
     }
 
-    /** Whether this completes a receive ({@code opcode & IBV_WC_RECV}). */
+    /** {@return whether this completes a receive ({@code opcode & IBV_WC_RECV})} */
     public boolean isReceive() {
         return (value & 128) != 0;
     }
@@ -66,7 +66,7 @@ public enum WcOpcode {
         return op;
     }
 
-    /** The completion opcode a successful send WR of the given opcode reports. */
+    /** {@return the completion opcode a successful send WR of the given opcode reports} */
     public static WcOpcode forSend(WrOpcode op) {
         return switch (op) {
             case SEND, SEND_WITH_IMM, SEND_WITH_INV -> SEND;

@@ -39,7 +39,7 @@ public enum WcStatus {
 
     private static final WcStatus[] BY_VALUE = values();
 
-    /** The {@code IBV_WC_*} value (the ordinal, as in {@code verbs.h}). */
+    /** {@return the {@code IBV_WC_*} value (the ordinal, as in {@code verbs.h})} */
     public int value() {
         return ordinal();
     }

@@ -49,12 +49,12 @@ public final class WorkCompletionBatch {
         dlidPathBits = new int[capacity];
     }
 
-    /** The most completions one poll can return into this batch. */
+    /** {@return the most completions one poll can return into this batch} */
     public int capacity() {
         return wrId.length;
     }
 
-    /** The completions the last poll returned. */
+    /** {@return the completions the last poll returned} */
     public int size() {
         return size;
     }

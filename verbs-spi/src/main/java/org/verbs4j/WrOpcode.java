@@ -42,27 +42,27 @@ public enum WrOpcode {
         this.qpTypes = Collections.unmodifiableSet(EnumSet.of(first, rest));
     }
 
-    /** The {@code IBV_WR_*} value. */
+    /** {@return the {@code IBV_WR_*} value} */
     public int value() {
         return value;
     }
 
-    /** The {@code IBV_QP_EX_WITH_*} bit that requests this operation in {@code send_ops_flags}. */
+    /** {@return the {@code IBV_QP_EX_WITH_*} bit that requests this operation in {@code send_ops_flags}} */
     public int sendOpsFlag() {
         return sendOpsFlag;
     }
 
-    /** The QP types that accept this opcode, per the seed table. */
+    /** {@return the QP types that accept this opcode, per the seed table} */
     public Set<QpType> qpTypes() {
         return qpTypes;
     }
 
-    /** Whether a QP of this type accepts this opcode, per the seed table. */
+    /** {@return whether a QP of this type accepts this opcode, per the seed table} */
     public boolean isValidFor(QpType type) {
         return qpTypes.contains(type);
     }
 
-    /** Whether this operation carries data set with a DATA setter (SGE or inline). */
+    /** {@return whether this operation carries data set with a DATA setter (SGE or inline)} */
     public boolean carriesData() {
         return switch (this) {
             case LOCAL_INV, BIND_MW -> false;
@@ -70,7 +70,7 @@ public enum WrOpcode {
         };
     }
 
-    /** Whether inline data is valid for this operation: SEND and RDMA WRITE, with or without immediate. */
+    /** {@return whether inline data is valid for this operation: SEND and RDMA WRITE, with or without immediate} */
     public boolean allowsInline() {
         return switch (this) {
             case SEND, SEND_WITH_IMM, SEND_WITH_INV, RDMA_WRITE, RDMA_WRITE_WITH_IMM -> true;
@@ -78,12 +78,12 @@ public enum WrOpcode {
         };
     }
 
-    /** Whether this operation is an atomic (8-byte operand on an 8-byte-aligned remote address). */
+    /** {@return whether this operation is an atomic (8-byte operand on an 8-byte-aligned remote address)} */
     public boolean isAtomic() {
         return this == ATOMIC_CMP_AND_SWP || this == ATOMIC_FETCH_AND_ADD || this == ATOMIC_WRITE;
     }
 
-    /** The OR of the {@code IBV_QP_EX_WITH_*} bits of the given opcodes. */
+    /** {@return the OR of the {@code IBV_QP_EX_WITH_*} bits of the given opcodes} */
     public static long sendOpsFlags(Set<WrOpcode> ops) {
         long flags = 0;
         for (WrOpcode op : ops) {

@@ -29,10 +29,10 @@ import java.lang.foreign.MemorySegment;
  * @see "ibv_wr_post(3)"
  */
 public interface WrSession extends AutoCloseable {
-    /** The QP this session posts to. */
+    /** {@return the QP this session posts to} */
     QueuePair qp();
 
-    /** Whether the session is open: started and not yet completed or aborted. */
+    /** {@return whether the session is open: started and not yet completed or aborted} */
     boolean isActive();
 
     /** Sets {@code qpx->wr_id} for the next builders. */

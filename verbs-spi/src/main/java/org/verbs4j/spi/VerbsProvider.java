@@ -21,7 +21,7 @@ public interface VerbsProvider {
     /** The short name that {@code verbs4j.provider} selects it by, such as {@code ffm}. Lower case. */
     String name();
 
-    /** Its rank when none is named: the available provider with the highest priority wins. */
+    /** {@return its rank when none is named: the available provider with the highest priority wins} */
     int priority();
 
     /**
