@@ -6,8 +6,11 @@ package org.verbs4j;
  * @see "ibv_query_port(3)"
  */
 public enum LinkLayer {
+    /** {@code IBV_LINK_LAYER_UNSPECIFIED}: the device did not say; treat it as InfiniBand. */
     UNSPECIFIED,
+    /** {@code IBV_LINK_LAYER_INFINIBAND}: InfiniBand, addressed by LID. */
     INFINIBAND,
+    /** {@code IBV_LINK_LAYER_ETHERNET}: RoCE or iWARP over Ethernet, addressed by GID. */
     ETHERNET;
 
     /** {@return the {@code IBV_LINK_LAYER_*} value} */

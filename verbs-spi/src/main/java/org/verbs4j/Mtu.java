@@ -6,10 +6,15 @@ package org.verbs4j;
  * @see "ibv_query_port(3)"
  */
 public enum Mtu {
+    /** {@code IBV_MTU_256}: 256 bytes. */
     MTU_256(1, 256),
+    /** {@code IBV_MTU_512}: 512 bytes. */
     MTU_512(2, 512),
+    /** {@code IBV_MTU_1024}: 1024 bytes. */
     MTU_1024(3, 1024),
+    /** {@code IBV_MTU_2048}: 2048 bytes. */
     MTU_2048(4, 2048),
+    /** {@code IBV_MTU_4096}: 4096 bytes. */
     MTU_4096(5, 4096);
 
     private final int value;

@@ -6,8 +6,11 @@ package org.verbs4j;
  * @see "ibv_modify_qp(3)"
  */
 public enum PathMigState {
+    /** {@code IBV_MIG_MIGRATED}: the QP uses its alternate path, or has none armed. */
     MIGRATED,
+    /** {@code IBV_MIG_REARM}: arm the alternate path again (set by the application). */
     REARM,
+    /** {@code IBV_MIG_ARMED}: the alternate path is armed; the QP may migrate to it. */
     ARMED;
 
     /** {@return the {@code IBV_MIG_*} value} */

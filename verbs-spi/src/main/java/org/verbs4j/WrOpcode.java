@@ -16,16 +16,27 @@ import java.util.Set;
  * @see "ibv_wr_post(3)"
  */
 public enum WrOpcode {
+    /** {@code IBV_WR_RDMA_WRITE}: write the gather list to remote memory. */
     RDMA_WRITE(0, 1 << 0, QpType.UC, QpType.RC, QpType.XRC_SEND),
+    /** {@code IBV_WR_RDMA_WRITE_WITH_IMM}: an RDMA WRITE that also consumes a receive at the responder, with immediate data. */
     RDMA_WRITE_WITH_IMM(1, 1 << 1, QpType.UC, QpType.RC, QpType.XRC_SEND),
+    /** {@code IBV_WR_SEND}: send the gather list into the responder's next receive. */
     SEND(2, 1 << 2, QpType.UD, QpType.UC, QpType.RC, QpType.XRC_SEND, QpType.RAW_PACKET),
+    /** {@code IBV_WR_SEND_WITH_IMM}: a SEND with 32 bits of immediate data. */
     SEND_WITH_IMM(3, 1 << 3, QpType.UD, QpType.UC, QpType.RC, QpType.XRC_SEND),
+    /** {@code IBV_WR_RDMA_READ}: read remote memory into the scatter list. */
     RDMA_READ(4, 1 << 4, QpType.RC, QpType.XRC_SEND),
+    /** {@code IBV_WR_ATOMIC_CMP_AND_SWP}: compare 8 remote bytes and swap them if equal; the old value lands locally. */
     ATOMIC_CMP_AND_SWP(5, 1 << 5, QpType.RC, QpType.XRC_SEND),
+    /** {@code IBV_WR_ATOMIC_FETCH_AND_ADD}: add to 8 remote bytes; the old value lands locally. */
     ATOMIC_FETCH_AND_ADD(6, 1 << 6, QpType.RC, QpType.XRC_SEND),
+    /** {@code IBV_WR_LOCAL_INV}: invalidate a local memory window's or region's key. */
     LOCAL_INV(7, 1 << 7, QpType.UC, QpType.RC, QpType.XRC_SEND),
+    /** {@code IBV_WR_BIND_MW}: bind a type 2 memory window. */
     BIND_MW(8, 1 << 8, QpType.UC, QpType.RC, QpType.XRC_SEND),
+    /** {@code IBV_WR_SEND_WITH_INV}: a SEND that invalidates an rkey at the responder. */
     SEND_WITH_INV(9, 1 << 9, QpType.UC, QpType.RC, QpType.XRC_SEND),
+    /** {@code IBV_WR_TSO}: a TCP segmentation offload send (UD and raw packet QPs). */
     TSO(10, 1 << 10, QpType.UD, QpType.RAW_PACKET),
     /** {@code ibv_wr_flush}: RC, RD and XRC_SEND; RD has no verbs QP type, so RC and XRC_SEND here. rdma-core 45+. */
     FLUSH(14, 1 << 11, QpType.RC, QpType.XRC_SEND),
