@@ -47,6 +47,8 @@ public final class AccessFlags {
      * Checks a mask as {@code ibv_reg_mr(3)} does: unknown bits are refused, and remote write or
      * remote atomic access requires local write.
      *
+     * @param access {@link AccessFlags} bits
+     * @return {@code access}, unchanged
      * @throws IllegalArgumentException naming the offending bits
      */
     public static int validate(int access) {
@@ -60,7 +62,11 @@ public final class AccessFlags {
         return access;
     }
 
-    /** {@return the mask as {@code LOCAL_WRITE|REMOTE_READ}, or {@code 0}} */
+    /**
+     * {@return the mask as {@code LOCAL_WRITE|REMOTE_READ}, or {@code 0}}
+     *
+     * @param access {@link AccessFlags} bits
+     */
     public static String toString(int access) {
         if (access == 0) {
             return "0";

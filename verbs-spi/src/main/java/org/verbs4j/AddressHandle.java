@@ -7,6 +7,7 @@ package org.verbs4j;
  * @see "ibv_create_ah(3)"
  */
 public interface AddressHandle extends VerbsObject {
+    /** {@return the protection domain the address handle was created in} */
     ProtectionDomain pd();
 
     /** {@return the address vector it was created with} */

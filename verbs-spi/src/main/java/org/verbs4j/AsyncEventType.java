@@ -55,6 +55,8 @@ public enum AsyncEventType {
     /**
      * The type with the given value.
      *
+     * @param value the {@code IBV_EVENT_*} value
+     * @return the event type
      * @throws IllegalArgumentException if no type has that value
      */
     public static AsyncEventType of(int value) {

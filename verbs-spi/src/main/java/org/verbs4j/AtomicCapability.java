@@ -21,6 +21,8 @@ public enum AtomicCapability {
     /**
      * The capability with the given value.
      *
+     * @param value the {@code IBV_ATOMIC_*} value
+     * @return the capability
      * @throws IllegalArgumentException if no capability has that value
      */
     public static AtomicCapability of(int value) {

@@ -29,7 +29,12 @@ public enum DataInOrder {
         return bit;
     }
 
-    /** The capabilities in a {@link #RETURN_CAPS} result. Unknown bits are ignored. */
+    /**
+     * The capabilities in a {@link #RETURN_CAPS} result. Unknown bits are ignored.
+     *
+     * @param bits a {@link #RETURN_CAPS} result
+     * @return the capabilities whose bits are set
+     */
     public static Set<DataInOrder> fromBits(int bits) {
         Set<DataInOrder> set = EnumSet.noneOf(DataInOrder.class);
         for (DataInOrder c : values()) {
@@ -40,7 +45,11 @@ public enum DataInOrder {
         return set;
     }
 
-    /** {@return the {@link #RETURN_CAPS} result for a capability set} */
+    /**
+     * {@return the {@link #RETURN_CAPS} result for a capability set}
+     *
+     * @param caps the capabilities
+     */
     public static int toBits(Set<DataInOrder> caps) {
         int bits = 0;
         for (DataInOrder c : caps) {

@@ -15,6 +15,7 @@ public interface Device {
     /**
      * Opens the device.
      *
+     * @return the open context; the caller closes it
      * @throws VerbsException {@code ENODEV} if it is gone, or the errno of {@code ibv_open_device}
      * @see "ibv_open_device(3)"
      */

@@ -102,7 +102,11 @@ public final class Errno {
 
     private Errno() {}
 
-    /** {@return the symbolic name of an errno value, such as {@code EINVAL}, or {@code errno 42} when unknown} */
+    /**
+     * {@return the symbolic name of an errno value, such as {@code EINVAL}, or {@code errno 42} when unknown}
+     *
+     * @param errno a Linux errno value
+     */
     public static String name(int errno) {
         String n = errno > 0 && errno < NAMES.length ? NAMES[errno] : null;
         return n != null ? n : "errno " + errno;

@@ -21,6 +21,8 @@ public enum LinkLayer {
     /**
      * The link layer with the given value.
      *
+     * @param value the {@code IBV_LINK_LAYER_*} value
+     * @return the link layer
      * @throws IllegalArgumentException if no link layer has that value
      */
     public static LinkLayer of(int value) {

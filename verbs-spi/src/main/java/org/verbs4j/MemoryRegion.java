@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
  * @see "ibv_reg_mr(3)"
  */
 public interface MemoryRegion extends VerbsObject {
+    /** {@return the protection domain the region is registered in} */
     ProtectionDomain pd();
 
     /** {@return the 32-bit local key, for SGEs} */

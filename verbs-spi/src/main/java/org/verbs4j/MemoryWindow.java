@@ -8,8 +8,10 @@ package org.verbs4j;
  * @see "ibv_bind_mw(3)"
  */
 public interface MemoryWindow extends VerbsObject {
+    /** {@return the protection domain the window was allocated in} */
     ProtectionDomain pd();
 
+    /** {@return the window's type} */
     MwType type();
 
     /** {@return the window's current 32-bit rkey; it changes at each bind} */

@@ -38,6 +38,8 @@ public enum Mtu {
     /**
      * The MTU with the given {@code IBV_MTU_*} value.
      *
+     * @param value the {@code IBV_MTU_*} value
+     * @return the MTU
      * @throws IllegalArgumentException if no MTU has that value
      */
     public static Mtu of(int value) {
@@ -52,6 +54,8 @@ public enum Mtu {
     /**
      * The MTU of the given size in bytes.
      *
+     * @param bytes 256, 512, 1024, 2048 or 4096
+     * @return the MTU
      * @throws IllegalArgumentException unless bytes is 256, 512, 1024, 2048 or 4096
      */
     public static Mtu ofBytes(int bytes) {

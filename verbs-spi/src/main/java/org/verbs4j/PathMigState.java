@@ -21,6 +21,8 @@ public enum PathMigState {
     /**
      * The state with the given value.
      *
+     * @param value the {@code IBV_MIG_*} value
+     * @return the state
      * @throws IllegalArgumentException if no state has that value
      */
     public static PathMigState of(int value) {

@@ -27,6 +27,8 @@ public enum PortState {
     /**
      * The state with the given value.
      *
+     * @param value the {@code IBV_PORT_*} value
+     * @return the state
      * @throws IllegalArgumentException if no state has that value
      */
     public static PortState of(int value) {

@@ -65,7 +65,11 @@ public final class QpAttrMask {
 
     private QpAttrMask() {}
 
-    /** {@return the mask as {@code STATE|PKEY_INDEX|PORT}, or {@code 0}} */
+    /**
+     * {@return the mask as {@code STATE|PKEY_INDEX|PORT}, or {@code 0}}
+     *
+     * @param mask {@link QpAttrMask} bits
+     */
     public static String toString(int mask) {
         if (mask == 0) {
             return "0";

@@ -41,6 +41,8 @@ public enum QpState {
     /**
      * The state with the given {@code IBV_QPS_*} value.
      *
+     * @param value the {@code IBV_QPS_*} value
+     * @return the state
      * @throws IllegalArgumentException if no state has that value
      */
     public static QpState of(int value) {

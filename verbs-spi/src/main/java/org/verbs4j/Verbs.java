@@ -59,6 +59,7 @@ public final class Verbs {
     /**
      * The JVM's provider, resolved on first use and then kept.
      *
+     * @return the provider
      * @throws ProviderUnavailableException if the named provider is missing or unavailable, or none is available
      */
     public static VerbsProvider provider() {
@@ -75,13 +76,19 @@ public final class Verbs {
     /**
      * The provider with this name, uncached.
      *
+     * @param name the provider's name, such as {@code ffm}
+     * @return the provider, available
      * @throws ProviderUnavailableException if it is missing or unavailable
      */
     public static VerbsProvider provider(String name) {
         return select(loader(), name).chosen();
     }
 
-    /** Every provider found, available or not, in {@link ServiceLoader} order. Uncached. */
+    /**
+     * Every provider found, available or not, in {@link ServiceLoader} order. Uncached.
+     *
+     * @return the providers; each says {@link VerbsProvider#isAvailable()} and why not
+     */
     public static List<VerbsProvider> providers() {
         return load(loader().iterator(), new LinkedHashMap<>());
     }
@@ -89,6 +96,7 @@ public final class Verbs {
     /**
      * Resolves a provider as {@link #provider()} does, but uncached, and says why.
      *
+     * @return the chosen provider, why, and why each other lost
      * @throws ProviderUnavailableException if the named provider is missing or unavailable, or none is available
      */
     public static ProviderSelection select() {

@@ -11,10 +11,14 @@ package org.verbs4j;
 public class VerbsException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** The verb that failed. */
     private final String verb;
+    /** The Linux errno value. */
     private final int errno;
 
     /**
+     * A failed verb.
+     *
      * @param verb the verb that failed, such as {@code ibv_create_qp_ex}
      * @param errno the Linux errno value (positive)
      * @param detail what was wrong, or null

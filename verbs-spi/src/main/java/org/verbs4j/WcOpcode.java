@@ -75,6 +75,8 @@ public enum WcOpcode {
     /**
      * The opcode with the given value.
      *
+     * @param value the {@code IBV_WC_*} value
+     * @return the opcode
      * @throws IllegalArgumentException if no opcode has that value
      */
     public static WcOpcode of(int value) {
@@ -85,7 +87,12 @@ public enum WcOpcode {
         return op;
     }
 
-    /** {@return the completion opcode a successful send WR of the given opcode reports} */
+    /**
+     * The completion opcode a successful send WR reports.
+     *
+     * @param op the send WR's opcode
+     * @return the opcode of its completion
+     */
     public static WcOpcode forSend(WrOpcode op) {
         return switch (op) {
             case SEND, SEND_WITH_IMM, SEND_WITH_INV -> SEND;

@@ -65,6 +65,8 @@ public enum WcStatus {
     /**
      * The status with the given value.
      *
+     * @param value the {@code IBV_WC_*} value
+     * @return the status
      * @throws IllegalArgumentException if no status has that value
      */
     public static WcStatus of(int value) {

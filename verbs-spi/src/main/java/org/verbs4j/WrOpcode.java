@@ -68,7 +68,12 @@ public enum WrOpcode {
         return qpTypes;
     }
 
-    /** {@return whether a QP of this type accepts this opcode, per the seed table} */
+    /**
+     * Whether a QP of a type accepts this opcode, per the seed table.
+     *
+     * @param type the QP type
+     * @return true when {@code ibv_post_send(3)}'s table allows it
+     */
     public boolean isValidFor(QpType type) {
         return qpTypes.contains(type);
     }
@@ -94,7 +99,12 @@ public enum WrOpcode {
         return this == ATOMIC_CMP_AND_SWP || this == ATOMIC_FETCH_AND_ADD || this == ATOMIC_WRITE;
     }
 
-    /** {@return the OR of the {@code IBV_QP_EX_WITH_*} bits of the given opcodes} */
+    /**
+     * The {@code send_ops_flags} of a set of opcodes.
+     *
+     * @param ops the opcodes
+     * @return the OR of their {@code IBV_QP_EX_WITH_*} bits
+     */
     public static long sendOpsFlags(Set<WrOpcode> ops) {
         long flags = 0;
         for (WrOpcode op : ops) {
@@ -106,6 +116,8 @@ public enum WrOpcode {
     /**
      * The opcode with the given {@code IBV_WR_*} value.
      *
+     * @param value the {@code IBV_WR_*} value
+     * @return the opcode
      * @throws IllegalArgumentException if no opcode has that value
      */
     public static WrOpcode of(int value) {
