@@ -105,6 +105,14 @@ public final class PerfCommand implements Callable<Integer> {
             + "InfiniBand, GID 0 on RoCE).")
     Integer gidIndex;
 
+    @Option(names = {"-m", "--mtu"}, paramLabel = "BYTES", description = "Path MTU: 256, 512, 1024, 2048 or 4096, "
+            + "at most the port's active MTU (default: the active MTU).")
+    Integer mtu;
+
+    @Option(names = {"-u", "--qp-timeout"}, paramLabel = "CODE", description = "RC ACK timeout code, 0..31: 4.096 us "
+            + "times 2 to its power (default 14, about 67 ms).")
+    int qpTimeout = 14;
+
     @Option(names = "--post-api", paramLabel = "wr|post_send", description = "Post through the ibv_wr_* session "
             + "or an ibv_post_send list (default wr when the device has it).")
     String postApi;
@@ -175,7 +183,8 @@ public final class PerfCommand implements Callable<Integer> {
         }
         PostApi api = choosePostApi(caps);
         checkDevice(test, qpType, caps, da, pa, device);
-        List<Integer> sizes = sizes(test, qpType, pa.activeMtu().bytes());
+        int mtuBytes = mtu != null ? mtu : pa.activeMtu().bytes();
+        List<Integer> sizes = sizes(test, qpType, mtuBytes);
         PerfSettings base = settings(test, qpType, api, da, sizes.getFirst());
 
         boolean twoProcess = server || host != null;
@@ -185,7 +194,7 @@ public final class PerfCommand implements Callable<Integer> {
         String mode = server ? "server" : host != null ? "client" : "loopback";
         PrintWriter out = spec.commandLine().getOut();
         ResultTable table = new ResultTable(out, base, reportGbits);
-        table.header(p.name(), device.name(), mode, pa.activeMtu().bytes());
+        table.header(p.name(), device.name(), mode, mtuBytes);
         List<PerfSettings> runs = sizes.stream().map(sz -> base.with(sz, iterationsFor(test, sz))).toList();
         List<PerfRow> rows = new ArrayList<>();
         boolean showProgress = Progress.wanted() && (sizes.size() > 1 || base.timed());
@@ -215,7 +224,7 @@ public final class PerfCommand implements Callable<Integer> {
         PerfReport report = new PerfReport("verbs4j perf", Messages.version(), test.cliName(),
                 test.kind().name().toLowerCase(Locale.ROOT), test.opcode().name(), p.name(), device.name(), port,
                 base.gidIndex(), mode, qpType.name(), api.cliName(), base.qps(), base.txDepth(), base.cqMod(),
-                base.postList(), base.inlineSize(), pa.activeMtu().bytes(), base.timed() ? base.durationSeconds() : 0,
+                base.postList(), base.inlineSize(), mtuBytes, base.timed() ? base.durationSeconds() : 0,
                 rows);
         Path jsonFile = jsonFile();
         if (jsonFile != null) {
@@ -291,6 +300,12 @@ public final class PerfCommand implements Callable<Integer> {
         }
         if (gidIndex != null && (gidIndex < 0 || gidIndex > 255)) {
             throw new UsageException("-x takes a GID index from 0 to 255, not " + gidIndex);
+        }
+        if (mtu != null && mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096) {
+            throw new UsageException("-m takes an MTU of 256, 512, 1024, 2048 or 4096 bytes, not " + mtu);
+        }
+        if (qpTimeout < 0 || qpTimeout > 31) {
+            throw new UsageException("-u takes an ACK timeout code from 0 to 31, not " + qpTimeout);
         }
         if (tcpPort < 1 || tcpPort > 65535) {
             throw new UsageException("-p takes a TCP port from 1 to 65535, not " + tcpPort);
@@ -382,9 +397,14 @@ public final class PerfCommand implements Callable<Integer> {
             throw new UsageException("-x " + gidIndex + " is outside the " + pa.gidTblLen() + "-entry GID table of port "
                     + port);
         }
-        if (qpType == QpType.UD && size != null && size > pa.activeMtu().bytes()) {
-            throw new UsageException("a UD message is at most one MTU: -s " + size + " is more than "
+        if (mtu != null && mtu > pa.activeMtu().bytes()) {
+            throw new UsageException("-m " + mtu + " is more than port " + port + "'s active MTU of "
                     + pa.activeMtu().bytes() + " bytes");
+        }
+        int mtuBytes = mtu != null ? mtu : pa.activeMtu().bytes();
+        if (qpType == QpType.UD && size != null && size > mtuBytes) {
+            throw new UsageException("a UD message is at most one MTU: -s " + size + " is more than "
+                    + mtuBytes + " bytes");
         }
         if (size != null && Integer.toUnsignedLong(size) > pa.maxMsgSz() && pa.maxMsgSz() > 0) {
             throw new UsageException("-s " + size + " is more than the port's max_msg_sz " + pa.maxMsgSz());
@@ -446,6 +466,6 @@ public final class PerfCommand implements Callable<Integer> {
         }
         return new PerfSettings(test, firstSize, iterationsFor(test, firstSize), duration == null ? 0 : duration,
                 depth, rx, qpType, qps, inlineSize, postList, mod, port, gidIndex == null ? -1 : gidIndex, api,
-                warmUp);
+                mtu == null ? 0 : mtu, qpTimeout, warmUp);
     }
 }

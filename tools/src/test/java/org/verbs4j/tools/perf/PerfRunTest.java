@@ -124,10 +124,35 @@ class PerfRunTest {
     }
 
     @Test
+    @DisplayName("-m sets the path MTU (shown in the banner, bounding UD messages) and -u the ACK timeout")
+    void mtuAndTimeout() {
+        Run r = Run.of("perf", "send_bw", "--provider", "emulated", "-c", "UD", "-m", "1024", "-u", "20", "-n", "20",
+                "--perform_warm_up=false");
+        assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
+        assertTrue(r.out().contains(" Mtu             : 1024[B]"), r.out());
+        var m = BW_ROW.matcher(r.out());
+        assertTrue(m.find(), r.out());
+        assertEquals("1024", m.group(1), "the UD default size is capped at the -m MTU: " + r.out());
+        Run rc = Run.of("perf", "write_bw", "--provider", "emulated", "-m", "256", "-u", "0", "-n", "20", "-s", "4096",
+                "--perform_warm_up=false");
+        assertEquals(Main.EXIT_OK, rc.exitCode(), rc::err);
+        assertTrue(rc.out().contains(" Mtu             : 256[B]"), rc.out());
+        Run big = Run.of("perf", "send_bw", "--provider", "emulated", "-c", "UD", "-m", "512", "-s", "1024");
+        assertEquals(Main.EXIT_USAGE, big.exitCode(), big::out);
+        assertTrue(big.err().contains("at most one MTU: -s 1024 is more than 512"), big::err);
+        Run badMtu = Run.of("perf", "write_bw", "--provider", "emulated", "-m", "1000");
+        assertEquals(Main.EXIT_USAGE, badMtu.exitCode(), badMtu::out);
+        assertTrue(badMtu.err().contains("-m takes an MTU of 256, 512, 1024, 2048 or 4096"), badMtu::err);
+        Run badTimeout = Run.of("perf", "write_bw", "--provider", "emulated", "-u", "32");
+        assertEquals(Main.EXIT_USAGE, badTimeout.exitCode(), badTimeout::out);
+        assertTrue(badTimeout.err().contains("-u takes an ACK timeout code from 0 to 31"), badTimeout::err);
+    }
+
+    @Test
     @DisplayName("--report_gbits converts MB/s (2^20 B/s) to Gb/s (10^9 bit/s)")
     void gbitsConversion() {
         PerfSettings s = new PerfSettings(PerfTest.ofCliName("write_bw"), 64, 100, 0, 128, 0, org.verbs4j.QpType.RC,
-                1, 0, 1, 100, 1, -1, PostApi.WR, true);
+                1, 0, 1, 100, 1, -1, PostApi.WR, 0, 14, true);
         java.io.StringWriter mb = new java.io.StringWriter();
         java.io.StringWriter gb = new java.io.StringWriter();
         BandwidthRow row = new BandwidthRow(65536, 100, 1000.0, 500.0, 0.008);
