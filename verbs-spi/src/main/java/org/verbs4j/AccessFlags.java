@@ -11,14 +11,19 @@ import java.util.StringJoiner;
 public final class AccessFlags {
     /** The local side may write (needed with any remote write, atomic, or as a receive or READ target). */
     public static final int LOCAL_WRITE = 1;
+    /** {@code IBV_ACCESS_REMOTE_WRITE}: peers may RDMA WRITE; needs {@link #LOCAL_WRITE}. */
     public static final int REMOTE_WRITE = 1 << 1;
+    /** {@code IBV_ACCESS_REMOTE_READ}: peers may RDMA READ. */
     public static final int REMOTE_READ = 1 << 2;
+    /** {@code IBV_ACCESS_REMOTE_ATOMIC}: peers may run atomics; needs {@link #LOCAL_WRITE}. */
     public static final int REMOTE_ATOMIC = 1 << 3;
     /** A memory window may be bound to the region. */
     public static final int MW_BIND = 1 << 4;
     /** Addresses are offsets from the start of the region. */
     public static final int ZERO_BASED = 1 << 5;
+    /** {@code IBV_ACCESS_ON_DEMAND}: on-demand paging; pages are pinned as the device touches them. */
     public static final int ON_DEMAND = 1 << 6;
+    /** {@code IBV_ACCESS_HUGETLB}: the memory is backed by huge pages. */
     public static final int HUGETLB = 1 << 7;
     /** The region accepts FLUSH to the global visibility point (rdma-core 45+). */
     public static final int FLUSH_GLOBAL = 1 << 8;
@@ -42,6 +47,8 @@ public final class AccessFlags {
      * Checks a mask as {@code ibv_reg_mr(3)} does: unknown bits are refused, and remote write or
      * remote atomic access requires local write.
      *
+     * @param access {@link AccessFlags} bits
+     * @return {@code access}, unchanged
      * @throws IllegalArgumentException naming the offending bits
      */
     public static int validate(int access) {
@@ -55,7 +62,11 @@ public final class AccessFlags {
         return access;
     }
 
-    /** The mask as {@code LOCAL_WRITE|REMOTE_READ}, or {@code 0}. */
+    /**
+     * {@return the mask as {@code LOCAL_WRITE|REMOTE_READ}, or {@code 0}}
+     *
+     * @param access {@link AccessFlags} bits
+     */
     public static String toString(int access) {
         if (access == 0) {
             return "0";

@@ -7,8 +7,9 @@ package org.verbs4j;
  * @see "ibv_create_ah(3)"
  */
 public interface AddressHandle extends VerbsObject {
+    /** {@return the protection domain the address handle was created in} */
     ProtectionDomain pd();
 
-    /** The address vector it was created with. */
+    /** {@return the address vector it was created with} */
     AhAttributes attributes();
 }

@@ -12,6 +12,12 @@ package org.verbs4j;
  * @see "ibv_create_ah(3)"
  */
 public record AhAttributes(GlobalRoute grh, int dlid, int sl, int srcPathBits, int staticRate, int portNum) {
+    /**
+     * Checks the ranges.
+     *
+     * @throws IllegalArgumentException for a {@code dlid} beyond 16 bits, an {@code sl} outside 0..15, a path
+     *     bits or rate value beyond 8 bits, or a {@code portNum} outside 1..255
+     */
     public AhAttributes {
         if (dlid < 0 || dlid > 0xffff) {
             throw new IllegalArgumentException("dlid is 16 bits: " + dlid);
@@ -26,12 +32,18 @@ public record AhAttributes(GlobalRoute grh, int dlid, int sl, int srcPathBits, i
         }
     }
 
-    /** A RoCE address vector: global, to {@code dgid} through {@code portNum} from source GID {@code sgidIndex}. */
+    /**
+     * {@return a RoCE address vector: global, to {@code dgid} through {@code portNum} from source GID {@code sgidIndex}}
+     *
+     * @param dgid the destination GID
+     * @param sgidIndex the index of the source GID in the local port's table
+     * @param portNum the local port, 1-based
+     */
     public static AhAttributes roce(Gid dgid, int sgidIndex, int portNum) {
         return new AhAttributes(GlobalRoute.to(dgid, sgidIndex), 0, 0, 0, 0, portNum);
     }
 
-    /** Whether the address vector carries a global route ({@code is_global}). */
+    /** {@return whether the address vector carries a global route ({@code is_global})} */
     public boolean isGlobal() {
         return grh != null;
     }

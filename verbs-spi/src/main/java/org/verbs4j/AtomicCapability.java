@@ -13,7 +13,7 @@ public enum AtomicCapability {
     /** Atomic with respect to every device and the CPU. */
     GLOB;
 
-    /** The {@code IBV_ATOMIC_*} value. */
+    /** {@return the {@code IBV_ATOMIC_*} value} */
     public int value() {
         return ordinal();
     }
@@ -21,6 +21,8 @@ public enum AtomicCapability {
     /**
      * The capability with the given value.
      *
+     * @param value the {@code IBV_ATOMIC_*} value
+     * @return the capability
      * @throws IllegalArgumentException if no capability has that value
      */
     public static AtomicCapability of(int value) {

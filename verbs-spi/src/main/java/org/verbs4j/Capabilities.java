@@ -40,6 +40,7 @@ public record Capabilities(
         boolean srq,
         boolean completionChannel) {
 
+    /** Copies the sets and maps, so the capabilities cannot change. */
     public Capabilities {
         qpTypes = Set.copyOf(qpTypes);
         sendOpcodes = Map.copyOf(sendOpcodes);
@@ -47,17 +48,30 @@ public record Capabilities(
         dataInOrder = Map.copyOf(dataInOrder);
     }
 
-    /** Whether a QP of this type can be created and accepts this opcode. */
+    /**
+     * {@return whether a QP of this type can be created and accepts this opcode}
+     *
+     * @param type the QP type
+     * @param op the send opcode
+     */
     public boolean supports(QpType type, WrOpcode op) {
         return qpTypes.contains(type) && sendOpcodes.getOrDefault(type, Set.of()).contains(op);
     }
 
-    /** Whether this QP type can be created. */
+    /**
+     * {@return whether this QP type can be created}
+     *
+     * @param type the QP type
+     */
     public boolean supports(QpType type) {
         return qpTypes.contains(type);
     }
 
-    /** Whether memory windows of this type can be allocated. */
+    /**
+     * {@return whether memory windows of this type can be allocated}
+     *
+     * @param type the window type
+     */
     public boolean supports(MwType type) {
         return memoryWindowTypes.contains(type);
     }

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
  * @see "ibv_get_cq_event(3)"
  */
 public interface CompletionChannel extends VerbsObject {
+    /** {@return the context the channel was created on} */
     Context context();
 
     /**
@@ -17,6 +18,7 @@ public interface CompletionChannel extends VerbsObject {
      * {@link CompletionQueue#requestNotify} for another event.
      *
      * @param timeout the longest wait; 0 returns at once
+     * @param unit the unit of {@code timeout}
      * @return the CQ that has a new completion, or null if none came in time
      * @throws IllegalArgumentException if timeout is negative
      * @see "ibv_get_cq_event(3)"

@@ -10,17 +10,19 @@ package org.verbs4j;
  * @see "ibv_poll_cq(3)"
  */
 public interface CompletionQueue extends VerbsObject {
+    /** {@return the context the CQ was created on} */
     Context context();
 
-    /** The number of entries the device granted, at least the number asked for. */
+    /** {@return the number of entries the device granted, at least the number asked for} */
     int capacity();
 
-    /** The channel this CQ reports events to, or null. */
+    /** {@return the channel this CQ reports events to, or null} */
     CompletionChannel channel();
 
     /**
      * Moves up to {@code batch.capacity()} completions, oldest first, into {@code batch}. Allocates nothing.
      *
+     * @param batch the batch to fill; it is cleared first
      * @return the number of completions, also {@code batch.size()}; 0 if none
      * @throws VerbsException the errno of {@code ibv_poll_cq} on a CQ error
      * @see "ibv_poll_cq(3)"
@@ -31,6 +33,7 @@ public interface CompletionQueue extends VerbsObject {
      * Arms the CQ: the next completion (with {@code solicitedOnly}, the next solicited or error one)
      * produces one event on the channel.
      *
+     * @param solicitedOnly true to wait for a solicited or error completion only
      * @throws IllegalStateException if the CQ has no channel
      * @see "ibv_req_notify_cq(3)"
      */

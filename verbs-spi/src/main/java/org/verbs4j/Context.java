@@ -11,12 +11,13 @@ import java.util.concurrent.TimeUnit;
  * @see "ibv_open_device(3)"
  */
 public interface Context extends VerbsObject {
-    /** The device this context was opened from. */
+    /** {@return the device this context was opened from} */
     Device device();
 
     /**
      * The device's attributes and limits.
      *
+     * @return the attributes, queried now
      * @see "ibv_query_device(3)"
      */
     DeviceAttributes queryDevice();
@@ -25,6 +26,7 @@ public interface Context extends VerbsObject {
      * A port's attributes.
      *
      * @param portNum the port, 1-based
+     * @return the port's attributes, queried now
      * @throws IllegalArgumentException if the device has no such port
      * @see "ibv_query_port(3)"
      */
@@ -35,17 +37,23 @@ public interface Context extends VerbsObject {
      *
      * @param portNum the port, 1-based
      * @param index the entry, 0-based, below {@link PortAttributes#gidTblLen()}
+     * @return the GID; all zeros for an unused entry
      * @throws IllegalArgumentException if there is no such port or entry
      * @see "ibv_query_gid(3)"
      */
     Gid queryGid(int portNum, int index);
 
-    /** What the device can do, as data. */
+    /**
+     * What the device can do, as data.
+     *
+     * @return the capabilities, found when the context opened
+     */
     Capabilities capabilities();
 
     /**
      * Allocates a protection domain.
      *
+     * @return the new PD
      * @throws VerbsException {@code ENOMEM} when the device's PD limit is reached
      * @see "ibv_alloc_pd(3)"
      */
@@ -54,6 +62,7 @@ public interface Context extends VerbsObject {
     /**
      * Creates a completion channel for CQ events.
      *
+     * @return the new channel
      * @throws VerbsException {@code EOPNOTSUPP} if the device has none ({@link Capabilities#completionChannel()})
      * @see "ibv_create_comp_channel(3)"
      */
@@ -65,13 +74,18 @@ public interface Context extends VerbsObject {
      * @param cqe the least number of entries; the device may round it up
      * @param channel the channel that receives this CQ's events, or null
      * @param compVector the completion vector, 0 .. {@code num_comp_vectors - 1}
+     * @return the new CQ
      * @throws IllegalArgumentException if cqe is below 1, or the channel belongs to another context
      * @throws VerbsException {@code EINVAL} if cqe exceeds {@link DeviceAttributes#maxCqe()}, {@code ENOMEM}
      * @see "ibv_create_cq(3)"
      */
     CompletionQueue createCq(int cqe, CompletionChannel channel, int compVector);
 
-    /** A CQ of at least {@code cqe} entries with no channel, on vector 0. */
+    /**
+     * {@return a CQ of at least {@code cqe} entries with no channel, on vector 0}
+     *
+     * @param cqe the least number of entries; the device may round it up
+     */
     default CompletionQueue createCq(int cqe) {
         return createCq(cqe, null, 0);
     }
@@ -79,6 +93,7 @@ public interface Context extends VerbsObject {
     /**
      * Allocates a thread domain: QPs created with it take no lock in their WR sessions.
      *
+     * @return the new thread domain
      * @throws VerbsException {@code EOPNOTSUPP} if the device has none ({@link Capabilities#threadDomains()})
      * @see "ibv_alloc_td(3)"
      */
@@ -88,6 +103,7 @@ public interface Context extends VerbsObject {
      * Waits for the next asynchronous event, and acknowledges it.
      *
      * @param timeout the longest wait; 0 returns at once
+     * @param unit the unit of {@code timeout}
      * @return the event, or null if none came in time
      * @throws IllegalArgumentException if timeout is negative
      * @see "ibv_get_async_event(3)"

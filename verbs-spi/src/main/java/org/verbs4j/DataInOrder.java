@@ -24,12 +24,17 @@ public enum DataInOrder {
         this.bit = bit;
     }
 
-    /** The capability's bit in the value returned with {@link #RETURN_CAPS}. */
+    /** {@return the capability's bit in the value returned with {@link #RETURN_CAPS}} */
     public int bit() {
         return bit;
     }
 
-    /** The capabilities in a {@link #RETURN_CAPS} result. Unknown bits are ignored. */
+    /**
+     * The capabilities in a {@link #RETURN_CAPS} result. Unknown bits are ignored.
+     *
+     * @param bits a {@link #RETURN_CAPS} result
+     * @return the capabilities whose bits are set
+     */
     public static Set<DataInOrder> fromBits(int bits) {
         Set<DataInOrder> set = EnumSet.noneOf(DataInOrder.class);
         for (DataInOrder c : values()) {
@@ -40,7 +45,11 @@ public enum DataInOrder {
         return set;
     }
 
-    /** The {@link #RETURN_CAPS} result for a capability set. */
+    /**
+     * {@return the {@link #RETURN_CAPS} result for a capability set}
+     *
+     * @param caps the capabilities
+     */
     public static int toBits(Set<DataInOrder> caps) {
         int bits = 0;
         for (DataInOrder c : caps) {

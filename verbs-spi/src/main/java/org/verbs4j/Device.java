@@ -6,15 +6,16 @@ package org.verbs4j;
  * @see "ibv_get_device_list(3)"
  */
 public interface Device {
-    /** The device's name, such as {@code mlx5_0}, {@code rxe0} or {@code emu0}. */
+    /** {@return the device's name, such as {@code mlx5_0}, {@code rxe0} or {@code emu0}} */
     String name();
 
-    /** The 64-bit node GUID, in host order. */
+    /** {@return the 64-bit node GUID, in host order} */
     long guid();
 
     /**
      * Opens the device.
      *
+     * @return the open context; the caller closes it
      * @throws VerbsException {@code ENODEV} if it is gone, or the errno of {@code ibv_open_device}
      * @see "ibv_open_device(3)"
      */

@@ -17,6 +17,8 @@ public record Gid(long subnetPrefix, long interfaceId) {
     /**
      * The GID with these 16 raw bytes, in network order.
      *
+     * @param raw 16 bytes, network order; copied
+     * @return the GID
      * @throws IllegalArgumentException unless there are exactly 16 bytes
      */
     public static Gid of(byte[] raw) {
@@ -32,7 +34,11 @@ public record Gid(long subnetPrefix, long interfaceId) {
         return new Gid(hi, lo);
     }
 
-    /** The IPv4-mapped GID {@code ::ffff:a.b.c.d} that RoCE v2 uses for an IPv4 address. */
+    /**
+     * {@return the IPv4-mapped GID {@code ::ffff:a.b.c.d} that RoCE v2 uses for an IPv4 address}
+     *
+     * @param ipv4 the 4 bytes of the IPv4 address, network order
+     */
     public static Gid ofIpv4(byte[] ipv4) {
         if (ipv4 == null || ipv4.length != 4) {
             throw new IllegalArgumentException("an IPv4 address is 4 bytes");
@@ -46,6 +52,8 @@ public record Gid(long subnetPrefix, long interfaceId) {
      * Parses the eight-group form {@code fe80:0000:0000:0000:0202:c9ff:fe00:0001} that {@code ibv_devinfo -v}
      * prints, or the same with {@code ::} compression.
      *
+     * @param text the GID as text
+     * @return the GID
      * @throws IllegalArgumentException if the text is not a GID
      */
     public static Gid parse(String text) {
@@ -56,7 +64,7 @@ public record Gid(long subnetPrefix, long interfaceId) {
         }
     }
 
-    /** The 16 raw bytes, in network order. */
+    /** {@return the 16 raw bytes, in network order} */
     public byte[] toBytes() {
         byte[] raw = new byte[16];
         for (int i = 0; i < 8; i++) {
@@ -66,7 +74,7 @@ public record Gid(long subnetPrefix, long interfaceId) {
         return raw;
     }
 
-    /** Whether this is the all-zero GID. */
+    /** {@return whether this is the all-zero GID} */
     public boolean isZero() {
         return subnetPrefix == 0 && interfaceId == 0;
     }

@@ -13,6 +13,13 @@ import java.util.Objects;
  * @see "ibv_create_ah(3)"
  */
 public record GlobalRoute(Gid dgid, int flowLabel, int sgidIndex, int hopLimit, int trafficClass) {
+    /**
+     * Checks the ranges.
+     *
+     * @throws NullPointerException if {@code dgid} is null
+     * @throws IllegalArgumentException for a flow label beyond 20 bits, or an index, hop limit or traffic class
+     *     beyond 8 bits
+     */
     public GlobalRoute {
         Objects.requireNonNull(dgid, "dgid");
         if ((flowLabel & ~0xfffff) != 0) {
@@ -23,7 +30,12 @@ public record GlobalRoute(Gid dgid, int flowLabel, int sgidIndex, int hopLimit, 
         checkByte("trafficClass", trafficClass);
     }
 
-    /** A route to {@code dgid} from source GID {@code sgidIndex}, hop limit 64. */
+    /**
+     * {@return a route to {@code dgid} from source GID {@code sgidIndex}, hop limit 64}
+     *
+     * @param dgid the destination GID
+     * @param sgidIndex the index of the source GID in the local port's table
+     */
     public static GlobalRoute to(Gid dgid, int sgidIndex) {
         return new GlobalRoute(dgid, 0, sgidIndex, 64, 0);
     }

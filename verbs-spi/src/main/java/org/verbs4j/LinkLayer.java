@@ -6,11 +6,14 @@ package org.verbs4j;
  * @see "ibv_query_port(3)"
  */
 public enum LinkLayer {
+    /** {@code IBV_LINK_LAYER_UNSPECIFIED}: the device did not say; treat it as InfiniBand. */
     UNSPECIFIED,
+    /** {@code IBV_LINK_LAYER_INFINIBAND}: InfiniBand, addressed by LID. */
     INFINIBAND,
+    /** {@code IBV_LINK_LAYER_ETHERNET}: RoCE or iWARP over Ethernet, addressed by GID. */
     ETHERNET;
 
-    /** The {@code IBV_LINK_LAYER_*} value. */
+    /** {@return the {@code IBV_LINK_LAYER_*} value} */
     public int value() {
         return ordinal();
     }
@@ -18,6 +21,8 @@ public enum LinkLayer {
     /**
      * The link layer with the given value.
      *
+     * @param value the {@code IBV_LINK_LAYER_*} value
+     * @return the link layer
      * @throws IllegalArgumentException if no link layer has that value
      */
     public static LinkLayer of(int value) {

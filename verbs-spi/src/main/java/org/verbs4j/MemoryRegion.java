@@ -18,24 +18,25 @@ import java.lang.foreign.MemorySegment;
  * @see "ibv_reg_mr(3)"
  */
 public interface MemoryRegion extends VerbsObject {
+    /** {@return the protection domain the region is registered in} */
     ProtectionDomain pd();
 
-    /** The 32-bit local key, for SGEs. */
+    /** {@return the 32-bit local key, for SGEs} */
     int lkey();
 
-    /** The 32-bit remote key, for a peer's RDMA and atomics. */
+    /** {@return the 32-bit remote key, for a peer's RDMA and atomics} */
     int rkey();
 
-    /** The region's first address: what a peer uses as {@code remote_addr}. */
+    /** {@return the region's first address: what a peer uses as {@code remote_addr}} */
     long address();
 
-    /** The region's length, bytes. */
+    /** {@return the region's length, bytes} */
     long length();
 
-    /** The registered memory. */
+    /** {@return the registered memory} */
     MemorySegment segment();
 
-    /** The {@link AccessFlags} it was registered with. */
+    /** {@return the {@link AccessFlags} it was registered with} */
     int access();
 
     /**

@@ -8,11 +8,13 @@ package org.verbs4j;
  * @see "ibv_bind_mw(3)"
  */
 public interface MemoryWindow extends VerbsObject {
+    /** {@return the protection domain the window was allocated in} */
     ProtectionDomain pd();
 
+    /** {@return the window's type} */
     MwType type();
 
-    /** The window's current 32-bit rkey; it changes at each bind. */
+    /** {@return the window's current 32-bit rkey; it changes at each bind} */
     int rkey();
 
     /**

@@ -10,10 +10,15 @@ import java.util.Objects;
  * @param length the window's length, bytes (0 unbinds a type 1 window)
  * @param mwAccessFlags the window's remote access ({@link AccessFlags}); unlike a region's, it needs no
  *     {@link AccessFlags#LOCAL_WRITE}: remote write or atomic access requires the region to have it
- * @throws IllegalArgumentException for a null region, a negative length or unknown access bits
  * @see "ibv_bind_mw(3)"
  */
 public record MwBindInfo(MemoryRegion mr, long addr, long length, int mwAccessFlags) {
+    /**
+     * Checks the arguments.
+     *
+     * @throws NullPointerException for a null {@code mr}
+     * @throws IllegalArgumentException for a negative {@code length} or unknown {@code mwAccessFlags} bits
+     */
     public MwBindInfo {
         Objects.requireNonNull(mr, "mr");
         if (length < 0) {

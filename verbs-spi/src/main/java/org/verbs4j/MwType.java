@@ -9,7 +9,9 @@ package org.verbs4j;
  * @see "ibv_alloc_mw(3)"
  */
 public enum MwType {
+    /** {@code IBV_MW_TYPE_1}: bound with {@code ibv_bind_mw}, its rkey changes with each bind. */
     TYPE_1(1),
+    /** {@code IBV_MW_TYPE_2}: bound with a BIND_MW work request on one QP, rkey chosen by the binder. */
     TYPE_2(2);
 
     private final int value;
@@ -18,7 +20,7 @@ public enum MwType {
         this.value = value;
     }
 
-    /** The {@code IBV_MW_TYPE_*} value. */
+    /** {@return the {@code IBV_MW_TYPE_*} value} */
     public int value() {
         return value;
     }

@@ -6,11 +6,14 @@ package org.verbs4j;
  * @see "ibv_modify_qp(3)"
  */
 public enum PathMigState {
+    /** {@code IBV_MIG_MIGRATED}: the QP uses its alternate path, or has none armed. */
     MIGRATED,
+    /** {@code IBV_MIG_REARM}: arm the alternate path again (set by the application). */
     REARM,
+    /** {@code IBV_MIG_ARMED}: the alternate path is armed; the QP may migrate to it. */
     ARMED;
 
-    /** The {@code IBV_MIG_*} value. */
+    /** {@return the {@code IBV_MIG_*} value} */
     public int value() {
         return ordinal();
     }
@@ -18,6 +21,8 @@ public enum PathMigState {
     /**
      * The state with the given value.
      *
+     * @param value the {@code IBV_MIG_*} value
+     * @return the state
      * @throws IllegalArgumentException if no state has that value
      */
     public static PathMigState of(int value) {

@@ -6,14 +6,20 @@ package org.verbs4j;
  * @see "ibv_query_port(3)"
  */
 public enum PortState {
+    /** {@code IBV_PORT_NOP}: reserved. */
     NOP,
+    /** {@code IBV_PORT_DOWN}: the link is down. */
     DOWN,
+    /** {@code IBV_PORT_INIT}: the link is up, the subnet manager has not configured the port yet. */
     INIT,
+    /** {@code IBV_PORT_ARMED}: configured, ready to become active. */
     ARMED,
+    /** {@code IBV_PORT_ACTIVE}: the port sends and receives. */
     ACTIVE,
+    /** {@code IBV_PORT_ACTIVE_DEFER}: the link is up but the port is held in a deferred active state. */
     ACTIVE_DEFER;
 
-    /** The {@code IBV_PORT_*} value. */
+    /** {@return the {@code IBV_PORT_*} value} */
     public int value() {
         return ordinal();
     }
@@ -21,6 +27,8 @@ public enum PortState {
     /**
      * The state with the given value.
      *
+     * @param value the {@code IBV_PORT_*} value
+     * @return the state
      * @throws IllegalArgumentException if no state has that value
      */
     public static PortState of(int value) {

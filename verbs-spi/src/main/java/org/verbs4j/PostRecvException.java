@@ -10,9 +10,12 @@ package org.verbs4j;
 public class PostRecvException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
+    /** The 0-based index of the first WR not posted. */
     private final int badWrIndex;
 
     /**
+     * A failed receive post.
+     *
      * @param verb {@code ibv_post_recv} or {@code ibv_post_srq_recv}
      * @param errno the errno value
      * @param badWrIndex the 0-based index of the first WR that failed ({@code bad_wr})
@@ -23,7 +26,7 @@ public class PostRecvException extends VerbsException {
         this.badWrIndex = badWrIndex;
     }
 
-    /** The 0-based index of the first WR that was not posted ({@code bad_wr}). */
+    /** {@return the 0-based index of the first WR that was not posted ({@code bad_wr})} */
     public int badWrIndex() {
         return badWrIndex;
     }

@@ -9,9 +9,12 @@ package org.verbs4j;
 public class PostSendException extends VerbsException {
     private static final long serialVersionUID = 1L;
 
+    /** The 0-based index of the first WR not posted. */
     private final int badWrIndex;
 
     /**
+     * A failed {@code ibv_post_send}.
+     *
      * @param errno the errno value
      * @param badWrIndex the 0-based index, in the posted list, of the first WR that failed ({@code bad_wr})
      * @param detail what was wrong, or null
@@ -21,7 +24,7 @@ public class PostSendException extends VerbsException {
         this.badWrIndex = badWrIndex;
     }
 
-    /** The 0-based index of the first WR that was not posted ({@code bad_wr}). */
+    /** {@return the 0-based index of the first WR that was not posted ({@code bad_wr})} */
     public int badWrIndex() {
         return badWrIndex;
     }

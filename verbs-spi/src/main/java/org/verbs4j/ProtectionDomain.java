@@ -11,7 +11,7 @@ import java.util.Objects;
  * @see "ibv_alloc_pd(3)"
  */
 public interface ProtectionDomain extends VerbsObject {
-    /** The context this PD belongs to. */
+    /** {@return the context this PD belongs to} */
     Context context();
 
     /**
@@ -34,6 +34,7 @@ public interface ProtectionDomain extends VerbsObject {
      *
      * @param segment the memory, of 1 byte or more
      * @param access {@link AccessFlags} bits
+     * @return the region, with its lkey and rkey
      * @throws NullPointerException if {@code segment} is null
      * @throws IllegalArgumentException for a heap or zero-length segment, unknown access bits, or remote
      *     write or atomic access without {@link AccessFlags#LOCAL_WRITE}
@@ -93,6 +94,8 @@ public interface ProtectionDomain extends VerbsObject {
     /**
      * Allocates a memory window.
      *
+     * @param type the window type
+     * @return the window, unbound
      * @throws VerbsException {@code EOPNOTSUPP} or {@code EINVAL} if the device lacks that type
      * @see "ibv_alloc_mw(3)"
      */
@@ -101,6 +104,8 @@ public interface ProtectionDomain extends VerbsObject {
     /**
      * Creates an address handle for UD sends.
      *
+     * @param attributes the address vector of the destination port
+     * @return the address handle
      * @throws VerbsException {@code EINVAL} for a port or GID index the device lacks
      * @see "ibv_create_ah(3)"
      */
@@ -109,6 +114,8 @@ public interface ProtectionDomain extends VerbsObject {
     /**
      * Creates a queue pair, in the RESET state.
      *
+     * @param attributes the QP's type, CQs and sizes
+     * @return the QP, in RESET; {@link QueuePair#initAttributes()} gives the sizes granted
      * @throws IllegalArgumentException if a CQ, SRQ or thread domain is closed or belongs to another context,
      *     or a {@code sendOps} opcode is not valid for the QP type per the seed table
      * @throws VerbsException {@code EOPNOTSUPP} for a QP type or {@code sendOps} the device cannot do,
@@ -121,6 +128,8 @@ public interface ProtectionDomain extends VerbsObject {
     /**
      * Creates a shared receive queue.
      *
+     * @param attributes the SRQ's sizes and limit
+     * @return the SRQ
      * @throws VerbsException {@code EOPNOTSUPP} without SRQ support, {@code EINVAL} beyond the device's limits
      * @see "ibv_create_srq(3)"
      */

@@ -14,6 +14,7 @@ import org.verbs4j.spi.VerbsProvider;
  */
 public record ProviderSelection(VerbsProvider chosen, String reason, List<VerbsProvider> found,
                                 Map<String, String> rejected) {
+    /** Copies the list and the map. */
     public ProviderSelection {
         found = List.copyOf(found);
         rejected = Map.copyOf(rejected);

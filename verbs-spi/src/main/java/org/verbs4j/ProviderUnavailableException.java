@@ -8,6 +8,12 @@ package org.verbs4j;
 public class ProviderUnavailableException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A resolution failure.
+     *
+     * @param message which provider was asked for or found, and why none can be used
+     * @param cause why the named provider is unavailable, or null
+     */
     public ProviderUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -13,6 +13,11 @@ package org.verbs4j;
  * @see "ibv_create_qp(3)"
  */
 public record QpCapabilities(int maxSendWr, int maxRecvWr, int maxSendSge, int maxRecvSge, int maxInlineData) {
+    /**
+     * Checks the sizes.
+     *
+     * @throws IllegalArgumentException if a size is negative
+     */
     public QpCapabilities {
         if (maxSendWr < 0 || maxRecvWr < 0 || maxSendSge < 0 || maxRecvSge < 0 || maxInlineData < 0) {
             throw new IllegalArgumentException("QP capabilities cannot be negative: " + this);

@@ -32,6 +32,12 @@ public record QpInitAttributes(
         ThreadDomain threadDomain,
         int maxTsoHeader) {
 
+    /**
+     * Checks the attributes and copies {@code sendOps}.
+     *
+     * @throws NullPointerException if {@code type}, a CQ or {@code cap} is null
+     * @throws IllegalArgumentException if {@code maxTsoHeader} is outside 0..65535
+     */
     public QpInitAttributes {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(sendCq, "sendCq");
@@ -47,7 +53,11 @@ public record QpInitAttributes(
         }
     }
 
-    /** A builder for a QP of this type, with a 64-entry send and receive queue, 1 SGE each and no inline data. */
+    /**
+     * {@return a builder for a QP of this type, with a 64-entry send and receive queue, 1 SGE each and no inline data}
+     *
+     * @param type the QP's transport
+     */
     public static Builder builder(QpType type) {
         return new Builder(type);
     }
@@ -72,60 +82,124 @@ public record QpInitAttributes(
             this.type = Objects.requireNonNull(type, "type");
         }
 
-        /** Uses one CQ for both send and receive completions. */
+        /**
+         * Uses one CQ for both send and receive completions.
+         *
+         * @param cq the CQ
+         * @return this builder
+         */
         public Builder cq(CompletionQueue cq) {
             this.sendCq = cq;
             this.recvCq = cq;
             return this;
         }
 
+        /**
+         * Sets the CQ of send completions ({@code send_cq}).
+         *
+         * @param cq the CQ
+         * @return this builder
+         */
         public Builder sendCq(CompletionQueue cq) {
             this.sendCq = cq;
             return this;
         }
 
+        /**
+         * Sets the CQ of receive completions ({@code recv_cq}).
+         *
+         * @param cq the CQ
+         * @return this builder
+         */
         public Builder recvCq(CompletionQueue cq) {
             this.recvCq = cq;
             return this;
         }
 
+        /**
+         * Sets the shared receive queue the QP receives from, instead of its own.
+         *
+         * @param srq the SRQ, or null for none
+         * @return this builder
+         */
         public Builder srq(SharedReceiveQueue srq) {
             this.srq = srq;
             return this;
         }
 
+        /**
+         * Sets the send queue's size ({@code cap.max_send_wr}).
+         *
+         * @param n outstanding send WRs
+         * @return this builder
+         */
         public Builder maxSendWr(int n) {
             this.maxSendWr = n;
             return this;
         }
 
+        /**
+         * Sets the receive queue's size ({@code cap.max_recv_wr}).
+         *
+         * @param n outstanding receive WRs
+         * @return this builder
+         */
         public Builder maxRecvWr(int n) {
             this.maxRecvWr = n;
             return this;
         }
 
+        /**
+         * Sets the SGEs per send WR ({@code cap.max_send_sge}).
+         *
+         * @param n SGEs
+         * @return this builder
+         */
         public Builder maxSendSge(int n) {
             this.maxSendSge = n;
             return this;
         }
 
+        /**
+         * Sets the SGEs per receive WR ({@code cap.max_recv_sge}).
+         *
+         * @param n SGEs
+         * @return this builder
+         */
         public Builder maxRecvSge(int n) {
             this.maxRecvSge = n;
             return this;
         }
 
-        /** The inline data needed per WR, bytes. */
+        /**
+         * Sets the inline data needed per WR ({@code cap.max_inline_data}).
+         *
+         * @param bytes bytes; the device may grant more
+         * @return this builder
+         */
         public Builder maxInlineData(int bytes) {
             this.maxInlineData = bytes;
             return this;
         }
 
+        /**
+         * Sets whether every send WR generates a completion ({@code sq_sig_all}).
+         *
+         * @param all true to signal every WR
+         * @return this builder
+         */
         public Builder sqSigAll(boolean all) {
             this.sqSigAll = all;
             return this;
         }
 
-        /** Adds opcodes to {@code send_ops_flags}. */
+        /**
+         * Adds opcodes to {@code send_ops_flags}: the WR-session builders the QP will use.
+         *
+         * @param ops the opcodes
+         * @return this builder
+         * @throws NullPointerException if an opcode is null
+         */
         public Builder sendOps(WrOpcode... ops) {
             Objects.requireNonNull(ops, "sendOps");
             for (WrOpcode op : ops) {
@@ -134,7 +208,12 @@ public record QpInitAttributes(
             return this;
         }
 
-        /** Adds opcodes to {@code send_ops_flags}. */
+        /**
+         * Adds opcodes to {@code send_ops_flags}: the WR-session builders the QP will use.
+         *
+         * @param ops the opcodes
+         * @return this builder
+         */
         public Builder sendOps(Set<WrOpcode> ops) {
             Objects.requireNonNull(ops, "sendOps");
             for (WrOpcode op : ops) {
@@ -143,11 +222,23 @@ public record QpInitAttributes(
             return this;
         }
 
+        /**
+         * Sets the thread domain the QP belongs to.
+         *
+         * @param td the thread domain, or null for none
+         * @return this builder
+         */
         public Builder threadDomain(ThreadDomain td) {
             this.threadDomain = td;
             return this;
         }
 
+        /**
+         * Sets the largest TSO header ({@code max_tso_header}).
+         *
+         * @param bytes 0..65535 bytes
+         * @return this builder
+         */
         public Builder maxTsoHeader(int bytes) {
             this.maxTsoHeader = bytes;
             return this;
@@ -156,6 +247,7 @@ public record QpInitAttributes(
         /**
          * The attributes.
          *
+         * @return the attributes, ready for {@link ProtectionDomain#createQp}
          * @throws NullPointerException if no CQ was given
          * @throws IllegalArgumentException if a size is negative
          */

@@ -9,7 +9,9 @@ package org.verbs4j;
  * @see "ibv_modify_qp(3)"
  */
 public enum QpState {
+    /** {@code IBV_QPS_RESET}: the state a QP is created in; it neither sends nor receives. */
     RESET(0),
+    /** {@code IBV_QPS_INIT}: initialized; receives may be posted but are not processed. */
     INIT(1),
     /** Ready to receive. */
     RTR(2),
@@ -19,7 +21,9 @@ public enum QpState {
     SQD(4),
     /** Send queue error (UC and UD only). */
     SQE(5),
+    /** {@code IBV_QPS_ERR}: error; outstanding and new WRs complete with {@link WcStatus#WR_FLUSH_ERR}. */
     ERR(6),
+    /** {@code IBV_QPS_UNKNOWN}: a state the provider could not name. */
     UNKNOWN(7);
 
     private static final QpState[] BY_VALUE = values();
@@ -29,7 +33,7 @@ public enum QpState {
         this.value = value;
     }
 
-    /** The {@code IBV_QPS_*} value. */
+    /** {@return the {@code IBV_QPS_*} value} */
     public int value() {
         return value;
     }
@@ -37,6 +41,8 @@ public enum QpState {
     /**
      * The state with the given {@code IBV_QPS_*} value.
      *
+     * @param value the {@code IBV_QPS_*} value
+     * @return the state
      * @throws IllegalArgumentException if no state has that value
      */
     public static QpState of(int value) {

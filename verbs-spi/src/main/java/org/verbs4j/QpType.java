@@ -25,7 +25,7 @@ public enum QpType {
         this.value = value;
     }
 
-    /** The {@code IBV_QPT_*} value. */
+    /** {@return the {@code IBV_QPT_*} value} */
     public int value() {
         return value;
     }
@@ -33,6 +33,8 @@ public enum QpType {
     /**
      * The type with the given {@code IBV_QPT_*} value.
      *
+     * @param value the {@code IBV_QPT_*} value
+     * @return the type
      * @throws IllegalArgumentException if no type has that value
      */
     public static QpType of(int value) {

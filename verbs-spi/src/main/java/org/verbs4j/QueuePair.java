@@ -19,22 +19,25 @@ import java.util.Set;
  * @see "ibv_wr_post(3)"
  */
 public interface QueuePair extends VerbsObject {
+    /** {@return the protection domain the QP was created in} */
     ProtectionDomain pd();
 
+    /** {@return the QP's transport} */
     QpType type();
 
-    /** The QP's 24-bit number. */
+    /** {@return the QP's 24-bit number} */
     int qpNum();
 
-    /** The current state, as the last modify or the device left it. */
+    /** {@return the current state, as the last modify or the device left it} */
     QpState state();
 
-    /** What the QP was created with; {@link QpInitAttributes#cap()} gives the granted sizes. */
+    /** {@return what the QP was created with; {@link QpInitAttributes#cap()} gives the granted sizes} */
     QpInitAttributes initAttributes();
 
     /**
      * Modifies the attributes named by {@link QpAttributes#mask()}.
      *
+     * @param attributes the attributes to set; only those in its mask are applied
      * @throws IllegalArgumentException if an AV names a port the device lacks
      * @throws VerbsException {@code EINVAL} for an illegal transition, a missing required attribute or
      *     an attribute not allowed in the transition; the QP keeps its state
@@ -45,6 +48,7 @@ public interface QueuePair extends VerbsObject {
     /**
      * Every attribute of the QP.
      *
+     * @return the attributes, with the mask of those the provider filled
      * @see "ibv_query_qp(3)"
      */
     QpAttributes query();
@@ -52,6 +56,7 @@ public interface QueuePair extends VerbsObject {
     /**
      * Posts one receive WR.
      *
+     * @param wr the receive WR; its SGEs are read during the call
      * @throws IllegalStateException if the QP uses an SRQ
      * @throws PostRecvException {@code EINVAL} in RESET or for too many SGEs, {@code ENOMEM} when the receive queue is full
      * @see "ibv_post_recv(3)"
@@ -61,6 +66,7 @@ public interface QueuePair extends VerbsObject {
     /**
      * Posts receive WRs in order, stopping at the first that fails; the ones before it stay posted.
      *
+     * @param wrs the receive WRs, in order
      * @throws PostRecvException with the index of the first WR not posted
      * @see "ibv_post_recv(3)"
      */
@@ -74,6 +80,7 @@ public interface QueuePair extends VerbsObject {
      * whose arena was closed does not count); otherwise the WR is refused with {@code EINVAL} and nothing is
      * read, so a bad address can neither crash the JVM nor leak memory that was never registered.
      *
+     * @param wr the send WR; it may be reused once the call returns
      * @throws NullPointerException naming the argument for a null WR or a null entry of its gather list
      * @throws IllegalStateException if the QP is closed
      * @throws PostSendException index 0: {@code EINVAL} for an opcode the QP type does not accept, bad flags,
@@ -87,6 +94,7 @@ public interface QueuePair extends VerbsObject {
      * Posts send WRs in order, stopping at the first that fails; the ones before it stay posted and will
      * complete. Allocates nothing.
      *
+     * @param wrs the send WRs, in order
      * @throws PostSendException with the errno and the index of the first WR not posted ({@code bad_wr})
      * @see "ibv_post_send(3)"
      */
@@ -98,6 +106,7 @@ public interface QueuePair extends VerbsObject {
      * another thread calling {@code startWr()} blocks until {@link WrSession#complete()} or
      * {@link WrSession#abort()}.
      *
+     * @return the QP's session, open
      * @throws IllegalStateException if the QP was created without {@code sendOps}, or the calling thread
      *     already has this session open
      * @see "ibv_wr_post(3)"
@@ -108,8 +117,10 @@ public interface QueuePair extends VerbsObject {
      * Binds a type 1 memory window ({@code ibv_bind_mw}). The bind is a send WR: it completes with
      * {@link WcOpcode#BIND_MW} when signaled.
      *
+     * @param mw the type 1 window to bind
      * @param wrId the WR's ID
      * @param sendFlags {@link SendFlags} bits
+     * @param bindInfo the region, range and access to bind the window to
      * @return the window's new rkey
      * @throws IllegalArgumentException if the window is not type 1
      * @throws IllegalStateException if the QP or the window is closed
@@ -126,12 +137,20 @@ public interface QueuePair extends VerbsObject {
      * ({@link DataInOrder#bit()}). Only RDMA READ, RDMA WRITE and SEND are meaningful; others return 0.
      * On rdma-core older than 50, which accepts only flags 0, native providers give the same answer.
      *
+     * @param op the operation asked about
+     * @param flags 0, or {@link DataInOrder#RETURN_CAPS}
+     * @return the answer: 0 or 1, or the capability bits
      * @throws IllegalArgumentException for unknown flag bits
      * @see "ibv_query_qp_data_in_order(3)"
      */
     int queryDataInOrder(WrOpcode op, int flags);
 
-    /** The typed form of {@code queryDataInOrder(op, RETURN_CAPS)}. */
+    /**
+     * The typed form of {@code queryDataInOrder(op, RETURN_CAPS)}.
+     *
+     * @param op the operation asked about
+     * @return the guarantees that hold for it, possibly none
+     */
     default Set<DataInOrder> dataInOrder(WrOpcode op) {
         return DataInOrder.fromBits(queryDataInOrder(op, DataInOrder.RETURN_CAPS));
     }

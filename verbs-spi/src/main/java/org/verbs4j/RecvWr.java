@@ -15,38 +15,66 @@ public final class RecvWr {
     private Sge[] sgList = NONE;
     private int numSge;
 
+    /** A receive with no SGEs and work request ID 0. */
     public RecvWr() {}
 
-    /** A receive of one SGE. */
+    /**
+     * A receive of one SGE.
+     *
+     * @param wrId the ID returned in the completion
+     * @param sge the buffer to receive into
+     */
     public RecvWr(long wrId, Sge sge) {
         this.wrId = wrId;
         sgList(sge);
     }
 
+    /** {@return the 64-bit ID returned in the completion} */
     public long wrId() {
         return wrId;
     }
 
+    /**
+     * Sets the ID returned in the completion.
+     *
+     * @param wrId any 64-bit value
+     * @return this
+     */
     public RecvWr wrId(long wrId) {
         this.wrId = wrId;
         return this;
     }
 
-    /** The scatter list; only the first {@link #numSge()} entries count. */
+    /** {@return the scatter list; only the first {@link #numSge()} entries count} */
     public Sge[] sgList() {
         return sgList;
     }
 
+    /** {@return how many entries of {@link #sgList()} are the scatter list ({@code num_sge})} */
     public int numSge() {
         return numSge;
     }
 
-    /** Uses all of {@code sges} as the scatter list (the array is kept, not copied). */
+    /**
+     * Uses all of {@code sges} as the scatter list (the array is kept, not copied).
+     *
+     * @param sges the scatter list
+     * @return this
+     * @throws NullPointerException if {@code sges} is null
+     */
     public RecvWr sgList(Sge... sges) {
         return sgList(sges, sges.length);
     }
 
-    /** Uses the first {@code count} entries of {@code sges} (the array is kept, not copied). */
+    /**
+     * Uses the first {@code count} entries of {@code sges} (the array is kept, not copied).
+     *
+     * @param sges the array holding the scatter list
+     * @param count how many of its entries are the scatter list ({@code num_sge})
+     * @return this
+     * @throws NullPointerException if {@code sges} is null
+     * @throws IllegalArgumentException if {@code count} is negative or more than the array's length
+     */
     public RecvWr sgList(Sge[] sges, int count) {
         Objects.requireNonNull(sges, "sgList");
         if (count < 0 || count > sges.length) {

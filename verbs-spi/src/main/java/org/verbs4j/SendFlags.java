@@ -29,7 +29,11 @@ public final class SendFlags {
 
     private SendFlags() {}
 
-    /** The mask as {@code SIGNALED|INLINE}, or {@code 0}. */
+    /**
+     * {@return the mask as {@code SIGNALED|INLINE}, or {@code 0}}
+     *
+     * @param flags {@link SendFlags} bits
+     */
     public static String toString(int flags) {
         if (flags == 0) {
             return "0";

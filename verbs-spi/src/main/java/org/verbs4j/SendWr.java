@@ -49,9 +49,14 @@ public final class SendWr {
     private MemorySegment tsoHdr;
     private int mss;
 
+    /** A SEND with no SGEs, no flags and work request ID 0. */
     public SendWr() {}
 
-    /** Resets every field to its initial value (SEND, no SGEs, no flags). */
+    /**
+     * Resets every field to its initial value (SEND, no SGEs, no flags).
+     *
+     * @return this
+     */
     public SendWr clear() {
         wrId = 0;
         sgList = NONE;
@@ -76,31 +81,52 @@ public final class SendWr {
         return this;
     }
 
-    /** The 64-bit ID returned in the completion. */
+    /** {@return the 64-bit ID returned in the completion} */
     public long wrId() {
         return wrId;
     }
 
+    /**
+     * Sets the ID returned in the completion.
+     *
+     * @param wrId any 64-bit value
+     * @return this
+     */
     public SendWr wrId(long wrId) {
         this.wrId = wrId;
         return this;
     }
 
-    /** The gather list; only the first {@link #numSge()} entries count. */
+    /** {@return the gather list; only the first {@link #numSge()} entries count} */
     public Sge[] sgList() {
         return sgList;
     }
 
+    /** {@return how many entries of {@link #sgList()} are the gather list ({@code num_sge})} */
     public int numSge() {
         return numSge;
     }
 
-    /** Uses all of {@code sges} as the gather list (the array is kept, not copied). */
+    /**
+     * Uses all of {@code sges} as the gather list (the array is kept, not copied).
+     *
+     * @param sges the gather list
+     * @return this
+     * @throws NullPointerException if {@code sges} is null
+     */
     public SendWr sgList(Sge... sges) {
         return sgList(sges, sges.length);
     }
 
-    /** Uses the first {@code count} entries of {@code sges} (the array is kept, not copied). */
+    /**
+     * Uses the first {@code count} entries of {@code sges} (the array is kept, not copied).
+     *
+     * @param sges the array holding the gather list
+     * @param count how many of its entries are the gather list ({@code num_sge})
+     * @return this
+     * @throws NullPointerException if {@code sges} is null
+     * @throws IllegalArgumentException if {@code count} is negative or more than the array's length
+     */
     public SendWr sgList(Sge[] sges, int count) {
         Objects.requireNonNull(sges, "sgList");
         if (count < 0 || count > sges.length) {
@@ -116,46 +142,78 @@ public final class SendWr {
         return this;
     }
 
+    /** {@return the operation} */
     public WrOpcode opcode() {
         return opcode;
     }
 
+    /**
+     * Sets the operation.
+     *
+     * @param opcode the operation; see the class table for the fields it uses
+     * @return this
+     * @throws NullPointerException if {@code opcode} is null
+     */
     public SendWr opcode(WrOpcode opcode) {
         this.opcode = Objects.requireNonNull(opcode, "opcode");
         return this;
     }
 
-    /** {@link SendFlags} bits. */
+    /** {@return the {@link SendFlags} bits} */
     public int sendFlags() {
         return sendFlags;
     }
 
+    /**
+     * Sets the send flags.
+     *
+     * @param flags {@link SendFlags} bits; the provider checks them when posting
+     * @return this
+     */
     public SendWr sendFlags(int flags) {
         this.sendFlags = flags;
         return this;
     }
 
-    /** Immediate data, 32 bits in host order; the provider sends it in network order. */
+    /** {@return the immediate data, 32 bits in host order; the provider sends it in network order} */
     public int immData() {
         return immData;
     }
 
+    /**
+     * Sets the immediate data of SEND_WITH_IMM and RDMA_WRITE_WITH_IMM.
+     *
+     * @param imm 32 bits in host order
+     * @return this
+     */
     public SendWr immData(int imm) {
         this.immData = imm;
         return this;
     }
 
-    /** The rkey to invalidate (SEND_WITH_INV at the responder, LOCAL_INV locally). */
+    /** {@return the rkey to invalidate (SEND_WITH_INV at the responder, LOCAL_INV locally)} */
     public int invalidateRkey() {
         return invalidateRkey;
     }
 
+    /**
+     * Sets the rkey to invalidate (SEND_WITH_INV, LOCAL_INV).
+     *
+     * @param rkey the rkey
+     * @return this
+     */
     public SendWr invalidateRkey(int rkey) {
         this.invalidateRkey = rkey;
         return this;
     }
 
-    /** Sets {@code wr.rdma}: the remote buffer of an RDMA READ or WRITE. */
+    /**
+     * Sets {@code wr.rdma}: the remote buffer of an RDMA READ or WRITE.
+     *
+     * @param remoteAddr the remote buffer's address
+     * @param rkey the remote region's or window's rkey
+     * @return this
+     */
     public SendWr rdma(long remoteAddr, int rkey) {
         this.remoteAddr = remoteAddr;
         this.rkey = rkey;
@@ -165,6 +223,12 @@ public final class SendWr {
     /**
      * Sets {@code wr.atomic}: the remote 8-byte operand, the compare (CMP_AND_SWP) or add (FETCH_AND_ADD)
      * value, and the swap value.
+     *
+     * @param remoteAddr the remote operand's address, 8-byte aligned
+     * @param compareAdd the value compared with (CMP_AND_SWP) or added to (FETCH_AND_ADD) the operand
+     * @param swap the value swapped in when the compare matches (CMP_AND_SWP)
+     * @param rkey the remote region's or window's rkey
+     * @return this
      */
     public SendWr atomic(long remoteAddr, long compareAdd, long swap, int rkey) {
         this.remoteAddr = remoteAddr;
@@ -174,23 +238,34 @@ public final class SendWr {
         return this;
     }
 
+    /** {@return the remote address of an RDMA or atomic operation} */
     public long remoteAddr() {
         return remoteAddr;
     }
 
+    /** {@return the remote key of an RDMA or atomic operation} */
     public int rkey() {
         return rkey;
     }
 
+    /** {@return the compare (CMP_AND_SWP) or add (FETCH_AND_ADD) value} */
     public long compareAdd() {
         return compareAdd;
     }
 
+    /** {@return the swap value (CMP_AND_SWP)} */
     public long swap() {
         return swap;
     }
 
-    /** Sets {@code wr.ud}: the destination of a UD message. */
+    /**
+     * Sets {@code wr.ud}: the destination of a UD message.
+     *
+     * @param ah the address handle of the remote port
+     * @param remoteQpn the remote QP number, 24-bit
+     * @param remoteQkey the remote QP's Q_Key
+     * @return this
+     */
     public SendWr ud(AddressHandle ah, int remoteQpn, int remoteQkey) {
         this.ah = ah;
         this.remoteQpn = remoteQpn;
@@ -198,29 +273,45 @@ public final class SendWr {
         return this;
     }
 
+    /** {@return the UD destination's address handle, or null} */
     public AddressHandle ah() {
         return ah;
     }
 
+    /** {@return the UD destination's QP number} */
     public int remoteQpn() {
         return remoteQpn;
     }
 
+    /** {@return the UD destination's Q_Key} */
     public int remoteQkey() {
         return remoteQkey;
     }
 
-    /** The remote SRQ number ({@code qp_type.xrc.remote_srqn}, XRC_SEND). */
+    /** {@return the remote SRQ number ({@code qp_type.xrc.remote_srqn}, XRC_SEND)} */
     public int remoteSrqn() {
         return remoteSrqn;
     }
 
+    /**
+     * Sets the remote SRQ number of an XRC_SEND QP.
+     *
+     * @param srqn the SRQ number, 24-bit
+     * @return this
+     */
     public SendWr remoteSrqn(int srqn) {
         this.remoteSrqn = srqn;
         return this;
     }
 
-    /** Sets {@code bind_mw}: the type 2 window, its new rkey and what it binds. */
+    /**
+     * Sets {@code bind_mw}: the type 2 window, its new rkey and what it binds.
+     *
+     * @param mw the type 2 memory window
+     * @param rkey the window's new rkey
+     * @param bindInfo the region, range and access it binds
+     * @return this
+     */
     public SendWr bindMw(MemoryWindow mw, int rkey, MwBindInfo bindInfo) {
         this.bindMw = mw;
         this.bindRkey = rkey;
@@ -228,29 +319,40 @@ public final class SendWr {
         return this;
     }
 
+    /** {@return the window a BIND_MW binds, or null} */
     public MemoryWindow bindMwWindow() {
         return bindMw;
     }
 
+    /** {@return the new rkey a BIND_MW gives the window} */
     public int bindMwRkey() {
         return bindRkey;
     }
 
+    /** {@return what a BIND_MW binds, or null} */
     public MwBindInfo bindMwInfo() {
         return bindInfo;
     }
 
-    /** Sets {@code tso}: the header prefixed to each segment ({@code hdr_sz} is its size) and the MSS, bytes. */
+    /**
+     * Sets {@code tso}: the header prefixed to each segment and the maximum segment size.
+     *
+     * @param hdr the header; its size is {@code hdr_sz}
+     * @param mss the maximum segment size, bytes
+     * @return this
+     */
     public SendWr tso(MemorySegment hdr, int mss) {
         this.tsoHdr = hdr;
         this.mss = mss;
         return this;
     }
 
+    /** {@return the TSO header, or null} */
     public MemorySegment tsoHdr() {
         return tsoHdr;
     }
 
+    /** {@return the TSO maximum segment size, bytes} */
     public int mss() {
         return mss;
     }

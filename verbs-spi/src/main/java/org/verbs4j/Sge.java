@@ -11,9 +11,12 @@ public final class Sge {
     private int length;
     private int lkey;
 
+    /** An empty SGE: address 0, length 0, lkey 0; set it before use. */
     public Sge() {}
 
     /**
+     * An SGE over a buffer.
+     *
      * @param addr the buffer's address (an offset for {@link AccessFlags#ZERO_BASED} regions)
      * @param length the buffer's length, bytes, as an unsigned 32-bit value
      * @param lkey the region's 32-bit lkey
@@ -22,7 +25,13 @@ public final class Sge {
         set(addr, length, lkey);
     }
 
-    /** The whole region. */
+    /**
+     * An SGE over a whole region.
+     *
+     * @param mr the region
+     * @return the SGE
+     * @throws IllegalArgumentException if the region is 4 GiB or larger
+     */
     public static Sge of(MemoryRegion mr) {
         java.util.Objects.requireNonNull(mr, "mr");
         if (mr.length() > 0xffffffffL) {
@@ -34,6 +43,10 @@ public final class Sge {
     /**
      * {@code length} bytes at {@code offset} into the region.
      *
+     * @param mr the region
+     * @param offset where the buffer starts, bytes from the region's start
+     * @param length the buffer's length, bytes
+     * @return the SGE
      * @throws NullPointerException if {@code mr} is null
      * @throws IndexOutOfBoundsException if the range is not inside the region ({@code offset + length} is
      *     computed without overflow, so a huge offset is refused too)
@@ -47,6 +60,14 @@ public final class Sge {
         return new Sge(mr.address() + offset, length, mr.lkey());
     }
 
+    /**
+     * Sets every field.
+     *
+     * @param addr the buffer's address
+     * @param length the buffer's length, bytes, unsigned 32-bit
+     * @param lkey the region's lkey
+     * @return this
+     */
     public Sge set(long addr, int length, int lkey) {
         this.addr = addr;
         this.length = length;
@@ -54,29 +75,49 @@ public final class Sge {
         return this;
     }
 
+    /** {@return the buffer's address} */
     public long addr() {
         return addr;
     }
 
+    /**
+     * Sets the buffer's address.
+     *
+     * @param addr the address (an offset for {@link AccessFlags#ZERO_BASED} regions)
+     * @return this
+     */
     public Sge addr(long addr) {
         this.addr = addr;
         return this;
     }
 
-    /** The length, bytes (unsigned 32-bit: use {@link Integer#toUnsignedLong}). */
+    /** {@return the length, bytes (unsigned 32-bit: use {@link Integer#toUnsignedLong})} */
     public int length() {
         return length;
     }
 
+    /**
+     * Sets the buffer's length.
+     *
+     * @param length bytes, unsigned 32-bit
+     * @return this
+     */
     public Sge length(int length) {
         this.length = length;
         return this;
     }
 
+    /** {@return the region's lkey} */
     public int lkey() {
         return lkey;
     }
 
+    /**
+     * Sets the region's lkey.
+     *
+     * @param lkey the lkey
+     * @return this
+     */
     public Sge lkey(int lkey) {
         this.lkey = lkey;
         return this;

@@ -8,14 +8,16 @@ import java.util.List;
  * @see "ibv_create_srq(3)"
  */
 public interface SharedReceiveQueue extends VerbsObject {
+    /** {@return the protection domain the SRQ was created in} */
     ProtectionDomain pd();
 
-    /** The SRQ's 24-bit number (XRC). */
+    /** {@return the SRQ's 24-bit number (XRC)} */
     int srqNum();
 
     /**
      * The current sizes and limit.
      *
+     * @return the SRQ's sizes and armed limit
      * @see "ibv_query_srq(3)"
      */
     SrqInitAttributes query();
@@ -24,6 +26,7 @@ public interface SharedReceiveQueue extends VerbsObject {
      * Arms the limit event: once fewer than {@code srqLimit} WRs are queued, one
      * {@link AsyncEventType#SRQ_LIMIT_REACHED} event fires and the limit is disarmed.
      *
+     * @param srqLimit the number of queued WRs below which the event fires
      * @throws IllegalArgumentException if srqLimit is negative
      * @throws VerbsException {@code EINVAL} if srqLimit exceeds the queue's size
      * @see "ibv_modify_srq(3)"
@@ -33,6 +36,7 @@ public interface SharedReceiveQueue extends VerbsObject {
     /**
      * Posts one receive WR.
      *
+     * @param wr the receive WR; its SGEs are read during the call
      * @throws PostRecvException {@code ENOMEM} when the queue is full, {@code EINVAL} for too many SGEs
      * @see "ibv_post_srq_recv(3)"
      */
@@ -41,6 +45,7 @@ public interface SharedReceiveQueue extends VerbsObject {
     /**
      * Posts receive WRs in order, stopping at the first that fails.
      *
+     * @param wrs the receive WRs, in order
      * @throws PostRecvException with the index of the first WR not posted
      * @see "ibv_post_srq_recv(3)"
      */

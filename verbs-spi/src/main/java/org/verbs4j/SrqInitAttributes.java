@@ -10,6 +10,12 @@ package org.verbs4j;
  * @see "ibv_modify_srq(3)"
  */
 public record SrqInitAttributes(int maxWr, int maxSge, int srqLimit) {
+    /**
+     * Checks the sizes.
+     *
+     * @throws IllegalArgumentException unless {@code maxWr} and {@code maxSge} are positive and {@code srqLimit}
+     *     is not negative
+     */
     public SrqInitAttributes {
         if (maxWr <= 0 || maxSge <= 0 || srqLimit < 0) {
             throw new IllegalArgumentException("an SRQ needs maxWr > 0, maxSge > 0 and srqLimit >= 0: " + this);

@@ -8,6 +8,7 @@ package org.verbs4j;
  * @see "ibv_wr_post(3)"
  */
 public interface ThreadDomain extends VerbsObject {
+    /** {@return the context the thread domain was allocated on} */
     Context context();
 
     /**

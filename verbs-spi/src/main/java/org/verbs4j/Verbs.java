@@ -22,9 +22,12 @@ import org.verbs4j.spi.VerbsProvider;
  *       resolution fails with the cause attached. It never falls back silently.</li>
  *   <li>Otherwise the available provider with the highest {@link VerbsProvider#priority()} wins
  *       (ffm, then jnr, then emulated).</li>
- *   <li>The choice is logged through {@link System.Logger} ({@code org.verbs4j}), with the reason each
- *       other provider lost. A provider that fails to load ({@link ServiceConfigurationError}) or was built
- *       against another SPI version is skipped with a warning.</li>
+ *   <li>The choice is logged at DEBUG through {@link System.Logger} ({@code org.verbs4j}), with the reason
+ *       each other provider lost; {@link #select()} returns the same explanation and {@link #providers()} lists
+ *       every provider with its unavailability cause. {@link #provider()} logs one INFO line, once per JVM,
+ *       only when the emulated device stands in for an unavailable native provider. A provider that fails to
+ *       load ({@link ServiceConfigurationError}) or was built against another SPI version is skipped with a
+ *       warning.</li>
  * </ol>
  *
  * <p>{@link #provider()} resolves once per JVM. Tests and tools use {@link #select()},
@@ -41,12 +44,22 @@ public final class Verbs {
     private Verbs() {}
 
     private static final class Holder {
-        static final VerbsProvider CHOSEN = select().chosen();
+        static final VerbsProvider CHOSEN = resolveOnce();
+
+        private static VerbsProvider resolveOnce() {
+            ProviderSelection s = select();
+            String notice = fallbackNotice(s);
+            if (notice != null) {
+                LOG.log(System.Logger.Level.INFO, notice);
+            }
+            return s.chosen();
+        }
     }
 
     /**
      * The JVM's provider, resolved on first use and then kept.
      *
+     * @return the provider
      * @throws ProviderUnavailableException if the named provider is missing or unavailable, or none is available
      */
     public static VerbsProvider provider() {
@@ -63,13 +76,19 @@ public final class Verbs {
     /**
      * The provider with this name, uncached.
      *
+     * @param name the provider's name, such as {@code ffm}
+     * @return the provider, available
      * @throws ProviderUnavailableException if it is missing or unavailable
      */
     public static VerbsProvider provider(String name) {
         return select(loader(), name).chosen();
     }
 
-    /** Every provider found, available or not, in {@link ServiceLoader} order. Uncached. */
+    /**
+     * Every provider found, available or not, in {@link ServiceLoader} order. Uncached.
+     *
+     * @return the providers; each says {@link VerbsProvider#isAvailable()} and why not
+     */
     public static List<VerbsProvider> providers() {
         return load(loader().iterator(), new LinkedHashMap<>());
     }
@@ -77,13 +96,14 @@ public final class Verbs {
     /**
      * Resolves a provider as {@link #provider()} does, but uncached, and says why.
      *
+     * @return the chosen provider, why, and why each other lost
      * @throws ProviderUnavailableException if the named provider is missing or unavailable, or none is available
      */
     public static ProviderSelection select() {
         return select(loader(), requestedName());
     }
 
-    /** The provider name set by {@value #PROVIDER_PROPERTY} or {@value #PROVIDER_ENV}, or null. */
+    /** {@return the provider name set by {@value #PROVIDER_PROPERTY} or {@value #PROVIDER_ENV}, or null} */
     public static String requestedName() {
         return requestedName(System::getProperty, System::getenv);
     }
@@ -108,9 +128,7 @@ public final class Verbs {
         }
         List<VerbsProvider> ranked = new ArrayList<>(found);
         ranked.sort(Comparator.comparingInt(VerbsProvider::priority).reversed());
-        ProviderUnavailableException none = new ProviderUnavailableException(
-                "no verbs4j provider is available; found " + names(found)
-                        + ". Put verbs4j-provider-emulated on the path to run without RDMA hardware.", null);
+        List<Throwable> causes = new ArrayList<>();
         VerbsProvider chosen = null;
         for (VerbsProvider p : ranked) {
             if (chosen != null) {
@@ -128,11 +146,14 @@ public final class Verbs {
                 chosen = p;
             } else {
                 rejected.put(p.name(), "unavailable: " + cause.getMessage());
-                none.addSuppressed(cause);
+                causes.add(cause);
             }
         }
         if (chosen == null) {
-            LOG.log(System.Logger.Level.ERROR, none.getMessage() + " " + rejected);
+            ProviderUnavailableException none = new ProviderUnavailableException(noProviderMessage(found, rejected),
+                    null);
+            causes.forEach(none::addSuppressed);
+            LOG.log(System.Logger.Level.DEBUG, none.getMessage());
             throw none;
         }
         String reason = "highest priority available provider (" + chosen.priority() + ")";
@@ -210,15 +231,47 @@ public final class Verbs {
         return cause != null ? cause : new IllegalStateException("provider '" + p.name() + "' gave no reason");
     }
 
+    /**
+     * Logs the choice at DEBUG: a library should not print on every run. The same explanation is in the
+     * {@link ProviderSelection} that {@link #select()} returns, and {@link #providers()} lists every provider
+     * with its {@link VerbsProvider#unavailabilityCause()}.
+     */
     private static void log(VerbsProvider chosen, String reason, Map<String, String> rejected) {
-        StringBuilder sb = new StringBuilder("verbs4j provider '").append(chosen.name()).append("' chosen: ")
-                .append(reason);
-        rejected.forEach((name, why) -> sb.append("; '").append(name).append("' lost: ").append(why));
-        LOG.log(System.Logger.Level.INFO, sb.toString());
-        if (chosen.name().equals("emulated") && rejected.keySet().stream().anyMatch(n -> !n.startsWith("("))) {
-            LOG.log(System.Logger.Level.INFO, "verbs4j is using the emulated software device, not RDMA hardware. "
-                    + "Install rdma-core and an RDMA NIC (or rxe) for the native providers.");
+        LOG.log(System.Logger.Level.DEBUG, () -> "verbs4j provider '" + chosen.name() + "' chosen: " + reason
+                + explain(rejected));
+    }
+
+    /**
+     * The one INFO line verbs4j may print, once per JVM from {@link #provider()}: the emulated device stands
+     * in for RDMA hardware because a native provider was found but is unavailable. Null when that is not so.
+     */
+    static String fallbackNotice(ProviderSelection s) {
+        if (!s.chosen().name().equals("emulated")) {
+            return null;
         }
+        List<String> natives = s.rejected().entrySet().stream()
+                .filter(e -> !e.getKey().startsWith("(") && e.getValue().startsWith("unavailable: "))
+                .map(e -> "'" + e.getKey() + "' " + e.getValue())
+                .toList();
+        if (natives.isEmpty()) {
+            return null;
+        }
+        return "verbs4j is using the emulated software device, not RDMA hardware (" + String.join("; ", natives)
+                + "). Install rdma-core and an RDMA NIC (or rxe) for the native providers; Verbs.providers() "
+                + "and 'verbs4j devinfo' list every provider and why it was not chosen.";
+    }
+
+    /** The message of the exception thrown when no provider is available: what was found and why each lost. */
+    static String noProviderMessage(List<VerbsProvider> found, Map<String, String> rejected) {
+        return "no verbs4j provider is available; found " + names(found) + explain(rejected)
+                + ". Put verbs4j-provider-emulated on the path to run without RDMA hardware.";
+    }
+
+    /** "; 'ffm' lost: unavailable: ..." for each provider that was not chosen, or "" when there is none. */
+    private static String explain(Map<String, String> rejected) {
+        StringBuilder sb = new StringBuilder();
+        rejected.forEach((name, why) -> sb.append("; '").append(name).append("' lost: ").append(why));
+        return sb.toString();
     }
 
     private static List<String> names(List<VerbsProvider> providers) {

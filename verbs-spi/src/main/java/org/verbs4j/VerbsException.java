@@ -11,10 +11,14 @@ package org.verbs4j;
 public class VerbsException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** The verb that failed. */
     private final String verb;
+    /** The Linux errno value. */
     private final int errno;
 
     /**
+     * A failed verb.
+     *
      * @param verb the verb that failed, such as {@code ibv_create_qp_ex}
      * @param errno the Linux errno value (positive)
      * @param detail what was wrong, or null
@@ -25,17 +29,17 @@ public class VerbsException extends RuntimeException {
         this.errno = errno;
     }
 
-    /** The verb that failed, such as {@code ibv_modify_qp}. */
+    /** {@return the verb that failed, such as {@code ibv_modify_qp}} */
     public String verb() {
         return verb;
     }
 
-    /** The errno value, such as 22 for {@code EINVAL}. */
+    /** {@return the errno value, such as 22 for {@code EINVAL}} */
     public int errno() {
         return errno;
     }
 
-    /** The errno's name, such as {@code EINVAL}. */
+    /** {@return the errno's name, such as {@code EINVAL}} */
     public String errnoName() {
         return Errno.name(errno);
     }

@@ -25,6 +25,6 @@ public interface VerbsObject extends AutoCloseable {
     @Override
     void close();
 
-    /** Whether {@link #close()} has succeeded. */
+    /** {@return whether {@link #close()} has succeeded} */
     boolean isClosed();
 }

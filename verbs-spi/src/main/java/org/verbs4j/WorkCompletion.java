@@ -36,12 +36,12 @@ public record WorkCompletion(
         int sl,
         int dlidPathBits) {
 
-    /** Whether the completion carries immediate data. */
+    /** {@return whether the completion carries immediate data} */
     public boolean hasImm() {
         return (wcFlags & WcFlags.WITH_IMM) != 0;
     }
 
-    /** Whether the completion carries an invalidated rkey. */
+    /** {@return whether the completion carries an invalidated rkey} */
     public boolean hasInvalidatedRkey() {
         return (wcFlags & WcFlags.WITH_INV) != 0;
     }

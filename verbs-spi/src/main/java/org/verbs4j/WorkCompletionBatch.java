@@ -28,6 +28,7 @@ public final class WorkCompletionBatch {
     /**
      * A batch of up to {@code capacity} completions.
      *
+     * @param capacity the most completions one poll returns into it ({@code num_entries})
      * @throws IllegalArgumentException if capacity is not 1..65536
      */
     public WorkCompletionBatch(int capacity) {
@@ -49,12 +50,12 @@ public final class WorkCompletionBatch {
         dlidPathBits = new int[capacity];
     }
 
-    /** The most completions one poll can return into this batch. */
+    /** {@return the most completions one poll can return into this batch} */
     public int capacity() {
         return wrId.length;
     }
 
-    /** The completions the last poll returned. */
+    /** {@return the completions the last poll returned} */
     public int size() {
         return size;
     }
@@ -66,61 +67,156 @@ public final class WorkCompletionBatch {
         return i;
     }
 
+    /**
+     * Completion {@code i}'s work request ID.
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return the ID of the work request it completes ({@code wr_id})
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public long wrId(int i) {
         return wrId[check(i)];
     }
 
+    /**
+     * Completion {@code i}'s status.
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return the status; the fields below are valid only on success
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public WcStatus status(int i) {
         return WcStatus.of(status[check(i)]);
     }
 
+    /**
+     * Completion {@code i}'s operation.
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return the operation ({@code opcode}); defined only on success
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public WcOpcode opcode(int i) {
         return WcOpcode.of(opcode[check(i)]);
     }
 
+    /**
+     * Completion {@code i}'s vendor error.
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return the vendor's error code, meaningful only on failure
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public int vendorErr(int i) {
         return vendorErr[check(i)];
     }
 
-    /** Bytes transferred. */
+    /**
+     * Completion {@code i}'s length.
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return the bytes transferred ({@code byte_len}): received, read, or 8 for atomics
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public int byteLen(int i) {
         return byteLen[check(i)];
     }
 
-    /** Immediate data in host order, or the invalidated rkey; see {@link #wcFlags(int)}. */
+    /**
+     * Completion {@code i}'s immediate data or invalidated rkey.
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return the immediate data in host order, or the invalidated rkey; see {@link #wcFlags(int)}
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public int immData(int i) {
         return immData[check(i)];
     }
 
+    /**
+     * Completion {@code i}'s local QP.
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return the number of the local QP the WR was posted to
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public int qpNum(int i) {
         return qpNum[check(i)];
     }
 
+    /**
+     * Completion {@code i}'s source QP (UD).
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return the remote QP number of a UD receive
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public int srcQp(int i) {
         return srcQp[check(i)];
     }
 
+    /**
+     * Completion {@code i}'s flags.
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return its {@link WcFlags} bits
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public int wcFlags(int i) {
         return wcFlags[check(i)];
     }
 
+    /**
+     * Completion {@code i}'s P_Key index.
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return the P_Key index of a GSI QP's receive
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public int pkeyIndex(int i) {
         return pkeyIndex[check(i)];
     }
 
+    /**
+     * Completion {@code i}'s source LID (UD).
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return the source LID of a UD receive
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public int slid(int i) {
         return slid[check(i)];
     }
 
+    /**
+     * Completion {@code i}'s service level (UD).
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return the service level of a UD receive
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public int sl(int i) {
         return sl[check(i)];
     }
 
+    /**
+     * Completion {@code i}'s DLID path bits (UD).
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return the destination LID path bits of a UD receive
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public int dlidPathBits(int i) {
         return dlidPathBits[check(i)];
     }
 
-    /** Completion {@code i} as a value (allocates). */
+    /**
+     * Completion {@code i} as a value (allocates).
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return a new value holding every field
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     */
     public WorkCompletion get(int i) {
         check(i);
         return new WorkCompletion(wrId[i], WcStatus.of(status[i]), WcOpcode.of(opcode[i]), vendorErr[i], byteLen[i],
@@ -140,6 +236,19 @@ public final class WorkCompletionBatch {
      * Provider side: appends one completion with {@code ibv_wc}'s raw values. Applications do not
      * call this.
      *
+     * @param wrId {@code wr_id}
+     * @param status {@code status}, an {@code IBV_WC_*} status value
+     * @param opcode {@code opcode}, an {@code IBV_WC_*} opcode value
+     * @param vendorErr {@code vendor_err}
+     * @param byteLen {@code byte_len}
+     * @param immData {@code imm_data} in host order, or {@code invalidated_rkey}
+     * @param qpNum {@code qp_num}
+     * @param srcQp {@code src_qp}
+     * @param wcFlags {@code wc_flags}
+     * @param pkeyIndex {@code pkey_index}
+     * @param slid {@code slid}
+     * @param sl {@code sl}
+     * @param dlidPathBits {@code dlid_path_bits}
      * @return false, adding nothing, when the batch is full
      */
     public boolean add(long wrId, int status, int opcode, int vendorErr, int byteLen, int immData, int qpNum,

@@ -29,59 +29,121 @@ import java.lang.foreign.MemorySegment;
  * @see "ibv_wr_post(3)"
  */
 public interface WrSession extends AutoCloseable {
-    /** The QP this session posts to. */
+    /** {@return the QP this session posts to} */
     QueuePair qp();
 
-    /** Whether the session is open: started and not yet completed or aborted. */
+    /** {@return whether the session is open: started and not yet completed or aborted} */
     boolean isActive();
 
-    /** Sets {@code qpx->wr_id} for the next builders. */
+    /**
+     * Sets {@code qpx->wr_id} for the next builders.
+     *
+     * @param wrId any 64-bit value, returned in the completion
+     */
     void wrId(long wrId);
 
-    /** Sets {@code qpx->wr_flags} ({@link SendFlags}) for the next builders. */
+    /**
+     * Sets {@code qpx->wr_flags} ({@link SendFlags}) for the next builders.
+     *
+     * @param flags {@link SendFlags} bits
+     */
     void wrFlags(int flags);
 
     // ---- builders ----
 
-    /** {@code ibv_wr_atomic_cmp_swp}: if the remote 8 bytes equal {@code compare}, set them to {@code swap}. RC, XRC_SEND. */
+    /**
+     * {@code ibv_wr_atomic_cmp_swp}: if the remote 8 bytes equal {@code compare}, set them to {@code swap}. RC, XRC_SEND.
+     *
+     * @param rkey the remote region's or window's rkey
+     * @param remoteAddr the remote operand's address, 8-byte aligned
+     * @param compare the value the operand must hold
+     * @param swap the value written when it does
+     */
     void atomicCmpSwp(int rkey, long remoteAddr, long compare, long swap);
 
-    /** {@code ibv_wr_atomic_fetch_add}: add {@code add} to the remote 8 bytes. RC, XRC_SEND. */
+    /**
+     * {@code ibv_wr_atomic_fetch_add}: add {@code add} to the remote 8 bytes. RC, XRC_SEND.
+     *
+     * @param rkey the remote region's or window's rkey
+     * @param remoteAddr the remote operand's address, 8-byte aligned
+     * @param add the value added
+     */
     void atomicFetchAdd(int rkey, long remoteAddr, long add);
 
     /**
      * {@code ibv_wr_atomic_write}: write the 8 bytes of {@code value}, in native byte order, atomically to the
      * remote address (rdma-core 44+). RC, XRC_SEND. Takes no DATA setter.
+     *
+     * @param rkey the remote region's or window's rkey
+     * @param remoteAddr the remote address, 8-byte aligned
+     * @param value the 8 bytes to write
      */
     void atomicWrite(int rkey, long remoteAddr, long value);
 
-    /** {@code ibv_wr_bind_mw}: bind a type 2 window with a new rkey. UC, RC, XRC_SEND. */
+    /**
+     * {@code ibv_wr_bind_mw}: bind a type 2 window with a new rkey. UC, RC, XRC_SEND.
+     *
+     * @param mw the type 2 window
+     * @param rkey its new rkey
+     * @param bindInfo the region, range and access it binds
+     */
     void bindMw(MemoryWindow mw, int rkey, MwBindInfo bindInfo);
 
-    /** {@code ibv_wr_local_inv}: invalidate the type 2 window with this rkey. UC, RC, XRC_SEND. */
+    /**
+     * {@code ibv_wr_local_inv}: invalidate the type 2 window with this rkey. UC, RC, XRC_SEND.
+     *
+     * @param invalidateRkey the window's rkey
+     */
     void localInv(int invalidateRkey);
 
-    /** {@code ibv_wr_rdma_read}: read into the DATA buffers. RC, XRC_SEND. */
+    /**
+     * {@code ibv_wr_rdma_read}: read into the DATA buffers. RC, XRC_SEND.
+     *
+     * @param rkey the remote region's or window's rkey
+     * @param remoteAddr the remote address
+     */
     void rdmaRead(int rkey, long remoteAddr);
 
-    /** {@code ibv_wr_rdma_write}: write the DATA buffers. UC, RC, XRC_SEND. */
+    /**
+     * {@code ibv_wr_rdma_write}: write the DATA buffers. UC, RC, XRC_SEND.
+     *
+     * @param rkey the remote region's or window's rkey
+     * @param remoteAddr the remote address
+     */
     void rdmaWrite(int rkey, long remoteAddr);
 
-    /** {@code ibv_wr_rdma_write_imm}: write, and complete a receive at the remote with {@code immData} (host order). */
+    /**
+     * {@code ibv_wr_rdma_write_imm}: write, and complete a receive at the remote with {@code immData} (host order).
+     *
+     * @param rkey the remote region's or window's rkey
+     * @param remoteAddr the remote address
+     * @param immData 32 bits, host order
+     */
     void rdmaWriteImm(int rkey, long remoteAddr, int immData);
 
     /** {@code ibv_wr_send}. UD, UC, RC, XRC_SEND, RAW_PACKET. */
     void send();
 
-    /** {@code ibv_wr_send_imm}, with 32-bit immediate data in host order. UD, UC, RC, XRC_SEND. */
+    /**
+     * {@code ibv_wr_send_imm}, with 32-bit immediate data in host order. UD, UC, RC, XRC_SEND.
+     *
+     * @param immData 32 bits, host order
+     */
     void sendImm(int immData);
 
-    /** {@code ibv_wr_send_inv}: send, and invalidate {@code invalidateRkey} at the remote. UC, RC, XRC_SEND. */
+    /**
+     * {@code ibv_wr_send_inv}: send, and invalidate {@code invalidateRkey} at the remote. UC, RC, XRC_SEND.
+     *
+     * @param invalidateRkey the rkey the remote invalidates
+     */
     void sendInv(int invalidateRkey);
 
     /**
      * {@code ibv_wr_send_tso}: segment the DATA into {@code mss}-byte SENDs, each prefixed with {@code hdr}
      * (copied at the call, at most 65535 bytes). UD, RAW_PACKET.
+     *
+     * @param hdr the header each segment starts with
+     * @param mss the maximum segment size, bytes
      */
     void sendTso(MemorySegment hdr, int mss);
 
@@ -89,6 +151,8 @@ public interface WrSession extends AutoCloseable {
      * {@code ibv_wr_flush}: make prior writes to the range durable at the given point (rdma-core 45+).
      * RC, XRC_SEND.
      *
+     * @param rkey the remote region's or window's rkey
+     * @param remoteAddr the start of the range
      * @param len bytes
      * @param type {@link Flush#TYPE_GLOBAL} or {@link Flush#TYPE_PERSISTENT}
      * @param level {@link Flush#LEVEL_RANGE} or {@link Flush#LEVEL_MR}
@@ -97,25 +161,53 @@ public interface WrSession extends AutoCloseable {
 
     // ---- setters of the last WR ----
 
-    /** {@code ibv_wr_set_sge}: one buffer. {@code length} is unsigned 32-bit, bytes. */
+    /**
+     * {@code ibv_wr_set_sge}: one buffer. {@code length} is unsigned 32-bit, bytes.
+     *
+     * @param lkey the local region's lkey
+     * @param addr the buffer's address
+     * @param length its length, bytes
+     */
     void setSge(int lkey, long addr, int length);
 
-    /** {@code ibv_wr_set_sge_list}: the first {@code count} buffers, logically concatenated. */
+    /**
+     * {@code ibv_wr_set_sge_list}: the first {@code count} buffers, logically concatenated.
+     *
+     * @param sges the array of buffers
+     * @param count how many of its entries to use
+     */
     void setSgeList(Sge[] sges, int count);
 
     /**
      * {@code ibv_wr_set_inline_data}: copies {@code data} now; the caller may reuse it at once. The
      * segment may be heap or native. Valid only for SEND and RDMA WRITE.
+     *
+     * @param data the bytes to send
      */
     void setInlineData(MemorySegment data);
 
-    /** {@code ibv_wr_set_inline_data_list}: copies the first {@code count} segments, concatenated, now. */
+    /**
+     * {@code ibv_wr_set_inline_data_list}: copies the first {@code count} segments, concatenated, now.
+     *
+     * @param buffers the array of segments
+     * @param count how many of its entries to use
+     */
     void setInlineDataList(MemorySegment[] buffers, int count);
 
-    /** {@code ibv_wr_set_ud_addr}: the destination of a UD WR; mandatory on UD. */
+    /**
+     * {@code ibv_wr_set_ud_addr}: the destination of a UD WR; mandatory on UD.
+     *
+     * @param ah the address handle of the remote port
+     * @param remoteQpn the remote QP number, 24-bit
+     * @param remoteQkey the remote QP's Q_Key
+     */
     void setUdAddr(AddressHandle ah, int remoteQpn, int remoteQkey);
 
-    /** {@code ibv_wr_set_xrc_srqn}: the destination SRQ; mandatory on XRC_SEND. */
+    /**
+     * {@code ibv_wr_set_xrc_srqn}: the destination SRQ; mandatory on XRC_SEND.
+     *
+     * @param remoteSrqn the remote SRQ number
+     */
     void setXrcSrqn(int remoteSrqn);
 
     // ---- end of the session ----

@@ -1,6 +1,8 @@
 package org.verbs4j;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -10,10 +12,15 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceConfigurationError;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.spi.VerbsProvider;
@@ -195,5 +202,88 @@ class VerbsSelectionTest {
         when(ffm.unavailabilityCause()).thenReturn(cause);
         ProviderUnavailableException e = assertThrows(ProviderUnavailableException.class, ffm::ensureAvailability);
         assertSame(cause, e.getCause());
+    }
+
+    /** Runs the action with the org.verbs4j logger's records (System.Logger's default backend is JUL) captured. */
+    private static List<LogRecord> logged(Runnable action) {
+        Logger jul = Logger.getLogger("org.verbs4j");
+        List<LogRecord> records = new ArrayList<>();
+        Handler h = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Level before = jul.getLevel();
+        jul.setLevel(Level.ALL);
+        jul.addHandler(h);
+        try {
+            action.run();
+        } finally {
+            jul.removeHandler(h);
+            jul.setLevel(before);
+        }
+        return records;
+    }
+
+    @Test
+    @DisplayName("the choice is logged at DEBUG with each loser's reason, and nothing at INFO or above")
+    void choiceIsDebugOnly() {
+        VerbsProvider ffm = provider("ffm", 300, false);
+        VerbsProvider emulated = provider("emulated", 100, true);
+        List<LogRecord> records = logged(() -> Verbs.select(List.of(ffm, emulated), null));
+        assertTrue(records.stream().noneMatch(r -> r.getLevel().intValue() >= Level.INFO.intValue()),
+                "select() must not log at INFO or above: " + records.stream().map(LogRecord::getMessage).toList());
+        assertTrue(records.stream().anyMatch(r -> r.getLevel() == Level.FINE
+                        && r.getMessage().contains("'emulated' chosen")
+                        && r.getMessage().contains("'ffm' lost: unavailable: ffm found no RDMA device")),
+                "the DEBUG (FINE) line names the choice and why ffm lost: "
+                        + records.stream().map(LogRecord::getMessage).toList());
+    }
+
+    @Test
+    @DisplayName("the one INFO notice is given only when the emulated device stands in for an unavailable native one")
+    void fallbackNoticeOnlyWhenEmulatedStandsIn() {
+        VerbsProvider ffm = provider("ffm", 300, false);
+        VerbsProvider emulated = provider("emulated", 100, true);
+        String notice = Verbs.fallbackNotice(Verbs.select(List.of(ffm, emulated), null));
+        assertNotNull(notice, "emulated chosen because ffm is unavailable");
+        assertTrue(notice.contains("'ffm' unavailable: ffm found no RDMA device"), notice);
+        assertTrue(notice.contains("Verbs.providers()"), notice);
+        assertNull(Verbs.fallbackNotice(Verbs.select(List.of(emulated), null)), "only emulated on the path");
+        VerbsProvider jnr = provider("jnr", 200, true);
+        assertNull(Verbs.fallbackNotice(Verbs.select(List.of(ffm, jnr, emulated), null)), "a native one was chosen");
+        assertNull(Verbs.fallbackNotice(Verbs.select(List.of(ffm, emulated), "emulated")),
+                "asked for by name: ffm lost because it was not requested, not because it is unavailable");
+    }
+
+    @Test
+    @DisplayName("the 'no provider' message names each provider's cause and has no stray placeholder")
+    void noProviderMessageIsClean() {
+        VerbsProvider ffm = provider("ffm", 300, false);
+        VerbsProvider jnr = provider("jnr", 200, false);
+        List<LogRecord> records = new ArrayList<>();
+        ProviderUnavailableException[] thrown = new ProviderUnavailableException[1];
+        records.addAll(logged(() -> thrown[0] = assertThrows(ProviderUnavailableException.class,
+                () -> Verbs.select(List.of(ffm, jnr), null))));
+        String m = thrown[0].getMessage();
+        assertEquals("no verbs4j provider is available; found [ffm, jnr]; 'ffm' lost: unavailable: ffm found no RDMA "
+                + "device; 'jnr' lost: unavailable: jnr found no RDMA device. Put verbs4j-provider-emulated on the "
+                + "path to run without RDMA hardware.", m);
+        ProviderUnavailableException empty = assertThrows(ProviderUnavailableException.class,
+                () -> Verbs.select(List.of(), null));
+        assertEquals("no verbs4j provider is available; found []. Put verbs4j-provider-emulated on the path to run "
+                + "without RDMA hardware.", empty.getMessage());
+        for (LogRecord r : records) {
+            assertFalse(r.getMessage().contains("{}"), "stray placeholder in a log line: " + r.getMessage());
+            assertTrue(r.getLevel().intValue() < Level.INFO.intValue(),
+                    "a library logs a failure it throws at DEBUG at most: " + r.getMessage());
+        }
     }
 }

@@ -21,13 +21,19 @@ public final class Completions {
 
     private Completions() {}
 
-    /** The deadline for an expected event, milliseconds. */
+    /** {@return the deadline for an expected event, milliseconds: {@code verbs4j.tck.timeoutMs}, else the default} */
     public static long timeoutMs() {
         return Long.getLong("verbs4j.tck.timeoutMs", DEFAULT_TIMEOUT_MS);
     }
 
     /**
-     * Polls {@code cq} until {@code n} completions arrived, or fails naming {@code what} and those that came.
+     * Polls a CQ until {@code n} completions arrived within {@link #timeoutMs()}, or fails naming {@code what}
+     * and those that came. More than {@code n} completions also fail.
+     *
+     * @param cq the CQ to poll
+     * @param n how many completions are expected
+     * @param what names the WRs in the failure message
+     * @return the completions, in the order polled
      */
     public static List<WorkCompletion> await(CompletionQueue cq, int n, String what) {
         return await(cq, n, timeoutMs(), what);
@@ -36,6 +42,13 @@ public final class Completions {
     /**
      * Polls {@code cq} until {@code n} completions arrived or {@code timeoutMs} milliseconds passed, then fails
      * naming {@code what} and those that came. More than {@code n} completions also fail.
+     *
+     * @param cq the CQ to poll
+     * @param n how many completions are expected
+     * @param timeoutMs the deadline, milliseconds
+     * @param what names the WRs in the failure message
+     * @return the completions, in the order polled
+     * @see "ibv_poll_cq(3)"
      */
     public static List<WorkCompletion> await(CompletionQueue cq, int n, long timeoutMs, String what) {
         List<WorkCompletion> got = new ArrayList<>(n);
@@ -69,22 +82,45 @@ public final class Completions {
         return got;
     }
 
-    /** Exactly {@code n} completions, as {@link #await}. */
+    /**
+     * Exactly {@code n} completions, as {@link #await(CompletionQueue, int, String)}.
+     *
+     * @param cq the CQ to poll
+     * @param n how many completions are expected
+     * @return the completions, in the order polled
+     */
     public static List<WorkCompletion> await(CompletionQueue cq, int n) {
         return await(cq, n, n + " WR(s)");
     }
 
-    /** One completion. */
+    /**
+     * Exactly one completion.
+     *
+     * @param cq the CQ to poll
+     * @param what names the WR in the failure message
+     * @return the completion
+     */
     public static WorkCompletion awaitOne(CompletionQueue cq, String what) {
         return await(cq, 1, what).getFirst();
     }
 
-    /** One completion. */
+    /**
+     * Exactly one completion.
+     *
+     * @param cq the CQ to poll
+     * @return the completion
+     */
     public static WorkCompletion awaitOne(CompletionQueue cq) {
         return awaitOne(cq, "one WR");
     }
 
-    /** Everything {@code cq} yields within {@code millis}. */
+    /**
+     * Everything a CQ yields within a time.
+     *
+     * @param cq the CQ to poll
+     * @param millis how long to poll, milliseconds
+     * @return the completions, in the order polled; empty if none came
+     */
     public static List<WorkCompletion> collect(CompletionQueue cq, long millis) {
         List<WorkCompletion> got = new ArrayList<>();
         WorkCompletionBatch batch = new WorkCompletionBatch(64);
@@ -102,7 +138,12 @@ public final class Completions {
         return got;
     }
 
-    /** Fails if {@code cq} yields any completion within {@link #QUIET_MS}. */
+    /**
+     * Fails if a CQ yields any completion within {@link #QUIET_MS}.
+     *
+     * @param cq the CQ to poll
+     * @param why why nothing may complete, for the failure message
+     */
     public static void assertNone(CompletionQueue cq, String why) {
         List<WorkCompletion> got = collect(cq, QUIET_MS);
         if (!got.isEmpty()) {

@@ -30,6 +30,11 @@ import org.verbs4j.WrOpcode;
 
 /** Completion queues: polling into a batch, ordering, overflow, completion channels and solicited events. */
 public abstract class CqRules extends TckArea {
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
     protected CqRules(VerbsCompatibilityKit kit) {
         super(kit);
     }

@@ -22,6 +22,11 @@ import org.verbs4j.WrOpcode;
 
 /** {@code ibv_query_qp_data_in_order(3)}: the two query forms, the opcodes it describes, and WHOLE_MSG observed. */
 public abstract class DataInOrderRules extends TckArea {
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
     protected DataInOrderRules(VerbsCompatibilityKit kit) {
         super(kit);
     }

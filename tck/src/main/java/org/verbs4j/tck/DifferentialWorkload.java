@@ -44,33 +44,43 @@ public abstract class DifferentialWorkload {
     private static final int MAX_MESSAGE = 1024;
     private static final int BATCH = 16;
 
-    /** The reference provider. */
+    /** Subclasses name the two providers. */
+    protected DifferentialWorkload() {}
+
+    /** {@return the reference provider} */
     protected abstract VerbsProvider first();
 
-    /** The provider compared with it. */
+    /** {@return the provider compared with the reference} */
     protected abstract VerbsProvider second();
 
-    /** The device of {@link #first()}, or null for its first device. */
+    /** {@return the device of {@link #first()}, or null for its first device} */
     protected String firstDevice() {
         return null;
     }
 
-    /** The device of {@link #second()}, or null for its first device. */
+    /** {@return the device of {@link #second()}, or null for its first device} */
     protected String secondDevice() {
         return null;
     }
 
-    /** The seed; the system property {@code verbs4j.tck.seed} overrides it to replay a run. */
+    /** {@return the seed; the system property {@code verbs4j.tck.seed} overrides it to replay a run} */
     protected long seed() {
         return Long.getLong("verbs4j.tck.seed", DEFAULT_SEED);
     }
 
-    /** WRs per run. */
+    /** {@return the number of WRs per run} */
     protected int operations() {
         return DEFAULT_OPERATIONS;
     }
 
-    /** One completion, reduced to the fields {@code ibv_poll_cq(3)} defines for it. */
+    /**
+     * One completion, reduced to the fields {@code ibv_poll_cq(3)} defines for it.
+     *
+     * @param wrId the work request ID
+     * @param status the completion status
+     * @param opcode the opcode, or null when the status is not success (then it is undefined)
+     * @param byteLen the bytes transferred for receives, RDMA READ and atomics, else -1 (undefined)
+     */
     public record Completion(long wrId, WcStatus status, WcOpcode opcode, int byteLen) {
         static Completion of(WorkCompletion wc) {
             boolean ok = wc.status() == WcStatus.SUCCESS;
@@ -92,7 +102,12 @@ public abstract class DifferentialWorkload {
     public record Outcome(List<Completion> requester, List<Completion> responder, byte[] requesterMemory,
                           byte[] responderMemory) {}
 
-    /** The opcodes the workload may draw on a device with these capabilities. */
+    /**
+     * The opcodes the workload may draw on a device: those it posts on RC, atomics only when it has them.
+     *
+     * @param caps the device's capabilities
+     * @return the drawable opcodes, possibly empty
+     */
     public static Set<WrOpcode> drawable(Capabilities caps) {
         Set<WrOpcode> ops = EnumSet.noneOf(WrOpcode.class);
         for (WrOpcode op : List.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_WRITE,
@@ -133,8 +148,13 @@ public abstract class DifferentialWorkload {
      * Runs the workload of {@code seed} on a loopback RC pair of {@code provider}'s device, over the first
      * non-zero GID of port 1.
      *
+     * @param provider the provider to run on
      * @param device the device's name, or null for the provider's first device
-     * @param allowed the opcodes to draw from (see {@link #drawable})
+     * @param seed the workload's seed: the same seed draws the same WRs
+     * @param operations the number of WRs, at least 1
+     * @param allowed the opcodes to draw from (see {@link #drawable}), not empty
+     * @return the completions and memory the run left
+     * @throws IllegalArgumentException if {@code operations} is below 1 or {@code allowed} is empty
      */
     public static Outcome run(VerbsProvider provider, String device, long seed, int operations, Set<WrOpcode> allowed) {
         return run(provider, device, -1, seed, operations, allowed);
@@ -143,10 +163,13 @@ public abstract class DifferentialWorkload {
     /**
      * Runs the workload of {@code seed} on a loopback RC pair of {@code provider}'s device, over port 1.
      *
+     * @param provider the provider to run on
      * @param device the device's name, or null for the provider's first device
      * @param gidIndex the source GID index, or -1 for the first non-zero GID of the port
+     * @param seed the workload's seed: the same seed draws the same WRs
      * @param operations the number of WRs, at least 1
      * @param allowed the opcodes to draw from (see {@link #drawable}), not empty
+     * @return the completions and memory the run left
      * @throws IllegalArgumentException if {@code operations} is below 1 or {@code allowed} is empty
      */
     public static Outcome run(VerbsProvider provider, String device, int gidIndex, long seed, int operations,
@@ -223,7 +246,9 @@ public abstract class DifferentialWorkload {
      * by one (requester first, then responder), then their numbers, then both memories byte by byte.
      *
      * @param xName the name of the run that gave {@code x}, for the message
+     * @param x one outcome
      * @param yName the name of the run that gave {@code y}, for the message
+     * @param y the other outcome
      * @return where they differ and both values, e.g. {@code "requester completion #12: ffm gave ..., jnr gave ..."}
      */
     public static Optional<String> firstDifference(String xName, Outcome x, String yName, Outcome y) {

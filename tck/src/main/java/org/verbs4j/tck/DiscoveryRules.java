@@ -30,6 +30,11 @@ import org.verbs4j.spi.VerbsProvider;
 
 /** Providers, devices, ports, GIDs, device and port attributes, capabilities. */
 public abstract class DiscoveryRules extends TckArea {
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
     protected DiscoveryRules(VerbsCompatibilityKit kit) {
         super(kit);
     }

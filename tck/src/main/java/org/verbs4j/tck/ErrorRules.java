@@ -31,6 +31,11 @@ import org.verbs4j.WrOpcode;
  * outstanding WR flushing with WR_FLUSH_ERR, full queues (ENOMEM) and posts in the wrong state (EINVAL).
  */
 public abstract class ErrorRules extends TckArea {
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
     protected ErrorRules(VerbsCompatibilityKit kit) {
         super(kit);
     }

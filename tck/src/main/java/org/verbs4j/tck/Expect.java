@@ -12,7 +12,14 @@ import org.verbs4j.VerbsException;
 public final class Expect {
     private Expect() {}
 
-    /** {@code call} throws a {@link VerbsException} (or subclass) of one of {@code errnos}. */
+    /**
+     * Fails unless the call throws a {@link VerbsException} (or subclass) with one of the errnos.
+     *
+     * @param rule the rule checked, for the failure message
+     * @param call the verbs call
+     * @param errnos the errno values the man page allows ({@link org.verbs4j.Errno})
+     * @return the exception
+     */
     public static VerbsException errno(String rule, Executable call, int... errnos) {
         Throwable t = run(call);
         if (t instanceof VerbsException v) {
@@ -28,7 +35,15 @@ public final class Expect {
         return null;
     }
 
-    /** {@code call} throws an exception of class {@code type}. */
+    /**
+     * Fails unless the call throws an exception of the given class.
+     *
+     * @param <T> the exception's type
+     * @param rule the rule checked, for the failure message
+     * @param type the class the exception must be an instance of
+     * @param call the call
+     * @return the exception
+     */
     public static <T extends Throwable> T thrown(String rule, Class<T> type, Executable call) {
         Throwable t = run(call);
         if (type.isInstance(t)) {
@@ -39,7 +54,14 @@ public final class Expect {
         return null;
     }
 
-    /** {@code call} is refused in Java as bad input: IllegalArgumentException or NullPointerException. */
+    /**
+     * Fails unless the call is refused in Java as bad input, before reaching the device:
+     * IllegalArgumentException, NullPointerException or IndexOutOfBoundsException.
+     *
+     * @param rule the rule checked, for the failure message
+     * @param call the call with bad input
+     * @return the exception
+     */
     public static RuntimeException badInput(String rule, Executable call) {
         Throwable t = run(call);
         if (t instanceof IllegalArgumentException || t instanceof NullPointerException
@@ -51,7 +73,12 @@ public final class Expect {
         return null;
     }
 
-    /** {@code call} is refused because the object is closed: IllegalStateException. */
+    /**
+     * Fails unless the call is refused because the object is closed: IllegalStateException.
+     *
+     * @param what names the call, for the failure message
+     * @param call the call on a closed object
+     */
     public static void closed(String what, Executable call) {
         Throwable t = run(call);
         if (!(t instanceof IllegalStateException)) {
@@ -60,7 +87,15 @@ public final class Expect {
         }
     }
 
-    /** {@code call} is refused, by any exception a verbs4j provider may use (not an Error, not silence). */
+    /**
+     * Fails unless the call is refused by an exception a verbs4j provider may use (not an Error, not silence):
+     * VerbsException, IllegalArgumentException, NullPointerException, IllegalStateException or
+     * UnsupportedOperationException.
+     *
+     * @param rule the rule checked, for the failure message
+     * @param call the call
+     * @return the exception
+     */
     public static Throwable refused(String rule, Executable call) {
         Throwable t = run(call);
         if (t instanceof VerbsException || t instanceof IllegalArgumentException || t instanceof NullPointerException

@@ -49,6 +49,11 @@ import org.verbs4j.WrSession;
  * close refused in Java (never a crash), and null, negative and out-of-range arguments on the public methods.
  */
 public abstract class LifecycleRules extends TckArea {
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
     protected LifecycleRules(VerbsCompatibilityKit kit) {
         super(kit);
     }

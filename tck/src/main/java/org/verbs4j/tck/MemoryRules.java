@@ -31,6 +31,11 @@ import org.verbs4j.WrOpcode;
 
 /** Protection domains, memory regions and memory windows: access flags, bounds, keys, bind and invalidate. */
 public abstract class MemoryRules extends TckArea {
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
     protected MemoryRules(VerbsCompatibilityKit kit) {
         super(kit);
     }

@@ -48,6 +48,11 @@ import org.verbs4j.WrOpcode;
  * full send queue.
  */
 public abstract class PostSendRules extends TckArea {
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
     protected PostSendRules(VerbsCompatibilityKit kit) {
         super(kit);
     }

@@ -32,6 +32,11 @@ import org.verbs4j.QueuePair;
  * query returning what modify set.
  */
 public abstract class QpStateRules extends TckArea {
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
     protected QpStateRules(VerbsCompatibilityKit kit) {
         super(kit);
     }

@@ -41,18 +41,30 @@ public final class SeedTable {
 
     private SeedTable() {}
 
-    /** The opcodes of the {@code ibv_post_send(3)} table (every opcode but FLUSH and ATOMIC_WRITE). */
+    /** {@return the opcodes of the {@code ibv_post_send(3)} table: every opcode but FLUSH and ATOMIC_WRITE} */
     public static Set<WrOpcode> postSendOpcodes() {
         return POST_SEND.keySet();
     }
 
-    /** Whether {@code ibv_post_send(3)}'s table marks this cell. */
+    /**
+     * Whether {@code ibv_post_send(3)}'s table marks a cell.
+     *
+     * @param op the opcode (the table's row)
+     * @param type the QP type (its column)
+     * @return true when the opcode may be posted on that QP type
+     */
     public static boolean postSendAllows(WrOpcode op, QpType type) {
         Set<QpType> types = POST_SEND.get(op);
         return types != null && types.contains(type);
     }
 
-    /** Whether {@code ibv_wr_post(3)}'s table lets this builder be used on this QP type. */
+    /**
+     * Whether {@code ibv_wr_post(3)}'s table lets the builder of an opcode be used on a QP type.
+     *
+     * @param op the opcode whose {@code ibv_wr_*} builder is meant
+     * @param type the QP type
+     * @return true when the builder may be used on that QP type
+     */
     public static boolean builderAllows(WrOpcode op, QpType type) {
         return WR_BUILDERS.get(op).contains(type);
     }

@@ -9,6 +9,9 @@ import org.verbs4j.spi.VerbsProvider;
  * {@link TckRunner} runs this class; it is not meant to be subclassed.
  */
 public final class SelectedProviderCompatibilityTest extends VerbsCompatibilityKit {
+    /** JUnit creates it; {@link TckRunner} runs it. */
+    public SelectedProviderCompatibilityTest() {}
+
     @Override
     protected VerbsProvider provider() {
         VerbsProvider handedOver = TckRunner.current();

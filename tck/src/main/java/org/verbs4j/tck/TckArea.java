@@ -37,11 +37,16 @@ public abstract class TckArea {
     /** The test's testbed: an open context and PD on the device under test. */
     protected Testbed tb;
 
+    /**
+     * An area of rules, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
     protected TckArea(VerbsCompatibilityKit kit) {
         this.kit = kit;
     }
 
-    /** The kit running this area. */
+    /** {@return the kit running this area} */
     protected VerbsCompatibilityKit kit() {
         return kit;
     }
@@ -59,22 +64,37 @@ public abstract class TckArea {
         }
     }
 
+    /** {@return what the device under test can do} */
     protected Capabilities caps() {
         return tb.caps();
     }
 
-    /** Skips unless the device creates QPs of {@code type}. */
+    /**
+     * Skips the test unless the device creates QPs of a type.
+     *
+     * @param type the QP type the test needs
+     */
     protected void assumeQp(QpType type) {
         assumeTrue(caps().supports(type), () -> "capability: the device does not create " + type + " QPs");
     }
 
-    /** Skips unless the device executes {@code op} on {@code type} QPs. */
+    /**
+     * Skips the test unless the device executes an opcode on QPs of a type.
+     *
+     * @param type the QP type the test needs
+     * @param op the opcode the test posts
+     */
     protected void assumeOp(QpType type, WrOpcode op) {
         assumeQp(type);
         assumeTrue(caps().supports(type, op), () -> "capability: the device does not execute " + op + " on " + type);
     }
 
-    /** Skips unless the device supports WR sessions ({@code ibv_wr_*}) on {@code type} with {@code ops}. */
+    /**
+     * Skips the test unless the device supports WR sessions ({@code ibv_wr_*}) on a QP type with the opcodes.
+     *
+     * @param type the QP type the test needs
+     * @param ops the opcodes the test posts through the session
+     */
     protected void assumeSession(QpType type, WrOpcode... ops) {
         assumeTrue(caps().wrSession(), "capability: the device has no WR session API (ibv_wr_*)");
         for (WrOpcode op : ops) {
@@ -83,7 +103,11 @@ public abstract class TckArea {
         assumeQp(type);
     }
 
-    /** Skips unless the device allocates memory windows of {@code type}. */
+    /**
+     * Skips the test unless the device allocates memory windows of a type.
+     *
+     * @param type the window type the test needs
+     */
     protected void assumeMw(MwType type) {
         assumeTrue(caps().supports(type), () -> "capability: the device has no memory windows of " + type);
     }

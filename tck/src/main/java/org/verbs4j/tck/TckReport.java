@@ -13,26 +13,27 @@ public record TckReport(String provider, List<AreaResult> areas) {
     /** The pseudo-area of results outside any area: the provider's own availability. */
     public static final String PROVIDER_AREA = "Provider";
 
+    /** Copies the areas. */
     public TckReport {
         areas = List.copyOf(areas);
     }
 
-    /** Tests that passed, over all areas. */
+    /** {@return the number of tests that passed, over all areas} */
     public long passed() {
         return areas.stream().mapToLong(AreaResult::passed).sum();
     }
 
-    /** Tests that failed, over all areas. */
+    /** {@return the number of tests that failed, over all areas} */
     public long failed() {
         return areas.stream().mapToLong(AreaResult::failed).sum();
     }
 
-    /** Tests skipped (an assumption did not hold, or the provider is unavailable), over all areas. */
+    /** {@return the number of tests skipped (an assumption did not hold, or the provider is unavailable)} */
     public long skipped() {
         return areas.stream().mapToLong(AreaResult::skipped).sum();
     }
 
-    /** Whether nothing failed. */
+    /** {@return whether nothing failed} */
     public boolean successful() {
         return failed() == 0;
     }
@@ -49,6 +50,7 @@ public record TckReport(String provider, List<AreaResult> areas) {
      */
     public record AreaResult(String area, long passed, long failed, long skipped, List<String> failures,
                              List<String> skipReasons) {
+        /** Copies the lists. */
         public AreaResult {
             failures = List.copyOf(failures);
             skipReasons = List.copyOf(skipReasons);

@@ -62,6 +62,11 @@ public final class TckRunner {
      * @param deviceName the device to test, or null for the provider's first device (or {@code VERBS4J_RDMA_DEVICE})
      */
     public record Options(Set<String> areas, Path reportDir, String deviceName) {
+        /**
+         * Checks the area names.
+         *
+         * @throws IllegalArgumentException for an area that is not one of {@link #AREAS}, naming them
+         */
         public Options {
             areas = Set.copyOf(areas);
             for (String a : areas) {
@@ -71,19 +76,37 @@ public final class TckRunner {
             }
         }
 
-        /** Every area, no reports, the default device. */
+        /** {@return every area, no reports, the default device} */
         public static Options defaults() {
             return new Options(Set.of(), null, null);
         }
 
+        /**
+         * The same options with other areas.
+         *
+         * @param names the areas to run, by display name; empty for all
+         * @return the new options
+         */
         public Options areas(Set<String> names) {
             return new Options(names, reportDir, deviceName);
         }
 
+        /**
+         * The same options with another report directory.
+         *
+         * @param dir where to write JUnit XML reports, or null for none
+         * @return the new options
+         */
         public Options reportDir(Path dir) {
             return new Options(areas, dir, deviceName);
         }
 
+        /**
+         * The same options with another device.
+         *
+         * @param name the device to test, or null for the provider's first device
+         * @return the new options
+         */
         public Options deviceName(String name) {
             return new Options(areas, reportDir, name);
         }
@@ -92,6 +115,9 @@ public final class TckRunner {
     /**
      * Runs the TCK against the provider found by {@link java.util.ServiceLoader} under {@code providerName}.
      *
+     * @param providerName the provider's name, case-insensitive
+     * @param options what to run and where to write
+     * @return the results, per area
      * @throws IllegalArgumentException if no provider of that name is on the path, naming those that are
      */
     public static TckReport run(String providerName, Options options) {
@@ -106,7 +132,13 @@ public final class TckRunner {
                 + all.stream().map(VerbsProvider::name).toList());
     }
 
-    /** Runs the TCK against {@code provider}. An unavailable provider gives one skip with its cause. */
+    /**
+     * Runs the TCK against a provider. An unavailable provider gives one skip with its cause.
+     *
+     * @param provider the provider under test
+     * @param options what to run and where to write
+     * @return the results, per area
+     */
     public static TckReport run(VerbsProvider provider, Options options) {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(options, "options");

@@ -60,7 +60,12 @@ public final class Testbed implements AutoCloseable {
     /**
      * Opens {@code deviceName} (the first device when null) of {@code provider} and allocates a PD.
      *
+     * @param provider the provider whose device to open
+     * @param deviceName the device's name, as {@code ibv_get_device_name} gives it, or null for the first device
+     * @param port the port to use, 1-based
      * @param gidIndex the source GID index, or -1 for the first non-zero entry of the port's table
+     * @return the open testbed; the caller closes it
+     * @throws IllegalArgumentException if the provider has no device of that name
      */
     public static Testbed open(VerbsProvider provider, String deviceName, int port, int gidIndex) {
         Device device = deviceName == null ? provider.devices().getFirst() : provider.device(deviceName);
@@ -95,72 +100,110 @@ public final class Testbed implements AutoCloseable {
         return 0;
     }
 
+    /** {@return the provider the testbed's device belongs to} */
     public VerbsProvider provider() {
         return provider;
     }
 
+    /** {@return the open device} */
     public Device device() {
         return device;
     }
 
+    /** {@return the device's context, closed with the testbed} */
     public Context context() {
         return context;
     }
 
+    /** {@return the testbed's protection domain: every buffer, QP and AH of the helpers is in it} */
     public ProtectionDomain pd() {
         return pd;
     }
 
+    /** {@return the port in use, 1-based} */
     public int port() {
         return port;
     }
 
+    /** {@return the index of the source GID in the port's GID table} */
     public int gidIndex() {
         return gidIndex;
     }
 
+    /** {@return the source GID, at {@link #gidIndex()}} */
     public Gid gid() {
         return gid;
     }
 
+    /** {@return the port's attributes, queried when the testbed opened ({@code ibv_query_port(3)})} */
     public PortAttributes portAttributes() {
         return portAttributes;
     }
 
+    /** {@return the device's attributes, queried when the testbed opened ({@code ibv_query_device(3)})} */
     public DeviceAttributes deviceAttributes() {
         return deviceAttributes;
     }
 
+    /** {@return what the device can do, as the provider reports it} */
     public Capabilities caps() {
         return capabilities;
     }
 
-    /** The MTU connected QPs use: the port's active MTU. */
+    /** {@return the MTU connected QPs use: the port's active MTU} */
     public Mtu mtu() {
         return portAttributes.activeMtu();
     }
 
-    /** Native memory, zeroed, 64-byte aligned, freed when the testbed closes. */
+    /**
+     * Native memory, zeroed, 64-byte aligned, freed when the testbed closes.
+     *
+     * @param bytes its size, bytes
+     * @return the memory, not registered
+     */
     public MemorySegment memory(long bytes) {
         return arena.allocate(bytes, 64);
     }
 
-    /** A zeroed native buffer of {@code bytes}, registered in the testbed's PD with {@code access}. */
+    /**
+     * A zeroed native buffer, registered in the testbed's PD.
+     *
+     * @param bytes its size, bytes
+     * @param access the region's {@link AccessFlags}
+     * @return the memory region
+     */
     public MemoryRegion buffer(long bytes, int access) {
         return pd.registerMemory(memory(bytes), access);
     }
 
-    /** A zeroed buffer with local write and every remote access. */
+    /**
+     * A zeroed buffer with local write and every remote access ({@link #ALL_ACCESS}).
+     *
+     * @param bytes its size, bytes
+     * @return the memory region
+     */
     public MemoryRegion buffer(long bytes) {
         return buffer(bytes, ALL_ACCESS);
     }
 
-    /** A CQ of at least {@code cqe} entries. */
+    /**
+     * A CQ of the device.
+     *
+     * @param cqe the least number of entries it holds
+     * @return the CQ
+     */
     public CompletionQueue cq(int cqe) {
         return context.createCq(cqe);
     }
 
-    /** A QP in RESET on {@code cq}, with the builder's defaults changed by {@code customizer} (may be null). */
+    /**
+     * A QP in RESET with 32 send and 32 receive WRs.
+     *
+     * @param type its transport
+     * @param cq the CQ of its send and receive completions
+     * @param customizer changes to the builder's defaults, or null
+     * @return the QP, in RESET
+     */
     public QueuePair qp(QpType type, CompletionQueue cq, Consumer<QpInitAttributes.Builder> customizer) {
         QpInitAttributes.Builder b = QpInitAttributes.builder(type).cq(cq).maxSendWr(32).maxRecvWr(32);
         if (customizer != null) {
@@ -169,7 +212,7 @@ public final class Testbed implements AutoCloseable {
         return pd.createQp(b.build());
     }
 
-    /** The address vector that reaches this testbed's own port: loopback. */
+    /** {@return the address vector that reaches this testbed's own port: loopback} */
     public AhAttributes av() {
         if (portAttributes.linkLayer() == LinkLayer.INFINIBAND && portAttributes.lid() != 0) {
             return new AhAttributes(null, portAttributes.lid(), 0, 0, 0, port);
@@ -177,19 +220,28 @@ public final class Testbed implements AutoCloseable {
         return AhAttributes.roce(gid, gidIndex, port);
     }
 
-    /** An address handle to this testbed's own port. */
+    /** {@return a new address handle to this testbed's own port} */
     public AddressHandle ah() {
         return pd.createAh(av());
     }
 
-    /** RESET to INIT, as the QP's type requires. */
+    /**
+     * RESET to INIT, as the QP's type requires: the port, P_Key index 0, and {@link #QP_ACCESS} or {@link #QKEY}.
+     *
+     * @param qp a QP of this testbed, in RESET
+     */
     public void toInit(QueuePair qp) {
         qp.modify(qp.type() == QpType.UD
                 ? QpAttributes.toInitUd(port, 0, QKEY)
                 : QpAttributes.toInit(port, 0, QP_ACCESS));
     }
 
-    /** INIT to RTR towards {@code remoteQpn}, as the QP's type requires. */
+    /**
+     * INIT to RTR towards a remote QP, as the QP's type requires.
+     *
+     * @param qp a QP of this testbed, in INIT
+     * @param remoteQpn the QP number it sends to (ignored on UD)
+     */
     public void toRtr(QueuePair qp, int remoteQpn) {
         switch (qp.type()) {
             case UD -> qp.modify(QpAttributes.toState(QpState.RTR));
@@ -198,7 +250,12 @@ public final class Testbed implements AutoCloseable {
         }
     }
 
-    /** RTR to RTS, as the QP's type requires, with {@code rnrRetry} for RC (7 retries forever). */
+    /**
+     * RTR to RTS, as the QP's type requires.
+     *
+     * @param qp a QP of this testbed, in RTR
+     * @param rnrRetry the RNR retry count for RC, 0 to 7 (7 retries forever); ignored otherwise
+     */
     public void toRts(QueuePair qp, int rnrRetry) {
         if (qp.type() == QpType.RC) {
             qp.modify(QpAttributes.toRts(PSN, ACK_TIMEOUT, 7, rnrRetry, maxRdAtomic(false)));
@@ -212,24 +269,48 @@ public final class Testbed implements AutoCloseable {
         return Math.max(1, Math.min(16, limit));
     }
 
-    /** Moves {@code qp} from RESET to RTS, connected to {@code remoteQpn} (ignored on UD). */
+    /**
+     * Moves a QP from RESET to RTS.
+     *
+     * @param qp a QP of this testbed, in RESET
+     * @param remoteQpn the QP number it is connected to (ignored on UD)
+     * @param rnrRetry the RNR retry count for RC, 0 to 7 (7 retries forever)
+     */
     public void bringUp(QueuePair qp, int remoteQpn, int rnrRetry) {
         toInit(qp);
         toRtr(qp, remoteQpn);
         toRts(qp, rnrRetry);
     }
 
-    /** Two QPs of {@code type}, each on its own CQ, connected to each other and in RTS. */
+    /**
+     * Two QPs, each on its own CQ, connected to each other and in RTS.
+     *
+     * @param type their transport
+     * @return the pair
+     */
     public QpPair pair(QpType type) {
         return pair(type, null, 7);
     }
 
-    /** Two connected QPs of {@code type} created with {@code customizer} applied to both. */
+    /**
+     * Two connected QPs in RTS, each on its own CQ.
+     *
+     * @param type their transport
+     * @param customizer changes to both QPs' builder defaults, or null
+     * @return the pair
+     */
     public QpPair pair(QpType type, Consumer<QpInitAttributes.Builder> customizer) {
         return pair(type, customizer, 7);
     }
 
-    /** Two connected QPs; the RC requester side uses {@code rnrRetry} (0..7, 7 meaning forever). */
+    /**
+     * Two connected QPs in RTS, each on its own CQ.
+     *
+     * @param type their transport
+     * @param customizer changes to both QPs' builder defaults, or null
+     * @param rnrRetry the RNR retry count of RC QPs, 0 to 7 (7 retries forever)
+     * @return the pair
+     */
     public QpPair pair(QpType type, Consumer<QpInitAttributes.Builder> customizer, int rnrRetry) {
         CompletionQueue cqA = cq(256);
         CompletionQueue cqB = cq(256);

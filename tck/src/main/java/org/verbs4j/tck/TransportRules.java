@@ -32,6 +32,11 @@ import org.verbs4j.WrOpcode;
 
 /** The transports as the verbs spec and rxe define them: RC, UC, UD, atomics, RNR, zero-length messages, SRQ. */
 public abstract class TransportRules extends TckArea {
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
     protected TransportRules(VerbsCompatibilityKit kit) {
         super(kit);
     }

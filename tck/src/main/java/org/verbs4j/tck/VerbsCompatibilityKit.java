@@ -41,10 +41,13 @@ public abstract class VerbsCompatibilityKit {
 
     private VerbsProvider provider;
 
-    /** The provider under test: a new instance, not one cached by {@link org.verbs4j.Verbs#provider()}. */
+    /** A vendor's kit: the subclass names the provider. */
+    protected VerbsCompatibilityKit() {}
+
+    /** {@return the provider under test: a new instance, not one cached by {@link org.verbs4j.Verbs#provider()}} */
     protected abstract VerbsProvider provider();
 
-    /** The name of the device under test, or null for the provider's first device. */
+    /** {@return the name of the device under test, or null for the provider's first device} */
     protected String deviceName() {
         String name = System.getProperty(DEVICE_PROPERTY);
         if (name == null || name.isBlank()) {
@@ -53,12 +56,12 @@ public abstract class VerbsCompatibilityKit {
         return name == null || name.isBlank() ? null : name.trim();
     }
 
-    /** The port under test, 1-based. */
+    /** {@return the port under test, 1-based} */
     protected int port() {
         return 1;
     }
 
-    /** The source GID index for connections, or -1 for the first non-zero entry of the port's table. */
+    /** {@return the source GID index for connections, or -1 for the first non-zero entry of the port's table} */
     protected int gidIndex() {
         return Integer.getInteger(GID_INDEX_PROPERTY, -1);
     }
@@ -95,7 +98,12 @@ public abstract class VerbsCompatibilityKit {
         return unavailable;
     }
 
-    /** The provider under test, once the kit found it available. */
+    /**
+     * The provider under test, once the kit found it available.
+     *
+     * @return the provider
+     * @throws IllegalStateException before the kit started, or when the provider is unavailable
+     */
     public final VerbsProvider providerUnderTest() {
         if (provider == null) {
             throw new IllegalStateException("the kit has not started or the provider is unavailable");
@@ -103,7 +111,7 @@ public abstract class VerbsCompatibilityKit {
         return provider;
     }
 
-    /** Opens a testbed on the device under test; the caller closes it. */
+    /** {@return a new testbed on the device under test; the caller closes it} */
     public Testbed openTestbed() {
         return Testbed.open(providerUnderTest(), deviceName(), port(), gidIndex());
     }

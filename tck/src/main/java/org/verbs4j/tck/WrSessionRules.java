@@ -47,6 +47,11 @@ import org.verbs4j.WrSession;
  * and the per-QP critical section.
  */
 public abstract class WrSessionRules extends TckArea {
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
     protected WrSessionRules(VerbsCompatibilityKit kit) {
         super(kit);
     }

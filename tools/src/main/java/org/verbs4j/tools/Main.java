@@ -35,18 +35,32 @@ public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The top-level command; picocli fills in its spec. {@link #run(PrintWriter, PrintWriter, String...)} runs it. */
+    public Main() {}
+
+    /** Run without a command: a usage error that names the commands. */
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(),
                 "a command is needed: devinfo, perf or tck (see verbs4j --help)");
     }
 
+    /**
+     * The {@code verbs4j} command: runs and exits the JVM with the exit code.
+     *
+     * @param args the command line, e.g. {@code perf write_bw -s 64}
+     */
     public static void main(String[] args) {
         System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 
     /**
      * Runs the command with the given streams and returns its exit code; never calls {@link System#exit}.
+     *
+     * @param out where results go (the tables, device information)
+     * @param err where one-line errors and progress go
+     * @param args the command line, e.g. {@code perf write_bw -s 64}
+     * @return {@link #EXIT_OK}, {@link #EXIT_FAILURE} or {@link #EXIT_USAGE}
      */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
         // XChart draws through AWT; there is no display on a server or in CI.
@@ -55,7 +69,13 @@ public final class Main implements Runnable {
         return commandLine(out, err).execute(args);
     }
 
-    /** The configured picocli command line, for tests and {@link #run}. */
+    /**
+     * The configured picocli command line, for tests and {@link #run(PrintWriter, PrintWriter, String...)}.
+     *
+     * @param out the command's standard output
+     * @param err the command's error output
+     * @return a command line whose errors print as one line on {@code err} and map to the exit codes
+     */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new Main());
         cl.setOut(out);

@@ -18,23 +18,25 @@ public interface VerbsProvider {
     /** The provider contract version this SPI defines. */
     int SPI_VERSION = 1;
 
-    /** The short name that {@code verbs4j.provider} selects it by, such as {@code ffm}. Lower case. */
+    /** {@return the short name that {@code verbs4j.provider} selects it by, such as {@code ffm}; lower case} */
     String name();
 
-    /** Its rank when none is named: the available provider with the highest priority wins. */
+    /** {@return its rank when none is named: the available provider with the highest priority wins} */
     int priority();
 
     /**
      * The {@link #SPI_VERSION} the provider was compiled against. Implement it as
      * {@code return SPI_VERSION;}: the constant is copied into the provider's class file at compile
      * time, so a provider built against another contract version is recognised and refused.
+     *
+     * @return the contract version: {@link #SPI_VERSION} as the provider saw it
      */
     int spiVersion();
 
-    /** Whether the provider works here: its library loads and it lists at least one device. Computed once. */
+    /** {@return whether the provider works here: its library loads and it lists a device; computed once} */
     boolean isAvailable();
 
-    /** Why the provider is not available, or null when it is. */
+    /** {@return why the provider is not available, or null when it is} */
     Throwable unavailabilityCause();
 
     /**
@@ -53,6 +55,7 @@ public interface VerbsProvider {
     /**
      * The devices this provider reaches.
      *
+     * @return the devices, in the library's order
      * @throws ProviderUnavailableException if the provider is unavailable
      * @see "ibv_get_device_list(3)"
      */
@@ -61,6 +64,8 @@ public interface VerbsProvider {
     /**
      * The device with this name.
      *
+     * @param name the device's name, such as {@code rxe0}
+     * @return the device
      * @throws IllegalArgumentException if there is none, naming those there are
      */
     default Device device(String name) {

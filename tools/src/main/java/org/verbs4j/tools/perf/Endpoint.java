@@ -36,7 +36,6 @@ final class Endpoint implements AutoCloseable {
     /** The bytes of Global Routing Header at the start of every UD receive buffer. */
     static final int GRH_BYTES = 40;
     private static final int RNR_TIMER_CODE = 12;
-    private static final int ACK_TIMEOUT_CODE = 14;
 
     final PerfSettings settings;
     final Context ctx;
@@ -137,9 +136,10 @@ final class Endpoint implements AutoCloseable {
         return new PeerInfo(portAttrs.lid(), qps[q].qpNum(), psns[q], mr.rkey(), inAddress(q), gid);
     }
 
-    /** The path MTU both sides use: the port's active MTU. */
+    /** The path MTU this side offers: {@code -m} when given (never above the port's active MTU), else the active MTU. */
     Mtu mtu() {
-        return portAttrs.activeMtu();
+        Mtu active = portAttrs.activeMtu();
+        return settings.mtuBytes() > 0 && settings.mtuBytes() < active.bytes() ? Mtu.ofBytes(settings.mtuBytes()) : active;
     }
 
     /** Moves QP {@code q} to RTS, connected to the peer (RC, UC), or ready to send to it (UD). */
@@ -153,7 +153,7 @@ final class Endpoint implements AutoCloseable {
                 qp.modify(QpAttributes.toRtr(av, pathMtu, remote.qpn(), remote.psn(), maxDestRdAtomic,
                         RNR_TIMER_CODE));
                 // rnr_retry 7 retries forever, so a receiver that is a little late never fails a send test.
-                qp.modify(QpAttributes.toRts(psns[q], ACK_TIMEOUT_CODE, 7, 7, maxRdAtomic));
+                qp.modify(QpAttributes.toRts(psns[q], settings.qpTimeout(), 7, 7, maxRdAtomic));
             }
             case UC -> {
                 qp.modify(QpAttributes.toInit(settings.port(), 0, AccessFlags.LOCAL_WRITE

@@ -46,6 +46,8 @@ public final class PerfCommand implements Callable<Integer> {
     static final int SIZE_MAX = 1 << 30;
     private static final long BYTES_PER_SIZE = 512L << 20;
     private static final int MIN_DEFAULT_ITERATIONS = 100;
+    /** perftest's default --out_json_file. */
+    static final String DEFAULT_OUT_JSON = "perftest_out.json";
 
     @Spec
     CommandSpec spec;
@@ -103,9 +105,22 @@ public final class PerfCommand implements Callable<Integer> {
             + "InfiniBand, GID 0 on RoCE).")
     Integer gidIndex;
 
+    @Option(names = {"-m", "--mtu"}, paramLabel = "BYTES", description = "Path MTU: 256, 512, 1024, 2048 or 4096, "
+            + "at most the port's active MTU (default: the active MTU).")
+    Integer mtu;
+
+    @Option(names = {"-u", "--qp-timeout"}, paramLabel = "CODE", description = "RC ACK timeout code, 0..31: 4.096 us "
+            + "times 2 to its power (default 14, about 67 ms).")
+    int qpTimeout = 14;
+
     @Option(names = "--post-api", paramLabel = "wr|post_send", description = "Post through the ibv_wr_* session "
             + "or an ibv_post_send list (default wr when the device has it).")
     String postApi;
+
+    @Option(names = "--perform_warm_up", arity = "0..1", paramLabel = "true|false", fallbackValue = "true",
+            description = "Bandwidth tests: warm up until the message rate is steady (the JIT has compiled the "
+                    + "loops) before measuring; on by default, --perform_warm_up=false turns it off.")
+    boolean warmUp = true;
 
     @Option(names = "--provider", paramLabel = "P", description = "Provider (default: the one verbs4j chooses).")
     String provider;
@@ -119,6 +134,26 @@ public final class PerfCommand implements Callable<Integer> {
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
     Path json;
+
+    @Option(names = "--out_json", description = "Also write the results as JSON, to --out_json_file or "
+            + DEFAULT_OUT_JSON + " (perftest's flag; the same report as --json).")
+    boolean outJson;
+
+    @Option(names = "--out_json_file", paramLabel = "FILE", description = "Where --out_json writes (default "
+            + DEFAULT_OUT_JSON + ").")
+    Path outJsonFile;
+
+    @Option(names = "--report_gbits", description = "Print bandwidth in Gb/s (10^9 bits per second) instead of "
+            + "MB/s (2^20 bytes per second). The JSON report keeps MB/s.")
+    boolean reportGbits;
+
+    @Option(names = {"-N", "--noPeak"}, description = "Do not compute the peak bandwidth; it is printed and "
+            + "reported as 0, as perftest does.")
+    boolean noPeak;
+
+    @Option(names = {"-F", "--CPU-freq"}, description = "Accepted as perftest's: it silences perftest's "
+            + "cpufreq_ondemand warning, which verbs4j never prints.")
+    boolean cpuFreqQuiet;
 
     @Option(names = "--plot", paramLabel = "FILE", description = "Also draw the results: FILE.png or FILE.svg.")
     Path plot;
@@ -148,7 +183,8 @@ public final class PerfCommand implements Callable<Integer> {
         }
         PostApi api = choosePostApi(caps);
         checkDevice(test, qpType, caps, da, pa, device);
-        List<Integer> sizes = sizes(test, qpType, pa.activeMtu().bytes());
+        int mtuBytes = mtu != null ? mtu : pa.activeMtu().bytes();
+        List<Integer> sizes = sizes(test, qpType, mtuBytes);
         PerfSettings base = settings(test, qpType, api, da, sizes.getFirst());
 
         boolean twoProcess = server || host != null;
@@ -157,21 +193,25 @@ public final class PerfCommand implements Callable<Integer> {
         }
         String mode = server ? "server" : host != null ? "client" : "loopback";
         PrintWriter out = spec.commandLine().getOut();
-        ResultTable table = new ResultTable(out, base);
-        table.header(p.name(), device.name(), mode, pa.activeMtu().bytes());
+        ResultTable table = new ResultTable(out, base, reportGbits);
+        table.header(p.name(), device.name(), mode, mtuBytes);
         List<PerfSettings> runs = sizes.stream().map(sz -> base.with(sz, iterationsFor(test, sz))).toList();
         List<PerfRow> rows = new ArrayList<>();
         boolean showProgress = Progress.wanted() && (sizes.size() > 1 || base.timed());
         long steps = base.timed() ? (long) sizes.size() * base.durationSeconds() : sizes.size();
         try (Progress progress = Progress.of(showProgress, test.cliName(), steps, base.timed() ? "s" : "sizes")) {
             long[] done = {0};
-            java.util.function.Consumer<PerfRow> onRow = row -> {
+            java.util.function.Consumer<PerfRow> measured = row -> {
+                if (noPeak && row instanceof BandwidthRow b) {
+                    row = new BandwidthRow(b.bytes(), b.iterations(), 0, b.bwAverageMBps(), b.msgRateMpps());
+                }
                 rows.add(row);
                 done[0] += base.timed() ? base.durationSeconds() : 1;
                 progress.clearLine();
                 table.row(row);
                 progress.stepTo(done[0]);
             };
+            java.util.function.Consumer<PerfRow> onRow = measured;
             if (twoProcess) {
                 TwoProcess.run(runs, device, server ? null : host, tcpPort, stallNanos, onRow);
             } else {
@@ -184,10 +224,11 @@ public final class PerfCommand implements Callable<Integer> {
         PerfReport report = new PerfReport("verbs4j perf", Messages.version(), test.cliName(),
                 test.kind().name().toLowerCase(Locale.ROOT), test.opcode().name(), p.name(), device.name(), port,
                 base.gidIndex(), mode, qpType.name(), api.cliName(), base.qps(), base.txDepth(), base.cqMod(),
-                base.postList(), base.inlineSize(), pa.activeMtu().bytes(), base.timed() ? base.durationSeconds() : 0,
+                base.postList(), base.inlineSize(), mtuBytes, base.timed() ? base.durationSeconds() : 0,
                 rows);
-        if (json != null) {
-            PerfJson.write(report, json);
+        Path jsonFile = jsonFile();
+        if (jsonFile != null) {
+            PerfJson.write(report, jsonFile);
         }
         if (plot != null) {
             PerfPlot.write(report, plot);
@@ -260,6 +301,12 @@ public final class PerfCommand implements Callable<Integer> {
         if (gidIndex != null && (gidIndex < 0 || gidIndex > 255)) {
             throw new UsageException("-x takes a GID index from 0 to 255, not " + gidIndex);
         }
+        if (mtu != null && mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096) {
+            throw new UsageException("-m takes an MTU of 256, 512, 1024, 2048 or 4096 bytes, not " + mtu);
+        }
+        if (qpTimeout < 0 || qpTimeout > 31) {
+            throw new UsageException("-u takes an ACK timeout code from 0 to 31, not " + qpTimeout);
+        }
         if (tcpPort < 1 || tcpPort > 65535) {
             throw new UsageException("-p takes a TCP port from 1 to 65535, not " + tcpPort);
         }
@@ -269,11 +316,30 @@ public final class PerfCommand implements Callable<Integer> {
         if (plot != null && !PerfPlot.supported(plot)) {
             throw new UsageException("--plot writes PNG or SVG; name the file *.png or *.svg, not " + plot);
         }
-        checkWritable("--json", json);
+        if (outJsonFile != null && !outJson) {
+            throw new UsageException("--out_json_file names the file --out_json writes; add --out_json");
+        }
+        Path outJsonPath = outJsonFile != null ? outJsonFile : Path.of(DEFAULT_OUT_JSON);
+        if (json != null && outJson && !json.equals(outJsonPath)) {
+            throw new UsageException("--json " + json + " and --out_json (" + outJsonPath + ") name two files for "
+                    + "the same report; give one");
+        }
+        checkWritable(json != null ? "--json" : "--out_json", jsonFile());
         checkWritable("--plot", plot);
         if (postApi != null && !postApi.equals("wr") && !postApi.equals("post_send")) {
             throw new UsageException("--post-api takes wr or post_send, not '" + postApi + "'");
         }
+    }
+
+    /** The JSON report's file: --json, or --out_json's (--out_json_file, else perftest's default); or null. */
+    Path jsonFile() {
+        if (json != null) {
+            return json;
+        }
+        if (outJson) {
+            return outJsonFile != null ? outJsonFile : Path.of(DEFAULT_OUT_JSON);
+        }
+        return null;
     }
 
     /** An output file must be writable before a long run starts, not found wanting after it. */
@@ -331,9 +397,14 @@ public final class PerfCommand implements Callable<Integer> {
             throw new UsageException("-x " + gidIndex + " is outside the " + pa.gidTblLen() + "-entry GID table of port "
                     + port);
         }
-        if (qpType == QpType.UD && size != null && size > pa.activeMtu().bytes()) {
-            throw new UsageException("a UD message is at most one MTU: -s " + size + " is more than "
+        if (mtu != null && mtu > pa.activeMtu().bytes()) {
+            throw new UsageException("-m " + mtu + " is more than port " + port + "'s active MTU of "
                     + pa.activeMtu().bytes() + " bytes");
+        }
+        int mtuBytes = mtu != null ? mtu : pa.activeMtu().bytes();
+        if (qpType == QpType.UD && size != null && size > mtuBytes) {
+            throw new UsageException("a UD message is at most one MTU: -s " + size + " is more than "
+                    + mtuBytes + " bytes");
         }
         if (size != null && Integer.toUnsignedLong(size) > pa.maxMsgSz() && pa.maxMsgSz() > 0) {
             throw new UsageException("-s " + size + " is more than the port's max_msg_sz " + pa.maxMsgSz());
@@ -394,6 +465,7 @@ public final class PerfCommand implements Callable<Integer> {
             rx = test.kind() == PerfTest.Kind.BANDWIDTH ? Math.min(Math.max(512, depth), da.maxQpWr()) : 16;
         }
         return new PerfSettings(test, firstSize, iterationsFor(test, firstSize), duration == null ? 0 : duration,
-                depth, rx, qpType, qps, inlineSize, postList, mod, port, gidIndex == null ? -1 : gidIndex, api);
+                depth, rx, qpType, qps, inlineSize, postList, mod, port, gidIndex == null ? -1 : gidIndex, api,
+                mtu == null ? 0 : mtu, qpTimeout, warmUp);
     }
 }

@@ -10,9 +10,6 @@ final class PerfLoops {
     private static final double MB = 1024.0 * 1024.0;
     /** Peak bandwidth is the best over this many equal parts of the run. */
     private static final int PEAK_WINDOWS = 16;
-    /** The most WRs per QP of a bandwidth test's warm-up. */
-    private static final long WARM_UP_MAX = 500;
-
     private PerfLoops() {}
 
     /**
@@ -23,11 +20,24 @@ final class PerfLoops {
      */
     static BandwidthRow bandwidth(Endpoint client, PeerInfo[] remotes, Receiver receiver, Stall stall) {
         PerfSettings s = client.settings;
-        // An untimed warm-up on the same QPs first, so the JIT, the caches and the device's first touches of the
-        // buffers are not measured as the size's bandwidth.
-        long warmUp = Math.max(1, Math.min(WARM_UP_MAX, (s.timed() ? WARM_UP_MAX : s.iterations()) / 10));
-        bandwidth(client, remotes, receiver, stall, warmUp, false);
+        if (s.warmUp()) {
+            warmUp(client, remotes, receiver, stall);
+        }
         return bandwidth(client, remotes, receiver, stall, s.timed() ? Long.MAX_VALUE : s.iterations(), s.timed());
+    }
+
+    /**
+     * {@code --perform_warm_up}: untimed chunks on the same QPs until {@link WarmUp} finds the rate steady, so the
+     * JIT, the caches and the device's first touches of the buffers are not measured as the size's bandwidth.
+     */
+    private static void warmUp(Endpoint client, PeerInfo[] remotes, Receiver receiver, Stall stall) {
+        WarmUp w = new WarmUp();
+        boolean over;
+        do {
+            long t0 = System.nanoTime();
+            BandwidthRow chunk = bandwidth(client, remotes, receiver, stall, w.chunk(), false);
+            over = w.record(Math.max(1, chunk.iterations()), Math.max(1, System.nanoTime() - t0));
+        } while (!over);
     }
 
     private static BandwidthRow bandwidth(Endpoint client, PeerInfo[] remotes, Receiver receiver, Stall stall,

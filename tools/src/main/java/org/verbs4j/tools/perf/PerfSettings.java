@@ -19,10 +19,14 @@ import org.verbs4j.QpType;
  * @param port the port, 1-based
  * @param gidIndex the GID index, or -1 to use the LID when the link layer allows
  * @param postApi how WRs are posted
+ * @param mtuBytes the path MTU asked for with {@code -m}, bytes, or 0 for the port's active MTU
+ * @param qpTimeout the RC ACK timeout code ({@code -u}), 0..31: 4.096 us times 2 to its power
+ * @param warmUp whether a bandwidth test warms up until its rate is steady before it measures
+ *     ({@code --perform_warm_up}, see {@link WarmUp})
  */
 public record PerfSettings(PerfTest test, int size, long iterations, int durationSeconds, int txDepth, int rxDepth,
                            QpType qpType, int qps, int inlineSize, int postList, int cqMod, int port, int gidIndex,
-                           PostApi postApi) {
+                           PostApi postApi, int mtuBytes, int qpTimeout, boolean warmUp) {
     /** Whether the run is timed by {@code durationSeconds} rather than counted. */
     public boolean timed() {
         return iterations == 0;
@@ -41,6 +45,6 @@ public record PerfSettings(PerfTest test, int size, long iterations, int duratio
     /** The same settings for another size and iteration count. */
     public PerfSettings with(int newSize, long newIterations) {
         return new PerfSettings(test, newSize, newIterations, durationSeconds, txDepth, rxDepth, qpType, qps,
-                inlineSize, postList, cqMod, port, gidIndex, postApi);
+                inlineSize, postList, cqMod, port, gidIndex, postApi, mtuBytes, qpTimeout, warmUp);
     }
 }

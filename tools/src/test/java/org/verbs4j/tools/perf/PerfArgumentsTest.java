@@ -119,4 +119,17 @@ class PerfArgumentsTest {
             assertEquals(name, PerfTest.ofCliName(name).cliName());
         }
     }
+
+    @Test
+    void perftestJsonFlags() {
+        assertEquals(Path.of(PerfCommand.DEFAULT_OUT_JSON), parse("perf", "write_bw", "--out_json").jsonFile(),
+                "perftest's --out_json alone writes perftest_out.json");
+        assertEquals(Path.of("x.json"), parse("perf", "write_bw", "--out_json", "--out_json_file", "x.json").jsonFile());
+        assertEquals(Path.of("y.json"), parse("perf", "write_bw", "--json", "y.json").jsonFile());
+        assertNull(parse("perf", "write_bw").jsonFile());
+        PerfCommand c = parse("perf", "write_bw", "--report_gbits", "-N", "-F");
+        assertTrue(c.reportGbits && c.noPeak && c.cpuFreqQuiet);
+        PerfCommand longNames = parse("perf", "write_bw", "--noPeak", "--CPU-freq");
+        assertTrue(longNames.noPeak && longNames.cpuFreqQuiet);
+    }
 }

@@ -1,6 +1,7 @@
 package org.verbs4j.tools.perf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,7 +41,9 @@ class PerfRunTest {
         "atomic_bw, -c RC",
     })
     void bandwidthRow(String test, String flags) {
-        List<String> args = new java.util.ArrayList<>(List.of("perf", test, "--provider", "emulated", "-n", "40"));
+        // The warm-up is tested below; here it would only add its fifth of a second (or more) to each case.
+        List<String> args = new java.util.ArrayList<>(List.of("perf", test, "--provider", "emulated", "-n", "40",
+                "--perform_warm_up=false"));
         args.addAll(List.of(flags.split(" ")));
         if (!test.startsWith("atomic") && !args.contains("-s")) {
             args.addAll(List.of("-s", "1024"));
@@ -50,6 +54,114 @@ class PerfRunTest {
         assertTrue(m.find(), r.out());
         assertTrue(Long.parseLong(m.group(2)) >= 40, r.out());
         assertTrue(r.out().contains("#bytes     #iterations    BW peak[MB/sec]"), r.out());
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+        "write_bw, -c RC",
+        "read_bw, -c RC",
+        "send_bw, -c RC --post-api post_send",
+        "send_bw, -c UD -s 256 -q 2",
+    })
+    @DisplayName("bandwidth tests warm up by default, and the run after the warm-up has its own iterations")
+    void warmUpByDefault(String test, String flags) {
+        List<String> args = new java.util.ArrayList<>(List.of("perf", test, "--provider", "emulated", "-n", "40"));
+        args.addAll(List.of(flags.split(" ")));
+        Run r = Run.of(args.toArray(String[]::new));
+        assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
+        assertTrue(r.out().contains(" Warm up         : until the rate is steady (--perform_warm_up)"), r.out());
+        var m = BW_ROW.matcher(r.out());
+        assertTrue(m.find(), r.out());
+        long perQp = Long.parseLong(m.group(2));
+        assertTrue(perQp >= 40 && perQp < 40L * 2 * WarmUp.FIRST_CHUNK, "the warm-up's WRs are not counted: " + r.out());
+    }
+
+    @Test
+    @DisplayName("--perform_warm_up takes no value or true|false, as perftest's flag")
+    void warmUpFlag() {
+        Run off = Run.of("perf", "write_bw", "--provider", "emulated", "-n", "20", "--perform_warm_up=false");
+        assertEquals(Main.EXIT_OK, off.exitCode(), off::err);
+        assertTrue(off.out().contains(" Warm up         : off"), off.out());
+        Run bare = Run.of("perf", "write_bw", "--provider", "emulated", "-n", "20", "--perform_warm_up");
+        assertEquals(Main.EXIT_OK, bare.exitCode(), bare::err);
+        assertTrue(bare.out().contains("until the rate is steady"), bare.out());
+        Run bad = Run.of("perf", "write_bw", "--provider", "emulated", "--perform_warm_up=maybe");
+        assertEquals(Main.EXIT_USAGE, bad.exitCode(), bad::out);
+        assertTrue(bad.err().contains("--perform_warm_up"), bad::err);
+        Run lat = Run.of("perf", "write_lat", "--provider", "emulated", "-n", "20");
+        assertFalse(lat.out().contains("Warm up"), "latency tests have no warm-up: " + lat.out());
+    }
+
+    @Test
+    @DisplayName("--out_json and --out_json_file write the same report as --json")
+    void outJsonWritesTheReport() throws IOException {
+        Path json = dir.resolve("perf.json");
+        Run r = Run.of("perf", "write_bw", "--provider", "emulated", "-n", "20", "--perform_warm_up=false",
+                "--out_json", "--out_json_file", json.toString());
+        assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        PerfOutputTest.assertSchema(root, "bandwidth");
+        assertEquals(20, root.at("/results/0/iterations").asLong());
+        Run both = Run.of("perf", "write_bw", "--provider", "emulated", "--json", dir.resolve("a.json").toString(),
+                "--out_json");
+        assertEquals(Main.EXIT_USAGE, both.exitCode(), both::out);
+        assertTrue(both.err().contains("name two files"), both::err);
+        Run fileOnly = Run.of("perf", "write_bw", "--provider", "emulated", "--out_json_file", json.toString());
+        assertEquals(Main.EXIT_USAGE, fileOnly.exitCode(), fileOnly::out);
+        assertTrue(fileOnly.err().contains("add --out_json"), fileOnly::err);
+    }
+
+    @Test
+    @DisplayName("--report_gbits prints Gb/s, -N prints a peak of 0, -F is accepted")
+    void reportFlags() {
+        Run r = Run.of("perf", "write_bw", "--provider", "emulated", "-n", "20", "--perform_warm_up=false",
+                "--report_gbits", "-N", "-F");
+        assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
+        assertTrue(r.out().contains("BW peak[Gb/sec]    BW average[Gb/sec]"), r.out());
+        var m = BW_ROW.matcher(r.out());
+        assertTrue(m.find(), r.out());
+        assertEquals("0.00", m.group(3), "-N: no peak: " + r.out());
+    }
+
+    @Test
+    @DisplayName("-m sets the path MTU (shown in the banner, bounding UD messages) and -u the ACK timeout")
+    void mtuAndTimeout() {
+        Run r = Run.of("perf", "send_bw", "--provider", "emulated", "-c", "UD", "-m", "1024", "-u", "20", "-n", "20",
+                "--perform_warm_up=false");
+        assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
+        assertTrue(r.out().contains(" Mtu             : 1024[B]"), r.out());
+        var m = BW_ROW.matcher(r.out());
+        assertTrue(m.find(), r.out());
+        assertEquals("1024", m.group(1), "the UD default size is capped at the -m MTU: " + r.out());
+        Run rc = Run.of("perf", "write_bw", "--provider", "emulated", "-m", "256", "-u", "0", "-n", "20", "-s", "4096",
+                "--perform_warm_up=false");
+        assertEquals(Main.EXIT_OK, rc.exitCode(), rc::err);
+        assertTrue(rc.out().contains(" Mtu             : 256[B]"), rc.out());
+        Run big = Run.of("perf", "send_bw", "--provider", "emulated", "-c", "UD", "-m", "512", "-s", "1024");
+        assertEquals(Main.EXIT_USAGE, big.exitCode(), big::out);
+        assertTrue(big.err().contains("at most one MTU: -s 1024 is more than 512"), big::err);
+        Run badMtu = Run.of("perf", "write_bw", "--provider", "emulated", "-m", "1000");
+        assertEquals(Main.EXIT_USAGE, badMtu.exitCode(), badMtu::out);
+        assertTrue(badMtu.err().contains("-m takes an MTU of 256, 512, 1024, 2048 or 4096"), badMtu::err);
+        Run badTimeout = Run.of("perf", "write_bw", "--provider", "emulated", "-u", "32");
+        assertEquals(Main.EXIT_USAGE, badTimeout.exitCode(), badTimeout::out);
+        assertTrue(badTimeout.err().contains("-u takes an ACK timeout code from 0 to 31"), badTimeout::err);
+    }
+
+    @Test
+    @DisplayName("--report_gbits converts MB/s (2^20 B/s) to Gb/s (10^9 bit/s)")
+    void gbitsConversion() {
+        PerfSettings s = new PerfSettings(PerfTest.ofCliName("write_bw"), 64, 100, 0, 128, 0, org.verbs4j.QpType.RC,
+                1, 0, 1, 100, 1, -1, PostApi.WR, 0, 14, true);
+        java.io.StringWriter mb = new java.io.StringWriter();
+        java.io.StringWriter gb = new java.io.StringWriter();
+        BandwidthRow row = new BandwidthRow(65536, 100, 1000.0, 500.0, 0.008);
+        new ResultTable(new java.io.PrintWriter(mb), s, false).row(row);
+        new ResultTable(new java.io.PrintWriter(gb), s, true).row(row);
+        assertTrue(mb.toString().contains("1000.00") && mb.toString().contains("500.00"), mb.toString());
+        // 1000 MB/s = 1000 * 2^20 * 8 bits/s = 8.39 Gb/s; 500 MB/s = 4.19 Gb/s.
+        assertTrue(gb.toString().contains("8.39") && gb.toString().contains("4.19"), gb.toString());
+        assertTrue(gb.toString().contains("0.008000"), "the message rate is unchanged: " + gb);
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -76,7 +188,8 @@ class PerfRunTest {
     void sweepWritesJsonAndPlot() throws IOException {
         Path json = dir.resolve("w.json");
         Path png = dir.resolve("w.png");
-        Run r = Run.of("perf", "write_bw", "--provider", "emulated", "-a", "-n", "5", "--json", json.toString(),
+        Run r = Run.of("perf", "write_bw", "--provider", "emulated", "-a", "-n", "5", "--perform_warm_up=false",
+                "--json", json.toString(),
                 "--plot", png.toString());
         assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
         assertEquals(23, BW_ROW.matcher(r.out()).results().count(), r.out());
