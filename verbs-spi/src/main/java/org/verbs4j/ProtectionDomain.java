@@ -63,6 +63,7 @@ public interface ProtectionDomain extends VerbsObject {
      * @throws NullPointerException if an argument is null
      * @throws IllegalArgumentException as {@link #registerMemory(MemorySegment, int)}, or if {@code segment}
      *     does not belong to {@code owner}
+     * @return the region, which closes itself before {@code owner} frees the memory
      * @throws IllegalStateException if {@code owner} is closed, or closeable only by another thread
      *     ({@link Arena#ofConfined()} from a different thread)
      * @throws VerbsException as {@link #registerMemory(MemorySegment, int)}

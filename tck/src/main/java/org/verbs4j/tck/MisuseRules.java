@@ -67,6 +67,11 @@ import org.verbs4j.WrOpcode;
 public abstract class MisuseRules extends TckArea {
     private static final int WINDOW_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
 
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
     protected MisuseRules(VerbsCompatibilityKit kit) {
         super(kit);
     }

@@ -36,6 +36,11 @@ import org.verbs4j.WrSession;
  * nothing wrong.
  */
 public abstract class SessionMisuseRules extends TckArea {
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
     protected SessionMisuseRules(VerbsCompatibilityKit kit) {
         super(kit);
     }

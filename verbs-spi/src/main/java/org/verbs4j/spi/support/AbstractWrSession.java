@@ -104,6 +104,8 @@ public abstract class AbstractWrSession implements WrSession {
     private int bindCount;
 
     /**
+     * Creates the session of one QP; the provider's QP makes it once, at QP creation.
+     *
      * @param qp the session's QP
      * @param type its type
      * @param sendOps the opcodes it was created with ({@code send_ops_flags})
@@ -125,14 +127,20 @@ public abstract class AbstractWrSession implements WrSession {
 
     // ---- what a provider binds
 
-    /** Whether {@code o} is an object of this provider and of the session's context. */
+    /**
+     * Whether an object belongs to this provider and to the session's context.
+     *
+     * @param o a window, region or address handle given to a builder or setter
+     * @return true if the provider can use it in this session
+     */
     protected abstract boolean owns(VerbsObject o);
 
-    /** Whether the QP is in a state that posts sends: RTS, SQD, SQE or ERR. */
+    /** {@return whether the QP is in a state that posts sends: RTS, SQD, SQE or ERR} */
     protected abstract boolean sendQueueReady();
 
     /**
-     * Free WR slots in the send queue, read right after {@link #startBatch()}; a larger batch fails with ENOMEM.
+     * {@return the free WR slots in the send queue} Read right after {@link #startBatch()}; a larger batch fails
+     * with ENOMEM. By default there is no limit here (the provider library enforces its own).
      */
     protected int sendQueueRoom() {
         return Integer.MAX_VALUE;
@@ -141,16 +149,26 @@ public abstract class AbstractWrSession implements WrSession {
     /** Opens the provider's batch ({@code ibv_wr_start}); called once the session is open and the QP can post. */
     protected abstract void startBatch();
 
-    /** Hands one whole, checked WR to the provider's batch. Called in build order, between start and end. */
+    /**
+     * Hands one whole, checked WR to the provider's batch. Called in build order, between start and end.
+     *
+     * @param wr the WR; reused for the next one, so read it here and keep nothing of it
+     */
     protected abstract void emit(PendingWr wr);
 
-    /** Posts the provider's batch ({@code ibv_wr_complete}); returns 0 or an errno. */
+    /** {@return 0, or the errno with which the provider refused the batch} Posts it ({@code ibv_wr_complete}). */
     protected abstract int completeBatch();
 
     /** Discards the provider's batch ({@code ibv_wr_abort}). */
     protected abstract void abortBatch();
 
-    /** Called after a successful {@code complete()} for each {@code bind_mw} of the batch, in order. */
+    /**
+     * Called after a successful {@code complete()} for each {@code bind_mw} of the batch, in order.
+     *
+     * @param mw the type 2 window that was bound
+     * @param rkey the rkey the bind gave it (32 bits)
+     * @param info the bind's region, range and access
+     */
     protected void onBound(MemoryWindow mw, int rkey, MwBindInfo info) {
         // Providers that track a window's rkey and region override this.
     }
@@ -158,6 +176,9 @@ public abstract class AbstractWrSession implements WrSession {
     /**
      * Marks the batch failed with {@code errno} unless it already failed: for a rule only the provider can check
      * (a limit of its own). {@code complete()} then aborts the batch and throws.
+     *
+     * @param errno the errno {@code complete()} will throw ({@link org.verbs4j.Errno})
+     * @param why what was wrong, for the exception's message
      */
     protected final void fail(int errno, String why) {
         if (this.errno == 0) {

@@ -22,6 +22,7 @@ public final class Arguments {
      * Checks a segment offered to {@code ibv_reg_mr(3)}.
      *
      * @throws NullPointerException for a null segment
+     * @param segment the memory to register
      * @throws IllegalArgumentException for a heap or zero-length segment
      * @throws IllegalStateException if the segment's scope is no longer alive (its arena was closed): its
      *     memory may already belong to another allocation
@@ -42,6 +43,8 @@ public final class Arguments {
     /**
      * Checks the first {@code count} entries of a gather or scatter list for nulls.
      *
+     * @param list the SGE array
+     * @param count how many of its entries are used
      * @param what the argument's name, for the message, e.g. {@code "sgList"}
      * @throws NullPointerException naming the first null entry, e.g. {@code sgList[1]}
      */
@@ -61,7 +64,9 @@ public final class Arguments {
      * could read unmapped memory (a JVM crash) or memory the caller never offered (an information leak).
      * A provider refuses such a WR with {@code EINVAL}. Allocates nothing.
      *
+     * @param wr the send WR
      * @param regions the live regions of the QP's protection domain
+     * @return why the inline data cannot be read, or null when it can (or the WR is not inline)
      */
     public static String inlineData(SendWr wr, RegionTable regions) {
         if ((wr.sendFlags() & SendFlags.INLINE) == 0) {
@@ -86,6 +91,9 @@ public final class Arguments {
      * Why a type 1 bind of {@code info} is outside its region ({@code ibv_bind_mw(3)}: EINVAL), or null.
      * The window must lie inside {@code [mr.address(), mr.address() + mr.length())}; a negative address or a
      * range past the region's end is refused before it reaches the device, whatever the device checks.
+     *
+     * @param info the bind's region, address and length
+     * @return why the range is outside the region, or null when it is inside
      */
     public static String bindRange(MwBindInfo info) {
         MemoryRegion mr = info.mr();
@@ -108,6 +116,7 @@ public final class Arguments {
     /**
      * Checks that every attribute named by the mask of {@code a} is set ({@code ibv_modify_qp(3)}).
      *
+     * @param a the attributes of a modify
      * @throws NullPointerException naming the attribute whose mask bit is set but whose value is missing
      */
     public static void modifyAttributes(QpAttributes a) {

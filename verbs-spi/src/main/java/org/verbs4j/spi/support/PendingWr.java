@@ -97,7 +97,7 @@ public final class PendingWr {
     }
 
     /**
-     * The {@code wr_flags} the builder took ({@link org.verbs4j.SendFlags}), with {@code INLINE} added when the
+     * {@return the {@code wr_flags} the builder took} These are {@link org.verbs4j.SendFlags}, with {@code INLINE} added when the
      * data is inline: some providers (librxe of rdma-core 44) mark a WQE inline only by that flag.
      */
     public int wrFlags() {
@@ -246,7 +246,7 @@ public final class PendingWr {
     }
 
     /**
-     * Native scratch memory holding a copy of the inline data, made at the setter (so the caller may reuse its
+     * {@return native scratch memory holding a copy of the inline data} The copy is made at the setter (so the caller may reuse its
      * buffers at once, as the man page allows); a list is concatenated. Read {@link #inlineLength()} bytes.
      */
     public MemorySegment inlineData() {

@@ -26,7 +26,16 @@ public final class RegionTable {
 
     private volatile Snapshot table = EMPTY;
 
-    /** Adds a registered segment. The same memory may be registered more than once. */
+    /** Creates an empty table. */
+    public RegionTable() {
+        // Regions are added as they are registered.
+    }
+
+    /**
+     * Adds a registered segment. The same memory may be registered more than once.
+     *
+     * @param segment the registered memory
+     */
     public synchronized void add(MemorySegment segment) {
         Objects.requireNonNull(segment, "segment");
         Snapshot t = table;
@@ -40,7 +49,11 @@ public final class RegionTable {
         table = new Snapshot(segments, starts, ends);
     }
 
-    /** Removes one registration of {@code segment} (compared by identity); does nothing if it is absent. */
+    /**
+     * Removes one registration of {@code segment} (compared by identity); does nothing if it is absent.
+     *
+     * @param segment the memory of the region being deregistered
+     */
     public synchronized void remove(MemorySegment segment) {
         Snapshot t = table;
         for (int i = 0; i < t.segments.length; i++) {
@@ -70,6 +83,7 @@ public final class RegionTable {
      *
      * @param address a virtual address (inline data ignores the lkey, so this is never zero-based)
      * @param length bytes, 0 or more
+     * @return the live registered segment holding the whole range, or null
      */
     public MemorySegment find(long address, long length) {
         if (length < 0) {
