@@ -67,22 +67,44 @@ final class EmulatedWrSession extends AbstractWrSession {
         WrOpcode op = p.opcode();
         int flags = p.wrFlags();
         w.reset(p.wrId(), op.value(), flags, sigAll || (flags & SendFlags.SIGNALED) != 0);
+        // The fields of the common SENDs, WRITEs and READs are copied as they are; the rest take the slow path,
+        // which keeps this method small enough to be inlined into the shared state machine.
+        w.rkey = p.rkey();
+        w.remoteAddr = p.remoteAddr();
+        w.immData = p.immData();
+        if (!COMMON[op.ordinal()] && rareOperands(p, w, op)) {
+            return;
+        }
+        if (p.ah() != null) {
+            w.ah = p.ah();
+            w.remoteQpn = p.remoteQpn();
+            w.remoteQkey = p.remoteQkey();
+        }
+        if (p.dataKind() == PendingWr.DATA_SGE) {
+            w.numSge = 1;
+            w.sgeLkey[0] = p.sgeLkey(0);
+            w.sgeAddr[0] = p.sgeAddr(0);
+            w.sgeLength[0] = p.sgeLength(0);
+            w.length = Integer.toUnsignedLong(p.sgeLength(0));
+        } else if (p.dataKind() != PendingWr.DATA_NONE) {
+            data(p, w);
+        }
+    }
+
+    /** Whether an opcode needs no operand beyond rkey, remote address and immediate data. */
+    private static final boolean[] COMMON = new boolean[WrOpcode.values().length];
+    static {
+        for (WrOpcode op : new WrOpcode[] {WrOpcode.SEND, WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_WRITE,
+                WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.RDMA_READ}) {
+            COMMON[op.ordinal()] = true;
+        }
+    }
+
+    /** Copies the operands of the other opcodes; true when the WR is complete (a flush carries no data). */
+    private static boolean rareOperands(PendingWr p, SendWqe w, WrOpcode op) {
         switch (op) {
-            case SEND -> { }
-            case SEND_WITH_IMM -> w.immData = p.immData();
             case SEND_WITH_INV, LOCAL_INV -> w.invalidateRkey = p.invalidateRkey();
-            case RDMA_WRITE, RDMA_READ -> {
-                w.rkey = p.rkey();
-                w.remoteAddr = p.remoteAddr();
-            }
-            case RDMA_WRITE_WITH_IMM -> {
-                w.rkey = p.rkey();
-                w.remoteAddr = p.remoteAddr();
-                w.immData = p.immData();
-            }
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD, ATOMIC_WRITE -> {
-                w.rkey = p.rkey();
-                w.remoteAddr = p.remoteAddr();
                 w.compareAdd = p.compareAdd();
                 w.swap = p.swap();
                 if (op == WrOpcode.ATOMIC_WRITE) {
@@ -91,12 +113,10 @@ final class EmulatedWrSession extends AbstractWrSession {
             }
             case FLUSH -> {
                 // A DATA setter on a flush is accepted and carries nothing (see AbstractWrSession).
-                w.rkey = p.rkey();
-                w.remoteAddr = p.remoteAddr();
                 w.length = p.flushLength();
                 w.flushType = p.flushType();
                 w.flushLevel = p.flushLevel();
-                return;
+                return true;
             }
             case BIND_MW -> {
                 MwBindInfo b = p.bindInfo();
@@ -108,30 +128,31 @@ final class EmulatedWrSession extends AbstractWrSession {
                 w.bindAccess = b.mwAccessFlags();
             }
             case TSO -> throw new AssertionError("TSO is never in this device's sendOps");
+            default -> { }
         }
-        if (p.ah() != null) {
-            w.ah = p.ah();
-            w.remoteQpn = p.remoteQpn();
-            w.remoteQkey = p.remoteQkey();
-        }
+        return false;
+    }
+
+    /** Copies an SGE list or the inline bytes. */
+    private static void data(PendingWr p, SendWqe w) {
         if (p.dataKind() == PendingWr.DATA_INLINE) {
             int n = p.inlineLength();
             MemorySegment.copy(p.inlineData(), 0, w.inline, 0, n);
             w.isInline = true;
             w.inlineLength = n;
             w.length = n;
-        } else if (p.dataKind() != PendingWr.DATA_NONE) {
-            int n = p.sgeCount();
-            long total = 0;
-            for (int i = 0; i < n; i++) {
-                w.sgeLkey[i] = p.sgeLkey(i);
-                w.sgeAddr[i] = p.sgeAddr(i);
-                w.sgeLength[i] = p.sgeLength(i);
-                total += Integer.toUnsignedLong(p.sgeLength(i));
-            }
-            w.numSge = n;
-            w.length = total;
+            return;
         }
+        int n = p.sgeCount();
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            w.sgeLkey[i] = p.sgeLkey(i);
+            w.sgeAddr[i] = p.sgeAddr(i);
+            w.sgeLength[i] = p.sgeLength(i);
+            total += Integer.toUnsignedLong(p.sgeLength(i));
+        }
+        w.numSge = n;
+        w.length = total;
     }
 
     @Override
