@@ -7,7 +7,9 @@ module org.verbs4j.tools {
     requires org.verbs4j.tck;
     requires info.picocli;
     requires com.fasterxml.jackson.databind;
-    requires org.knowm.xchart;
+    requires java.desktop;
+    requires org.jfree.jfreechart;
+    requires org.jfree.svg;
     requires me.tongfei.progressbar;
     requires java.logging;
 

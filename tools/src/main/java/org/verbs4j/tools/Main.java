@@ -63,7 +63,7 @@ public final class Main implements Runnable {
      * @return {@link #EXIT_OK}, {@link #EXIT_FAILURE} or {@link #EXIT_USAGE}
      */
     public static int run(PrintWriter out, PrintWriter err, String... args) {
-        // XChart draws through AWT; there is no display on a server or in CI.
+        // JFreeChart draws through AWT; there is no display on a server or in CI.
         System.setProperty("java.awt.headless", "true");
         quietLogging();
         return commandLine(out, err).execute(args);

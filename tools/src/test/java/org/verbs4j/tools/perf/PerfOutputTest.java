@@ -2,6 +2,7 @@ package org.verbs4j.tools.perf;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,8 +10,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.regex.Pattern;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.plot.XYPlot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -71,24 +77,71 @@ class PerfOutputTest {
         assertEquals(2.0, root.at("/results/0/tTypicalUs").asDouble());
     }
 
+    /** A write_bw sweep from 2 B to 1 MiB: bandwidth grows with the size, the message rate falls. */
+    private static List<PerfRow> sweep() {
+        List<PerfRow> rows = new ArrayList<>();
+        for (int b = 2; b <= 1 << 20; b *= 2) {
+            double mpps = 8.0 / (1 + b / 4096.0);
+            rows.add(new BandwidthRow(b, 1000, mpps * b * 1.1 / (1 << 20) * 1e6, mpps * b / (1 << 20) * 1e6, mpps));
+        }
+        return rows;
+    }
+
+    /** The text of every {@code <text>} element, in document order. */
+    private static List<String> texts(String svg) {
+        return Pattern.compile("<text[^>]*>([^<]*)</text>").matcher(svg).results().map(m -> m.group(1)).toList();
+    }
+
     @Test
-    void pngAndSvgCharts() throws IOException {
-        List<PerfRow> rows = List.of(new BandwidthRow(2, 10, 1, 1, 1), new BandwidthRow(1024, 10, 900, 800, 0.8),
-                new BandwidthRow(1 << 20, 10, 5000, 4800, 0.005));
+    void bandwidthChartHasLogSizeAndBandwidthAxesAndTheMessageRateOnTheRight() {
+        XYPlot plot = PerfPlot.chart(report("bandwidth", sweep())).getXYPlot();
+        LogAxis sizes = assertInstanceOf(LogAxis.class, plot.getDomainAxis());
+        assertEquals(2, sizes.getBase());
+        LogAxis bw = assertInstanceOf(LogAxis.class, plot.getRangeAxis(0));
+        assertEquals(10, bw.getBase());
+        assertTrue(plot.getRangeAxis(1).getLabel().startsWith("message rate (Mpps)"), plot.getRangeAxis(1).getLabel());
+        assertEquals(1, plot.getRangeAxisIndex(plot.getRangeAxisForDataset(1)), "the rate series uses the right axis");
+        assertEquals(20, plot.getDataset(1).getItemCount(0), "one message-rate point per size");
+    }
+
+    @Test
+    void svgKeepsTextAsTextWithLogAxisTicks() throws IOException {
+        Path svg = dir.resolve("bw.svg");
+        PerfPlot.write(report("bandwidth", sweep()), svg);
+        String text = Files.readString(svg);
+        assertTrue(text.startsWith("<svg") || text.contains("<svg "), text.substring(0, Math.min(200, text.length())));
+        List<String> labels = texts(text);
+        assertTrue(labels.size() >= 20, "titles, legend and tick labels are <text>: " + labels);
+        assertTrue(labels.contains("message size (bytes)") && labels.contains("message rate (Mpps)")
+                && labels.stream().anyMatch(l -> l.startsWith("bandwidth (MB/s")), labels.toString());
+        // A log2 size axis puts its ticks at powers of two (one per 4x here); a linear one would tick at 200K, 400K...
+        assertTrue(Collections.indexOfSubList(labels, List.of("4", "16", "64", "256", "1K", "4K", "16K", "64K", "256K",
+                "1M")) >= 0, "size ticks at powers of 4: " + labels);
+        // A log10 bandwidth axis ticks at powers of ten.
+        assertTrue(Collections.indexOfSubList(labels, List.of("100", "1,000", "10,000")) >= 0,
+                "bandwidth ticks at powers of ten: " + labels);
+        // Glyphs drawn as outlines made paths of thousands of characters each (the old 754 KB SVG).
+        int longestPath = Pattern.compile("<path d='([^']*)'").matcher(text).results()
+                .mapToInt(m -> m.group(1).length()).max().orElse(0);
+        assertTrue(longestPath < 1500, "a path of " + longestPath + " characters: is text drawn as outlines again?");
+        assertTrue(Files.size(svg) < 300_000, Files.size(svg) + " bytes");
+    }
+
+    @Test
+    void pngAndLatencySvgCharts() throws IOException {
         Path png = dir.resolve("bw.png");
-        PerfPlot.write(report("bandwidth", rows), png);
+        PerfPlot.write(report("bandwidth", sweep()), png);
         byte[] head = Arrays.copyOf(Files.readAllBytes(png), 8);
         assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, head);
         assertTrue(Files.size(png) > 10_000, "a real chart, not an empty image");
 
         Path svg = dir.resolve("lat.svg");
-        PerfPlot.write(report("latency", List.of(new LatencyRow(2, 10, 1, 3, 2, 2, 0.1, 3, 3),
-                new LatencyRow(4, 10, 1, 3, 2.2, 2, 0.1, 3, 3))), svg);
-        String text = Files.readString(svg);
-        assertTrue(text.contains("<svg"), text.substring(0, Math.min(200, text.length())));
-        // VectorGraphics2D draws text as outlines, so a chart is many paths rather than text.
-        assertTrue(text.split("<path").length > 10 && text.contains("<line") && text.length() > 10_000,
-                "axes, labels and series are drawn");
+        List<PerfRow> lat = List.of(new LatencyRow(2, 10, 1, 3, 2, 2, 0.1, 3, 3),
+                new LatencyRow(4, 10, 1, 3, 2.2, 2, 0.1, 3, 3));
+        PerfPlot.write(report("latency", lat), svg);
+        List<String> labels = texts(Files.readString(svg));
+        assertTrue(labels.contains("latency (usec)") && labels.contains("t_typical (median)"), labels.toString());
+        assertInstanceOf(LogAxis.class, PerfPlot.chart(report("latency", lat)).getXYPlot().getDomainAxis());
         assertEquals(List.of(Path.of("bw.png"), Path.of("lat.svg")),
                 Files.list(dir).map(Path::getFileName).sorted().toList(), "no extra extension appended");
     }
