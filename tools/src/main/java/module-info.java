@@ -9,7 +9,8 @@ module org.verbs4j.tools {
     requires com.fasterxml.jackson.databind;
     requires java.desktop;
     requires org.jfree.jfreechart;
-    requires org.jfree.svg;
+    requires org.apache.xmlgraphics.batik.svggen;
+    requires java.xml;
     requires me.tongfei.progressbar;
     requires java.logging;
 

@@ -2,6 +2,7 @@ package org.verbs4j.tools.perf;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
+import java.awt.Dimension;
 import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.Rectangle;
@@ -10,6 +11,9 @@ import java.awt.geom.Ellipse2D;
 import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.AttributedCharacterIterator;
 import java.text.AttributedString;
@@ -23,6 +27,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.parsers.ParserConfigurationException;
+import org.apache.batik.svggen.SVGGeneratorContext;
+import org.apache.batik.svggen.SVGGraphics2D;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.AxisState;
@@ -39,8 +47,7 @@ import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
-import org.jfree.svg.SVGGraphics2D;
-import org.jfree.svg.SVGUtils;
+import org.w3c.dom.Document;
 
 /**
  * Draws a {@link PerfReport} as a chart, as PNG or SVG.
@@ -48,13 +55,14 @@ import org.jfree.svg.SVGUtils;
  * <p>Sizes go on a log2 axis, so a sweep from 2 bytes to 8 MiB spreads evenly as perftest's rows do. Bandwidth goes
  * on a log10 axis, so the small sizes, a thousand times below the large ones, do not sit flat at zero, and the
  * message rate (Mpps) goes on a second axis on the right, where the small sizes are the story. Latency goes on a
- * log axis when it spans more than a factor 50. SVG keeps every label as a {@code <text>} element (JFreeSVG).
+ * log axis when it spans more than a factor 50. SVG keeps every label as a {@code <text>} element (Batik).
  */
 final class PerfPlot {
     static final int WIDTH = 960;
     static final int HEIGHT = 600;
     private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0x2ca02c), new Color(0xd62728)};
     private static final Color RATE_COLOR = new Color(0xff7f0e);
+    private static final String SVG_NAMESPACE = "http://www.w3.org/2000/svg";
 
     private PerfPlot() {}
 
@@ -71,14 +79,29 @@ final class PerfPlot {
         JFreeChart chart = chart(r);
         try {
             if (file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".svg")) {
-                SVGGraphics2D g = new SVGGraphics2D(WIDTH, HEIGHT);
-                chart.draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
-                SVGUtils.writeToSVG(file.toFile(), g.getSVGElement());
+                writeSvg(chart, file);
             } else {
                 ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Draws the chart on Batik's SVG canvas, with text as {@code <text>} (not glyph outlines) and CSS styles. */
+    private static void writeSvg(JFreeChart chart, Path file) throws IOException {
+        Document doc;
+        try {
+            doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().getDOMImplementation()
+                    .createDocument(SVG_NAMESPACE, "svg", null);
+        } catch (ParserConfigurationException e) {
+            throw new IllegalStateException("the JDK's XML parser is not configured: " + e.getMessage(), e);
+        }
+        SVGGraphics2D g = new SVGGraphics2D(SVGGeneratorContext.createDefault(doc), false);
+        g.setSVGCanvasSize(new Dimension(WIDTH, HEIGHT));
+        chart.draw(g, new Rectangle(0, 0, WIDTH, HEIGHT));
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            g.stream(out, true);
         }
     }
 
