@@ -119,7 +119,7 @@ final class PerfPlot {
 
         if (r.kind().equals("bandwidth")) {
             plot.setRangeAxis(0, logAxis("bandwidth (MB/s, MB = 2^20 bytes, log scale)"));
-            plot.setDataset(0, collection(rows,
+            plot.setDataset(0, collection(
                     series("BW average (MB/s)", rows, p -> ((BandwidthRow) p).bwAverageMBps(), true),
                     series("BW peak (MB/s)", rows, p -> ((BandwidthRow) p).bwPeakMBps(), true)));
             plot.setRenderer(0, renderer(COLORS[0], COLORS[1]));
@@ -128,7 +128,7 @@ final class PerfPlot {
             rate.setLabelPaint(RATE_COLOR);
             rate.setTickLabelPaint(RATE_COLOR);
             plot.setRangeAxis(1, rate);
-            plot.setDataset(1, collection(rows,
+            plot.setDataset(1, collection(
                     series("message rate (Mpps, right axis)", rows, p -> ((BandwidthRow) p).msgRateMpps(), false)));
             plot.mapDatasetToRangeAxis(1, 1);
             plot.setRenderer(1, renderer(RATE_COLOR));
@@ -139,7 +139,7 @@ final class PerfPlot {
             boolean log = min > 0 && max / min > 50;
             ValueAxis y = log ? logAxis("latency (usec, log scale)") : new NumberAxis("latency (usec)");
             plot.setRangeAxis(0, y);
-            plot.setDataset(0, collection(rows,
+            plot.setDataset(0, collection(
                     series("t_typical (median)", rows, p -> ((LatencyRow) p).tTypicalUs(), log),
                     series("t_avg", rows, p -> ((LatencyRow) p).tAvgUs(), log),
                     series("t_99%", rows, p -> ((LatencyRow) p).t99Us(), log)));
@@ -168,7 +168,7 @@ final class PerfPlot {
         return s;
     }
 
-    private static XYSeriesCollection collection(List<PerfRow> rows, XYSeries... series) {
+    private static XYSeriesCollection collection(XYSeries... series) {
         XYSeriesCollection c = new XYSeriesCollection();
         for (XYSeries s : series) {
             c.addSeries(s);
