@@ -2,12 +2,10 @@ package org.verbs4j.provider.emulated;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 
 import org.verbs4j.AccessFlags;
-import org.verbs4j.AhAttributes;
 import org.verbs4j.CmEvent;
 import org.verbs4j.CmEventChannel;
 import org.verbs4j.CmEventType;
@@ -19,51 +17,46 @@ import org.verbs4j.Errno;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpInitAttributes;
-import org.verbs4j.QpState;
 import org.verbs4j.QueuePair;
 import org.verbs4j.VerbsException;
 import org.verbs4j.spi.support.CmArguments;
 
 /**
- * An id of the emulated connection manager. Its state follows rdma_cm's; connect, accept, reject and
- * disconnect act on both ends at once under the manager's lock, with the IB CM's messages (REQ, REP, RTU, REJ,
- * DREQ, DREP) reduced to the events they raise, and the QP transitions librdmacm makes.
+ * An id of the emulated connection manager: its addresses, its QP, its channel and its state, which follows
+ * rdma_cm's. Connect, accept, reject and disconnect are {@link CmHandshake}'s, under the manager's lock.
  */
 final class EmulatedCmId implements CmId {
-    /** The GID index of the IPv4-mapped GID, which RoCE v2 connections use. */
-    private static final int GID_INDEX = 1;
+    /** The one port of an emulated device. */
     private static final int PORT_NUM = 1;
-    /** The ACK timeout the CM gives RC requesters: 14, about 67 ms (the IB CM derives it from the path). */
-    private static final int ACK_TIMEOUT = 14;
-    /** The RNR NAK timer the CM gives RC responders: 12, 0.64 ms, librdmacm's default. */
-    private static final int MIN_RNR_TIMER = 12;
     /** The REQ's timeout, in the IB CM reject reason of an id destroyed while its connect is pending. */
     private static final int REJECT_TIMEOUT = 4;
     /** The wildcard address an id binds to when it resolves an address that no device owns. */
     private static final InetAddress WILDCARD = new InetSocketAddress(0).getAddress();
 
-    private enum State {
+    /** rdma_cm's id states, as far as the emulated provider needs them. */
+    enum State {
         IDLE, BOUND, ADDR_QUERY, ADDR_RESOLVED, ROUTE_RESOLVED, LISTEN, CONNECT, REQ_RECEIVED, ESTABLISHED,
         DISCONNECT_SENT, DISCONNECT_RECEIVED, DISCONNECTED, DONE
     }
 
-    private final EmulatedConnectionManager cm;
-    private final CmPortSpace portSpace;
-    private EmulatedCmEventChannel channel;
-    private State state = State.IDLE;
-    private EmulatedDevice device;
+    // The fields are guarded by the connection manager's lock; CmHandshake changes them too.
+    final EmulatedConnectionManager cm;
+    final CmPortSpace portSpace;
+    EmulatedCmEventChannel channel;
+    State state = State.IDLE;
+    EmulatedDevice device;
     private EmulatedContext context;
-    private InetSocketAddress local;
-    private InetSocketAddress remote;
+    InetSocketAddress local;
+    InetSocketAddress remote;
     /** The port this id holds in the manager's table, or 0 (the new id of a request holds none). */
     private int boundPort;
-    private EmulatedQueuePair qp;
+    EmulatedQueuePair qp;
     /** The other end, from connect until the connection ends. */
-    private EmulatedCmId peer;
+    EmulatedCmId peer;
     /** This end's parameters, sent with its REQ or REP. */
-    private ConnectionParameters params;
+    ConnectionParameters params;
     /** This end's first PSN. */
-    private final int psn = ThreadLocalRandom.current().nextInt(1 << 24);
+    final int psn = ThreadLocalRandom.current().nextInt(1 << 24);
     /** Events taken from the channel and not acknowledged. Guarded by the cm lock. */
     int unacked;
     private volatile boolean closed;
@@ -82,7 +75,7 @@ final class EmulatedCmId implements CmId {
     }
 
     private static VerbsException invalid(String verb, String why) {
-        return new VerbsException(verb, Errno.EINVAL, why);
+        return CmHandshake.invalid(verb, why);
     }
 
     private void lock() {
@@ -184,7 +177,7 @@ final class EmulatedCmId implements CmId {
         }
     }
 
-    private void attach(EmulatedDevice d) {
+    void attach(EmulatedDevice d) {
         device = d;
         context = cm.context(d);
     }
@@ -343,7 +336,7 @@ final class EmulatedCmId implements CmId {
         }
     }
 
-    // ---------------------------------------------------------------- connect, accept, reject
+    // ---------------------------------------------------------------- connect, accept, reject, disconnect
 
     @Override
     public void connect(ConnectionParameters parameters) {
@@ -351,40 +344,10 @@ final class EmulatedCmId implements CmId {
         CmArguments.connect(parameters, ConnectionParameters.MAX_CONNECT_PRIVATE_DATA);
         lock();
         try {
-            if (state != State.ROUTE_RESOLVED) {
-                throw invalid("rdma_connect", "the route is not resolved (state " + state + ")");
-            }
-            if (qp() == null) {
-                throw invalid("rdma_connect", "the id has no QP: create it with createQp first (connecting without"
-                        + " a QP, as rdma_establish(3) allows, is not supported by the emulated provider)");
-            }
-            params = parameters;
-            EmulatedCmId listener = cm.listener(remote, device);
-            if (listener == null) {
-                state = State.DONE;
-                toError();
-                channel.post(new EmulatedCmEvent(CmEventType.REJECTED, CmEvent.REJECT_INVALID_SERVICE_ID, this, null,
-                        new byte[ConnectionParameters.MAX_REJECT_PRIVATE_DATA], 0, 0));
-                return;
-            }
-            EmulatedCmId child = new EmulatedCmId(cm, listener.channel, portSpace);
-            child.attach(device);
-            child.local = new InetSocketAddress(remote.getAddress(), remote.getPort());
-            child.remote = local;
-            child.state = State.REQ_RECEIVED;
-            child.peer = this;
-            peer = child;
-            state = State.CONNECT;
-            listener.channel.post(new EmulatedCmEvent(CmEventType.CONNECT_REQUEST, 0, child, listener,
-                    padded(parameters.privateData(), ConnectionParameters.MAX_CONNECT_PRIVATE_DATA),
-                    parameters.responderResources(), parameters.initiatorDepth()));
+            CmHandshake.connect(this, parameters);
         } finally {
             cm.lock.unlock();
         }
-    }
-
-    private static byte[] padded(byte[] data, int length) {
-        return Arrays.copyOf(data, length);
     }
 
     @Override
@@ -393,43 +356,10 @@ final class EmulatedCmId implements CmId {
         CmArguments.accept(parameters, ConnectionParameters.MAX_ACCEPT_PRIVATE_DATA);
         lock();
         try {
-            if (state != State.REQ_RECEIVED) {
-                throw invalid("rdma_accept", "the id is not a connect request's, or it was answered (state "
-                        + state + ")");
-            }
-            if (qp() == null) {
-                throw invalid("rdma_accept", "the id has no QP: create it with createQp first");
-            }
-            EmulatedCmId active = peer;
-            if (active == null || active.closed || active.state != State.CONNECT || active.qp() == null) {
-                throw invalid("rdma_accept", "the requesting id is gone");
-            }
-            params = parameters;
-            ConnectionParameters req = active.params;
-            // REP: librdmacm moves the passive QP to RTR and RTS before it sends the REP.
-            bringUp(qp, active, parameters.responderResources(), parameters.initiatorDepth(), req.retryCount(),
-                    req.rnrRetryCount());
-            // The active side, on the REP: RTR and RTS, then RTU to the passive side.
-            active.bringUp(active.qp, this, req.responderResources(), req.initiatorDepth(), req.retryCount(),
-                    parameters.rnrRetryCount());
-            active.state = State.ESTABLISHED;
-            state = State.ESTABLISHED;
-            active.channel.post(new EmulatedCmEvent(CmEventType.ESTABLISHED, 0, active, null,
-                    padded(parameters.privateData(), ConnectionParameters.MAX_ACCEPT_PRIVATE_DATA),
-                    parameters.responderResources(), parameters.initiatorDepth()));
-            channel.post(EmulatedCmEvent.of(CmEventType.ESTABLISHED, 0, this));
+            CmHandshake.accept(this, parameters);
         } finally {
             cm.lock.unlock();
         }
-    }
-
-    /** INIT to RTR to RTS towards the other end's QP, as librdmacm does with the kernel's attributes. */
-    private void bringUp(EmulatedQueuePair q, EmulatedCmId other, int responderResources, int initiatorDepth,
-                         int retryCount, int rnrRetryCount) {
-        AhAttributes av = AhAttributes.roce(other.device.gid(GID_INDEX), GID_INDEX, PORT_NUM);
-        q.modify(QpAttributes.toRtr(av, EmulatedDevice.MTU, other.qp.qpn, other.psn, Math.max(1, responderResources),
-                MIN_RNR_TIMER));
-        q.modify(QpAttributes.toRts(psn, ACK_TIMEOUT, retryCount, rnrRetryCount, Math.max(1, initiatorDepth)));
     }
 
     @Override
@@ -443,81 +373,24 @@ final class EmulatedCmId implements CmId {
                         + state + ")");
             }
             state = State.DONE;
-            rejectPeer(CmEvent.REJECT_CONSUMER_DEFINED, privateData);
+            CmHandshake.reject(this, CmEvent.REJECT_CONSUMER_DEFINED, privateData);
         } finally {
             cm.lock.unlock();
         }
     }
-
-    /** Sends a REJ to the other end of a pending connect. Holds the cm lock. */
-    private void rejectPeer(int reason, byte[] privateData) {
-        EmulatedCmId other = peer;
-        peer = null;
-        if (other == null || other.closed) {
-            return;
-        }
-        other.peer = null;
-        other.state = State.DONE;
-        other.toError();
-        other.channel.post(new EmulatedCmEvent(CmEventType.REJECTED, reason, other, null,
-                padded(privateData, ConnectionParameters.MAX_REJECT_PRIVATE_DATA), 0, 0));
-    }
-
-    private void toError() {
-        EmulatedQueuePair q = qp;
-        if (q != null && !q.isClosed() && q.state != QpState.ERR) {
-            q.modify(QpAttributes.toState(QpState.ERR));
-        }
-    }
-
-    // ---------------------------------------------------------------- disconnect and close
 
     @Override
     public void disconnect() {
         checkOpen();
         lock();
         try {
-            switch (state) {
-                case ESTABLISHED -> {
-                    toError();
-                    state = State.DISCONNECT_SENT;
-                    sendDreq();
-                }
-                case DISCONNECT_RECEIVED -> {
-                    toError();
-                    state = State.DISCONNECTED;
-                    sendDrep();
-                }
-                default -> throw invalid("rdma_disconnect", "the id is not connected (state " + state + ")");
-            }
+            CmHandshake.disconnect(this);
         } finally {
             cm.lock.unlock();
         }
     }
 
-    /** DREQ: the other end learns of the disconnect. If it is gone, this end is disconnected at once. */
-    private void sendDreq() {
-        EmulatedCmId other = peer;
-        if (other != null && !other.closed && other.state == State.ESTABLISHED) {
-            other.state = State.DISCONNECT_RECEIVED;
-            other.channel.post(EmulatedCmEvent.of(CmEventType.DISCONNECTED, 0, other));
-        } else {
-            peer = null;
-            state = State.DISCONNECTED;
-            channel.post(EmulatedCmEvent.of(CmEventType.DISCONNECTED, 0, this));
-        }
-    }
-
-    /** DREP: the end that disconnected first gets its DISCONNECTED. */
-    private void sendDrep() {
-        EmulatedCmId other = peer;
-        peer = null;
-        if (other != null && !other.closed && other.state == State.DISCONNECT_SENT) {
-            other.peer = null;
-            other.state = State.DISCONNECTED;
-            other.channel.post(EmulatedCmEvent.of(CmEventType.DISCONNECTED, 0, other));
-        }
-    }
+    // ---------------------------------------------------------------- acknowledge and close
 
     /** Acknowledges an event of this id. */
     void ack(EmulatedCmEvent event) {
@@ -547,10 +420,10 @@ final class EmulatedCmId implements CmId {
                         + " event(s) of the id are not acknowledged: close them first, as rdma_destroy_id(3) requires");
             }
             switch (state) {
-                case ESTABLISHED -> sendDreq();
-                case DISCONNECT_RECEIVED -> sendDrep();
-                case CONNECT -> rejectPeer(REJECT_TIMEOUT, new byte[0]);
-                case REQ_RECEIVED -> rejectPeer(CmEvent.REJECT_CONSUMER_DEFINED, new byte[0]);
+                case ESTABLISHED -> CmHandshake.sendDreq(this);
+                case DISCONNECT_RECEIVED -> CmHandshake.sendDrep(this);
+                case CONNECT -> CmHandshake.reject(this, REJECT_TIMEOUT, new byte[0]);
+                case REQ_RECEIVED -> CmHandshake.reject(this, CmEvent.REJECT_CONSUMER_DEFINED, new byte[0]);
                 default -> { }
             }
             closed = true;
