@@ -55,6 +55,10 @@ public final class Errno {
     public static final int EPROTONOSUPPORT = 93;
     /** {@code EOPNOTSUPP} (95): operation not supported by the device. */
     public static final int EOPNOTSUPP = 95;
+    /** {@code EADDRINUSE} (98): address already in use. */
+    public static final int EADDRINUSE = 98;
+    /** {@code EADDRNOTAVAIL} (99): cannot assign requested address. */
+    public static final int EADDRNOTAVAIL = 99;
     /** {@code ENETDOWN} (100): network is down. */
     public static final int ENETDOWN = 100;
     /** {@code ENOBUFS} (105): no buffer space available. */
@@ -93,6 +97,8 @@ public final class Errno {
         NAMES[EOVERFLOW] = "EOVERFLOW";
         NAMES[EPROTONOSUPPORT] = "EPROTONOSUPPORT";
         NAMES[EOPNOTSUPP] = "EOPNOTSUPP";
+        NAMES[EADDRINUSE] = "EADDRINUSE";
+        NAMES[EADDRNOTAVAIL] = "EADDRNOTAVAIL";
         NAMES[ENETDOWN] = "ENETDOWN";
         NAMES[ENOBUFS] = "ENOBUFS";
         NAMES[ETIMEDOUT] = "ETIMEDOUT";

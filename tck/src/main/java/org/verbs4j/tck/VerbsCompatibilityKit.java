@@ -211,4 +211,12 @@ public abstract class VerbsCompatibilityKit {
             super(VerbsCompatibilityKit.this);
         }
     }
+
+    @Nested
+    @DisplayName("Connection management")
+    class ConnectionManagement extends ConnectionRules {
+        ConnectionManagement() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
 }

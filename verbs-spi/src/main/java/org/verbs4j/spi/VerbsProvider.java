@@ -1,6 +1,7 @@
 package org.verbs4j.spi;
 
 import java.util.List;
+import org.verbs4j.ConnectionManager;
 import org.verbs4j.Device;
 import org.verbs4j.ProviderUnavailableException;
 
@@ -77,5 +78,31 @@ public interface VerbsProvider {
         }
         throw new IllegalArgumentException("provider '" + name() + "' has no device '" + name + "'; it has "
                 + all.stream().map(Device::name).toList());
+    }
+
+    /**
+     * Whether {@link #connectionManager()} works: the capability the TCK's connection-management rules skip by.
+     * A provider that overrides one of the two methods overrides both.
+     *
+     * @return true if the provider has a connection manager; false by default
+     */
+    default boolean hasConnectionManager() {
+        return false;
+    }
+
+    /**
+     * The provider's connection manager (rdma_cm): IP addressing, connect, accept and disconnect for its
+     * devices' QPs.
+     *
+     * @return the connection manager
+     * @throws UnsupportedOperationException if the provider has none ({@link #hasConnectionManager()} is false);
+     *     the default
+     * @throws ProviderUnavailableException if the provider is unavailable
+     * @see "rdma_cm(7)"
+     */
+    default ConnectionManager connectionManager() {
+        throw new UnsupportedOperationException("verbs4j provider '" + name()
+                + "' has no connection manager (rdma_cm) yet: connect QPs by exchanging QPN, PSN and GID yourself,"
+                + " or use a provider whose hasConnectionManager() is true");
     }
 }

@@ -31,9 +31,16 @@ final class EmulatedContext implements Context {
     private final List<EmulatedObject> objects = new ArrayList<>();
     private final LinkedBlockingQueue<AsyncEvent> events = new LinkedBlockingQueue<>();
     private volatile boolean closed;
+    /** Whether the connection manager owns it: ids share it, so the application may not close it. */
+    private final boolean cmOwned;
 
     EmulatedContext(EmulatedDevice device) {
+        this(device, false);
+    }
+
+    EmulatedContext(EmulatedDevice device, boolean cmOwned) {
         this.device = device;
+        this.cmOwned = cmOwned;
     }
 
     void checkOpen() {
@@ -169,6 +176,10 @@ final class EmulatedContext implements Context {
 
     @Override
     public void close() {
+        if (cmOwned) {
+            throw new IllegalStateException("the context of " + device.name() + " belongs to the connection manager"
+                    + " and is shared by its ids (rdma_cm's id->verbs): close the objects made from it, not the context");
+        }
         List<EmulatedQueuePair> qps = new ArrayList<>();
         synchronized (lock) {
             if (closed) {

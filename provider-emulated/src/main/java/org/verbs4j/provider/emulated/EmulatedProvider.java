@@ -2,6 +2,7 @@ package org.verbs4j.provider.emulated;
 
 import java.util.List;
 
+import org.verbs4j.ConnectionManager;
 import org.verbs4j.Device;
 import org.verbs4j.spi.VerbsProvider;
 
@@ -51,6 +52,22 @@ public final class EmulatedProvider implements VerbsProvider {
     @Override
     public List<Device> devices() {
         return EmulatedDevice.all();
+    }
+
+    /** True: the emulated connection manager connects RC QPs of the JVM's emulated devices. */
+    @Override
+    public boolean hasConnectionManager() {
+        return true;
+    }
+
+    /**
+     * The emulated connection manager, shared by the whole JVM. The loopback addresses and the addresses of
+     * the host's network interfaces map to {@code emu0}; {@code 10.255.0.N} maps to {@code emu(N-1)}; any other
+     * address is unreachable.
+     */
+    @Override
+    public ConnectionManager connectionManager() {
+        return EmulatedConnectionManager.INSTANCE;
     }
 
     @Override

@@ -1,0 +1,208 @@
+package org.verbs4j;
+
+import java.net.InetSocketAddress;
+
+/**
+ * A connection-manager id, {@code struct rdma_cm_id}: the connection manager's socket. It is bound to an
+ * address and, through it, to a device; it owns at most one QP, which the connection manager moves through
+ * its states as librdmacm does (INIT on {@link #createQp}, RTR and RTS on connect and accept, ERR on
+ * disconnect or reject), so the QP is used with the ordinary verbs API once the id is connected.
+ *
+ * <p>Results of the asynchronous calls ({@link #resolveAddr}, {@link #resolveRoute}, {@link #connect},
+ * {@link #accept}, {@link #disconnect}) arrive as {@link CmEvent}s on the id's channel. A call made in a
+ * state where rdma_cm refuses it fails with {@link VerbsException} {@code EINVAL}.
+ *
+ * <p>Close order: the QP ({@link #destroyQp()}), every event of the id acknowledged, then the id. Closing a
+ * connected id disconnects it, as {@code rdma_destroy_id} does: the peer gets
+ * {@link CmEventType#DISCONNECTED}. After {@link #close()} every other method throws
+ * {@link IllegalStateException}.
+ *
+ * @see "rdma_cm(7)"
+ * @see "rdma_create_id(3)"
+ */
+public interface CmId extends AutoCloseable {
+    /** {@return the channel the id's events go to} */
+    CmEventChannel channel();
+
+    /** {@return the id's port space} */
+    CmPortSpace portSpace();
+
+    /**
+     * {@return the device context the id is bound to, or null before it is bound to a device (by an address
+     * that belongs to one, by {@link #resolveAddr} or as the new id of a connect request)}. The context belongs
+     * to the connection manager and is shared by every id on its device, as librdmacm's {@code id->verbs}:
+     * allocate PDs and CQs on it and close those, but never close the context itself
+     * ({@link IllegalStateException}).
+     */
+    Context context();
+
+    /** {@return the port of the device the id is bound to, 1-based, or 0 before it is bound to a device} */
+    int portNum();
+
+    /** {@return the local address and port, or null before the id is bound} */
+    InetSocketAddress localAddress();
+
+    /** {@return the peer's address and port, or null before an address is resolved or a request arrives} */
+    InetSocketAddress remoteAddress();
+
+    /**
+     * Binds the id to a local address and port. Port 0 picks a free port. An address that belongs to an RDMA
+     * device binds the id to that device; the wildcard address binds no device.
+     *
+     * @param address a local address; the wildcard ({@code 0.0.0.0} or {@code ::}) for every device
+     * @throws NullPointerException if address is null
+     * @throws IllegalArgumentException if the address is unresolved
+     * @throws VerbsException {@code EADDRINUSE} if another id holds the port, {@code EADDRNOTAVAIL} if the
+     *     address is not local, {@code EINVAL} if the id is already bound
+     * @see "rdma_bind_addr(3)"
+     */
+    void bindAddr(InetSocketAddress address);
+
+    /**
+     * Starts resolving a destination address to a device and a destination GID. The result is
+     * {@link CmEventType#ADDR_RESOLVED} or {@link CmEventType#ADDR_ERROR} (status {@code -ETIMEDOUT} when no
+     * answer came within the timeout). An id not bound yet is bound to {@code src}, or to a local address with
+     * a free port.
+     *
+     * @param src the local address to bind to, or null to pick one
+     * @param dst the destination's address and port
+     * @param timeoutMs how long resolution may take, milliseconds, 0 or more
+     * @throws NullPointerException if dst is null
+     * @throws IllegalArgumentException if timeoutMs is negative or an address is unresolved
+     * @throws VerbsException {@code EINVAL} if the id is listening, resolving, or connected
+     * @see "rdma_resolve_addr(3)"
+     */
+    void resolveAddr(InetSocketAddress src, InetSocketAddress dst, int timeoutMs);
+
+    /**
+     * Starts resolving the route to the resolved address. The result is {@link CmEventType#ROUTE_RESOLVED} or
+     * {@link CmEventType#ROUTE_ERROR}.
+     *
+     * @param timeoutMs how long resolution may take, milliseconds, 0 or more
+     * @throws IllegalArgumentException if timeoutMs is negative
+     * @throws VerbsException {@code EINVAL} unless the address was resolved ({@code ADDR_RESOLVED})
+     * @see "rdma_resolve_route(3)"
+     */
+    void resolveRoute(int timeoutMs);
+
+    /**
+     * Listens for connection requests on the bound address. Each arrives as a
+     * {@link CmEventType#CONNECT_REQUEST} whose {@link CmEvent#id()} is a new id.
+     *
+     * @param backlog how many requests may wait for {@link #accept} or {@link #reject}, 0 or more; 0 lets the
+     *     provider choose
+     * @throws IllegalArgumentException if backlog is negative
+     * @throws VerbsException {@code EINVAL} if the id is not bound or already in use
+     * @see "rdma_listen(3)"
+     */
+    void listen(int backlog);
+
+    /**
+     * Creates the id's QP on its device and moves it to INIT, with the port and the P_Key of the id's route
+     * and remote write, read and atomic access. Allowed once the route is resolved (active side) or on the new
+     * id of a connect request (passive side).
+     *
+     * @param pd a protection domain of {@link #context()}
+     * @param attributes the QP's attributes; its type must be the port space's ({@link CmPortSpace#qpType()})
+     * @return the QP, in INIT; it belongs to the id: destroy it with {@link #destroyQp()}
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if pd is closed or is not on the id's device context
+     * @throws VerbsException {@code EINVAL} if the id is not bound to a device, already has a QP, or the QP type
+     *     does not fit the port space; the errors of {@code ibv_create_qp(3)}
+     * @see "rdma_create_qp(3)"
+     */
+    QueuePair createQp(ProtectionDomain pd, QpInitAttributes attributes);
+
+    /** {@return the id's QP, or null when it has none} */
+    QueuePair qp();
+
+    /**
+     * Destroys the id's QP. Does nothing when it has none.
+     *
+     * @throws VerbsException {@code EBUSY} if the QP cannot be destroyed yet (see {@link QueuePair#close()})
+     * @see "rdma_destroy_qp(3)"
+     */
+    void destroyQp();
+
+    /**
+     * Sends a connection request to the resolved destination. The id's QP moves to RTR and RTS when the peer
+     * accepts, then {@link CmEventType#ESTABLISHED} arrives with the peer's private data. If the peer rejects,
+     * or nobody listens, {@link CmEventType#REJECTED} arrives and the QP moves to ERR.
+     *
+     * @param parameters private data (at most {@link ConnectionParameters#MAX_CONNECT_PRIVATE_DATA} bytes on
+     *     InfiniBand and RoCE) and the QP's connection parameters
+     * @throws NullPointerException if parameters is null
+     * @throws IllegalArgumentException if the private data is too long for the transport
+     * @throws VerbsException {@code EINVAL} unless the route is resolved and the id has a QP
+     * @see "rdma_connect(3)"
+     */
+    void connect(ConnectionParameters parameters);
+
+    /**
+     * Accepts the connection request this id was created by. The QP moves to RTR and RTS; the peer gets
+     * {@link CmEventType#ESTABLISHED} with this private data, then this id gets {@link CmEventType#ESTABLISHED}.
+     *
+     * @param parameters private data (at most {@link ConnectionParameters#MAX_ACCEPT_PRIVATE_DATA} bytes on
+     *     InfiniBand and RoCE) and the QP's connection parameters
+     * @throws NullPointerException if parameters is null
+     * @throws IllegalArgumentException if the private data is too long for the transport
+     * @throws VerbsException {@code EINVAL} unless the id is a connect request's new id with a QP, not yet
+     *     accepted or rejected
+     * @see "rdma_accept(3)"
+     */
+    void accept(ConnectionParameters parameters);
+
+    /**
+     * Rejects the connection request this id was created by. The peer gets {@link CmEventType#REJECTED} with
+     * status {@link CmEvent#REJECT_CONSUMER_DEFINED} on InfiniBand and RoCE, and the private data.
+     *
+     * @param privateData the bytes for the peer, at most {@link ConnectionParameters#MAX_REJECT_PRIVATE_DATA}
+     *     on InfiniBand and RoCE; empty for none
+     * @throws NullPointerException if privateData is null
+     * @throws IllegalArgumentException if the private data is too long for the transport
+     * @throws VerbsException {@code EINVAL} unless the id is a connect request's new id, not yet accepted or
+     *     rejected
+     * @see "rdma_reject(3)"
+     */
+    void reject(byte[] privateData);
+
+    /**
+     * Disconnects. The id's QP moves to ERR at once, so its outstanding WRs complete with
+     * {@link WcStatus#WR_FLUSH_ERR}. The peer gets {@link CmEventType#DISCONNECTED}; this id gets it when the
+     * peer disconnects in turn (or closes its id). An id that got {@code DISCONNECTED} because the peer
+     * disconnected first gets no second one. The peer's QP stays as it is until the peer calls
+     * {@code disconnect} too, as with librdmacm.
+     *
+     * @throws VerbsException {@code EINVAL} if the id is not connected, or was already disconnected from this
+     *     side
+     * @see "rdma_disconnect(3)"
+     */
+    void disconnect();
+
+    /**
+     * Moves the id to another event channel: its future events, and those queued but not yet taken, go there.
+     * The new id of a connect request arrives on the listener's channel; an application that serves each
+     * connection apart moves it to a channel of its own.
+     *
+     * @param channel the new channel
+     * @throws NullPointerException if channel is null
+     * @throws IllegalStateException if the channel is closed
+     * @throws IllegalArgumentException if the channel belongs to another connection manager
+     * @throws VerbsException {@code EBUSY} while an event of the id that was taken is not acknowledged
+     * @see "rdma_migrate_id(3)"
+     */
+    void migrate(CmEventChannel channel);
+
+    /** {@return whether {@link #close()} has succeeded} */
+    boolean isClosed();
+
+    /**
+     * Destroys the id; a connected id is disconnected first. A second call does nothing.
+     *
+     * @throws VerbsException {@code EBUSY} while the id has a QP ({@link #destroyQp()} first) or an event of
+     *     it is not acknowledged ({@link CmEvent#close()} first); the id stays open
+     * @see "rdma_destroy_id(3)"
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,117 @@
+package org.verbs4j.spi.support;
+
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.verbs4j.ConnectionParameters;
+
+/**
+ * The argument rules of the connection manager ({@code rdma_cm(7)}), checked before a provider acts, so that a
+ * misuse fails the same way on every provider.
+ */
+public final class CmArguments {
+    private CmArguments() {}
+
+    /**
+     * Checks an address passed to {@code rdma_bind_addr}, {@code rdma_resolve_addr} or {@code rdma_listen}.
+     *
+     * @param address the address
+     * @param what the argument's name, for the message
+     * @return the address
+     * @throws NullPointerException if address is null
+     * @throws IllegalArgumentException if the address is unresolved (a host name DNS did not resolve)
+     */
+    public static InetSocketAddress address(InetSocketAddress address, String what) {
+        Objects.requireNonNull(address, what);
+        if (address.isUnresolved()) {
+            throw new IllegalArgumentException(what + ": " + address + " is unresolved; the connection manager takes"
+                    + " IP addresses");
+        }
+        return address;
+    }
+
+    /**
+     * Checks a resolution timeout ({@code rdma_resolve_addr(3)}, {@code rdma_resolve_route(3)}).
+     *
+     * @param timeoutMs the timeout, milliseconds
+     * @throws IllegalArgumentException if it is negative
+     */
+    public static void timeoutMs(int timeoutMs) {
+        if (timeoutMs < 0) {
+            throw new IllegalArgumentException("timeoutMs: a timeout is 0 or more milliseconds, not " + timeoutMs);
+        }
+    }
+
+    /**
+     * Checks the timeout of a wait for an event ({@code rdma_get_cm_event(3)}).
+     *
+     * @param timeout the longest wait
+     * @param unit its unit
+     * @throws NullPointerException if unit is null
+     * @throws IllegalArgumentException if timeout is negative
+     */
+    public static void waitTimeout(long timeout, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        if (timeout < 0) {
+            throw new IllegalArgumentException("timeout: a wait is 0 or more, not " + timeout + " " + unit);
+        }
+    }
+
+    /**
+     * Checks the backlog of {@code rdma_listen(3)}.
+     *
+     * @param backlog pending requests allowed
+     * @throws IllegalArgumentException if it is negative
+     */
+    public static void backlog(int backlog) {
+        if (backlog < 0) {
+            throw new IllegalArgumentException("backlog: 0 or more pending requests, not " + backlog);
+        }
+    }
+
+    /**
+     * Checks the parameters of {@code rdma_connect(3)} against the transport's limit.
+     *
+     * @param p the parameters
+     * @param maxPrivateData the most private data a connect carries on the transport, bytes
+     * @throws NullPointerException if p is null
+     * @throws IllegalArgumentException if the private data is longer than the limit
+     */
+    public static void connect(ConnectionParameters p, int maxPrivateData) {
+        Objects.requireNonNull(p, "parameters");
+        privateData(p.privateDataLength(), maxPrivateData, "a connect");
+    }
+
+    /**
+     * Checks the parameters of {@code rdma_accept(3)} against the transport's limit.
+     *
+     * @param p the parameters
+     * @param maxPrivateData the most private data an accept carries on the transport, bytes
+     * @throws NullPointerException if p is null
+     * @throws IllegalArgumentException if the private data is longer than the limit
+     */
+    public static void accept(ConnectionParameters p, int maxPrivateData) {
+        Objects.requireNonNull(p, "parameters");
+        privateData(p.privateDataLength(), maxPrivateData, "an accept");
+    }
+
+    /**
+     * Checks the private data of {@code rdma_reject(3)} against the transport's limit.
+     *
+     * @param privateData the bytes for the peer
+     * @param maxPrivateData the most private data a reject carries on the transport, bytes
+     * @throws NullPointerException if privateData is null
+     * @throws IllegalArgumentException if the private data is longer than the limit
+     */
+    public static void reject(byte[] privateData, int maxPrivateData) {
+        Objects.requireNonNull(privateData, "privateData");
+        privateData(privateData.length, maxPrivateData, "a reject");
+    }
+
+    private static void privateData(int length, int max, String call) {
+        if (length > max) {
+            throw new IllegalArgumentException("privateData: " + call + " carries at most " + max
+                    + " bytes of private data on this transport, not " + length);
+        }
+    }
+}
