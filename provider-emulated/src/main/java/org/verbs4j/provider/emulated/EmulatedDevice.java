@@ -1,7 +1,6 @@
 package org.verbs4j.provider.emulated;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -104,7 +103,7 @@ final class EmulatedDevice implements Device {
                 MAX_SGE, MAX_SGE, 1 << 14, MAX_CQE, 1 << 20, 1 << 14, MAX_RD_ATOMIC, 0, MAX_RD_ATOMIC * 1024,
                 MAX_RD_ATOMIC, 0, AtomicCapability.HCA, 0, 0, 1 << 16, 0, 0, 0, 0, 0, 1 << 16, 0, 0, 1 << 14,
                 MAX_SRQ_WR, MAX_SGE, 1, 15, 1);
-        this.port = new PortAttributes(PortState.ACTIVE, MTU, MTU, GID_TABLE_LENGTH, 0x0400_0000 | 0x0001_0000,
+        this.port = new PortAttributes(roce == null || roce.isBound() ? PortState.ACTIVE : PortState.DOWN, MTU, MTU, GID_TABLE_LENGTH, 0x0400_0000 | 0x0001_0000,
                 maxMessageSize, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 32, 5, LinkLayer.ETHERNET, 0, 0);
     }
 
@@ -158,14 +157,16 @@ final class EmulatedDevice implements Device {
         return list;
     }
 
-    /** The wire device {@code roce<n>}, its socket bound to {@code address}. */
+    /**
+     * The wire device {@code roce<n>}, its socket bound to {@code address}; if that fails, the device is
+     * listed with its port DOWN and the reason is logged.
+     */
     private static EmulatedDevice wire(int index, int n, InetSocketAddress address) {
         RoceEndpoint endpoint;
         try {
             endpoint = RoceEndpoint.bind(address);
         } catch (IOException e) {
-            throw new UncheckedIOException("wire device roce" + n + " cannot bind UDP " + address + " ("
-                    + RoceConfig.PROPERTY + "): " + e.getMessage(), e);
+            endpoint = RoceEndpoint.unbound(address, e);
         }
         byte[] a = address.getAddress().getAddress();
         long guid = 0x0200_0000_0000_0000L | (long) (a[0] & 0xff) << 40 | 0x00ff_fe00_0000L | (a[1] & 0xffL) << 16 | (a[2] & 0xffL) << 8

@@ -35,6 +35,7 @@ final class RoceEndpoint {
     /** The local IPv4 address as an int, and the port: the ICRC's source or destination. */
     final int localAddr;
     final int localPort;
+    /** Null if the socket could not be bound: the device is listed with its port DOWN and sends nothing. */
     private final DatagramChannel channel;
     private final AtomicLongArray rejected = new AtomicLongArray(Reject.values().length);
     private EmulatedDevice device;
@@ -68,9 +69,27 @@ final class RoceEndpoint {
         return new RoceEndpoint(local, ch);
     }
 
+    /**
+     * An endpoint whose socket could not be bound ({@code cause}): it sends and receives nothing. The device
+     * stays listed, with its port DOWN, so that a bad or busy address does not take the other devices away.
+     */
+    static RoceEndpoint unbound(InetSocketAddress local, IOException cause) {
+        LOG.log(Level.WARNING, () -> "wire device on " + local + " cannot bind its UDP socket (" + cause
+                + "); its port is DOWN. Set " + RoceConfig.PROPERTY + " to a free local IPv4 address and port.");
+        return new RoceEndpoint(local, null);
+    }
+
+    /** Whether the socket is bound: the port is ACTIVE. */
+    boolean isBound() {
+        return channel != null;
+    }
+
     /** Starts receiving for {@code d}. */
     void start(EmulatedDevice d) {
         this.device = d;
+        if (channel == null) {
+            return;
+        }
         Thread t = new Thread(this::receiveLoop, "verbs4j-roce-" + d.name());
         t.setDaemon(true);
         t.start();
@@ -84,6 +103,9 @@ final class RoceEndpoint {
 
     /** Sends the packet between {@code buf}'s position and limit to {@code to}; a failure is a lost packet. */
     void send(ByteBuffer buf, InetSocketAddress to) {
+        if (channel == null) {
+            return;
+        }
         try {
             channel.send(buf, to);
         } catch (IOException e) {
@@ -123,6 +145,10 @@ final class RoceEndpoint {
                 // A Linux UDP socket that is not connected sends with DF set and IP identification 0.
                 ip.set(ipv4(from), from.getPort(), localAddr, localPort);
                 why = p.parse(buf, len, icrc, ip);
+                if (why == Reject.BAD_ICRC && icrc.recoverIpId(buf, len, ip) >= 0) {
+                    // A sender that sets the IP identification (rxe does): the ICRC checks with some value.
+                    why = null;
+                }
                 if (why == null) {
                     why = dispatch(p, buf, from);
                 }

@@ -44,7 +44,7 @@ import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.emulated.internal.wire.Reject;
 
 /**
- * Two wire devices of this JVM ({@code verbs4j.emulated.roce=127.0.79.1,127.0.79.2}, set by the build's
+ * Two wire devices of this JVM ({@code VERBS4J_EMULATED_ROCE=127.0.79.1,127.0.79.2}, set by the build's
  * {@code wire} test run) talking RoCE v2 over loopback UDP: every RC opcode across MTU-sized packets, RNR,
  * a remote access error, retransmission running out, UC, UD with its GRH, and garbage datagrams.
  */

@@ -22,7 +22,12 @@ public final class Icrc {
     private static final int UDP_BYTES = 8;
     private static final int PSEUDO_BYTES = LRH_BYTES + IPV4_BYTES + UDP_BYTES + Opcode.BTH_BYTES;
 
+    /** Where the IP identification sits in the masked sequence: after the LRH and four bytes of IPv4 header. */
+    private static final int IP_ID_AT = LRH_BYTES + 4;
+
     private final CRC32 crc = new CRC32();
+    /** Per UDP payload length, the basis that solves for the IP identification; made on first use. */
+    private IpIdBasis[] bases;
     private final ByteBuffer pseudo = ByteBuffer.allocate(PSEUDO_BYTES).order(ByteOrder.BIG_ENDIAN);
 
     /**
@@ -79,5 +84,88 @@ public final class Icrc {
     /** Whether the packet's ICRC matches it. */
     public boolean check(ByteBuffer pkt, int length, Ipv4Udp ip) {
         return compute(pkt, length, ip) == carried(pkt, length);
+    }
+
+    /**
+     * The IP identification with which the packet's ICRC checks, or -1 if none does. A UDP socket does not
+     * see the IP header, and a sender such as rxe puts a value there that the receiver cannot know; the CRC
+     * is linear in the message, so the one 16-bit value that makes the ICRC check, if any, is found by
+     * solving 32 equations over GF(2) rather than by trying 65536 values. A packet accepted this way has had
+     * 16 bits of its ICRC spent on finding the field: its check is as strong as a 16-bit CRC.
+     */
+    public int recoverIpId(ByteBuffer pkt, int length, Ipv4Udp ip) {
+        int saved = ip.ipId;
+        ip.ipId = 0;
+        int d = compute(pkt, length, ip) ^ carried(pkt, length);
+        ip.ipId = saved;
+        if (d == 0) {
+            return 0;
+        }
+        if (bases == null) {
+            bases = new IpIdBasis[65536];
+        }
+        IpIdBasis b = bases[length & 0xffff];
+        if (b == null) {
+            // The masked sequence: LRH, IPv4 and UDP headers, then the packet without its ICRC.
+            b = new IpIdBasis(LRH_BYTES + IPV4_BYTES + UDP_BYTES + length - Opcode.ICRC_BYTES);
+            bases[length & 0xffff] = b;
+        }
+        return b.solve(d);
+    }
+
+    /**
+     * For one sequence length: how each bit of the IP identification changes the CRC (the same for every
+     * message of that length), reduced to an echelon form that {@link #solve} reads.
+     */
+    private static final class IpIdBasis {
+        /** The reduced vector whose highest set bit is its index, or 0. */
+        private final int[] pivot = new int[32];
+        /** Which identification bits make up that vector. */
+        private final int[] combination = new int[32];
+
+        IpIdBasis(int sequenceLength) {
+            byte[] zeros = new byte[sequenceLength];
+            CRC32 c = new CRC32();
+            c.update(zeros);
+            int base = (int) c.getValue();
+            for (int k = 0; k < 16; k++) {
+                int at = IP_ID_AT + (k < 8 ? 1 : 0);
+                zeros[at] = (byte) (1 << (k & 7));
+                c.reset();
+                c.update(zeros);
+                zeros[at] = 0;
+                insert((int) c.getValue() ^ base, 1 << k);
+            }
+        }
+
+        private void insert(int v, int mask) {
+            for (int bit = 31; bit >= 0 && v != 0; bit--) {
+                if ((v >>> bit & 1) == 0) {
+                    continue;
+                }
+                if (pivot[bit] == 0) {
+                    pivot[bit] = v;
+                    combination[bit] = mask;
+                    return;
+                }
+                v ^= pivot[bit];
+                mask ^= combination[bit];
+            }
+        }
+
+        int solve(int d) {
+            int x = 0;
+            for (int bit = 31; bit >= 0 && d != 0; bit--) {
+                if ((d >>> bit & 1) == 0) {
+                    continue;
+                }
+                if (pivot[bit] == 0) {
+                    return -1;
+                }
+                d ^= pivot[bit];
+                x ^= combination[bit];
+            }
+            return d == 0 ? x : -1;
+        }
     }
 }

@@ -44,6 +44,36 @@ class PacketCodecTest {
     }
 
     @Test
+    @DisplayName("The IP identification a UDP socket cannot see is recovered from the ICRC, and a damaged packet has none")
+    void recoversIpIdentification() {
+        ByteBuffer pkt = hex("8100ffff 40000118 00000000" + "00".repeat(16) + "82fd002a");
+        Ipv4Udp addr = new Ipv4Udp().set(ip(10, 0, 17, 1), 0, ip(10, 0, 18, 1), 4791);
+        assertEquals(0x718c, icrc.recoverIpId(pkt, pkt.capacity(), addr), "the NIC's identification");
+        assertEquals(0, addr.ipId, "the addressing is left as it was");
+        Random r = new Random(5);
+        int recovered = 0;
+        for (int i = 0; i < 200; i++) {
+            int id = r.nextInt(65536);
+            Packet p = random(r, Opcode.RC | Opcode.SEND_ONLY, 0);
+            p.payloadLength = r.nextInt(1500);
+            ByteBuffer buf = ByteBuffer.allocate(1600);
+            int off = p.writeHeaders(buf);
+            for (int j = 0; j < p.payloadLength; j++) {
+                buf.put(off + j, (byte) r.nextInt());
+            }
+            addr.ipId = id;
+            int len = p.seal(buf, icrc, addr);
+            addr.ipId = 0;
+            if (icrc.recoverIpId(buf, len, addr) == id) {
+                recovered++;
+            }
+        }
+        assertEquals(200, recovered);
+        pkt.put(20, (byte) 1);
+        assertEquals(-1, icrc.recoverIpId(pkt, pkt.capacity(), addr), "a changed payload byte");
+    }
+
+    @Test
     @DisplayName("A UC SEND_ONLY with pad bytes (scapy's example) parses to its fields, its ICRC checks, and it re-encodes to its bytes")
     void ucSendOnlyExample() {
         ByteBuffer pkt = hex("24 60 ffff 000000d3 00cf1710"
