@@ -170,6 +170,10 @@ final class RoceEndpoint {
             // A region whose arena was closed under it: the packet is lost, the device lives.
             LOG.log(Level.DEBUG, () -> "packet " + p + " failed: " + e);
             return Reject.BAD_STATE;
+        } catch (RuntimeException e) {
+            // A bug of ours must not silence the device: the packet is dropped and the thread goes on.
+            LOG.log(Level.WARNING, () -> "packet " + p + " failed", e);
+            return Reject.BAD_STATE;
         }
     }
 }
