@@ -303,14 +303,16 @@ public abstract class WrSessionRules extends TckArea {
         MemoryRegion dst = tb.buffer(256);
         Data.fill(src, 12);
         p.recvB(1, dst, 128, 128);
+        // The WRITE goes first: UC has no acknowledgements, so only the receive of a later SEND tells that the
+        // WRITE's data was placed (a device on a wire completes both sends before the responder has them).
         p.session(s -> {
             s.wrId(1);
             s.wrFlags(SendFlags.SIGNALED);
-            s.send();
-            s.setSge(src.lkey(), src.address(), 64);
-            s.wrId(2);
             s.rdmaWrite(dst.rkey(), dst.address());
             s.setSge(src.lkey(), src.address(), 128);
+            s.wrId(2);
+            s.send();
+            s.setSge(src.lkey(), src.address(), 64);
         });
         List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "UC SEND and WRITE");
         assertEquals(List.of(1L, 2L), List.of(wcs.get(0).wrId(), wcs.get(1).wrId()));

@@ -1,6 +1,8 @@
 package org.verbs4j.provider.emulated;
 
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -29,8 +31,11 @@ import org.verbs4j.provider.emulated.internal.QpnTable;
  * An emulated RDMA device: one ACTIVE port with an Ethernet link layer and a RoCE v2-style GID table of
  * two entries (a link-local GID from the node GUID, and the IPv4-mapped GID {@code ::ffff:10.255.0.N}).
  *
- * <p>Devices are created once per JVM. Each owns its key table (lkeys and rkeys) and its QP table, and is
- * found by either of its GIDs, which is how a QP reaches its peer.
+ * <p>Devices are created once per JVM. Each owns its key table (lkeys and rkeys) and its QP table. An
+ * in-JVM device ({@code emuN}) is found by either of its GIDs, which is how a QP reaches its peer. A wire
+ * device ({@code roceN}, see {@link RoceConfig}) sends RoCE v2 packets over UDP instead: its GIDs are, as
+ * rxe has them, the link-local GID from a MAC address (here {@code 02:00} and the IPv4 address) at index 0
+ * and the IPv4-mapped GID of its address at index 1; it is not found by GID in the JVM.
  */
 final class EmulatedDevice implements Device {
     /** The system property that sets the number of devices. */
@@ -43,6 +48,8 @@ final class EmulatedDevice implements Device {
     static final int MAX_SRQ_WR = 16384;
     static final int MAX_RD_ATOMIC = 128;
     static final long MAX_MSG_SIZE = 1L << 31;
+    /** A wire device's {@code max_msg_sz}: rxe's (8 MiB). */
+    static final long WIRE_MAX_MSG_SIZE = 1L << 23;
     static final Mtu MTU = Mtu.MTU_4096;
     static final int GID_TABLE_LENGTH = 2;
 
@@ -62,33 +69,58 @@ final class EmulatedDevice implements Device {
     private final Capabilities capabilities;
     private final DeviceAttributes attributes;
     private final PortAttributes port;
+    /** A wire device's UDP endpoint; null for an in-JVM device. */
+    final RoceEndpoint roce;
+    private final long maxMessageSize;
 
+    /** An in-JVM device. */
     private EmulatedDevice(int index) {
+        this(index, "emu" + index, 0x0200_00ff_fe00_0000L | (index + 1),
+                new byte[] {10, (byte) 255, (byte) ((index + 1) >> 8), (byte) (index + 1)}, null);
+    }
+
+    /**
+     * A device. Its GUID is the EUI-64 of a MAC address, and its link-local GID that EUI-64 with the
+     * universal/local bit inverted, as IPv6 forms it: a wire device's MAC is {@code 02:00:a:b:c:d} for its
+     * address {@code a.b.c.d}, so its GID 0 is {@code fe80::a:ff:fe0b:c0d}-shaped, as rxe's would be.
+     */
+    private EmulatedDevice(int index, String name, long guid, byte[] ipv4Address, RoceEndpoint roce) {
         this.index = index;
-        this.name = "emu" + index;
-        this.guid = 0x0200_00ff_fe00_0000L | (index + 1);
+        this.name = name;
+        this.guid = guid;
+        this.roce = roce;
+        this.maxMessageSize = roce == null ? MAX_MSG_SIZE : WIRE_MAX_MSG_SIZE;
         Gid linkLocal = new Gid(0xfe80_0000_0000_0000L, guid ^ 0x0200_0000_0000_0000L);
-        Gid ipv4 = Gid.ofIpv4(new byte[] {10, (byte) 255, (byte) ((index + 1) >> 8), (byte) (index + 1)});
+        Gid ipv4 = Gid.ofIpv4(ipv4Address);
         this.gids = new Gid[] {linkLocal, ipv4};
         this.gidBytes = new MemorySegment[] {MemorySegment.ofArray(linkLocal.toBytes()),
             MemorySegment.ofArray(ipv4.toBytes())};
-        this.capabilities = buildCapabilities();
-        this.attributes = new DeviceAttributes("verbs4j-emulated-1", guid, guid, MAX_MSG_SIZE * 2, 0xfffff000L,
+        this.capabilities = buildCapabilities(roce != null);
+        this.attributes = new DeviceAttributes("verbs4j-emulated-1", guid, guid, maxMessageSize * 2, 0xfffff000L,
                 0, 0, 1, 1 << 16, MAX_QP_WR,
                 DeviceAttributes.CAP_RC_RNR_NAK_GEN | DeviceAttributes.CAP_N_NOTIFY_CQ | DeviceAttributes.CAP_MEM_WINDOW
                         | DeviceAttributes.CAP_MEM_MGT_EXTENSIONS | DeviceAttributes.CAP_MEM_WINDOW_TYPE_2B,
                 MAX_SGE, MAX_SGE, 1 << 14, MAX_CQE, 1 << 20, 1 << 14, MAX_RD_ATOMIC, 0, MAX_RD_ATOMIC * 1024,
                 MAX_RD_ATOMIC, 0, AtomicCapability.HCA, 0, 0, 1 << 16, 0, 0, 0, 0, 0, 1 << 16, 0, 0, 1 << 14,
                 MAX_SRQ_WR, MAX_SGE, 1, 15, 1);
-        this.port = new PortAttributes(PortState.ACTIVE, MTU, MTU, GID_TABLE_LENGTH, 0x0400_0000 | 0x0001_0000,
-                MAX_MSG_SIZE, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 32, 5, LinkLayer.ETHERNET, 0, 0);
+        this.port = new PortAttributes(roce == null || roce.isBound() ? PortState.ACTIVE : PortState.DOWN, MTU, MTU, GID_TABLE_LENGTH, 0x0400_0000 | 0x0001_0000,
+                maxMessageSize, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 32, 5, LinkLayer.ETHERNET, 0, 0);
     }
 
-    private static Capabilities buildCapabilities() {
+    /**
+     * The in-JVM device's opcodes; a wire device has neither FLUSH nor ATOMIC_WRITE yet, and no SEND_WITH_INV
+     * on UC, which has no such BTH opcode (IBA table 35).
+     */
+    private static Capabilities buildCapabilities(boolean wire) {
         Set<WrOpcode> rc = EnumSet.allOf(WrOpcode.class);
         rc.remove(WrOpcode.TSO);
         Set<WrOpcode> uc = EnumSet.of(WrOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.SEND,
                 WrOpcode.SEND_WITH_IMM, WrOpcode.SEND_WITH_INV, WrOpcode.LOCAL_INV, WrOpcode.BIND_MW);
+        if (wire) {
+            rc.remove(WrOpcode.FLUSH);
+            rc.remove(WrOpcode.ATOMIC_WRITE);
+            uc.remove(WrOpcode.SEND_WITH_INV);
+        }
         Set<WrOpcode> ud = EnumSet.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM);
         Set<DataInOrder> inOrder = EnumSet.allOf(DataInOrder.class);
         return new Capabilities(EnumSet.of(QpType.RC, QpType.UC, QpType.UD),
@@ -114,11 +146,34 @@ final class EmulatedDevice implements Device {
                         }
                         devices.add(d);
                     }
+                    List<InetSocketAddress> roce = RoceConfig.configured();
+                    for (int i = 0; i < roce.size(); i++) {
+                        devices.add(wire(n + i, i, roce.get(i)));
+                    }
                     all = list = List.copyOf(devices);
                 }
             }
         }
         return list;
+    }
+
+    /**
+     * The wire device {@code roce<n>}, its socket bound to {@code address}; if that fails, the device is
+     * listed with its port DOWN and the reason is logged.
+     */
+    private static EmulatedDevice wire(int index, int n, InetSocketAddress address) {
+        RoceEndpoint endpoint;
+        try {
+            endpoint = RoceEndpoint.bind(address);
+        } catch (IOException e) {
+            endpoint = RoceEndpoint.unbound(address, e);
+        }
+        byte[] a = address.getAddress().getAddress();
+        long guid = 0x0200_0000_0000_0000L | (long) (a[0] & 0xff) << 40 | 0x00ff_fe00_0000L | (a[1] & 0xffL) << 16 | (a[2] & 0xffL) << 8
+                | a[3] & 0xffL;
+        EmulatedDevice d = new EmulatedDevice(index, "roce" + n, guid, a, endpoint);
+        endpoint.start(d);
+        return d;
     }
 
     private static int count() {
@@ -158,6 +213,11 @@ final class EmulatedDevice implements Device {
     @Override
     public Context open() {
         return new EmulatedContext(this);
+    }
+
+    /** The device's {@code max_msg_sz}, bytes. */
+    long maxMessageSize() {
+        return maxMessageSize;
     }
 
     Capabilities capabilities() {

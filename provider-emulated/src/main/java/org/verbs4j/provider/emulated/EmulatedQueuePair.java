@@ -153,8 +153,8 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
                 a.threadDomain(), 0);
         this.session = a.sendOps().isEmpty() ? null : new EmulatedWrSession(this);
         this.qpn = EmulatedDevice.allocateQpn();
-        this.transport = new InJvmTransport(this);
-        this.requester = new Requester(this, transport, EmulatedDevice.MAX_MSG_SIZE, EmulatedDevice.MTU.bytes());
+        this.transport = device.roce != null ? new WireTransport(this, device.roce) : new InJvmTransport(this);
+        this.requester = new Requester(this, transport, device.maxMessageSize(), EmulatedDevice.MTU.bytes());
         this.responder = new Responder(this);
         this.sendPoster = new SendPoster(this);
         pd.users.incrementAndGet();
@@ -257,10 +257,10 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
                 throw new VerbsException("ibv_modify_qp", Errno.EINVAL, bad);
             }
             apply(a, mask);
-            transport.reset();
             if (next == QpState.RESET) {
                 state = QpState.RESET;
                 sq.clear();
+                requester.clear();
                 if (rq != null) {
                     synchronized (rq) {
                         rq.clear();
@@ -276,6 +276,7 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
                     context.postEvent(new AsyncEvent(AsyncEventType.SQ_DRAINED, this, null, null, 0));
                 }
             }
+            transport.reset(mask);
         } finally {
             release();
         }
@@ -600,6 +601,44 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
     @Override
     public ReentrantLock lock() {
         return lock;
+    }
+
+    // ---------------------------------------------------------------- the wire transport's view
+
+    /** How this QP's requests reach their responders. */
+    Transport transport() {
+        return transport;
+    }
+
+    /** Hands a transport's answer to the requester; the caller holds {@link #lock} and then calls {@link #release}. */
+    void answer(int r) {
+        requester.answer(r);
+    }
+
+    /** Whether the head WQE waits for an answer from the transport; under {@link #lock}. */
+    boolean awaitingAnswer() {
+        return requester.awaiting();
+    }
+
+    int pathMtuBytes() {
+        return pathMtu.bytes();
+    }
+
+    int sqPsnAttribute() {
+        return sqPsn;
+    }
+
+    int rqPsnAttribute() {
+        return rqPsn;
+    }
+
+    int retryCount() {
+        return retryCnt;
+    }
+
+    /** The ACK timeout code: 4.096 microseconds times 2 to this power; 0 is no timeout. */
+    int timeoutCode() {
+        return timeout;
     }
 
     @Override

@@ -60,7 +60,7 @@ final class InJvmTransport implements Transport {
     }
 
     @Override
-    public void reset() {
+    public void reset(int attrMask) {
         peer = null;
     }
 

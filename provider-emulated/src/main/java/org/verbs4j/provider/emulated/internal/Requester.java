@@ -41,6 +41,8 @@ public final class Requester {
     private final long maxMessageSize;
     private final long mtu;
     private boolean progressing;
+    /** The head WQE was sent and waits for {@link #answer} ({@link Transport#IN_FLIGHT}). */
+    private boolean awaiting;
 
     /**
      * @param maxMessageSize the device's {@code max_msg_sz}, bytes
@@ -72,8 +74,9 @@ public final class Requester {
                 SendWqe w = sq.slot(sq.head);
                 QpState s = qp.state();
                 if (s == QpState.ERR || s == QpState.SQE) {
+                    awaiting = false;
                     completer.complete(w, WR_FLUSH_ERR);
-                } else if (s != QpState.RTS) {
+                } else if (awaiting || s != QpState.RTS) {
                     break;
                 } else if (executeGuarded(w) == BLOCKED) {
                     break;
@@ -83,6 +86,38 @@ public final class Requester {
         } finally {
             progressing = false;
         }
+    }
+
+    /**
+     * The answer to the head WQE, which a transport returned {@link Transport#IN_FLIGHT} for: a WC status,
+     * {@link Transport#DROPPED} or {@link Transport#RNR_NAK}. The caller holds the QP's lock and leaves
+     * through {@link EngineQp#release()}, which goes on with the WQEs behind it. Ignored if nothing waits
+     * (the QP was flushed meanwhile).
+     */
+    public void answer(int r) {
+        if (!awaiting || sq.head == sq.tail) {
+            return;
+        }
+        awaiting = false;
+        // As inside progress(): a QP that moves to ERR here flushes the WQEs behind this one, not this one.
+        progressing = true;
+        try {
+            if (completer.finish(sq.slot(sq.head), r) == DONE) {
+                sq.head++;
+            }
+        } finally {
+            progressing = false;
+        }
+    }
+
+    /** Whether the head WQE waits for an answer from the transport. */
+    public boolean awaiting() {
+        return awaiting;
+    }
+
+    /** The QP moved to RESET: nothing waits any more. */
+    public void clear() {
+        awaiting = false;
     }
 
     /**
@@ -115,7 +150,12 @@ public final class Requester {
         if (type == QpType.UD && w.length > mtu) {
             return completer.fail(w, LOC_LEN_ERR);
         }
-        return completer.finish(w, transport.request(w));
+        int r = transport.request(w);
+        if (r == Transport.IN_FLIGHT) {
+            awaiting = true;
+            return BLOCKED;
+        }
+        return completer.finish(w, r);
     }
 
     /** Checks every local SGE (lkey, PD, bounds, and LOCAL_WRITE when written) and records its segment. */

@@ -78,4 +78,41 @@ public final class Transfer {
             at = scatterChunk(q, slot, at, w.sgeSegment[i], w.sgeOffset[i], len);
         }
     }
+
+    /**
+     * Copies message bytes {@code at .. at + len} of the WQE's data (inline, or its SGEs as resolved at
+     * execution) to {@code dst}: one packet's payload.
+     */
+    public static void gatherChunk(SendWqe w, long at, MemorySegment dst, long dstOff, long len) {
+        if (w.isInline) {
+            MemorySegment.copy(w.inline, at, dst, dstOff, len);
+            return;
+        }
+        sgeCopy(w, at, dst, dstOff, len, false);
+    }
+
+    /** Copies {@code len} bytes from {@code src} into the WQE's resolved SGEs from message byte {@code at}. */
+    public static void scatterToSges(SendWqe w, long at, MemorySegment src, long srcOff, long len) {
+        sgeCopy(w, at, src, srcOff, len, true);
+    }
+
+    private static void sgeCopy(SendWqe w, long at, MemorySegment other, long otherOff, long len, boolean intoSges) {
+        long skip = at;
+        for (int i = 0, n = w.numSge; i < n && len > 0; i++) {
+            long sgeLen = Integer.toUnsignedLong(w.sgeLength[i]);
+            if (skip >= sgeLen) {
+                skip -= sgeLen;
+                continue;
+            }
+            long chunk = Math.min(len, sgeLen - skip);
+            if (intoSges) {
+                OrderedCopy.copy(other, otherOff, w.sgeSegment[i], w.sgeOffset[i] + skip, chunk);
+            } else {
+                MemorySegment.copy(w.sgeSegment[i], w.sgeOffset[i] + skip, other, otherOff, chunk);
+            }
+            otherOff += chunk;
+            len -= chunk;
+            skip = 0;
+        }
+    }
 }

@@ -5,6 +5,11 @@ package org.verbs4j.provider.emulated.internal;
  * here, and the transport carries it to the responder and brings back the answer (an ACK, a NAK, a READ
  * response or an atomic response), which the completer then acts on. Each QP has its own transport.
  *
+ * <p>The answer comes back in one of two ways. A transport that reaches the responder on the calling thread
+ * (in the JVM) returns it from {@link #request}. A transport that sends packets returns {@link #IN_FLIGHT}
+ * and later, holding the QP's lock, hands the answer to {@link Requester#answer}; the WQE waits at the head
+ * of the send queue, with every WQE behind it, until then.
+ *
  * <p>The request is the requester's {@link SendWqe} itself: its header fields (opcode, rkey, remote address,
  * immediate data, UD destination) and its payload (the gather list as resolved by the requester, or the
  * inline buffer). A READ or atomic response is written into the WQE's resolved local buffers. A transport
@@ -17,11 +22,13 @@ public interface Transport {
     int DROPPED = -1;
     /** An answer: an RNR NAK, the responder has no receive posted (RC). */
     int RNR_NAK = -3;
+    /** An answer: the request was sent and its answer will come through {@link Requester#answer}. */
+    int IN_FLIGHT = -4;
 
     /**
      * Carries a request to the responder and returns its answer: a {@code WcStatus} value ({@code SUCCESS}
      * is an ACK; an error is a NAK, or a local error in reaching the destination), {@link #DROPPED} or
-     * {@link #RNR_NAK}.
+     * {@link #RNR_NAK}, or {@link #IN_FLIGHT}.
      */
     int request(SendWqe w);
 
@@ -31,6 +38,9 @@ public interface Transport {
      */
     int awaitReceive();
 
-    /** The QP's attributes changed: forget any path to the peer resolved before. */
-    void reset();
+    /**
+     * The QP's attributes changed ({@code attrMask}: the {@code QpAttrMask} bits set; the new state is
+     * already in place): forget any path to the peer resolved before.
+     */
+    void reset(int attrMask);
 }

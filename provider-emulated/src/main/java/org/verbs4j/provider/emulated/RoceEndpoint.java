@@ -1,0 +1,179 @@
+package org.verbs4j.provider.emulated;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.Inet4Address;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import org.verbs4j.provider.emulated.internal.wire.Icrc;
+import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
+import org.verbs4j.provider.emulated.internal.wire.Opcode;
+import org.verbs4j.provider.emulated.internal.wire.Packet;
+import org.verbs4j.provider.emulated.internal.wire.Reject;
+
+/**
+ * The UDP socket of a wire device (RoCE v2): a JDK {@link DatagramChannel} bound to the device's IPv4
+ * address and port, and one daemon thread that receives every packet, parses and validates it
+ * ({@link Packet#parse}, the ICRC included), finds the QP its BTH names and hands it to that QP's
+ * {@link WireTransport}. A packet that fails a check is dropped and counted by reason; nothing in it runs.
+ *
+ * <p>Senders (requesters under their QP's lock, the receive thread for responses) call {@link #send}; the
+ * channel is safe for concurrent sends.
+ */
+final class RoceEndpoint {
+    private static final System.Logger LOG = System.getLogger(RoceEndpoint.class.getName());
+    /** The largest datagram: a 4096-byte payload, the longest headers, pad and ICRC, rounded up. */
+    static final int MAX_PACKET = 4096 + 128;
+    private static final int SOCKET_BUFFER = 4 << 20;
+
+    final InetSocketAddress local;
+    /** The local IPv4 address as an int, and the port: the ICRC's source or destination. */
+    final int localAddr;
+    final int localPort;
+    /** Null if the socket could not be bound: the device is listed with its port DOWN and sends nothing. */
+    private final DatagramChannel channel;
+    private final AtomicLongArray rejected = new AtomicLongArray(Reject.values().length);
+    private EmulatedDevice device;
+
+    private RoceEndpoint(InetSocketAddress local, DatagramChannel channel) {
+        this.local = local;
+        this.localAddr = ipv4(local);
+        this.localPort = local.getPort();
+        this.channel = channel;
+    }
+
+    /**
+     * Binds a UDP socket to {@code local}.
+     *
+     * @throws IllegalArgumentException if the address is not IPv4
+     * @throws IOException if the socket cannot be bound
+     */
+    static RoceEndpoint bind(InetSocketAddress local) throws IOException {
+        if (!(local.getAddress() instanceof Inet4Address)) {
+            throw new IllegalArgumentException("a RoCE v2 wire device needs an IPv4 address, not " + local);
+        }
+        DatagramChannel ch = DatagramChannel.open(java.net.StandardProtocolFamily.INET);
+        try {
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER);
+            ch.bind(local);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+        return new RoceEndpoint(local, ch);
+    }
+
+    /**
+     * An endpoint whose socket could not be bound ({@code cause}): it sends and receives nothing. The device
+     * stays listed, with its port DOWN, so that a bad or busy address does not take the other devices away.
+     */
+    static RoceEndpoint unbound(InetSocketAddress local, IOException cause) {
+        LOG.log(Level.WARNING, () -> "wire device on " + local + " cannot bind its UDP socket (" + cause
+                + "); its port is DOWN. Set " + RoceConfig.PROPERTY + " to a free local IPv4 address and port.");
+        return new RoceEndpoint(local, null);
+    }
+
+    /** Whether the socket is bound: the port is ACTIVE. */
+    boolean isBound() {
+        return channel != null;
+    }
+
+    /** Starts receiving for {@code d}. */
+    void start(EmulatedDevice d) {
+        this.device = d;
+        if (channel == null) {
+            return;
+        }
+        Thread t = new Thread(this::receiveLoop, "verbs4j-roce-" + d.name());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** The IPv4 address of {@code a} as an int. */
+    static int ipv4(InetSocketAddress a) {
+        byte[] b = a.getAddress().getAddress();
+        return (b[0] & 0xff) << 24 | (b[1] & 0xff) << 16 | (b[2] & 0xff) << 8 | b[3] & 0xff;
+    }
+
+    /** Sends the packet between {@code buf}'s position and limit to {@code to}; a failure is a lost packet. */
+    void send(ByteBuffer buf, InetSocketAddress to) {
+        if (channel == null) {
+            return;
+        }
+        try {
+            channel.send(buf, to);
+        } catch (IOException e) {
+            // The wire may lose packets; RC retransmits, UC and UD do not care.
+            LOG.log(Level.DEBUG, () -> "send to " + to + " failed: " + e);
+        }
+    }
+
+    /** How many received packets were dropped for {@code why}. */
+    long rejected(Reject why) {
+        return rejected.get(why.ordinal());
+    }
+
+    private void receiveLoop() {
+        ByteBuffer buf = ByteBuffer.allocateDirect(65536);
+        Packet p = new Packet();
+        Icrc icrc = new Icrc();
+        Ipv4Udp ip = new Ipv4Udp();
+        while (true) {
+            buf.clear();
+            InetSocketAddress from;
+            try {
+                from = (InetSocketAddress) channel.receive(buf);
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, () -> "receive failed: " + e);
+                continue;
+            }
+            int len = buf.position();
+            // The packet is addressed from index 0; a segment of the buffer covers exactly the packet.
+            buf.flip();
+            Reject why;
+            if (!(from.getAddress() instanceof Inet4Address)) {
+                why = Reject.FOREIGN_SOURCE;
+            } else {
+                // A Linux UDP socket that is not connected sends with DF set and IP identification 0.
+                ip.set(ipv4(from), from.getPort(), localAddr, localPort);
+                why = p.parse(buf, len, icrc, ip);
+                if (why == Reject.BAD_ICRC && icrc.recoverIpId(buf, len, ip) >= 0) {
+                    // A sender that sets the IP identification (rxe does): the ICRC checks with some value.
+                    why = null;
+                }
+                if (why == null) {
+                    why = dispatch(p, buf, from);
+                }
+            }
+            if (why != null) {
+                rejected.incrementAndGet(why.ordinal());
+            }
+        }
+    }
+
+    private Reject dispatch(Packet p, ByteBuffer buf, InetSocketAddress from) {
+        EmulatedQueuePair qp = device.qps.get(p.destQpn);
+        if (qp == null || !(qp.transport() instanceof WireTransport w)) {
+            return Reject.UNKNOWN_QP;
+        }
+        try {
+            return Opcode.is(p.opcode, Opcode.RESPONSE) ? w.onResponse(p, buf) : w.responder.onRequest(p, buf, from);
+        } catch (IllegalStateException | IndexOutOfBoundsException e) {
+            // A region whose arena was closed under it: the packet is lost, the device lives.
+            LOG.log(Level.DEBUG, () -> "packet " + p + " failed: " + e);
+            return Reject.BAD_STATE;
+        } catch (RuntimeException e) {
+            // A bug of ours must not silence the device: the packet is dropped and the thread goes on.
+            LOG.log(Level.WARNING, () -> "packet " + p + " failed", e);
+            return Reject.BAD_STATE;
+        }
+    }
+}
