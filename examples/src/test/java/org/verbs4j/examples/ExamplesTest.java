@@ -6,14 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.lang.foreign.Arena;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.Context;
+import org.verbs4j.RcListener;
 import org.verbs4j.Verbs;
+import org.verbs4j.spi.VerbsProvider;
 
 /**
  * Runs every example's {@code main} on the emulated provider (the build sets {@code verbs4j.provider=emulated})
@@ -134,5 +141,19 @@ class ExamplesTest {
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("chosen: emulated (")), lines.toString());
         assertTrue(lines.getLast().startsWith("Verbs.provider(\"no-such-provider\"): ")
                 && lines.getLast().contains("no-such-provider"), lines.getLast());
+    }
+
+    @Test
+    @DisplayName("CmPingPong: the connection manager connects client and server, greets both ways, pongs each ping")
+    void cmPingPong() throws Exception {
+        VerbsProvider provider = Verbs.provider();
+        try (Arena arena = Arena.ofShared(); RcListener listener = CmPingPong.listen(provider, 0)) {
+            InetSocketAddress server = new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                    listener.address().getPort());
+            CompletableFuture<List<String>> client =
+                    CompletableFuture.supplyAsync(() -> CmPingPong.play(provider, server, arena, 3));
+            assertEquals("ping-pong client", CmPingPong.serve(listener, arena, 3));
+            assertEquals(List.of("ping-pong server", "pong 0", "pong 1", "pong 2"), client.get(30, TimeUnit.SECONDS));
+        }
     }
 }

@@ -24,8 +24,6 @@ import org.verbs4j.WcStatus;
 import org.verbs4j.provider.emulated.internal.Responder;
 import org.verbs4j.provider.emulated.internal.SendWqe;
 import org.verbs4j.provider.emulated.internal.Transport;
-import org.verbs4j.provider.emulated.internal.wire.Icrc;
-import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
 import org.verbs4j.provider.emulated.internal.wire.Opcode;
 import org.verbs4j.provider.emulated.internal.wire.Packet;
 import org.verbs4j.provider.emulated.internal.wire.Reject;
@@ -52,11 +50,7 @@ final class WireResponder {
     private final WireTransport transport;
 
     // Answers, built and sent on the receive thread.
-    private final ByteBuffer buf = ByteBuffer.allocateDirect(RoceEndpoint.MAX_PACKET).order(ByteOrder.BIG_ENDIAN);
-    private final MemorySegment bufSegment = MemorySegment.ofBuffer(buf);
-    private final Packet out = new Packet();
-    private final Icrc icrc = new Icrc();
-    private final Ipv4Udp ip = new Ipv4Udp();
+    private final PacketSender tx = new PacketSender();
     private final MemorySegment grh = MemorySegment.ofArray(new byte[GRH]);
     private final MemorySegment atomicResult = MemorySegment.ofArray(new long[1]);
 
@@ -304,8 +298,8 @@ final class WireResponder {
             o.msn = (msn + 1) & Packet.MASK_24;
             long at = (long) i * mtu;
             o.payloadLength = (int) Math.min(mtu, len - at);
-            int off = o.writeHeaders(buf);
-            MemorySegment.copy(readBuffer, at, bufSegment, off, o.payloadLength);
+            int off = o.writeHeaders(tx.buf);
+            MemorySegment.copy(readBuffer, at, tx.bufSegment, off, o.payloadLength);
             emit();
         }
         if (advance) {
@@ -346,7 +340,7 @@ final class WireResponder {
         o.msn = msn;
         o.origRemoteData = atomicOriginal;
         o.payloadLength = 0;
-        o.writeHeaders(buf);
+        o.writeHeaders(tx.buf);
         emit();
     }
 
@@ -369,13 +363,7 @@ final class WireResponder {
     }
 
     private Packet begin(int op, int psn) {
-        Packet o = out;
-        o.opcode = Opcode.RC | op;
-        o.solicited = false;
-        o.ackReq = false;
-        o.destQpn = qp.destQpn;
-        o.psn = psn;
-        return o;
+        return tx.begin(Opcode.RC | op, qp.destQpn, psn);
     }
 
     /** Sends an ACK or NAK with {@code syndrome} for {@code psn}. */
@@ -384,17 +372,12 @@ final class WireResponder {
         o.syndrome = syndrome;
         o.msn = msn;
         o.payloadLength = payload;
-        o.writeHeaders(buf);
+        o.writeHeaders(tx.buf);
         emit();
     }
 
     private void emit() {
-        InetSocketAddress to = peer;
-        ip.set(transport.endpoint.localAddr, transport.endpoint.localPort, RoceEndpoint.ipv4(to), to.getPort());
-        int len = out.seal(buf, icrc, ip);
-        buf.limit(len).position(0);
-        transport.endpoint.send(buf, to);
-        buf.clear();
+        tx.emit(transport.endpoint, peer);
     }
 
     // ---------------------------------------------------------------- UD

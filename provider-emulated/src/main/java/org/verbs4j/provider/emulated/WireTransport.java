@@ -14,7 +14,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 import org.verbs4j.Gid;
 import org.verbs4j.QpAttrMask;
@@ -26,8 +25,6 @@ import org.verbs4j.provider.emulated.internal.EngineTimer;
 import org.verbs4j.provider.emulated.internal.SendWqe;
 import org.verbs4j.provider.emulated.internal.Transfer;
 import org.verbs4j.provider.emulated.internal.Transport;
-import org.verbs4j.provider.emulated.internal.wire.Icrc;
-import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
 import org.verbs4j.provider.emulated.internal.wire.Opcode;
 import org.verbs4j.provider.emulated.internal.wire.Packet;
 import org.verbs4j.provider.emulated.internal.wire.Reject;
@@ -64,11 +61,7 @@ final class WireTransport implements Transport {
     final WireResponder responder;
 
     // The sending side, under the QP's lock.
-    private final ByteBuffer buf = ByteBuffer.allocateDirect(RoceEndpoint.MAX_PACKET).order(ByteOrder.BIG_ENDIAN);
-    private final MemorySegment bufSegment = MemorySegment.ofBuffer(buf);
-    private final Packet out = new Packet();
-    private final Icrc icrc = new Icrc();
-    private final Ipv4Udp ip = new Ipv4Udp();
+    private final PacketSender tx = new PacketSender();
     /** The connected peer (RC, UC), from the address vector's GID and the device's port. */
     private InetSocketAddress peer;
     private int mtu = 1024;
@@ -220,8 +213,8 @@ final class WireTransport implements Transport {
         p.invalidateRkey = w.invalidateRkey;
         long at = (long) i * mtu;
         p.payloadLength = (int) Math.min(mtu, w.length - at);
-        int off = p.writeHeaders(buf);
-        Transfer.gatherChunk(w, at, bufSegment, off, p.payloadLength);
+        int off = p.writeHeaders(tx.buf);
+        Transfer.gatherChunk(w, at, tx.bufSegment, off, p.payloadLength);
         emit(peer);
     }
 
@@ -234,7 +227,7 @@ final class WireTransport implements Transport {
         p.rkey = w.rkey;
         p.dmaLength = (int) (w.length - at);
         p.payloadLength = 0;
-        p.writeHeaders(buf);
+        p.writeHeaders(tx.buf);
         emit(peer);
     }
 
@@ -247,7 +240,7 @@ final class WireTransport implements Transport {
         p.swapAdd = w.opcode == OP_CMP_SWP ? w.swap : w.compareAdd;
         p.compare = w.opcode == OP_CMP_SWP ? w.compareAdd : 0;
         p.payloadLength = 0;
-        p.writeHeaders(buf);
+        p.writeHeaders(tx.buf);
         emit(peer);
     }
 
@@ -256,21 +249,11 @@ final class WireTransport implements Transport {
     }
 
     private Packet begin(int opcode, int psn) {
-        Packet p = out;
-        p.opcode = opcode;
-        p.solicited = false;
-        p.ackReq = false;
-        p.destQpn = qp.destQpn;
-        p.psn = psn;
-        return p;
+        return tx.begin(opcode, qp.destQpn, psn);
     }
 
     private void emit(InetSocketAddress to) {
-        ip.set(endpoint.localAddr, endpoint.localPort, RoceEndpoint.ipv4(to), to.getPort());
-        int len = out.seal(buf, icrc, ip);
-        buf.limit(len).position(0);
-        endpoint.send(buf, to);
-        buf.clear();
+        tx.emit(endpoint, to);
     }
 
     private int datagram(SendWqe w) {
@@ -292,8 +275,8 @@ final class WireTransport implements Transport {
         p.srcQpn = qp.qpn;
         p.immediate = w.immData;
         p.payloadLength = (int) w.length;
-        int off = p.writeHeaders(buf);
-        Transfer.gatherChunk(w, 0, bufSegment, off, p.payloadLength);
+        int off = p.writeHeaders(tx.buf);
+        Transfer.gatherChunk(w, 0, tx.bufSegment, off, p.payloadLength);
         emit(to);
         return SUCCESS;
     }

@@ -1,20 +1,14 @@
-package org.verbs4j.provider.emulated;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+package org.verbs4j.examples;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Test;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.RcEndpoint;
@@ -37,9 +31,12 @@ import org.verbs4j.spi.VerbsProvider;
  * "ping N" answered by a SEND "pong N".
  *
  * <p>Run as two processes ({@code main}: {@code server PORT [ROUNDS]} and {@code client HOST PORT [ROUNDS]}) on
- * any provider with a connection manager; the test runs both ends in one JVM on the emulated provider.
+ * any provider with a connection manager (the emulated one connects within one JVM only); {@code ExamplesTest}
+ * runs both ends in one JVM on the emulated provider.
  */
-class CmPingPongExampleTest {
+public final class CmPingPong {
+    private CmPingPong() {}
+
     private static final int SIZE = 64;
 
     /** The server: accepts one client and answers its pings; returns the client's greeting. */
@@ -132,17 +129,6 @@ class CmPingPongExampleTest {
         return wc;
     }
 
-    @Test
-    void pingPongOverTheConnectionManager() throws Exception {
-        VerbsProvider provider = new EmulatedProvider();
-        try (Arena arena = Arena.ofShared(); RcListener listener = listen(provider, 0)) {
-            int port = listener.address().getPort();
-            CompletableFuture<List<String>> client = CompletableFuture.supplyAsync(() -> play(provider,
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), port), arena, 3));
-            assertEquals("ping-pong client", serve(listener, arena, 3));
-            assertEquals(List.of("ping-pong server", "pong 0", "pong 1", "pong 2"), client.get(30, TimeUnit.SECONDS));
-        }
-    }
 
     /**
      * Runs one end as its own process.
