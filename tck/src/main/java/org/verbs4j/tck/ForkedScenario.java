@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -39,12 +40,22 @@ final class ForkedScenario {
     static Scenario scenario(String name) {
         return switch (name) {
             case "inlineFromUnmappedAddress" -> MisuseRules::inlineFromUnmappedAddressScenario;
+            case "misuseWalk" -> MisuseRules::misuseWalkScenario;
             default -> throw new IllegalArgumentException("no scenario " + name);
         };
     }
 
     /** Runs {@code scenario} for {@code kit} in a child JVM; waits at most {@code timeoutSeconds}. */
     static Outcome run(VerbsCompatibilityKit kit, String scenario, long timeoutSeconds)
+            throws IOException, InterruptedException {
+        return run(kit, scenario, timeoutSeconds, Map.of());
+    }
+
+    /**
+     * Runs {@code scenario} for {@code kit} in a child JVM with extra system properties; waits at most
+     * {@code timeoutSeconds}.
+     */
+    static Outcome run(VerbsCompatibilityKit kit, String scenario, long timeoutSeconds, Map<String, String> properties)
             throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("verbs4j-tck-fork");
         List<String> cmd = new ArrayList<>();
@@ -61,6 +72,7 @@ final class ForkedScenario {
             cmd.add("-D" + VerbsCompatibilityKit.DEVICE_PROPERTY + "=" + kit.deviceName());
         }
         cmd.add("-D" + TckRunner.PROVIDER_PROPERTY + "=" + kit.providerUnderTest().name());
+        properties.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(ForkedScenario.class.getName());
