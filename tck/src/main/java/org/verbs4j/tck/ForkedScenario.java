@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
 
 /**
  * Runs a misuse scenario that would crash the JVM of a faulty provider in a child JVM, so that the crash fails
@@ -29,9 +30,9 @@ final class ForkedScenario {
         }
     }
 
-    /** A scenario the child can run: it throws AssertionError when its rule does not hold. */
+    /** A scenario the child can run: it throws when its rule does not hold. */
     interface Scenario {
-        void run(Testbed tb);
+        void run(Testbed tb) throws Exception;
     }
 
     private ForkedScenario() {}
@@ -41,6 +42,9 @@ final class ForkedScenario {
         return switch (name) {
             case "inlineFromUnmappedAddress" -> MisuseRules::inlineFromUnmappedAddressScenario;
             case "misuseWalk" -> MisuseRules::misuseWalkScenario;
+            case "closeFromOtherThreadWaitsForSession" -> SessionMisuseRules::closeFromOtherThreadWaitsForSessionScenario;
+            case "postingWhileClosedFromOtherThread" -> SessionMisuseRules::postingWhileClosedFromOtherThreadScenario;
+            case "postSendWhileClosedFromOtherThread" -> SessionMisuseRules::postSendWhileClosedFromOtherThreadScenario;
             default -> throw new IllegalArgumentException("no scenario " + name);
         };
     }
@@ -99,6 +103,27 @@ final class ForkedScenario {
         return new Outcome(child.exitValue(), out, logs);
     }
 
+    /**
+     * Runs {@code scenario} in a child JVM, prints what it printed, and fails the calling rule if the child
+     * crashed, hung or found its rule broken.
+     *
+     * @param what the rule's subject, for the failure message
+     */
+    static void assertHolds(VerbsCompatibilityKit kit, String scenario, String what, long timeoutSeconds,
+                            Map<String, String> properties) throws IOException, InterruptedException {
+        Outcome o = run(kit, scenario, timeoutSeconds, properties);
+        if (!o.output().isBlank()) {
+            System.out.println(o.output().strip());
+        }
+        if (o.crashed()) {
+            Assertions.fail(what + " crashed or hung the child JVM (exit status " + o.exitStatus() + ", crash logs "
+                    + o.crashLogs() + "):\n" + o.output());
+        }
+        if (o.exitStatus() != 0) {
+            Assertions.fail(what + ", in a child JVM:\n" + o.output());
+        }
+    }
+
     /** The child: {@code ForkedScenario <kit class> <scenario>}. */
     public static void main(String[] args) throws ReflectiveOperationException {
         Constructor<?> c = Class.forName(args[0]).getDeclaredConstructor();
@@ -113,6 +138,9 @@ final class ForkedScenario {
             scenario(args[1]).run(tb);
         } catch (AssertionError e) {
             System.out.println(e.getMessage());
+            System.exit(1);
+        } catch (Exception e) {
+            e.printStackTrace(System.out);
             System.exit(1);
         }
         System.exit(0);
