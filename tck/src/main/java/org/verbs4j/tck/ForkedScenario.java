@@ -6,8 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assertions;
@@ -17,6 +20,10 @@ import org.junit.jupiter.api.Assertions;
  * one rule instead of ending the whole run. The child builds the same kit (the vendor's subclass, by its no-arg
  * constructor), runs the scenario against a fresh testbed, and exits 0 when the scenario's rule held, 1 when it
  * did not; any other exit status, or an {@code hs_err} file left behind, is a crash.
+ *
+ * <p>Several scenarios can share one child ({@link #assertHoldsShared}), each on its own testbed, since a JVM
+ * start costs half a minute under emulation: the child marks where each begins and ends, so a crash is charged
+ * to the scenario it happened in, and the scenarios after it fail as not run.
  *
  * <p>The child is started with this JVM's class path and {@code --enable-native-access=ALL-UNNAMED}, with the
  * kit's device and GID index, and with {@link TckRunner#PROVIDER_PROPERTY} naming the provider under test for a
@@ -49,18 +56,19 @@ final class ForkedScenario {
         };
     }
 
-    /** Runs {@code scenario} for {@code kit} in a child JVM; waits at most {@code timeoutSeconds}. */
-    static Outcome run(VerbsCompatibilityKit kit, String scenario, long timeoutSeconds)
-            throws IOException, InterruptedException {
-        return run(kit, scenario, timeoutSeconds, Map.of());
-    }
+    private static final String MARK = "@@verbs4j-scenario ";
+    /** Outcomes of shared children, per kit and group, so that a group's child runs once. */
+    private static final Map<VerbsCompatibilityKit, Map<List<String>, Map<String, Outcome>>> SHARED =
+            new WeakHashMap<>();
 
     /**
-     * Runs {@code scenario} for {@code kit} in a child JVM with extra system properties; waits at most
-     * {@code timeoutSeconds}.
+     * Runs {@code scenarios} for {@code kit} in one child JVM, each on a fresh testbed; waits at most
+     * {@code timeoutSeconds} in all.
+     *
+     * @return each scenario's outcome, by name
      */
-    static Outcome run(VerbsCompatibilityKit kit, String scenario, long timeoutSeconds, Map<String, String> properties)
-            throws IOException, InterruptedException {
+    static Map<String, Outcome> run(VerbsCompatibilityKit kit, List<String> scenarios, long timeoutSeconds,
+                                    Map<String, String> properties) throws IOException, InterruptedException {
         Path dir = Files.createTempDirectory("verbs4j-tck-fork");
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -81,37 +89,94 @@ final class ForkedScenario {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(ForkedScenario.class.getName());
         cmd.add(kit.getClass().getName());
-        cmd.add(scenario);
+        cmd.addAll(scenarios);
         Path log = dir.resolve("output.txt");
         Process child = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
                 .redirectOutput(log.toFile()).start();
-        if (!child.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+        boolean finished = child.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+        if (!finished) {
             child.destroyForcibly().waitFor();
-            return new Outcome(-1, "the child did not finish in " + timeoutSeconds + " s:\n"
-                    + Files.readString(log, StandardCharsets.UTF_8), List.of());
         }
         String out = Files.readString(log, StandardCharsets.UTF_8);
         List<Path> logs;
-        try (Stream<Path> s = Files.list(dir)) {
-            logs = s.filter(f -> f.getFileName().toString().startsWith("hs_err")).toList();
+        try (Stream<Path> files = Files.list(dir)) {
+            logs = files.filter(f -> f.getFileName().toString().startsWith("hs_err")).toList();
         }
         if (logs.isEmpty()) {
             // Keep the directory only when it holds a crash log to read.
             Files.delete(log);
             Files.delete(dir);
         }
-        return new Outcome(child.exitValue(), out, logs);
+        String ending = finished ? "the child JVM exited with status " + child.exitValue()
+                : "the child did not finish in " + timeoutSeconds + " s";
+        return outcomes(scenarios, out, finished ? child.exitValue() : -1, ending, logs);
+    }
+
+    /** Splits the child's output at its marks into one outcome per scenario. */
+    private static Map<String, Outcome> outcomes(List<String> scenarios, String out, int exitStatus, String ending,
+                                                 List<Path> logs) {
+        Map<String, Outcome> result = new LinkedHashMap<>();
+        String running = null;
+        StringBuilder text = new StringBuilder();
+        for (String line : out.split("\n", -1)) {
+            if (line.startsWith(MARK + "begin ")) {
+                running = line.substring((MARK + "begin ").length()).strip();
+                text.setLength(0);
+            } else if (line.startsWith(MARK + "end ") && running != null) {
+                int status = line.strip().endsWith(" 0") ? 0 : 1;
+                result.put(running, new Outcome(status, text.toString(), List.of()));
+                running = null;
+            } else {
+                text.append(line).append('\n');
+            }
+        }
+        String diedIn = running;
+        if (diedIn != null) {
+            // A JVM that ended inside a scenario: that scenario crashed (or hung) the child.
+            result.put(diedIn, new Outcome(exitStatus == 0 || exitStatus == 1 ? -1 : exitStatus,
+                    text + ending, logs));
+        }
+        for (String name : scenarios) {
+            result.computeIfAbsent(name, n -> new Outcome(-1, diedIn != null
+                    ? "not run: the child JVM ended in scenario " + diedIn + " (" + ending + ")"
+                    : "not run: " + ending + "\n" + text, logs));
+        }
+        return result;
     }
 
     /**
-     * Runs {@code scenario} in a child JVM, prints what it printed, and fails the calling rule if the child
+     * Runs {@code scenario} alone in a child JVM, prints what it printed, and fails the calling rule if the child
      * crashed, hung or found its rule broken.
      *
      * @param what the rule's subject, for the failure message
      */
     static void assertHolds(VerbsCompatibilityKit kit, String scenario, String what, long timeoutSeconds,
                             Map<String, String> properties) throws IOException, InterruptedException {
-        Outcome o = run(kit, scenario, timeoutSeconds, properties);
+        assertHolds(run(kit, List.of(scenario), timeoutSeconds, properties).get(scenario), what);
+    }
+
+    /**
+     * Judges {@code scenario} by a child JVM that runs its whole {@code group}, started by the group's first rule
+     * for this kit (with that rule's timeout and properties) and reused by the others.
+     *
+     * @param what the rule's subject, for the failure message
+     */
+    static void assertHoldsShared(VerbsCompatibilityKit kit, List<String> group, String scenario, String what,
+                                  long timeoutSeconds, Map<String, String> properties)
+            throws IOException, InterruptedException {
+        Map<String, Outcome> outcomes;
+        synchronized (SHARED) {
+            Map<List<String>, Map<String, Outcome>> ofKit = SHARED.computeIfAbsent(kit, k -> new HashMap<>());
+            outcomes = ofKit.get(group);
+            if (outcomes == null) {
+                outcomes = run(kit, group, timeoutSeconds, properties);
+                ofKit.put(group, outcomes);
+            }
+        }
+        assertHolds(outcomes.get(scenario), what);
+    }
+
+    private static void assertHolds(Outcome o, String what) {
         if (!o.output().isBlank()) {
             System.out.println(o.output().strip());
         }
@@ -124,7 +189,7 @@ final class ForkedScenario {
         }
     }
 
-    /** The child: {@code ForkedScenario <kit class> <scenario>}. */
+    /** The child: {@code ForkedScenario <kit class> <scenario>...}; exits 0 once every scenario has run. */
     public static void main(String[] args) throws ReflectiveOperationException {
         Constructor<?> c = Class.forName(args[0]).getDeclaredConstructor();
         c.setAccessible(true);
@@ -134,14 +199,19 @@ final class ForkedScenario {
             System.out.println(kit.unavailableReason());
             System.exit(1);
         }
-        try (Testbed tb = kit.openTestbed()) {
-            scenario(args[1]).run(tb);
-        } catch (AssertionError e) {
-            System.out.println(e.getMessage());
-            System.exit(1);
-        } catch (Exception e) {
-            e.printStackTrace(System.out);
-            System.exit(1);
+        for (int i = 1; i < args.length; i++) {
+            System.out.println(MARK + "begin " + args[i]);
+            int status = 0;
+            try (Testbed tb = kit.openTestbed()) {
+                scenario(args[i]).run(tb);
+            } catch (AssertionError e) {
+                System.out.println(e.getMessage());
+                status = 1;
+            } catch (Exception e) {
+                e.printStackTrace(System.out);
+                status = 1;
+            }
+            System.out.println(MARK + "end " + args[i] + " " + status);
         }
         System.exit(0);
     }

@@ -165,8 +165,8 @@ public abstract class MisuseRules extends TckArea {
     @DisplayName("required_ an INLINE WR whose SGE points at an unmapped address fails with EINVAL and is never read; run in a child JVM, which must not crash [ibv_post_send(3) IBV_SEND_INLINE, DESIGN.md Errors]")
     void required_inlineFromUnmappedAddress() throws Exception {
         assumeInline();
-        ForkedScenario.assertHolds(kit(), "inlineFromUnmappedAddress", "inline data from an unmapped address", 300,
-                Map.of());
+        ForkedScenario.assertHoldsShared(kit(), FORKED, "inlineFromUnmappedAddress",
+                "inline data from an unmapped address", forkTimeoutSeconds(), forkProperties());
     }
 
     /** The scenario of {@link #required_inlineFromUnmappedAddress}, run by the child JVM. */
@@ -218,11 +218,21 @@ public abstract class MisuseRules extends TckArea {
     @Test
     @DisplayName("required_ a seeded random walk of create, post, session, close, arena close and poll calls over every object ends each failing call in a documented exception, changes no canary byte around any buffer and never crashes the JVM; run in a child JVM [DESIGN.md Errors, VerbsObject, ProtectionDomain.registerMemory]")
     void required_randomMisuseWalk() throws Exception {
-        int steps = kit().misuseWalkSteps();
-        long seed = Long.getLong(MISUSE_SEED_PROPERTY, DEFAULT_MISUSE_SEED);
-        ForkedScenario.assertHolds(kit(), "misuseWalk", "the misuse walk (seed " + seed + ", " + steps + " steps)",
-                300 + steps / 100, Map.of(VerbsCompatibilityKit.MISUSE_WALK_STEPS_PROPERTY, Integer.toString(steps),
-                        MISUSE_SEED_PROPERTY, Long.toString(seed)));
+        ForkedScenario.assertHoldsShared(kit(), FORKED, "misuseWalk", "the misuse walk (seed "
+                + Long.getLong(MISUSE_SEED_PROPERTY, DEFAULT_MISUSE_SEED) + ", " + kit().misuseWalkSteps() + " steps)",
+                forkTimeoutSeconds(), forkProperties());
+    }
+
+    /** The scenarios of this area that run in a child JVM, all in one (a JVM start costs half a minute on rxe). */
+    private static final List<String> FORKED = List.of("inlineFromUnmappedAddress", "misuseWalk");
+
+    private long forkTimeoutSeconds() {
+        return 300 + kit().misuseWalkSteps() / 100;
+    }
+
+    private Map<String, String> forkProperties() {
+        return Map.of(VerbsCompatibilityKit.MISUSE_WALK_STEPS_PROPERTY, Integer.toString(kit().misuseWalkSteps()),
+                MISUSE_SEED_PROPERTY, Long.toString(Long.getLong(MISUSE_SEED_PROPERTY, DEFAULT_MISUSE_SEED)));
     }
 
     /** The system property that gives the misuse walk its seed. */

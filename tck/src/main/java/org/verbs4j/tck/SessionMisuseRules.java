@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -49,6 +48,10 @@ public abstract class SessionMisuseRules extends TckArea {
     protected SessionMisuseRules(VerbsCompatibilityKit kit) {
         super(kit);
     }
+
+    /** The scenarios that close a QP under a posting thread, run in one child JVM (see {@link ForkedScenario}). */
+    private static final List<String> CLOSE_UNDER_POST = List.of("closeFromOtherThreadWaitsForSession",
+            "postingWhileClosedFromOtherThread", "postSendWhileClosedFromOtherThread");
 
     private QpPair writers() {
         assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
@@ -159,7 +162,8 @@ public abstract class SessionMisuseRules extends TckArea {
     @DisplayName("required_ closing a QP from another thread while its session is open waits for the owner's complete(), and the owner's batch is posted or flushed, never run on a destroyed QP [ibv_destroy_qp(3), ibv_wr_post(3)]")
     void required_closeFromOtherThreadWaitsForSession() throws Exception {
         assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
-        ForkedScenario.assertHolds(kit(), "closeFromOtherThreadWaitsForSession", "closing a QP from another thread while its session is open", 300, Map.of());
+        ForkedScenario.assertHoldsShared(kit(), CLOSE_UNDER_POST, "closeFromOtherThreadWaitsForSession",
+                "closing a QP from another thread while its session is open", 600, java.util.Map.of());
     }
 
     /** The scenario of {@link #required_closeFromOtherThreadWaitsForSession}, run by a child JVM: a faulty provider crashes here. */
@@ -221,7 +225,8 @@ public abstract class SessionMisuseRules extends TckArea {
     @DisplayName("required_ sessions posted in a loop while another thread closes the QP end only in IllegalStateException, and every posted WR completes or is flushed [ibv_destroy_qp(3), ibv_wr_post(3)]")
     void required_postingWhileClosedFromOtherThread() throws Exception {
         assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
-        ForkedScenario.assertHolds(kit(), "postingWhileClosedFromOtherThread", "posting sessions while another thread closes the QP", 300, Map.of());
+        ForkedScenario.assertHoldsShared(kit(), CLOSE_UNDER_POST, "postingWhileClosedFromOtherThread",
+                "posting sessions while another thread closes the QP", 600, java.util.Map.of());
     }
 
     /** The scenario of {@link #required_postingWhileClosedFromOtherThread}, run by a child JVM: a faulty provider crashes here. */
@@ -284,7 +289,8 @@ public abstract class SessionMisuseRules extends TckArea {
     @DisplayName("required_ postSend in a loop while another thread closes the QP ends only in IllegalStateException [ibv_destroy_qp(3), ibv_post_send(3)]")
     void required_postSendWhileClosedFromOtherThread() throws Exception {
         assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
-        ForkedScenario.assertHolds(kit(), "postSendWhileClosedFromOtherThread", "postSend while another thread closes the QP", 300, Map.of());
+        ForkedScenario.assertHoldsShared(kit(), CLOSE_UNDER_POST, "postSendWhileClosedFromOtherThread",
+                "postSend while another thread closes the QP", 600, java.util.Map.of());
     }
 
     /** The scenario of {@link #required_postSendWhileClosedFromOtherThread}, run by a child JVM: a faulty provider crashes here. */
