@@ -227,7 +227,7 @@ public abstract class MisuseRules extends TckArea {
     private static final List<String> FORKED = List.of("inlineFromUnmappedAddress", "misuseWalk");
 
     private long forkTimeoutSeconds() {
-        return 300 + kit().misuseWalkSteps() / 100;
+        return 600 + kit().misuseWalkSteps() / 100;
     }
 
     private Map<String, String> forkProperties() {
