@@ -284,6 +284,20 @@ public abstract class MisuseRules extends TckArea {
                     list[0] = null;
                     return () -> qp.postRecv(wr);
                 }),
+                namedCall("WrSession.setSgeList with a null element", "sges", x -> {
+                    assumeTrue(x.caps().wrSession() && x.caps().supports(QpType.RC, WrOpcode.SEND),
+                            "capability: the device has no WR session API (ibv_wr_*) with SEND on RC");
+                    QpPair p = x.tb.pair(QpType.RC, b -> b.sendOps(WrOpcode.SEND));
+                    WrSession s = p.a().startWr();
+                    s.send();
+                    return () -> {
+                        try {
+                            s.setSgeList(new Sge[] {new Sge(0, 0, 0), null}, 2);
+                        } finally {
+                            s.abort();
+                        }
+                    };
+                }),
                 namedCall("QpInitAttributes with null sendOps", "sendOps", x -> {
                     CompletionQueue cq = x.tb.cq(8);
                     return () -> new QpInitAttributes(QpType.RC, cq, cq, null, new QpCapabilities(8, 8, 1, 1, 0),
