@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +20,11 @@ import org.junit.jupiter.api.Assertions;
  * constructor), runs the scenario against a fresh testbed, and exits 0 when the scenario's rule held, 1 when it
  * did not; any other exit status, or an {@code hs_err} file left behind, is a crash.
  *
- * <p>Several scenarios can share one child ({@link #assertHoldsShared}), each on its own testbed, since a JVM
- * start costs half a minute under emulation: the child marks where each begins and ends, so a crash is charged
- * to the scenario it happened in, and the scenarios after it fail as not run.
+ * <p>One child per kit runs every scenario of {@link #SCENARIOS}, each on its own testbed, started by the first
+ * rule that needs it, since a JVM start costs 30 to 50 s under emulation: the child marks where each scenario
+ * begins and ends, so a crash is charged to the scenario it happened in, and the scenarios after it fail as not
+ * run. The walk, the longest, runs last. A scenario whose rule the parent skips (a capability the device lacks)
+ * still runs in the child; its outcome is never read.
  *
  * <p>The child is started with this JVM's class path and {@code --enable-native-access=ALL-UNNAMED}, with the
  * kit's device and GID index, and with {@link TckRunner#PROVIDER_PROPERTY} naming the provider under test for a
@@ -56,10 +57,13 @@ final class ForkedScenario {
         };
     }
 
+    /** Every scenario, in the order the child runs them. */
+    static final List<String> SCENARIOS = List.of("inlineFromUnmappedAddress", "closeFromOtherThreadWaitsForSession",
+            "postingWhileClosedFromOtherThread", "postSendWhileClosedFromOtherThread", "misuseWalk");
+
     private static final String MARK = "@@verbs4j-scenario ";
-    /** Outcomes of shared children, per kit and group, so that a group's child runs once. */
-    private static final Map<VerbsCompatibilityKit, Map<List<String>, Map<String, Outcome>>> SHARED =
-            new WeakHashMap<>();
+    /** The outcomes of each kit's child, so that it runs once. */
+    private static final Map<VerbsCompatibilityKit, Map<String, Outcome>> OUTCOMES = new WeakHashMap<>();
 
     /**
      * Runs {@code scenarios} for {@code kit} in one child JVM, each on a fresh testbed; waits at most
@@ -145,32 +149,22 @@ final class ForkedScenario {
     }
 
     /**
-     * Runs {@code scenario} alone in a child JVM, prints what it printed, and fails the calling rule if the child
-     * crashed, hung or found its rule broken.
+     * Judges {@code scenario} by the kit's child JVM, which runs every scenario and is started by the first rule
+     * that asks. It waits 600 s plus 10 ms a walk step, and hands the child the walk's length and seed.
      *
      * @param what the rule's subject, for the failure message
      */
-    static void assertHolds(VerbsCompatibilityKit kit, String scenario, String what, long timeoutSeconds,
-                            Map<String, String> properties) throws IOException, InterruptedException {
-        assertHolds(run(kit, List.of(scenario), timeoutSeconds, properties).get(scenario), what);
-    }
-
-    /**
-     * Judges {@code scenario} by a child JVM that runs its whole {@code group}, started by the group's first rule
-     * for this kit (with that rule's timeout and properties) and reused by the others.
-     *
-     * @param what the rule's subject, for the failure message
-     */
-    static void assertHoldsShared(VerbsCompatibilityKit kit, List<String> group, String scenario, String what,
-                                  long timeoutSeconds, Map<String, String> properties)
+    static void assertHolds(VerbsCompatibilityKit kit, String scenario, String what)
             throws IOException, InterruptedException {
         Map<String, Outcome> outcomes;
-        synchronized (SHARED) {
-            Map<List<String>, Map<String, Outcome>> ofKit = SHARED.computeIfAbsent(kit, k -> new HashMap<>());
-            outcomes = ofKit.get(group);
+        synchronized (OUTCOMES) {
+            outcomes = OUTCOMES.get(kit);
             if (outcomes == null) {
-                outcomes = run(kit, group, timeoutSeconds, properties);
-                ofKit.put(group, outcomes);
+                int steps = kit.misuseWalkSteps();
+                outcomes = run(kit, SCENARIOS, 600 + steps / 100, Map.of(
+                        VerbsCompatibilityKit.MISUSE_WALK_STEPS_PROPERTY, Integer.toString(steps),
+                        MisuseRules.MISUSE_SEED_PROPERTY, Long.toString(MisuseRules.misuseSeed())));
+                OUTCOMES.put(kit, outcomes);
             }
         }
         assertHolds(outcomes.get(scenario), what);
