@@ -158,6 +158,12 @@ public interface QueuePair extends VerbsObject {
     /**
      * Destroys the QP. Outstanding WRs are discarded without completions.
      *
+     * <p>From any thread, and never crashing the JVM: if another thread has the QP's {@link WrSession} open,
+     * {@code close()} waits until that thread completes or aborts it; if the calling thread has it open, it is
+     * aborted. A {@code postSend}, {@code postRecv} or {@code bindMw} racing {@code close()} on another thread
+     * either runs before the QP is destroyed or throws {@link IllegalStateException}. No context-wide lock is
+     * held while waiting, so the context keeps creating and closing other objects meanwhile.
+     *
      * @see "ibv_destroy_qp(3)"
      */
     @Override

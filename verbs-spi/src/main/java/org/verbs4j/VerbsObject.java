@@ -14,6 +14,8 @@ package org.verbs4j;
  *       arguments; it never reaches the device, so it can never crash the JVM.</li>
  *   <li>A closed object passed as an argument is refused at the call (an {@link IllegalArgumentException},
  *       an {@link IllegalStateException} or {@code EINVAL}); nothing of the call executes.</li>
+ *   <li>No sequence of calls on any objects, from any threads, crashes the JVM: a mistake is an exception or
+ *       an error completion. The TCK's Misuse areas check this, including with a seeded random walk.</li>
  * </ul>
  */
 public interface VerbsObject extends AutoCloseable {

@@ -16,6 +16,11 @@ import java.lang.foreign.MemorySegment;
  * <p>Builders and setters allocate nothing; a session is reused for the life of its QP. Use it as
  * try-with-resources: {@link #close()} aborts a session that was not completed.
  *
+ * <p>Threads: the session belongs to the thread that opened it. A builder, setter, {@code complete()} or
+ * {@code abort()} from any other thread throws {@link IllegalStateException} and changes nothing; the owner can
+ * still complete or abort the batch. {@link QueuePair#close()} from another thread waits until the owner
+ * completes or aborts, so a batch is never built or posted on a destroyed QP.
+ *
  * <pre>{@code
  * try (WrSession s = qp.startWr()) {
  *     s.wrId(1);
@@ -218,14 +223,16 @@ public interface WrSession extends AutoCloseable {
      * @throws VerbsException with the errno ({@code EINVAL}, {@code ENOMEM}, {@code EOPNOTSUPP}) if any WR
      *     was invalid or the send queue lacks room; then no WR of the batch was posted and the session is
      *     closed
-     * @throws IllegalStateException if the session is not open
+     * @throws IllegalStateException if the session is not open, or is open in another thread (then nothing
+     *     changes)
      */
     void complete();
 
     /**
      * {@code ibv_wr_abort}: discards every WR built since {@code startWr()} and closes the session.
      *
-     * @throws IllegalStateException if the session is not open
+     * @throws IllegalStateException if the session is not open, or is open in another thread (then nothing
+     *     changes)
      */
     void abort();
 

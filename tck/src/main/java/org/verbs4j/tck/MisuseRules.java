@@ -54,6 +54,7 @@ import org.verbs4j.VerbsObject;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.WrSession;
 
 /**
  * Misuse, as a hostile user would try it: memory that is freed under a region or never registered, bad and
@@ -61,8 +62,9 @@ import org.verbs4j.WrOpcode;
  * Each rule is a guarantee of the API (issue 13): a mistake gives an exception or an error completion, never a
  * JVM crash, a write into freed memory, or a hang.
  *
- * <p>These rules run in the kit's JVM: a provider that crashes on one of them ends the run, which is itself
- * the failure.
+ * <p>The inline rule from an unmapped address and the random walk run in the kit's child JVM
+ * ({@link ForkedScenario}), so a crashing provider fails that rule instead of ending the run; the others run in
+ * the kit's JVM.
  */
 public abstract class MisuseRules extends TckArea {
     private static final int WINDOW_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
@@ -163,14 +165,7 @@ public abstract class MisuseRules extends TckArea {
     @DisplayName("required_ an INLINE WR whose SGE points at an unmapped address fails with EINVAL and is never read; run in a child JVM, which must not crash [ibv_post_send(3) IBV_SEND_INLINE, DESIGN.md Errors]")
     void required_inlineFromUnmappedAddress() throws Exception {
         assumeInline();
-        ForkedScenario.Outcome o = ForkedScenario.run(kit(), "inlineFromUnmappedAddress", 300);
-        if (o.crashed()) {
-            fail("inline data from an unmapped address crashed the child JVM (exit status " + o.exitStatus()
-                    + ", crash logs " + o.crashLogs() + "):\n" + o.output());
-        }
-        if (o.exitStatus() != 0) {
-            fail("inline data from an unmapped address, in a child JVM:\n" + o.output());
-        }
+        ForkedScenario.assertHolds(kit(), "inlineFromUnmappedAddress", "inline data from an unmapped address");
     }
 
     /** The scenario of {@link #required_inlineFromUnmappedAddress}, run by the child JVM. */
@@ -212,6 +207,43 @@ public abstract class MisuseRules extends TckArea {
         assertInlineRefused(p, new Sge(src.address() + 4096 - 8, 16, 0), tb.buffer(16), "inline data past a region's end");
     }
 
+    // ---------------------------------------------------------------- a random walk of misuse
+
+    /**
+     * The seeded random walk of {@link MisuseWalk}, in a child JVM ({@link ForkedScenario}) so that a crash
+     * fails this rule; {@link VerbsCompatibilityKit#misuseWalkSteps()} sets its length and
+     * {@value #MISUSE_SEED_PROPERTY} replays a seed.
+     */
+    @Test
+    @DisplayName("required_ a seeded random walk of create, post, session, close, arena close and poll calls over every object ends each failing call in a documented exception, changes no canary byte around any buffer and never crashes the JVM; run in a child JVM [DESIGN.md Errors, VerbsObject, ProtectionDomain.registerMemory]")
+    void required_randomMisuseWalk() throws Exception {
+        ForkedScenario.assertHolds(kit(), "misuseWalk",
+                "the misuse walk (seed " + misuseSeed() + ", " + kit().misuseWalkSteps() + " steps)");
+    }
+
+    /** The system property that gives the misuse walk its seed. */
+    static final String MISUSE_SEED_PROPERTY = "verbs4j.tck.misuseSeed";
+    private static final long DEFAULT_MISUSE_SEED = 0x5eed_13L;
+
+    /** {@return the walk's seed: {@value #MISUSE_SEED_PROPERTY}, else a fixed one} */
+    static long misuseSeed() {
+        return Long.getLong(MISUSE_SEED_PROPERTY, DEFAULT_MISUSE_SEED);
+    }
+
+    /** The scenario of {@link #required_randomMisuseWalk}, run by the child JVM. */
+    static void misuseWalkScenario(Testbed tb) {
+        int steps = Integer.getInteger(VerbsCompatibilityKit.MISUSE_WALK_STEPS_PROPERTY,
+                VerbsCompatibilityKit.DEFAULT_MISUSE_WALK_STEPS);
+        long seed = misuseSeed();
+        long start = System.nanoTime();
+        MisuseWalk.Result r = MisuseWalk.run(tb, seed, steps);
+        System.out.println("misuse walk, seed " + seed + ": " + r + " in "
+                + (System.nanoTime() - start) / 1_000_000 + " ms");
+        assertTrue(r.posted() > steps / 100 && r.completed() > 0,
+                "the walk must also post work that executes: " + r);
+        assertTrue(r.refused() > steps / 20, "the walk must exercise misuse: " + r);
+    }
+
     // ---------------------------------------------------------------- null and overflowing arguments
 
     static Stream<Arguments> nullArguments() {
@@ -243,6 +275,20 @@ public abstract class MisuseRules extends TckArea {
                     RecvWr wr = new RecvWr().wrId(1).sgList(list);
                     list[0] = null;
                     return () -> qp.postRecv(wr);
+                }),
+                namedCall("WrSession.setSgeList with a null element", "sges", x -> {
+                    assumeTrue(x.caps().wrSession() && x.caps().supports(QpType.RC, WrOpcode.SEND),
+                            "capability: the device has no WR session API (ibv_wr_*) with SEND on RC");
+                    QpPair p = x.tb.pair(QpType.RC, b -> b.sendOps(WrOpcode.SEND));
+                    WrSession s = p.a().startWr();
+                    s.send();
+                    return () -> {
+                        try {
+                            s.setSgeList(new Sge[] {new Sge(0, 0, 0), null}, 2);
+                        } finally {
+                            s.abort();
+                        }
+                    };
                 }),
                 namedCall("QpInitAttributes with null sendOps", "sendOps", x -> {
                     CompletionQueue cq = x.tb.cq(8);
@@ -407,6 +453,57 @@ public abstract class MisuseRules extends TckArea {
             assertEquals(Errno.EINVAL, v.errno(), "postSend with a closed address handle: " + v);
         }
         Completions.assertNone(p.cqA(), "a WR with a closed address handle must not execute");
+    }
+
+    @Test
+    @DisplayName("required_ a closed address handle in a WR session's setUdAddr is refused, at the setter or by complete() with EINVAL, as postSend refuses it, and nothing executes [ibv_destroy_ah(3), ibv_wr_post(3) ibv_wr_set_ud_addr]")
+    void required_closedAhInSession() {
+        assumeSession(QpType.UD, WrOpcode.SEND);
+        QpPair p = tb.pair(QpType.UD, b -> b.sendOps(WrOpcode.SEND));
+        AddressHandle ah = tb.ah();
+        ah.close();
+        MemoryRegion src = tb.buffer(64);
+        p.recvB(1, tb.buffer(64 + 40), 0, 64 + 40);
+        try (WrSession s = p.a().startWr()) {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.send();
+            assertSessionRefused("a session WR with a closed address handle", () -> {
+                s.setUdAddr(ah, p.b().qpNum(), Testbed.QKEY);
+                s.setSge(src.lkey(), src.address(), 16);
+                s.complete();
+            });
+        }
+        Completions.assertNone(p.cqA(), "a session WR with a closed address handle must not execute");
+        Completions.assertNone(p.cqB(), "a session WR with a closed address handle must not arrive");
+    }
+
+    @Test
+    @DisplayName("required_ a closed type 2 window in a WR session's bindMw is refused, at the builder or by complete() with EINVAL, as postSend refuses it, and nothing executes [ibv_dealloc_mw(3), ibv_wr_post(3) ibv_wr_bind_mw]")
+    void required_closedType2WindowInSession() {
+        assumeMw(MwType.TYPE_2);
+        assumeSession(QpType.RC, WrOpcode.BIND_MW);
+        QpPair p = tb.pair(QpType.RC, b -> b.sendOps(WrOpcode.BIND_MW));
+        MemoryRegion target = tb.buffer(4096, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        int rkey = (mw.rkey() & 0xffffff00) | ((mw.rkey() + 1) & 0xff);
+        mw.close();
+        try (WrSession s = p.a().startWr()) {
+            s.wrId(5);
+            s.wrFlags(SendFlags.SIGNALED);
+            assertSessionRefused("a session bind of a closed window", () -> {
+                s.bindMw(mw, rkey, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS));
+                s.complete();
+            });
+        }
+        Completions.assertNone(p.cqA(), "a session bind of a closed window must not execute");
+    }
+
+    private static void assertSessionRefused(String what, Executable calls) {
+        Throwable t = Expect.refused(what, calls);
+        if (t instanceof VerbsException v) {
+            assertEquals(Errno.EINVAL, v.errno(), what + ": " + v);
+        }
     }
 
     @Test

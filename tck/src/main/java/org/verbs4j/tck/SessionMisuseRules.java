@@ -34,6 +34,10 @@ import org.verbs4j.WrSession;
  * Misuse of WR sessions and of {@code close()} across threads: what a hostile or careless caller may do, and the
  * defined outcome each must have. None may crash the JVM, lose or corrupt a batch, or hang a thread that did
  * nothing wrong.
+ *
+ * <p>The three rules that close a QP under a posting thread run their scenario in the kit's child JVM
+ * ({@link ForkedScenario}), since a provider that destroys the QP under a running post crashes there (FFM did
+ * before issue 13): such a crash fails that rule instead of ending the run.
  */
 public abstract class SessionMisuseRules extends TckArea {
     /**
@@ -47,7 +51,11 @@ public abstract class SessionMisuseRules extends TckArea {
 
     private QpPair writers() {
         assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
-        int sge = Math.min(4, caps().maxSendSge());
+        return writers(tb);
+    }
+
+    private static QpPair writers(Testbed tb) {
+        int sge = Math.min(4, tb.caps().maxSendSge());
         return tb.pair(QpType.RC, b -> b.sendOps(WrOpcode.RDMA_WRITE).maxSendSge(sge).maxSendWr(256)
                 .maxRecvWr(16));
     }
@@ -149,7 +157,17 @@ public abstract class SessionMisuseRules extends TckArea {
     @Test
     @DisplayName("required_ closing a QP from another thread while its session is open waits for the owner's complete(), and the owner's batch is posted or flushed, never run on a destroyed QP [ibv_destroy_qp(3), ibv_wr_post(3)]")
     void required_closeFromOtherThreadWaitsForSession() throws Exception {
-        QpPair p = writers();
+        assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
+        ForkedScenario.assertHolds(kit(), "closeFromOtherThreadWaitsForSession",
+                "closing a QP from another thread while its session is open");
+    }
+
+    /**
+     * The scenario of {@link #required_closeFromOtherThreadWaitsForSession}, run by the child JVM: a faulty
+     * provider crashes here.
+     */
+    static void closeFromOtherThreadWaitsForSessionScenario(Testbed tb) throws Exception {
+        QpPair p = writers(tb);
         MemoryRegion src = tb.buffer(64);
         MemoryRegion dst = tb.buffer(64);
         QueuePair qp = p.a();
@@ -205,7 +223,17 @@ public abstract class SessionMisuseRules extends TckArea {
     @Test
     @DisplayName("required_ sessions posted in a loop while another thread closes the QP end only in IllegalStateException, and every posted WR completes or is flushed [ibv_destroy_qp(3), ibv_wr_post(3)]")
     void required_postingWhileClosedFromOtherThread() throws Exception {
-        QpPair p = writers();
+        assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
+        ForkedScenario.assertHolds(kit(), "postingWhileClosedFromOtherThread",
+                "posting sessions while another thread closes the QP");
+    }
+
+    /**
+     * The scenario of {@link #required_postingWhileClosedFromOtherThread}, run by the child JVM: a faulty
+     * provider crashes here.
+     */
+    static void postingWhileClosedFromOtherThreadScenario(Testbed tb) throws Exception {
+        QpPair p = writers(tb);
         MemoryRegion src = tb.buffer(64);
         MemoryRegion dst = tb.buffer(64);
         QueuePair qp = p.a();
@@ -262,7 +290,17 @@ public abstract class SessionMisuseRules extends TckArea {
     @Test
     @DisplayName("required_ postSend in a loop while another thread closes the QP ends only in IllegalStateException [ibv_destroy_qp(3), ibv_post_send(3)]")
     void required_postSendWhileClosedFromOtherThread() throws Exception {
-        QpPair p = writers();
+        assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
+        ForkedScenario.assertHolds(kit(), "postSendWhileClosedFromOtherThread",
+                "postSend while another thread closes the QP");
+    }
+
+    /**
+     * The scenario of {@link #required_postSendWhileClosedFromOtherThread}, run by the child JVM: a faulty
+     * provider crashes here.
+     */
+    static void postSendWhileClosedFromOtherThreadScenario(Testbed tb) throws Exception {
+        QpPair p = writers(tb);
         MemoryRegion src = tb.buffer(64);
         MemoryRegion dst = tb.buffer(64);
         QueuePair qp = p.a();

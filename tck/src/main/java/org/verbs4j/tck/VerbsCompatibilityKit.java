@@ -111,6 +111,21 @@ public abstract class VerbsCompatibilityKit {
         return provider;
     }
 
+    /** The misuse walk's length unless {@value #MISUSE_WALK_STEPS_PROPERTY} or the kit says otherwise. */
+    public static final int DEFAULT_MISUSE_WALK_STEPS = 2000;
+    /** The system property that sets the misuse walk's length in steps (calls). */
+    public static final String MISUSE_WALK_STEPS_PROPERTY = "verbs4j.tck.misuseSteps";
+
+    /**
+     * The length of the Misuse area's random walk, in calls. A fast device (the emulator on a host) can afford
+     * 100,000; a slow one (a JVM under emulation driving soft-RoCE) a few thousand.
+     *
+     * @return the system property {@value #MISUSE_WALK_STEPS_PROPERTY}, else {@value #DEFAULT_MISUSE_WALK_STEPS}
+     */
+    protected int misuseWalkSteps() {
+        return Integer.getInteger(MISUSE_WALK_STEPS_PROPERTY, DEFAULT_MISUSE_WALK_STEPS);
+    }
+
     /** {@return a new testbed on the device under test; the caller closes it} */
     public Testbed openTestbed() {
         return Testbed.open(providerUnderTest(), deviceName(), port(), gidIndex());

@@ -9,4 +9,10 @@ class EmulatedCompatibilityTest extends VerbsCompatibilityKit {
     protected VerbsProvider provider() {
         return new EmulatedProvider();
     }
+
+    /** The emulator walks 100,000 steps in a few seconds on a host, so the build runs the walk at full length. */
+    @Override
+    protected int misuseWalkSteps() {
+        return Integer.getInteger(MISUSE_WALK_STEPS_PROPERTY, 100_000);
+    }
 }
