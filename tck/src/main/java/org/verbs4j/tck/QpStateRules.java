@@ -282,6 +282,23 @@ public abstract class QpStateRules extends TckArea {
                 "INIT->" + target);
     }
 
+    @ParameterizedTest(name = "RTR -> {0}")
+    @EnumSource(value = QpState.class, names = {"INIT", "SQD", "SQE"})
+    @DisplayName("required_ RTR can only go to RTS, RESET or ERR: RTR to INIT, SQD or SQE fails with EINVAL, even with every attribute RTS needs [IBA 10.3.1 figure 124, ibv_modify_qp(3)]")
+    void required_illegalFromRtr(QpState target) {
+        QueuePair qp = in(QpType.RC, QpState.RTR);
+        refusedKeepsState(qp, QpAttributes.toState(target).sqPsn(0).timeout(14).retryCnt(7).rnrRetry(7).maxRdAtomic(1),
+                "RTR->" + target);
+    }
+
+    @ParameterizedTest(name = "RTS -> {0}")
+    @EnumSource(value = QpState.class, names = {"INIT", "RTR", "SQE"})
+    @DisplayName("required_ RTS can only go to RTS, SQD, RESET or ERR: RTS to INIT, RTR or SQE fails with EINVAL [IBA 10.3.1 figure 124, ibv_modify_qp(3)]")
+    void required_illegalFromRts(QpState target) {
+        QueuePair qp = in(QpType.RC, QpState.RTS);
+        refusedKeepsState(qp, QpAttributes.toState(target), "RTS->" + target);
+    }
+
     @ParameterizedTest(name = "ERR -> {0}")
     @EnumSource(value = QpState.class, names = {"INIT", "RTR", "RTS", "SQD"})
     @DisplayName("required_ ERR can only go to RESET: other targets fail with EINVAL [IBA 10.3.1]")
