@@ -1,14 +1,19 @@
 package org.verbs4j.tck;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.verbs4j.AccessFlags;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
@@ -104,6 +109,49 @@ public abstract class ErrorRules extends TckArea {
         assertTrue(Set.of(WcStatus.REM_ACCESS_ERR, WcStatus.REM_INV_REQ_ERR).contains(wc.status()),
                 "expected REM_ACCESS_ERR or REM_INV_REQ_ERR, got " + wc.status());
         Data.assertFilled("the target", dst.segment(), 0, 64, (byte) 0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WrOpcode.class, names = {"RDMA_READ", "ATOMIC_FETCH_AND_ADD", "RDMA_WRITE_WITH_IMM"})
+    @DisplayName("required_ an RDMA READ, atomic or WRITE with immediate to a QP whose qp_access_flags lack the matching REMOTE_ bit fails with a remote error and moves no data [ibv_modify_qp(3) qp_access_flags, IBA 9.7.5.1; rxe: REM_INV_REQ_ERR]")
+    void required_qpAccessFlagsEnforcedPerOpcode(WrOpcode op) {
+        if (op == WrOpcode.ATOMIC_FETCH_AND_ADD) {
+            assumeAtomics();
+        }
+        QueuePair a = tb.qp(QpType.RC, tb.cq(16), null);
+        CompletionQueue cqB = tb.cq(16);
+        QueuePair b = tb.qp(QpType.RC, cqB, null);
+        CompletionQueue cqA = a.initAttributes().sendCq();
+        tb.bringUp(a, b.qpNum(), 7);
+        // Every remote access but the one this WR needs.
+        int needed = switch (op) {
+            case RDMA_READ -> AccessFlags.REMOTE_READ;
+            case ATOMIC_FETCH_AND_ADD -> AccessFlags.REMOTE_ATOMIC;
+            default -> AccessFlags.REMOTE_WRITE;
+        };
+        int others = (AccessFlags.REMOTE_READ | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC) & ~needed;
+        b.modify(QpAttributes.toInit(tb.port(), 0, AccessFlags.LOCAL_WRITE | others));
+        tb.toRtr(b, a.qpNum());
+        tb.toRts(b, 7);
+        MemoryRegion local = tb.buffer(64);
+        MemoryRegion remote = tb.buffer(64);
+        MemoryRegion rbuf = tb.buffer(64);
+        Data.fill(local, 5);
+        byte[] localBefore = local.segment().toArray(ValueLayout.JAVA_BYTE);
+        b.postRecv(new RecvWr(9, Sge.of(rbuf)));
+        SendWr wr = new SendWr().wrId(1).opcode(op).sendFlags(SendFlags.SIGNALED);
+        switch (op) {
+            case RDMA_READ -> wr.sgList(Sge.of(local, 0, 64)).rdma(remote.address(), remote.rkey());
+            case ATOMIC_FETCH_AND_ADD -> wr.sgList(Sge.of(local, 0, 8)).atomic(remote.address(), 1, 0, remote.rkey());
+            default -> wr.sgList(Sge.of(local, 0, 64)).rdma(remote.address(), remote.rkey()).immData(0x1234);
+        }
+        a.postSend(wr);
+        WorkCompletion wc = Completions.awaitOne(cqA, op + " to a QP without " + AccessFlags.toString(needed));
+        assertTrue(Set.of(WcStatus.REM_ACCESS_ERR, WcStatus.REM_INV_REQ_ERR).contains(wc.status()),
+                op + ": expected REM_ACCESS_ERR or REM_INV_REQ_ERR, got " + wc.status());
+        Data.assertFilled("the remote buffer", remote.segment(), 0, 64, (byte) 0);
+        assertArrayEquals(localBefore, local.segment().toArray(ValueLayout.JAVA_BYTE),
+                op + ": a refused READ or atomic must not write the local buffer");
     }
 
     private record ShortReceive(QpPair p, WorkCompletion sender, WorkCompletion receiver) {}

@@ -397,6 +397,24 @@ public abstract class QpStateRules extends TckArea {
         assertEquals(1, q.maxRdAtomic(), "max_rd_atomic");
     }
 
+    @Test
+    @DisplayName("required_ modify changes only the attributes in attr_mask: after RC RTR to RTS, query still returns the access flags, port, path MTU, destination QPN, receive PSN and RNR timer set before [ibv_modify_qp(3) attr_mask, ibv_query_qp(3)]")
+    void required_modifyKeepsAttributesOutsideMask() {
+        QueuePair qp = fresh(QpType.RC);
+        QueuePair peer = fresh(QpType.RC);
+        tb.toInit(qp);
+        tb.toRtr(qp, peer.qpNum());
+        qp.modify(QpAttributes.toRts(0x777, 12, 6, 5, 1));
+        QpAttributes q = qp.query();
+        assertEquals(QpState.RTS, q.state());
+        assertEquals(Testbed.QP_ACCESS, q.accessFlags(), "qp_access_flags, set at INIT");
+        assertEquals(tb.port(), q.port(), "port_num, set at INIT");
+        assertEquals(tb.mtu(), q.pathMtu(), "path_mtu, set at RTR");
+        assertEquals(peer.qpNum(), q.destQpNum(), "dest_qp_num, set at RTR");
+        assertEquals(Testbed.PSN, q.rqPsn(), "rq_psn, set at RTR");
+        assertEquals(Testbed.MIN_RNR_TIMER, q.minRnrTimer(), "min_rnr_timer, set at RTR");
+    }
+
     @ParameterizedTest(name = "without {0}")
     @ValueSource(strings = {"SQ_PSN", "TIMEOUT", "RETRY_CNT", "RNR_RETRY", "MAX_QP_RD_ATOMIC"})
     @DisplayName("required_ RC RTR to RTS without a required attribute fails with EINVAL [ibv_modify_qp(3), IBA table 10.3]")
