@@ -130,7 +130,7 @@ public abstract class ErrorRules extends TckArea {
             default -> AccessFlags.REMOTE_WRITE;
         };
         int others = (AccessFlags.REMOTE_READ | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC) & ~needed;
-        b.modify(QpAttributes.toInit(tb.port(), 0, AccessFlags.LOCAL_WRITE | others));
+        b.modify(QpAttributes.toInit(tb.port(), 0, others));
         tb.toRtr(b, a.qpNum());
         tb.toRts(b, 7);
         MemoryRegion local = tb.buffer(64);
@@ -233,6 +233,23 @@ public abstract class ErrorRules extends TckArea {
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, buf, 8, buf.address(), BAD_KEY).status());
         assertState(p.a(), QpState.ERR, "the requester after REM_ACCESS_ERR");
         assertEquals(WcStatus.WR_FLUSH_ERR, p.write(2, buf, 8, buf.address() + 32, buf.rkey()).status());
+    }
+
+    @Test
+    @DisplayName("required_ moving a QP to RESET empties its receive queue without completions: brought up again, a SEND lands in a receive posted after the reset [ibv_modify_qp(3), IBA 10.3.1 Reset]")
+    void required_resetEmptiesReceiveQueue() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion buf = tb.buffer(128);
+        Data.fill(buf, 29);
+        p.recvB(1, buf, 0, 32);
+        p.b().modify(QpAttributes.toState(QpState.RESET));
+        tb.bringUp(p.b(), p.a().qpNum(), 7);
+        p.recvB(2, buf, 64, 32);
+        assertEquals(WcStatus.SUCCESS, p.send(3, buf, 96, 8).status(), "the SEND after the reset");
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive posted after the reset");
+        assertEquals(2, r.wrId(), "the receive posted before the reset was discarded with the queue");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        Completions.assertNone(p.cqB(), "a receive discarded by RESET never completes");
     }
 
     @Test
