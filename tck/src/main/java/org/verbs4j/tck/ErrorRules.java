@@ -1,14 +1,19 @@
 package org.verbs4j.tck;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.verbs4j.AccessFlags;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
@@ -106,6 +111,49 @@ public abstract class ErrorRules extends TckArea {
         Data.assertFilled("the target", dst.segment(), 0, 64, (byte) 0);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WrOpcode.class, names = {"RDMA_READ", "ATOMIC_FETCH_AND_ADD", "RDMA_WRITE_WITH_IMM"})
+    @DisplayName("required_ an RDMA READ, atomic or WRITE with immediate to a QP whose qp_access_flags lack the matching REMOTE_ bit fails with a remote error and moves no data [ibv_modify_qp(3) qp_access_flags, IBA 9.7.5.1; rxe: REM_INV_REQ_ERR]")
+    void required_qpAccessFlagsEnforcedPerOpcode(WrOpcode op) {
+        if (op == WrOpcode.ATOMIC_FETCH_AND_ADD) {
+            assumeAtomics();
+        }
+        QueuePair a = tb.qp(QpType.RC, tb.cq(16), null);
+        CompletionQueue cqB = tb.cq(16);
+        QueuePair b = tb.qp(QpType.RC, cqB, null);
+        CompletionQueue cqA = a.initAttributes().sendCq();
+        tb.bringUp(a, b.qpNum(), 7);
+        // Every remote access but the one this WR needs.
+        int needed = switch (op) {
+            case RDMA_READ -> AccessFlags.REMOTE_READ;
+            case ATOMIC_FETCH_AND_ADD -> AccessFlags.REMOTE_ATOMIC;
+            default -> AccessFlags.REMOTE_WRITE;
+        };
+        int others = (AccessFlags.REMOTE_READ | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC) & ~needed;
+        b.modify(QpAttributes.toInit(tb.port(), 0, others));
+        tb.toRtr(b, a.qpNum());
+        tb.toRts(b, 7);
+        MemoryRegion local = tb.buffer(64);
+        MemoryRegion remote = tb.buffer(64);
+        MemoryRegion rbuf = tb.buffer(64);
+        Data.fill(local, 5);
+        byte[] localBefore = local.segment().toArray(ValueLayout.JAVA_BYTE);
+        b.postRecv(new RecvWr(9, Sge.of(rbuf)));
+        SendWr wr = new SendWr().wrId(1).opcode(op).sendFlags(SendFlags.SIGNALED);
+        switch (op) {
+            case RDMA_READ -> wr.sgList(Sge.of(local, 0, 64)).rdma(remote.address(), remote.rkey());
+            case ATOMIC_FETCH_AND_ADD -> wr.sgList(Sge.of(local, 0, 8)).atomic(remote.address(), 1, 0, remote.rkey());
+            default -> wr.sgList(Sge.of(local, 0, 64)).rdma(remote.address(), remote.rkey()).immData(0x1234);
+        }
+        a.postSend(wr);
+        WorkCompletion wc = Completions.awaitOne(cqA, op + " to a QP without " + AccessFlags.toString(needed));
+        assertTrue(Set.of(WcStatus.REM_ACCESS_ERR, WcStatus.REM_INV_REQ_ERR).contains(wc.status()),
+                op + ": expected REM_ACCESS_ERR or REM_INV_REQ_ERR, got " + wc.status());
+        Data.assertFilled("the remote buffer", remote.segment(), 0, 64, (byte) 0);
+        assertArrayEquals(localBefore, local.segment().toArray(ValueLayout.JAVA_BYTE),
+                op + ": a refused READ or atomic must not write the local buffer");
+    }
+
     private record ShortReceive(QpPair p, WorkCompletion sender, WorkCompletion receiver) {}
 
     private ShortReceive shortReceive(int extraReceives) {
@@ -185,6 +233,23 @@ public abstract class ErrorRules extends TckArea {
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, buf, 8, buf.address(), BAD_KEY).status());
         assertState(p.a(), QpState.ERR, "the requester after REM_ACCESS_ERR");
         assertEquals(WcStatus.WR_FLUSH_ERR, p.write(2, buf, 8, buf.address() + 32, buf.rkey()).status());
+    }
+
+    @Test
+    @DisplayName("required_ moving a QP to RESET empties its receive queue without completions: brought up again, a SEND lands in a receive posted after the reset [ibv_modify_qp(3), IBA 10.3.1 Reset]")
+    void required_resetEmptiesReceiveQueue() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion buf = tb.buffer(128);
+        Data.fill(buf, 29);
+        p.recvB(1, buf, 0, 32);
+        p.b().modify(QpAttributes.toState(QpState.RESET));
+        tb.bringUp(p.b(), p.a().qpNum(), 7);
+        p.recvB(2, buf, 64, 32);
+        assertEquals(WcStatus.SUCCESS, p.send(3, buf, 96, 8).status(), "the SEND after the reset");
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive posted after the reset");
+        assertEquals(2, r.wrId(), "the receive posted before the reset was discarded with the queue");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        Completions.assertNone(p.cqB(), "a receive discarded by RESET never completes");
     }
 
     @Test

@@ -282,6 +282,23 @@ public abstract class QpStateRules extends TckArea {
                 "INIT->" + target);
     }
 
+    @ParameterizedTest(name = "RTR -> {0}")
+    @EnumSource(value = QpState.class, names = {"INIT", "SQD", "SQE"})
+    @DisplayName("required_ RTR can only go to RTS, RESET or ERR: RTR to INIT, SQD or SQE fails with EINVAL, even with every attribute RTS needs [IBA 10.3.1 figure 124, ibv_modify_qp(3)]")
+    void required_illegalFromRtr(QpState target) {
+        QueuePair qp = in(QpType.RC, QpState.RTR);
+        refusedKeepsState(qp, QpAttributes.toState(target).sqPsn(0).timeout(14).retryCnt(7).rnrRetry(7).maxRdAtomic(1),
+                "RTR->" + target);
+    }
+
+    @ParameterizedTest(name = "RTS -> {0}")
+    @EnumSource(value = QpState.class, names = {"INIT", "RTR", "SQE"})
+    @DisplayName("required_ RTS can only go to RTS, SQD, RESET or ERR: RTS to INIT, RTR or SQE fails with EINVAL [IBA 10.3.1 figure 124, ibv_modify_qp(3)]")
+    void required_illegalFromRts(QpState target) {
+        QueuePair qp = in(QpType.RC, QpState.RTS);
+        refusedKeepsState(qp, QpAttributes.toState(target), "RTS->" + target);
+    }
+
     @ParameterizedTest(name = "ERR -> {0}")
     @EnumSource(value = QpState.class, names = {"INIT", "RTR", "RTS", "SQD"})
     @DisplayName("required_ ERR can only go to RESET: other targets fail with EINVAL [IBA 10.3.1]")
@@ -378,6 +395,24 @@ public abstract class QpStateRules extends TckArea {
         assertEquals(6, q.retryCnt(), "retry_cnt");
         assertEquals(5, q.rnrRetry(), "rnr_retry");
         assertEquals(1, q.maxRdAtomic(), "max_rd_atomic");
+    }
+
+    @Test
+    @DisplayName("required_ modify changes only the attributes in attr_mask: after RC RTR to RTS, query still returns the access flags, port, path MTU, destination QPN, receive PSN and RNR timer set before [ibv_modify_qp(3) attr_mask, ibv_query_qp(3)]")
+    void required_modifyKeepsAttributesOutsideMask() {
+        QueuePair qp = fresh(QpType.RC);
+        QueuePair peer = fresh(QpType.RC);
+        tb.toInit(qp);
+        tb.toRtr(qp, peer.qpNum());
+        qp.modify(QpAttributes.toRts(0x777, 12, 6, 5, 1));
+        QpAttributes q = qp.query();
+        assertEquals(QpState.RTS, q.state());
+        assertEquals(Testbed.QP_ACCESS, q.accessFlags(), "qp_access_flags, set at INIT");
+        assertEquals(tb.port(), q.port(), "port_num, set at INIT");
+        assertEquals(tb.mtu(), q.pathMtu(), "path_mtu, set at RTR");
+        assertEquals(peer.qpNum(), q.destQpNum(), "dest_qp_num, set at RTR");
+        assertEquals(Testbed.PSN, q.rqPsn(), "rq_psn, set at RTR");
+        assertEquals(Testbed.MIN_RNR_TIMER, q.minRnrTimer(), "min_rnr_timer, set at RTR");
     }
 
     @ParameterizedTest(name = "without {0}")

@@ -3,6 +3,7 @@ package org.verbs4j.tck;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -14,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -617,6 +619,29 @@ public abstract class WrSessionRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ a batch of more WRs than the send queue holds makes complete() fail and posts nothing [ibv_wr_post(3) RETURN VALUE, ibv_post_send(3) ENOMEM: the send queue is full]")
+    void required_batchBeyondSendQueueFails() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        // Twice the queue and one more: beyond any rounding up of max_send_wr a device may make.
+        int n = 2 * p.a().initAttributes().cap().maxSendWr() + 1;
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(64);
+        Data.fill(src, 21);
+        WrSession s = p.a().startWr();
+        s.wrFlags(SendFlags.SIGNALED);
+        for (int i = 0; i < n; i++) {
+            s.wrId(i);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSge(src.lkey(), src.address(), 64);
+        }
+        assertThrows(VerbsException.class, s::complete, n + " WRs in one batch on a QP of max_send_wr "
+                + p.a().initAttributes().cap().maxSendWr());
+        assertFalse(s.isActive(), "a session is closed after a failed complete()");
+        Completions.assertNone(p.cqA(), "the batch that did not fit");
+        Data.assertFilled("remote memory after the failed complete()", dst.segment(), 0, 64, (byte) 0);
+    }
+
+    @Test
     @DisplayName("required_ abort() discards every WR since start: no data moves and no completion appears [ibv_wr_post(3) USAGE]")
     void required_abortDiscards() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
@@ -661,6 +686,47 @@ public abstract class WrSessionRules extends TckArea {
         WrSession again = p.a().startWr(); // close() released the critical section
         assertTrue(again.isActive());
         again.abort();
+    }
+
+    @Test
+    @DisplayName("required_ wrId, wrFlags, a builder or a setter outside the calling thread's open session (after complete(), or from a thread that does not own it) throws IllegalStateException and posts nothing [WrSession, ibv_wr_post(3) USAGE, CONCURRENCY]")
+    void required_callsOutsideOwnSessionRefused() throws Exception {
+        QpPair p = rc(WrOpcode.RDMA_WRITE, WrOpcode.SEND);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(64);
+        Data.fill(src, 23);
+        MemorySegment inline = tb.memory(8);
+        List<Consumer<WrSession>> calls = List.of(
+                s -> s.wrId(7),
+                s -> s.wrFlags(SendFlags.SIGNALED),
+                s -> s.rdmaWrite(dst.rkey(), dst.address()),
+                WrSession::send,
+                s -> s.setSge(src.lkey(), src.address(), 64),
+                s -> s.setInlineData(inline));
+        List<String> names = List.of("wrId", "wrFlags", "rdmaWrite", "send", "setSge", "setInlineData");
+        WrSession s = p.a().startWr();
+        s.complete();
+        for (int i = 0; i < calls.size(); i++) {
+            Consumer<WrSession> call = calls.get(i);
+            assertThrows(IllegalStateException.class, () -> call.accept(s), names.get(i) + " after complete()");
+        }
+        WrSession open = p.a().startWr();
+        ExecutorService other = Executors.newSingleThreadExecutor();
+        try {
+            for (int i = 0; i < calls.size(); i++) {
+                Consumer<WrSession> call = calls.get(i);
+                Future<?> f = other.submit(() -> call.accept(open));
+                ExecutionException e = assertThrows(ExecutionException.class, f::get,
+                        names.get(i) + " from a thread that does not own the session");
+                assertTrue(e.getCause() instanceof IllegalStateException,
+                        names.get(i) + " from another thread threw " + e.getCause());
+            }
+        } finally {
+            other.shutdownNow();
+        }
+        open.complete();
+        Completions.assertNone(p.cqA(), "no WR was built inside a session");
+        Data.assertFilled("remote memory", dst.segment(), 0, 64, (byte) 0);
     }
 
     @Test
