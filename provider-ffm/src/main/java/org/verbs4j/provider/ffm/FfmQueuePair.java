@@ -1,9 +1,12 @@
 package org.verbs4j.provider.ffm;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.Reference;
 import java.util.List;
 import java.util.Objects;
 import org.verbs4j.DataInOrder;
@@ -74,6 +77,8 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
     private final int sgePerWr;
     private final MemorySegment sendWrs;
     private final MemorySegment sendSges;
+    private final long sgeStride;
+    private final int sendFlagsAllowed;
     private final MemorySegment badWr;
 
     FfmQueuePair(FfmProtectionDomain pd, MemorySegment qp, MemorySegment qpx, QpInitAttributes init,
@@ -94,8 +99,16 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         this.sendCapacity = Math.max(1, Math.min(256, init.cap().maxSendWr()));
         this.sgePerWr = Math.max(1, init.cap().maxSendSge());
         this.sendWrs = scratch.allocate(WR_SIZE * sendCapacity);
-        this.sendSges = scratch.allocate(SGE_SIZE * sendCapacity * sgePerWr);
+        this.sgeStride = SGE_SIZE * sgePerWr;
+        this.sendSges = scratch.allocate(sgeStride * sendCapacity);
         this.badWr = scratch.allocate(8);
+        this.sendFlagsAllowed = pd.ctx.ipCsum ? SendFlags.ALL : SendFlags.ALL & ~SendFlags.IP_CSUM;
+        // Each slot's list link and SGE pointer are fixed: a post of n WRs ends the list at slot n - 1 for its call.
+        for (int i = 0; i < sendCapacity; i++) {
+            long at = i * WR_SIZE;
+            sendWrs.set(JAVA_LONG, at + ibv_send_wr.next$off, i + 1 < sendCapacity ? sendWrs.address() + at + WR_SIZE : 0L);
+            sendWrs.set(JAVA_LONG, at + ibv_send_wr.sg_list$off, sendSges.address() + i * sgeStride);
+        }
         this.recvPoster = srq == null
                 ? new RecvPoster(scratch, "ibv_post_recv", init.cap().maxRecvWr(), init.cap().maxRecvSge())
                 : null;
@@ -242,13 +255,14 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         synchronized (sendLock) {
             checkOpen();
             checkNotDestroyed();
-            int err = write(0, wr);
+            int err = sendQueueReady() ? write(0, wr) : Errno.EINVAL;
             if (err != 0) {
                 throw new PostSendException(err, 0, reason(err, wr));
             }
-            sendWrs.set(JAVA_LONG, ibv_send_wr.next$off, 0L);
-            callPostSend(0);
-            recordBind(wr);
+            callPostSend(0, 1);
+            if (wr.opcode() == WrOpcode.BIND_MW) {
+                recordBind(wr);
+            }
         }
     }
 
@@ -264,31 +278,37 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         synchronized (sendLock) {
             checkOpen();
             checkNotDestroyed();
+            // The QP's state is read once per post: a modify racing with it takes effect before or after.
+            boolean ready = sendQueueReady();
             for (int base = 0; base < size; base += sendCapacity) {
                 int n = Math.min(sendCapacity, size - base);
                 int limit = n;
                 int err = 0;
+                boolean binds = false;
                 for (int i = 0; i < n; i++) {
-                    err = write(i, wrs.get(base + i));
+                    SendWr wr = wrs.get(base + i);
+                    err = ready ? write(i, wr) : Errno.EINVAL;
                     if (err != 0) {
                         limit = i;
                         break;
                     }
-                    sendWrs.set(JAVA_LONG, i * WR_SIZE + ibv_send_wr.next$off,
-                            i < n - 1 ? sendWrs.address() + (i + 1) * WR_SIZE : 0L);
+                    binds |= wr.opcode() == WrOpcode.BIND_MW;
                 }
                 if (limit > 0) {
-                    sendWrs.set(JAVA_LONG, (limit - 1) * WR_SIZE + ibv_send_wr.next$off, 0L);
                     try {
-                        callPostSend(base);
+                        callPostSend(base, limit);
                     } catch (PostSendException e) {
-                        for (int i = 0; i < e.badWrIndex() - base; i++) {
-                            recordBind(wrs.get(base + i));
+                        if (binds) {
+                            for (int i = 0; i < e.badWrIndex() - base; i++) {
+                                recordBind(wrs.get(base + i));
+                            }
                         }
                         throw e;
                     }
-                    for (int i = 0; i < limit; i++) {
-                        recordBind(wrs.get(base + i));
+                    if (binds) {
+                        for (int i = 0; i < limit; i++) {
+                            recordBind(wrs.get(base + i));
+                        }
                     }
                 }
                 if (err != 0) {
@@ -325,48 +345,74 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         return "WR " + wr + " cannot be posted (" + Errno.name(err) + ")";
     }
 
-    private void callPostSend(int base) {
+    /**
+     * Posts the first {@code n} WRs of the array: slot {@code n - 1} ends the list for the call and is linked to
+     * its successor again after it. The array and the bad-WR word are passed as addresses: they are this QP's
+     * scratch memory, freed only after the destroy verb, which waits for the send lock held here.
+     */
+    private void callPostSend(int base, int n) {
+        long wrs = sendWrs.address();
+        long last = (n - 1) * WR_SIZE + ibv_send_wr.next$off;
+        sendWrs.set(JAVA_LONG, last, 0L);
         badWr.set(JAVA_LONG, 0, 0L);
-        int rc = InlineOps.post_send(ctx.postSend, qp, sendWrs, badWr);
+        int rc;
+        try {
+            rc = InlineOps.post_send(ctx.postSend, qp, wrs, badWr.address());
+        } finally {
+            if (n < sendCapacity) {
+                sendWrs.set(JAVA_LONG, last, wrs + n * WR_SIZE);
+            }
+            Reference.reachabilityFence(this);
+        }
         if (rc != 0) {
             long bad = badWr.get(JAVA_LONG, 0);
-            int index = bad >= sendWrs.address() && bad < sendWrs.address() + sendWrs.byteSize()
-                    ? (int) ((bad - sendWrs.address()) / WR_SIZE) : 0;
+            int index = bad >= wrs && bad < wrs + sendWrs.byteSize() ? (int) ((bad - wrs) / WR_SIZE) : 0;
             throw new PostSendException(rc < 0 ? -rc : rc, base + index, null);
         }
     }
 
-    /** Writes WR {@code i} of the native array; returns an errno when it cannot be posted, else 0. */
+    /**
+     * Writes WR {@code i} of the native array; returns an errno when it cannot be posted, else 0. The slot's
+     * {@code next} and {@code sg_list} are fixed at creation; a field an opcode does not read is left as it was.
+     */
     private int write(int i, SendWr wr) {
-        Arguments.sges(wr.sgList(), wr.numSge(), "sgList");
+        Sge[] sges = wr.sgList();
+        int num = wr.numSge();
+        Arguments.sges(sges, num, "sgList");
         WrOpcode op = wr.opcode();
-        if (!sendQueueReady() || !op.isValidFor(type) || wr.numSge() > sgePerWr
-                || (wr.sendFlags() & ~SendFlags.ALL) != 0
-                || ((wr.sendFlags() & SendFlags.IP_CSUM) != 0 && !ctx.ipCsum)
-                || Arguments.inlineData(wr, pd.regions) != null) {
+        int flags = wr.sendFlags();
+        if (!op.isValidFor(type) || num > sgePerWr || (flags & ~sendFlagsAllowed) != 0
+                || (flags & SendFlags.INLINE) != 0 && Arguments.inlineData(wr, pd.regions) != null) {
             return Errno.EINVAL;
         }
-        long at = i * WR_SIZE;
         MemorySegment w = sendWrs;
-        long sgeAt = (long) i * sgePerWr * SGE_SIZE;
-        ibv_send_wr.wr_id$vh.set(w, at, wr.wrId());
-        w.set(JAVA_LONG, at + ibv_send_wr.sg_list$off, sendSges.address() + sgeAt);
-        int num = wr.numSge();
-        ibv_send_wr.num_sge$vh.set(w, at, num);
-        ibv_send_wr.opcode$vh.set(w, at, op.value());
-        ibv_send_wr.send_flags$vh.set(w, at, wr.sendFlags());
-        Sge[] sges = wr.sgList();
+        long at = i * WR_SIZE;
+        w.set(JAVA_LONG_UNALIGNED, at + ibv_send_wr.wr_id$off, wr.wrId());
+        w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.num_sge$off, num);
+        w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.opcode$off, op.value());
+        w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.send_flags$off, flags);
+        MemorySegment sg = sendSges;
+        long sgeAt = i * sgeStride;
         for (int k = 0; k < num; k++) {
             Sge s = sges[k];
             long o = sgeAt + k * SGE_SIZE;
-            ibv_sge.addr$vh.set(sendSges, o, s.addr());
-            ibv_sge.length$vh.set(sendSges, o, s.length());
-            ibv_sge.lkey$vh.set(sendSges, o, s.lkey());
+            sg.set(JAVA_LONG_UNALIGNED, o + ibv_sge.addr$off, s.addr());
+            sg.set(JAVA_INT_UNALIGNED, o + ibv_sge.length$off, s.length());
+            sg.set(JAVA_INT_UNALIGNED, o + ibv_sge.lkey$off, s.lkey());
         }
         switch (op) {
-            case SEND_WITH_IMM, RDMA_WRITE_WITH_IMM -> ibv_send_wr.imm_data$vh.set(w, at, Integer.reverseBytes(wr.immData()));
-            case SEND_WITH_INV, LOCAL_INV -> ibv_send_wr.imm_data$vh.set(w, at, wr.invalidateRkey());
-            default -> ibv_send_wr.imm_data$vh.set(w, at, 0);
+            case RDMA_WRITE, RDMA_READ -> {
+                if (type != QpType.UD) {
+                    writeRdma(at, wr);
+                }
+            }
+            case SEND -> { }
+            default -> {
+                int err = writeOther(at, op, wr);
+                if (err != 0) {
+                    return err;
+                }
+            }
         }
         if (type == QpType.UD) {
             if (!(wr.ah() instanceof FfmAddressHandle ah) || ah.isClosed() || ah.ctx != ctx) {
@@ -375,17 +421,34 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
             w.set(JAVA_LONG, at + ibv_send_wr.ud_ah$off, ah.ah.address());
             ibv_send_wr.ud_remote_qpn$vh.set(w, at, wr.remoteQpn());
             ibv_send_wr.ud_remote_qkey$vh.set(w, at, wr.remoteQkey());
+        } else if (type == QpType.XRC_SEND) {
+            ibv_send_wr.xrc_remote_srqn$vh.set(w, at, wr.remoteSrqn());
+        }
+        return 0;
+    }
+
+    private void writeRdma(long at, SendWr wr) {
+        sendWrs.set(JAVA_LONG_UNALIGNED, at + ibv_send_wr.rdma_remote_addr$off, wr.remoteAddr());
+        sendWrs.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.rdma_rkey$off, wr.rkey());
+    }
+
+    /** The fields of the opcodes other than RDMA WRITE, RDMA READ and SEND. */
+    private int writeOther(long at, WrOpcode op, SendWr wr) {
+        MemorySegment w = sendWrs;
+        switch (op) {
+            case SEND_WITH_IMM, RDMA_WRITE_WITH_IMM -> ibv_send_wr.imm_data$vh.set(w, at, Integer.reverseBytes(wr.immData()));
+            case SEND_WITH_INV, LOCAL_INV -> ibv_send_wr.imm_data$vh.set(w, at, wr.invalidateRkey());
+            default -> { }
+        }
+        if (type == QpType.UD) {
+            // The UD address shares the wr union with the RDMA and atomic fields: write() sets it.
         } else if (op == WrOpcode.ATOMIC_CMP_AND_SWP || op == WrOpcode.ATOMIC_FETCH_AND_ADD) {
             ibv_send_wr.atomic_remote_addr$vh.set(w, at, wr.remoteAddr());
             ibv_send_wr.atomic_compare_add$vh.set(w, at, wr.compareAdd());
             ibv_send_wr.atomic_swap$vh.set(w, at, wr.swap());
             ibv_send_wr.atomic_rkey$vh.set(w, at, wr.rkey());
         } else {
-            ibv_send_wr.rdma_remote_addr$vh.set(w, at, wr.remoteAddr());
-            ibv_send_wr.rdma_rkey$vh.set(w, at, wr.rkey());
-        }
-        if (type == QpType.XRC_SEND) {
-            ibv_send_wr.xrc_remote_srqn$vh.set(w, at, wr.remoteSrqn());
+            writeRdma(at, wr);
         }
         if (op == WrOpcode.BIND_MW) {
             MwBindInfo info = wr.bindMwInfo();

@@ -1,7 +1,9 @@
 package org.verbs4j.provider.ffm;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.lang.foreign.MemorySegment;
 import org.verbs4j.Errno;
@@ -135,8 +137,8 @@ final class FfmWrSession extends AbstractWrSession {
                     + maxTsoHeader);
             return;
         }
-        ibv_qp_ex.wr_id$vh.set(qpx, 0L, wr.wrId());
-        ibv_qp_ex.wr_flags$vh.set(qpx, 0L, wr.wrFlags());
+        qpx.set(JAVA_LONG_UNALIGNED, ibv_qp_ex.wr_id$off, wr.wrId());
+        qpx.set(JAVA_INT_UNALIGNED, ibv_qp_ex.wr_flags$off, wr.wrFlags());
         switch (op) {
             case SEND -> InlineOps.wr_send(send, qpx);
             case SEND_WITH_IMM -> InlineOps.wr_u32(sendImm, qpx, Integer.reverseBytes(wr.immData()));

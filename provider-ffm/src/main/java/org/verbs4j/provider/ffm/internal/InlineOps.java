@@ -43,8 +43,14 @@ public final class InlineOps {
     }
 
     // ---- ibv_context.ops ----
-    static final MethodHandle post_send$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-    static final MethodHandle post_recv$mh = post_send$mh;
+    /*
+     * post_send takes the QP, the WR list and the bad-WR word as plain addresses: the list and the word are the
+     * QP's scratch memory, kept alive by the QP's send lock and destroy order, so the linker need not acquire and
+     * release their shared arena (two atomic operations each) on every post. It is not a critical call: rxe rings
+     * its doorbell with a system call, and hardware providers take the send queue's spinlock.
+     */
+    static final MethodHandle post_send$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle post_recv$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
     static final MethodHandle poll_cq$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
     static final MethodHandle req_notify_cq$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
     static final MethodHandle alloc_mw$mh = fnErrno(FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
@@ -93,9 +99,13 @@ public final class InlineOps {
     static final MethodHandle wr_flush$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG,
             JAVA_BYTE, JAVA_BYTE));
 
-    public static int post_send(MemorySegment fn, MemorySegment qp, MemorySegment wr, MemorySegment badWr) {
+    /**
+     * {@code ops.post_send}: (qp, wr, bad_wr) to an errno; {@code wr} and {@code badWr} are the addresses of
+     * memory the caller keeps alive across the call.
+     */
+    public static int post_send(MemorySegment fn, MemorySegment qp, long wr, long badWr) {
         try {
-            return (int) post_send$mh.invokeExact(fn, qp, wr, badWr);
+            return (int) post_send$mh.invokeExact(fn, qp.address(), wr, badWr);
         } catch (Throwable t) {
             throw unexpected(t);
         }
