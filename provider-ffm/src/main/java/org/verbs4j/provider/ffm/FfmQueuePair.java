@@ -79,6 +79,8 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
     private final MemorySegment sendSges;
     private final long sgeStride;
     private final int sendFlagsAllowed;
+    /** RC or UC: the {@code wr} union holds the RDMA fields, and there is no UD address or XRC SRQ number. */
+    private final boolean connected;
     private final MemorySegment badWr;
 
     FfmQueuePair(FfmProtectionDomain pd, MemorySegment qp, MemorySegment qpx, QpInitAttributes init,
@@ -102,6 +104,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         this.sgeStride = SGE_SIZE * sgePerWr;
         this.sendSges = scratch.allocate(sgeStride * sendCapacity);
         this.badWr = scratch.allocate(8);
+        this.connected = type == QpType.RC || type == QpType.UC;
         this.sendFlagsAllowed = pd.ctx.ipCsum ? SendFlags.ALL : SendFlags.ALL & ~SendFlags.IP_CSUM;
         // Each slot's list link and SGE pointer are fixed: a post of n WRs ends the list at slot n - 1 for its call.
         for (int i = 0; i < sendCapacity; i++) {
@@ -374,14 +377,20 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
     /**
      * Writes WR {@code i} of the native array; returns an errno when it cannot be posted, else 0. The slot's
      * {@code next} and {@code sg_list} are fixed at creation; a field an opcode does not read is left as it was.
+     * Kept small enough for the JIT to inline into the posting loop: RDMA WRITE, RDMA READ and SEND on an RC or
+     * UC QP are written here, every other opcode and QP type in {@link #writeOther}.
      */
     private int write(int i, SendWr wr) {
         Sge[] sges = wr.sgList();
         int num = wr.numSge();
-        Arguments.sges(sges, num, "sgList");
+        if (num > sgePerWr) {
+            Arguments.sges(sges, num, "sgList");
+            return Errno.EINVAL;
+        }
+        writeSges(i * sgeStride, sges, num);
         WrOpcode op = wr.opcode();
         int flags = wr.sendFlags();
-        if (!op.isValidFor(type) || num > sgePerWr || (flags & ~sendFlagsAllowed) != 0
+        if (!op.isValidFor(type) || (flags & ~sendFlagsAllowed) != 0
                 || (flags & SendFlags.INLINE) != 0 && Arguments.inlineData(wr, pd.regions) != null) {
             return Errno.EINVAL;
         }
@@ -391,48 +400,34 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.num_sge$off, num);
         w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.opcode$off, op.value());
         w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.send_flags$off, flags);
+        if (connected && (op == WrOpcode.RDMA_WRITE || op == WrOpcode.RDMA_READ)) {
+            w.set(JAVA_LONG_UNALIGNED, at + ibv_send_wr.rdma_remote_addr$off, wr.remoteAddr());
+            w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.rdma_rkey$off, wr.rkey());
+            return 0;
+        }
+        return connected && op == WrOpcode.SEND ? 0 : writeOther(at, op, wr);
+    }
+
+    /**
+     * Copies a WR's gather list into its slot's SGEs ({@code num} is within the slot), checking each entry for
+     * null as {@link Arguments#sges} does: the WR is written but not yet posted when that throws.
+     */
+    private void writeSges(long sgeAt, Sge[] sges, int num) {
+        Objects.requireNonNull(sges, "sgList");
         MemorySegment sg = sendSges;
-        long sgeAt = i * sgeStride;
         for (int k = 0; k < num; k++) {
             Sge s = sges[k];
+            if (s == null) {
+                throw Arguments.nullEntry("sgList", k);
+            }
             long o = sgeAt + k * SGE_SIZE;
             sg.set(JAVA_LONG_UNALIGNED, o + ibv_sge.addr$off, s.addr());
             sg.set(JAVA_INT_UNALIGNED, o + ibv_sge.length$off, s.length());
             sg.set(JAVA_INT_UNALIGNED, o + ibv_sge.lkey$off, s.lkey());
         }
-        switch (op) {
-            case RDMA_WRITE, RDMA_READ -> {
-                if (type != QpType.UD) {
-                    writeRdma(at, wr);
-                }
-            }
-            case SEND -> { }
-            default -> {
-                int err = writeOther(at, op, wr);
-                if (err != 0) {
-                    return err;
-                }
-            }
-        }
-        if (type == QpType.UD) {
-            if (!(wr.ah() instanceof FfmAddressHandle ah) || ah.isClosed() || ah.ctx != ctx) {
-                return Errno.EINVAL;
-            }
-            w.set(JAVA_LONG, at + ibv_send_wr.ud_ah$off, ah.ah.address());
-            ibv_send_wr.ud_remote_qpn$vh.set(w, at, wr.remoteQpn());
-            ibv_send_wr.ud_remote_qkey$vh.set(w, at, wr.remoteQkey());
-        } else if (type == QpType.XRC_SEND) {
-            ibv_send_wr.xrc_remote_srqn$vh.set(w, at, wr.remoteSrqn());
-        }
-        return 0;
     }
 
-    private void writeRdma(long at, SendWr wr) {
-        sendWrs.set(JAVA_LONG_UNALIGNED, at + ibv_send_wr.rdma_remote_addr$off, wr.remoteAddr());
-        sendWrs.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.rdma_rkey$off, wr.rkey());
-    }
-
-    /** The fields of the opcodes other than RDMA WRITE, RDMA READ and SEND. */
+    /** The fields of the opcodes other than RDMA WRITE, RDMA READ and SEND, and of UD and XRC QPs. */
     private int writeOther(long at, WrOpcode op, SendWr wr) {
         MemorySegment w = sendWrs;
         switch (op) {
@@ -441,32 +436,28 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
             default -> { }
         }
         if (type == QpType.UD) {
-            // The UD address shares the wr union with the RDMA and atomic fields: write() sets it.
+            if (!(wr.ah() instanceof FfmAddressHandle ah) || ah.isClosed() || ah.ctx != ctx) {
+                return Errno.EINVAL;
+            }
+            w.set(JAVA_LONG, at + ibv_send_wr.ud_ah$off, ah.ah.address());
+            ibv_send_wr.ud_remote_qpn$vh.set(w, at, wr.remoteQpn());
+            ibv_send_wr.ud_remote_qkey$vh.set(w, at, wr.remoteQkey());
         } else if (op == WrOpcode.ATOMIC_CMP_AND_SWP || op == WrOpcode.ATOMIC_FETCH_AND_ADD) {
             ibv_send_wr.atomic_remote_addr$vh.set(w, at, wr.remoteAddr());
             ibv_send_wr.atomic_compare_add$vh.set(w, at, wr.compareAdd());
             ibv_send_wr.atomic_swap$vh.set(w, at, wr.swap());
             ibv_send_wr.atomic_rkey$vh.set(w, at, wr.rkey());
         } else {
-            writeRdma(at, wr);
+            ibv_send_wr.rdma_remote_addr$vh.set(w, at, wr.remoteAddr());
+            ibv_send_wr.rdma_rkey$vh.set(w, at, wr.rkey());
+        }
+        if (type == QpType.XRC_SEND) {
+            ibv_send_wr.xrc_remote_srqn$vh.set(w, at, wr.remoteSrqn());
         }
         if (op == WrOpcode.BIND_MW) {
-            MwBindInfo info = wr.bindMwInfo();
-            if (!(wr.bindMwWindow() instanceof FfmMemoryWindow mw) || mw.isClosed() || mw.ctx != ctx || info == null
-                    || !(info.mr() instanceof FfmMemoryRegion mr) || mr.isClosed() || mr.ctx != ctx) {
-                return Errno.EINVAL;
-            }
-            if (!mw.keepsIndex(wr.bindMwRkey())) {
-                return Errno.EINVAL;
-            }
-            w.set(JAVA_LONG, at + ibv_send_wr.bind_mw_mw$off, mw.mw.address());
-            ibv_send_wr.bind_mw_rkey$vh.set(w, at, wr.bindMwRkey());
-            long bi = at + ibv_send_wr.bind_mw_bind_info$off;
-            w.set(JAVA_LONG, bi + ibv_mw_bind_info.mr$off, mr.mr.address());
-            ibv_mw_bind_info.addr$vh.set(w, bi, info.addr());
-            ibv_mw_bind_info.length$vh.set(w, bi, info.length());
-            ibv_mw_bind_info.mw_access_flags$vh.set(w, bi, info.mwAccessFlags());
-        } else if (op == WrOpcode.TSO) {
+            return writeBind(at, wr);
+        }
+        if (op == WrOpcode.TSO) {
             MemorySegment hdr = wr.tsoHdr();
             if (hdr == null || !hdr.isNative() || hdr.byteSize() > 0xffff || !hdr.scope().isAlive()) {
                 return Errno.EINVAL;
@@ -475,6 +466,26 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
             ibv_send_wr.tso_hdr_sz$vh.set(w, at, (short) hdr.byteSize());
             ibv_send_wr.tso_mss$vh.set(w, at, (short) wr.mss());
         }
+        return 0;
+    }
+
+    private int writeBind(long at, SendWr wr) {
+        MemorySegment w = sendWrs;
+        MwBindInfo info = wr.bindMwInfo();
+        if (!(wr.bindMwWindow() instanceof FfmMemoryWindow mw) || mw.isClosed() || mw.ctx != ctx || info == null
+                || !(info.mr() instanceof FfmMemoryRegion mr) || mr.isClosed() || mr.ctx != ctx) {
+            return Errno.EINVAL;
+        }
+        if (!mw.keepsIndex(wr.bindMwRkey())) {
+            return Errno.EINVAL;
+        }
+        w.set(JAVA_LONG, at + ibv_send_wr.bind_mw_mw$off, mw.mw.address());
+        ibv_send_wr.bind_mw_rkey$vh.set(w, at, wr.bindMwRkey());
+        long bi = at + ibv_send_wr.bind_mw_bind_info$off;
+        w.set(JAVA_LONG, bi + ibv_mw_bind_info.mr$off, mr.mr.address());
+        ibv_mw_bind_info.addr$vh.set(w, bi, info.addr());
+        ibv_mw_bind_info.length$vh.set(w, bi, info.length());
+        ibv_mw_bind_info.mw_access_flags$vh.set(w, bi, info.mwAccessFlags());
         return 0;
     }
 
