@@ -109,7 +109,8 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         // Each slot's list link and SGE pointer are fixed: a post of n WRs ends the list at slot n - 1 for its call.
         for (int i = 0; i < sendCapacity; i++) {
             long at = i * WR_SIZE;
-            sendWrs.set(JAVA_LONG, at + ibv_send_wr.next$off, i + 1 < sendCapacity ? sendWrs.address() + at + WR_SIZE : 0L);
+            long next = i + 1 < sendCapacity ? sendWrs.address() + at + WR_SIZE : 0L;
+            sendWrs.set(JAVA_LONG, at + ibv_send_wr.next$off, next);
             sendWrs.set(JAVA_LONG, at + ibv_send_wr.sg_list$off, sendSges.address() + i * sgeStride);
         }
         this.recvPoster = srq == null

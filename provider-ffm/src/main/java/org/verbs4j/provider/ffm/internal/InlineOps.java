@@ -75,28 +75,37 @@ public final class InlineOps {
     static final MethodHandle read_u8$mh = fnCritical(FunctionDescriptor.of(JAVA_BYTE, ADDRESS));
 
     // ---- ibv_qp_ex ----
-    static final MethodHandle wr_atomic_cmp_swp$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+    /*
+     * The ibv_qp_ex ops take their pointers as plain addresses: the ibv_qp_ex is the provider library's (global
+     * scope, no arena to keep alive), and the session destroys its QP only after its lock is released; the other
+     * pointers are the session's scratch memory or objects the session holds. So the linker does not check and
+     * acquire a memory session per pointer per call. wr_start, wr_complete and wr_abort are not critical:
+     * wr_start takes the send queue's spinlock, which a post_send of another thread may hold, wr_complete rings
+     * the doorbell (a system call on rxe), wr_abort releases the lock. The builders and setters are critical (see
+     * fnCritical).
+     */
+    static final MethodHandle wr_atomic_cmp_swp$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG,
             JAVA_LONG, JAVA_LONG));
-    static final MethodHandle wr_atomic_fetch_add$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+    static final MethodHandle wr_atomic_fetch_add$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG,
             JAVA_LONG));
-    static final MethodHandle wr_bind_mw$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
-    static final MethodHandle wr_u32$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT));
-    static final MethodHandle wr_rdma$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG));
-    static final MethodHandle wr_rdma_write_imm$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+    static final MethodHandle wr_bind_mw$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG));
+    static final MethodHandle wr_u32$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT));
+    static final MethodHandle wr_rdma$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG));
+    static final MethodHandle wr_rdma_write_imm$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG,
             JAVA_INT));
-    static final MethodHandle wr_void$mh = fn(FunctionDescriptor.ofVoid(ADDRESS));
-    static final MethodHandle wr_builder_void$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS));
-    static final MethodHandle wr_send_tso$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_SHORT,
+    static final MethodHandle wr_void$mh = fn(FunctionDescriptor.ofVoid(JAVA_LONG));
+    static final MethodHandle wr_builder_void$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG));
+    static final MethodHandle wr_send_tso$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_SHORT,
             JAVA_SHORT));
-    static final MethodHandle wr_set_ud_addr$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT,
+    static final MethodHandle wr_set_ud_addr$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_INT,
             JAVA_INT));
-    static final MethodHandle wr_set_inline_data$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_LONG));
-    static final MethodHandle wr_set_list$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS));
-    static final MethodHandle wr_set_sge$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT));
-    static final MethodHandle wr_complete$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    static final MethodHandle wr_atomic_write$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
-            ADDRESS));
-    static final MethodHandle wr_flush$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG,
+    static final MethodHandle wr_set_inline_data$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle wr_set_list$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle wr_set_sge$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
+    static final MethodHandle wr_complete$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+    static final MethodHandle wr_atomic_write$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG,
+            JAVA_LONG));
+    static final MethodHandle wr_flush$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG,
             JAVA_BYTE, JAVA_BYTE));
 
     /**
@@ -241,7 +250,7 @@ public final class InlineOps {
     public static void wr_atomic_cmp_swp(MemorySegment fn, MemorySegment qpx, int rkey, long addr, long cmp,
                                          long swap) {
         try {
-            wr_atomic_cmp_swp$mh.invokeExact(fn, qpx, rkey, addr, cmp, swap);
+            wr_atomic_cmp_swp$mh.invokeExact(fn, qpx.address(), rkey, addr, cmp, swap);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -249,7 +258,7 @@ public final class InlineOps {
 
     public static void wr_atomic_fetch_add(MemorySegment fn, MemorySegment qpx, int rkey, long addr, long add) {
         try {
-            wr_atomic_fetch_add$mh.invokeExact(fn, qpx, rkey, addr, add);
+            wr_atomic_fetch_add$mh.invokeExact(fn, qpx.address(), rkey, addr, add);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -258,7 +267,7 @@ public final class InlineOps {
     public static void wr_bind_mw(MemorySegment fn, MemorySegment qpx, MemorySegment mw, int rkey,
                                   MemorySegment bindInfo) {
         try {
-            wr_bind_mw$mh.invokeExact(fn, qpx, mw, rkey, bindInfo);
+            wr_bind_mw$mh.invokeExact(fn, qpx.address(), mw.address(), rkey, bindInfo.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -267,7 +276,7 @@ public final class InlineOps {
     /** {@code wr_local_inv}, {@code wr_send_imm}, {@code wr_send_inv}, {@code wr_set_xrc_srqn}. */
     public static void wr_u32(MemorySegment fn, MemorySegment qpx, int v) {
         try {
-            wr_u32$mh.invokeExact(fn, qpx, v);
+            wr_u32$mh.invokeExact(fn, qpx.address(), v);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -276,7 +285,7 @@ public final class InlineOps {
     /** {@code wr_rdma_read}, {@code wr_rdma_write}. */
     public static void wr_rdma(MemorySegment fn, MemorySegment qpx, int rkey, long addr) {
         try {
-            wr_rdma$mh.invokeExact(fn, qpx, rkey, addr);
+            wr_rdma$mh.invokeExact(fn, qpx.address(), rkey, addr);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -284,7 +293,7 @@ public final class InlineOps {
 
     public static void wr_rdma_write_imm(MemorySegment fn, MemorySegment qpx, int rkey, long addr, int immBe) {
         try {
-            wr_rdma_write_imm$mh.invokeExact(fn, qpx, rkey, addr, immBe);
+            wr_rdma_write_imm$mh.invokeExact(fn, qpx.address(), rkey, addr, immBe);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -293,7 +302,7 @@ public final class InlineOps {
     /** {@code wr_send}: a builder with no argument, called critically. */
     public static void wr_send(MemorySegment fn, MemorySegment qpx) {
         try {
-            wr_builder_void$mh.invokeExact(fn, qpx);
+            wr_builder_void$mh.invokeExact(fn, qpx.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -302,7 +311,7 @@ public final class InlineOps {
     /** {@code wr_start}, {@code wr_abort}. */
     public static void wr_void(MemorySegment fn, MemorySegment qpx) {
         try {
-            wr_void$mh.invokeExact(fn, qpx);
+            wr_void$mh.invokeExact(fn, qpx.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -310,7 +319,7 @@ public final class InlineOps {
 
     public static void wr_send_tso(MemorySegment fn, MemorySegment qpx, MemorySegment hdr, short hdrSz, short mss) {
         try {
-            wr_send_tso$mh.invokeExact(fn, qpx, hdr, hdrSz, mss);
+            wr_send_tso$mh.invokeExact(fn, qpx.address(), hdr.address(), hdrSz, mss);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -318,7 +327,7 @@ public final class InlineOps {
 
     public static void wr_set_ud_addr(MemorySegment fn, MemorySegment qpx, MemorySegment ah, int qpn, int qkey) {
         try {
-            wr_set_ud_addr$mh.invokeExact(fn, qpx, ah, qpn, qkey);
+            wr_set_ud_addr$mh.invokeExact(fn, qpx.address(), ah.address(), qpn, qkey);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -326,7 +335,7 @@ public final class InlineOps {
 
     public static void wr_set_inline_data(MemorySegment fn, MemorySegment qpx, MemorySegment addr, long length) {
         try {
-            wr_set_inline_data$mh.invokeExact(fn, qpx, addr, length);
+            wr_set_inline_data$mh.invokeExact(fn, qpx.address(), addr.address(), length);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -335,7 +344,7 @@ public final class InlineOps {
     /** {@code wr_set_sge_list}, {@code wr_set_inline_data_list}: (qpx, count, list). */
     public static void wr_set_list(MemorySegment fn, MemorySegment qpx, long count, MemorySegment list) {
         try {
-            wr_set_list$mh.invokeExact(fn, qpx, count, list);
+            wr_set_list$mh.invokeExact(fn, qpx.address(), count, list.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -343,7 +352,7 @@ public final class InlineOps {
 
     public static void wr_set_sge(MemorySegment fn, MemorySegment qpx, int lkey, long addr, int length) {
         try {
-            wr_set_sge$mh.invokeExact(fn, qpx, lkey, addr, length);
+            wr_set_sge$mh.invokeExact(fn, qpx.address(), lkey, addr, length);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -351,7 +360,7 @@ public final class InlineOps {
 
     public static int wr_complete(MemorySegment fn, MemorySegment qpx) {
         try {
-            return (int) wr_complete$mh.invokeExact(fn, qpx);
+            return (int) wr_complete$mh.invokeExact(fn, qpx.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -360,7 +369,7 @@ public final class InlineOps {
     public static void wr_atomic_write(MemorySegment fn, MemorySegment qpx, int rkey, long addr,
                                        MemorySegment value) {
         try {
-            wr_atomic_write$mh.invokeExact(fn, qpx, rkey, addr, value);
+            wr_atomic_write$mh.invokeExact(fn, qpx.address(), rkey, addr, value.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -369,7 +378,7 @@ public final class InlineOps {
     public static void wr_flush(MemorySegment fn, MemorySegment qpx, int rkey, long addr, long len, byte type,
                                 byte level) {
         try {
-            wr_flush$mh.invokeExact(fn, qpx, rkey, addr, len, type, level);
+            wr_flush$mh.invokeExact(fn, qpx.address(), rkey, addr, len, type, level);
         } catch (Throwable t) {
             throw unexpected(t);
         }
