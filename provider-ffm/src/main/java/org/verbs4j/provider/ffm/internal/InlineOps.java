@@ -69,10 +69,13 @@ public final class InlineOps {
     static final MethodHandle get_srq_num$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     // ---- ibv_cq_ex ----
-    static final MethodHandle start_poll$mh = get_srq_num$mh;
-    static final MethodHandle end_poll$mh = fn(FunctionDescriptor.ofVoid(ADDRESS));
-    static final MethodHandle read_u32$mh = fnCritical(FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    static final MethodHandle read_u8$mh = fnCritical(FunctionDescriptor.of(JAVA_BYTE, ADDRESS));
+    // The ibv_cq_ex ops take the CQ and the poll attributes as addresses: the CQ is the library's (global scope),
+    // the attributes its scratch memory, and polling holds the CQ's monitor, which its destroy takes too.
+    // start_poll and end_poll take and release the CQ's spinlock: not critical.
+    static final MethodHandle start_poll$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle end_poll$mh = fn(FunctionDescriptor.ofVoid(JAVA_LONG));
+    static final MethodHandle read_u32$mh = fnCritical(FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+    static final MethodHandle read_u8$mh = fnCritical(FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG));
 
     // ---- ibv_qp_ex ----
     /*
@@ -210,7 +213,7 @@ public final class InlineOps {
     /** {@code ibv_start_poll}: (cq, attr) to 0, {@code ENOENT} when the CQ is empty, or another errno. */
     public static int start_poll(MemorySegment fn, MemorySegment cq, MemorySegment attr) {
         try {
-            return (int) start_poll$mh.invokeExact(fn, cq, attr);
+            return (int) start_poll$mh.invokeExact(fn, cq.address(), attr.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -219,7 +222,7 @@ public final class InlineOps {
     /** {@code ibv_end_poll}. */
     public static void end_poll(MemorySegment fn, MemorySegment cq) {
         try {
-            end_poll$mh.invokeExact(fn, cq);
+            end_poll$mh.invokeExact(fn, cq.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -232,7 +235,7 @@ public final class InlineOps {
      */
     public static int read_u32(MemorySegment fn, MemorySegment cq) {
         try {
-            return (int) read_u32$mh.invokeExact(fn, cq);
+            return (int) read_u32$mh.invokeExact(fn, cq.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -241,7 +244,7 @@ public final class InlineOps {
     /** The {@code ibv_wc_read_*} readers that return a {@code uint8_t}: {@code read_sl}, {@code read_dlid_path_bits}. */
     public static byte read_u8(MemorySegment fn, MemorySegment cq) {
         try {
-            return (byte) read_u8$mh.invokeExact(fn, cq);
+            return (byte) read_u8$mh.invokeExact(fn, cq.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
