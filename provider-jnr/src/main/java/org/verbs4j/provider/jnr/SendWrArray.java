@@ -46,7 +46,11 @@ final class SendWrArray {
     /**
      * Checks and writes a list in one pass. Every WR is checked in Java terms first (null, closed or foreign
      * objects throw, and then nothing is posted); the WRs before the first one the verbs refuse are written to
-     * the native array, linked, ready for {@code post_send}. With {@code canSend} false none is written.
+     * the native array, linked, ready for {@code post_send}. With {@code canSend} false none is written. The
+     * verbs rules of {@code ibv_post_send(3)} are checked here because not every provider library checks them:
+     * an opcode outside the QP type's column of the seed table, unknown flags, IP_CSUM without the device
+     * capability, more SGEs or inline bytes than the QP was granted, a UD WR without an address handle, inline
+     * data outside the PD's live regions.
      *
      * @return the index of the first WR the verbs refuse ({@link #refusalErrno}, {@link #refusalDetail}), or
      *         {@code n}
