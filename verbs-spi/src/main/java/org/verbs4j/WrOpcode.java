@@ -46,11 +46,18 @@ public enum WrOpcode {
     private final int value;
     private final int sendOpsFlag;
     private final Set<QpType> qpTypes;
+    /** {@link #qpTypes} as bits by ordinal: {@link #isValidFor} is on the posting path. */
+    private final int qpTypeBits;
 
     WrOpcode(int value, int sendOpsFlag, QpType first, QpType... rest) {
         this.value = value;
         this.sendOpsFlag = sendOpsFlag;
         this.qpTypes = Collections.unmodifiableSet(EnumSet.of(first, rest));
+        int bits = 0;
+        for (QpType t : qpTypes) {
+            bits |= 1 << t.ordinal();
+        }
+        this.qpTypeBits = bits;
     }
 
     /** {@return the {@code IBV_WR_*} value} */
@@ -75,7 +82,7 @@ public enum WrOpcode {
      * @return true when {@code ibv_post_send(3)}'s table allows it
      */
     public boolean isValidFor(QpType type) {
-        return qpTypes.contains(type);
+        return type != null && (qpTypeBits & 1 << type.ordinal()) != 0;
     }
 
     /** {@return whether this operation carries data set with a DATA setter (SGE or inline)} */

@@ -17,6 +17,7 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_cq;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_cq_ex;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_poll_cq_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_wc;
+import org.verbs4j.spi.support.CompletionFields;
 
 /**
  * A completion queue: an extended one ({@code struct ibv_cq_ex}) polled through its
@@ -205,7 +206,8 @@ final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
      * rest are 0. The plain path passes on whatever the driver wrote there instead: 0 for an rxe flushed
      * receive, but the opcode and length of a failed send on kernels that fill them; neither is valid.
      * {@code ibv_cq_ex} has no pkey_index reader without {@code IBV_WC_EX_WITH_PKEY_INDEX}, which
-     * {@code IBV_WC_STANDARD_FLAGS} leaves out, so pkey_index is reported as 0.
+     * {@code IBV_WC_STANDARD_FLAGS} leaves out, so pkey_index is reported as 0. The UD-only sender fields are read
+     * for receive-side completions only ({@link CompletionFields#hasSource}).
      */
     private void readCurrent(WorkCompletionBatch batch) {
         long wrId = (long) ibv_cq_ex.wr_id$vh.get(cq, 0L);
@@ -225,9 +227,15 @@ final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
                 imm = Integer.reverseBytes(imm);
             }
         }
-        batch.add(wrId, status, InlineOps.read_u32(readOpcode, cq), 0, InlineOps.read_u32(readByteLen, cq), imm,
-                qpNum, InlineOps.read_u32(readSrcQp, cq), flags, 0, InlineOps.read_u32(readSlid, cq) & 0xffff,
-                InlineOps.read_u8(readSl, cq) & 0xff, InlineOps.read_u8(readDlidPathBits, cq) & 0xff);
+        int opcode = InlineOps.read_u32(readOpcode, cq);
+        int byteLen = InlineOps.read_u32(readByteLen, cq);
+        if (!CompletionFields.hasSource(opcode)) {
+            batch.add(wrId, status, opcode, 0, byteLen, imm, qpNum, 0, flags, 0, 0, 0, 0);
+            return;
+        }
+        batch.add(wrId, status, opcode, 0, byteLen, imm, qpNum, InlineOps.read_u32(readSrcQp, cq), flags, 0,
+                InlineOps.read_u32(readSlid, cq) & 0xffff, InlineOps.read_u8(readSl, cq) & 0xff,
+                InlineOps.read_u8(readDlidPathBits, cq) & 0xff);
     }
 
     @Override

@@ -1,9 +1,12 @@
 package org.verbs4j.provider.ffm;
 
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.Reference;
 import java.util.List;
 import java.util.Objects;
 import org.verbs4j.DataInOrder;
@@ -74,6 +77,10 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
     private final int sgePerWr;
     private final MemorySegment sendWrs;
     private final MemorySegment sendSges;
+    private final long sgeStride;
+    private final int sendFlagsAllowed;
+    /** RC or UC: the {@code wr} union holds the RDMA fields, and there is no UD address or XRC SRQ number. */
+    private final boolean connected;
     private final MemorySegment badWr;
 
     FfmQueuePair(FfmProtectionDomain pd, MemorySegment qp, MemorySegment qpx, QpInitAttributes init,
@@ -94,8 +101,18 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         this.sendCapacity = Math.max(1, Math.min(256, init.cap().maxSendWr()));
         this.sgePerWr = Math.max(1, init.cap().maxSendSge());
         this.sendWrs = scratch.allocate(WR_SIZE * sendCapacity);
-        this.sendSges = scratch.allocate(SGE_SIZE * sendCapacity * sgePerWr);
+        this.sgeStride = SGE_SIZE * sgePerWr;
+        this.sendSges = scratch.allocate(sgeStride * sendCapacity);
         this.badWr = scratch.allocate(8);
+        this.connected = type == QpType.RC || type == QpType.UC;
+        this.sendFlagsAllowed = pd.ctx.ipCsum ? SendFlags.ALL : SendFlags.ALL & ~SendFlags.IP_CSUM;
+        // Each slot's list link and SGE pointer are fixed: a post of n WRs ends the list at slot n - 1 for its call.
+        for (int i = 0; i < sendCapacity; i++) {
+            long at = i * WR_SIZE;
+            long next = i + 1 < sendCapacity ? sendWrs.address() + at + WR_SIZE : 0L;
+            sendWrs.set(JAVA_LONG, at + ibv_send_wr.next$off, next);
+            sendWrs.set(JAVA_LONG, at + ibv_send_wr.sg_list$off, sendSges.address() + i * sgeStride);
+        }
         this.recvPoster = srq == null
                 ? new RecvPoster(scratch, "ibv_post_recv", init.cap().maxRecvWr(), init.cap().maxRecvSge())
                 : null;
@@ -242,13 +259,14 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         synchronized (sendLock) {
             checkOpen();
             checkNotDestroyed();
-            int err = write(0, wr);
+            int err = sendQueueReady() ? write(0, wr) : Errno.EINVAL;
             if (err != 0) {
                 throw new PostSendException(err, 0, reason(err, wr));
             }
-            sendWrs.set(JAVA_LONG, ibv_send_wr.next$off, 0L);
-            callPostSend(0);
-            recordBind(wr);
+            callPostSend(0, 1);
+            if (wr.opcode() == WrOpcode.BIND_MW) {
+                recordBind(wr);
+            }
         }
     }
 
@@ -264,31 +282,37 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         synchronized (sendLock) {
             checkOpen();
             checkNotDestroyed();
+            // The QP's state is read once per post: a modify racing with it takes effect before or after.
+            boolean ready = sendQueueReady();
             for (int base = 0; base < size; base += sendCapacity) {
                 int n = Math.min(sendCapacity, size - base);
                 int limit = n;
                 int err = 0;
+                boolean binds = false;
                 for (int i = 0; i < n; i++) {
-                    err = write(i, wrs.get(base + i));
+                    SendWr wr = wrs.get(base + i);
+                    err = ready ? write(i, wr) : Errno.EINVAL;
                     if (err != 0) {
                         limit = i;
                         break;
                     }
-                    sendWrs.set(JAVA_LONG, i * WR_SIZE + ibv_send_wr.next$off,
-                            i < n - 1 ? sendWrs.address() + (i + 1) * WR_SIZE : 0L);
+                    binds |= wr.opcode() == WrOpcode.BIND_MW;
                 }
                 if (limit > 0) {
-                    sendWrs.set(JAVA_LONG, (limit - 1) * WR_SIZE + ibv_send_wr.next$off, 0L);
                     try {
-                        callPostSend(base);
+                        callPostSend(base, limit);
                     } catch (PostSendException e) {
-                        for (int i = 0; i < e.badWrIndex() - base; i++) {
-                            recordBind(wrs.get(base + i));
+                        if (binds) {
+                            for (int i = 0; i < e.badWrIndex() - base; i++) {
+                                recordBind(wrs.get(base + i));
+                            }
                         }
                         throw e;
                     }
-                    for (int i = 0; i < limit; i++) {
-                        recordBind(wrs.get(base + i));
+                    if (binds) {
+                        for (int i = 0; i < limit; i++) {
+                            recordBind(wrs.get(base + i));
+                        }
                     }
                 }
                 if (err != 0) {
@@ -325,48 +349,92 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         return "WR " + wr + " cannot be posted (" + Errno.name(err) + ")";
     }
 
-    private void callPostSend(int base) {
+    /**
+     * Posts the first {@code n} WRs of the array: slot {@code n - 1} ends the list for the call and is linked to
+     * its successor again after it. The array and the bad-WR word are passed as addresses: they are this QP's
+     * scratch memory, freed only after the destroy verb, which waits for the send lock held here.
+     */
+    private void callPostSend(int base, int n) {
+        long wrs = sendWrs.address();
+        long last = (n - 1) * WR_SIZE + ibv_send_wr.next$off;
+        sendWrs.set(JAVA_LONG, last, 0L);
         badWr.set(JAVA_LONG, 0, 0L);
-        int rc = InlineOps.post_send(ctx.postSend, qp, sendWrs, badWr);
+        int rc;
+        try {
+            rc = InlineOps.post_send(ctx.postSend, qp, wrs, badWr.address());
+        } finally {
+            if (n < sendCapacity) {
+                sendWrs.set(JAVA_LONG, last, wrs + n * WR_SIZE);
+            }
+            Reference.reachabilityFence(this);
+        }
         if (rc != 0) {
             long bad = badWr.get(JAVA_LONG, 0);
-            int index = bad >= sendWrs.address() && bad < sendWrs.address() + sendWrs.byteSize()
-                    ? (int) ((bad - sendWrs.address()) / WR_SIZE) : 0;
+            int index = bad >= wrs && bad < wrs + sendWrs.byteSize() ? (int) ((bad - wrs) / WR_SIZE) : 0;
             throw new PostSendException(rc < 0 ? -rc : rc, base + index, null);
         }
     }
 
-    /** Writes WR {@code i} of the native array; returns an errno when it cannot be posted, else 0. */
+    /**
+     * Writes WR {@code i} of the native array; returns an errno when it cannot be posted, else 0. The slot's
+     * {@code next} and {@code sg_list} are fixed at creation; a field an opcode does not read is left as it was.
+     * Kept small enough for the JIT to inline into the posting loop: RDMA WRITE, RDMA READ and SEND on an RC or
+     * UC QP are written here, every other opcode and QP type in {@link #writeOther}.
+     */
     private int write(int i, SendWr wr) {
-        Arguments.sges(wr.sgList(), wr.numSge(), "sgList");
-        WrOpcode op = wr.opcode();
-        if (!sendQueueReady() || !op.isValidFor(type) || wr.numSge() > sgePerWr
-                || (wr.sendFlags() & ~SendFlags.ALL) != 0
-                || ((wr.sendFlags() & SendFlags.IP_CSUM) != 0 && !ctx.ipCsum)
-                || Arguments.inlineData(wr, pd.regions) != null) {
+        Sge[] sges = wr.sgList();
+        int num = wr.numSge();
+        if (num > sgePerWr) {
+            Arguments.sges(sges, num, "sgList");
             return Errno.EINVAL;
         }
-        long at = i * WR_SIZE;
+        writeSges(i * sgeStride, sges, num);
+        WrOpcode op = wr.opcode();
+        int flags = wr.sendFlags();
+        if (!op.isValidFor(type) || (flags & ~sendFlagsAllowed) != 0
+                || (flags & SendFlags.INLINE) != 0 && Arguments.inlineData(wr, pd.regions) != null) {
+            return Errno.EINVAL;
+        }
         MemorySegment w = sendWrs;
-        long sgeAt = (long) i * sgePerWr * SGE_SIZE;
-        ibv_send_wr.wr_id$vh.set(w, at, wr.wrId());
-        w.set(JAVA_LONG, at + ibv_send_wr.sg_list$off, sendSges.address() + sgeAt);
-        int num = wr.numSge();
-        ibv_send_wr.num_sge$vh.set(w, at, num);
-        ibv_send_wr.opcode$vh.set(w, at, op.value());
-        ibv_send_wr.send_flags$vh.set(w, at, wr.sendFlags());
-        Sge[] sges = wr.sgList();
+        long at = i * WR_SIZE;
+        w.set(JAVA_LONG_UNALIGNED, at + ibv_send_wr.wr_id$off, wr.wrId());
+        w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.num_sge$off, num);
+        w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.opcode$off, op.value());
+        w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.send_flags$off, flags);
+        if (connected && (op == WrOpcode.RDMA_WRITE || op == WrOpcode.RDMA_READ)) {
+            w.set(JAVA_LONG_UNALIGNED, at + ibv_send_wr.rdma_remote_addr$off, wr.remoteAddr());
+            w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.rdma_rkey$off, wr.rkey());
+            return 0;
+        }
+        return connected && op == WrOpcode.SEND ? 0 : writeOther(at, op, wr);
+    }
+
+    /**
+     * Copies a WR's gather list into its slot's SGEs ({@code num} is within the slot), checking each entry for
+     * null as {@link Arguments#sges} does: the WR is written but not yet posted when that throws.
+     */
+    private void writeSges(long sgeAt, Sge[] sges, int num) {
+        Objects.requireNonNull(sges, "sgList");
+        MemorySegment sg = sendSges;
         for (int k = 0; k < num; k++) {
             Sge s = sges[k];
+            if (s == null) {
+                throw Arguments.nullEntry("sgList", k);
+            }
             long o = sgeAt + k * SGE_SIZE;
-            ibv_sge.addr$vh.set(sendSges, o, s.addr());
-            ibv_sge.length$vh.set(sendSges, o, s.length());
-            ibv_sge.lkey$vh.set(sendSges, o, s.lkey());
+            sg.set(JAVA_LONG_UNALIGNED, o + ibv_sge.addr$off, s.addr());
+            sg.set(JAVA_INT_UNALIGNED, o + ibv_sge.length$off, s.length());
+            sg.set(JAVA_INT_UNALIGNED, o + ibv_sge.lkey$off, s.lkey());
         }
+    }
+
+    /** The fields of the opcodes other than RDMA WRITE, RDMA READ and SEND, and of UD and XRC QPs. */
+    private int writeOther(long at, WrOpcode op, SendWr wr) {
+        MemorySegment w = sendWrs;
         switch (op) {
             case SEND_WITH_IMM, RDMA_WRITE_WITH_IMM -> ibv_send_wr.imm_data$vh.set(w, at, Integer.reverseBytes(wr.immData()));
             case SEND_WITH_INV, LOCAL_INV -> ibv_send_wr.imm_data$vh.set(w, at, wr.invalidateRkey());
-            default -> ibv_send_wr.imm_data$vh.set(w, at, 0);
+            default -> { }
         }
         if (type == QpType.UD) {
             if (!(wr.ah() instanceof FfmAddressHandle ah) || ah.isClosed() || ah.ctx != ctx) {
@@ -388,22 +456,9 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
             ibv_send_wr.xrc_remote_srqn$vh.set(w, at, wr.remoteSrqn());
         }
         if (op == WrOpcode.BIND_MW) {
-            MwBindInfo info = wr.bindMwInfo();
-            if (!(wr.bindMwWindow() instanceof FfmMemoryWindow mw) || mw.isClosed() || mw.ctx != ctx || info == null
-                    || !(info.mr() instanceof FfmMemoryRegion mr) || mr.isClosed() || mr.ctx != ctx) {
-                return Errno.EINVAL;
-            }
-            if (!mw.keepsIndex(wr.bindMwRkey())) {
-                return Errno.EINVAL;
-            }
-            w.set(JAVA_LONG, at + ibv_send_wr.bind_mw_mw$off, mw.mw.address());
-            ibv_send_wr.bind_mw_rkey$vh.set(w, at, wr.bindMwRkey());
-            long bi = at + ibv_send_wr.bind_mw_bind_info$off;
-            w.set(JAVA_LONG, bi + ibv_mw_bind_info.mr$off, mr.mr.address());
-            ibv_mw_bind_info.addr$vh.set(w, bi, info.addr());
-            ibv_mw_bind_info.length$vh.set(w, bi, info.length());
-            ibv_mw_bind_info.mw_access_flags$vh.set(w, bi, info.mwAccessFlags());
-        } else if (op == WrOpcode.TSO) {
+            return writeBind(at, wr);
+        }
+        if (op == WrOpcode.TSO) {
             MemorySegment hdr = wr.tsoHdr();
             if (hdr == null || !hdr.isNative() || hdr.byteSize() > 0xffff || !hdr.scope().isAlive()) {
                 return Errno.EINVAL;
@@ -412,6 +467,26 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
             ibv_send_wr.tso_hdr_sz$vh.set(w, at, (short) hdr.byteSize());
             ibv_send_wr.tso_mss$vh.set(w, at, (short) wr.mss());
         }
+        return 0;
+    }
+
+    private int writeBind(long at, SendWr wr) {
+        MemorySegment w = sendWrs;
+        MwBindInfo info = wr.bindMwInfo();
+        if (!(wr.bindMwWindow() instanceof FfmMemoryWindow mw) || mw.isClosed() || mw.ctx != ctx || info == null
+                || !(info.mr() instanceof FfmMemoryRegion mr) || mr.isClosed() || mr.ctx != ctx) {
+            return Errno.EINVAL;
+        }
+        if (!mw.keepsIndex(wr.bindMwRkey())) {
+            return Errno.EINVAL;
+        }
+        w.set(JAVA_LONG, at + ibv_send_wr.bind_mw_mw$off, mw.mw.address());
+        ibv_send_wr.bind_mw_rkey$vh.set(w, at, wr.bindMwRkey());
+        long bi = at + ibv_send_wr.bind_mw_bind_info$off;
+        w.set(JAVA_LONG, bi + ibv_mw_bind_info.mr$off, mr.mr.address());
+        ibv_mw_bind_info.addr$vh.set(w, bi, info.addr());
+        ibv_mw_bind_info.length$vh.set(w, bi, info.length());
+        ibv_mw_bind_info.mw_access_flags$vh.set(w, bi, info.mwAccessFlags());
         return 0;
     }
 

@@ -1,7 +1,9 @@
 package org.verbs4j.provider.ffm;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.lang.foreign.MemorySegment;
 import org.verbs4j.Errno;
@@ -37,6 +39,10 @@ final class FfmWrSession extends AbstractWrSession {
     private final MemorySegment qpx;
     private final int maxTsoHeader;
     private final boolean xrc;
+    /** UD or XRC_SEND: each WR has an address setter after its builder. */
+    private final boolean addressed;
+    /** The {@code send_ops_flags} bits of requested opcodes whose builder pointer the library left NULL. */
+    private final long missingOps;
 
     private final MemorySegment atomicCmpSwp;
     private final MemorySegment atomicFetchAdd;
@@ -93,6 +99,14 @@ final class FfmWrSession extends AbstractWrSession {
         // wr_flush exists from rdma-core 45; on 44 the word after wr_atomic_write is not part of the struct.
         flush = qp.context().rdmaCoreVersion >= 45 ? this.qpx.get(ADDRESS, ibv_qp_ex.wr_flush$off)
                 : MemorySegment.NULL;
+        this.addressed = xrc || init.type() == QpType.UD;
+        long missing = 0;
+        for (WrOpcode op : init.sendOps()) {
+            if (builderOf(op).address() == 0) {
+                missing |= op.sendOpsFlag();
+            }
+        }
+        this.missingOps = missing;
         sgeList = scratch.allocate(SGE_SIZE * Math.max(1, init.cap().maxSendSge()));
         atomicValue = scratch.allocate(8);
         bindInfo = scratch.allocate(ibv_mw_bind_info.LAYOUT.byteSize());
@@ -122,21 +136,44 @@ final class FfmWrSession extends AbstractWrSession {
         InlineOps.wr_void(wrStart, qpx);
     }
 
+    /**
+     * Issues one WR. Small enough to be inlined into the session's builders: RDMA WRITE and SEND with one SGE take
+     * the straight path; the other builders, the UD and XRC setters and the other DATA setters are methods of
+     * their own.
+     */
     @Override
     protected void emit(PendingWr wr) {
         WrOpcode op = wr.opcode();
-        MemorySegment builder = builderOf(op);
-        if (builder.address() == 0) {
+        if ((missingOps & op.sendOpsFlag()) != 0) {
             fail(Errno.EINVAL, "the provider library has no ibv_wr_* builder for " + op);
             return;
         }
+        qpx.set(JAVA_LONG_UNALIGNED, ibv_qp_ex.wr_id$off, wr.wrId());
+        qpx.set(JAVA_INT_UNALIGNED, ibv_qp_ex.wr_flags$off, wr.wrFlags());
+        if (op == WrOpcode.RDMA_WRITE) {
+            InlineOps.wr_rdma(rdmaWrite, qpx, wr.rkey(), wr.remoteAddr());
+        } else if (op == WrOpcode.SEND) {
+            InlineOps.wr_send(send, qpx);
+        } else if (!build(op, wr)) {
+            return;
+        }
+        if (addressed) {
+            address(wr);
+        }
+        if (wr.dataKind() == PendingWr.DATA_SGE && op != WrOpcode.FLUSH) {
+            InlineOps.wr_set_sge(setSge, qpx, wr.sgeLkey(0), wr.sgeAddr(0), wr.sgeLength(0));
+        } else if (op != WrOpcode.FLUSH) {
+            data(wr);
+        }
+    }
+
+    /** Calls the builder of an opcode other than RDMA WRITE and SEND; false if the WR failed instead. */
+    private boolean build(WrOpcode op, PendingWr wr) {
         if (op == WrOpcode.TSO && wr.tsoHeaderLength() > maxTsoHeader) {
             fail(Errno.EINVAL, "a TSO header of " + wr.tsoHeaderLength() + " bytes exceeds max_tso_header "
                     + maxTsoHeader);
-            return;
+            return false;
         }
-        ibv_qp_ex.wr_id$vh.set(qpx, 0L, wr.wrId());
-        ibv_qp_ex.wr_flags$vh.set(qpx, 0L, wr.wrFlags());
         switch (op) {
             case SEND -> InlineOps.wr_send(send, qpx);
             case SEND_WITH_IMM -> InlineOps.wr_u32(sendImm, qpx, Integer.reverseBytes(wr.immData()));
@@ -167,6 +204,11 @@ final class FfmWrSession extends AbstractWrSession {
             case FLUSH -> InlineOps.wr_flush(flush, qpx, wr.rkey(), wr.remoteAddr(), wr.flushLength(),
                     (byte) wr.flushType(), (byte) wr.flushLevel());
         }
+        return true;
+    }
+
+    /** {@code wr_set_ud_addr} on a UD QP, {@code wr_set_xrc_srqn} on an XRC_SEND QP. */
+    private void address(PendingWr wr) {
         if (wr.ah() != null) {
             InlineOps.wr_set_ud_addr(setUdAddr, qpx, ((FfmAddressHandle) wr.ah()).ah, wr.remoteQpn(),
                     wr.remoteQkey());
@@ -174,9 +216,10 @@ final class FfmWrSession extends AbstractWrSession {
         if (xrc) {
             InlineOps.wr_u32(setXrcSrqn, qpx, wr.remoteSrqn());
         }
-        if (op == WrOpcode.FLUSH) {
-            return;
-        }
+    }
+
+    /** The DATA setters other than one SGE. */
+    private void data(PendingWr wr) {
         switch (wr.dataKind()) {
             case PendingWr.DATA_SGE -> InlineOps.wr_set_sge(setSge, qpx, wr.sgeLkey(0), wr.sgeAddr(0),
                     wr.sgeLength(0));

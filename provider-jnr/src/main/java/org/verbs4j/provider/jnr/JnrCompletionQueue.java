@@ -16,6 +16,7 @@ import org.verbs4j.provider.jnr.internal.IbvPollCqAttr;
 import org.verbs4j.provider.jnr.internal.IbvWc;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.spi.support.CompletionFields;
 
 /**
  * A completion queue: an extended one, {@code struct ibv_cq_ex}, polled through its {@code start_poll},
@@ -219,12 +220,13 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
         int flags = InlineVerbs.readU32(readWcFlags, cq);
         // read_imm_data returns imm_data as ibv_wc holds it, and the invalidated rkey with IBV_WC_WITH_INV.
         int imm = (flags & (WcFlags.WITH_IMM | WcFlags.WITH_INV)) != 0 ? InlineVerbs.readU32(readImmData, cq) : 0;
-        batch.add(wrId, status,
-                InlineVerbs.readU32(readOpcode, cq),
-                vendorErr,
-                InlineVerbs.readU32(readByteLen, cq),
-                hostOrderImm(imm, flags),
-                qpNum,
+        int opcode = InlineVerbs.readU32(readOpcode, cq);
+        int byteLen = InlineVerbs.readU32(readByteLen, cq);
+        if (!CompletionFields.hasSource(opcode)) {
+            batch.add(wrId, status, opcode, vendorErr, byteLen, hostOrderImm(imm, flags), qpNum, 0, flags, 0, 0, 0, 0);
+            return;
+        }
+        batch.add(wrId, status, opcode, vendorErr, byteLen, hostOrderImm(imm, flags), qpNum,
                 InlineVerbs.readU32(readSrcQp, cq),
                 flags,
                 0, // ibv_cq_ex has no pkey_index reader

@@ -513,21 +513,26 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         if (n == 0) {
             return;
         }
-        sendWrs.checkArguments(wrs, n);
-        if (!canSend()) {
+        // One pass checks every WR in Java terms (those errors throw before anything is posted) and writes
+        // the ones before the first that the verbs refuse. The QP's state is read once per post.
+        boolean canSend = canSend();
+        int firstBad = sendWrs.prepare(wrs, n, canSend, type, initAttributes.cap(), ipCsum(), pd.regions);
+        if (!canSend) {
             throw new PostSendException(Errno.EINVAL, 0, "the QP is in " + state()
                     + "; sends are posted in RTS, SQD, SQE or ERR");
         }
-        int firstBad = sendWrs.firstInvalid(wrs, n, type, initAttributes.cap(), ipCsum(), pd.regions);
         if (firstBad > 0) {
-            long list = sendWrs.write(wrs, firstBad);
-            int rc = InlineVerbs.callPPP(postSend, qp, list, sendWrs.badWr);
+            int rc = InlineVerbs.callPPP(postSend, qp, sendWrs.address(), sendWrs.badWr);
             if (rc != 0) {
                 int bad = sendWrs.badIndex();
-                trackBinds(wrs, bad);
+                if (sendWrs.binds) {
+                    trackBinds(wrs, bad);
+                }
                 throw new PostSendException(rc, bad, null);
             }
-            trackBinds(wrs, firstBad);
+            if (sendWrs.binds) {
+                trackBinds(wrs, firstBad);
+            }
         }
         if (firstBad < n) {
             throw new PostSendException(sendWrs.refusalErrno, firstBad, sendWrs.refusalDetail);

@@ -1,5 +1,6 @@
 package org.verbs4j.provider.jnr;
 
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 import org.verbs4j.Errno;
 import org.verbs4j.MwBindInfo;
@@ -38,46 +39,62 @@ final class SendWrArray {
         this.sges = new NativeSlots(resources, IbvSge.SIZEOF);
     }
 
-    /** The errno and reason of the WR {@link #firstInvalid} found. */
+    /** The errno and reason of the WR {@link #prepare} refused. */
     int refusalErrno;
     String refusalDetail;
 
     /**
-     * Checks in Java what must never reach native code (closed or foreign objects, heap TSO headers),
-     * throwing before anything is posted.
+     * Checks and writes a list in one pass. Every WR is checked in Java terms first (null, closed or foreign
+     * objects throw, and then nothing is posted); the WRs before the first one the verbs refuse are written to
+     * the native array, linked, ready for {@code post_send}. With {@code canSend} false none is written. The
+     * verbs rules of {@code ibv_post_send(3)} are checked here because not every provider library checks them:
+     * an opcode outside the QP type's column of the seed table, unknown flags, IP_CSUM without the device
+     * capability, more SGEs or inline bytes than the QP was granted, a UD WR without an address handle, inline
+     * data outside the PD's live regions.
      *
-     * @throws IllegalArgumentException or IllegalStateException for misuse
+     * @return the index of the first WR the verbs refuse ({@link #refusalErrno}, {@link #refusalDetail}), or
+     *         {@code n}
      */
-    void checkArguments(List<SendWr> list, int n) {
+    int prepare(List<SendWr> list, int n, boolean canSend, QpType type, QpCapabilities cap, boolean ipCsum,
+                RegionTable regions) {
+        wrs.ensure(n);
+        sges.ensure(n * Math.max(1, cap.maxSendSge()));
+        int firstBad = canSend ? n : 0;
+        int sgeAt = 0;
+        binds = false;
         for (int i = 0; i < n; i++) {
             SendWr wr = java.util.Objects.requireNonNull(list.get(i), "wrs element");
             Arguments.sges(wr.sgList(), wr.numSge(), "sgList");
             check(wr, i);
+            if (i < firstBad) {
+                String why = invalid(wr, type, cap, ipCsum);
+                if (why == null) {
+                    // librxe copies inline data with memcpy inside ibv_post_send: never from a bad address.
+                    why = Arguments.inlineData(wr, regions);
+                }
+                if (why != null) {
+                    refusalErrno = wr.opcode() == WrOpcode.FLUSH ? Errno.EOPNOTSUPP : Errno.EINVAL;
+                    refusalDetail = why;
+                    firstBad = i;
+                } else {
+                    put(i, wr, sgeAt, i == n - 1);
+                    sgeAt += wr.numSge();
+                    binds |= wr.opcode() == WrOpcode.BIND_MW;
+                }
+            }
         }
+        if (firstBad > 0 && firstBad < n) {
+            NativeMemory.putAddress(wrs.address() + IbvSendWr.SIZEOF * (firstBad - 1) + IbvSendWr.next$OFFSET, 0);
+        }
+        return firstBad;
     }
 
-    /**
-     * The index of the first WR that {@code ibv_post_send(3)} refuses by its rules, or {@code n}: an opcode
-     * outside the QP type's column of the seed table, unknown flags, IP_CSUM without the device capability,
-     * more SGEs or inline bytes than the QP was granted, a UD WR without an address handle. These are
-     * checked here because not every provider library checks them; the reason is left in
-     * {@link #refusalErrno} and {@link #refusalDetail}.
-     */
-    int firstInvalid(List<SendWr> list, int n, QpType type, QpCapabilities cap, boolean ipCsum,
-                     RegionTable regions) {
-        for (int i = 0; i < n; i++) {
-            String why = invalid(list.get(i), type, cap, ipCsum);
-            if (why == null) {
-                // librxe copies inline data with memcpy inside ibv_post_send: never from a bad address.
-                why = Arguments.inlineData(list.get(i), regions);
-            }
-            if (why != null) {
-                refusalErrno = list.get(i).opcode() == WrOpcode.FLUSH ? Errno.EOPNOTSUPP : Errno.EINVAL;
-                refusalDetail = why;
-                return i;
-            }
-        }
-        return n;
+    /** Whether the WRs {@link #prepare} wrote hold a BIND_MW. */
+    boolean binds;
+
+    /** {@return the address of the first WR {@link #prepare} wrote} */
+    long address() {
+        return wrs.address();
     }
 
     private static String invalid(SendWr wr, QpType type, QpCapabilities cap, boolean ipCsum) {
@@ -142,29 +159,7 @@ final class SendWrArray {
         }
     }
 
-    /** Writes the first {@code n} WRs as a linked list; returns its address. */
-    long write(List<SendWr> list, int n) {
-        int totalSge = 0;
-        for (int i = 0; i < n; i++) {
-            totalSge += list.get(i).numSge();
-        }
-        ensure(n, totalSge);
-        int sgeAt = 0;
-        for (int i = 0; i < n; i++) {
-            SendWr wr = list.get(i);
-            put(i, wr, sgeAt, i == n - 1);
-            sgeAt += wr.numSge();
-        }
-        return wrs.address();
-    }
-
-    /** Writes one WR; returns its address. */
-    long write(SendWr wr) {
-        ensure(1, wr.numSge());
-        put(0, wr, 0, true);
-        return wrs.address();
-    }
-
+    /** {@return the index of the WR {@code post_send} refused, read from {@code bad_wr}} */
     int badIndex() {
         long bad = NativeMemory.getAddress(badWr);
         return bad == 0 ? 0 : (int) ((bad - wrs.address()) / IbvSendWr.SIZEOF);
@@ -173,7 +168,6 @@ final class SendWrArray {
     private void put(int i, SendWr wr, int sgeAt, boolean last) {
         long w = wrs.address() + IbvSendWr.SIZEOF * i;
         long s = sges.address() + IbvSge.SIZEOF * sgeAt;
-        NativeMemory.clear(w, IbvSendWr.SIZEOF);
         NativeMemory.putLong(w + IbvSendWr.wr_id$OFFSET, wr.wrId());
         NativeMemory.putAddress(w + IbvSendWr.next$OFFSET, last ? 0 : w + IbvSendWr.SIZEOF);
         NativeMemory.putAddress(w + IbvSendWr.sg_list$OFFSET, wr.numSge() == 0 ? 0 : s);
@@ -209,10 +203,10 @@ final class SendWrArray {
                 NativeMemory.putInt(b + 24, info.mwAccessFlags());
             }
             case TSO -> {
-                if (wr.tsoHdr() != null) {
-                    NativeMemory.putAddress(w + IbvSendWr.tso$hdr$OFFSET, wr.tsoHdr().address());
-                    NativeMemory.putShort(w + IbvSendWr.tso$hdr_sz$OFFSET, (int) wr.tsoHdr().byteSize());
-                }
+                // The slot is reused without clearing: a WR without a header must not see the last one's.
+                MemorySegment hdr = wr.tsoHdr();
+                NativeMemory.putAddress(w + IbvSendWr.tso$hdr$OFFSET, hdr == null ? 0 : hdr.address());
+                NativeMemory.putShort(w + IbvSendWr.tso$hdr_sz$OFFSET, hdr == null ? 0 : (int) hdr.byteSize());
                 NativeMemory.putShort(w + IbvSendWr.tso$mss$OFFSET, wr.mss());
             }
             default -> {
@@ -231,11 +225,6 @@ final class SendWrArray {
     private static void rdma(long w, SendWr wr) {
         NativeMemory.putLong(w + IbvSendWr.wr$rdma$remote_addr$OFFSET, wr.remoteAddr());
         NativeMemory.putInt(w + IbvSendWr.wr$rdma$rkey$OFFSET, wr.rkey());
-    }
-
-    private void ensure(int n, int totalSge) {
-        wrs.ensure(n);
-        sges.ensure(totalSge);
     }
 
     void free() {

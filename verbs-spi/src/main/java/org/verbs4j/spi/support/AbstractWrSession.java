@@ -2,6 +2,8 @@ package org.verbs4j.spi.support;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
@@ -77,7 +79,21 @@ public abstract class AbstractWrSession implements WrSession {
     private final PendingWr wr;
     private final Arena scratch = Arena.ofAuto();
 
+    /**
+     * Whether the session is open, for {@link #isActive()} from any thread. Written with release stores: the
+     * owner reads its own writes, and a reader in another thread needs the value ordered after the owner's
+     * earlier writes, not the full fence of a volatile store (two per session, most of a short batch's cost).
+     */
     private volatile boolean active;
+    private static final VarHandle ACTIVE;
+
+    static {
+        try {
+            ACTIVE = MethodHandles.lookup().findVarHandle(AbstractWrSession.class, "active", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /**
      * The thread that has the session open, or null. A plain field: the owner reads its own writes, and any other
      * thread reads either null, another thread or a stale value that is never itself (a thread's own last write
@@ -267,7 +283,7 @@ public abstract class AbstractWrSession implements WrSession {
                 room = sendQueueRoom();
             }
             owner = Thread.currentThread();
-            active = true;
+            ACTIVE.setRelease(this, true);
         } catch (RuntimeException | Error e) {
             lock.unlock();
             throw e;
@@ -775,7 +791,7 @@ public abstract class AbstractWrSession implements WrSession {
         current = null;
         wr.clear();
         started = false;
-        active = false;
+        ACTIVE.setRelease(this, false);
         owner = null;
         lock.unlock();
     }

@@ -52,9 +52,21 @@ public final class Arguments {
         Objects.requireNonNull(list, what);
         for (int i = 0; i < count; i++) {
             if (list[i] == null) {
-                throw new NullPointerException(what + "[" + i + "] is null");
+                throw nullEntry(what, i);
             }
         }
+    }
+
+    /**
+     * The exception for a null entry of a gather or scatter list, for a provider that checks the entries as it
+     * copies them (so that the check and the copy are one pass).
+     *
+     * @param what the argument's name, e.g. {@code "sgList"}
+     * @param i the index of the null entry
+     * @return a {@link NullPointerException} naming the entry, e.g. {@code sgList[1] is null}
+     */
+    public static NullPointerException nullEntry(String what, int i) {
+        return new NullPointerException(what + "[" + i + "] is null");
     }
 
     /**

@@ -43,8 +43,14 @@ public final class InlineOps {
     }
 
     // ---- ibv_context.ops ----
-    static final MethodHandle post_send$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-    static final MethodHandle post_recv$mh = post_send$mh;
+    /*
+     * post_send takes the QP, the WR list and the bad-WR word as plain addresses: the list and the word are the
+     * QP's scratch memory, kept alive by the QP's send lock and destroy order, so the linker need not acquire and
+     * release their shared arena (two atomic operations each) on every post. It is not a critical call: rxe rings
+     * its doorbell with a system call, and hardware providers take the send queue's spinlock.
+     */
+    static final MethodHandle post_send$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle post_recv$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
     static final MethodHandle poll_cq$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
     static final MethodHandle req_notify_cq$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
     static final MethodHandle alloc_mw$mh = fnErrno(FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
@@ -63,39 +69,55 @@ public final class InlineOps {
     static final MethodHandle get_srq_num$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
 
     // ---- ibv_cq_ex ----
-    static final MethodHandle start_poll$mh = get_srq_num$mh;
-    static final MethodHandle end_poll$mh = fn(FunctionDescriptor.ofVoid(ADDRESS));
-    static final MethodHandle read_u32$mh = fnCritical(FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    static final MethodHandle read_u8$mh = fnCritical(FunctionDescriptor.of(JAVA_BYTE, ADDRESS));
+    // The ibv_cq_ex ops take the CQ and the poll attributes as addresses: the CQ is the library's (global scope),
+    // the attributes its scratch memory, and polling holds the CQ's monitor, which its destroy takes too.
+    // start_poll and end_poll take and release the CQ's spinlock: not critical.
+    static final MethodHandle start_poll$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle end_poll$mh = fn(FunctionDescriptor.ofVoid(JAVA_LONG));
+    static final MethodHandle read_u32$mh = fnCritical(FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+    static final MethodHandle read_u8$mh = fnCritical(FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG));
 
     // ---- ibv_qp_ex ----
-    static final MethodHandle wr_atomic_cmp_swp$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+    /*
+     * The ibv_qp_ex ops take their pointers as plain addresses: the ibv_qp_ex is the provider library's (global
+     * scope, no arena to keep alive), and the session destroys its QP only after its lock is released; the other
+     * pointers are the session's scratch memory or objects the session holds. So the linker does not check and
+     * acquire a memory session per pointer per call. wr_start, wr_complete and wr_abort are not critical:
+     * wr_start takes the send queue's spinlock, which a post_send of another thread may hold, wr_complete rings
+     * the doorbell (a system call on rxe), wr_abort releases the lock. The builders and setters are critical (see
+     * fnCritical).
+     */
+    static final MethodHandle wr_atomic_cmp_swp$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG,
             JAVA_LONG, JAVA_LONG));
-    static final MethodHandle wr_atomic_fetch_add$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+    static final MethodHandle wr_atomic_fetch_add$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG,
             JAVA_LONG));
-    static final MethodHandle wr_bind_mw$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
-    static final MethodHandle wr_u32$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT));
-    static final MethodHandle wr_rdma$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG));
-    static final MethodHandle wr_rdma_write_imm$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
+    static final MethodHandle wr_bind_mw$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_LONG));
+    static final MethodHandle wr_u32$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT));
+    static final MethodHandle wr_rdma$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG));
+    static final MethodHandle wr_rdma_write_imm$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG,
             JAVA_INT));
-    static final MethodHandle wr_void$mh = fn(FunctionDescriptor.ofVoid(ADDRESS));
-    static final MethodHandle wr_builder_void$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS));
-    static final MethodHandle wr_send_tso$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_SHORT,
+    static final MethodHandle wr_void$mh = fn(FunctionDescriptor.ofVoid(JAVA_LONG));
+    static final MethodHandle wr_builder_void$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG));
+    static final MethodHandle wr_send_tso$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_SHORT,
             JAVA_SHORT));
-    static final MethodHandle wr_set_ud_addr$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT,
+    static final MethodHandle wr_set_ud_addr$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_INT,
             JAVA_INT));
-    static final MethodHandle wr_set_inline_data$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_LONG));
-    static final MethodHandle wr_set_list$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG, ADDRESS));
-    static final MethodHandle wr_set_sge$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG, JAVA_INT));
-    static final MethodHandle wr_complete$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS));
-    static final MethodHandle wr_atomic_write$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG,
-            ADDRESS));
-    static final MethodHandle wr_flush$mh = fnCritical(FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG,
+    static final MethodHandle wr_set_inline_data$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle wr_set_list$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle wr_set_sge$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
+    static final MethodHandle wr_complete$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+    static final MethodHandle wr_atomic_write$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG,
+            JAVA_LONG));
+    static final MethodHandle wr_flush$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG,
             JAVA_BYTE, JAVA_BYTE));
 
-    public static int post_send(MemorySegment fn, MemorySegment qp, MemorySegment wr, MemorySegment badWr) {
+    /**
+     * {@code ops.post_send}: (qp, wr, bad_wr) to an errno; {@code wr} and {@code badWr} are the addresses of
+     * memory the caller keeps alive across the call.
+     */
+    public static int post_send(MemorySegment fn, MemorySegment qp, long wr, long badWr) {
         try {
-            return (int) post_send$mh.invokeExact(fn, qp, wr, badWr);
+            return (int) post_send$mh.invokeExact(fn, qp.address(), wr, badWr);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -191,7 +213,7 @@ public final class InlineOps {
     /** {@code ibv_start_poll}: (cq, attr) to 0, {@code ENOENT} when the CQ is empty, or another errno. */
     public static int start_poll(MemorySegment fn, MemorySegment cq, MemorySegment attr) {
         try {
-            return (int) start_poll$mh.invokeExact(fn, cq, attr);
+            return (int) start_poll$mh.invokeExact(fn, cq.address(), attr.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -200,7 +222,7 @@ public final class InlineOps {
     /** {@code ibv_end_poll}. */
     public static void end_poll(MemorySegment fn, MemorySegment cq) {
         try {
-            end_poll$mh.invokeExact(fn, cq);
+            end_poll$mh.invokeExact(fn, cq.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -213,7 +235,7 @@ public final class InlineOps {
      */
     public static int read_u32(MemorySegment fn, MemorySegment cq) {
         try {
-            return (int) read_u32$mh.invokeExact(fn, cq);
+            return (int) read_u32$mh.invokeExact(fn, cq.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -222,7 +244,7 @@ public final class InlineOps {
     /** The {@code ibv_wc_read_*} readers that return a {@code uint8_t}: {@code read_sl}, {@code read_dlid_path_bits}. */
     public static byte read_u8(MemorySegment fn, MemorySegment cq) {
         try {
-            return (byte) read_u8$mh.invokeExact(fn, cq);
+            return (byte) read_u8$mh.invokeExact(fn, cq.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -231,7 +253,7 @@ public final class InlineOps {
     public static void wr_atomic_cmp_swp(MemorySegment fn, MemorySegment qpx, int rkey, long addr, long cmp,
                                          long swap) {
         try {
-            wr_atomic_cmp_swp$mh.invokeExact(fn, qpx, rkey, addr, cmp, swap);
+            wr_atomic_cmp_swp$mh.invokeExact(fn, qpx.address(), rkey, addr, cmp, swap);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -239,7 +261,7 @@ public final class InlineOps {
 
     public static void wr_atomic_fetch_add(MemorySegment fn, MemorySegment qpx, int rkey, long addr, long add) {
         try {
-            wr_atomic_fetch_add$mh.invokeExact(fn, qpx, rkey, addr, add);
+            wr_atomic_fetch_add$mh.invokeExact(fn, qpx.address(), rkey, addr, add);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -248,7 +270,7 @@ public final class InlineOps {
     public static void wr_bind_mw(MemorySegment fn, MemorySegment qpx, MemorySegment mw, int rkey,
                                   MemorySegment bindInfo) {
         try {
-            wr_bind_mw$mh.invokeExact(fn, qpx, mw, rkey, bindInfo);
+            wr_bind_mw$mh.invokeExact(fn, qpx.address(), mw.address(), rkey, bindInfo.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -257,7 +279,7 @@ public final class InlineOps {
     /** {@code wr_local_inv}, {@code wr_send_imm}, {@code wr_send_inv}, {@code wr_set_xrc_srqn}. */
     public static void wr_u32(MemorySegment fn, MemorySegment qpx, int v) {
         try {
-            wr_u32$mh.invokeExact(fn, qpx, v);
+            wr_u32$mh.invokeExact(fn, qpx.address(), v);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -266,7 +288,7 @@ public final class InlineOps {
     /** {@code wr_rdma_read}, {@code wr_rdma_write}. */
     public static void wr_rdma(MemorySegment fn, MemorySegment qpx, int rkey, long addr) {
         try {
-            wr_rdma$mh.invokeExact(fn, qpx, rkey, addr);
+            wr_rdma$mh.invokeExact(fn, qpx.address(), rkey, addr);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -274,7 +296,7 @@ public final class InlineOps {
 
     public static void wr_rdma_write_imm(MemorySegment fn, MemorySegment qpx, int rkey, long addr, int immBe) {
         try {
-            wr_rdma_write_imm$mh.invokeExact(fn, qpx, rkey, addr, immBe);
+            wr_rdma_write_imm$mh.invokeExact(fn, qpx.address(), rkey, addr, immBe);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -283,7 +305,7 @@ public final class InlineOps {
     /** {@code wr_send}: a builder with no argument, called critically. */
     public static void wr_send(MemorySegment fn, MemorySegment qpx) {
         try {
-            wr_builder_void$mh.invokeExact(fn, qpx);
+            wr_builder_void$mh.invokeExact(fn, qpx.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -292,7 +314,7 @@ public final class InlineOps {
     /** {@code wr_start}, {@code wr_abort}. */
     public static void wr_void(MemorySegment fn, MemorySegment qpx) {
         try {
-            wr_void$mh.invokeExact(fn, qpx);
+            wr_void$mh.invokeExact(fn, qpx.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -300,7 +322,7 @@ public final class InlineOps {
 
     public static void wr_send_tso(MemorySegment fn, MemorySegment qpx, MemorySegment hdr, short hdrSz, short mss) {
         try {
-            wr_send_tso$mh.invokeExact(fn, qpx, hdr, hdrSz, mss);
+            wr_send_tso$mh.invokeExact(fn, qpx.address(), hdr.address(), hdrSz, mss);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -308,7 +330,7 @@ public final class InlineOps {
 
     public static void wr_set_ud_addr(MemorySegment fn, MemorySegment qpx, MemorySegment ah, int qpn, int qkey) {
         try {
-            wr_set_ud_addr$mh.invokeExact(fn, qpx, ah, qpn, qkey);
+            wr_set_ud_addr$mh.invokeExact(fn, qpx.address(), ah.address(), qpn, qkey);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -316,7 +338,7 @@ public final class InlineOps {
 
     public static void wr_set_inline_data(MemorySegment fn, MemorySegment qpx, MemorySegment addr, long length) {
         try {
-            wr_set_inline_data$mh.invokeExact(fn, qpx, addr, length);
+            wr_set_inline_data$mh.invokeExact(fn, qpx.address(), addr.address(), length);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -325,7 +347,7 @@ public final class InlineOps {
     /** {@code wr_set_sge_list}, {@code wr_set_inline_data_list}: (qpx, count, list). */
     public static void wr_set_list(MemorySegment fn, MemorySegment qpx, long count, MemorySegment list) {
         try {
-            wr_set_list$mh.invokeExact(fn, qpx, count, list);
+            wr_set_list$mh.invokeExact(fn, qpx.address(), count, list.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -333,7 +355,7 @@ public final class InlineOps {
 
     public static void wr_set_sge(MemorySegment fn, MemorySegment qpx, int lkey, long addr, int length) {
         try {
-            wr_set_sge$mh.invokeExact(fn, qpx, lkey, addr, length);
+            wr_set_sge$mh.invokeExact(fn, qpx.address(), lkey, addr, length);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -341,7 +363,7 @@ public final class InlineOps {
 
     public static int wr_complete(MemorySegment fn, MemorySegment qpx) {
         try {
-            return (int) wr_complete$mh.invokeExact(fn, qpx);
+            return (int) wr_complete$mh.invokeExact(fn, qpx.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -350,7 +372,7 @@ public final class InlineOps {
     public static void wr_atomic_write(MemorySegment fn, MemorySegment qpx, int rkey, long addr,
                                        MemorySegment value) {
         try {
-            wr_atomic_write$mh.invokeExact(fn, qpx, rkey, addr, value);
+            wr_atomic_write$mh.invokeExact(fn, qpx.address(), rkey, addr, value.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -359,7 +381,7 @@ public final class InlineOps {
     public static void wr_flush(MemorySegment fn, MemorySegment qpx, int rkey, long addr, long len, byte type,
                                 byte level) {
         try {
-            wr_flush$mh.invokeExact(fn, qpx, rkey, addr, len, type, level);
+            wr_flush$mh.invokeExact(fn, qpx.address(), rkey, addr, len, type, level);
         } catch (Throwable t) {
             throw unexpected(t);
         }

@@ -344,6 +344,8 @@ public final class Structs {
                 ptr("wr_set_sge_list"), ptr("wr_start"), ptr("wr_complete"), ptr("wr_abort"), ptr("wr_atomic_write"));
         public static final VarHandle wr_id$vh = vh(LAYOUT, "wr_id");
         public static final VarHandle wr_flags$vh = vh(LAYOUT, "wr_flags");
+        public static final long wr_id$off = off(LAYOUT, "wr_id");
+        public static final long wr_flags$off = off(LAYOUT, "wr_flags");
         /** Where rdma-core 45 and later keep {@code wr_flush}: the pointer after {@code wr_atomic_write}. */
         public static final long wr_flush$off = off(LAYOUT, "wr_atomic_write") + 8;
     }
@@ -386,6 +388,9 @@ public final class Structs {
         public static final VarHandle addr$vh = vh(LAYOUT, "addr");
         public static final VarHandle length$vh = vh(LAYOUT, "length");
         public static final VarHandle lkey$vh = vh(LAYOUT, "lkey");
+        public static final long addr$off = off(LAYOUT, "addr");
+        public static final long length$off = off(LAYOUT, "length");
+        public static final long lkey$off = off(LAYOUT, "lkey");
     }
 
 
@@ -431,6 +436,14 @@ public final class Structs {
         public static final long ud_ah$off = off(LAYOUT, "wr.ud.ah");
         public static final long bind_mw_mw$off = off(LAYOUT, LayoutBuilder.ANONYMOUS + "1.bind_mw.mw");
         public static final long tso_hdr$off = off(LAYOUT, LayoutBuilder.ANONYMOUS + "1.tso.hdr");
+        // The data path's fields, written at these offsets of the reused WR array (no layout path per write).
+        public static final long wr_id$off = off(LAYOUT, "wr_id");
+        public static final long num_sge$off = off(LAYOUT, "num_sge");
+        public static final long opcode$off = off(LAYOUT, "opcode");
+        public static final long send_flags$off = off(LAYOUT, "send_flags");
+        public static final long imm_data$off = off(LAYOUT, LayoutBuilder.ANONYMOUS + "0.imm_data");
+        public static final long rdma_remote_addr$off = off(LAYOUT, "wr.rdma.remote_addr");
+        public static final long rdma_rkey$off = off(LAYOUT, "wr.rdma.rkey");
     }
 
     /** {@code struct ibv_recv_wr}. */
