@@ -5,7 +5,9 @@
 #   1. a C ib_<test> server and a `verbs4j perf <test>` client (FFM provider);
 #   2. a `verbs4j perf <test> --server` and a C ib_<test> client.
 # Both ends run in this guest and meet over 127.0.0.1 (the rxe link is dummy0, so nothing leaves the guest).
-# Counts are small: rxe under TCG moves some 25 MB/s. A pair passes when both processes exit 0 and every side that
+# Counts are small and the warm-up is off: the figures do not matter here, and a JVM under TCG takes a minute or more
+# to start. For the same reason the JVM is started directly (./verbs4j would look for changed sources over 9p each
+# time) with C1 only (-XX:TieredStopAtLevel=1), which compiles far less on the one guest CPU it is pinned to. A pair passes when both processes exit 0 and every side that
 # prints a result row (perftest: the client, and the server of every bandwidth test; read_lat and atomic_lat
 # servers print none) has one for the size, with the iterations asked for and a number. perftest's own figures may
 # read 0.00 under TCG (its TSC-based clock, see softroce/guest/runner), so a 0 from a C program is noted, not
@@ -17,6 +19,16 @@ gid=${VERBS4J_RDMA_GID_INDEX:-1}
 out=${VERBS4J_STEP_OUT:-$PWD/target/perftest-interop}
 mkdir -p "$out"
 port=19515
+jar=
+for f in tools/target/verbs4j-tools-*.jar; do
+    case $f in *-sources.jar | *-javadoc.jar | *-tests.jar) ;; *) [ -f "$f" ] && jar=$f ;; esac
+done
+if [ -z "$jar" ] || [ ! -f tools/target/classpath.txt ]; then
+    echo "FAIL: no tools jar or tools/target/classpath.txt: build on the host first (./mvnw -B -q package -DskipTests)"
+    exit 1
+fi
+verbs4j=(java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:TieredStopAtLevel=1
+    "-XX:ErrorFile=$out/hs_err_pid%p.log" -cp "$jar:$(cat tools/target/classpath.txt)" org.verbs4j.tools.Main)
 # The JVM stays on the CPU the runner pinned this step to (JIT under TCG); a C program may use the other one.
 c_pin=()
 if [ "$(nproc --all)" -ge 2 ] && command -v taskset >/dev/null; then
@@ -24,12 +36,14 @@ if [ "$(nproc --all)" -ge 2 ] && command -v taskset >/dev/null; then
 fi
 
 pass=0 fail=0 notes=()
+# Each process may take this long, seconds: a JVM start is slow under TCG, much slower on a loaded host.
+limit=${PERFTEST_INTEROP_LIMIT:-600}
 
 # Waits until something listens on TCP port $1 (IPv4 or IPv6, state 0A in /proc/net/tcp*).
 listening() {
     local hex i
     hex=$(printf '%04X' "$1")
-    for ((i = 0; i < 600; i++)); do
+    for ((i = 0; i < 5 * limit; i++)); do
         grep -qE "^ *[0-9]+: [0-9A-F]+:$hex [0-9A-F]+:[0-9A-F]+ 0A" /proc/net/tcp /proc/net/tcp6 2>/dev/null && return 0
         sleep 0.2
     done
@@ -77,30 +91,33 @@ pair() {
         *_bw) size=4096 args=(-s 4096) ;;
         *) size=2 args=(-s 2) ;;
     esac
-    if [ "$kind" = bw ]; then iters=200 col=4; else iters=100 col=5; fi
+    if [ "$kind" = bw ]; then iters=100 col=4; else iters=50 col=5; fi
     case $test in read_lat | atomic_lat) srv_rows=0 ;; esac
     args+=(-n "$iters" -d "$dev" -x "$gid" -p "$port" -F)
     local c=("${c_pin[@]}" "ib_$test" "${args[@]}")
-    local j=(./verbs4j perf "$test" --provider ffm "${args[@]}")
+    local j=("${verbs4j[@]}" perf "$test" --provider ffm "${args[@]}")
+    [ "$kind" = bw ] && j+=(--perform_warm_up=false)
+    local shown="${j[*]}"
+    shown="verbs4j perf ${shown#*Main perf }"
     local name="$test.$dir" slog clog swho cwho
     slog="$out/$name.server.log" clog="$out/$name.client.log"
     if [ "$dir" = c-server ]; then
         swho=c cwho=j
-        echo "== $name: ${c[*]}  <-  ${j[*]} 127.0.0.1"
-        timeout --kill-after=5 180 "${c[@]}" > "$slog" 2>&1 &
+        echo "== $(date +%T) $name: ${c[*]}  <-  $shown 127.0.0.1"
+        timeout --kill-after=5 "$limit" "${c[@]}" > "$slog" 2>&1 &
         spid=$!
         if listening "$port"; then
-            timeout --kill-after=5 180 "${j[@]}" 127.0.0.1 > "$clog" 2>&1 || rc=$?
+            timeout --kill-after=5 "$limit" "${j[@]}" 127.0.0.1 > "$clog" 2>&1 || rc=$?
         else
             echo "nothing listens on port $port" > "$clog"; rc=1
         fi
     else
         swho=j cwho=c
-        echo "== $name: ${j[*]} --server  <-  ${c[*]} 127.0.0.1"
-        timeout --kill-after=5 180 "${j[@]}" --server > "$slog" 2>&1 &
+        echo "== $(date +%T) $name: $shown --server  <-  ${c[*]} 127.0.0.1"
+        timeout --kill-after=5 "$limit" "${j[@]}" --server > "$slog" 2>&1 &
         spid=$!
         if listening "$port"; then
-            timeout --kill-after=5 180 "${c[@]}" 127.0.0.1 > "$clog" 2>&1 || rc=$?
+            timeout --kill-after=5 "$limit" "${c[@]}" 127.0.0.1 > "$clog" 2>&1 || rc=$?
         else
             echo "nothing listens on port $port" > "$clog"; rc=1
         fi
@@ -108,7 +125,7 @@ pair() {
     local src=0
     wait "$spid" || src=$?
     port=$((port + 1))
-    echo "-- client (rc=$rc)"; cat "$clog"
+    echo "-- $(date +%T) client (rc=$rc)"; cat "$clog"
     echo "-- server (rc=$src)"; cat "$slog"
     local ok=1
     [ "$rc" -eq 0 ] || { echo "FAIL: the client exited $rc"; ok=0; }
