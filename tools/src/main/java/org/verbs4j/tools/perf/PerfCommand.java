@@ -274,8 +274,10 @@ public final class PerfCommand implements Callable<Integer> {
                 TwoProcess.run(runs, device, server ? null : host, tcpPort, stallNanos, table, onRow);
             } else {
                 long rowsLeft = runInfinitely ? Long.getLong(INFINITE_ROWS_PROPERTY, Long.MAX_VALUE) : runs.size();
-                for (int i = 0; rowsLeft-- > 0; i = (i + 1) % runs.size()) {
-                    LoopbackRun run = new LoopbackRun(runs.get(i), device, stallNanos);
+                for (long n = 0; n < rowsLeft; n++) {
+                    // --run_infinitely repeats its one size; only its first row warms up.
+                    PerfSettings s = runInfinitely && n > 0 ? runs.getFirst().withoutWarmUp() : runs.get((int) n);
+                    LoopbackRun run = new LoopbackRun(s, device, stallNanos);
                     onRow.accept(run.run());
                     if (run.parts() != null) {
                         table.bothParts(run.parts()[0], run.parts()[1]);
