@@ -205,7 +205,7 @@ final class TwoProcess {
                 if (sweep) {
                     sync();
                 }
-                BandwidthRow theirs = exchangeReport(mine);
+                BandwidthRow theirs = exchangeReport(mine, true);
                 onRow.accept(mine.plus(theirs));
                 table.bothParts(mine, theirs);
             }
@@ -215,7 +215,7 @@ final class TwoProcess {
         if (server) {
             // The client measures; this side waits for its report.
             sync();
-            onRow.accept(exchangeReport(new BandwidthRow(first.size(), 0, 0, 0, 0)));
+            onRow.accept(exchangeReport(new BandwidthRow(first.size(), 0, 0, 0, 0), true));
             close();
             return;
         }
@@ -226,7 +226,8 @@ final class TwoProcess {
             onRow.accept(last);
         }
         sync();
-        exchangeReport(last);
+        // perftest's server sends a report it never filled in (its stack's bytes): read and dropped.
+        exchangeReport(last, false);
         close();
     }
 
@@ -274,13 +275,20 @@ final class TwoProcess {
         return new BandwidthRow(s.size(), got, avg, avg, got / seconds / 1e6);
     }
 
-    /** {@code xchg_bw_reports}: size, iterations, peak, average and message rate, in the table's unit. */
-    private BandwidthRow exchangeReport(BandwidthRow mine) {
+    /**
+     * {@code xchg_bw_reports}: size, iterations, peak, average and message rate, in the table's unit.
+     *
+     * @param read whether the peer's report means something (false: read and dropped, null returned)
+     */
+    private BandwidthRow exchangeReport(BandwidthRow mine, boolean read) {
         long size = PerftestWire.int64(ch.exchange(PerftestWire.int64(mine.bytes())));
         long iters = PerftestWire.int64(ch.exchange(PerftestWire.int64(mine.iterations())));
         double peak = PerftestWire.float64(ch.exchange(PerftestWire.float64(table.bw(mine.bwPeakMBps()))));
         double avg = PerftestWire.float64(ch.exchange(PerftestWire.float64(table.bw(mine.bwAverageMBps()))));
         double rate = PerftestWire.float64(ch.exchange(PerftestWire.float64(mine.msgRateMpps())));
+        if (!read) {
+            return null;
+        }
         if (size < 0 || size > Integer.MAX_VALUE || iters < 0) {
             throw new UsageException("the peer reported " + iters + " messages of " + size + " bytes, which is no "
                     + "bandwidth report");
