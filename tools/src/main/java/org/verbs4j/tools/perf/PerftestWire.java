@@ -16,7 +16,8 @@ import org.verbs4j.Mtu;
  * <ul>
  *   <li>version: 16 bytes, a NUL-terminated version string ({@code exchange_versions});</li>
  *   <li>system data: the page size, then the cache line size, each a 4-byte big-endian int
- *       ({@code check_sys_data});</li>
+ *       ({@code check_sys_data}); perftest's sender walks the remote address over the larger page size ("cycle
+ *       buffer") in steps of the message size, so the receiving buffer must span it;</li>
  *   <li>MTU: 2 bytes, the {@code enum ibv_mtu} value as one decimal digit and a NUL ({@code check_mtu});</li>
  *   <li>keys: {@code KEY_PRINT_FMT} (59 bytes with the NUL) or, when a GID is in use,
  *       {@code KEY_PRINT_FMT_GID} (108 bytes): LID, outstanding reads, QPN, PSN, rkey, buffer address, the 16 GID
@@ -41,6 +42,8 @@ final class PerftestWire {
     /** perftest's default cycle buffer (the page size) and cache line size, exchanged as system data. */
     static final int PAGE_SIZE = 4096;
     static final int CACHE_LINE = 64;
+    /** The largest cycle buffer a peer may ask this side to span, bytes (perftest's is a page). */
+    static final int MAX_CYCLE_BUFFER = 64 << 20;
     /** {@code write(fd, "done", sizeof "done")}. */
     static final byte[] DONE = {'d', 'o', 'n', 'e', 0};
     private static final byte DIGEST_MARK = 'J';

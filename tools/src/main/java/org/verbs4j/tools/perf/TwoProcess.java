@@ -116,17 +116,23 @@ final class TwoProcess {
             throw new UsageException("the peer (verbs4j perf) runs other settings than this side's '" + digest()
                     + "': give both sides the same test and flags");
         }
-        ch.exchange(PerftestWire.int32(PerftestWire.PAGE_SIZE));
+        int peerCycle = PerftestWire.int32(ch.exchange(PerftestWire.int32(PerftestWire.PAGE_SIZE)));
         ch.exchange(PerftestWire.int32(PerftestWire.CACHE_LINE));
+        if (peerCycle < 0 || peerCycle > PerftestWire.MAX_CYCLE_BUFFER) {
+            throw new UsageException("the peer's cycle buffer of " + peerCycle + " bytes is no perftest value");
+        }
         PerfSettings first = runs.getFirst();
-        int capacity = runs.stream().mapToInt(PerfSettings::size).max().orElseThrow();
+        int largest = runs.stream().mapToInt(PerfSettings::size).max().orElseThrow();
+        // A perftest peer walks its remote address over a cycle buffer (the larger page size of the two) in steps
+        // of the message size: the incoming slot must span it, or an 8-byte atomic_bw fails with REM_ACCESS_ERR.
+        int capacity = Math.max(largest, Math.max(PerftestWire.PAGE_SIZE, peerCycle));
         try (Arena arena = Arena.ofShared(); Endpoint opened = Endpoint.open(device, first, capacity, arena)) {
             this.e = opened;
             Mtu own = e.mtu();
             Mtu peer = PerftestWire.mtuOf(ch.exchange(PerftestWire.mtu(own)));
             Mtu path = peer != null && peer.bytes() < own.bytes() ? peer : own;
-            if (first.qpType() == QpType.UD && capacity > path.bytes()) {
-                throw new UsageException("a UD message is at most one MTU: " + capacity + " bytes is more than the "
+            if (first.qpType() == QpType.UD && largest > path.bytes()) {
+                throw new UsageException("a UD message is at most one MTU: " + largest + " bytes is more than the "
                         + "path MTU of " + path.bytes() + " bytes the peer agreed to");
             }
             PeerInfo[] remotes = connect(first, path);
