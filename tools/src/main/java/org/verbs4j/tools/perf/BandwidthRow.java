@@ -10,4 +10,10 @@ package org.verbs4j.tools.perf;
  * @param msgRateMpps messages per second over the whole run, millions
  */
 public record BandwidthRow(int bytes, long iterations, double bwPeakMBps, double bwAverageMBps, double msgRateMpps)
-        implements PerfRow {}
+        implements PerfRow {
+    /** Both directions of a bidirectional run ({@code -b}): the sums, as perftest prints them. */
+    BandwidthRow plus(BandwidthRow other) {
+        return new BandwidthRow(bytes, iterations + other.iterations, bwPeakMBps + other.bwPeakMBps,
+                bwAverageMBps + other.bwAverageMBps, msgRateMpps + other.msgRateMpps);
+    }
+}

@@ -11,6 +11,7 @@ import org.verbs4j.Context;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.Gid;
+import org.verbs4j.GlobalRoute;
 import org.verbs4j.LinkLayer;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.Mtu;
@@ -36,11 +37,18 @@ final class Endpoint implements AutoCloseable {
     /** The bytes of Global Routing Header at the start of every UD receive buffer. */
     static final int GRH_BYTES = 40;
     private static final int RNR_TIMER_CODE = 12;
+    private static final int GRH_HOP_LIMIT = 64;
 
-    final PerfSettings settings;
+    /** The settings of the size being run; {@link #use} switches sizes on the same QPs. */
+    PerfSettings settings;
+    /** The largest message the buffer slots hold, bytes. */
+    final int capacity;
     final Context ctx;
     final PortAttributes portAttrs;
     final Gid gid;
+    /** With {@code -O}: the second port's attributes and GID (the same as the first's otherwise). */
+    final PortAttributes portAttrs2;
+    final Gid gid2;
     final ProtectionDomain pd;
     final CompletionQueue sendCq;
     final CompletionQueue recvCq;
@@ -52,32 +60,35 @@ final class Endpoint implements AutoCloseable {
     /** Where a slot's incoming half starts: the peer writes, reads, sends and atomics there. */
     final long inOffset;
     final AddressHandle[] ahs;
+    /** Per QP: receives posted and not yet completed. */
+    final long[] recvPosted;
     private final RecvWr recvWr = new RecvWr();
     private final Sge recvSge = new Sge();
     private final int maxRdAtomic;
     private final int maxDestRdAtomic;
 
-    private Endpoint(PerfSettings s, Device device, Arena arena) {
+    private Endpoint(PerfSettings s, Device device, int capacity, Arena arena) {
         this.settings = s;
+        this.capacity = Math.max(capacity, s.size());
         Context opened = device.open();
         try {
             this.ctx = opened;
             DeviceAttributes da = ctx.queryDevice();
-            if (s.port() > da.physPortCnt()) {
+            int lastPort = s.portOf(s.qps() - 1);
+            if (lastPort > da.physPortCnt()) {
                 throw new UsageException("device '" + device.name() + "' has " + da.physPortCnt()
-                        + " port(s); there is no port " + s.port());
+                        + " port(s); there is no port " + lastPort
+                        + (s.dualPort() ? " for the second half of the QPs (-O)" : ""));
             }
-            this.portAttrs = ctx.queryPort(s.port());
-            if (portAttrs.state() != PortState.ACTIVE) {
-                throw new UsageException("port " + s.port() + " of '" + device.name() + "' is " + portAttrs.state()
-                        + ", not ACTIVE");
+            this.portAttrs = activePort(device, s.port());
+            this.gid = ctx.queryGid(s.port(), checkedGidIndex(portAttrs, s));
+            if (s.dualPort()) {
+                this.portAttrs2 = activePort(device, s.port() + 1);
+                this.gid2 = ctx.queryGid(s.port() + 1, checkedGidIndex(portAttrs2, s));
+            } else {
+                this.portAttrs2 = portAttrs;
+                this.gid2 = gid;
             }
-            int gidIndex = Math.max(s.gidIndex(), 0);
-            if (gidIndex >= portAttrs.gidTblLen()) {
-                throw new UsageException("GID index " + gidIndex + " is outside the " + portAttrs.gidTblLen()
-                        + "-entry GID table of port " + s.port());
-            }
-            this.gid = ctx.queryGid(s.port(), gidIndex);
             this.maxRdAtomic = Math.max(1, Math.min(16, da.maxQpInitRdAtom()));
             this.maxDestRdAtomic = Math.max(1, Math.min(16, da.maxQpRdAtom()));
             this.pd = ctx.allocPd();
@@ -86,7 +97,7 @@ final class Endpoint implements AutoCloseable {
             this.recvCq = ctx.createCq(Math.max(1, s.rxDepth()) * q);
             // A slot is an outgoing half (the source of writes and sends) and an incoming half (the peer's target),
             // so a ping-pong test can tell the message it receives from the one it sends.
-            this.inOffset = align(Math.max(s.size(), PerfTest.ATOMIC_SIZE) + GRH_BYTES, 64);
+            this.inOffset = align(Math.max(this.capacity, PerfTest.ATOMIC_SIZE) + GRH_BYTES, 64);
             this.slotBytes = 2 * inOffset;
             this.buffer = arena.allocate(slotBytes * q, 4096);
             int access = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
@@ -95,6 +106,7 @@ final class Endpoint implements AutoCloseable {
             this.qps = new QueuePair[q];
             this.psns = new int[q];
             this.ahs = new AddressHandle[q];
+            this.recvPosted = new long[q];
             for (int i = 0; i < q; i++) {
                 QpInitAttributes.Builder b = QpInitAttributes.builder(s.qpType()).sendCq(sendCq).recvCq(recvCq)
                         .maxSendWr(s.txDepth()).maxRecvWr(Math.max(1, s.rxDepth())).maxSendSge(1).maxRecvSge(1)
@@ -111,9 +123,54 @@ final class Endpoint implements AutoCloseable {
         }
     }
 
-    /** Opens the device and builds one side's objects. */
+    private PortAttributes activePort(Device device, int port) {
+        PortAttributes pa = ctx.queryPort(port);
+        if (pa.state() != PortState.ACTIVE) {
+            throw new UsageException("port " + port + " of '" + device.name() + "' is " + pa.state() + ", not ACTIVE");
+        }
+        return pa;
+    }
+
+    private static int checkedGidIndex(PortAttributes pa, PerfSettings s) {
+        int gidIndex = Math.max(s.gidIndex(), 0);
+        if (gidIndex >= pa.gidTblLen()) {
+            throw new UsageException("GID index " + gidIndex + " is outside the " + pa.gidTblLen()
+                    + "-entry GID table of port " + s.port());
+        }
+        return gidIndex;
+    }
+
+    /** Opens the device and builds one side's objects, for messages of {@code settings.size()} bytes. */
     static Endpoint open(Device device, PerfSettings settings, Arena arena) {
-        return new Endpoint(settings, device, arena);
+        return new Endpoint(settings, device, settings.size(), arena);
+    }
+
+    /** Opens the device and builds one side's objects, with buffer slots for messages up to {@code capacity}. */
+    static Endpoint open(Device device, PerfSettings settings, int capacity, Arena arena) {
+        return new Endpoint(settings, device, capacity, arena);
+    }
+
+    /**
+     * Runs the next size on the same QPs and buffer, as perftest's {@code -a} does.
+     *
+     * @throws IllegalArgumentException if the size is more than the slots hold
+     */
+    void use(PerfSettings next) {
+        if (next.size() > capacity) {
+            throw new IllegalArgumentException("size " + next.size() + " is more than the " + capacity
+                    + " bytes this endpoint's slots hold");
+        }
+        this.settings = next;
+    }
+
+    /** Whether this side's keys carry a GID (perftest's {@code gid_index != -1}): on RoCE, or when -x is given. */
+    boolean usesGid() {
+        return portAttrs.linkLayer() == LinkLayer.ETHERNET || settings.gidIndex() >= 0;
+    }
+
+    /** The RDMA READs and atomics this side's QPs accept at once: perftest's {@code out_reads}. */
+    int outReads() {
+        return Math.min(maxRdAtomic, maxDestRdAtomic);
     }
 
     /** The address of QP {@code q}'s buffer slot. */
@@ -133,36 +190,49 @@ final class Endpoint implements AutoCloseable {
 
     /** What the peer needs to reach QP {@code q}: its incoming half. */
     PeerInfo info(int q) {
-        return new PeerInfo(portAttrs.lid(), qps[q].qpNum(), psns[q], mr.rkey(), inAddress(q), gid);
+        boolean second = settings.portOf(q) != settings.port();
+        return new PeerInfo((second ? portAttrs2 : portAttrs).lid(), qps[q].qpNum(), psns[q], mr.rkey(),
+                inAddress(q), second ? gid2 : gid);
     }
 
     /** The path MTU this side offers: {@code -m} when given (never above the port's active MTU), else the active MTU. */
     Mtu mtu() {
-        Mtu active = portAttrs.activeMtu();
+        Mtu active = portAttrs.activeMtu().bytes() <= portAttrs2.activeMtu().bytes() ? portAttrs.activeMtu()
+                : portAttrs2.activeMtu();
         return settings.mtuBytes() > 0 && settings.mtuBytes() < active.bytes() ? Mtu.ofBytes(settings.mtuBytes()) : active;
     }
 
     /** Moves QP {@code q} to RTS, connected to the peer (RC, UC), or ready to send to it (UD). */
     void connect(int q, PeerInfo remote, Mtu pathMtu) {
+        connect(q, remote, pathMtu, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Moves QP {@code q} to RTS, with at most {@code remoteOutReads} RDMA READs or atomics outstanding (what the
+     * peer's QP accepts, perftest's {@code out_reads}).
+     */
+    void connect(int q, PeerInfo remote, Mtu pathMtu, int remoteOutReads) {
         QueuePair qp = qps[q];
-        AhAttributes av = addressVector(remote);
+        int port = settings.portOf(q);
+        AhAttributes av = addressVector(remote, port);
         switch (settings.qpType()) {
             case RC -> {
-                qp.modify(QpAttributes.toInit(settings.port(), 0, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
+                qp.modify(QpAttributes.toInit(port, 0, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
                         | AccessFlags.REMOTE_READ | (settings.test().isAtomic() ? AccessFlags.REMOTE_ATOMIC : 0)));
                 qp.modify(QpAttributes.toRtr(av, pathMtu, remote.qpn(), remote.psn(), maxDestRdAtomic,
                         RNR_TIMER_CODE));
                 // rnr_retry 7 retries forever, so a receiver that is a little late never fails a send test.
-                qp.modify(QpAttributes.toRts(psns[q], settings.qpTimeout(), 7, 7, maxRdAtomic));
+                qp.modify(QpAttributes.toRts(psns[q], settings.qpTimeout(), 7, 7,
+                        Math.max(1, Math.min(maxRdAtomic, remoteOutReads))));
             }
             case UC -> {
-                qp.modify(QpAttributes.toInit(settings.port(), 0, AccessFlags.LOCAL_WRITE
+                qp.modify(QpAttributes.toInit(port, 0, AccessFlags.LOCAL_WRITE
                         | AccessFlags.REMOTE_WRITE));
                 qp.modify(QpAttributes.toRtrUc(av, pathMtu, remote.qpn(), remote.psn()));
                 qp.modify(QpAttributes.toRtsUnreliable(psns[q]));
             }
             case UD -> {
-                qp.modify(QpAttributes.toInitUd(settings.port(), 0, QKEY));
+                qp.modify(QpAttributes.toInitUd(port, 0, QKEY));
                 qp.modify(QpAttributes.toState(org.verbs4j.QpState.RTR));
                 qp.modify(QpAttributes.toRtsUnreliable(psns[q]));
                 ahs[q] = pd.createAh(av);
@@ -171,22 +241,31 @@ final class Endpoint implements AutoCloseable {
         }
     }
 
-    /** A GRH route on RoCE, or when a GID index was given or the port has no LID; the LID otherwise. */
-    private AhAttributes addressVector(PeerInfo remote) {
+    /**
+     * A GRH route on RoCE, or when a GID index was given or the port has no LID; the LID otherwise. The service
+     * level ({@code -S}) and, on a GRH, the traffic class ({@code --tclass}) are the settings'.
+     */
+    private AhAttributes addressVector(PeerInfo remote, int port) {
         boolean global = portAttrs.linkLayer() == LinkLayer.ETHERNET || settings.gidIndex() >= 0 || remote.lid() == 0;
         if (global) {
-            return AhAttributes.roce(remote.gid(), Math.max(settings.gidIndex(), 0), settings.port());
+            GlobalRoute grh = new GlobalRoute(remote.gid(), 0, Math.max(settings.gidIndex(), 0), GRH_HOP_LIMIT,
+                    settings.trafficClass());
+            return new AhAttributes(grh, 0, settings.sl(), 0, 0, port);
         }
-        return new AhAttributes(null, remote.lid(), 0, 0, 0, settings.port());
+        return new AhAttributes(null, remote.lid(), settings.sl(), 0, 0, port);
     }
 
-    /** Posts one receive on QP {@code q} into its incoming half; {@code wrId} is the QP index. */
+    /**
+     * Posts one receive on QP {@code q} into its incoming half; {@code wrId} is the QP index. It takes the largest
+     * message the slot holds, so a receive posted for one size of a sweep still fits the next.
+     */
     void postRecv(int q) {
         // UD receives start with the GRH; the message follows it.
-        int len = settings.size() + (settings.qpType() == QpType.UD ? GRH_BYTES : 0);
+        int len = capacity + (settings.qpType() == QpType.UD ? GRH_BYTES : 0);
         recvSge.set(inAddress(q), len, mr.lkey());
         recvWr.wrId(q).sgList(recvSge);
         qps[q].postRecv(recvWr);
+        recvPosted[q]++;
     }
 
     private static long align(long v, long a) {

@@ -13,6 +13,8 @@ final class LoopbackRun {
     private final PerfSettings s;
     private final Device device;
     private final long stallNanos;
+    /** After a bidirectional run: the client's and the server's direction. */
+    private BandwidthRow[] parts;
 
     LoopbackRun(PerfSettings settings, Device device, long stallNanos) {
         this.s = settings;
@@ -32,12 +34,55 @@ final class LoopbackRun {
                 server.connect(q, client.info(q), mtu);
             }
             Stall stall = new Stall(stallNanos);
+            if (s.bidirectional()) {
+                return bidirectional(client, server, toServer);
+            }
             if (s.test().kind() == PerfTest.Kind.BANDWIDTH) {
                 Receiver receiver = s.test().usesReceives() ? new Receiver(server, stall) : null;
                 return PerfLoops.bandwidth(client, toServer, receiver, stall);
             }
             return latency(client, server, stall);
         }
+    }
+
+    /** The two directions of a bidirectional run, or null. */
+    BandwidthRow[] parts() {
+        return parts;
+    }
+
+    /**
+     * {@code -b}: the server endpoint posts to the client's buffers on a second thread while the client posts to
+     * the server's, each with its own QPs and CQs; the row is the sum, as perftest's.
+     */
+    private BandwidthRow bidirectional(Endpoint client, Endpoint server, PeerInfo[] toServer) {
+        PeerInfo[] toClient = new PeerInfo[s.qps()];
+        for (int q = 0; q < s.qps(); q++) {
+            toClient[q] = client.info(q);
+        }
+        java.util.concurrent.CompletableFuture<BandwidthRow> back = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> PerfLoops.bandwidth(server, toClient, null, new Stall(stallNanos)));
+        BandwidthRow forth;
+        try {
+            forth = PerfLoops.bandwidth(client, toServer, null, new Stall(stallNanos));
+        } finally {
+            // The other direction must stop touching the endpoints before they close.
+            try {
+                back.join();
+            } catch (java.util.concurrent.CompletionException ignored) {
+                // Reported below when this direction succeeded.
+            }
+        }
+        BandwidthRow other;
+        try {
+            other = back.join();
+        } catch (java.util.concurrent.CompletionException ex) {
+            if (ex.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw ex;
+        }
+        parts = new BandwidthRow[] {forth, other};
+        return forth.plus(other);
     }
 
     private PerfRow latency(Endpoint client, Endpoint server, Stall stall) {

@@ -48,6 +48,13 @@ public final class PerfCommand implements Callable<Integer> {
     private static final int MIN_DEFAULT_ITERATIONS = 100;
     /** perftest's default --out_json_file. */
     static final String DEFAULT_OUT_JSON = "perftest_out.json";
+    /** perftest's default -D with --run_infinitely, seconds. */
+    static final int DEFAULT_INFINITE_PERIOD = 5;
+    /**
+     * The system property that ends {@code --run_infinitely} after this many rows, so that tests can run it; the
+     * command itself runs until interrupted.
+     */
+    static final String INFINITE_ROWS_PROPERTY = "verbs4j.perf.infiniteRows";
 
     @Spec
     CommandSpec spec;
@@ -122,6 +129,45 @@ public final class PerfCommand implements Callable<Integer> {
                     + "loops) before measuring; on by default, --perform_warm_up=false turns it off.")
     boolean warmUp = true;
 
+    @Option(names = {"-b", "--bidirectional"}, description = "Both sides post, and the row is the sum of the two "
+            + "directions (write_bw, read_bw, atomic_bw).")
+    boolean bidirectional;
+
+    @Option(names = {"-S", "--sl"}, paramLabel = "SL", description = "Service level of the QPs' address vectors, "
+            + "0..15 (default 0).")
+    int sl;
+
+    @Option(names = "--tclass", paramLabel = "TCLASS", description = "Traffic class of the global route (GRH), "
+            + "0..255 (default 0); a GRH is used on RoCE, or with -x.")
+    int trafficClass;
+
+    @Option(names = {"-T", "--tos"}, paramLabel = "TOS", description = "perftest's ToS of rdma_cm QPs. Refused, as "
+            + "perftest refuses it without -R, which verbs4j perf does not have yet; --tclass sets the GRH's.")
+    Integer tos;
+
+    @Option(names = {"-w", "--limit_bw"}, paramLabel = "BW", description = "Fail (exit 1) unless some row's average "
+            + "bandwidth reaches BW, in the table's unit (MB/s, or Gb/s with --report_gbits).")
+    Double limitBw;
+
+    @Option(names = {"-y", "--limit_msgrate"}, paramLabel = "MPPS", description = "Fail (exit 1) unless some row's "
+            + "message rate reaches MPPS (millions of messages per second).")
+    Double limitMsgRate;
+
+    @Option(names = {"-O", "--dualport"}, description = "Bandwidth tests: twice the QPs, the first half on -i's port "
+            + "and the second half on the next port.")
+    boolean dualPort;
+
+    @Option(names = "--run_infinitely", description = "Bandwidth tests in loopback: run until interrupted, a row "
+            + "every -D seconds (default " + DEFAULT_INFINITE_PERIOD + ").")
+    boolean runInfinitely;
+
+    @Option(names = "--report-both", description = "With -b: after each row, each direction's own row.")
+    boolean reportBoth;
+
+    @Option(names = "--cpu_util", description = "With -D or --run_infinitely: add the machine's CPU utilization "
+            + "over each row's run (from /proc/stat).")
+    boolean cpuUtil;
+
     @Option(names = "--provider", paramLabel = "P", description = "Provider (default: the one verbs4j chooses).")
     String provider;
 
@@ -185,38 +231,57 @@ public final class PerfCommand implements Callable<Integer> {
         checkDevice(test, qpType, caps, da, pa, device);
         int mtuBytes = mtu != null ? mtu : pa.activeMtu().bytes();
         List<Integer> sizes = sizes(test, qpType, mtuBytes);
-        PerfSettings base = settings(test, qpType, api, da, sizes.getFirst());
-
         boolean twoProcess = server || host != null;
+        PerfSettings base = settings(test, qpType, api, da, sizes.getFirst(), twoProcess);
+
         if (twoProcess && TwoProcess.unsupportedReason(p) != null) {
             throw new UsageException(TwoProcess.unsupportedReason(p));
         }
+        if (twoProcess && TwoProcess.unsupportedReason(base) != null) {
+            throw new UsageException(TwoProcess.unsupportedReason(base));
+        }
         String mode = server ? "server" : host != null ? "client" : "loopback";
         PrintWriter out = spec.commandLine().getOut();
-        ResultTable table = new ResultTable(out, base, reportGbits);
+        ResultTable table = new ResultTable(out, base, reportGbits).reportBoth(reportBoth).cpuUtil(cpuUtil);
         table.header(p.name(), device.name(), mode, mtuBytes);
         List<PerfSettings> runs = sizes.stream().map(sz -> base.with(sz, iterationsFor(test, sz))).toList();
         List<PerfRow> rows = new ArrayList<>();
         boolean showProgress = Progress.wanted() && (sizes.size() > 1 || base.timed());
         long steps = base.timed() ? (long) sizes.size() * base.durationSeconds() : sizes.size();
-        try (Progress progress = Progress.of(showProgress, test.cliName(), steps, base.timed() ? "s" : "sizes")) {
+        try (Progress progress = Progress.of(showProgress && !runInfinitely, test.cliName(), steps,
+                base.timed() ? "s" : "sizes")) {
             long[] done = {0};
-            java.util.function.Consumer<PerfRow> measured = row -> {
-                if (noPeak && row instanceof BandwidthRow b) {
+            CpuUtil.Ticks[] mark = {cpuUtil ? CpuUtil.read() : null};
+            java.util.function.Consumer<PerfRow> onRow = row -> {
+                if ((noPeak || runInfinitely) && row instanceof BandwidthRow b) {
                     row = new BandwidthRow(b.bytes(), b.iterations(), 0, b.bwAverageMBps(), b.msgRateMpps());
                 }
-                rows.add(row);
+                double util = Double.NaN;
+                if (cpuUtil) {
+                    CpuUtil.Ticks now = CpuUtil.read();
+                    util = CpuUtil.percent(mark[0], now);
+                    mark[0] = now;
+                }
+                if (!runInfinitely) {
+                    rows.add(row);
+                }
                 done[0] += base.timed() ? base.durationSeconds() : 1;
                 progress.clearLine();
-                table.row(row);
+                table.row(row, util);
                 progress.stepTo(done[0]);
             };
-            java.util.function.Consumer<PerfRow> onRow = measured;
             if (twoProcess) {
-                TwoProcess.run(runs, device, server ? null : host, tcpPort, stallNanos, onRow);
+                TwoProcess.run(runs, device, server ? null : host, tcpPort, stallNanos, table, onRow);
             } else {
-                for (PerfSettings s : runs) {
-                    onRow.accept(new LoopbackRun(s, device, stallNanos).run());
+                long rowsLeft = runInfinitely ? Long.getLong(INFINITE_ROWS_PROPERTY, Long.MAX_VALUE) : runs.size();
+                for (long n = 0; n < rowsLeft; n++) {
+                    // --run_infinitely repeats its one size; only its first row warms up.
+                    PerfSettings s = runInfinitely && n > 0 ? runs.getFirst().withoutWarmUp() : runs.get((int) n);
+                    LoopbackRun run = new LoopbackRun(s, device, stallNanos);
+                    onRow.accept(run.run());
+                    if (run.parts() != null) {
+                        table.bothParts(run.parts()[0], run.parts()[1]);
+                    }
                 }
             }
         }
@@ -233,7 +298,24 @@ public final class PerfCommand implements Callable<Integer> {
         if (plot != null) {
             PerfPlot.write(report, plot);
         }
+        verifyLimits(rows, table);
         return ExitCodes.OK;
+    }
+
+    /**
+     * {@code -w} and {@code -y}, perftest's verifiers: the run fails unless some row reaches the limit (perftest
+     * keeps a pass once any report passed).
+     */
+    private void verifyLimits(List<PerfRow> rows, ResultTable table) {
+        List<BandwidthRow> bw = rows.stream().filter(BandwidthRow.class::isInstance).map(BandwidthRow.class::cast)
+                .toList();
+        if (limitBw != null && bw.stream().noneMatch(r -> table.bw(r.bwAverageMBps()) >= limitBw)) {
+            throw new PerfFailure("BW result is below bw limit: no row reached -w " + limitBw
+                    + (reportGbits ? " Gb/s" : " MB/s"));
+        }
+        if (limitMsgRate != null && bw.stream().noneMatch(r -> r.msgRateMpps() >= limitMsgRate)) {
+            throw new PerfFailure("Msg rate is below msg_rate limit: no row reached -y " + limitMsgRate + " Mpps");
+        }
     }
 
     private PerfTest parseTest() {
@@ -310,6 +392,7 @@ public final class PerfCommand implements Callable<Integer> {
         if (tcpPort < 1 || tcpPort > 65535) {
             throw new UsageException("-p takes a TCP port from 1 to 65535, not " + tcpPort);
         }
+        checkPerftestFlags(test);
         if (server && host != null) {
             throw new UsageException("--server and a host exclude each other: the server waits, the client connects");
         }
@@ -328,6 +411,62 @@ public final class PerfCommand implements Callable<Integer> {
         checkWritable("--plot", plot);
         if (postApi != null && !postApi.equals("wr") && !postApi.equals("post_send")) {
             throw new UsageException("--post-api takes wr or post_send, not '" + postApi + "'");
+        }
+    }
+
+    /** The flags of perftest's that only some tests or modes take. */
+    private void checkPerftestFlags(PerfTest test) {
+        boolean latency = test.kind() == PerfTest.Kind.LATENCY;
+        if (tos != null) {
+            throw new UsageException("-T sets the ToS of rdma_cm QPs, which perftest takes only with -R, and verbs4j "
+                    + "perf has no -R yet; --tclass sets the traffic class of the GRH");
+        }
+        if (sl < 0 || sl > 15) {
+            throw new UsageException("-S takes a service level from 0 to 15, not " + sl);
+        }
+        if (trafficClass < 0 || trafficClass > 255) {
+            throw new UsageException("--tclass takes a traffic class from 0 to 255, not " + trafficClass);
+        }
+        if (bidirectional && latency) {
+            throw new UsageException("-b measures bandwidth both ways; " + test.cliName() + " is a latency test");
+        }
+        if (bidirectional && test.usesReceives()) {
+            throw new UsageException("-b is not implemented for send_bw yet (write_bw, read_bw and atomic_bw have it)");
+        }
+        if (reportBoth && !bidirectional) {
+            throw new UsageException("--report-both prints the two directions of a -b run; add -b");
+        }
+        if ((limitBw != null || limitMsgRate != null) && latency) {
+            throw new UsageException("-w and -y verify a bandwidth test's results; " + test.cliName()
+                    + " is a latency test");
+        }
+        if ((limitBw != null && limitBw < 0) || (limitMsgRate != null && limitMsgRate < 0)) {
+            throw new UsageException("-w and -y take a limit of 0 or more");
+        }
+        if (dualPort && latency) {
+            throw new UsageException("-O (dual port) runs bandwidth tests only, as perftest's");
+        }
+        if (runInfinitely) {
+            if (latency) {
+                throw new UsageException("--run_infinitely runs bandwidth tests only, as perftest's");
+            }
+            if (iterations != null || all) {
+                throw new UsageException("--run_infinitely runs one size for ever, a row every -D seconds; drop "
+                        + (all ? "-a" : "-n"));
+            }
+            if (server || host != null) {
+                throw new UsageException("--run_infinitely runs in loopback only; verbs4j perf does not have "
+                        + "perftest's endless two-process exchange yet");
+            }
+        }
+        if (cpuUtil) {
+            if (duration == null && !runInfinitely) {
+                throw new UsageException("--cpu_util measures timed runs, as perftest's: add -D SECONDS");
+            }
+            String why = CpuUtil.unavailableReason();
+            if (why != null) {
+                throw new UsageException(why);
+            }
         }
     }
 
@@ -397,6 +536,10 @@ public final class PerfCommand implements Callable<Integer> {
             throw new UsageException("-x " + gidIndex + " is outside the " + pa.gidTblLen() + "-entry GID table of port "
                     + port);
         }
+        if (dualPort && port + 1 > da.physPortCnt()) {
+            throw new UsageException("-O runs half the QPs on port " + (port + 1) + ", and device '" + device.name()
+                    + "' has " + da.physPortCnt() + " port(s)");
+        }
         if (mtu != null && mtu > pa.activeMtu().bytes()) {
             throw new UsageException("-m " + mtu + " is more than port " + port + "'s active MTU of "
                     + pa.activeMtu().bytes() + " bytes");
@@ -442,9 +585,14 @@ public final class PerfCommand implements Callable<Integer> {
         return sizes;
     }
 
+    /** {@code -D}, perftest's default period with {@code --run_infinitely}, or null for a counted run. */
+    private Integer durationSeconds() {
+        return duration != null ? Integer.valueOf(duration) : runInfinitely ? DEFAULT_INFINITE_PERIOD : null;
+    }
+
     /** {@code -n}, or perftest's default capped to {@value #BYTES_PER_SIZE} bytes per size; 0 for a timed run. */
     long iterationsFor(PerfTest test, int bytes) {
-        if (duration != null) {
+        if (durationSeconds() != null) {
             return 0;
         }
         if (iterations != null) {
@@ -454,7 +602,8 @@ public final class PerfCommand implements Callable<Integer> {
         return Math.max(MIN_DEFAULT_ITERATIONS, Math.min(def, BYTES_PER_SIZE / bytes));
     }
 
-    private PerfSettings settings(PerfTest test, QpType qpType, PostApi api, DeviceAttributes da, int firstSize) {
+    private PerfSettings settings(PerfTest test, QpType qpType, PostApi api, DeviceAttributes da, int firstSize,
+                                  boolean twoProcess) {
         int depth = txDepth();
         boolean oneByOne = test.kind() == PerfTest.Kind.LATENCY
                 && (test.opcode() == WrOpcode.RDMA_READ || test.isAtomic());
@@ -464,8 +613,12 @@ public final class PerfCommand implements Callable<Integer> {
         if (test.usesReceives()) {
             rx = test.kind() == PerfTest.Kind.BANDWIDTH ? Math.min(Math.max(512, depth), da.maxQpWr()) : 16;
         }
-        return new PerfSettings(test, firstSize, iterationsFor(test, firstSize), duration == null ? 0 : duration,
-                depth, rx, qpType, qps, inlineSize, postList, mod, port, gidIndex == null ? -1 : gidIndex, api,
-                mtu == null ? 0 : mtu, qpTimeout, warmUp);
+        // perftest's ib_send_bw has no warm-up: its server counts every message it receives.
+        boolean warm = warmUp && !(twoProcess && test.usesReceives());
+        Integer seconds = durationSeconds();
+        return new PerfSettings(test, firstSize, iterationsFor(test, firstSize), seconds == null ? 0 : seconds,
+                depth, rx, qpType, dualPort ? 2 * qps : qps, inlineSize, postList, mod, port,
+                gidIndex == null ? -1 : gidIndex, api, mtu == null ? 0 : mtu, qpTimeout, warm, sl, trafficClass,
+                dualPort, bidirectional);
     }
 }

@@ -30,7 +30,7 @@ final class PerfLoops {
      * {@code --perform_warm_up}: untimed chunks on the same QPs until {@link WarmUp} finds the rate steady, so the
      * JIT, the caches and the device's first touches of the buffers are not measured as the size's bandwidth.
      */
-    private static void warmUp(Endpoint client, PeerInfo[] remotes, Receiver receiver, Stall stall) {
+    static void warmUp(Endpoint client, PeerInfo[] remotes, Receiver receiver, Stall stall) {
         WarmUp w = new WarmUp();
         boolean over;
         do {
@@ -144,9 +144,12 @@ final class PerfLoops {
         return t;
     }
 
-    /** The tag of iteration {@code i}: never 0 (a fresh buffer) and never the previous iteration's. */
+    /**
+     * The tag of iteration {@code i}, as perftest's {@code run_iter_lat_write} writes it: the iteration counted
+     * from 1, in a byte. It is never the previous iteration's, and the first is not 0 (a fresh buffer).
+     */
     static byte tag(long i) {
-        return (byte) (i % 254 + 1);
+        return (byte) (i + 1);
     }
 
     /** Puts the tag in the last byte of the outgoing message and writes the message to the peer. */

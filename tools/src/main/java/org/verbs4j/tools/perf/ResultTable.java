@@ -13,6 +13,8 @@ final class ResultTable {
     private final PrintWriter out;
     private final PerfSettings s;
     private final boolean gbits;
+    private boolean reportBoth;
+    private boolean cpuUtil;
 
     /**
      * A table for these settings.
@@ -23,6 +25,18 @@ final class ResultTable {
         this.out = out;
         this.s = settings;
         this.gbits = gbits;
+    }
+
+    /** With {@code --report-both}: after each row of a bidirectional run, each direction's own row. */
+    ResultTable reportBoth(boolean on) {
+        this.reportBoth = on;
+        return this;
+    }
+
+    /** With {@code --cpu_util}: a CPU utilization column. */
+    ResultTable cpuUtil(boolean on) {
+        this.cpuUtil = on;
+        return this;
     }
 
     void header(String provider, String device, String mode, int mtuBytes) {
@@ -40,34 +54,79 @@ final class ResultTable {
         }
         if (s.test().kind() == PerfTest.Kind.BANDWIDTH) {
             out.printf(" Warm up         : %s%n", s.warmUp() ? "until the rate is steady (--perform_warm_up)" : "off");
+            out.printf(" Bidirectional   : %-14s Dual-port      : %s%n", s.bidirectional() ? "ON" : "OFF",
+                    s.dualPort() ? "ON" : "OFF");
+        }
+        if (s.sl() != 0 || s.trafficClass() != 0) {
+            out.printf(" SL              : %-14d Traffic class  : %d%n", s.sl(), s.trafficClass());
         }
         out.printf(" GID index       : %s%n", s.gidIndex() < 0 ? "none (LID, or GID 0 where a GRH is needed)"
                 : Integer.toString(s.gidIndex()));
         out.println(RULE);
+        columns();
+    }
+
+    private void columns() {
+        String cpu = cpuUtil ? "    CPU_Util[%]" : "";
         if (s.test().kind() == PerfTest.Kind.BANDWIDTH) {
             String unit = gbits ? "Gb/sec" : "MB/sec";
-            out.println(" #bytes     #iterations    BW peak[" + unit + "]    BW average[" + unit + "]   MsgRate[Mpps]");
+            out.println(" #bytes     #iterations    BW peak[" + unit + "]    BW average[" + unit + "]   MsgRate[Mpps]"
+                    + cpu);
         } else {
             out.println(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    "
-                    + "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec]");
+                    + "t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec]" + cpu);
         }
         out.flush();
     }
 
     void row(PerfRow row) {
+        row(row, Double.NaN);
+    }
+
+    /** A row; with {@code --cpu_util}, {@code cpuUtilPercent} in its last column (NaN: not measured). */
+    void row(PerfRow row, double cpuUtilPercent) {
         switch (row) {
-            case BandwidthRow b -> out.printf(" %-10d %-10d       %-10.2f         %-10.2f           %-8.6f%n",
+            case BandwidthRow b -> out.printf(" %-10d %-10d       %-10.2f         %-10.2f           %-8.6f",
                     b.bytes(), b.iterations(), bw(b.bwPeakMBps()), bw(b.bwAverageMBps()), b.msgRateMpps());
             case LatencyRow l -> out.printf(" %-7d %-10d     %-7.2f        %-7.2f      %-7.2f            %-7.2f"
-                            + "          %-7.2f         %-7.2f                %-7.2f%n",
+                            + "          %-7.2f         %-7.2f                %-7.2f",
                     l.bytes(), l.iterations(), l.tMinUs(), l.tMaxUs(), l.tTypicalUs(), l.tAvgUs(), l.tStdevUs(),
                     l.t99Us(), l.t999Us());
         }
+        if (cpuUtil) {
+            out.printf(Double.isNaN(cpuUtilPercent) ? "    n/a" : "    %-3.2f", cpuUtilPercent);
+        }
+        out.println();
         out.flush();
     }
 
-    private double bw(double mbps) {
+    /** With {@code --report-both}, the local and the remote direction of a bidirectional row, as perftest. */
+    void bothParts(BandwidthRow local, BandwidthRow remote) {
+        if (!reportBoth) {
+            return;
+        }
+        boolean cpu = cpuUtil;
+        cpuUtil = false;
+        for (String which : new String[] {"Local", "Remote"}) {
+            out.println(RULE);
+            out.println(" " + which + " results: ");
+            out.println(RULE);
+            columns();
+            row(which.equals("Local") ? local : remote);
+        }
+        out.println(RULE);
+        cpuUtil = cpu;
+        columns();
+    }
+
+    /** MB/s in the table's unit: MB/s, or Gb/s with {@code --report_gbits}. */
+    double bw(double mbps) {
         return gbits ? mbps * GBITS_PER_MBPS : mbps;
+    }
+
+    /** The table's unit back to MB/s. */
+    double mbps(double tableUnit) {
+        return gbits ? tableUnit / GBITS_PER_MBPS : tableUnit;
     }
 
     void footer() {

@@ -1,31 +1,32 @@
 package org.verbs4j.tools.perf;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
-import java.net.ConnectException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.verbs4j.Device;
 import org.verbs4j.Mtu;
+import org.verbs4j.QpType;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.spi.VerbsProvider;
 import org.verbs4j.tools.cli.UsageException;
 
 /**
- * Two-process mode: a server ({@code --server}) and a client ({@code HOST}) that exchange what each needs to
- * connect over TCP, as perftest does: a line of LID, QPN, PSN, rkey, buffer address and GID per QP. The client
- * measures; the server is the passive target, keeps receives posted, or echoes in the ping-pong tests. Both print
- * the client's results.
+ * Two-process mode: a server ({@code --server}) and a client ({@code HOST}) that connect over perftest's own
+ * out-of-band TCP exchange ({@link PerftestWire}), step for step as perftest 4.5's {@code ib_*} programs, so either
+ * side may be a C perftest program of the same test.
+ *
+ * <ol>
+ *   <li>versions, system data (page and cache line size) and MTUs; the path MTU is the smaller;</li>
+ *   <li>the keys of each QP, the QPs go to RTS, then "sync" messages (the same keys again) in each test's
+ *       order;</li>
+ *   <li>the run: bandwidth tests are measured by the client, except that in {@code send_bw} each side reports its
+ *       own end and with {@code -b} both post; {@code write_lat} and {@code send_lat} ping-pong (the server writes
+ *       first, the client sends first) and each side reports its own samples; in {@code read_lat} and
+ *       {@code atomic_lat} only the client posts and reports;</li>
+ *   <li>in the bandwidth tests but {@code send_bw}, the client's report travels to the server, which prints it;
+ *       with {@code -b} both sides print the sum;</li>
+ *   <li>a last "sync" and "done" ({@code write_lat} ends without them, as perftest).</li>
+ * </ol>
  */
 final class TwoProcess {
     /**
@@ -33,22 +34,25 @@ final class TwoProcess {
      * of one JVM, which is how the tests run it: the emulated device is reachable only inside its JVM.
      */
     static final String SAME_JVM_PEER_PROPERTY = "verbs4j.perf.sameJvmPeer";
-    private static final String HELLO = "verbs4j-perf 1";
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int CONNECT_RETRY_MILLIS = 5000;
 
     private final List<PerfSettings> runs;
     private final Device device;
     private final long stallNanos;
-    private final Channel ch;
+    private final PerftestChannel ch;
     private final boolean server;
+    private final ResultTable table;
+    private final Consumer<PerfRow> onRow;
+    private Endpoint e;
 
-    private TwoProcess(List<PerfSettings> runs, Device device, long stallNanos, Channel ch, boolean server) {
+    private TwoProcess(List<PerfSettings> runs, Device device, long stallNanos, PerftestChannel ch, boolean server,
+                       ResultTable table, Consumer<PerfRow> onRow) {
         this.runs = runs;
         this.device = device;
         this.stallNanos = stallNanos;
         this.ch = ch;
         this.server = server;
+        this.table = table;
+        this.onRow = onRow;
     }
 
     /** Why two-process mode cannot run with this provider, or null when it can. */
@@ -60,250 +64,339 @@ final class TwoProcess {
         return null;
     }
 
-    /**
-     * Runs every size as the server (host null) or the client, calling {@code onRow} with each result row.
-     *
-     * @throws UsageException if the peer cannot be reached or runs another test
-     */
-    static List<PerfRow> run(List<PerfSettings> runs, Device device, String host, int tcpPort, long stallNanos,
-                             java.util.function.Consumer<PerfRow> onRow) {
-        PerfSettings first = runs.getFirst();
+    /** Why these settings cannot run in two-process mode, or null when they can. */
+    static String unsupportedReason(PerfSettings first) {
         if (first.timed() && first.test().kind() == PerfTest.Kind.LATENCY) {
-            throw new UsageException("two-process latency tests count iterations: use -n, not -D");
+            return "two-process latency tests count iterations: use -n, not -D";
         }
-        try (Channel ch = host == null ? Channel.accept(tcpPort) : Channel.connect(host, tcpPort)) {
-            TwoProcess tp = new TwoProcess(runs, device, stallNanos, ch, host == null);
-            return tp.run(onRow);
+        if (first.test().kind() == PerfTest.Kind.LATENCY && first.iterations() < 2) {
+            return "two-process latency tests time one round trip between two messages: -n takes 2 or more";
+        }
+        return null;
+    }
+
+    /**
+     * Runs every size as the server (host null) or the client. {@code onRow} gets each row this side prints: its
+     * own, or in the server of a bandwidth test but {@code send_bw}, the client's.
+     *
+     * @param table the table being printed, whose unit ({@code --report_gbits}) the exchanged reports use
+     * @throws UsageException if the peer cannot be reached, speaks another protocol or runs other settings
+     */
+    static void run(List<PerfSettings> runs, Device device, String host, int tcpPort, long stallNanos,
+                    ResultTable table, Consumer<PerfRow> onRow) {
+        String why = unsupportedReason(runs.getFirst());
+        if (why != null) {
+            throw new UsageException(why);
+        }
+        try (PerftestChannel ch = host == null ? PerftestChannel.accept(tcpPort)
+                : PerftestChannel.connect(host, tcpPort)) {
+            new TwoProcess(runs, device, stallNanos, ch, host == null, table, onRow).run();
         }
     }
 
-    private List<PerfRow> run(java.util.function.Consumer<PerfRow> onRow) {
-        String mine = HELLO + " " + digest();
-        ch.send(mine);
-        String theirs = ch.receive();
-        if (!mine.equals(theirs)) {
-            throw new UsageException("the peer runs '" + theirs + "' but this side runs '" + mine
-                    + "': give both sides the same test and flags");
-        }
-        List<PerfRow> rows = new ArrayList<>();
-        for (PerfSettings s : runs) {
-            PerfRow row = oneSize(s);
-            rows.add(row);
-            onRow.accept(row);
-        }
-        return rows;
-    }
-
-    /** What both sides must agree on: the test, transport, QPs, sizes and iterations. */
+    /** What two verbs4j peers must agree on: the test, transport, QPs, sizes and iterations. */
     private String digest() {
         PerfSettings s = runs.getFirst();
         List<String> sizes = runs.stream().map(r -> r.size() + "x" + (r.timed() ? r.durationSeconds() + "s"
                 : Long.toString(r.iterations()))).toList();
-        return s.test().cliName() + " " + s.qpType() + " qps=" + s.qps() + " sizes=" + String.join(",", sizes);
+        return s.test().cliName() + " " + s.qpType() + " qps=" + s.qps() + (s.bidirectional() ? " -b" : "")
+                + " sizes=" + String.join(",", sizes);
     }
 
-    private PerfRow oneSize(PerfSettings s) {
-        try (Arena arena = Arena.ofShared(); Endpoint e = Endpoint.open(device, s, arena)) {
-            int nq = s.qps();
-            ch.send("mtu " + e.mtu().bytes());
-            Mtu mtu = Mtu.ofBytes(Math.min(e.mtu().bytes(), Integer.parseInt(field(ch.receive(), "mtu"))));
-            PeerInfo[] remotes = new PeerInfo[nq];
-            for (int q = 0; q < nq; q++) {
-                ch.send(e.info(q).toLine());
+    private void run() {
+        byte[] mine = PerftestWire.version(digest());
+        byte[] theirs = ch.exchange(mine);
+        String version = PerftestWire.versionOf(theirs);
+        if (PerftestWire.versionNumber(version) < PerftestWire.MIN_PEER_VERSION) {
+            throw new UsageException("the peer speaks perftest version '" + version + "', older than the "
+                    + PerftestWire.MIN_PEER_VERSION + " whose handshake verbs4j perf speaks");
+        }
+        String digest = PerftestWire.digestOf(theirs);
+        if (digest != null && !digest.equals(PerftestWire.digestOf(mine))) {
+            throw new UsageException("the peer (verbs4j perf) runs other settings than this side's '" + digest()
+                    + "': give both sides the same test and flags");
+        }
+        int peerCycle = PerftestWire.int32(ch.exchange(PerftestWire.int32(PerftestWire.PAGE_SIZE)));
+        ch.exchange(PerftestWire.int32(PerftestWire.CACHE_LINE));
+        if (peerCycle < 0 || peerCycle > PerftestWire.MAX_CYCLE_BUFFER) {
+            throw new UsageException("the peer's cycle buffer of " + peerCycle + " bytes is no perftest value");
+        }
+        PerfSettings first = runs.getFirst();
+        int largest = runs.stream().mapToInt(PerfSettings::size).max().orElseThrow();
+        // A perftest peer walks its remote address over a cycle buffer (the larger page size of the two) in steps
+        // of the message size: the incoming slot must span it, or an 8-byte atomic_bw fails with REM_ACCESS_ERR.
+        int capacity = Math.max(largest, Math.max(PerftestWire.PAGE_SIZE, peerCycle));
+        try (Arena arena = Arena.ofShared(); Endpoint opened = Endpoint.open(device, first, capacity, arena)) {
+            this.e = opened;
+            Mtu own = e.mtu();
+            Mtu peer = PerftestWire.mtuOf(ch.exchange(PerftestWire.mtu(own)));
+            Mtu path = peer != null && peer.bytes() < own.bytes() ? peer : own;
+            if (first.qpType() == QpType.UD && largest > path.bytes()) {
+                throw new UsageException("a UD message is at most one MTU: " + largest + " bytes is more than the "
+                        + "path MTU of " + path.bytes() + " bytes the peer agreed to");
             }
-            for (int q = 0; q < nq; q++) {
-                remotes[q] = PeerInfo.parse(ch.receive());
+            PeerInfo[] remotes = connect(first, path);
+            switch (first.test().kind()) {
+                case BANDWIDTH -> bandwidth(first, remotes);
+                case LATENCY -> latency(first, remotes);
             }
-            for (int q = 0; q < nq; q++) {
-                e.connect(q, remotes[q], mtu);
+        }
+    }
+
+    /** The keys of each QP and the QPs to RTS, with the "sync" messages each perftest test has around them. */
+    private PeerInfo[] connect(PerfSettings s, Mtu path) {
+        int nq = s.qps();
+        boolean latency = s.test().kind() == PerfTest.Kind.LATENCY;
+        boolean send = s.test().usesReceives();
+        if (latency && !send) {
+            sync();
+        }
+        PerftestWire.Keys[] keys = new PerftestWire.Keys[nq];
+        for (int q = 0; q < nq; q++) {
+            keys[q] = shake(q);
+        }
+        PeerInfo[] remotes = new PeerInfo[nq];
+        for (int q = 0; q < nq; q++) {
+            remotes[q] = keys[q].peer();
+            e.connect(q, remotes[q], path, keys[q].outReads());
+        }
+        if (send) {
+            sync();
+        }
+        for (int q = 0; q < nq; q++) {
+            shake(q);
+        }
+        if (!send) {
+            sync();
+        }
+        return remotes;
+    }
+
+    private PerftestWire.Keys shake(int q) {
+        PerftestWire.Keys mine = new PerftestWire.Keys(e.info(q), e.outReads(), 0);
+        byte[] theirs = ch.exchange(PerftestWire.keys(mine, e.usesGid()));
+        try {
+            return PerftestWire.keysOf(theirs, e.usesGid());
+        } catch (IllegalArgumentException ex) {
+            throw new UsageException(ex.getMessage(), ex);
+        }
+    }
+
+    /** perftest's {@code ctx_hand_shake} used as a barrier: QP 0's keys both ways. */
+    private void sync() {
+        shake(0);
+    }
+
+    private void close() {
+        sync();
+        ch.done();
+    }
+
+    private void bandwidth(PerfSettings first, PeerInfo[] remotes) {
+        if (first.test().usesReceives()) {
+            sendBandwidth(remotes);
+            return;
+        }
+        boolean sweep = runs.size() > 1;
+        if (first.bidirectional()) {
+            // ib_write_bw -b: each side warms up, a sync, both post; a sync after each size of a sweep.
+            for (PerfSettings s : runs) {
+                e.use(s);
+                if (s.warmUp()) {
+                    PerfLoops.warmUp(e, remotes, null, new Stall(stallNanos));
+                }
+                e.use(s.withoutWarmUp());
+                sync();
+                BandwidthRow mine = PerfLoops.bandwidth(e, remotes, null, new Stall(stallNanos));
+                if (sweep) {
+                    sync();
+                }
+                BandwidthRow theirs = exchangeReport(mine, true);
+                onRow.accept(mine.plus(theirs));
+                table.bothParts(mine, theirs);
             }
+            close();
+            return;
+        }
+        if (server) {
+            // The client measures; this side waits for its report.
+            sync();
+            onRow.accept(exchangeReport(new BandwidthRow(first.size(), 0, 0, 0, 0), true));
+            close();
+            return;
+        }
+        BandwidthRow last = null;
+        for (PerfSettings s : runs) {
+            e.use(s);
+            last = PerfLoops.bandwidth(e, remotes, null, new Stall(stallNanos));
+            onRow.accept(last);
+        }
+        sync();
+        // perftest's server sends a report it never filled in (its stack's bytes): read and dropped.
+        exchangeReport(last, false);
+        close();
+    }
+
+    /** {@code send_bw}: receives posted, a sync, the run; each side reports its own end. */
+    private void sendBandwidth(PeerInfo[] remotes) {
+        if (runs.getFirst().bidirectional()) {
+            throw new UsageException("-b is not implemented for send_bw yet (write_bw, read_bw and atomic_bw have it)");
+        }
+        boolean sweep = runs.size() > 1;
+        for (PerfSettings s : runs) {
+            e.use(s);
             Stall stall = new Stall(stallNanos);
-            WrOpcode op = s.test().opcode();
-            // Receives are posted before "ready", so the peer's first SEND finds one.
-            Receiver rx = op == WrOpcode.SEND && (server || s.test().kind() == PerfTest.Kind.LATENCY)
-                    ? new Receiver(e, stall) : null;
-            ch.send("ready");
-            field(ch.receive(), "ready");
-            if (server) {
-                serve(s, e, remotes[0], rx, stall);
-                return parseRow(s, field(ch.receive(), "done"));
+            Receiver rx = server ? new Receiver(e, stall) : null;
+            sync();
+            onRow.accept(server ? receiveBandwidth(s, rx, stall) : PerfLoops.bandwidth(e, remotes, null, stall));
+            if (sweep) {
+                sync();
             }
-            PerfRow row = s.test().kind() == PerfTest.Kind.BANDWIDTH
-                    ? PerfLoops.bandwidth(e, remotes, null, stall) : clientLatency(s, e, remotes[0], rx, stall);
-            ch.send("done " + toJson(row));
-            return row;
         }
+        close();
     }
 
-    /** The server's part: echo in the ping-pong tests, keep receives posted in send_bw, else wait for the client. */
-    private void serve(PerfSettings s, Endpoint e, PeerInfo remote, Receiver rx, Stall stall) {
-        WrOpcode op = s.test().opcode();
-        if (s.test().kind() == PerfTest.Kind.BANDWIDTH) {
-            if (rx != null) {
-                while (!ch.hasInput()) {
-                    rx.service();
+    /** The receiving end of {@code send_bw}: every message of the client, or until its next sync in a timed run. */
+    private BandwidthRow receiveBandwidth(PerfSettings s, Receiver rx, Stall stall) {
+        long expected = s.timed() ? Long.MAX_VALUE : s.iterations() * s.qps();
+        long got = 0;
+        long firstNs = 0;
+        long lastNs = 0;
+        while (got < expected) {
+            int n = rx.service();
+            if (n > 0) {
+                lastNs = System.nanoTime();
+                if (got == 0) {
+                    firstNs = lastNs;
                 }
+                got += n;
+            } else if (s.timed() && ch.hasInput()) {
+                break;
+            } else if (!s.timed()) {
+                stall.check("the client's sends (" + got + " of " + expected + " received)");
             }
-            return;
         }
-        if (op != WrOpcode.RDMA_WRITE && op != WrOpcode.SEND) {
-            return;
-        }
-        SendTracker tx = new SendTracker(e, stall);
-        Poster pong = Poster.create(e, 0, remote, s.size());
-        pong.lastSeq = s.iterations() - 1;
-        for (long i = 0; i < s.iterations(); i++) {
-            tx.awaitRoom(0, 1);
-            if (op == WrOpcode.RDMA_WRITE) {
-                byte tag = PerfLoops.tag(i);
-                PerfLoops.awaitTag(e, tag, stall, tx);
-                PerfLoops.writePing(e, pong, i, tag);
-            } else {
-                rx.awaitOne("the ping's receive");
-                pong.post(i, 1);
-            }
-            tx.poll();
-        }
+        double seconds = Math.max(1, lastNs - firstNs) / 1e9;
+        double avg = got * (double) s.size() / seconds / (1024.0 * 1024.0);
+        return new BandwidthRow(s.size(), got, avg, avg, got / seconds / 1e6);
     }
 
-    private static PerfRow clientLatency(PerfSettings s, Endpoint e, PeerInfo remote, Receiver rx, Stall stall) {
+    /**
+     * {@code xchg_bw_reports}: size, iterations, peak, average and message rate, in the table's unit.
+     *
+     * @param read whether the peer's report means something (false: read and dropped, null returned)
+     */
+    private BandwidthRow exchangeReport(BandwidthRow mine, boolean read) {
+        long size = PerftestWire.int64(ch.exchange(PerftestWire.int64(mine.bytes())));
+        long iters = PerftestWire.int64(ch.exchange(PerftestWire.int64(mine.iterations())));
+        double peak = PerftestWire.float64(ch.exchange(PerftestWire.float64(table.bw(mine.bwPeakMBps()))));
+        double avg = PerftestWire.float64(ch.exchange(PerftestWire.float64(table.bw(mine.bwAverageMBps()))));
+        double rate = PerftestWire.float64(ch.exchange(PerftestWire.float64(mine.msgRateMpps())));
+        if (!read) {
+            return null;
+        }
+        if (size < 0 || size > Integer.MAX_VALUE || iters < 0) {
+            throw new UsageException("the peer reported " + iters + " messages of " + size + " bytes, which is no "
+                    + "bandwidth report");
+        }
+        return new BandwidthRow((int) size, iters, table.mbps(peak), table.mbps(avg), rate);
+    }
+
+    private void latency(PerfSettings first, PeerInfo[] remotes) {
+        WrOpcode op = first.test().opcode();
+        if (op == WrOpcode.RDMA_WRITE) {
+            // ib_write_lat: the server writes first; no sync between sizes and none at the end.
+            for (PerfSettings s : runs) {
+                e.use(s);
+                onRow.accept(pingPong(s, remotes[0], null, new Stall(stallNanos), server));
+            }
+            return;
+        }
+        if (op == WrOpcode.SEND) {
+            // ib_send_lat: receives posted and a sync before each size; the client sends first.
+            for (PerfSettings s : runs) {
+                e.use(s);
+                Stall stall = new Stall(stallNanos);
+                Receiver rx = new Receiver(e, stall);
+                sync();
+                onRow.accept(pingPong(s, remotes[0], rx, stall, !server));
+            }
+            close();
+            return;
+        }
+        // ib_read_lat, ib_atomic_lat: only the client posts; the server waits for its end.
+        if (!server) {
+            for (PerfSettings s : runs) {
+                e.use(s);
+                onRow.accept(operations(s, remotes[0], new Stall(stallNanos)));
+            }
+        }
+        close();
+    }
+
+    /**
+     * A ping-pong of RDMA WRITEs (tags in the message's last byte) or SENDs. The initiator times each round trip
+     * from its ping to the pong; the other side times from one pong to the next. Both report half of it.
+     */
+    private PerfRow pingPong(PerfSettings s, PeerInfo remote, Receiver rx, Stall stall, boolean initiator) {
         SendTracker tx = new SendTracker(e, stall);
-        Poster ping = Poster.create(e, 0, remote, s.size());
-        ping.lastSeq = s.iterations() - 1;
+        Poster poster = Poster.create(e, 0, remote, s.size());
+        long n = s.iterations();
+        poster.lastSeq = n - 1;
         LongList samples = new LongList();
-        WrOpcode op = s.test().opcode();
-        for (long i = 0; i < s.iterations(); i++) {
+        long previous = 0;
+        for (long i = 0; i < n; i++) {
             tx.awaitRoom(0, 1);
-            long t0 = System.nanoTime();
-            switch (op) {
-                case RDMA_WRITE -> {
-                    byte tag = PerfLoops.tag(i);
-                    PerfLoops.writePing(e, ping, i, tag);
-                    PerfLoops.awaitTag(e, tag, stall, tx);
+            if (initiator) {
+                long t0 = System.nanoTime();
+                ping(poster, i);
+                await(rx, i, stall, tx);
+                samples.add(System.nanoTime() - t0);
+            } else {
+                await(rx, i, stall, tx);
+                long now = System.nanoTime();
+                if (i > 0) {
+                    samples.add(now - previous);
                 }
-                case SEND -> {
-                    ping.post(i, 1);
-                    rx.awaitOne("the pong's receive");
-                }
-                default -> PerfLoops.oneOperation(ping, tx, i);
+                previous = now;
+                ping(poster, i);
             }
-            samples.add(System.nanoTime() - t0);
             tx.poll();
             stall.progress();
         }
+        // The last message must have landed before this side tears its QP down.
+        tx.awaitCompleted(0, n);
         return PerfLoops.latencyRow(s, samples);
     }
 
-    private static String toJson(PerfRow row) {
-        try {
-            return JSON.writeValueAsString(row);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
+    private void ping(Poster poster, long i) {
+        if (poster.opcode == WrOpcode.RDMA_WRITE) {
+            PerfLoops.writePing(e, poster, i, PerfLoops.tag(i));
+        } else {
+            poster.post(i, 1);
         }
     }
 
-    private static PerfRow parseRow(PerfSettings s, String json) {
-        try {
-            Class<? extends PerfRow> type = s.test().kind() == PerfTest.Kind.BANDWIDTH ? BandwidthRow.class
-                    : LatencyRow.class;
-            return JSON.readValue(json, type);
-        } catch (JsonProcessingException e) {
-            throw new UsageException("the client sent a result this side cannot read: " + json, e);
+    private void await(Receiver rx, long i, Stall stall, SendTracker tx) {
+        if (rx == null) {
+            PerfLoops.awaitTag(e, PerfLoops.tag(i), stall, tx);
+        } else {
+            rx.awaitOne("the peer's message " + (i + 1));
         }
     }
 
-    /** The rest of a line that starts with {@code key}. */
-    private static String field(String line, String key) {
-        if (line == null || !(line.equals(key) || line.startsWith(key + " "))) {
-            throw new UsageException("the peer sent '" + line + "' where '" + key + "' was expected");
+    /** READ and atomic latency: one operation at a time, each timed to its completion. */
+    private PerfRow operations(PerfSettings s, PeerInfo remote, Stall stall) {
+        SendTracker tx = new SendTracker(e, stall);
+        Poster poster = Poster.create(e, 0, remote, s.size());
+        poster.lastSeq = s.iterations() - 1;
+        LongList samples = new LongList();
+        for (long i = 0; i < s.iterations(); i++) {
+            long t0 = System.nanoTime();
+            PerfLoops.oneOperation(poster, tx, i);
+            samples.add(System.nanoTime() - t0);
+            stall.progress();
         }
-        return line.substring(key.length()).strip();
-    }
-
-    /** The TCP connection: one line per message. */
-    private static final class Channel implements AutoCloseable {
-        private final Socket socket;
-        private final BufferedReader in;
-        private final PrintWriter out;
-
-        private Channel(Socket socket) throws IOException {
-            this.socket = socket;
-            socket.setTcpNoDelay(true);
-            this.in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
-            this.out = new PrintWriter(socket.getOutputStream(), true, StandardCharsets.UTF_8);
-        }
-
-        static Channel accept(int port) {
-            try (ServerSocket ss = new ServerSocket()) {
-                ss.setReuseAddress(true);
-                ss.bind(new InetSocketAddress(port));
-                return new Channel(ss.accept());
-            } catch (IOException e) {
-                throw new UsageException("cannot wait for a client on TCP port " + port + ": " + e.getMessage(), e);
-            }
-        }
-
-        /** Connects, retrying for a few seconds so a client started just before its server still finds it. */
-        static Channel connect(String host, int port) {
-            long until = System.nanoTime() + CONNECT_RETRY_MILLIS * 1_000_000L;
-            while (true) {
-                try {
-                    return new Channel(new Socket(host, port));
-                } catch (ConnectException e) {
-                    if (System.nanoTime() > until) {
-                        throw new UsageException("no verbs4j perf server at " + host + ":" + port + ": "
-                                + e.getMessage(), e);
-                    }
-                    sleep(100);
-                } catch (IOException e) {
-                    throw new UsageException("cannot reach " + host + ":" + port + ": " + e.getMessage(), e);
-                }
-            }
-        }
-
-        void send(String line) {
-            out.println(line);
-            if (out.checkError()) {
-                throw new UsageException("the peer closed the connection");
-            }
-        }
-
-        String receive() {
-            try {
-                String line = in.readLine();
-                if (line == null) {
-                    throw new UsageException("the peer closed the connection");
-                }
-                return line;
-            } catch (IOException e) {
-                throw new UsageException("the connection to the peer failed: " + e.getMessage(), e);
-            }
-        }
-
-        boolean hasInput() {
-            try {
-                return in.ready() || socket.getInputStream().available() > 0;
-            } catch (IOException e) {
-                return true;
-            }
-        }
-
-        @Override
-        public void close() {
-            try {
-                socket.close();
-            } catch (IOException e) {
-                // Closing is best effort once the run is over.
-            }
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new UsageException("interrupted while connecting");
-        }
+        return PerfLoops.latencyRow(s, samples);
     }
 }

@@ -152,7 +152,7 @@ class PerfRunTest {
     @DisplayName("--report_gbits converts MB/s (2^20 B/s) to Gb/s (10^9 bit/s)")
     void gbitsConversion() {
         PerfSettings s = new PerfSettings(PerfTest.ofCliName("write_bw"), 64, 100, 0, 128, 0, org.verbs4j.QpType.RC,
-                1, 0, 1, 100, 1, -1, PostApi.WR, 0, 14, true);
+                1, 0, 1, 100, 1, -1, PostApi.WR, 0, 14, true, 0, 0, false, false);
         java.io.StringWriter mb = new java.io.StringWriter();
         java.io.StringWriter gb = new java.io.StringWriter();
         BandwidthRow row = new BandwidthRow(65536, 100, 1000.0, 500.0, 0.008);
@@ -202,10 +202,9 @@ class PerfRunTest {
         assertTrue(r.err().isEmpty(), "no progress bar outside a terminal: " + r.err());
     }
 
-    @ParameterizedTest(name = "{0}")
-    @CsvSource({"write_bw, 4096", "send_bw, 4096", "read_bw, 4096", "write_lat, 64", "send_lat, 64", "read_lat, 64"})
-    void twoProcessModeOverLoopbackTcp(String test, String size) throws Exception {
-        // Both "processes" are threads of this JVM, the only way the emulated device can be reached from both.
+    /** Runs a server and a client of this test over loopback TCP; both "processes" are threads of this JVM. */
+    private static Run[] twoProcess(String... args) throws Exception {
+        // The only way the emulated device can be reached from both ends.
         System.setProperty(TwoProcess.SAME_JVM_PEER_PROPERTY, "true");
         try {
             int port;
@@ -213,21 +212,103 @@ class PerfRunTest {
                 port = probe.getLocalPort();
             }
             String p = Integer.toString(port);
-            var server = java.util.concurrent.CompletableFuture.supplyAsync(() -> Run.of("perf", test, "--provider",
-                    "emulated", "--server", "-p", p, "-n", "50", "-s", size));
-            Run client = Run.of("perf", test, "--provider", "emulated", "127.0.0.1", "-p", p, "-n", "50", "-s", size);
+            List<String> common = new java.util.ArrayList<>(List.of("perf"));
+            common.addAll(List.of(args));
+            common.addAll(List.of("--provider", "emulated", "-p", p));
+            List<String> srvArgs = new java.util.ArrayList<>(common);
+            srvArgs.add("--server");
+            List<String> cliArgs = new java.util.ArrayList<>(common);
+            cliArgs.add("127.0.0.1");
+            var server = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> Run.of(srvArgs.toArray(String[]::new)));
+            Run client = Run.of(cliArgs.toArray(String[]::new));
             Run srv = server.get(120, java.util.concurrent.TimeUnit.SECONDS);
-            assertEquals(Main.EXIT_OK, client.exitCode(), client::err);
-            assertEquals(Main.EXIT_OK, srv.exitCode(), srv::err);
-            Pattern row = test.endsWith("_bw") ? BW_ROW : LAT_ROW;
-            var c = row.matcher(client.out());
-            var s = row.matcher(srv.out());
-            assertTrue(c.find(), client.out());
-            assertTrue(s.find(), srv.out());
-            assertEquals(c.group(), s.group(), "the server prints the client's row");
-            assertTrue(client.out().contains("client") && srv.out().contains("server"), client.out());
+            return new Run[] {client, srv};
         } finally {
             System.clearProperty(TwoProcess.SAME_JVM_PEER_PROPERTY);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"write_bw, 4096", "read_bw, 4096", "atomic_bw, 8"})
+    @DisplayName("perftest's handshake, bandwidth: the client measures and its report travels to the server")
+    void twoProcessBandwidthServerPrintsTheClientsReport(String test, String size) throws Exception {
+        Run[] r = twoProcess(test, "-n", "50", "-s", size);
+        Run client = r[0];
+        Run srv = r[1];
+        assertEquals(Main.EXIT_OK, client.exitCode(), client::err);
+        assertEquals(Main.EXIT_OK, srv.exitCode(), srv::err);
+        var c = BW_ROW.matcher(client.out());
+        var s = BW_ROW.matcher(srv.out());
+        assertTrue(c.find(), client.out());
+        assertTrue(s.find(), srv.out());
+        assertEquals(c.group(), s.group(), "the server prints the client's row");
+        assertTrue(client.out().contains("client") && srv.out().contains("server"), client.out());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"send_bw, 4096", "write_lat, 64", "send_lat, 64"})
+    @DisplayName("perftest's handshake: in send_bw and the ping-pong latency tests each side reports its own end")
+    void twoProcessEachSideMeasures(String test, String size) throws Exception {
+        Run[] r = twoProcess(test, "-n", "50", "-s", size);
+        assertEquals(Main.EXIT_OK, r[0].exitCode(), r[0]::err);
+        assertEquals(Main.EXIT_OK, r[1].exitCode(), r[1]::err);
+        Pattern row = test.endsWith("_bw") ? BW_ROW : LAT_ROW;
+        for (Run side : r) {
+            var m = row.matcher(side.out());
+            assertTrue(m.find(), side.out());
+            assertEquals(size, m.group(1), side.out());
+            // send_bw: the 50 messages sent or received; latency: the samples (the side that waits first has 49).
+            assertTrue(Long.parseLong(m.group(2)) >= 49, side.out());
+        }
+    }
+
+    @Test
+    @DisplayName("perftest's handshake, read_lat: only the client posts and prints a row")
+    void twoProcessReadLatency() throws Exception {
+        Run[] r = twoProcess("read_lat", "-n", "50", "-s", "64");
+        assertEquals(Main.EXIT_OK, r[0].exitCode(), r[0]::err);
+        assertEquals(Main.EXIT_OK, r[1].exitCode(), r[1]::err);
+        assertTrue(LAT_ROW.matcher(r[0].out()).find(), r[0].out());
+        assertFalse(LAT_ROW.matcher(r[1].out()).find(), r[1].out());
+    }
+
+    @Test
+    @DisplayName("perftest's handshake, -a: every size on the same QPs; the server prints the client's last report")
+    void twoProcessSweep() throws Exception {
+        Run[] r = twoProcess("write_bw", "-a", "-n", "5", "--perform_warm_up=false");
+        assertEquals(Main.EXIT_OK, r[0].exitCode(), r[0]::err);
+        assertEquals(Main.EXIT_OK, r[1].exitCode(), r[1]::err);
+        assertEquals(23, BW_ROW.matcher(r[0].out()).results().count(), r[0].out());
+        var s = BW_ROW.matcher(r[1].out());
+        assertTrue(s.find(), r[1].out());
+        assertEquals(Integer.toString(8 << 20), s.group(1));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"send_lat, 2", "write_lat, 2"})
+    @DisplayName("perftest's handshake, -a on a ping-pong test: every size, each side its own rows")
+    void twoProcessLatencySweep(String test, String ignored) throws Exception {
+        Run[] r = twoProcess(test, "-a", "-n", "3");
+        for (Run side : r) {
+            assertEquals(Main.EXIT_OK, side.exitCode(), side::err);
+            assertEquals(23, LAT_ROW.matcher(side.out()).results().count(), side.out());
+        }
+    }
+
+    @Test
+    @DisplayName("-b in two processes: both sides post and print the sum of both directions")
+    void twoProcessBidirectional() throws Exception {
+        Run[] r = twoProcess("write_bw", "-b", "-n", "50", "-s", "1024", "--report-both");
+        for (Run side : r) {
+            assertEquals(Main.EXIT_OK, side.exitCode(), side::err);
+            List<java.util.regex.MatchResult> rows = BW_ROW.matcher(side.out()).results().toList();
+            assertEquals(3, rows.size(), side.out());
+            assertEquals(100, Long.parseLong(rows.get(0).group(2)), "the sum of both directions' 50");
+            double sum = Double.parseDouble(rows.get(0).group(4));
+            double parts = Double.parseDouble(rows.get(1).group(4)) + Double.parseDouble(rows.get(2).group(4));
+            assertEquals(sum, parts, 0.02, side.out());
+            assertTrue(side.out().contains("Local results") && side.out().contains("Remote results"), side.out());
         }
     }
 

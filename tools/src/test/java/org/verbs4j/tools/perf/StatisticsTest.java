@@ -32,11 +32,4 @@ class StatisticsTest {
         assertEquals(2.0, r.tTypicalUs(), 1e-9);
         assertEquals(3.0, r.tMaxUs(), 1e-9);
     }
-
-    @Test
-    void peerInfoRoundTripsAsPerftestText() {
-        PeerInfo p = new PeerInfo(0x12, 0xabcdef, 0x123456, 0xdeadbeef, 0x7f00_1234_5678L,
-                org.verbs4j.Gid.parse("fe80::1"));
-        assertEquals(p, PeerInfo.parse(p.toLine()));
-    }
 }
