@@ -96,7 +96,8 @@ final class EmulatedDevice implements Device {
         this.gidBytes = new MemorySegment[] {MemorySegment.ofArray(linkLocal.toBytes()),
             MemorySegment.ofArray(ipv4.toBytes())};
         this.capabilities = buildCapabilities(roce != null);
-        this.attributes = new DeviceAttributes("verbs4j-emulated-1", guid, guid, maxMessageSize * 2, 0xfffff000L,
+        // max_mr_size does not shrink with the wire device's max_msg_sz: a region holds many messages.
+        this.attributes = new DeviceAttributes("verbs4j-emulated-1", guid, guid, MAX_MSG_SIZE * 2L, 0xfffff000L,
                 0, 0, 1, 1 << 16, MAX_QP_WR,
                 DeviceAttributes.CAP_RC_RNR_NAK_GEN | DeviceAttributes.CAP_N_NOTIFY_CQ | DeviceAttributes.CAP_MEM_WINDOW
                         | DeviceAttributes.CAP_MEM_MGT_EXTENSIONS | DeviceAttributes.CAP_MEM_WINDOW_TYPE_2B,

@@ -46,6 +46,9 @@ final class Endpoint implements AutoCloseable {
     final Context ctx;
     final PortAttributes portAttrs;
     final Gid gid;
+    /** The source GID index of the port's QPs ({@link #gid}), and of the second port's with {@code -O}. */
+    final int gidIndex;
+    final int gidIndex2;
     /** With {@code -O}: the second port's attributes and GID (the same as the first's otherwise). */
     final PortAttributes portAttrs2;
     final Gid gid2;
@@ -81,12 +84,15 @@ final class Endpoint implements AutoCloseable {
                         + (s.dualPort() ? " for the second half of the QPs (-O)" : ""));
             }
             this.portAttrs = activePort(device, s.port());
-            this.gid = ctx.queryGid(s.port(), checkedGidIndex(portAttrs, s));
+            this.gidIndex = gidIndex(portAttrs, s.port(), s);
+            this.gid = ctx.queryGid(s.port(), gidIndex);
             if (s.dualPort()) {
                 this.portAttrs2 = activePort(device, s.port() + 1);
-                this.gid2 = ctx.queryGid(s.port() + 1, checkedGidIndex(portAttrs2, s));
+                this.gidIndex2 = gidIndex(portAttrs2, s.port() + 1, s);
+                this.gid2 = ctx.queryGid(s.port() + 1, gidIndex2);
             } else {
                 this.portAttrs2 = portAttrs;
+                this.gidIndex2 = gidIndex;
                 this.gid2 = gid;
             }
             this.maxRdAtomic = Math.max(1, Math.min(16, da.maxQpInitRdAtom()));
@@ -131,13 +137,30 @@ final class Endpoint implements AutoCloseable {
         return pa;
     }
 
-    private static int checkedGidIndex(PortAttributes pa, PerfSettings s) {
-        int gidIndex = Math.max(s.gidIndex(), 0);
-        if (gidIndex >= pa.gidTblLen()) {
-            throw new UsageException("GID index " + gidIndex + " is outside the " + pa.gidTblLen()
-                    + "-entry GID table of port " + s.port());
+    /**
+     * {@code -x}, checked against the table; without it, on RoCE, perftest's choice ({@code get_best_gid_index}):
+     * the first IPv4-mapped GID of the port, else GID 0. perftest then prefers RoCE v2 over v1 among GIDs of one
+     * IP version; the API has no GID type, and rxe and the emulated devices have only v2 GIDs.
+     */
+    private int gidIndex(PortAttributes pa, int port, PerfSettings s) {
+        int index = s.gidIndex();
+        if (index >= pa.gidTblLen()) {
+            throw new UsageException("GID index " + index + " is outside the " + pa.gidTblLen()
+                    + "-entry GID table of port " + port);
         }
-        return gidIndex;
+        if (index >= 0) {
+            return index;
+        }
+        if (pa.linkLayer() == LinkLayer.ETHERNET) {
+            for (int i = 0; i < pa.gidTblLen(); i++) {
+                Gid g = ctx.queryGid(port, i);
+                // ::ffff:a.b.c.d
+                if (g.subnetPrefix() == 0 && g.interfaceId() >>> 32 == 0xffffL) {
+                    return i;
+                }
+            }
+        }
+        return 0;
     }
 
     /** Opens the device and builds one side's objects, for messages of {@code settings.size()} bytes. */
@@ -248,7 +271,8 @@ final class Endpoint implements AutoCloseable {
     private AhAttributes addressVector(PeerInfo remote, int port) {
         boolean global = portAttrs.linkLayer() == LinkLayer.ETHERNET || settings.gidIndex() >= 0 || remote.lid() == 0;
         if (global) {
-            GlobalRoute grh = new GlobalRoute(remote.gid(), 0, Math.max(settings.gidIndex(), 0), GRH_HOP_LIMIT,
+            GlobalRoute grh = new GlobalRoute(remote.gid(), 0, port == settings.port() ? gidIndex : gidIndex2,
+                    GRH_HOP_LIMIT,
                     settings.trafficClass());
             return new AhAttributes(grh, 0, settings.sl(), 0, 0, port);
         }

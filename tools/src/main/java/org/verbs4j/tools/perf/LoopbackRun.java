@@ -123,6 +123,12 @@ final class LoopbackRun {
                 default -> PerfLoops.oneOperation(ping, clientTx, i);
             }
             samples.add(System.nanoTime() - t0);
+            // Counted, so that the next round waits for this one's completions: on a device that completes
+            // later (the wire device, a NIC) a CQ of tx-depth entries would otherwise overflow.
+            clientTx.posted[0] = i + 1;
+            if (op == WrOpcode.RDMA_WRITE || op == WrOpcode.SEND) {
+                serverTx.posted[0] = i + 1;
+            }
             clientTx.poll();
             serverTx.poll();
             stall.progress();

@@ -213,7 +213,14 @@ public final class PerfCommand implements Callable<Integer> {
         QpType qpType = parseQpType();
         checkArguments(test, qpType);
         VerbsProvider p = Providers.resolve(provider);
+        boolean twoProcess = server || host != null;
         Device device = Providers.device(p, deviceName);
+        if (twoProcess && deviceName == null) {
+            device = TwoProcess.defaultDevice(p, device);
+        }
+        if (twoProcess && TwoProcess.unsupportedReason(p, device) != null) {
+            throw new UsageException(TwoProcess.unsupportedReason(p, device));
+        }
 
         Capabilities caps;
         DeviceAttributes da;
@@ -231,12 +238,8 @@ public final class PerfCommand implements Callable<Integer> {
         checkDevice(test, qpType, caps, da, pa, device);
         int mtuBytes = mtu != null ? mtu : pa.activeMtu().bytes();
         List<Integer> sizes = sizes(test, qpType, mtuBytes);
-        boolean twoProcess = server || host != null;
         PerfSettings base = settings(test, qpType, api, da, sizes.getFirst(), twoProcess);
 
-        if (twoProcess && TwoProcess.unsupportedReason(p) != null) {
-            throw new UsageException(TwoProcess.unsupportedReason(p));
-        }
         if (twoProcess && TwoProcess.unsupportedReason(base) != null) {
             throw new UsageException(TwoProcess.unsupportedReason(base));
         }

@@ -60,8 +60,8 @@ final class ResultTable {
         if (s.sl() != 0 || s.trafficClass() != 0) {
             out.printf(" SL              : %-14d Traffic class  : %d%n", s.sl(), s.trafficClass());
         }
-        out.printf(" GID index       : %s%n", s.gidIndex() < 0 ? "none (LID, or GID 0 where a GRH is needed)"
-                : Integer.toString(s.gidIndex()));
+        out.printf(" GID index       : %s%n", s.gidIndex() < 0
+                ? "none (LID; where a GRH is needed, the first IPv4-mapped GID, else 0)" : Integer.toString(s.gidIndex()));
         out.println(RULE);
         columns();
     }

@@ -55,11 +55,30 @@ final class TwoProcess {
         this.onRow = onRow;
     }
 
-    /** Why two-process mode cannot run with this provider, or null when it can. */
-    static String unsupportedReason(VerbsProvider p) {
-        if (p.name().equals("emulated") && !Boolean.getBoolean(SAME_JVM_PEER_PROPERTY)) {
-            return "the emulated provider cannot reach across processes (its devices live inside one JVM); "
-                    + "run the test in loopback by leaving out --server and the host";
+    /**
+     * Whether {@code device} lives inside this JVM and cannot reach another process: the emulated provider's
+     * in-JVM devices ({@code emu0}, ...). Its wire devices ({@code roce0}, ..., made by
+     * {@code -Dverbs4j.emulated.roce=ADDRESS[:PORT]} or {@code VERBS4J_EMULATED_ROCE}) speak RoCE v2 over UDP and do.
+     */
+    static boolean inJvmOnly(VerbsProvider p, Device device) {
+        return p.name().equals("emulated") && device.name().startsWith("emu");
+    }
+
+    /**
+     * The device two-process mode uses when {@code -d} is not given: the provider's first device that reaches
+     * across processes (on the emulated provider, its first wire device), else {@code first}.
+     */
+    static Device defaultDevice(VerbsProvider p, Device first) {
+        return p.devices().stream().filter(d -> !inJvmOnly(p, d)).findFirst().orElse(first);
+    }
+
+    /** Why two-process mode cannot run on this device, or null when it can. */
+    static String unsupportedReason(VerbsProvider p, Device device) {
+        if (inJvmOnly(p, device) && !Boolean.getBoolean(SAME_JVM_PEER_PROPERTY)) {
+            return "the emulated device '" + device.name() + "' lives inside this JVM and cannot reach another "
+                    + "process; give both sides a wire device (RoCE v2 over UDP): -Dverbs4j.emulated.roce=ADDRESS "
+                    + "or VERBS4J_EMULATED_ROCE=ADDRESS, one local IPv4 address per side (such as 127.0.0.1 and "
+                    + "127.0.0.2), then -d roce0; or run in loopback by leaving out --server and the host";
         }
         return null;
     }
@@ -361,6 +380,9 @@ final class TwoProcess {
                 previous = now;
                 ping(poster, i);
             }
+            // The next round waits for this ping's completion (perftest polls for it after each post): it may
+            // come after the pong, and a CQ of tx-depth entries would overflow with two.
+            tx.posted[0] = i + 1;
             tx.poll();
             stall.progress();
         }
