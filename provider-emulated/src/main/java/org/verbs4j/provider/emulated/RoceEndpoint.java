@@ -165,7 +165,8 @@ final class RoceEndpoint {
             return Reject.UNKNOWN_QP;
         }
         try {
-            return Opcode.is(p.opcode, Opcode.RESPONSE) ? w.onResponse(p, buf) : w.responder.onRequest(p, buf, from);
+            return Opcode.is(p.opcode, Opcode.RESPONSE) ? w.onResponse(p, buf, from)
+                    : w.responder.onRequest(p, buf, from);
         } catch (IllegalStateException | IndexOutOfBoundsException e) {
             // A region whose arena was closed under it: the packet is lost, the device lives.
             LOG.log(Level.DEBUG, () -> "packet " + p + " failed: " + e);

@@ -149,6 +149,10 @@ final class WireResponder {
         if (op == Opcode.COMPARE_SWAP || op == Opcode.FETCH_ADD) {
             return atomic(p);
         }
+        if (kindOf(op) < 0) {
+            // FLUSH and ATOMIC_WRITE: operations this device does not offer on the wire.
+            return invalid(rc, p);
+        }
         if (first) {
             messageFirstPsn = p.psn;
             messageKind = kindOf(op);

@@ -283,19 +283,27 @@ final class WireTransport implements Transport {
 
     // ---------------------------------------------------------------- responses (the receive thread)
 
-    /** A response to this QP's requests: an ACK or NAK, a READ response or an atomic ACK. */
-    Reject onResponse(Packet p, ByteBuffer in) {
+    /**
+     * A response to this QP's requests, from {@code from}: an ACK or NAK, a READ response or an atomic ACK. Only
+     * the connected peer answers, and only for a packet that was sent.
+     */
+    Reject onResponse(Packet p, ByteBuffer in, InetSocketAddress from) {
         if (qp.type != QpType.RC || Opcode.transport(p.opcode) != Opcode.RC) {
             return Reject.BAD_OPCODE;
         }
         qp.lock.lock();
         try {
+            InetSocketAddress connected = peer;
+            if (connected == null || !connected.getAddress().equals(from.getAddress())) {
+                return Reject.FOREIGN_SOURCE;
+            }
             SendWqe w = cur;
             if (w == null || qp.isClosed() || !qp.awaitingAnswer()) {
                 return Reject.BAD_PSN;
             }
             int idx = psnDiff(p.psn, firstPsn);
-            if (idx < 0 || idx >= packets) {
+            // A READ's responses may run ahead of its one request packet; an ACK or NAK names a packet sent.
+            if (idx < 0 || idx >= packets || w.opcode != OP_RDMA_READ && idx >= sent) {
                 return Reject.BAD_PSN;
             }
             if (Opcode.is(p.opcode, Opcode.AETH)) {
