@@ -522,14 +522,18 @@ class WireFuzzTest {
         h.va = mr.address() + offset;
         h.rkey = mr.rkey();
         h.dmaLength = 64;
-        h.payloadLength = 64;
         ByteBuffer p = ByteBuffer.allocate(256);
+        send(p, withPattern(h, p), roce1, fuzzer);
+    }
+
+    /** Writes {@code h}'s headers and a 64-byte pattern into {@code p}, seals it for roce1; returns its length. */
+    private int withPattern(Packet h, ByteBuffer p) {
+        h.payloadLength = 64;
         int off = h.writeHeaders(p);
         for (int i = 0; i < 64; i++) {
             p.put(off + i, (byte) (0x40 + i));
         }
-        int len = h.seal(p, icrc, new Ipv4Udp().set(ipv4(FUZZER), port, roce1.roce.localAddr, port));
-        send(p, len, roce1, fuzzer);
+        return h.seal(p, icrc, new Ipv4Udp().set(ipv4(FUZZER), port, roce1.roce.localAddr, port));
     }
 
     private static void assertPattern(MemoryRegion mr, long offset) {
@@ -588,13 +592,8 @@ class WireFuzzTest {
         h.destQpn = v.qpNum();
         h.qkey = QKEY;
         h.srcQpn = FUZZER_QPN;
-        h.payloadLength = 64;
         ByteBuffer p = ByteBuffer.allocate(256);
-        int off = h.writeHeaders(p);
-        for (int i = 0; i < 64; i++) {
-            p.put(off + i, (byte) (0x40 + i));
-        }
-        int len = h.seal(p, icrc, new Ipv4Udp().set(ipv4(FUZZER), port, roce1.roce.localAddr, port));
+        int len = withPattern(h, p);
         // Receives posted before may still be there: send until the fresh one completes.
         long deadline = System.nanoTime() + 5_000_000_000L;
         WcStatus st = null;

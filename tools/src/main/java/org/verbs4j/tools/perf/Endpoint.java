@@ -271,9 +271,8 @@ final class Endpoint implements AutoCloseable {
     private AhAttributes addressVector(PeerInfo remote, int port) {
         boolean global = portAttrs.linkLayer() == LinkLayer.ETHERNET || settings.gidIndex() >= 0 || remote.lid() == 0;
         if (global) {
-            GlobalRoute grh = new GlobalRoute(remote.gid(), 0, port == settings.port() ? gidIndex : gidIndex2,
-                    GRH_HOP_LIMIT,
-                    settings.trafficClass());
+            int sgidIndex = port == settings.port() ? gidIndex : gidIndex2;
+            GlobalRoute grh = new GlobalRoute(remote.gid(), 0, sgidIndex, GRH_HOP_LIMIT, settings.trafficClass());
             return new AhAttributes(grh, 0, settings.sl(), 0, 0, port);
         }
         return new AhAttributes(null, remote.lid(), settings.sl(), 0, 0, port);
