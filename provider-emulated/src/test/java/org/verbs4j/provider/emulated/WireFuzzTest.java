@@ -369,6 +369,61 @@ class WireFuzzTest {
         assertVictimUd(vUd, cqB, mrB);
     }
 
+    @Test
+    @DisplayName("An ACK from the connected peer for a packet not yet sent is dropped; the WRITE completes only "
+            + "when its real last packet is acknowledged")
+    void ackForAnUnsentPacketIsDropped() throws Exception {
+        ProtectionDomain pdA = ctxA.allocPd();
+        CompletionQueue cqA = ctxA.createCq(16);
+        MemoryRegion mrA = pdA.registerMemory(arena.allocate(128 * 1024, 64), ACCESS);
+        QueuePair q = qp(pdA, cqA, QpType.RC);
+        connect(q, Gid.ofIpv4(FUZZER), FUZZER_QPN, 0);
+        // 128 KiB at MTU 1024: 128 packets, of which the window lets 64 go before an ACK.
+        q.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .rdma(0x1000, 0x77).sgList(Sge.of(mrA, 0, 128 * 1024)));
+        receivePackets(WireTransport.WINDOW);
+        long badPsn = roce0.roce.rejected(Reject.BAD_PSN);
+        ack(q.qpNum(), RQ_PSN + 127);
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (roce0.roce.rejected(Reject.BAD_PSN) == badPsn && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertEquals(badPsn + 1, roce0.roce.rejected(Reject.BAD_PSN), "the ACK of the unsent last packet is dropped");
+        assertEquals(0, cqA.poll(wc), "and completes nothing");
+        ack(q.qpNum(), RQ_PSN + 63);
+        receivePackets(64);
+        ack(q.qpNum(), RQ_PSN + 127);
+        assertEquals(WcStatus.SUCCESS, awaitWrId(cqA, 1), "the ACK of the last packet, once sent, completes it");
+    }
+
+    private void receivePackets(int n) throws Exception {
+        int got = 0;
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        ByteBuffer b = ByteBuffer.allocate(4200);
+        while (got < n && System.nanoTime() < deadline) {
+            if (fuzzer.receive(b.clear()) != null) {
+                got++;
+            } else {
+                Thread.sleep(1);
+            }
+        }
+        assertEquals(n, got, "packets of the WRITE at the fuzzer");
+    }
+
+    /** An ACK (credits unlimited) from the fuzzer to {@code qpn} on roce0 for {@code psn}. */
+    private void ack(int qpn, int psn) throws IOException {
+        Packet h = new Packet();
+        h.opcode = Opcode.RC | Opcode.ACKNOWLEDGE;
+        h.destQpn = qpn;
+        h.psn = psn & Packet.MASK_24;
+        h.syndrome = Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED;
+        h.payloadLength = 0;
+        ByteBuffer p = ByteBuffer.allocate(64);
+        h.writeHeaders(p);
+        int len = h.seal(p, icrc, new Ipv4Udp().set(ipv4(FUZZER), port, roce0.roce.localAddr, port));
+        send(p, len, roce0, fuzzer);
+    }
+
     private static Map<Reject, Long> diff(Map<Reject, Long> before, Map<Reject, Long> after) {
         Map<Reject, Long> d = new EnumMap<>(Reject.class);
         after.forEach((r, n) -> {
