@@ -38,7 +38,7 @@ public final class Testbed implements AutoCloseable {
     public static final int PSN = 0x1234;
     /** The RNR NAK timer code used for RC responders: 1, the shortest non-zero wait (0.01 ms). */
     public static final int MIN_RNR_TIMER = 1;
-    /** The ACK timeout code used for RC requesters: 14, about 67 ms. */
+    /** The ACK timeout code RC requesters use unless the testbed is opened with another: 14, about 67 ms. */
     public static final int ACK_TIMEOUT = 14;
     /** Every remote access a responder QP of a testbed allows. */
     public static final int QP_ACCESS = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;
@@ -50,6 +50,7 @@ public final class Testbed implements AutoCloseable {
     private final Context context;
     private final Arena arena = Arena.ofShared();
     private final int port;
+    private final int ackTimeout;
     private final int gidIndex;
     private final Gid gid;
     private final PortAttributes portAttributes;
@@ -68,13 +69,33 @@ public final class Testbed implements AutoCloseable {
      * @throws IllegalArgumentException if the provider has no device of that name
      */
     public static Testbed open(VerbsProvider provider, String deviceName, int port, int gidIndex) {
-        Device device = deviceName == null ? provider.devices().getFirst() : provider.device(deviceName);
-        return new Testbed(provider, device, port, gidIndex);
+        return open(provider, deviceName, port, gidIndex, ACK_TIMEOUT);
     }
 
-    private Testbed(VerbsProvider provider, Device device, int port, int gidIndex) {
+    /**
+     * Opens {@code deviceName} (the first device when null) of {@code provider} and allocates a PD; its RC QPs
+     * use the ACK timeout code {@code ackTimeout}.
+     *
+     * @param provider the provider whose device to open
+     * @param deviceName the device's name, as {@code ibv_get_device_name} gives it, or null for the first device
+     * @param port the port to use, 1-based
+     * @param gidIndex the source GID index, or -1 for the first non-zero entry of the port's table
+     * @param ackTimeout the RC ACK timeout code, 0 to 31: 4.096 microseconds times 2 to its power
+     * @return the open testbed; the caller closes it
+     * @throws IllegalArgumentException if the provider has no device of that name, or the code is outside 0..31
+     */
+    public static Testbed open(VerbsProvider provider, String deviceName, int port, int gidIndex, int ackTimeout) {
+        if (ackTimeout < 0 || ackTimeout > 31) {
+            throw new IllegalArgumentException("an ACK timeout code is 0 to 31, not " + ackTimeout);
+        }
+        Device device = deviceName == null ? provider.devices().getFirst() : provider.device(deviceName);
+        return new Testbed(provider, device, port, gidIndex, ackTimeout);
+    }
+
+    private Testbed(VerbsProvider provider, Device device, int port, int gidIndex, int ackTimeout) {
         this.provider = provider;
         this.device = device;
+        this.ackTimeout = ackTimeout;
         this.context = device.open();
         try {
             this.port = port;
@@ -258,7 +279,7 @@ public final class Testbed implements AutoCloseable {
      */
     public void toRts(QueuePair qp, int rnrRetry) {
         if (qp.type() == QpType.RC) {
-            qp.modify(QpAttributes.toRts(PSN, ACK_TIMEOUT, 7, rnrRetry, maxRdAtomic(false)));
+            qp.modify(QpAttributes.toRts(PSN, ackTimeout, 7, rnrRetry, maxRdAtomic(false)));
         } else {
             qp.modify(QpAttributes.toRtsUnreliable(PSN));
         }

@@ -126,9 +126,20 @@ public abstract class VerbsCompatibilityKit {
         return Integer.getInteger(MISUSE_WALK_STEPS_PROPERTY, DEFAULT_MISUSE_WALK_STEPS);
     }
 
+    /**
+     * The ACK timeout code of the kit's RC QPs ({@code ibv_modify_qp(3)} {@code timeout}: 4.096 microseconds times 2
+     * to its power). A device whose answers can be late without being lost (a user-space transport on a loaded
+     * machine) may ask for more; the rules that test the timeout itself set their own.
+     *
+     * @return {@link Testbed#ACK_TIMEOUT} unless the kit says otherwise
+     */
+    protected int ackTimeout() {
+        return Testbed.ACK_TIMEOUT;
+    }
+
     /** {@return a new testbed on the device under test; the caller closes it} */
     public Testbed openTestbed() {
-        return Testbed.open(providerUnderTest(), deviceName(), port(), gidIndex());
+        return Testbed.open(providerUnderTest(), deviceName(), port(), gidIndex(), ackTimeout());
     }
 
     @Nested
