@@ -396,7 +396,7 @@ final class EmulatedCmId implements CmId {
     void ack(EmulatedCmEvent event) {
         cm.lock.lock();
         try {
-            if (event.markAcked() && event.taken) {
+            if (event.acknowledge() && event.taken) {
                 unacked--;
             }
         } finally {
