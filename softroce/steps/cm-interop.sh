@@ -1,14 +1,19 @@
 #!/bin/bash
 # Guest step: the connection manager across processes and against C rdma_cm, on rxe0 (see softroce/README.md).
 #
-# Three pairs, each end its own process, meeting at the rxe0 address of dummy0 (192.0.2.1) through the kernel's
+# Five pairs, each end its own process, meeting at the rxe0 address of dummy0 (192.0.2.1) through the kernel's
 # rdma_cm (the IB CM's REQ/REP/RTU/DREQ/DREP over rxe's QP1):
 #   1. pingpong: examples' CmPingPong server and client, both on the FFM provider;
-#   2. c-server: rdma-core's C ucmatose server (rdmacm-utils) and examples' Cmatose client (FFM);
-#   3. c-client: examples' Cmatose server (FFM) and a C ucmatose client.
+#   2. ucmatose-server: rdma-core's C ucmatose server (rdmacm-utils) and examples' Cmatose client (FFM);
+#   3. ucmatose-client: examples' Cmatose server (FFM) and a C ucmatose client;
+#   4. rping-server: rdma-core's C rping server and examples' Rping client (FFM);
+#   5. rping-client: examples' Rping server (FFM) and a C rping client with -V (it checks each ping's data).
 # ucmatose's exchange: once connected the server SENDs 10 messages of 100 bytes and the client answers with as
-# many, then the server disconnects and the client answers the disconnect. A pair passes when both processes exit
-# 0 and each printed its line of success. The JVMs start directly with C1 only (-XX:TieredStopAtLevel=1), as in
+# many, then the server disconnects and the client answers the disconnect. rping's: per ping the client SENDs its
+# source buffer's address and rkey, the server RDMA READs it and says go ahead, the client SENDs its sink, the
+# server RDMA WRITEs the data there and says go ahead, the client compares; 5 pings of 64 bytes, then the client
+# disconnects. A pair passes when both processes exit 0 and each printed its lines of success. The C tools run
+# under stdbuf -oL so their lines reach the log as they print them. The JVMs start directly with C1 only (-XX:TieredStopAtLevel=1), as in
 # perftest-interop.sh; the project is built on the host first (examples/target/classpath.txt).
 set -uo pipefail
 
@@ -20,8 +25,8 @@ if [ ! -f examples/target/classpath.txt ] || [ ! -d examples/target/classes ]; t
     echo "FAIL: no examples/target/classes or classpath.txt: build on the host first (./mvnw -B -q package -DskipTests)"
     exit 1
 fi
-if ! command -v ucmatose >/dev/null; then
-    echo "FAIL: ucmatose is not installed (apt-get install rdmacm-utils)"
+if ! command -v ucmatose >/dev/null || ! command -v rping >/dev/null; then
+    echo "FAIL: ucmatose or rping is not installed (apt-get install rdmacm-utils)"
     exit 1
 fi
 java=(java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:TieredStopAtLevel=1
@@ -56,7 +61,7 @@ pair() {
         kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
         fail=$((fail + 1)); return
     fi
-    sleep 1 # ucmatose prints before it listens
+    sleep 1 # the C tools print their line before they listen
     timeout "$limit" "${client[@]}" > "$out/$name-client.log" 2>&1 || crc=$?
     wait "$spid" || src=$?
     if ((src == 0 && crc == 0)) && grep -q "$server_ok" "$out/$name-server.log" \
@@ -74,14 +79,20 @@ pair() {
 pair pingpong "listening on" "client: ping-pong client" "pong 2" \
     -- "${java[@]}" org.verbs4j.examples.CmPingPong server 7471 3 \
     -- "${java[@]}" org.verbs4j.examples.CmPingPong client "$addr" 7471 3
-pair c-server "starting server" "data transfers complete" "10 messages of 100 bytes received and 10 sent" \
-    -- ucmatose -p 7472 \
+pair ucmatose-server "starting server" "data transfers complete" "10 messages of 100 bytes received and 10 sent" \
+    -- stdbuf -oL ucmatose -p 7472 \
     -- "${java[@]}" org.verbs4j.examples.Cmatose client "$addr" 7472 10 100
-pair c-client "listening on" "10 messages of 100 bytes sent and 10 received" "data transfers complete" \
+pair ucmatose-client "listening on" "10 messages of 100 bytes sent and 10 received" "data transfers complete" \
     -- "${java[@]}" org.verbs4j.examples.Cmatose server 7473 10 100 \
-    -- ucmatose -s "$addr" -p 7473
+    -- stdbuf -oL ucmatose -s "$addr" -p 7473
+pair rping-server "rdma_listen" "server ping data: rdma-ping-4: " "5 pings of 64 bytes checked" \
+    -- stdbuf -oL rping -s -d -v -a "$addr" -p 7474 \
+    -- "${java[@]}" org.verbs4j.examples.Rping client "$addr" 7474 5 64
+pair rping-client "listening on" "5 pings served" "ping data: rdma-ping-4: " \
+    -- "${java[@]}" org.verbs4j.examples.Rping server 7475 \
+    -- stdbuf -oL rping -c -v -V -a "$addr" -p 7475 -C 5 -S 64
 
 echo "cm-interop: $pass passed, $fail failed"
-[ -n "${VERBS4J_STEP_OUT:-}" ] && echo "$pass of 3 pairs (pingpong ffm, ucmatose server, ucmatose client)" \
+[ -n "${VERBS4J_STEP_OUT:-}" ] && echo "$pass of 5 pairs passed (CmPingPong; C ucmatose and rping, each way)" \
     > "$VERBS4J_STEP_OUT/note"
 ((fail == 0))

@@ -173,4 +173,19 @@ class ExamplesTest {
                     client.get(30, TimeUnit.SECONDS));
         }
     }
+
+    @Test
+    @DisplayName("Rping: rping's exchange, the server RDMA READs each ping and RDMA WRITEs it back, the client checks it")
+    void rping() throws Exception {
+        VerbsProvider provider = Verbs.provider();
+        try (Arena arena = Arena.ofShared();
+             RcListener listener = RcListener.listen(provider, new InetSocketAddress(0), Rping.options())) {
+            InetSocketAddress server = new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                    listener.address().getPort());
+            CompletableFuture<String> client =
+                    CompletableFuture.supplyAsync(() -> Rping.play(provider, server, arena, 5, 64));
+            assertEquals("5 pings served; the client disconnected", Rping.serve(listener, arena));
+            assertEquals("5 pings of 64 bytes checked; disconnected", client.get(30, TimeUnit.SECONDS));
+        }
+    }
 }
