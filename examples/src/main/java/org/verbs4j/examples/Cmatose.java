@@ -43,7 +43,7 @@ public final class Cmatose {
 
     /** The options: queues deep enough for every message of each direction. */
     static RcOptions options(int count) {
-        return RcOptions.defaults().withQueueDepth(Math.max(1, count), Math.max(1, count)).withTimeoutMs(10_000);
+        return RcOptions.defaults().withQueueDepth(Math.max(1, count), Math.max(1, count)).withTimeoutMs(30_000);
     }
 
     /**

@@ -54,7 +54,7 @@ public final class Rping {
 
     /** rping's queues: 16 send WRs, 2 receive WRs. */
     static RcOptions options() {
-        return RcOptions.defaults().withQueueDepth(16, 2).withTimeoutMs(10_000);
+        return RcOptions.defaults().withQueueDepth(16, 2).withTimeoutMs(30_000);
     }
 
     /** The buffers of one end: receive and send slots for the 16-byte messages, then two data buffers. */
