@@ -128,8 +128,8 @@ public final class Cmatose {
         }
     }
 
-    /** Waits for the peer's DISCONNECTED on the endpoint's channel. */
-    private static void awaitDisconnected(RcEndpoint ep) {
+    /** Waits for the peer's DISCONNECTED on the endpoint's channel (Rping's too). */
+    static void awaitDisconnected(RcEndpoint ep) {
         try (CmEvent e = ep.channel().getEvent(WAIT_MS, TimeUnit.MILLISECONDS)) {
             if (e == null || e.type() != CmEventType.DISCONNECTED) {
                 throw new IllegalStateException("expected the peer's DISCONNECTED, got " + e);

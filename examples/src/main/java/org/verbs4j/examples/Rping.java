@@ -110,7 +110,7 @@ public final class Rping {
                     }
                 }
                 ep.disconnect();
-                awaitDisconnected(ep);
+                Cmatose.awaitDisconnected(ep);
             } finally {
                 b.mr().close();
             }
@@ -237,15 +237,6 @@ public final class Rping {
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("no " + opcode + " completion within " + WAIT_MS + " ms");
-            }
-        }
-    }
-
-    /** Waits for the peer's DISCONNECTED on the endpoint's channel. */
-    private static void awaitDisconnected(RcEndpoint ep) {
-        try (CmEvent e = ep.channel().getEvent(WAIT_MS, TimeUnit.MILLISECONDS)) {
-            if (e == null || e.type() != CmEventType.DISCONNECTED) {
-                throw new IllegalStateException("expected the peer's DISCONNECTED, got " + e);
             }
         }
     }

@@ -167,11 +167,7 @@ final class BoundCmId implements CmId {
     @Override
     public void resolveAddr(InetSocketAddress src, InetSocketAddress dst, int timeoutMs) {
         checkOpen();
-        CmArguments.address(dst, "dst");
-        if (src != null) {
-            CmArguments.address(src, "src");
-        }
-        CmArguments.timeoutMs(timeoutMs);
+        CmArguments.resolveAddr(src, dst, timeoutMs);
         lock();
         try {
             if (listening) {

@@ -23,10 +23,10 @@ import org.verbs4j.CmEventType;
 import org.verbs4j.CmId;
 import org.verbs4j.CmPortSpace;
 import org.verbs4j.ConnectionParameters;
-import org.verbs4j.Device;
 import org.verbs4j.Errno;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
+import org.verbs4j.TestOnlyProvider;
 import org.verbs4j.VerbsException;
 import org.verbs4j.spi.VerbsProvider;
 
@@ -164,37 +164,8 @@ class BoundConnectionManagerTest {
         }
     }
 
-    private static final VerbsProvider NO_DEVICES = new VerbsProvider() {
-        @Override
-        public String name() {
-            return "scripted";
-        }
-
-        @Override
-        public int priority() {
-            return 0;
-        }
-
-        @Override
-        public int spiVersion() {
-            return SPI_VERSION;
-        }
-
-        @Override
-        public boolean isAvailable() {
-            return true;
-        }
-
-        @Override
-        public Throwable unavailabilityCause() {
-            return null;
-        }
-
-        @Override
-        public List<Device> devices() {
-            return List.of();
-        }
-    };
+    /** A provider with no devices: the ids here are never bound to one. */
+    private static final VerbsProvider NO_DEVICES = new TestOnlyProvider();
 
     private final ScriptedBinding binding = new ScriptedBinding();
     private final BoundConnectionManager cm = new BoundConnectionManager(binding, NO_DEVICES);
