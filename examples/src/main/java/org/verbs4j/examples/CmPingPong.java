@@ -38,6 +38,11 @@ public final class CmPingPong {
     private CmPingPong() {}
 
     private static final int SIZE = 64;
+    /**
+     * How long each connection step may wait, milliseconds: long enough for a server JVM that is still compiling
+     * its accept path (two JVMs on one vCPU under qemu/TCG took more than RcOptions' default 5 s).
+     */
+    private static final int STEP_TIMEOUT_MS = 30_000;
 
     /** The server: accepts one client and answers its pings; returns the client's greeting. */
     static String serve(RcListener listener, Arena arena, int rounds) {
@@ -60,7 +65,7 @@ public final class CmPingPong {
     /** The server's listener on a port (0: any free one), greeting each client in the accept's private data. */
     static RcListener listen(VerbsProvider provider, int port) {
         return RcListener.listen(provider, new InetSocketAddress(port),
-                RcOptions.defaults().withPrivateData(bytes("ping-pong server")));
+                RcOptions.defaults().withPrivateData(bytes("ping-pong server")).withTimeoutMs(STEP_TIMEOUT_MS));
     }
 
     /** The client: plays the rounds; returns the server's greeting, then the pongs. */
@@ -68,7 +73,7 @@ public final class CmPingPong {
         MemorySegment buf = arena.allocate(SIZE * 2, 64);
         List<String> heard = new ArrayList<>();
         try (RcEndpoint ep = RcEndpoint.connect(provider, server,
-                RcOptions.defaults().withPrivateData(bytes("ping-pong client")))) {
+                RcOptions.defaults().withPrivateData(bytes("ping-pong client")).withTimeoutMs(STEP_TIMEOUT_MS))) {
             heard.add(text(ep.peerPrivateData()));
             MemoryRegion mr = ep.pd().registerMemory(buf, AccessFlags.LOCAL_WRITE);
             try {

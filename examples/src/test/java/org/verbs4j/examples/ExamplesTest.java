@@ -156,4 +156,36 @@ class ExamplesTest {
             assertEquals(List.of("ping-pong server", "pong 0", "pong 1", "pong 2"), client.get(30, TimeUnit.SECONDS));
         }
     }
+
+    @Test
+    @DisplayName("Cmatose: ucmatose's exchange, server SENDs first, client answers, both disconnect")
+    void cmatose() throws Exception {
+        VerbsProvider provider = Verbs.provider();
+        try (Arena arena = Arena.ofShared();
+             RcListener listener = RcListener.listen(provider, new InetSocketAddress(0), Cmatose.options(10))) {
+            InetSocketAddress server = new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                    listener.address().getPort());
+            CompletableFuture<String> client =
+                    CompletableFuture.supplyAsync(() -> Cmatose.play(provider, server, arena, 10, 100));
+            assertEquals("10 messages of 100 bytes sent and 10 received; disconnected",
+                    Cmatose.serve(listener, arena, 10, 100));
+            assertEquals("10 messages of 100 bytes received and 10 sent; disconnected",
+                    client.get(30, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    @DisplayName("Rping: rping's exchange, the server RDMA READs each ping and RDMA WRITEs it back, the client checks it")
+    void rping() throws Exception {
+        VerbsProvider provider = Verbs.provider();
+        try (Arena arena = Arena.ofShared();
+             RcListener listener = RcListener.listen(provider, new InetSocketAddress(0), Rping.options())) {
+            InetSocketAddress server = new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                    listener.address().getPort());
+            CompletableFuture<String> client =
+                    CompletableFuture.supplyAsync(() -> Rping.play(provider, server, arena, 5, 64));
+            assertEquals("5 pings served; the client disconnected", Rping.serve(listener, arena));
+            assertEquals("5 pings of 64 bytes checked; disconnected", client.get(30, TimeUnit.SECONDS));
+        }
+    }
 }

@@ -286,7 +286,8 @@ public abstract class ConnectionRules extends TckArea {
         assumeCm();
         CmEventChannel ch = cm.channel();
         CmId id = cm.id(ch);
-        InetSocketAddress nobody = new InetSocketAddress(java.net.InetAddress.getByName("192.0.2.1"), 7471);
+        // TEST-NET-2 (RFC 5737): never assigned. TEST-NET-1's 192.0.2.1 is the soft-RoCE guest's own dummy0.
+        InetSocketAddress nobody = new InetSocketAddress(java.net.InetAddress.getByName("198.51.100.1"), 7471);
         try {
             id.resolveAddr(null, nobody, 300);
         } catch (VerbsException e) {
@@ -295,7 +296,7 @@ public abstract class ConnectionRules extends TckArea {
         CmEvent e = ch.getEvent(CmBench.EVENT_WAIT_MS, TimeUnit.MILLISECONDS);
         assertNotNull(e, "no event within " + CmBench.EVENT_WAIT_MS + " ms of a 300 ms resolution");
         e.close();
-        assertEquals(CmEventType.ADDR_ERROR, e.type(), "resolving TEST-NET-1 (192.0.2.1)");
+        assertEquals(CmEventType.ADDR_ERROR, e.type(), "resolving TEST-NET-2 (198.51.100.1)");
         assertTrue(e.status() < 0, "ADDR_ERROR's status is a negative errno, not " + e.status());
     }
 

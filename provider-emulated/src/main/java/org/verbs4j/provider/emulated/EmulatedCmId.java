@@ -185,11 +185,7 @@ final class EmulatedCmId implements CmId {
     @Override
     public void resolveAddr(InetSocketAddress src, InetSocketAddress dst, int timeoutMs) {
         checkOpen();
-        CmArguments.address(dst, "dst");
-        if (src != null) {
-            CmArguments.address(src, "src");
-        }
-        CmArguments.timeoutMs(timeoutMs);
+        CmArguments.resolveAddr(src, dst, timeoutMs);
         lock();
         try {
             if (state != State.IDLE && state != State.BOUND) {
@@ -396,7 +392,7 @@ final class EmulatedCmId implements CmId {
     void ack(EmulatedCmEvent event) {
         cm.lock.lock();
         try {
-            if (event.markAcked() && event.taken) {
+            if (event.acknowledge() && event.taken) {
                 unacked--;
             }
         } finally {

@@ -2,11 +2,14 @@ package org.verbs4j.provider.ffm;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.verbs4j.ConnectionManager;
 import org.verbs4j.Device;
 import org.verbs4j.provider.ffm.internal.IbverbsLibrary;
 import org.verbs4j.provider.ffm.internal.IbverbsUnavailableException;
 import org.verbs4j.provider.ffm.internal.IbverbsUnavailableException.Reason;
+import org.verbs4j.provider.nativecommon.internal.LibRdmaCm;
 import org.verbs4j.spi.VerbsProvider;
+import org.verbs4j.spi.support.BoundConnectionManager;
 
 /**
  * The {@code ffm} provider: libibverbs ({@code libibverbs.so.1}, rdma-core 44 or later) through the
@@ -33,6 +36,7 @@ public final class FfmProvider implements VerbsProvider {
 
     private volatile Object availability;
     private volatile List<Device> devices;
+    private volatile ConnectionManager connectionManager;
 
     /** Cheap: loads nothing. */
     public FfmProvider() {}
@@ -98,6 +102,36 @@ public final class FfmProvider implements VerbsProvider {
             d = devices = List.copyOf(list);
         }
         return d;
+    }
+
+    /** Has a connection manager when the provider is available and librdmacm ({@code librdmacm1}) loads. */
+    @Override
+    public boolean hasConnectionManager() {
+        return isAvailable() && FfmRdmaCm.UNAVAILABLE == null;
+    }
+
+    /**
+     * The connection manager over librdmacm ({@code librdmacm.so.1}); one per provider instance.
+     *
+     * @throws UnsupportedOperationException if librdmacm is not installed, with its cause
+     */
+    @Override
+    public ConnectionManager connectionManager() {
+        ensureAvailability();
+        if (FfmRdmaCm.UNAVAILABLE != null) {
+            throw new UnsupportedOperationException("verbs4j provider 'ffm' has no connection manager: "
+                    + LibRdmaCm.SONAME + " does not load (install rdma-core's librdmacm1)", FfmRdmaCm.UNAVAILABLE);
+        }
+        ConnectionManager cm = connectionManager;
+        if (cm == null) {
+            synchronized (this) {
+                cm = connectionManager;
+                if (cm == null) {
+                    cm = connectionManager = new BoundConnectionManager(new FfmRdmaCm(), this);
+                }
+            }
+        }
+        return cm;
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.verbs4j.ConnectionManager;
 import org.verbs4j.Device;
 import org.verbs4j.Errno;
 import org.verbs4j.ProviderUnavailableException;
@@ -11,6 +12,7 @@ import org.verbs4j.provider.jnr.internal.Ibverbs;
 import org.verbs4j.provider.jnr.internal.NativeLibraries;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.spi.VerbsProvider;
+import org.verbs4j.spi.support.BoundConnectionManager;
 
 /**
  * The verbs provider over libibverbs through JNR-FFI, named {@code jnr}.
@@ -66,6 +68,57 @@ public final class JnrProvider implements VerbsProvider {
     public List<Device> devices() {
         ensureAvailability();
         return listDevices(Availability.LIBRARIES);
+    }
+
+    /** Has a connection manager when the provider is available and librdmacm ({@code librdmacm1}) loads. */
+    @Override
+    public boolean hasConnectionManager() {
+        return isAvailable() && ConnectionManagerHolder.CAUSE == null;
+    }
+
+    /**
+     * The connection manager over librdmacm ({@code librdmacm.so.1}); one per provider instance.
+     *
+     * @throws UnsupportedOperationException if librdmacm is not installed, with its cause
+     */
+    @Override
+    public ConnectionManager connectionManager() {
+        ensureAvailability();
+        if (ConnectionManagerHolder.CAUSE != null) {
+            throw new UnsupportedOperationException("verbs4j provider 'jnr' has no connection manager: "
+                    + ConnectionManagerHolder.CAUSE.getMessage() + " (install rdma-core's librdmacm1)",
+                    ConnectionManagerHolder.CAUSE);
+        }
+        ConnectionManager cm = connectionManager;
+        if (cm == null) {
+            synchronized (this) {
+                cm = connectionManager;
+                if (cm == null) {
+                    cm = connectionManager = new BoundConnectionManager(ConnectionManagerHolder.BINDING, this);
+                }
+            }
+        }
+        return cm;
+    }
+
+    private volatile ConnectionManager connectionManager;
+
+    /** librdmacm, loaded on first use. */
+    private static final class ConnectionManagerHolder {
+        static final JnrRdmaCm BINDING;
+        static final Throwable CAUSE;
+
+        static {
+            JnrRdmaCm binding = null;
+            Throwable cause = null;
+            try {
+                binding = JnrRdmaCm.load(libraries());
+            } catch (LinkageError | RuntimeException e) {
+                cause = e;
+            }
+            BINDING = binding;
+            CAUSE = cause;
+        }
     }
 
     /** The libraries, once loaded; for the object model. */

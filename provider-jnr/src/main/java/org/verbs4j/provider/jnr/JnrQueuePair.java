@@ -358,56 +358,61 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
             if (rc != 0) {
                 throw new VerbsException("ibv_query_qp", errnoOf(rc), null);
             }
-            QpAttributes q = new QpAttributes();
-            q.state(QpState.of(NativeMemory.getInt(a + IbvQpAttr.qp_state$OFFSET)));
-            q.curState(QpState.of(NativeMemory.getInt(a + IbvQpAttr.cur_qp_state$OFFSET)));
-            int mtu = NativeMemory.getInt(a + IbvQpAttr.path_mtu$OFFSET);
-            if (mtu >= 1 && mtu <= 5) {
-                q.pathMtu(Mtu.of(mtu));
-            }
-            int mig = NativeMemory.getInt(a + IbvQpAttr.path_mig_state$OFFSET);
-            if (mig >= 0 && mig <= 2) {
-                q.pathMigState(PathMigState.of(mig));
-            }
-            q.qkey(NativeMemory.getInt(a + IbvQpAttr.qkey$OFFSET));
-            q.rqPsn(NativeMemory.getInt(a + IbvQpAttr.rq_psn$OFFSET) & 0xffffff);
-            q.sqPsn(NativeMemory.getInt(a + IbvQpAttr.sq_psn$OFFSET) & 0xffffff);
-            q.destQpNum(NativeMemory.getInt(a + IbvQpAttr.dest_qp_num$OFFSET) & 0xffffff);
-            q.accessFlags(NativeMemory.getInt(a + IbvQpAttr.qp_access_flags$OFFSET) & org.verbs4j.AccessFlags.ALL);
-            long cap = a + IbvQpAttr.cap$OFFSET;
-            q.cap(new QpCapabilities(NativeMemory.getInt(cap + IbvQpCap.max_send_wr$OFFSET),
-                    NativeMemory.getInt(cap + IbvQpCap.max_recv_wr$OFFSET),
-                    NativeMemory.getInt(cap + IbvQpCap.max_send_sge$OFFSET),
-                    NativeMemory.getInt(cap + IbvQpCap.max_recv_sge$OFFSET),
-                    NativeMemory.getInt(cap + IbvQpCap.max_inline_data$OFFSET)));
-            AhAttributes av = JnrProtectionDomain.readAhAttr(a + IbvQpAttr.ah_attr$OFFSET);
-            if (av != null) {
-                q.ahAttr(av);
-            }
-            AhAttributes alt = JnrProtectionDomain.readAhAttr(a + IbvQpAttr.alt_ah_attr$OFFSET);
-            if (alt != null) {
-                q.altPath(alt, NativeMemory.getU16(a + IbvQpAttr.alt_pkey_index$OFFSET),
-                        NativeMemory.getU8(a + IbvQpAttr.alt_port_num$OFFSET),
-                        NativeMemory.getU8(a + IbvQpAttr.alt_timeout$OFFSET) & 31);
-            }
-            q.pkeyIndex(NativeMemory.getU16(a + IbvQpAttr.pkey_index$OFFSET));
-            q.enSqdAsyncNotify(NativeMemory.getU8(a + IbvQpAttr.en_sqd_async_notify$OFFSET) != 0);
-            q.sqDraining(NativeMemory.getU8(a + IbvQpAttr.sq_draining$OFFSET) != 0);
-            q.maxRdAtomic(NativeMemory.getU8(a + IbvQpAttr.max_rd_atomic$OFFSET));
-            q.maxDestRdAtomic(NativeMemory.getU8(a + IbvQpAttr.max_dest_rd_atomic$OFFSET));
-            q.minRnrTimer(NativeMemory.getU8(a + IbvQpAttr.min_rnr_timer$OFFSET) & 31);
-            int port = NativeMemory.getU8(a + IbvQpAttr.port_num$OFFSET);
-            if (port != 0) {
-                q.port(port);
-            }
-            q.timeout(NativeMemory.getU8(a + IbvQpAttr.timeout$OFFSET) & 31);
-            q.retryCnt(NativeMemory.getU8(a + IbvQpAttr.retry_cnt$OFFSET) & 7);
-            q.rnrRetry(NativeMemory.getU8(a + IbvQpAttr.rnr_retry$OFFSET) & 7);
-            return q;
+            return readQpAttr(a);
         } finally {
             NativeMemory.free(a);
             NativeMemory.free(init);
         }
+    }
+
+    /** Every attribute of the {@code struct ibv_qp_attr} at {@code a}, each with its mask bit. */
+    static QpAttributes readQpAttr(long a) {
+        QpAttributes q = new QpAttributes();
+        q.state(QpState.of(NativeMemory.getInt(a + IbvQpAttr.qp_state$OFFSET)));
+        q.curState(QpState.of(NativeMemory.getInt(a + IbvQpAttr.cur_qp_state$OFFSET)));
+        int mtu = NativeMemory.getInt(a + IbvQpAttr.path_mtu$OFFSET);
+        if (mtu >= 1 && mtu <= 5) {
+            q.pathMtu(Mtu.of(mtu));
+        }
+        int mig = NativeMemory.getInt(a + IbvQpAttr.path_mig_state$OFFSET);
+        if (mig >= 0 && mig <= 2) {
+            q.pathMigState(PathMigState.of(mig));
+        }
+        q.qkey(NativeMemory.getInt(a + IbvQpAttr.qkey$OFFSET));
+        q.rqPsn(NativeMemory.getInt(a + IbvQpAttr.rq_psn$OFFSET) & 0xffffff);
+        q.sqPsn(NativeMemory.getInt(a + IbvQpAttr.sq_psn$OFFSET) & 0xffffff);
+        q.destQpNum(NativeMemory.getInt(a + IbvQpAttr.dest_qp_num$OFFSET) & 0xffffff);
+        q.accessFlags(NativeMemory.getInt(a + IbvQpAttr.qp_access_flags$OFFSET) & org.verbs4j.AccessFlags.ALL);
+        long cap = a + IbvQpAttr.cap$OFFSET;
+        q.cap(new QpCapabilities(NativeMemory.getInt(cap + IbvQpCap.max_send_wr$OFFSET),
+                NativeMemory.getInt(cap + IbvQpCap.max_recv_wr$OFFSET),
+                NativeMemory.getInt(cap + IbvQpCap.max_send_sge$OFFSET),
+                NativeMemory.getInt(cap + IbvQpCap.max_recv_sge$OFFSET),
+                NativeMemory.getInt(cap + IbvQpCap.max_inline_data$OFFSET)));
+        AhAttributes av = JnrProtectionDomain.readAhAttr(a + IbvQpAttr.ah_attr$OFFSET);
+        if (av != null) {
+            q.ahAttr(av);
+        }
+        AhAttributes alt = JnrProtectionDomain.readAhAttr(a + IbvQpAttr.alt_ah_attr$OFFSET);
+        if (alt != null) {
+            q.altPath(alt, NativeMemory.getU16(a + IbvQpAttr.alt_pkey_index$OFFSET),
+                    NativeMemory.getU8(a + IbvQpAttr.alt_port_num$OFFSET),
+                    NativeMemory.getU8(a + IbvQpAttr.alt_timeout$OFFSET) & 31);
+        }
+        q.pkeyIndex(NativeMemory.getU16(a + IbvQpAttr.pkey_index$OFFSET));
+        q.enSqdAsyncNotify(NativeMemory.getU8(a + IbvQpAttr.en_sqd_async_notify$OFFSET) != 0);
+        q.sqDraining(NativeMemory.getU8(a + IbvQpAttr.sq_draining$OFFSET) != 0);
+        q.maxRdAtomic(NativeMemory.getU8(a + IbvQpAttr.max_rd_atomic$OFFSET));
+        q.maxDestRdAtomic(NativeMemory.getU8(a + IbvQpAttr.max_dest_rd_atomic$OFFSET));
+        q.minRnrTimer(NativeMemory.getU8(a + IbvQpAttr.min_rnr_timer$OFFSET) & 31);
+        int port = NativeMemory.getU8(a + IbvQpAttr.port_num$OFFSET);
+        if (port != 0) {
+            q.port(port);
+        }
+        q.timeout(NativeMemory.getU8(a + IbvQpAttr.timeout$OFFSET) & 31);
+        q.retryCnt(NativeMemory.getU8(a + IbvQpAttr.retry_cnt$OFFSET) & 7);
+        q.rnrRetry(NativeMemory.getU8(a + IbvQpAttr.rnr_retry$OFFSET) & 7);
+        return q;
     }
 
     @Override

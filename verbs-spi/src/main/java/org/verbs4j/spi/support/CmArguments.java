@@ -31,6 +31,23 @@ public final class CmArguments {
     }
 
     /**
+     * Checks the arguments of {@code rdma_resolve_addr(3)}.
+     *
+     * @param src the local address, or null to let the connection manager pick one
+     * @param dst the destination
+     * @param timeoutMs the resolution timeout, milliseconds
+     * @throws NullPointerException if dst is null
+     * @throws IllegalArgumentException if an address is unresolved or timeoutMs is negative
+     */
+    public static void resolveAddr(InetSocketAddress src, InetSocketAddress dst, int timeoutMs) {
+        address(dst, "dst");
+        if (src != null) {
+            address(src, "src");
+        }
+        timeoutMs(timeoutMs);
+    }
+
+    /**
      * Checks a resolution timeout ({@code rdma_resolve_addr(3)}, {@code rdma_resolve_route(3)}).
      *
      * @param timeoutMs the timeout, milliseconds

@@ -1,0 +1,375 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import static org.verbs4j.provider.nativecommon.internal.RdmaCmLayout.RDMA_CM_EVENT;
+import static org.verbs4j.provider.nativecommon.internal.RdmaCmLayout.RDMA_CM_ID;
+import static org.verbs4j.provider.nativecommon.internal.RdmaCmLayout.RDMA_CONN_PARAM;
+import static org.verbs4j.provider.nativecommon.internal.RdmaCmLayout.RDMA_EVENT_CHANNEL;
+import static org.verbs4j.provider.nativecommon.internal.RdmaCmLayout.SOCKADDR_IN;
+import static org.verbs4j.provider.nativecommon.internal.RdmaCmLayout.SOCKADDR_IN6;
+
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.verbs4j.ConnectionParameters;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.QpState;
+import org.verbs4j.VerbsException;
+import org.verbs4j.spi.support.CmBinding;
+
+/**
+ * librdmacm ({@code librdmacm.so.1}) as a {@link CmBinding}, for both native providers: it builds and reads the
+ * structs of {@link RdmaCmLayout} in Java and leaves a provider only the raw calls, on addresses, and four
+ * memory primitives. Native memory is allocated per call: these are control-path verbs.
+ */
+public abstract class LibRdmaCm implements CmBinding {
+    /** The library's soname. */
+    public static final String SONAME = "librdmacm.so.1";
+    private static final int AF_INET = 2;
+    private static final int AF_INET6 = 10;
+    /** {@code sizeof(struct sockaddr_storage)}: what a sockaddr buffer of ours holds. */
+    private static final int SOCKADDR_STORAGE = 128;
+
+    /** For a subclass. */
+    protected LibRdmaCm() {}
+
+    // ---------------------------------------------------------------- what a provider binds
+
+    /** {@return native memory of this size, not initialised; never 0} */
+    protected abstract long allocate(long bytes);
+
+    /** Frees what {@link #allocate} returned. */
+    protected abstract void free(long address);
+
+    /** Copies bytes to native memory. */
+    protected abstract void put(long address, byte[] bytes);
+
+    /** {@return a copy of native memory} */
+    protected abstract byte[] get(long address, int length);
+
+    /** {@return the errno the last call of this thread left} */
+    protected abstract int errno();
+
+    /** {@return the channel, or 0 with errno set} */
+    protected abstract long rdma_create_event_channel();
+
+    protected abstract void rdma_destroy_event_channel(long channel);
+
+    protected abstract int rdma_create_id(long channel, long idOut, long context, int portSpace);
+
+    protected abstract int rdma_destroy_id(long id);
+
+    protected abstract int rdma_bind_addr(long id, long sockaddr);
+
+    protected abstract int rdma_resolve_addr(long id, long src, long dst, int timeoutMs);
+
+    protected abstract int rdma_resolve_route(long id, int timeoutMs);
+
+    protected abstract int rdma_listen(long id, int backlog);
+
+    protected abstract int rdma_connect(long id, long connParam);
+
+    protected abstract int rdma_accept(long id, long connParam);
+
+    protected abstract int rdma_reject(long id, long privateData, byte length);
+
+    protected abstract int rdma_establish(long id);
+
+    protected abstract int rdma_disconnect(long id);
+
+    protected abstract int rdma_migrate_id(long id, long channel);
+
+    protected abstract int rdma_init_qp_attr(long id, long qpAttr, long mask);
+
+    protected abstract int rdma_get_cm_event(long channel, long eventOut);
+
+    protected abstract int rdma_ack_cm_event(long event);
+
+    /** {@return {@code ibv_get_device_name} of a {@code struct ibv_device *}} */
+    protected abstract String ibv_get_device_name(long device);
+
+    /** {@return {@code sizeof(struct ibv_qp_attr)}} */
+    protected abstract long qpAttrSize();
+
+    /** {@return the attributes of a {@code struct ibv_qp_attr} with this mask} */
+    protected abstract QpAttributes readQpAttr(long qpAttr, int mask);
+
+    // ---------------------------------------------------------------- helpers
+
+    private static ByteBuffer le(byte[] b) {
+        return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private static void check(String verb, int rc, LibRdmaCm lib) {
+        if (rc != 0) {
+            throw new VerbsException(verb, rc < 0 ? lib.errno() : rc, null);
+        }
+    }
+
+    private long pointer(long address) {
+        return le(get(address, 8)).getLong(0);
+    }
+
+    /** {@code struct sockaddr_in} or {@code sockaddr_in6} bytes of an address, in a sockaddr_storage. */
+    static byte[] sockaddr(InetSocketAddress a) {
+        byte[] b = new byte[SOCKADDR_STORAGE];
+        ByteBuffer bb = le(b);
+        InetAddress ip = a.getAddress();
+        short port = Short.reverseBytes((short) a.getPort());
+        if (ip instanceof Inet4Address) {
+            bb.putShort((int) SOCKADDR_IN.offset("sin_family"), (short) AF_INET);
+            bb.putShort((int) SOCKADDR_IN.offset("sin_port"), port);
+            bb.put((int) SOCKADDR_IN.offset("sin_addr"), ip.getAddress());
+        } else {
+            bb.putShort((int) SOCKADDR_IN6.offset("sin6_family"), (short) AF_INET6);
+            bb.putShort((int) SOCKADDR_IN6.offset("sin6_port"), port);
+            bb.put((int) SOCKADDR_IN6.offset("sin6_addr"), ip.getAddress());
+            bb.putInt((int) SOCKADDR_IN6.offset("sin6_scope_id"), ((Inet6Address) ip).getScopeId());
+        }
+        return b;
+    }
+
+    /** The address in sockaddr bytes, or null for none ({@code AF_UNSPEC}, or the wildcard with port 0). */
+    static InetSocketAddress address(byte[] b, int at) {
+        ByteBuffer bb = le(b);
+        int family = bb.getShort(at) & 0xffff;
+        try {
+            if (family == AF_INET) {
+                byte[] ip = new byte[4];
+                bb.get(at + (int) SOCKADDR_IN.offset("sin_addr"), ip);
+                int port = Short.reverseBytes(bb.getShort(at + (int) SOCKADDR_IN.offset("sin_port"))) & 0xffff;
+                return new InetSocketAddress(InetAddress.getByAddress(ip), port);
+            }
+            if (family == AF_INET6) {
+                byte[] ip = new byte[16];
+                bb.get(at + (int) SOCKADDR_IN6.offset("sin6_addr"), ip);
+                int port = Short.reverseBytes(bb.getShort(at + (int) SOCKADDR_IN6.offset("sin6_port"))) & 0xffff;
+                return new InetSocketAddress(InetAddress.getByAddress(ip), port);
+            }
+            return null;
+        } catch (UnknownHostException e) {
+            throw new AssertionError("a 4- or 16-byte address is always valid", e);
+        }
+    }
+
+    /** Runs a call with native copies of byte arrays; frees them after. */
+    private int withMemory(NativeCall call, byte[]... blocks) {
+        long[] at = new long[blocks.length];
+        try {
+            for (int i = 0; i < blocks.length; i++) {
+                if (blocks[i] != null) {
+                    at[i] = allocate(Math.max(1, blocks[i].length));
+                    put(at[i], blocks[i]);
+                }
+            }
+            return call.run(at);
+        } finally {
+            for (long a : at) {
+                if (a != 0) {
+                    free(a);
+                }
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface NativeCall {
+        int run(long[] addresses);
+    }
+
+    // ---------------------------------------------------------------- CmBinding
+
+    @Override
+    public long createEventChannel() {
+        long ch = rdma_create_event_channel();
+        if (ch == 0) {
+            throw new VerbsException("rdma_create_event_channel", errno(), null);
+        }
+        return ch;
+    }
+
+    @Override
+    public int fd(long channel) {
+        return le(get(channel + RDMA_EVENT_CHANNEL.offset("fd"), 4)).getInt(0);
+    }
+
+    @Override
+    public void destroyEventChannel(long channel) {
+        rdma_destroy_event_channel(channel);
+    }
+
+    @Override
+    public long createId(long channel, int portSpace) {
+        long[] id = new long[1];
+        check("rdma_create_id", withMemory(a -> {
+            int rc = rdma_create_id(channel, a[0], 0, portSpace);
+            id[0] = rc == 0 ? pointer(a[0]) : 0;
+            return rc;
+        }, new byte[8]), this);
+        return id[0];
+    }
+
+    @Override
+    public void destroyId(long id) {
+        check("rdma_destroy_id", rdma_destroy_id(id), this);
+    }
+
+    @Override
+    public void bindAddr(long id, InetSocketAddress address) {
+        check("rdma_bind_addr", withMemory(a -> rdma_bind_addr(id, a[0]), sockaddr(address)), this);
+    }
+
+    @Override
+    public void resolveAddr(long id, InetSocketAddress src, InetSocketAddress dst, int timeoutMs) {
+        check("rdma_resolve_addr", withMemory(a -> rdma_resolve_addr(id, a[0], a[1], timeoutMs),
+                src == null ? null : sockaddr(src), sockaddr(dst)), this);
+    }
+
+    @Override
+    public void resolveRoute(long id, int timeoutMs) {
+        check("rdma_resolve_route", rdma_resolve_route(id, timeoutMs), this);
+    }
+
+    @Override
+    public void listen(long id, int backlog) {
+        check("rdma_listen", rdma_listen(id, backlog), this);
+    }
+
+    /** {@code struct rdma_conn_param} followed by the private data it points to, placed at {@code at}. */
+    static byte[] connParam(ConnectionParameters p, int qpNum, boolean srq, long at) {
+        int size = (int) RDMA_CONN_PARAM.size();
+        byte[] data = p.privateData();
+        byte[] b = new byte[size + data.length];
+        ByteBuffer bb = le(b);
+        bb.putLong((int) RDMA_CONN_PARAM.offset("private_data"), data.length == 0 ? 0 : at + size);
+        bb.put((int) RDMA_CONN_PARAM.offset("private_data_len"), (byte) data.length);
+        bb.put((int) RDMA_CONN_PARAM.offset("responder_resources"), (byte) p.responderResources());
+        bb.put((int) RDMA_CONN_PARAM.offset("initiator_depth"), (byte) p.initiatorDepth());
+        bb.put((int) RDMA_CONN_PARAM.offset("retry_count"), (byte) p.retryCount());
+        bb.put((int) RDMA_CONN_PARAM.offset("rnr_retry_count"), (byte) p.rnrRetryCount());
+        bb.put((int) RDMA_CONN_PARAM.offset("srq"), (byte) (srq ? 1 : 0));
+        bb.putInt((int) RDMA_CONN_PARAM.offset("qp_num"), qpNum);
+        System.arraycopy(data, 0, b, size, data.length);
+        return b;
+    }
+
+    private int withConnParam(ConnectionParameters p, int qpNum, boolean srq, java.util.function.LongToIntFunction call) {
+        long at = allocate(RDMA_CONN_PARAM.size() + p.privateDataLength());
+        try {
+            put(at, connParam(p, qpNum, srq, at));
+            return call.applyAsInt(at);
+        } finally {
+            free(at);
+        }
+    }
+
+    @Override
+    public void connect(long id, ConnectionParameters parameters, int qpNum, boolean srq) {
+        check("rdma_connect", withConnParam(parameters, qpNum, srq, at -> rdma_connect(id, at)), this);
+    }
+
+    @Override
+    public void accept(long id, ConnectionParameters parameters, int qpNum, boolean srq) {
+        check("rdma_accept", withConnParam(parameters, qpNum, srq, at -> rdma_accept(id, at)), this);
+    }
+
+    @Override
+    public void reject(long id, byte[] privateData) {
+        check("rdma_reject", withMemory(a -> rdma_reject(id, privateData.length == 0 ? 0 : a[0],
+                (byte) privateData.length), privateData), this);
+    }
+
+    @Override
+    public void establish(long id) {
+        check("rdma_establish", rdma_establish(id), this);
+    }
+
+    @Override
+    public void disconnect(long id) {
+        check("rdma_disconnect", rdma_disconnect(id), this);
+    }
+
+    @Override
+    public void migrate(long id, long channel) {
+        check("rdma_migrate_id", rdma_migrate_id(id, channel), this);
+    }
+
+    @Override
+    public QpAttributes initQpAttr(long id, QpState state) {
+        long attr = allocate(qpAttrSize());
+        long mask = allocate(4);
+        try {
+            put(attr, new byte[(int) qpAttrSize()]);
+            byte[] first = new byte[4];
+            le(first).putInt(0, state.value());
+            put(attr, first); // qp_state is ibv_qp_attr's first member
+            put(mask, new byte[4]);
+            check("rdma_init_qp_attr", rdma_init_qp_attr(id, attr, mask), this);
+            return readQpAttr(attr, le(get(mask, 4)).getInt(0));
+        } finally {
+            free(attr);
+            free(mask);
+        }
+    }
+
+    private byte[] id(long id) {
+        return get(id, (int) RDMA_CM_ID.size());
+    }
+
+    @Override
+    public String deviceName(long id) {
+        long verbs = le(id(id)).getLong((int) RDMA_CM_ID.offset("verbs"));
+        // struct ibv_context's first member is its struct ibv_device *.
+        return verbs == 0 ? null : ibv_get_device_name(pointer(verbs));
+    }
+
+    @Override
+    public int portNum(long id) {
+        return id(id)[(int) RDMA_CM_ID.offset("port_num")] & 0xff;
+    }
+
+    @Override
+    public InetSocketAddress localAddress(long id) {
+        return address(id(id), (int) RDMA_CM_ID.offset("route.addr.src_addr"));
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress(long id) {
+        return address(id(id), (int) RDMA_CM_ID.offset("route.addr.dst_addr"));
+    }
+
+    @Override
+    public RawEvent getEvent(long channel) {
+        long[] event = new long[1];
+        check("rdma_get_cm_event", withMemory(a -> {
+            int rc = rdma_get_cm_event(channel, a[0]);
+            event[0] = rc == 0 ? pointer(a[0]) : 0;
+            return rc;
+        }, new byte[8]), this);
+        ByteBuffer e = le(get(event[0], (int) RDMA_CM_EVENT.size()));
+        int type = e.getInt((int) RDMA_CM_EVENT.offset("event"));
+        long data = carriesConnParam(type) ? e.getLong((int) RdmaCmLayout.eventConn("private_data")) : 0;
+        int length = e.get((int) RdmaCmLayout.eventConn("private_data_len")) & 0xff;
+        return new RawEvent(event[0], e.getLong((int) RDMA_CM_EVENT.offset("id")),
+                e.getLong((int) RDMA_CM_EVENT.offset("listen_id")), type,
+                e.getInt((int) RDMA_CM_EVENT.offset("status")), data == 0 ? new byte[0] : get(data, length),
+                e.get((int) RdmaCmLayout.eventConn("responder_resources")) & 0xff,
+                e.get((int) RdmaCmLayout.eventConn("initiator_depth")) & 0xff);
+    }
+
+    /**
+     * Whether librdmacm fills {@code param.conn} for this event type: CONNECT_REQUEST (4), CONNECT_RESPONSE (5),
+     * REJECTED (8) and ESTABLISHED (9); the private data of no other event is read.
+     */
+    private static boolean carriesConnParam(int type) {
+        return type == 4 || type == 5 || type == 8 || type == 9;
+    }
+
+    @Override
+    public void ackEvent(long event) {
+        check("rdma_ack_cm_event", rdma_ack_cm_event(event), this);
+    }
+}
