@@ -7,13 +7,17 @@ import java.util.concurrent.TimeUnit;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /** A completion channel: a queue of CQ events that {@link #awaitEvent} takes from. */
-final class EmulatedCompletionChannel extends EmulatedObject implements CompletionChannel {
+final class EmulatedCompletionChannel extends AbstractVerbsObject implements CompletionChannel {
+    final EmulatedContext context;
     private final LinkedBlockingQueue<EmulatedCompletionQueue> events = new LinkedBlockingQueue<>();
 
     EmulatedCompletionChannel(EmulatedContext context) {
-        super(context);
+        super("CompletionChannel", context, context.lock);
+        this.context = context;
+        register();
     }
 
     void signal(EmulatedCompletionQueue cq) {
@@ -42,12 +46,13 @@ final class EmulatedCompletionChannel extends EmulatedObject implements Completi
     }
 
     @Override
-    String destroyVerb() {
+    protected String destroyVerb() {
         return "ibv_destroy_comp_channel";
     }
 
     @Override
-    void destroy() {
+    protected int destroy() {
         events.clear();
+        return 0;
     }
 }

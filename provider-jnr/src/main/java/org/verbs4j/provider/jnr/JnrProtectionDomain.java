@@ -1,5 +1,7 @@
 package org.verbs4j.provider.jnr;
 
+import static org.verbs4j.provider.jnr.JnrProvider.errnoOf;
+
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import org.verbs4j.AccessFlags;
@@ -24,18 +26,31 @@ import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.RegionTable;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A protection domain, {@code struct ibv_pd}.
  *
  * @see "ibv_alloc_pd(3)"
  */
-final class JnrProtectionDomain extends JnrResource implements ProtectionDomain {
+final class JnrProtectionDomain extends AbstractVerbsObject implements ProtectionDomain {
+    final JnrContext context;
+    final long handle;
     /** The live regions, for checking inline data before {@code ibv_post_send} copies it. */
     final RegionTable regions = new RegionTable();
 
     JnrProtectionDomain(JnrContext context, long pd) {
-        super(context, pd, ContextResources.Kind.PD, "protection domain");
+        super("ProtectionDomain", context);
+        this.context = context;
+        this.handle = pd;
+        context.track(ContextResources.Kind.PD, pd, this);
+        register();
+    }
+
+    /** The native address; throws if this object is closed. */
+    long handle() {
+        checkOpen();
+        return handle;
     }
 
     @Override
@@ -178,13 +193,18 @@ final class JnrProtectionDomain extends JnrResource implements ProtectionDomain 
     }
 
     @Override
-    int destroy() {
+    protected int destroy() {
         int rc = context.libs.ibverbs().ibv_dealloc_pd(handle);
         return rc == 0 ? 0 : errnoOf(rc);
     }
 
     @Override
-    String destroyVerb() {
+    protected String destroyVerb() {
         return "ibv_dealloc_pd";
+    }
+
+    @Override
+    protected void afterDestroy() {
+        context.untrack(ContextResources.Kind.PD, handle, this);
     }
 }

@@ -1,5 +1,7 @@
 package org.verbs4j.provider.jnr;
 
+import static org.verbs4j.provider.jnr.JnrProvider.errnoOf;
+
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -39,6 +41,8 @@ import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.jnr.internal.VerbsContext;
 import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AbstractWrSession;
 
 /**
  * A queue pair, created with {@code ibv_create_qp_ex} (through {@code verbs_context.create_qp_ex}) and
@@ -47,7 +51,9 @@ import org.verbs4j.spi.support.Arguments;
  *
  * @see "ibv_create_qp_ex(3)"
  */
-final class JnrQueuePair extends JnrResource implements QueuePair {
+final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
+    final JnrContext context;
+    final long handle;
     private static final int IBV_QP_INIT_ATTR_PD = 1;
     private static final int IBV_QP_INIT_ATTR_MAX_TSO_HEADER = 1 << 3;
     private static final int IBV_QP_INIT_ATTR_SEND_OPS_FLAGS = 1 << 6;
@@ -79,7 +85,10 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     private JnrQueuePair(JnrProtectionDomain pd, long qp, long qpx, long parentDomain, QpInitAttributes granted,
                          JnrCompletionQueue sendCq, JnrCompletionQueue recvCq, JnrSharedReceiveQueue srq,
                          JnrThreadDomain td) {
-        super(pd.context, qp, ContextResources.Kind.QP, "QP");
+        super("QueuePair", pd.context);
+        this.context = pd.context;
+        this.handle = qp;
+        context.track(ContextResources.Kind.QP, qp, this);
         this.pd = pd;
         this.type = granted.type();
         this.qpNum = NativeMemory.getInt(qp + IbvQp.qp_num$OFFSET);
@@ -97,24 +106,25 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         this.mwBind = pd.context.resources.allocate(IbvMwBind.SIZEOF);
         this.session = granted.sendOps().isEmpty() ? null
                 : new JnrWrSession(this, qpx, granted.sendOps(), granted.cap(), ipCsum());
-        pd.retain();
-        sendCq.retain();
-        recvCq.retain();
+        dependOn(pd);
+        dependOn(sendCq);
+        dependOn(recvCq);
         if (srq != null) {
-            srq.retain();
+            dependOn(srq);
         }
         if (td != null) {
-            td.retain();
+            dependOn(td);
         }
+        register();
     }
 
     static JnrQueuePair create(JnrProtectionDomain pd, QpInitAttributes a) {
         JnrContext ctx = pd.context;
-        JnrCompletionQueue sendCq = own(ctx, a.sendCq(), JnrCompletionQueue.class, "send CQ");
-        JnrCompletionQueue recvCq = own(ctx, a.recvCq(), JnrCompletionQueue.class, "receive CQ");
-        JnrSharedReceiveQueue srq = a.srq() == null ? null : own(ctx, a.srq(), JnrSharedReceiveQueue.class, "SRQ");
+        JnrCompletionQueue sendCq = ctx.sibling(a.sendCq(), JnrCompletionQueue.class, "the send CQ");
+        JnrCompletionQueue recvCq = ctx.sibling(a.recvCq(), JnrCompletionQueue.class, "the receive CQ");
+        JnrSharedReceiveQueue srq = a.srq() == null ? null : ctx.sibling(a.srq(), JnrSharedReceiveQueue.class, "the SRQ");
         JnrThreadDomain td = a.threadDomain() == null ? null
-                : own(ctx, a.threadDomain(), JnrThreadDomain.class, "thread domain");
+                : ctx.sibling(a.threadDomain(), JnrThreadDomain.class, "the thread domain");
         for (WrOpcode op : a.sendOps()) {
             if (!op.isValidFor(a.type())) {
                 throw new IllegalArgumentException("sendOps: " + op + " is not valid on " + a.type()
@@ -235,15 +245,10 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         }
     }
 
-    private static <T extends JnrResource> T own(JnrContext ctx, Object o, Class<T> type, String what) {
-        if (!type.isInstance(o) || type.cast(o).context != ctx) {
-            throw new IllegalArgumentException("the " + what + " belongs to another context or provider");
-        }
-        T t = type.cast(o);
-        if (t.isClosed()) {
-            throw new IllegalArgumentException("the " + what + " is closed");
-        }
-        return t;
+    /** The native address; throws if this object is closed. */
+    long handle() {
+        checkOpen();
+        return handle;
     }
 
     @Override
@@ -623,61 +628,30 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     }
 
     @Override
-    public void close() {
-        if (session != null) {
-            session.qpSide().lockForDestroy();
-        }
-        try {
-            super.close();
-        } finally {
-            if (session != null) {
-                session.qpSide().unlockAfterDestroy();
-            }
-        }
+    protected AbstractWrSession wrSession() {
+        return session;
     }
 
     @Override
-    void markClosed() {
-        if (session != null) {
-            session.qpSide().lockForDestroy();
-        }
-        try {
-            super.markClosed();
-        } finally {
-            if (session != null) {
-                session.qpSide().unlockAfterDestroy();
-            }
-        }
-    }
-
-    @Override
-    int destroy() {
+    protected int destroy() {
         int rc = context.libs.ibverbs().ibv_destroy_qp(handle);
         return rc == 0 ? 0 : errnoOf(rc);
     }
 
     @Override
-    String destroyVerb() {
+    protected String destroyVerb() {
         return "ibv_destroy_qp";
     }
 
     @Override
-    synchronized void afterDestroy() {
+    protected synchronized void afterDestroy() {
+        context.untrack(ContextResources.Kind.QP, handle, this);
         sendWrs.free();
         recvWrs.free();
         context.resources.free(mwBind);
         if (parentDomain != 0) {
             context.libs.ibverbs().ibv_dealloc_pd(parentDomain);
             context.resources.remove(ContextResources.Kind.PARENT_DOMAIN, parentDomain);
-        }
-        pd.release();
-        sendCq.release();
-        recvCq.release();
-        if (srq != null) {
-            srq.release();
-        }
-        if (td != null) {
-            td.release();
         }
     }
 

@@ -1,5 +1,7 @@
 package org.verbs4j.provider.jnr;
 
+import static org.verbs4j.provider.jnr.JnrProvider.errnoOf;
+
 import java.util.List;
 import java.util.Objects;
 import org.verbs4j.PostRecvException;
@@ -14,6 +16,7 @@ import org.verbs4j.provider.jnr.internal.IbvSrqAttr;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.jnr.internal.VerbsContext;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A shared receive queue, {@code struct ibv_srq}; receives are posted through
@@ -21,7 +24,9 @@ import org.verbs4j.provider.jnr.internal.VerbsContext;
  *
  * @see "ibv_create_srq(3)"
  */
-final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQueue {
+final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedReceiveQueue {
+    final JnrContext context;
+    final long handle;
     private static final int IBV_SRQ_LIMIT = 1 << 1;
 
     private final JnrProtectionDomain pd;
@@ -30,12 +35,22 @@ final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQu
     private final long scratch;
 
     JnrSharedReceiveQueue(JnrProtectionDomain pd, long srq, int maxSge) {
-        super(pd.context, srq, ContextResources.Kind.SRQ, "SRQ");
+        super("SharedReceiveQueue", pd.context);
+        this.context = pd.context;
+        this.handle = srq;
+        context.track(ContextResources.Kind.SRQ, srq, this);
         this.pd = pd;
         this.postSrqRecv = pd.context.op(IbvContext.ops$post_srq_recv$OFFSET);
         this.recvWrs = new RecvWrArray(pd.context.resources);
         this.scratch = pd.context.resources.allocate(IbvSrqAttr.SIZEOF);
-        pd.retain();
+        dependOn(pd);
+        register();
+    }
+
+    /** The native address; throws if this object is closed. */
+    long handle() {
+        checkOpen();
+        return handle;
     }
 
     @Override
@@ -105,20 +120,20 @@ final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQu
     }
 
     @Override
-    int destroy() {
+    protected int destroy() {
         int rc = context.libs.ibverbs().ibv_destroy_srq(handle);
         return rc == 0 ? 0 : errnoOf(rc);
     }
 
     @Override
-    String destroyVerb() {
+    protected String destroyVerb() {
         return "ibv_destroy_srq";
     }
 
     @Override
-    synchronized void afterDestroy() {
+    protected synchronized void afterDestroy() {
+        context.untrack(ContextResources.Kind.SRQ, handle, this);
         recvWrs.free();
         context.resources.free(scratch);
-        pd.release();
     }
 }
