@@ -38,11 +38,6 @@ final class EmulatedAddressHandle extends AbstractVerbsObject implements Address
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_ah";
-    }
-
-    @Override
     protected int destroy() {
         return 0;
     }

@@ -46,11 +46,6 @@ final class EmulatedCompletionChannel extends AbstractVerbsObject implements Com
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_comp_channel";
-    }
-
-    @Override
     protected int destroy() {
         events.clear();
         return 0;

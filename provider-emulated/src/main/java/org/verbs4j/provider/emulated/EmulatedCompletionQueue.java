@@ -178,11 +178,6 @@ final class EmulatedCompletionQueue extends AbstractVerbsObject implements Compl
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_cq";
-    }
-
-    @Override
     protected int destroy() {
         return 0;
     }

@@ -160,11 +160,6 @@ final class EmulatedContext extends AbstractVerbsObject implements Context {
         }
     }
 
-    @Override
-    protected String destroyVerb() {
-        return "ibv_close_device";
-    }
-
     /** The base class has closed every object made from this context; what is left is its event queue. */
     @Override
     protected int destroy() {

@@ -89,11 +89,6 @@ final class EmulatedMemoryRegion extends AbstractVerbsObject implements MemoryRe
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_dereg_mr";
-    }
-
-    @Override
     protected int destroy() {
         pd.device().keys.release(key);
         pd.regions.remove(segment);

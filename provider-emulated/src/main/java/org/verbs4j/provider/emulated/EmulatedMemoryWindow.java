@@ -112,11 +112,6 @@ final class EmulatedMemoryWindow extends AbstractVerbsObject implements MemoryWi
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_dealloc_mw";
-    }
-
-    @Override
     protected int destroy() {
         synchronized (pd.device().keys) {
             unbindLocked();

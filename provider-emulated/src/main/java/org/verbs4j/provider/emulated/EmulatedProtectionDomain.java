@@ -156,11 +156,6 @@ final class EmulatedProtectionDomain extends AbstractVerbsObject implements Prot
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_dealloc_pd";
-    }
-
-    @Override
     protected int destroy() {
         return 0;
     }

@@ -209,11 +209,6 @@ final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, 
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_qp";
-    }
-
-    @Override
     protected int destroy() {
         // It cannot fail: closed first, so that a post racing with the close throws IllegalStateException
         // rather than finding the QP in RESET.

@@ -131,11 +131,6 @@ final class EmulatedSharedReceiveQueue extends AbstractVerbsObject implements Sh
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_srq";
-    }
-
-    @Override
     protected int destroy() {
         return 0;
     }

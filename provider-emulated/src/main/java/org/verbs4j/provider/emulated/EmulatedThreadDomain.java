@@ -20,11 +20,6 @@ final class EmulatedThreadDomain extends AbstractVerbsObject implements ThreadDo
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_dealloc_td";
-    }
-
-    @Override
     protected int destroy() {
         return 0;
     }

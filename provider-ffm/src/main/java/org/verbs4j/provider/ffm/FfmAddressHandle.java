@@ -37,11 +37,6 @@ final class FfmAddressHandle extends AbstractVerbsObject implements AddressHandl
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_ah";
-    }
-
-    @Override
     protected int destroy() {
         return Ibverbs.failure(Ibverbs.ibv_destroy_ah(ah));
     }

@@ -57,11 +57,6 @@ final class FfmCompletionChannel extends AbstractVerbsObject implements Completi
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_comp_channel";
-    }
-
-    @Override
     protected int destroy() {
         return Ibverbs.failure(Ibverbs.ibv_destroy_comp_channel(channel));
     }

@@ -255,11 +255,6 @@ final class FfmCompletionQueue extends AbstractVerbsObject implements Completion
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_cq";
-    }
-
-    @Override
     protected int destroy() {
         return Ibverbs.failure(Ibverbs.ibv_destroy_cq(cq));
     }

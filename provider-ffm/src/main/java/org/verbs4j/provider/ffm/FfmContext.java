@@ -417,11 +417,6 @@ final class FfmContext extends AbstractVerbsObject implements Context {
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_close_device";
-    }
-
-    @Override
     protected int destroy() {
         // The base class has closed every object made from this context; what is left is the device.
         cqs.clear();

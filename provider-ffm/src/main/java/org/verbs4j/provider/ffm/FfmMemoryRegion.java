@@ -73,11 +73,6 @@ final class FfmMemoryRegion extends AbstractVerbsObject implements MemoryRegion 
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_dereg_mr";
-    }
-
-    @Override
     protected int destroy() {
         return Ibverbs.failure(Ibverbs.ibv_dereg_mr(mr));
     }

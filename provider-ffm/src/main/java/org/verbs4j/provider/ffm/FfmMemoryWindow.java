@@ -80,11 +80,6 @@ final class FfmMemoryWindow extends AbstractVerbsObject implements MemoryWindow 
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_dealloc_mw";
-    }
-
-    @Override
     protected int destroy() {
         return Ibverbs.failure(InlineOps.dealloc(ctx.deallocMw, mw));
     }

@@ -291,11 +291,6 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_dealloc_pd";
-    }
-
-    @Override
     protected int destroy() {
         return Ibverbs.failure(Ibverbs.ibv_dealloc_pd(pd));
     }

@@ -569,11 +569,6 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_qp";
-    }
-
-    @Override
     protected int destroy() {
         // Both posting locks: no post runs inside the destroy verb, and none starts after it.
         synchronized (sendLock) {

@@ -106,11 +106,6 @@ final class FfmSharedReceiveQueue extends AbstractVerbsObject implements SharedR
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_srq";
-    }
-
-    @Override
     protected int destroy() {
         return Ibverbs.failure(Ibverbs.ibv_destroy_srq(srq));
     }

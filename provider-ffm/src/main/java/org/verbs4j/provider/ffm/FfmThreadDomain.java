@@ -28,11 +28,6 @@ final class FfmThreadDomain extends AbstractVerbsObject implements ThreadDomain 
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_dealloc_td";
-    }
-
-    @Override
     protected int destroy() {
         MemorySegment op = ctx.verbsOp(verbs_context.dealloc_td$off);
         return op.address() == 0 ? Errno.EOPNOTSUPP : Ibverbs.failure(InlineOps.dealloc(op, td));

@@ -55,11 +55,6 @@ final class JnrAddressHandle extends AbstractVerbsObject implements AddressHandl
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_ah";
-    }
-
-    @Override
     protected void afterDestroy() {
         context.untrack(ContextResources.Kind.AH, handle, this);
     }

@@ -75,11 +75,6 @@ final class JnrCompletionChannel extends AbstractVerbsObject implements Completi
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_comp_channel";
-    }
-
-    @Override
     protected void afterDestroy() {
         context.untrack(ContextResources.Kind.COMP_CHANNEL, handle, this);
         context.resources.free(scratch);

@@ -279,11 +279,6 @@ final class JnrCompletionQueue extends AbstractVerbsObject implements Completion
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_cq";
-    }
-
-    @Override
     protected synchronized void afterDestroy() {
         context.untrack(ContextResources.Kind.CQ, handle, this);
         if (wcArray != 0) {

@@ -421,11 +421,6 @@ final class JnrContext extends AbstractVerbsObject implements Context {
         }
     }
 
-    @Override
-    protected String destroyVerb() {
-        return "ibv_close_device";
-    }
-
     /** The base class has closed every object made from this context; the cleaner closes the device. */
     @Override
     protected int destroy() {

@@ -93,11 +93,6 @@ final class JnrMemoryRegion extends AbstractVerbsObject implements MemoryRegion 
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_dereg_mr";
-    }
-
-    @Override
     protected void afterDestroy() {
         context.untrack(ContextResources.Kind.MR, handle, this);
         pd.regions.remove(segment);

@@ -99,11 +99,6 @@ final class JnrMemoryWindow extends AbstractVerbsObject implements MemoryWindow 
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_dealloc_mw";
-    }
-
-    @Override
     protected void afterDestroy() {
         context.untrack(ContextResources.Kind.MW, handle, this);
     }

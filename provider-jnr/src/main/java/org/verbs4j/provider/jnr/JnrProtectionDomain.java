@@ -199,11 +199,6 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_dealloc_pd";
-    }
-
-    @Override
     protected void afterDestroy() {
         context.untrack(ContextResources.Kind.PD, handle, this);
     }

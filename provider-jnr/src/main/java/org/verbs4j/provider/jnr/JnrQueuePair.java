@@ -639,11 +639,6 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_qp";
-    }
-
-    @Override
     protected synchronized void afterDestroy() {
         context.untrack(ContextResources.Kind.QP, handle, this);
         sendWrs.free();

@@ -126,11 +126,6 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_destroy_srq";
-    }
-
-    @Override
     protected synchronized void afterDestroy() {
         context.untrack(ContextResources.Kind.SRQ, handle, this);
         recvWrs.free();

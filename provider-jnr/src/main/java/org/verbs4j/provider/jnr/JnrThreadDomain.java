@@ -43,11 +43,6 @@ final class JnrThreadDomain extends AbstractVerbsObject implements ThreadDomain 
     }
 
     @Override
-    protected String destroyVerb() {
-        return "ibv_dealloc_td";
-    }
-
-    @Override
     protected void afterDestroy() {
         context.untrack(ContextResources.Kind.TD, handle, this);
     }

@@ -2,6 +2,7 @@ package org.verbs4j.spi.support;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.verbs4j.Errno;
@@ -35,6 +36,19 @@ import org.verbs4j.VerbsObject;
  * @see "ibv_dealloc_pd(3), ibv_destroy_qp(3), ibv_close_device(3)"
  */
 public abstract class AbstractVerbsObject implements VerbsObject {
+    /** The destroy verb of each verbs object of the API, by the kind its constructor names. */
+    private static final Map<String, String> DESTROY_VERBS = Map.of(
+            "Context", "ibv_close_device",
+            "ProtectionDomain", "ibv_dealloc_pd",
+            "MemoryRegion", "ibv_dereg_mr",
+            "MemoryWindow", "ibv_dealloc_mw",
+            "AddressHandle", "ibv_destroy_ah",
+            "CompletionQueue", "ibv_destroy_cq",
+            "CompletionChannel", "ibv_destroy_comp_channel",
+            "QueuePair", "ibv_destroy_qp",
+            "SharedReceiveQueue", "ibv_destroy_srq",
+            "ThreadDomain", "ibv_dealloc_td");
+
     private final String kind;
     private final AbstractVerbsObject owner;
     /** The objects made from this owner, oldest first; null unless this is an owner. Guarded by itself. */
@@ -52,7 +66,8 @@ public abstract class AbstractVerbsObject implements VerbsObject {
     /**
      * Makes an open object. Its constructor ends with {@link #register()}.
      *
-     * @param kind what the object is, for messages: {@code "ProtectionDomain"}, {@code "QueuePair"}, ...
+     * @param kind what the object is, named as its API interface, for messages and its destroy verb:
+     *     {@code "ProtectionDomain"}, {@code "QueuePair"}, ...
      * @param owner the object that releases this one when it closes (the context), or null if this object is
      *     an owner itself
      */
@@ -65,7 +80,8 @@ public abstract class AbstractVerbsObject implements VerbsObject {
      * that serialises the creation and destruction of its objects with one lock (per device, say). Its
      * constructor ends with {@link #register()}.
      *
-     * @param kind what the object is, for messages: {@code "ProtectionDomain"}, {@code "QueuePair"}, ...
+     * @param kind what the object is, named as its API interface, for messages and its destroy verb:
+     *     {@code "ProtectionDomain"}, {@code "QueuePair"}, ...
      * @param owner the object that releases this one when it closes (the context), or null if this object is
      *     an owner itself
      * @param closeLock the lock {@link #close()} and the owner's close hold around the destroy verb; null for this
@@ -88,8 +104,14 @@ public abstract class AbstractVerbsObject implements VerbsObject {
      */
     protected abstract int destroy();
 
-    /** {@return the destroy verb's name, for errors: {@code "ibv_dealloc_pd"}, ...} */
-    protected abstract String destroyVerb();
+    /**
+     * {@return the destroy verb's name, for errors} By default the verb of the kind given to the constructor:
+     * {@code ibv_close_device} for a {@code "Context"}, {@code ibv_dealloc_pd} for a {@code "ProtectionDomain"},
+     * and so on for every {@link VerbsObject} of the API; an object of another kind overrides it.
+     */
+    protected String destroyVerb() {
+        return DESTROY_VERBS.getOrDefault(kind, kind + ".close()");
+    }
 
     /**
      * Frees what the object held besides its native object (scratch memory, table entries), after the destroy
