@@ -1,6 +1,5 @@
 package org.verbs4j.provider.emulated;
 
-import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -8,6 +7,7 @@ import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.Arguments;
 
 /** A completion channel: a queue of CQ events that {@link #awaitEvent} takes from. */
 final class EmulatedCompletionChannel extends AbstractVerbsObject implements CompletionChannel {
@@ -33,16 +33,8 @@ final class EmulatedCompletionChannel extends AbstractVerbsObject implements Com
     @Override
     public CompletionQueue awaitEvent(long timeout, TimeUnit unit) {
         checkOpen();
-        Objects.requireNonNull(unit, "unit");
-        if (timeout < 0) {
-            throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
-        }
-        try {
-            return timeout == 0 ? events.poll() : events.poll(timeout, unit);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
+        Arguments.timeout(timeout, unit);
+        return EmulatedContext.poll(events, timeout, unit);
     }
 
     @Override

@@ -1,6 +1,6 @@
 package org.verbs4j.provider.emulated;
 
-import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -18,6 +18,7 @@ import org.verbs4j.ProtectionDomain;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * An open emulated device. It records every object created from it, so that {@link #close()} can release
@@ -139,12 +140,17 @@ final class EmulatedContext extends AbstractVerbsObject implements Context {
     @Override
     public AsyncEvent pollAsyncEvent(long timeout, TimeUnit unit) {
         checkOpen();
-        Objects.requireNonNull(unit, "unit");
-        if (timeout < 0) {
-            throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
-        }
+        Arguments.timeout(timeout, unit);
+        return poll(events, timeout, unit);
+    }
+
+    /**
+     * The head of {@code queue}, waiting up to the timeout (0: not at all); null if none came or this thread was
+     * interrupted, whose interrupt status is then set again.
+     */
+    static <T> T poll(BlockingQueue<T> queue, long timeout, TimeUnit unit) {
         try {
-            return timeout == 0 ? events.poll() : events.poll(timeout, unit);
+            return timeout == 0 ? queue.poll() : queue.poll(timeout, unit);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;

@@ -30,12 +30,6 @@ final class JnrAddressHandle extends AbstractVerbsObject implements AddressHandl
         register();
     }
 
-    /** The native address; throws if this object is closed. */
-    long handle() {
-        checkOpen();
-        return handle;
-    }
-
     @Override
     public ProtectionDomain pd() {
         checkOpen();

@@ -2,7 +2,6 @@ package org.verbs4j.provider.jnr;
 
 import static org.verbs4j.provider.jnr.JnrProvider.errnoOf;
 
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
@@ -12,6 +11,7 @@ import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.IbvCompChannel;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * A completion channel, {@code struct ibv_comp_channel}. {@link #awaitEvent} waits on its file
@@ -35,12 +35,6 @@ final class JnrCompletionChannel extends AbstractVerbsObject implements Completi
         register();
     }
 
-    /** The native address; throws if this object is closed. */
-    long handle() {
-        checkOpen();
-        return handle;
-    }
-
     @Override
     public Context context() {
         checkOpen();
@@ -50,12 +44,10 @@ final class JnrCompletionChannel extends AbstractVerbsObject implements Completi
     @Override
     public CompletionQueue awaitEvent(long timeout, TimeUnit unit) {
         checkOpen();
-        Objects.requireNonNull(unit, "unit");
-        if (timeout < 0) {
-            throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
-        }
+        Arguments.timeout(timeout, unit);
         synchronized (this) {
-            long ch = handle();
+            checkOpen();
+            long ch = handle;
             int fd = NativeMemory.getInt(ch + IbvCompChannel.fd$OFFSET);
             if (!Fds.awaitReadable(context.libs, scratch, fd, timeout, unit)) {
                 return null;

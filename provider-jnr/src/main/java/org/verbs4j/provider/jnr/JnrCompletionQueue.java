@@ -111,12 +111,6 @@ final class JnrCompletionQueue extends AbstractVerbsObject implements Completion
         return extended;
     }
 
-    /** The native address; throws if this object is closed. */
-    long handle() {
-        checkOpen();
-        return handle;
-    }
-
     @Override
     public Context context() {
         checkOpen();
@@ -137,7 +131,8 @@ final class JnrCompletionQueue extends AbstractVerbsObject implements Completion
 
     @Override
     public synchronized int poll(WorkCompletionBatch batch) {
-        long cq = handle();
+        checkOpen();
+        long cq = handle;
         Objects.requireNonNull(batch, "batch");
         batch.clear();
         return extended ? pollExtended(cq, batch) : pollPlain(cq, batch);
@@ -262,7 +257,8 @@ final class JnrCompletionQueue extends AbstractVerbsObject implements Completion
 
     @Override
     public void requestNotify(boolean solicitedOnly) {
-        long cq = handle();
+        checkOpen();
+        long cq = handle;
         if (channel == null) {
             throw new IllegalStateException("the CQ has no completion channel");
         }

@@ -3,7 +3,6 @@ package org.verbs4j.provider.jnr;
 import java.lang.ref.Cleaner;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.AsyncEvent;
@@ -37,6 +36,7 @@ import org.verbs4j.provider.jnr.internal.NativeLibraries;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.jnr.internal.VerbsContext;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * An open device, {@code struct ibv_context}. It owns every object created from it through
@@ -311,7 +311,7 @@ final class JnrContext extends AbstractVerbsObject implements Context {
         if (compVector < 0 || compVector >= Math.max(vectors, 1)) {
             throw new IllegalArgumentException("compVector is 0.." + (Math.max(vectors, 1) - 1) + ": " + compVector);
         }
-        long chHandle = ch == null ? 0 : ch.handle();
+        long chHandle = ch == null ? 0 : ch.handle;
         if (!"false".equals(System.getProperty(EXTENDED_CQ_PROPERTY))) {
             long cqx = createCqEx(cqe, chHandle, compVector);
             if (cqx != 0) {
@@ -383,10 +383,7 @@ final class JnrContext extends AbstractVerbsObject implements Context {
     @Override
     public AsyncEvent pollAsyncEvent(long timeout, TimeUnit unit) {
         checkOpen();
-        Objects.requireNonNull(unit, "unit");
-        if (timeout < 0) {
-            throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
-        }
+        Arguments.timeout(timeout, unit);
         synchronized (this) {
             checkOpen();
             if (asyncScratch == 0) {

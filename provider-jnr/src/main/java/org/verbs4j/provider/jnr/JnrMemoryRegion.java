@@ -38,12 +38,6 @@ final class JnrMemoryRegion extends AbstractVerbsObject implements MemoryRegion 
         register();
     }
 
-    /** The native address; throws if this object is closed. */
-    long handle() {
-        checkOpen();
-        return handle;
-    }
-
     @Override
     public ProtectionDomain pd() {
         checkOpen();

@@ -40,12 +40,6 @@ final class JnrMemoryWindow extends AbstractVerbsObject implements MemoryWindow 
         register();
     }
 
-    /** The native address; throws if this object is closed. */
-    long handle() {
-        checkOpen();
-        return handle;
-    }
-
     @Override
     public ProtectionDomain pd() {
         checkOpen();
@@ -60,7 +54,8 @@ final class JnrMemoryWindow extends AbstractVerbsObject implements MemoryWindow 
 
     @Override
     public int rkey() {
-        int native_ = NativeMemory.getInt(handle() + IbvMw.rkey$OFFSET);
+        checkOpen();
+        int native_ = NativeMemory.getInt(handle + IbvMw.rkey$OFFSET);
         int posted = type2Rkey;
         return type == MwType.TYPE_2 && posted != 0 ? posted : native_;
     }

@@ -47,12 +47,6 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
         register();
     }
 
-    /** The native address; throws if this object is closed. */
-    long handle() {
-        checkOpen();
-        return handle;
-    }
-
     @Override
     public Context context() {
         checkOpen();
@@ -61,7 +55,8 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
 
     @Override
     public MemoryRegion registerMemory(MemorySegment segment, int access) {
-        long pd = handle();
+        checkOpen();
+        long pd = handle;
         // A segment whose arena is closed is freed memory: JNR passes raw addresses, so nothing else stops it.
         Arguments.registrable(segment);
         AccessFlags.validate(access);
@@ -80,7 +75,8 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
     public MemoryWindow allocMw(MwType type) {
         checkOpen();
         Objects.requireNonNull(type, "type");
-        long pd = handle();
+        checkOpen();
+        long pd = handle;
         long fn = context.op(IbvContext.ops$alloc_mw$OFFSET);
         if (fn == 0) {
             throw new VerbsException("ibv_alloc_mw", Errno.EOPNOTSUPP, null);
@@ -97,7 +93,8 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
     public AddressHandle createAh(AhAttributes attributes) {
         checkOpen();
         Objects.requireNonNull(attributes, "attributes");
-        long pd = handle();
+        checkOpen();
+        long pd = handle;
         int ports = context.cachedDeviceAttributes().physPortCnt();
         if (attributes.portNum() > ports) {
             throw new IllegalArgumentException("port " + attributes.portNum() + " is not a port of the device (1.."
@@ -175,7 +172,8 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
     public SharedReceiveQueue createSrq(SrqInitAttributes attributes) {
         checkOpen();
         Objects.requireNonNull(attributes, "attributes");
-        long pd = handle();
+        checkOpen();
+        long pd = handle;
         long a = NativeMemory.allocate(IbvSrqInitAttr.SIZEOF);
         try {
             NativeMemory.putInt(a + IbvSrqInitAttr.attr$max_wr$OFFSET, attributes.maxWr());

@@ -149,12 +149,12 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         if (createQpEx == 0) {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the device has no create_qp_ex");
         }
-        long parentDomain = td == null ? 0 : allocParentDomain(ctx, pd.handle(), td.handle());
+        long parentDomain = td == null ? 0 : allocParentDomain(ctx, pd.handle, td.handle);
         long attr = NativeMemory.allocate(IbvQpInitAttrEx.SIZEOF);
         try {
-            NativeMemory.putAddress(attr + IbvQpInitAttrEx.send_cq$OFFSET, sendCq.handle());
-            NativeMemory.putAddress(attr + IbvQpInitAttrEx.recv_cq$OFFSET, recvCq.handle());
-            NativeMemory.putAddress(attr + IbvQpInitAttrEx.srq$OFFSET, srq == null ? 0 : srq.handle());
+            NativeMemory.putAddress(attr + IbvQpInitAttrEx.send_cq$OFFSET, sendCq.handle);
+            NativeMemory.putAddress(attr + IbvQpInitAttrEx.recv_cq$OFFSET, recvCq.handle);
+            NativeMemory.putAddress(attr + IbvQpInitAttrEx.srq$OFFSET, srq == null ? 0 : srq.handle);
             long cap = attr + IbvQpInitAttrEx.cap$OFFSET;
             NativeMemory.putInt(cap + IbvQpCap.max_send_wr$OFFSET, a.cap().maxSendWr());
             NativeMemory.putInt(cap + IbvQpCap.max_recv_wr$OFFSET, srq == null ? a.cap().maxRecvWr() : 0);
@@ -173,7 +173,7 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
                 NativeMemory.putShort(attr + IbvQpInitAttrEx.max_tso_header$OFFSET, a.maxTsoHeader());
             }
             NativeMemory.putInt(attr + IbvQpInitAttrEx.comp_mask$OFFSET, compMask);
-            NativeMemory.putAddress(attr + IbvQpInitAttrEx.pd$OFFSET, parentDomain != 0 ? parentDomain : pd.handle());
+            NativeMemory.putAddress(attr + IbvQpInitAttrEx.pd$OFFSET, parentDomain != 0 ? parentDomain : pd.handle);
             long qp = InlineVerbs.createPP(createQpEx, ctx.handle, attr);
             if (qp == 0) {
                 int e = InlineVerbs.lastErrno();
@@ -245,12 +245,6 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         }
     }
 
-    /** The native address; throws if this object is closed. */
-    long handle() {
-        checkOpen();
-        return handle;
-    }
-
     @Override
     public ProtectionDomain pd() {
         checkOpen();
@@ -271,7 +265,8 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
 
     @Override
     public QpState state() {
-        int s = NativeMemory.getInt(handle() + IbvQp.state$OFFSET);
+        checkOpen();
+        int s = NativeMemory.getInt(handle + IbvQp.state$OFFSET);
         return s >= 0 && s <= 7 ? QpState.of(s) : QpState.UNKNOWN;
     }
 
@@ -285,7 +280,8 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
     public synchronized void modify(QpAttributes attributes) {
         checkOpen();
         Arguments.modifyAttributes(attributes);
-        long qp = handle();
+        checkOpen();
+        long qp = handle;
         int mask = attributes.mask();
         int ports = context.cachedDeviceAttributes().physPortCnt();
         checkPort(mask, QpAttrMask.PORT, attributes.port(), ports, "port");
@@ -355,7 +351,8 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
 
     @Override
     public synchronized QpAttributes query() {
-        long qp = handle();
+        checkOpen();
+        long qp = handle;
         long a = NativeMemory.allocate(IbvQpAttr.SIZEOF);
         long init = NativeMemory.allocate(IbvQpInitAttr.SIZEOF);
         try {
@@ -469,7 +466,8 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
     }
 
     private long checkRecv() {
-        long qp = handle();
+        checkOpen();
+        long qp = handle;
         if (srq != null) {
             throw new IllegalStateException("this QP receives through its SRQ; post receives to the SRQ");
         }
@@ -513,7 +511,8 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         checkOpen();
         Objects.requireNonNull(wrs, "wrs");
         checkNotInSession();
-        long qp = handle();
+        checkOpen();
+        long qp = handle;
         int n = wrs.size();
         if (n == 0) {
             return;
@@ -571,7 +570,8 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         checkNotInSession();
         Objects.requireNonNull(mw, "mw");
         Objects.requireNonNull(bindInfo, "bindInfo");
-        long qp = handle();
+        checkOpen();
+        long qp = handle;
         if (!(mw instanceof JnrMemoryWindow w) || w.context != context) {
             throw new IllegalArgumentException("the memory window belongs to another context or provider");
         }
@@ -585,8 +585,10 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         if (outside != null) {
             throw new VerbsException("ibv_bind_mw", Errno.EINVAL, outside);
         }
-        long mwh = w.handle();
-        long mrh = mr.handle();
+        w.checkOpen();
+        long mwh = w.handle;
+        mr.checkOpen();
+        long mrh = mr.handle;
         NativeMemory.putLong(mwBind + IbvMwBind.wr_id$OFFSET, wrId);
         NativeMemory.putInt(mwBind + IbvMwBind.send_flags$OFFSET, sendFlags);
         NativeMemory.putAddress(mwBind + IbvMwBind.bind_info$mr$OFFSET, mrh);
@@ -609,7 +611,8 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
             throw new IllegalArgumentException("unknown ibv_query_qp_data_in_order flags 0x"
                     + Integer.toHexString(flags & ~DataInOrder.RETURN_CAPS));
         }
-        long qp = handle();
+        checkOpen();
+        long qp = handle;
         if (op != WrOpcode.RDMA_READ && op != WrOpcode.RDMA_WRITE && op != WrOpcode.SEND) {
             return 0;
         }

@@ -47,12 +47,6 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
         register();
     }
 
-    /** The native address; throws if this object is closed. */
-    long handle() {
-        checkOpen();
-        return handle;
-    }
-
     @Override
     public ProtectionDomain pd() {
         checkOpen();
@@ -61,7 +55,8 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
 
     @Override
     public synchronized int srqNum() {
-        long srq = handle();
+        checkOpen();
+        long srq = handle;
         long fn = InlineVerbs.verbsContextOp(context.handle(), VerbsContext.get_srq_num$OFFSET);
         if (fn == 0 || InlineVerbs.callPP(fn, srq, scratch) != 0) {
             // Only XRC SRQs have a number; a basic SRQ reports 0.
@@ -72,7 +67,8 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
 
     @Override
     public synchronized SrqInitAttributes query() {
-        long srq = handle();
+        checkOpen();
+        long srq = handle;
         int rc = context.libs.ibverbs().ibv_query_srq(srq, scratch);
         if (rc != 0) {
             throw new VerbsException("ibv_query_srq", errnoOf(rc), null);
@@ -87,7 +83,8 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
         if (srqLimit < 0) {
             throw new IllegalArgumentException("srqLimit cannot be negative: " + srqLimit);
         }
-        long srq = handle();
+        checkOpen();
+        long srq = handle;
         NativeMemory.clear(scratch, IbvSrqAttr.SIZEOF);
         NativeMemory.putInt(scratch + IbvSrqAttr.srq_limit$OFFSET, srqLimit);
         int rc = context.libs.ibverbs().ibv_modify_srq(srq, scratch, IBV_SRQ_LIMIT);
@@ -98,7 +95,8 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
 
     @Override
     public synchronized void postRecv(RecvWr wr) {
-        long srq = handle();
+        checkOpen();
+        long srq = handle;
         post(srq, recvWrs.write(wr));
     }
 
@@ -106,7 +104,8 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
     public synchronized void postRecv(List<RecvWr> wrs) {
         checkOpen();
         Objects.requireNonNull(wrs, "wrs");
-        long srq = handle();
+        checkOpen();
+        long srq = handle;
         if (!wrs.isEmpty()) {
             post(srq, recvWrs.write(wrs));
         }

@@ -24,12 +24,6 @@ final class JnrThreadDomain extends AbstractVerbsObject implements ThreadDomain 
         register();
     }
 
-    /** The native address; throws if this object is closed. */
-    long handle() {
-        checkOpen();
-        return handle;
-    }
-
     @Override
     public Context context() {
         checkOpen();
