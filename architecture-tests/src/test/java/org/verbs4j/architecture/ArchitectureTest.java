@@ -1,6 +1,7 @@
 package org.verbs4j.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -26,6 +28,7 @@ import org.verbs4j.VerbsObject;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrSession;
 import org.verbs4j.spi.VerbsProvider;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.AbstractWrSession;
 
 /** The module boundaries of DESIGN.md, checked on the compiled main classes of every module. */
@@ -142,6 +145,30 @@ class ArchitectureTest {
                 .orShould().callConstructor(IllegalStateException.class, String.class)
                 .as("a provider reports a rule of its own through AbstractWrSession.fail(errno, why), so every "
                         + "batch fails the same way on every provider");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("every provider's verbs object extends the shared lifecycle base")
+    void verbsObjectsExtendTheSharedLifecycle() {
+        ArchRule rule = classes().that().resideInAPackage("org.verbs4j.provider..").and().areNotInterfaces()
+                .and().implement(VerbsObject.class)
+                .should().beAssignableTo(AbstractVerbsObject.class)
+                .as("close from any thread, EBUSY while children live, the context closing its objects and "
+                        + "IllegalStateException after close() live once, in org.verbs4j.spi.support."
+                        + "AbstractVerbsObject; a provider's object only binds its destroy verb");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("no provider's verbs object keeps a closed flag or a reference count of its own")
+    void verbsObjectsKeepNoLifecycleStateOfTheirOwn() {
+        ArchRule rule = noFields().that().areDeclaredInClassesThat().resideInAPackage("org.verbs4j.provider..")
+                .and().areDeclaredInClassesThat().areAssignableTo(AbstractVerbsObject.class)
+                .should().haveNameMatching("(?i).*(closed|destroyed|dependents|users|refcount).*")
+                .orShould().haveRawType(AtomicInteger.class)
+                .as("the closed state and the count of dependent objects belong to AbstractVerbsObject "
+                        + "(markClosed, dependOn, dropDependency); a second copy in a provider drifts from it");
         rule.check(classes);
     }
 

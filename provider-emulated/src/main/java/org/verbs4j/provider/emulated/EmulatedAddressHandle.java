@@ -5,19 +5,24 @@ import java.lang.foreign.MemorySegment;
 import org.verbs4j.AddressHandle;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.ProtectionDomain;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /** An address handle: the destination GID of UD messages. */
-final class EmulatedAddressHandle extends EmulatedObject implements AddressHandle {
+final class EmulatedAddressHandle extends AbstractVerbsObject implements AddressHandle {
+    final EmulatedContext context;
     final EmulatedProtectionDomain pd;
     final AhAttributes attributes;
     /** The destination GID's 16 bytes, for the GRH of each message. */
     final MemorySegment dgidBytes;
 
     EmulatedAddressHandle(EmulatedProtectionDomain pd, AhAttributes attributes) {
-        super(pd.context);
+        super("AddressHandle", pd.context, pd.context.lock);
+        this.context = pd.context;
         this.pd = pd;
         this.attributes = attributes;
         this.dgidBytes = MemorySegment.ofArray(attributes.grh().dgid().toBytes());
+        dependOn(pd);
+        register();
     }
 
     @Override
@@ -33,12 +38,7 @@ final class EmulatedAddressHandle extends EmulatedObject implements AddressHandl
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_destroy_ah";
-    }
-
-    @Override
-    void destroy() {
-        pd.users.decrementAndGet();
+    protected int destroy() {
+        return 0;
     }
 }

@@ -1,19 +1,23 @@
 package org.verbs4j.provider.emulated;
 
-import java.util.Objects;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.Arguments;
 
 /** A completion channel: a queue of CQ events that {@link #awaitEvent} takes from. */
-final class EmulatedCompletionChannel extends EmulatedObject implements CompletionChannel {
+final class EmulatedCompletionChannel extends AbstractVerbsObject implements CompletionChannel {
+    final EmulatedContext context;
     private final LinkedBlockingQueue<EmulatedCompletionQueue> events = new LinkedBlockingQueue<>();
 
     EmulatedCompletionChannel(EmulatedContext context) {
-        super(context);
+        super("CompletionChannel", context, context.lock);
+        this.context = context;
+        register();
     }
 
     void signal(EmulatedCompletionQueue cq) {
@@ -29,25 +33,13 @@ final class EmulatedCompletionChannel extends EmulatedObject implements Completi
     @Override
     public CompletionQueue awaitEvent(long timeout, TimeUnit unit) {
         checkOpen();
-        Objects.requireNonNull(unit, "unit");
-        if (timeout < 0) {
-            throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
-        }
-        try {
-            return timeout == 0 ? events.poll() : events.poll(timeout, unit);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
+        Arguments.timeout(timeout, unit);
+        return EmulatedContext.poll(events, timeout, unit);
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_destroy_comp_channel";
-    }
-
-    @Override
-    void destroy() {
+    protected int destroy() {
         events.clear();
+        return 0;
     }
 }

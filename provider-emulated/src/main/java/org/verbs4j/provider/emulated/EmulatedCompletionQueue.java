@@ -13,6 +13,7 @@ import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.provider.emulated.internal.CompletionSink;
 import org.verbs4j.provider.emulated.internal.EngineTimer;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A completion queue: a ring of preallocated entries in primitive arrays. Producers (the threads that
@@ -21,7 +22,8 @@ import org.verbs4j.provider.emulated.internal.EngineTimer;
  * <p>When a completion finds the ring full, the CQ overflows: it reports {@link AsyncEventType#CQ_ERR}
  * once, and the QPs that use it move to the error state.
  */
-final class EmulatedCompletionQueue extends EmulatedObject implements CompletionQueue, CompletionSink {
+final class EmulatedCompletionQueue extends AbstractVerbsObject implements CompletionQueue, CompletionSink {
+    final EmulatedContext context;
     private static final int NOT_ARMED = 0;
     private static final int ARMED_ANY = 1;
     private static final int ARMED_SOLICITED = 2;
@@ -43,7 +45,8 @@ final class EmulatedCompletionQueue extends EmulatedObject implements Completion
     private final List<EmulatedQueuePair> qps = new ArrayList<>();
 
     EmulatedCompletionQueue(EmulatedContext context, int cqe, EmulatedCompletionChannel channel) {
-        super(context);
+        super("CompletionQueue", context, context.lock);
+        this.context = context;
         this.channel = channel;
         this.capacity = cqe;
         wrId = new long[cqe];
@@ -55,12 +58,13 @@ final class EmulatedCompletionQueue extends EmulatedObject implements Completion
         srcQp = new int[cqe];
         wcFlags = new int[cqe];
         if (channel != null) {
-            channel.users.incrementAndGet();
+            dependOn(channel);
         }
+        register();
     }
 
+    /** Records a QP that uses this CQ (the QP {@linkplain #dependOn depends on} it too). */
     void attach(EmulatedQueuePair qp) {
-        users.incrementAndGet();
         synchronized (qps) {
             qps.add(qp);
         }
@@ -70,7 +74,6 @@ final class EmulatedCompletionQueue extends EmulatedObject implements Completion
         synchronized (qps) {
             qps.remove(qp);
         }
-        users.decrementAndGet();
     }
 
     /**
@@ -175,15 +178,8 @@ final class EmulatedCompletionQueue extends EmulatedObject implements Completion
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_destroy_cq";
-    }
-
-    @Override
-    void destroy() {
-        if (channel != null) {
-            channel.users.decrementAndGet();
-        }
+    protected int destroy() {
+        return 0;
     }
 
     @Override

@@ -1,8 +1,6 @@
 package org.verbs4j.provider.emulated;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -19,18 +17,18 @@ import org.verbs4j.PortAttributes;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * An open emulated device. It records every object created from it, so that {@link #close()} can release
  * them all, and queues the asynchronous events of its objects.
  */
-final class EmulatedContext implements Context {
+final class EmulatedContext extends AbstractVerbsObject implements Context {
     final EmulatedDevice device;
     /** Guards object creation and destruction in this context. */
-    final Object lock = new Object();
-    private final List<EmulatedObject> objects = new ArrayList<>();
+    final Object lock;
     private final LinkedBlockingQueue<AsyncEvent> events = new LinkedBlockingQueue<>();
-    private volatile boolean closed;
     /** Whether the connection manager owns it: ids share it, so the application may not close it. */
     private final boolean cmOwned;
 
@@ -39,33 +37,18 @@ final class EmulatedContext implements Context {
     }
 
     EmulatedContext(EmulatedDevice device, boolean cmOwned) {
+        this(device, cmOwned, new Object());
+    }
+
+    private EmulatedContext(EmulatedDevice device, boolean cmOwned, Object lock) {
+        super("Context", null, lock);
+        this.lock = lock;
         this.device = device;
         this.cmOwned = cmOwned;
     }
 
-    void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("the context of " + device.name() + " is closed");
-        }
-    }
-
-    /** Records a new object; refused once the context is closed. */
-    <T extends EmulatedObject> T register(T object) {
-        synchronized (lock) {
-            checkOpen();
-            objects.add(object);
-            return object;
-        }
-    }
-
-    void forget(EmulatedObject object) {
-        synchronized (lock) {
-            objects.remove(object);
-        }
-    }
-
     void postEvent(AsyncEvent event) {
-        if (!closed) {
+        if (!isClosed()) {
             events.add(event);
         }
     }
@@ -115,13 +98,13 @@ final class EmulatedContext implements Context {
     @Override
     public ProtectionDomain allocPd() {
         checkOpen();
-        return register(new EmulatedProtectionDomain(this));
+        return new EmulatedProtectionDomain(this);
     }
 
     @Override
     public CompletionChannel createCompletionChannel() {
         checkOpen();
-        return register(new EmulatedCompletionChannel(this));
+        return new EmulatedCompletionChannel(this);
     }
 
     @Override
@@ -145,80 +128,53 @@ final class EmulatedContext implements Context {
             throw new VerbsException("ibv_create_cq", Errno.EINVAL,
                     "cqe " + cqe + " exceeds max_cqe " + EmulatedDevice.MAX_CQE);
         }
-        return register(new EmulatedCompletionQueue(this, cqe, ch));
+        return new EmulatedCompletionQueue(this, cqe, ch);
     }
 
     @Override
     public ThreadDomain allocTd() {
         checkOpen();
-        return register(new EmulatedThreadDomain(this));
+        return new EmulatedThreadDomain(this);
     }
 
     @Override
     public AsyncEvent pollAsyncEvent(long timeout, TimeUnit unit) {
         checkOpen();
-        Objects.requireNonNull(unit, "unit");
-        if (timeout < 0) {
-            throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
-        }
+        Arguments.timeout(timeout, unit);
+        return poll(events, timeout, unit);
+    }
+
+    /**
+     * The head of {@code queue}, waiting up to the timeout (0: not at all); null if none came or this thread was
+     * interrupted, whose interrupt status is then set again.
+     */
+    static <T> T poll(BlockingQueue<T> queue, long timeout, TimeUnit unit) {
         try {
-            return timeout == 0 ? events.poll() : events.poll(timeout, unit);
+            return timeout == 0 ? queue.poll() : queue.poll(timeout, unit);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
         }
     }
 
+    /** The connection manager's context is shared by its ids (rdma_cm's id-&gt;verbs): it refuses to close. */
     @Override
-    public boolean isClosed() {
-        return closed;
-    }
-
-    @Override
-    public void close() {
+    protected void beforeClose() {
         if (cmOwned) {
             throw new IllegalStateException("the context of " + device.name() + " belongs to the connection manager"
                     + " and is shared by its ids (rdma_cm's id->verbs): close the objects made from it, not the context");
         }
-        List<EmulatedQueuePair> qps = new ArrayList<>();
-        synchronized (lock) {
-            if (closed) {
-                return;
-            }
-            for (EmulatedObject o : objects) {
-                if (o instanceof EmulatedQueuePair qp) {
-                    qps.add(qp);
-                }
-            }
-        }
-        // Open WR sessions end first, outside the context's lock: their owners may need the context meanwhile.
-        int held = 0;
-        try {
-            for (EmulatedQueuePair qp : qps) {
-                qp.awaitSessionForClose();
-                held++;
-            }
-            synchronized (lock) {
-                if (closed) {
-                    return;
-                }
-                // Newest first: every object is younger than the objects it depends on.
-                for (int i = objects.size() - 1; i >= 0; i--) {
-                    objects.get(i).forceClose();
-                }
-                objects.clear();
-                closed = true;
-                events.clear();
-            }
-        } finally {
-            for (int i = 0; i < held; i++) {
-                qps.get(i).endSessionClose();
-            }
-        }
+    }
+
+    /** The base class has closed every object made from this context; what is left is its event queue. */
+    @Override
+    protected int destroy() {
+        events.clear();
+        return 0;
     }
 
     @Override
     public String toString() {
-        return "EmulatedContext[" + device.name() + (closed ? ", closed]" : "]");
+        return "EmulatedContext[" + device.name() + (isClosed() ? ", closed]" : "]");
     }
 }

@@ -8,12 +8,14 @@ import org.verbs4j.MemoryRegion;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.emulated.internal.MemoryKey;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A registered memory region. Its lkey and rkey are the same key-table entry; every access through them
  * is bounds- and access-checked against it and then made on the registered segment itself.
  */
-final class EmulatedMemoryRegion extends EmulatedObject implements MemoryRegion {
+final class EmulatedMemoryRegion extends AbstractVerbsObject implements MemoryRegion {
+    final EmulatedContext context;
     final EmulatedProtectionDomain pd;
     final MemorySegment segment;
     final int access;
@@ -21,7 +23,8 @@ final class EmulatedMemoryRegion extends EmulatedObject implements MemoryRegion 
     final MemoryKey key;
 
     EmulatedMemoryRegion(EmulatedProtectionDomain pd, MemorySegment segment, int access) {
-        super(pd.context);
+        super("MemoryRegion", pd.context, pd.context.lock);
+        this.context = pd.context;
         this.pd = pd;
         this.segment = segment;
         this.access = access;
@@ -39,6 +42,8 @@ final class EmulatedMemoryRegion extends EmulatedObject implements MemoryRegion 
             k.valid = true;
         }
         this.key = k;
+        dependOn(pd);
+        register();
     }
 
     @Override
@@ -84,15 +89,10 @@ final class EmulatedMemoryRegion extends EmulatedObject implements MemoryRegion 
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_dereg_mr";
-    }
-
-    @Override
-    void destroy() {
+    protected int destroy() {
         pd.device().keys.release(key);
         pd.regions.remove(segment);
-        pd.users.decrementAndGet();
+        return 0;
     }
 
     @Override

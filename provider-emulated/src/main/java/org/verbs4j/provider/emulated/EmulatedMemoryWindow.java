@@ -8,12 +8,14 @@ import org.verbs4j.ProtectionDomain;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.emulated.internal.MemoryKey;
 import org.verbs4j.provider.emulated.internal.SendWqe;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A memory window. Its key-table entry is invalid until a bind makes it grant access to part of a
  * region; every bind of a type 1 window changes the low 8 bits of its rkey.
  */
-final class EmulatedMemoryWindow extends EmulatedObject implements MemoryWindow {
+final class EmulatedMemoryWindow extends AbstractVerbsObject implements MemoryWindow {
+    final EmulatedContext context;
     final EmulatedProtectionDomain pd;
     final MwType type;
     final MemoryKey key;
@@ -21,7 +23,8 @@ final class EmulatedMemoryWindow extends EmulatedObject implements MemoryWindow 
     volatile int rkey;
 
     EmulatedMemoryWindow(EmulatedProtectionDomain pd, MwType type) {
-        super(pd.context);
+        super("MemoryWindow", pd.context, pd.context.lock);
+        this.context = pd.context;
         this.pd = pd;
         this.type = type;
         MemoryKey k = pd.device().keys.allocate(type == MwType.TYPE_1 ? MemoryKey.KIND_MW1 : MemoryKey.KIND_MW2, pd,
@@ -31,6 +34,8 @@ final class EmulatedMemoryWindow extends EmulatedObject implements MemoryWindow 
         }
         this.key = k;
         this.rkey = k.key;
+        dependOn(pd);
+        register();
     }
 
     @Override
@@ -57,7 +62,7 @@ final class EmulatedMemoryWindow extends EmulatedObject implements MemoryWindow 
         Object mr = key.boundMr;
         key.boundMr = null;
         if (mr instanceof EmulatedMemoryRegion m) {
-            m.users.decrementAndGet();
+            dropDependency(m);
         }
     }
 
@@ -94,7 +99,7 @@ final class EmulatedMemoryWindow extends EmulatedObject implements MemoryWindow 
                 k.boundQpn = qpn;
                 if (type2 || w.bindLength > 0) {
                     k.boundMr = mr;
-                    mr.users.incrementAndGet();
+                    dependOn(mr);
                     k.valid = true;
                 }
             }
@@ -107,17 +112,12 @@ final class EmulatedMemoryWindow extends EmulatedObject implements MemoryWindow 
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_dealloc_mw";
-    }
-
-    @Override
-    void destroy() {
+    protected int destroy() {
         synchronized (pd.device().keys) {
             unbindLocked();
         }
         pd.device().keys.release(key);
-        pd.users.decrementAndGet();
+        return 0;
     }
 
     @Override

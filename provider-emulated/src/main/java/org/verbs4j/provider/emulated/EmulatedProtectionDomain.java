@@ -21,14 +21,18 @@ import org.verbs4j.provider.emulated.internal.KeyTable;
 import org.verbs4j.provider.emulated.internal.MemoryKey;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.RegionTable;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /** A protection domain: the scope of regions, windows, address handles, QPs and SRQs. */
-final class EmulatedProtectionDomain extends EmulatedObject implements ProtectionDomain {
+final class EmulatedProtectionDomain extends AbstractVerbsObject implements ProtectionDomain {
+    final EmulatedContext context;
     /** The live regions, for checking the addresses of inline data posted with {@code postSend}. */
     final RegionTable regions = new RegionTable();
 
     EmulatedProtectionDomain(EmulatedContext context) {
-        super(context);
+        super("ProtectionDomain", context, context.lock);
+        this.context = context;
+        register();
     }
 
     EmulatedDevice device() {
@@ -56,9 +60,8 @@ final class EmulatedProtectionDomain extends EmulatedObject implements Protectio
         synchronized (context.lock) {
             context.checkOpen();
             EmulatedMemoryRegion mr = new EmulatedMemoryRegion(this, segment, access);
-            users.incrementAndGet();
             regions.add(segment);
-            return context.register(mr);
+            return mr;
         }
     }
 
@@ -69,8 +72,7 @@ final class EmulatedProtectionDomain extends EmulatedObject implements Protectio
         synchronized (context.lock) {
             context.checkOpen();
             EmulatedMemoryWindow mw = new EmulatedMemoryWindow(this, type);
-            users.incrementAndGet();
-            return context.register(mw);
+            return mw;
         }
     }
 
@@ -85,8 +87,7 @@ final class EmulatedProtectionDomain extends EmulatedObject implements Protectio
         synchronized (context.lock) {
             context.checkOpen();
             EmulatedAddressHandle ah = new EmulatedAddressHandle(this, attributes);
-            users.incrementAndGet();
-            return context.register(ah);
+            return ah;
         }
     }
 
@@ -112,7 +113,7 @@ final class EmulatedProtectionDomain extends EmulatedObject implements Protectio
         synchronized (context.lock) {
             context.checkOpen();
             EmulatedQueuePair qp = new EmulatedQueuePair(this, attributes);
-            return context.register(qp);
+            return qp;
         }
     }
 
@@ -130,8 +131,7 @@ final class EmulatedProtectionDomain extends EmulatedObject implements Protectio
         synchronized (context.lock) {
             context.checkOpen();
             EmulatedSharedReceiveQueue srq = new EmulatedSharedReceiveQueue(this, attributes);
-            users.incrementAndGet();
-            return context.register(srq);
+            return srq;
         }
     }
 
@@ -156,10 +156,7 @@ final class EmulatedProtectionDomain extends EmulatedObject implements Protectio
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_dealloc_pd";
+    protected int destroy() {
+        return 0;
     }
-
-    @Override
-    void destroy() {}
 }

@@ -37,6 +37,8 @@ import org.verbs4j.provider.emulated.internal.Responder;
 import org.verbs4j.provider.emulated.internal.SendQueue;
 import org.verbs4j.provider.emulated.internal.SendWqe;
 import org.verbs4j.provider.emulated.internal.Transport;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AbstractWrSession;
 
 /**
  * A queue pair: the verbs object, its attributes and its state machine ({@code ibv_modify_qp(3)}).
@@ -63,7 +65,8 @@ import org.verbs4j.provider.emulated.internal.Transport;
  * {@link EngineQp}, the engine's view of a QP (some 80 lines of one-line accessors and hooks), which must
  * sit on the QP itself; the checks, the posting and the engine live in their own files.
  */
-final class EmulatedQueuePair extends EmulatedObject implements QueuePair, EngineQp {
+final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, EngineQp {
+    final EmulatedContext context;
     final EmulatedProtectionDomain pd;
     final EmulatedDevice device;
     final QpType type;
@@ -119,7 +122,8 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
     volatile EmulatedQueuePair rnrWaiter;
 
     EmulatedQueuePair(EmulatedProtectionDomain pd, QpInitAttributes a) {
-        super(pd.context);
+        super("QueuePair", pd.context, pd.context.lock);
+        this.context = pd.context;
         this.pd = pd;
         this.device = pd.device();
         this.type = a.type();
@@ -157,16 +161,19 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
         this.requester = new Requester(this, transport, device.maxMessageSize(), EmulatedDevice.MTU.bytes());
         this.responder = new Responder(this);
         this.sendPoster = new SendPoster(this);
-        pd.users.incrementAndGet();
+        dependOn(pd);
+        dependOn(scq);
+        dependOn(rcq);
         scq.attach(this);
         rcq.attach(this);
         if (s != null) {
-            s.users.incrementAndGet();
+            dependOn(s);
         }
         if (t != null) {
-            t.users.incrementAndGet();
+            dependOn(t);
         }
         device.qps.put(qpn, this);
+        register();
     }
 
     // ---------------------------------------------------------------- object
@@ -202,12 +209,10 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_destroy_qp";
-    }
-
-    @Override
-    void destroy() {
+    protected int destroy() {
+        // It cannot fail: closed first, so that a post racing with the close throws IllegalStateException
+        // rather than finding the QP in RESET.
+        markClosed();
         device.qps.remove(qpn);
         lock.lock();
         try {
@@ -218,14 +223,10 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
         }
         if (srq != null) {
             srq.rnrWaiters.remove(this);
-            srq.users.decrementAndGet();
-        }
-        if (td != null) {
-            td.users.decrementAndGet();
         }
         sendCq.detach(this);
         recvCq.detach(this);
-        pd.users.decrementAndGet();
+        return 0;
     }
 
     // ---------------------------------------------------------------- modify / query
@@ -446,31 +447,9 @@ final class EmulatedQueuePair extends EmulatedObject implements QueuePair, Engin
         return s == QpState.RTS || s == QpState.SQD || s == QpState.SQE || s == QpState.ERR;
     }
 
-    /**
-     * Closes the QP once no other thread has its WR session open: the wait happens before the context's lock is
-     * taken, so a session owner that needs the context meanwhile is not blocked.
-     */
     @Override
-    public void close() {
-        awaitSessionForClose();
-        try {
-            super.close();
-        } finally {
-            endSessionClose();
-        }
-    }
-
-    /** Aborts this thread's open session, or waits for another thread's, and keeps the session shut. */
-    void awaitSessionForClose() {
-        if (session != null) {
-            session.qpSide().lockForDestroy();
-        }
-    }
-
-    void endSessionClose() {
-        if (session != null) {
-            session.qpSide().unlockAfterDestroy();
-        }
+    protected AbstractWrSession wrSession() {
+        return session;
     }
 
     @Override

@@ -14,12 +14,14 @@ import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.emulated.internal.RecvQueue;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A shared receive queue. Messages for any QP attached to it take its oldest receive WR; when the count
  * of queued WRs drops below an armed limit, it reports {@link AsyncEventType#SRQ_LIMIT_REACHED} once.
  */
-final class EmulatedSharedReceiveQueue extends EmulatedObject implements SharedReceiveQueue {
+final class EmulatedSharedReceiveQueue extends AbstractVerbsObject implements SharedReceiveQueue {
+    final EmulatedContext context;
     private static final String VERB = "ibv_post_srq_recv";
 
     final EmulatedProtectionDomain pd;
@@ -31,11 +33,14 @@ final class EmulatedSharedReceiveQueue extends EmulatedObject implements SharedR
     final List<EmulatedQueuePair> rnrWaiters = new CopyOnWriteArrayList<>();
 
     EmulatedSharedReceiveQueue(EmulatedProtectionDomain pd, SrqInitAttributes attributes) {
-        super(pd.context);
+        super("SharedReceiveQueue", pd.context, pd.context.lock);
+        this.context = pd.context;
         this.pd = pd;
         this.queue = new RecvQueue(attributes.maxWr(), attributes.maxSge());
         this.limit = attributes.srqLimit();
         this.srqn = EmulatedDevice.allocateQpn();
+        dependOn(pd);
+        register();
     }
 
     @Override
@@ -126,12 +131,7 @@ final class EmulatedSharedReceiveQueue extends EmulatedObject implements SharedR
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_destroy_srq";
-    }
-
-    @Override
-    void destroy() {
-        pd.users.decrementAndGet();
+    protected int destroy() {
+        return 0;
     }
 }

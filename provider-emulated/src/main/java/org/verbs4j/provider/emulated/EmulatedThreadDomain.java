@@ -2,11 +2,15 @@ package org.verbs4j.provider.emulated;
 
 import org.verbs4j.Context;
 import org.verbs4j.ThreadDomain;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /** A thread domain: QPs created with it take no lock when a WR session starts. */
-final class EmulatedThreadDomain extends EmulatedObject implements ThreadDomain {
+final class EmulatedThreadDomain extends AbstractVerbsObject implements ThreadDomain {
+    final EmulatedContext context;
     EmulatedThreadDomain(EmulatedContext context) {
-        super(context);
+        super("ThreadDomain", context, context.lock);
+        this.context = context;
+        register();
     }
 
     @Override
@@ -16,10 +20,7 @@ final class EmulatedThreadDomain extends EmulatedObject implements ThreadDomain 
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_dealloc_td";
+    protected int destroy() {
+        return 0;
     }
-
-    @Override
-    void destroy() {}
 }

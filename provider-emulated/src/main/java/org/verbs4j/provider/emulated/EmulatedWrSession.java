@@ -3,7 +3,6 @@ package org.verbs4j.provider.emulated;
 import java.lang.foreign.MemorySegment;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.SendFlags;
-import org.verbs4j.VerbsObject;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.emulated.internal.SendWqe;
 import org.verbs4j.spi.support.AbstractWrSession;
@@ -35,11 +34,6 @@ final class EmulatedWrSession extends AbstractWrSession {
     /** The session's QP side, for this provider's QueuePair. */
     Control qpSide() {
         return control();
-    }
-
-    @Override
-    protected boolean owns(VerbsObject o) {
-        return o instanceof EmulatedObject e && e.context == qp.context;
     }
 
     @Override

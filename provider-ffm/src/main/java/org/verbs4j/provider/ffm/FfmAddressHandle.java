@@ -5,19 +5,23 @@ import org.verbs4j.AddressHandle;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.provider.ffm.internal.Ibverbs;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /** An address handle, {@code struct ibv_ah}. */
-final class FfmAddressHandle extends FfmObject implements AddressHandle {
+final class FfmAddressHandle extends AbstractVerbsObject implements AddressHandle {
+    final FfmContext ctx;
     private final FfmProtectionDomain pd;
     final MemorySegment ah;
     private final AhAttributes attributes;
 
     FfmAddressHandle(FfmProtectionDomain pd, MemorySegment ah, AhAttributes attributes) {
         super("AddressHandle", pd.ctx);
+        this.ctx = pd.ctx;
         this.pd = pd;
         this.ah = ah;
         this.attributes = attributes;
-        pd.retain();
+        dependOn(pd);
+        register();
     }
 
     @Override
@@ -33,17 +37,7 @@ final class FfmAddressHandle extends FfmObject implements AddressHandle {
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_destroy_ah";
-    }
-
-    @Override
-    int destroyNative() {
-        return Ibverbs.ibv_destroy_ah(ah);
-    }
-
-    @Override
-    void afterClose() {
-        pd.release();
+    protected int destroy() {
+        return Ibverbs.failure(Ibverbs.ibv_destroy_ah(ah));
     }
 }

@@ -11,19 +11,23 @@ import org.verbs4j.Context;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_comp_channel;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A completion channel, {@code struct ibv_comp_channel}. Waiting polls its descriptor with
  * {@code poll(2)}, so a timeout never blocks in {@code ibv_get_cq_event}.
  */
-final class FfmCompletionChannel extends FfmObject implements CompletionChannel {
+final class FfmCompletionChannel extends AbstractVerbsObject implements CompletionChannel {
+    final FfmContext ctx;
     final MemorySegment channel;
     private final int fd;
 
     FfmCompletionChannel(FfmContext ctx, MemorySegment channel) {
         super("CompletionChannel", ctx);
+        this.ctx = ctx;
         this.channel = channel.reinterpret(ibv_comp_channel.LAYOUT.byteSize());
         this.fd = (int) ibv_comp_channel.fd$vh.get(this.channel, 0L);
+        register();
     }
 
     @Override
@@ -53,12 +57,7 @@ final class FfmCompletionChannel extends FfmObject implements CompletionChannel 
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_destroy_comp_channel";
-    }
-
-    @Override
-    int destroyNative() {
-        return Ibverbs.ibv_destroy_comp_channel(channel);
+    protected int destroy() {
+        return Ibverbs.failure(Ibverbs.ibv_destroy_comp_channel(channel));
     }
 }

@@ -18,6 +18,7 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_cq_ex;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_poll_cq_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_wc;
 import org.verbs4j.spi.support.CompletionFields;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A completion queue: an extended one ({@code struct ibv_cq_ex}) polled through its
@@ -27,7 +28,8 @@ import org.verbs4j.spi.support.CompletionFields;
  * Both fill the batch with the same values: immediate data arrives in network order and is handed out
  * in host order.
  */
-final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
+final class FfmCompletionQueue extends AbstractVerbsObject implements CompletionQueue {
+    final FfmContext ctx;
     private static final int WC_ENTRIES = 64;
     private static final long WC_SIZE = ibv_wc.LAYOUT.byteSize();
     /** {@code IBV_WC_SUCCESS}. */
@@ -59,6 +61,7 @@ final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
 
     FfmCompletionQueue(FfmContext ctx, MemorySegment cq, FfmCompletionChannel channel, boolean extended) {
         super("CompletionQueue", ctx);
+        this.ctx = ctx;
         this.extended = extended;
         this.cq = cq.reinterpret(extended ? ibv_cq_ex.LAYOUT.byteSize() : ibv_cq.LAYOUT.byteSize());
         this.channel = channel;
@@ -79,8 +82,9 @@ final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
         this.readSl = op(ibv_cq_ex.read_sl$off);
         this.readDlidPathBits = op(ibv_cq_ex.read_dlid_path_bits$off);
         if (channel != null) {
-            channel.retain();
+            dependOn(channel);
         }
+        register();
     }
 
     /** The {@code ibv_cq_ex} function pointers {@link #poll} calls. */
@@ -251,21 +255,13 @@ final class FfmCompletionQueue extends FfmObject implements CompletionQueue {
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_destroy_cq";
+    protected int destroy() {
+        return Ibverbs.failure(Ibverbs.ibv_destroy_cq(cq));
     }
 
     @Override
-    int destroyNative() {
-        return Ibverbs.ibv_destroy_cq(cq);
-    }
-
-    @Override
-    void afterClose() {
+    protected void afterDestroy() {
         ctx.cqs.remove(cq.address());
         scratch.free();
-        if (channel != null) {
-            channel.release();
-        }
     }
 }

@@ -11,8 +11,6 @@ import static org.verbs4j.provider.ffm.internal.Fields.u8;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,13 +42,14 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_cq_init_attr_ex;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_device_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_port_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * An open device, {@code struct ibv_context}, with the function pointers of its {@code ops} and of the
  * {@code verbs_context} in front of it. It tracks every object created from it, destroys them when it
  * closes, and maps native addresses back to objects for completion and async events.
  */
-final class FfmContext extends FfmObject implements Context {
+final class FfmContext extends AbstractVerbsObject implements Context {
     static final Cleaner CLEANER = Cleaner.create();
     private static final System.Logger LOG = System.getLogger(FfmContext.class.getName());
     /** Whether CQs are created extended where the device allows it; see {@link FfmProvider#EXTENDED_CQ_PROPERTY}. */
@@ -81,7 +80,6 @@ final class FfmContext extends FfmObject implements Context {
     final MemorySegment bindMw;
     final MemorySegment deallocMw;
 
-    private final List<FfmObject> objects = new ArrayList<>();
     final Map<Long, FfmCompletionQueue> cqs = new ConcurrentHashMap<>();
     final Map<Long, FfmQueuePair> qps = new ConcurrentHashMap<>();
     final Map<Long, FfmSharedReceiveQueue> srqs = new ConcurrentHashMap<>();
@@ -135,14 +133,6 @@ final class FfmContext extends FfmObject implements Context {
             return MemorySegment.NULL;
         }
         return verbsContext.get(ADDRESS, offset);
-    }
-
-    synchronized void track(FfmObject o) {
-        objects.add(o);
-    }
-
-    synchronized void forget(FfmObject o) {
-        objects.remove(o);
     }
 
     @Override
@@ -282,7 +272,6 @@ final class FfmContext extends FfmObject implements Context {
             throw new VerbsException("ibv_alloc_pd", Ibverbs.errnoOf(-1), null);
         }
         FfmProtectionDomain p = new FfmProtectionDomain(this, pd);
-        track(p);
         return p;
     }
 
@@ -294,7 +283,6 @@ final class FfmContext extends FfmObject implements Context {
             throw new VerbsException("ibv_create_comp_channel", Ibverbs.errnoOf(-1), null);
         }
         FfmCompletionChannel c = new FfmCompletionChannel(this, ch);
-        track(c);
         return c;
     }
 
@@ -334,7 +322,6 @@ final class FfmContext extends FfmObject implements Context {
         LOG.log(System.Logger.Level.DEBUG, "{0}: {1} CQ 0x{2} with {3} entries", device.name(),
                 extended ? "extended (ibv_create_cq_ex)" : "plain (ibv_create_cq)", Long.toHexString(cq.address()),
                 q.capacity());
-        track(q);
         cqs.put(cq.address(), q);
         return q;
     }
@@ -393,7 +380,6 @@ final class FfmContext extends FfmObject implements Context {
                 throw new VerbsException("ibv_alloc_td", Ibverbs.errnoOf(-1), null);
             }
             FfmThreadDomain t = new FfmThreadDomain(this, td);
-            track(t);
             return t;
         }
     }
@@ -430,54 +416,9 @@ final class FfmContext extends FfmObject implements Context {
         }
     }
 
-    /** The QPs whose WR sessions {@link #holdForClose()} waited for, released after the close. */
-    private List<FfmQueuePair> heldQps = List.of();
-
     @Override
-    void holdForClose() {
-        List<FfmQueuePair> held = new ArrayList<>();
-        try {
-            for (FfmQueuePair qp : qps.values()) {
-                qp.holdForClose();
-                held.add(qp);
-            }
-        } catch (RuntimeException | Error e) {
-            held.forEach(FfmQueuePair::releaseAfterClose);
-            throw e;
-        }
-        heldQps = held;
-    }
-
-    @Override
-    void releaseAfterClose() {
-        List<FfmQueuePair> held = heldQps;
-        heldQps = List.of();
-        held.forEach(FfmQueuePair::releaseAfterClose);
-    }
-
-    @Override
-    String destroyVerb() {
-        return "ibv_close_device";
-    }
-
-    @Override
-    int destroyNative() {
-        List<FfmObject> live;
-        synchronized (this) {
-            live = new ArrayList<>(objects);
-            objects.clear();
-        }
-        // Windows first: on rxe, destroying the QP that bound a type 2 window while the window is still
-        // allocated takes about 50 s, and deallocating the window first about 13 ms (issue 13). Then children
-        // before parents: the reverse of creation order always is.
-        for (int i = live.size() - 1; i >= 0; i--) {
-            if (live.get(i) instanceof FfmMemoryWindow) {
-                live.get(i).closeByContext();
-            }
-        }
-        for (int i = live.size() - 1; i >= 0; i--) {
-            live.get(i).closeByContext();
-        }
+    protected int destroy() {
+        // The base class has closed every object made from this context; what is left is the device.
         cqs.clear();
         qps.clear();
         srqs.clear();

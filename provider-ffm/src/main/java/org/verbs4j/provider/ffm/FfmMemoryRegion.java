@@ -5,9 +5,11 @@ import org.verbs4j.MemoryRegion;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_mr;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /** A registered region, {@code struct ibv_mr}. Its keys are read once, at registration. */
-final class FfmMemoryRegion extends FfmObject implements MemoryRegion {
+final class FfmMemoryRegion extends AbstractVerbsObject implements MemoryRegion {
+    final FfmContext ctx;
     private final FfmProtectionDomain pd;
     final MemorySegment mr;
     private final MemorySegment segment;
@@ -17,13 +19,15 @@ final class FfmMemoryRegion extends FfmObject implements MemoryRegion {
 
     FfmMemoryRegion(FfmProtectionDomain pd, MemorySegment mr, MemorySegment segment, int access) {
         super("MemoryRegion", pd.ctx);
+        this.ctx = pd.ctx;
         this.pd = pd;
         this.mr = mr.reinterpret(ibv_mr.LAYOUT.byteSize());
         this.segment = segment;
         this.access = access;
         this.lkey = (int) ibv_mr.lkey$vh.get(this.mr, 0L);
         this.rkey = (int) ibv_mr.rkey$vh.get(this.mr, 0L);
-        pd.retain();
+        dependOn(pd);
+        register();
     }
 
     @Override
@@ -69,18 +73,12 @@ final class FfmMemoryRegion extends FfmObject implements MemoryRegion {
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_dereg_mr";
+    protected int destroy() {
+        return Ibverbs.failure(Ibverbs.ibv_dereg_mr(mr));
     }
 
     @Override
-    int destroyNative() {
-        return Ibverbs.ibv_dereg_mr(mr);
-    }
-
-    @Override
-    void afterClose() {
+    protected void afterDestroy() {
         pd.regions.remove(segment);
-        pd.release();
     }
 }

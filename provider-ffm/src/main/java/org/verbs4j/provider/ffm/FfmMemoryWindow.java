@@ -4,11 +4,14 @@ import java.lang.foreign.MemorySegment;
 import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwType;
 import org.verbs4j.ProtectionDomain;
+import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.InlineOps;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_mw;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /** A memory window, {@code struct ibv_mw}, allocated and freed through the context ops. */
-final class FfmMemoryWindow extends FfmObject implements MemoryWindow {
+final class FfmMemoryWindow extends AbstractVerbsObject implements MemoryWindow {
+    final FfmContext ctx;
     final FfmProtectionDomain pd;
     final MemorySegment mw;
     private final MwType type;
@@ -16,10 +19,12 @@ final class FfmMemoryWindow extends FfmObject implements MemoryWindow {
 
     FfmMemoryWindow(FfmProtectionDomain pd, MemorySegment mw, MwType type) {
         super("MemoryWindow", pd.ctx);
+        this.ctx = pd.ctx;
         this.pd = pd;
         this.mw = mw.reinterpret(ibv_mw.LAYOUT.byteSize());
         this.type = type;
-        pd.retain();
+        dependOn(pd);
+        register();
     }
 
     @Override
@@ -66,27 +71,16 @@ final class FfmMemoryWindow extends FfmObject implements MemoryWindow {
      */
     synchronized void boundTo(FfmMemoryRegion mr) {
         if (boundMr != null) {
-            boundMr.release();
+            dropDependency(boundMr);
         }
         boundMr = mr;
         if (mr != null) {
-            mr.retain();
+            dependOn(mr);
         }
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_dealloc_mw";
-    }
-
-    @Override
-    int destroyNative() {
-        return InlineOps.dealloc(ctx.deallocMw, mw);
-    }
-
-    @Override
-    void afterClose() {
-        boundTo(null);
-        pd.release();
+    protected int destroy() {
+        return Ibverbs.failure(InlineOps.dealloc(ctx.deallocMw, mw));
     }
 }

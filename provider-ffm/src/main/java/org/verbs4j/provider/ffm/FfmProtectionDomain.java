@@ -33,9 +33,11 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_srq_init_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.RegionTable;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /** A protection domain, {@code struct ibv_pd}, and the factory of everything that lives in it. */
-final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
+final class FfmProtectionDomain extends AbstractVerbsObject implements ProtectionDomain {
+    final FfmContext ctx;
     private static final int IBV_QP_INIT_ATTR_PD = 1;
     private static final int IBV_QP_INIT_ATTR_MAX_TSO_HEADER = 1 << 3;
     private static final int IBV_QP_INIT_ATTR_SEND_OPS_FLAGS = 1 << 6;
@@ -46,7 +48,9 @@ final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
 
     FfmProtectionDomain(FfmContext ctx, MemorySegment pd) {
         super("ProtectionDomain", ctx);
+        this.ctx = ctx;
         this.pd = pd;
+        register();
     }
 
     @Override
@@ -68,7 +72,6 @@ final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
         }
         FfmMemoryRegion r = new FfmMemoryRegion(this, mr, segment, access);
         regions.add(segment);
-        ctx.track(r);
         return r;
     }
 
@@ -84,7 +87,6 @@ final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
             throw new VerbsException("ibv_alloc_mw", Ibverbs.errnoOf(-1), type.toString());
         }
         FfmMemoryWindow w = new FfmMemoryWindow(this, mw, type);
-        ctx.track(w);
         return w;
     }
 
@@ -101,7 +103,6 @@ final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
                 throw new VerbsException("ibv_create_ah", Ibverbs.errnoOf(-1), attributes.toString());
             }
             FfmAddressHandle h = new FfmAddressHandle(this, ah, attributes);
-            ctx.track(h);
             return h;
         }
     }
@@ -239,7 +240,6 @@ final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
                     a.sqSigAll(), a.sendOps(), a.threadDomain(), a.maxTsoHeader());
             FfmQueuePair q = new FfmQueuePair(this, qp, qpx, grantedAttrs, sendCq, recvCq, srq, td, parentDomain);
             parentDomain = MemorySegment.NULL;
-            ctx.track(q);
             ctx.qps.put(qp.address(), q);
             return q;
         } finally {
@@ -285,19 +285,13 @@ final class FfmProtectionDomain extends FfmObject implements ProtectionDomain {
             }
             FfmSharedReceiveQueue s = new FfmSharedReceiveQueue(this, srq, (int) ibv_srq_attr.max_wr$vh.get(attr, 0L),
                     (int) ibv_srq_attr.max_sge$vh.get(attr, 0L));
-            ctx.track(s);
             ctx.srqs.put(srq.address(), s);
             return s;
         }
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_dealloc_pd";
-    }
-
-    @Override
-    int destroyNative() {
-        return Ibverbs.ibv_dealloc_pd(pd);
+    protected int destroy() {
+        return Ibverbs.failure(Ibverbs.ibv_dealloc_pd(pd));
     }
 }

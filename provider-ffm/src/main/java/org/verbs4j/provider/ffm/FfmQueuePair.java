@@ -39,6 +39,8 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_qp_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_send_wr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_sge;
 import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AbstractWrSession;
 
 /**
  * A queue pair, {@code struct ibv_qp}, and its {@code ibv_qp_ex} when created with {@code sendOps}.
@@ -46,7 +48,8 @@ import org.verbs4j.spi.support.Arguments;
  * {@code postRecv} does the same with {@code ops.post_recv}; {@link #startWr()} opens the
  * {@link FfmWrSession} that drives the {@code ibv_qp_ex} function pointers.
  */
-final class FfmQueuePair extends FfmObject implements QueuePair {
+final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
+    final FfmContext ctx;
     private static final long WR_SIZE = ibv_send_wr.LAYOUT.byteSize();
     private static final long SGE_SIZE = ibv_sge.LAYOUT.byteSize();
     private static final int QUERY_MASK = QpAttrMask.ALL & ~QpAttrMask.RATE_LIMIT;
@@ -66,13 +69,13 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
     private final FfmWrSession session;
     private volatile QpState state = QpState.RESET;
 
+    /**
+     * The posting locks. The destroy verb runs under both and marks the QP closed before it lets them go, so a
+     * post checks {@link #checkOpen()} again once it has its lock, instead of calling into a destroyed QP or its
+     * freed scratch memory.
+     */
     private final Object sendLock = new Object();
     private final Object recvLock = new Object();
-    /**
-     * Set by the destroy verb while it holds both posting locks: a post that waited for them sees it and throws
-     * IllegalStateException instead of calling into a destroyed QP or its freed scratch memory.
-     */
-    private boolean destroyed;
     private final int sendCapacity;
     private final int sgePerWr;
     private final MemorySegment sendWrs;
@@ -87,6 +90,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
                  FfmCompletionQueue sendCq, FfmCompletionQueue recvCq, FfmSharedReceiveQueue srq,
                  FfmThreadDomain td, MemorySegment parentDomain) {
         super("QueuePair", pd.ctx);
+        this.ctx = pd.ctx;
         this.pd = pd;
         this.qp = qp.reinterpret(ibv_qp.LAYOUT.byteSize());
         this.init = init;
@@ -117,15 +121,16 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
                 ? new RecvPoster(scratch, "ibv_post_recv", init.cap().maxRecvWr(), init.cap().maxRecvSge())
                 : null;
         this.session = qpx.address() == 0 ? null : new FfmWrSession(this, qpx, init, scratch);
-        pd.retain();
-        sendCq.retain();
-        recvCq.retain();
+        dependOn(pd);
+        dependOn(sendCq);
+        dependOn(recvCq);
         if (srq != null) {
-            srq.retain();
+            dependOn(srq);
         }
         if (td != null) {
-            td.retain();
+            dependOn(td);
         }
+        register();
     }
 
     FfmContext context() {
@@ -223,7 +228,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
     public void postRecv(RecvWr wr) {
         checkReceive();
         synchronized (recvLock) {
-            checkNotDestroyed();
+            checkOpen();
             recvPoster.post(ctx.postRecv, qp, wr);
         }
     }
@@ -232,15 +237,8 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
     public void postRecv(List<RecvWr> wrs) {
         checkReceive();
         synchronized (recvLock) {
-            checkNotDestroyed();
+            checkOpen();
             recvPoster.post(ctx.postRecv, qp, wrs);
-        }
-    }
-
-    /** Under a posting lock: throws if the QP was destroyed while this thread waited for the lock. */
-    private void checkNotDestroyed() {
-        if (destroyed) {
-            throw new IllegalStateException("this QueuePair is closed");
         }
     }
 
@@ -258,7 +256,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         checkNotInSession();
         synchronized (sendLock) {
             checkOpen();
-            checkNotDestroyed();
+            checkOpen();
             int err = sendQueueReady() ? write(0, wr) : Errno.EINVAL;
             if (err != 0) {
                 throw new PostSendException(err, 0, reason(err, wr));
@@ -281,7 +279,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         checkNotInSession();
         synchronized (sendLock) {
             checkOpen();
-            checkNotDestroyed();
+            checkOpen();
             // The QP's state is read once per post: a modify racing with it takes effect before or after.
             boolean ready = sendQueueReady();
             for (int base = 0; base < size; base += sendCapacity) {
@@ -534,7 +532,7 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
             ibv_mw_bind_info.mw_access_flags$vh.set(bind, bi, bindInfo.mwAccessFlags());
             int rc;
             synchronized (sendLock) {
-                checkNotDestroyed();
+                checkOpen();
                 rc = InlineOps.bind_mw(ctx.bindMw, qp, w.mw, bind);
             }
             if (rc != 0) {
@@ -565,53 +563,32 @@ final class FfmQueuePair extends FfmObject implements QueuePair {
         return flags == DataInOrder.RETURN_CAPS ? (wholeMsg != 0 ? DataInOrder.WHOLE_MSG.bit() : 0) : wholeMsg;
     }
 
-    /** Before the QP's monitor is taken: abort this thread's open session, or wait for another thread's. */
     @Override
-    void holdForClose() {
-        if (session != null) {
-            session.qpSide().lockForDestroy();
-        }
+    protected AbstractWrSession wrSession() {
+        return session;
     }
 
     @Override
-    void releaseAfterClose() {
-        if (session != null) {
-            session.qpSide().unlockAfterDestroy();
-        }
-    }
-
-    @Override
-    String destroyVerb() {
-        return "ibv_destroy_qp";
-    }
-
-    @Override
-    int destroyNative() {
+    protected int destroy() {
         // Both posting locks: no post runs inside the destroy verb, and none starts after it.
         synchronized (sendLock) {
             synchronized (recvLock) {
                 int rc = Ibverbs.ibv_destroy_qp(qp);
-                destroyed = rc == 0;
-                return rc;
+                if (rc == 0) {
+                    // Still under both posting locks: a post that waited for them finds the QP closed.
+                    markClosed();
+                }
+                return Ibverbs.failure(rc);
             }
         }
     }
 
     @Override
-    void afterClose() {
+    protected void afterDestroy() {
         ctx.qps.remove(qp.address());
         scratch.free();
         if (parentDomain.address() != 0) {
             Ibverbs.ibv_dealloc_pd(parentDomain);
-        }
-        pd.release();
-        sendCq.release();
-        recvCq.release();
-        if (srq != null) {
-            srq.release();
-        }
-        if (td != null) {
-            td.release();
         }
     }
 

@@ -14,9 +14,11 @@ import org.verbs4j.provider.ffm.internal.InlineOps;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_srq;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_srq_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /** A shared receive queue, {@code struct ibv_srq}, posted to through {@code ops.post_srq_recv}. */
-final class FfmSharedReceiveQueue extends FfmObject implements SharedReceiveQueue {
+final class FfmSharedReceiveQueue extends AbstractVerbsObject implements SharedReceiveQueue {
+    final FfmContext ctx;
     private static final int IBV_SRQ_LIMIT = 1 << 1;
 
     private final FfmProtectionDomain pd;
@@ -27,12 +29,14 @@ final class FfmSharedReceiveQueue extends FfmObject implements SharedReceiveQueu
 
     FfmSharedReceiveQueue(FfmProtectionDomain pd, MemorySegment srq, int maxWr, int maxSge) {
         super("SharedReceiveQueue", pd.ctx);
+        this.ctx = pd.ctx;
         this.pd = pd;
         this.srq = srq.reinterpret(ibv_srq.LAYOUT.byteSize());
         this.scratch = new Scratch(this);
         this.poster = new RecvPoster(scratch, "ibv_post_srq_recv", maxWr, maxSge);
         this.srqNum = readSrqNum();
-        pd.retain();
+        dependOn(pd);
+        register();
     }
 
     private int readSrqNum() {
@@ -102,19 +106,13 @@ final class FfmSharedReceiveQueue extends FfmObject implements SharedReceiveQueu
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_destroy_srq";
+    protected int destroy() {
+        return Ibverbs.failure(Ibverbs.ibv_destroy_srq(srq));
     }
 
     @Override
-    int destroyNative() {
-        return Ibverbs.ibv_destroy_srq(srq);
-    }
-
-    @Override
-    void afterClose() {
+    protected void afterDestroy() {
         ctx.srqs.remove(srq.address());
         scratch.free();
-        pd.release();
     }
 }

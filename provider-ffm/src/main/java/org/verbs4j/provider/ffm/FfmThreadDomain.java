@@ -4,16 +4,21 @@ import java.lang.foreign.MemorySegment;
 import org.verbs4j.Context;
 import org.verbs4j.Errno;
 import org.verbs4j.ThreadDomain;
+import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.InlineOps;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /** A thread domain, {@code struct ibv_td}, allocated through the {@code verbs_context} op. */
-final class FfmThreadDomain extends FfmObject implements ThreadDomain {
+final class FfmThreadDomain extends AbstractVerbsObject implements ThreadDomain {
+    final FfmContext ctx;
     final MemorySegment td;
 
     FfmThreadDomain(FfmContext ctx, MemorySegment td) {
         super("ThreadDomain", ctx);
+        this.ctx = ctx;
         this.td = td;
+        register();
     }
 
     @Override
@@ -23,13 +28,8 @@ final class FfmThreadDomain extends FfmObject implements ThreadDomain {
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_dealloc_td";
-    }
-
-    @Override
-    int destroyNative() {
+    protected int destroy() {
         MemorySegment op = ctx.verbsOp(verbs_context.dealloc_td$off);
-        return op.address() == 0 ? Errno.EOPNOTSUPP : InlineOps.dealloc(op, td);
+        return op.address() == 0 ? Errno.EOPNOTSUPP : Ibverbs.failure(InlineOps.dealloc(op, td));
     }
 }

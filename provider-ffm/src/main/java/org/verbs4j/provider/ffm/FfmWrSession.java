@@ -11,7 +11,6 @@ import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QpType;
-import org.verbs4j.VerbsObject;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.ffm.internal.InlineOps;
 import org.verbs4j.provider.ffm.internal.LayoutBuilder;
@@ -119,11 +118,6 @@ final class FfmWrSession extends AbstractWrSession {
     /** The session's QP side, for this provider's QueuePair. */
     Control qpSide() {
         return control();
-    }
-
-    @Override
-    protected boolean owns(VerbsObject o) {
-        return o instanceof FfmObject f && f.ctx == qp.ctx;
     }
 
     @Override

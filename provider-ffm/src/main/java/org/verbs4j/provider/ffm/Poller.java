@@ -7,6 +7,7 @@ import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.Structs.pollfd;
+import org.verbs4j.spi.support.Arguments;
 
 /** Waits for a libibverbs event descriptor (completion channel, async events) with {@code poll(2)}. */
 final class Poller {
@@ -20,9 +21,7 @@ final class Poller {
      * @throws IllegalArgumentException if timeout is negative
      */
     static boolean awaitReadable(int fd, long timeout, TimeUnit unit, String verb) {
-        if (timeout < 0) {
-            throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
-        }
+        Arguments.timeout(timeout, unit);
         long nanos = unit.toNanos(timeout);
         long deadline = System.nanoTime() + nanos;
         try (Arena a = Arena.ofConfined()) {

@@ -1,6 +1,7 @@
 package org.verbs4j.provider.jnr;
 
-import java.util.Objects;
+import static org.verbs4j.provider.jnr.JnrProvider.errnoOf;
+
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
@@ -9,6 +10,8 @@ import org.verbs4j.VerbsException;
 import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.IbvCompChannel;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * A completion channel, {@code struct ibv_comp_channel}. {@link #awaitEvent} waits on its file
@@ -17,13 +20,19 @@ import org.verbs4j.provider.jnr.internal.NativeMemory;
  * @see "ibv_create_comp_channel(3)"
  * @see "ibv_get_cq_event(3)"
  */
-final class JnrCompletionChannel extends JnrResource implements CompletionChannel {
+final class JnrCompletionChannel extends AbstractVerbsObject implements CompletionChannel {
+    final JnrContext context;
+    final long handle;
     /** {@code struct pollfd}, then the two out-pointers of {@code ibv_get_cq_event}. */
     private final long scratch;
 
     JnrCompletionChannel(JnrContext context, long channel) {
-        super(context, channel, ContextResources.Kind.COMP_CHANNEL, "completion channel");
+        super("CompletionChannel", context);
+        this.context = context;
+        this.handle = channel;
+        context.track(ContextResources.Kind.COMP_CHANNEL, channel, this);
         this.scratch = context.resources.allocate(24);
+        register();
     }
 
     @Override
@@ -35,12 +44,10 @@ final class JnrCompletionChannel extends JnrResource implements CompletionChanne
     @Override
     public CompletionQueue awaitEvent(long timeout, TimeUnit unit) {
         checkOpen();
-        Objects.requireNonNull(unit, "unit");
-        if (timeout < 0) {
-            throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
-        }
+        Arguments.timeout(timeout, unit);
         synchronized (this) {
-            long ch = handle();
+            checkOpen();
+            long ch = handle;
             int fd = NativeMemory.getInt(ch + IbvCompChannel.fd$OFFSET);
             if (!Fds.awaitReadable(context.libs, scratch, fd, timeout, unit)) {
                 return null;
@@ -55,17 +62,13 @@ final class JnrCompletionChannel extends JnrResource implements CompletionChanne
     }
 
     @Override
-    int destroy() {
+    protected int destroy() {
         return context.libs.ibverbs().ibv_destroy_comp_channel(handle) == 0 ? 0 : errnoOf(-1);
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_destroy_comp_channel";
-    }
-
-    @Override
-    void afterDestroy() {
+    protected void afterDestroy() {
+        context.untrack(ContextResources.Kind.COMP_CHANNEL, handle, this);
         context.resources.free(scratch);
     }
 }

@@ -1,5 +1,7 @@
 package org.verbs4j.provider.jnr;
 
+import static org.verbs4j.provider.jnr.JnrProvider.errnoOf;
+
 import java.util.Objects;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
@@ -17,6 +19,7 @@ import org.verbs4j.provider.jnr.internal.IbvWc;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.spi.support.CompletionFields;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A completion queue: an extended one, {@code struct ibv_cq_ex}, polled through its {@code start_poll},
@@ -35,7 +38,9 @@ import org.verbs4j.spi.support.CompletionFields;
  * @see "ibv_create_cq_ex(3)"
  * @see "ibv_poll_cq(3)"
  */
-final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
+final class JnrCompletionQueue extends AbstractVerbsObject implements CompletionQueue {
+    final JnrContext context;
+    final long handle;
     /** {@code IBV_WC_SUCCESS}. */
     private static final int WC_SUCCESS = 0;
 
@@ -68,7 +73,10 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
      * @param extended whether {@code ibv_create_cq_ex} created it with {@code IBV_WC_STANDARD_FLAGS}
      */
     JnrCompletionQueue(JnrContext context, long cq, JnrCompletionChannel channel, boolean extended) {
-        super(context, cq, ContextResources.Kind.CQ, "CQ");
+        super("CompletionQueue", context);
+        this.context = context;
+        this.handle = cq;
+        context.track(ContextResources.Kind.CQ, cq, this);
         this.channel = channel;
         this.extended = extended;
         this.capacity = NativeMemory.getInt(cq + IbvCq.cqe$OFFSET);
@@ -93,8 +101,9 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
                     = readSrcQp = readWcFlags = readSlid = readSl = readDlidPathBits = 0;
         }
         if (channel != null) {
-            channel.retain();
+            dependOn(channel);
         }
+        register();
     }
 
     /** Whether {@code ibv_create_cq_ex} created this CQ, so that it is polled with {@code ibv_start_poll}. */
@@ -122,7 +131,8 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
 
     @Override
     public synchronized int poll(WorkCompletionBatch batch) {
-        long cq = handle();
+        checkOpen();
+        long cq = handle;
         Objects.requireNonNull(batch, "batch");
         batch.clear();
         return extended ? pollExtended(cq, batch) : pollPlain(cq, batch);
@@ -247,7 +257,8 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
 
     @Override
     public void requestNotify(boolean solicitedOnly) {
-        long cq = handle();
+        checkOpen();
+        long cq = handle;
         if (channel == null) {
             throw new IllegalStateException("the CQ has no completion channel");
         }
@@ -258,18 +269,14 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
     }
 
     @Override
-    int destroy() {
+    protected int destroy() {
         int rc = context.libs.ibverbs().ibv_destroy_cq(handle);
         return rc == 0 ? 0 : errnoOf(rc);
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_destroy_cq";
-    }
-
-    @Override
-    synchronized void afterDestroy() {
+    protected synchronized void afterDestroy() {
+        context.untrack(ContextResources.Kind.CQ, handle, this);
         if (wcArray != 0) {
             context.resources.free(wcArray);
             wcArray = 0;
@@ -277,9 +284,6 @@ final class JnrCompletionQueue extends JnrResource implements CompletionQueue {
         if (pollAttr != 0) {
             context.resources.free(pollAttr);
             pollAttr = 0;
-        }
-        if (channel != null) {
-            channel.release();
         }
     }
 }

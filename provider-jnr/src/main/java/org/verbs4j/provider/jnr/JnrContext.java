@@ -3,8 +3,6 @@ package org.verbs4j.provider.jnr;
 import java.lang.ref.Cleaner;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.AsyncEvent;
@@ -37,6 +35,8 @@ import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeLibraries;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.jnr.internal.VerbsContext;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.Arguments;
 
 /**
  * An open device, {@code struct ibv_context}. It owns every object created from it through
@@ -44,7 +44,7 @@ import org.verbs4j.provider.jnr.internal.VerbsContext;
  *
  * @see "ibv_open_device(3)"
  */
-final class JnrContext implements Context {
+final class JnrContext extends AbstractVerbsObject implements Context {
     private static final Cleaner CLEANER = Cleaner.create();
     private static final System.Logger LOG = System.getLogger(JnrContext.class.getName());
     /**
@@ -58,9 +58,7 @@ final class JnrContext implements Context {
     final ContextResources resources;
     private final JnrDevice device;
     private final Cleaner.Cleanable cleanable;
-    private final Set<JnrResource> children = ConcurrentHashMap.newKeySet();
-    private final Map<Long, JnrResource> byHandle = new ConcurrentHashMap<>();
-    private volatile boolean closed;
+    private final Map<Long, AbstractVerbsObject> byHandle = new ConcurrentHashMap<>();
     private volatile DeviceAttributes deviceAttributes;
     private volatile Capabilities capabilities;
     private long asyncScratch;
@@ -71,6 +69,7 @@ final class JnrContext implements Context {
     static final long DEVICE_ATOMIC_WRITE = 1L << 40;
 
     JnrContext(NativeLibraries libs, JnrDevice device, long handle) {
+        super("Context", null);
         this.libs = libs;
         this.device = device;
         this.handle = handle;
@@ -98,26 +97,20 @@ final class JnrContext implements Context {
         }
     }
 
-    void adopt(JnrResource r, ContextResources.Kind kind, long h) {
+    /** Records an object made from this context, by its native address, for the events that name it. */
+    void track(ContextResources.Kind kind, long h, AbstractVerbsObject o) {
         resources.add(kind, h);
-        children.add(r);
-        byHandle.put(h, r);
+        byHandle.put(h, o);
     }
 
-    void forget(JnrResource r, ContextResources.Kind kind, long h) {
+    /** Forgets an object that was destroyed. */
+    void untrack(ContextResources.Kind kind, long h, AbstractVerbsObject o) {
         resources.remove(kind, h);
-        children.remove(r);
-        byHandle.remove(h, r);
+        byHandle.remove(h, o);
     }
 
-    JnrResource lookup(long h) {
+    AbstractVerbsObject lookup(long h) {
         return byHandle.get(h);
-    }
-
-    void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("context of " + device.name() + " is closed");
-        }
     }
 
     long handle() {
@@ -142,7 +135,7 @@ final class JnrContext implements Context {
         try {
             int rc = libs.ibverbs().ibv_query_device(handle(), a);
             if (rc != 0) {
-                throw new VerbsException("ibv_query_device", JnrResource.errnoOf(rc), null);
+                throw new VerbsException("ibv_query_device", JnrProvider.errnoOf(rc), null);
             }
             byte[] fw = new byte[64];
             NativeMemory.getBytes(a + IbvDeviceAttr.fw_ver$OFFSET, fw, 0, 64);
@@ -215,7 +208,7 @@ final class JnrContext implements Context {
             int rc = fn != 0 ? InlineVerbs.queryPort(fn, handle, portNum, a, IbvPortAttr.SIZEOF)
                     : libs.ibverbs().ibv_query_port(handle, portNum, a);
             if (rc != 0) {
-                throw new VerbsException("ibv_query_port", JnrResource.errnoOf(rc), "port " + portNum);
+                throw new VerbsException("ibv_query_port", JnrProvider.errnoOf(rc), "port " + portNum);
             }
             int state = i(a, IbvPortAttr.state$OFFSET);
             return new PortAttributes(state <= 5 ? PortState.of(state) : PortState.NOP,
@@ -256,7 +249,7 @@ final class JnrContext implements Context {
         try {
             int rc = libs.ibverbs().ibv_query_gid(handle(), portNum, index, a);
             if (rc != 0) {
-                throw new VerbsException("ibv_query_gid", JnrResource.errnoOf(rc), "port " + portNum + " index " + index);
+                throw new VerbsException("ibv_query_gid", JnrProvider.errnoOf(rc), "port " + portNum + " index " + index);
             }
             byte[] raw = new byte[16];
             NativeMemory.getBytes(a, raw, 0, 16);
@@ -318,7 +311,7 @@ final class JnrContext implements Context {
         if (compVector < 0 || compVector >= Math.max(vectors, 1)) {
             throw new IllegalArgumentException("compVector is 0.." + (Math.max(vectors, 1) - 1) + ": " + compVector);
         }
-        long chHandle = ch == null ? 0 : ch.handle();
+        long chHandle = ch == null ? 0 : ch.handle;
         if (!"false".equals(System.getProperty(EXTENDED_CQ_PROPERTY))) {
             long cqx = createCqEx(cqe, chHandle, compVector);
             if (cqx != 0) {
@@ -390,10 +383,7 @@ final class JnrContext implements Context {
     @Override
     public AsyncEvent pollAsyncEvent(long timeout, TimeUnit unit) {
         checkOpen();
-        Objects.requireNonNull(unit, "unit");
-        if (timeout < 0) {
-            throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
-        }
+        Arguments.timeout(timeout, unit);
         synchronized (this) {
             checkOpen();
             if (asyncScratch == 0) {
@@ -428,29 +418,16 @@ final class JnrContext implements Context {
         }
     }
 
+    /** The base class has closed every object made from this context; the cleaner closes the device. */
     @Override
-    public boolean isClosed() {
-        return closed;
-    }
-
-    @Override
-    public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        for (JnrResource r : children) {
-            r.markClosed();
-        }
-        children.clear();
+    protected int destroy() {
         byHandle.clear();
         cleanable.clean();
+        return 0;
     }
 
     @Override
     public String toString() {
-        return "jnr context of " + device.name() + (closed ? " (closed)" : "");
+        return "jnr context of " + device.name() + (isClosed() ? " (closed)" : "");
     }
 }

@@ -1,18 +1,23 @@
 package org.verbs4j.provider.jnr;
 
+import static org.verbs4j.provider.jnr.JnrProvider.errnoOf;
+
 import java.lang.foreign.MemorySegment;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.IbvMr;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A registered memory region, {@code struct ibv_mr}.
  *
  * @see "ibv_reg_mr(3)"
  */
-final class JnrMemoryRegion extends JnrResource implements MemoryRegion {
+final class JnrMemoryRegion extends AbstractVerbsObject implements MemoryRegion {
+    final JnrContext context;
+    final long handle;
     private final JnrProtectionDomain pd;
     private final MemorySegment segment;
     private final int access;
@@ -20,13 +25,17 @@ final class JnrMemoryRegion extends JnrResource implements MemoryRegion {
     private final int rkey;
 
     JnrMemoryRegion(JnrProtectionDomain pd, long mr, MemorySegment segment, int access) {
-        super(pd.context, mr, ContextResources.Kind.MR, "memory region");
+        super("MemoryRegion", pd.context);
+        this.context = pd.context;
+        this.handle = mr;
+        context.track(ContextResources.Kind.MR, mr, this);
         this.pd = pd;
         this.segment = segment;
         this.access = access;
         this.lkey = NativeMemory.getInt(mr + IbvMr.lkey$OFFSET);
         this.rkey = NativeMemory.getInt(mr + IbvMr.rkey$OFFSET);
-        pd.retain();
+        dependOn(pd);
+        register();
     }
 
     @Override
@@ -72,19 +81,14 @@ final class JnrMemoryRegion extends JnrResource implements MemoryRegion {
     }
 
     @Override
-    int destroy() {
+    protected int destroy() {
         int rc = context.libs.ibverbs().ibv_dereg_mr(handle);
         return rc == 0 ? 0 : errnoOf(rc);
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_dereg_mr";
-    }
-
-    @Override
-    void afterDestroy() {
+    protected void afterDestroy() {
+        context.untrack(ContextResources.Kind.MR, handle, this);
         pd.regions.remove(segment);
-        pd.release();
     }
 }

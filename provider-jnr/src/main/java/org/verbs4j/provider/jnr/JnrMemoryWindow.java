@@ -8,6 +8,7 @@ import org.verbs4j.provider.jnr.internal.IbvContext;
 import org.verbs4j.provider.jnr.internal.IbvMw;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A memory window, {@code struct ibv_mw}, allocated and freed through {@code ibv_context.ops}. Its rkey is
@@ -15,7 +16,9 @@ import org.verbs4j.provider.jnr.internal.NativeMemory;
  *
  * @see "ibv_alloc_mw(3)"
  */
-final class JnrMemoryWindow extends JnrResource implements MemoryWindow {
+final class JnrMemoryWindow extends AbstractVerbsObject implements MemoryWindow {
+    final JnrContext context;
+    final long handle;
     private final JnrProtectionDomain pd;
     private final MwType type;
     /** The region the last bind posted from this provider names, or null. */
@@ -27,10 +30,14 @@ final class JnrMemoryWindow extends JnrResource implements MemoryWindow {
     private volatile int type2Rkey;
 
     JnrMemoryWindow(JnrProtectionDomain pd, long mw, MwType type) {
-        super(pd.context, mw, ContextResources.Kind.MW, "memory window");
+        super("MemoryWindow", pd.context);
+        this.context = pd.context;
+        this.handle = mw;
+        context.track(ContextResources.Kind.MW, mw, this);
         this.pd = pd;
         this.type = type;
-        pd.retain();
+        dependOn(pd);
+        register();
     }
 
     @Override
@@ -47,7 +54,8 @@ final class JnrMemoryWindow extends JnrResource implements MemoryWindow {
 
     @Override
     public int rkey() {
-        int native_ = NativeMemory.getInt(handle() + IbvMw.rkey$OFFSET);
+        checkOpen();
+        int native_ = NativeMemory.getInt(handle + IbvMw.rkey$OFFSET);
         int posted = type2Rkey;
         return type == MwType.TYPE_2 && posted != 0 ? posted : native_;
     }
@@ -58,11 +66,11 @@ final class JnrMemoryWindow extends JnrResource implements MemoryWindow {
      */
     synchronized void boundTo(JnrMemoryRegion mr) {
         if (bound != null) {
-            bound.release();
+            dropDependency(bound);
         }
         bound = mr;
         if (mr != null) {
-            mr.retain();
+            dependOn(mr);
         }
     }
 
@@ -81,18 +89,12 @@ final class JnrMemoryWindow extends JnrResource implements MemoryWindow {
     }
 
     @Override
-    int destroy() {
+    protected int destroy() {
         return InlineVerbs.callP(context.op(IbvContext.ops$dealloc_mw$OFFSET), handle);
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_dealloc_mw";
-    }
-
-    @Override
-    void afterDestroy() {
-        boundTo(null);
-        pd.release();
+    protected void afterDestroy() {
+        context.untrack(ContextResources.Kind.MW, handle, this);
     }
 }

@@ -1,5 +1,7 @@
 package org.verbs4j.provider.jnr;
 
+import static org.verbs4j.provider.jnr.JnrProvider.errnoOf;
+
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import org.verbs4j.AccessFlags;
@@ -24,18 +26,25 @@ import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.RegionTable;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A protection domain, {@code struct ibv_pd}.
  *
  * @see "ibv_alloc_pd(3)"
  */
-final class JnrProtectionDomain extends JnrResource implements ProtectionDomain {
+final class JnrProtectionDomain extends AbstractVerbsObject implements ProtectionDomain {
+    final JnrContext context;
+    final long handle;
     /** The live regions, for checking inline data before {@code ibv_post_send} copies it. */
     final RegionTable regions = new RegionTable();
 
     JnrProtectionDomain(JnrContext context, long pd) {
-        super(context, pd, ContextResources.Kind.PD, "protection domain");
+        super("ProtectionDomain", context);
+        this.context = context;
+        this.handle = pd;
+        context.track(ContextResources.Kind.PD, pd, this);
+        register();
     }
 
     @Override
@@ -46,7 +55,8 @@ final class JnrProtectionDomain extends JnrResource implements ProtectionDomain 
 
     @Override
     public MemoryRegion registerMemory(MemorySegment segment, int access) {
-        long pd = handle();
+        checkOpen();
+        long pd = handle;
         // A segment whose arena is closed is freed memory: JNR passes raw addresses, so nothing else stops it.
         Arguments.registrable(segment);
         AccessFlags.validate(access);
@@ -65,7 +75,8 @@ final class JnrProtectionDomain extends JnrResource implements ProtectionDomain 
     public MemoryWindow allocMw(MwType type) {
         checkOpen();
         Objects.requireNonNull(type, "type");
-        long pd = handle();
+        checkOpen();
+        long pd = handle;
         long fn = context.op(IbvContext.ops$alloc_mw$OFFSET);
         if (fn == 0) {
             throw new VerbsException("ibv_alloc_mw", Errno.EOPNOTSUPP, null);
@@ -82,7 +93,8 @@ final class JnrProtectionDomain extends JnrResource implements ProtectionDomain 
     public AddressHandle createAh(AhAttributes attributes) {
         checkOpen();
         Objects.requireNonNull(attributes, "attributes");
-        long pd = handle();
+        checkOpen();
+        long pd = handle;
         int ports = context.cachedDeviceAttributes().physPortCnt();
         if (attributes.portNum() > ports) {
             throw new IllegalArgumentException("port " + attributes.portNum() + " is not a port of the device (1.."
@@ -160,7 +172,8 @@ final class JnrProtectionDomain extends JnrResource implements ProtectionDomain 
     public SharedReceiveQueue createSrq(SrqInitAttributes attributes) {
         checkOpen();
         Objects.requireNonNull(attributes, "attributes");
-        long pd = handle();
+        checkOpen();
+        long pd = handle;
         long a = NativeMemory.allocate(IbvSrqInitAttr.SIZEOF);
         try {
             NativeMemory.putInt(a + IbvSrqInitAttr.attr$max_wr$OFFSET, attributes.maxWr());
@@ -178,13 +191,13 @@ final class JnrProtectionDomain extends JnrResource implements ProtectionDomain 
     }
 
     @Override
-    int destroy() {
+    protected int destroy() {
         int rc = context.libs.ibverbs().ibv_dealloc_pd(handle);
         return rc == 0 ? 0 : errnoOf(rc);
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_dealloc_pd";
+    protected void afterDestroy() {
+        context.untrack(ContextResources.Kind.PD, handle, this);
     }
 }

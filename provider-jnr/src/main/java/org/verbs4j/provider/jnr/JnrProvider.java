@@ -130,6 +130,15 @@ public final class JnrProvider implements VerbsProvider {
         return libs;
     }
 
+    /** The errno of a libibverbs call that returned {@code rc}: the value itself, or errno when it is -1. */
+    static int errnoOf(int rc) {
+        if (rc > 0) {
+            return rc;
+        }
+        int e = libraries().lastErrno();
+        return e != 0 ? e : Errno.EINVAL;
+    }
+
     static List<Device> listDevices(NativeLibraries libs) {
         Ibverbs ib = libs.ibverbs();
         long num = NativeMemory.allocate(4);

@@ -1,5 +1,7 @@
 package org.verbs4j.provider.jnr;
 
+import static org.verbs4j.provider.jnr.JnrProvider.errnoOf;
+
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -39,6 +41,8 @@ import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.jnr.internal.VerbsContext;
 import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AbstractWrSession;
 
 /**
  * A queue pair, created with {@code ibv_create_qp_ex} (through {@code verbs_context.create_qp_ex}) and
@@ -47,7 +51,9 @@ import org.verbs4j.spi.support.Arguments;
  *
  * @see "ibv_create_qp_ex(3)"
  */
-final class JnrQueuePair extends JnrResource implements QueuePair {
+final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
+    final JnrContext context;
+    final long handle;
     private static final int IBV_QP_INIT_ATTR_PD = 1;
     private static final int IBV_QP_INIT_ATTR_MAX_TSO_HEADER = 1 << 3;
     private static final int IBV_QP_INIT_ATTR_SEND_OPS_FLAGS = 1 << 6;
@@ -79,7 +85,10 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     private JnrQueuePair(JnrProtectionDomain pd, long qp, long qpx, long parentDomain, QpInitAttributes granted,
                          JnrCompletionQueue sendCq, JnrCompletionQueue recvCq, JnrSharedReceiveQueue srq,
                          JnrThreadDomain td) {
-        super(pd.context, qp, ContextResources.Kind.QP, "QP");
+        super("QueuePair", pd.context);
+        this.context = pd.context;
+        this.handle = qp;
+        context.track(ContextResources.Kind.QP, qp, this);
         this.pd = pd;
         this.type = granted.type();
         this.qpNum = NativeMemory.getInt(qp + IbvQp.qp_num$OFFSET);
@@ -97,24 +106,25 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         this.mwBind = pd.context.resources.allocate(IbvMwBind.SIZEOF);
         this.session = granted.sendOps().isEmpty() ? null
                 : new JnrWrSession(this, qpx, granted.sendOps(), granted.cap(), ipCsum());
-        pd.retain();
-        sendCq.retain();
-        recvCq.retain();
+        dependOn(pd);
+        dependOn(sendCq);
+        dependOn(recvCq);
         if (srq != null) {
-            srq.retain();
+            dependOn(srq);
         }
         if (td != null) {
-            td.retain();
+            dependOn(td);
         }
+        register();
     }
 
     static JnrQueuePair create(JnrProtectionDomain pd, QpInitAttributes a) {
         JnrContext ctx = pd.context;
-        JnrCompletionQueue sendCq = own(ctx, a.sendCq(), JnrCompletionQueue.class, "send CQ");
-        JnrCompletionQueue recvCq = own(ctx, a.recvCq(), JnrCompletionQueue.class, "receive CQ");
-        JnrSharedReceiveQueue srq = a.srq() == null ? null : own(ctx, a.srq(), JnrSharedReceiveQueue.class, "SRQ");
+        JnrCompletionQueue sendCq = ctx.sibling(a.sendCq(), JnrCompletionQueue.class, "the send CQ");
+        JnrCompletionQueue recvCq = ctx.sibling(a.recvCq(), JnrCompletionQueue.class, "the receive CQ");
+        JnrSharedReceiveQueue srq = a.srq() == null ? null : ctx.sibling(a.srq(), JnrSharedReceiveQueue.class, "the SRQ");
         JnrThreadDomain td = a.threadDomain() == null ? null
-                : own(ctx, a.threadDomain(), JnrThreadDomain.class, "thread domain");
+                : ctx.sibling(a.threadDomain(), JnrThreadDomain.class, "the thread domain");
         for (WrOpcode op : a.sendOps()) {
             if (!op.isValidFor(a.type())) {
                 throw new IllegalArgumentException("sendOps: " + op + " is not valid on " + a.type()
@@ -139,12 +149,12 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         if (createQpEx == 0) {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the device has no create_qp_ex");
         }
-        long parentDomain = td == null ? 0 : allocParentDomain(ctx, pd.handle(), td.handle());
+        long parentDomain = td == null ? 0 : allocParentDomain(ctx, pd.handle, td.handle);
         long attr = NativeMemory.allocate(IbvQpInitAttrEx.SIZEOF);
         try {
-            NativeMemory.putAddress(attr + IbvQpInitAttrEx.send_cq$OFFSET, sendCq.handle());
-            NativeMemory.putAddress(attr + IbvQpInitAttrEx.recv_cq$OFFSET, recvCq.handle());
-            NativeMemory.putAddress(attr + IbvQpInitAttrEx.srq$OFFSET, srq == null ? 0 : srq.handle());
+            NativeMemory.putAddress(attr + IbvQpInitAttrEx.send_cq$OFFSET, sendCq.handle);
+            NativeMemory.putAddress(attr + IbvQpInitAttrEx.recv_cq$OFFSET, recvCq.handle);
+            NativeMemory.putAddress(attr + IbvQpInitAttrEx.srq$OFFSET, srq == null ? 0 : srq.handle);
             long cap = attr + IbvQpInitAttrEx.cap$OFFSET;
             NativeMemory.putInt(cap + IbvQpCap.max_send_wr$OFFSET, a.cap().maxSendWr());
             NativeMemory.putInt(cap + IbvQpCap.max_recv_wr$OFFSET, srq == null ? a.cap().maxRecvWr() : 0);
@@ -163,7 +173,7 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
                 NativeMemory.putShort(attr + IbvQpInitAttrEx.max_tso_header$OFFSET, a.maxTsoHeader());
             }
             NativeMemory.putInt(attr + IbvQpInitAttrEx.comp_mask$OFFSET, compMask);
-            NativeMemory.putAddress(attr + IbvQpInitAttrEx.pd$OFFSET, parentDomain != 0 ? parentDomain : pd.handle());
+            NativeMemory.putAddress(attr + IbvQpInitAttrEx.pd$OFFSET, parentDomain != 0 ? parentDomain : pd.handle);
             long qp = InlineVerbs.createPP(createQpEx, ctx.handle, attr);
             if (qp == 0) {
                 int e = InlineVerbs.lastErrno();
@@ -235,17 +245,6 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         }
     }
 
-    private static <T extends JnrResource> T own(JnrContext ctx, Object o, Class<T> type, String what) {
-        if (!type.isInstance(o) || type.cast(o).context != ctx) {
-            throw new IllegalArgumentException("the " + what + " belongs to another context or provider");
-        }
-        T t = type.cast(o);
-        if (t.isClosed()) {
-            throw new IllegalArgumentException("the " + what + " is closed");
-        }
-        return t;
-    }
-
     @Override
     public ProtectionDomain pd() {
         checkOpen();
@@ -266,7 +265,8 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public QpState state() {
-        int s = NativeMemory.getInt(handle() + IbvQp.state$OFFSET);
+        checkOpen();
+        int s = NativeMemory.getInt(handle + IbvQp.state$OFFSET);
         return s >= 0 && s <= 7 ? QpState.of(s) : QpState.UNKNOWN;
     }
 
@@ -280,7 +280,8 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     public synchronized void modify(QpAttributes attributes) {
         checkOpen();
         Arguments.modifyAttributes(attributes);
-        long qp = handle();
+        checkOpen();
+        long qp = handle;
         int mask = attributes.mask();
         int ports = context.cachedDeviceAttributes().physPortCnt();
         checkPort(mask, QpAttrMask.PORT, attributes.port(), ports, "port");
@@ -350,7 +351,8 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
 
     @Override
     public synchronized QpAttributes query() {
-        long qp = handle();
+        checkOpen();
+        long qp = handle;
         long a = NativeMemory.allocate(IbvQpAttr.SIZEOF);
         long init = NativeMemory.allocate(IbvQpInitAttr.SIZEOF);
         try {
@@ -469,7 +471,8 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     }
 
     private long checkRecv() {
-        long qp = handle();
+        checkOpen();
+        long qp = handle;
         if (srq != null) {
             throw new IllegalStateException("this QP receives through its SRQ; post receives to the SRQ");
         }
@@ -513,7 +516,8 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         checkOpen();
         Objects.requireNonNull(wrs, "wrs");
         checkNotInSession();
-        long qp = handle();
+        checkOpen();
+        long qp = handle;
         int n = wrs.size();
         if (n == 0) {
             return;
@@ -571,7 +575,8 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         checkNotInSession();
         Objects.requireNonNull(mw, "mw");
         Objects.requireNonNull(bindInfo, "bindInfo");
-        long qp = handle();
+        checkOpen();
+        long qp = handle;
         if (!(mw instanceof JnrMemoryWindow w) || w.context != context) {
             throw new IllegalArgumentException("the memory window belongs to another context or provider");
         }
@@ -585,8 +590,10 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
         if (outside != null) {
             throw new VerbsException("ibv_bind_mw", Errno.EINVAL, outside);
         }
-        long mwh = w.handle();
-        long mrh = mr.handle();
+        w.checkOpen();
+        long mwh = w.handle;
+        mr.checkOpen();
+        long mrh = mr.handle;
         NativeMemory.putLong(mwBind + IbvMwBind.wr_id$OFFSET, wrId);
         NativeMemory.putInt(mwBind + IbvMwBind.send_flags$OFFSET, sendFlags);
         NativeMemory.putAddress(mwBind + IbvMwBind.bind_info$mr$OFFSET, mrh);
@@ -609,7 +616,8 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
             throw new IllegalArgumentException("unknown ibv_query_qp_data_in_order flags 0x"
                     + Integer.toHexString(flags & ~DataInOrder.RETURN_CAPS));
         }
-        long qp = handle();
+        checkOpen();
+        long qp = handle;
         if (op != WrOpcode.RDMA_READ && op != WrOpcode.RDMA_WRITE && op != WrOpcode.SEND) {
             return 0;
         }
@@ -628,61 +636,25 @@ final class JnrQueuePair extends JnrResource implements QueuePair {
     }
 
     @Override
-    public void close() {
-        if (session != null) {
-            session.qpSide().lockForDestroy();
-        }
-        try {
-            super.close();
-        } finally {
-            if (session != null) {
-                session.qpSide().unlockAfterDestroy();
-            }
-        }
+    protected AbstractWrSession wrSession() {
+        return session;
     }
 
     @Override
-    void markClosed() {
-        if (session != null) {
-            session.qpSide().lockForDestroy();
-        }
-        try {
-            super.markClosed();
-        } finally {
-            if (session != null) {
-                session.qpSide().unlockAfterDestroy();
-            }
-        }
-    }
-
-    @Override
-    int destroy() {
+    protected int destroy() {
         int rc = context.libs.ibverbs().ibv_destroy_qp(handle);
         return rc == 0 ? 0 : errnoOf(rc);
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_destroy_qp";
-    }
-
-    @Override
-    synchronized void afterDestroy() {
+    protected synchronized void afterDestroy() {
+        context.untrack(ContextResources.Kind.QP, handle, this);
         sendWrs.free();
         recvWrs.free();
         context.resources.free(mwBind);
         if (parentDomain != 0) {
             context.libs.ibverbs().ibv_dealloc_pd(parentDomain);
             context.resources.remove(ContextResources.Kind.PARENT_DOMAIN, parentDomain);
-        }
-        pd.release();
-        sendCq.release();
-        recvCq.release();
-        if (srq != null) {
-            srq.release();
-        }
-        if (td != null) {
-            td.release();
         }
     }
 

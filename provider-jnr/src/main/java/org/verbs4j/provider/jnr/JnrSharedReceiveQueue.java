@@ -1,5 +1,7 @@
 package org.verbs4j.provider.jnr;
 
+import static org.verbs4j.provider.jnr.JnrProvider.errnoOf;
+
 import java.util.List;
 import java.util.Objects;
 import org.verbs4j.PostRecvException;
@@ -14,6 +16,7 @@ import org.verbs4j.provider.jnr.internal.IbvSrqAttr;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.jnr.internal.VerbsContext;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A shared receive queue, {@code struct ibv_srq}; receives are posted through
@@ -21,7 +24,9 @@ import org.verbs4j.provider.jnr.internal.VerbsContext;
  *
  * @see "ibv_create_srq(3)"
  */
-final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQueue {
+final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedReceiveQueue {
+    final JnrContext context;
+    final long handle;
     private static final int IBV_SRQ_LIMIT = 1 << 1;
 
     private final JnrProtectionDomain pd;
@@ -30,12 +35,16 @@ final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQu
     private final long scratch;
 
     JnrSharedReceiveQueue(JnrProtectionDomain pd, long srq, int maxSge) {
-        super(pd.context, srq, ContextResources.Kind.SRQ, "SRQ");
+        super("SharedReceiveQueue", pd.context);
+        this.context = pd.context;
+        this.handle = srq;
+        context.track(ContextResources.Kind.SRQ, srq, this);
         this.pd = pd;
         this.postSrqRecv = pd.context.op(IbvContext.ops$post_srq_recv$OFFSET);
         this.recvWrs = new RecvWrArray(pd.context.resources);
         this.scratch = pd.context.resources.allocate(IbvSrqAttr.SIZEOF);
-        pd.retain();
+        dependOn(pd);
+        register();
     }
 
     @Override
@@ -46,7 +55,8 @@ final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQu
 
     @Override
     public synchronized int srqNum() {
-        long srq = handle();
+        checkOpen();
+        long srq = handle;
         long fn = InlineVerbs.verbsContextOp(context.handle(), VerbsContext.get_srq_num$OFFSET);
         if (fn == 0 || InlineVerbs.callPP(fn, srq, scratch) != 0) {
             // Only XRC SRQs have a number; a basic SRQ reports 0.
@@ -57,7 +67,8 @@ final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQu
 
     @Override
     public synchronized SrqInitAttributes query() {
-        long srq = handle();
+        checkOpen();
+        long srq = handle;
         int rc = context.libs.ibverbs().ibv_query_srq(srq, scratch);
         if (rc != 0) {
             throw new VerbsException("ibv_query_srq", errnoOf(rc), null);
@@ -72,7 +83,8 @@ final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQu
         if (srqLimit < 0) {
             throw new IllegalArgumentException("srqLimit cannot be negative: " + srqLimit);
         }
-        long srq = handle();
+        checkOpen();
+        long srq = handle;
         NativeMemory.clear(scratch, IbvSrqAttr.SIZEOF);
         NativeMemory.putInt(scratch + IbvSrqAttr.srq_limit$OFFSET, srqLimit);
         int rc = context.libs.ibverbs().ibv_modify_srq(srq, scratch, IBV_SRQ_LIMIT);
@@ -83,7 +95,8 @@ final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQu
 
     @Override
     public synchronized void postRecv(RecvWr wr) {
-        long srq = handle();
+        checkOpen();
+        long srq = handle;
         post(srq, recvWrs.write(wr));
     }
 
@@ -91,7 +104,8 @@ final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQu
     public synchronized void postRecv(List<RecvWr> wrs) {
         checkOpen();
         Objects.requireNonNull(wrs, "wrs");
-        long srq = handle();
+        checkOpen();
+        long srq = handle;
         if (!wrs.isEmpty()) {
             post(srq, recvWrs.write(wrs));
         }
@@ -105,20 +119,15 @@ final class JnrSharedReceiveQueue extends JnrResource implements SharedReceiveQu
     }
 
     @Override
-    int destroy() {
+    protected int destroy() {
         int rc = context.libs.ibverbs().ibv_destroy_srq(handle);
         return rc == 0 ? 0 : errnoOf(rc);
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_destroy_srq";
-    }
-
-    @Override
-    synchronized void afterDestroy() {
+    protected synchronized void afterDestroy() {
+        context.untrack(ContextResources.Kind.SRQ, handle, this);
         recvWrs.free();
         context.resources.free(scratch);
-        pd.release();
     }
 }

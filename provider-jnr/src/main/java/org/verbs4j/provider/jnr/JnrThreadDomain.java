@@ -5,6 +5,7 @@ import org.verbs4j.ThreadDomain;
 import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.VerbsContext;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A thread domain, {@code struct ibv_td}, allocated through {@code verbs_context.alloc_td}. QPs use it
@@ -12,9 +13,15 @@ import org.verbs4j.provider.jnr.internal.VerbsContext;
  *
  * @see "ibv_alloc_td(3)"
  */
-final class JnrThreadDomain extends JnrResource implements ThreadDomain {
+final class JnrThreadDomain extends AbstractVerbsObject implements ThreadDomain {
+    final JnrContext context;
+    final long handle;
     JnrThreadDomain(JnrContext context, long td) {
-        super(context, td, ContextResources.Kind.TD, "thread domain");
+        super("ThreadDomain", context);
+        this.context = context;
+        this.handle = td;
+        context.track(ContextResources.Kind.TD, td, this);
+        register();
     }
 
     @Override
@@ -24,13 +31,13 @@ final class JnrThreadDomain extends JnrResource implements ThreadDomain {
     }
 
     @Override
-    int destroy() {
+    protected int destroy() {
         long fn = InlineVerbs.verbsContextOp(context.handle(), VerbsContext.dealloc_td$OFFSET);
         return fn == 0 ? org.verbs4j.Errno.EOPNOTSUPP : InlineVerbs.callP(fn, handle);
     }
 
     @Override
-    String destroyVerb() {
-        return "ibv_dealloc_td";
+    protected void afterDestroy() {
+        context.untrack(ContextResources.Kind.TD, handle, this);
     }
 }

@@ -10,7 +10,6 @@ import org.verbs4j.MwBindInfo;
 import org.verbs4j.QpCapabilities;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
-import org.verbs4j.VerbsObject;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.jnr.internal.IbvMwBindInfo;
 import org.verbs4j.provider.jnr.internal.IbvQpEx;
@@ -127,11 +126,6 @@ final class JnrWrSession extends AbstractWrSession {
     /** The session's QP side, for this provider's QueuePair. */
     Control qpSide() {
         return control();
-    }
-
-    @Override
-    protected boolean owns(VerbsObject o) {
-        return o instanceof JnrResource r && r.context == qp.context;
     }
 
     @Override

@@ -144,12 +144,15 @@ public abstract class AbstractWrSession implements WrSession {
     // ---- what a provider binds
 
     /**
-     * Whether an object belongs to this provider and to the session's context.
+     * Whether an object belongs to this provider and to the session's context. By default: both it and the QP
+     * are {@link AbstractVerbsObject}s made from the same context.
      *
      * @param o a window, region or address handle given to a builder or setter
      * @return true if the provider can use it in this session
      */
-    protected abstract boolean owns(VerbsObject o);
+    protected boolean owns(VerbsObject o) {
+        return AbstractVerbsObject.sameContext(qp, o);
+    }
 
     /** {@return whether the QP is in a state that posts sends: RTS, SQD, SQE or ERR} */
     protected abstract boolean sendQueueReady();

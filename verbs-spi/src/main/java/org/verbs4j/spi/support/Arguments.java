@@ -2,6 +2,7 @@ package org.verbs4j.spi.support;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.QpAttrMask;
@@ -37,6 +38,22 @@ public final class Arguments {
         }
         if (!segment.scope().isAlive()) {
             throw new IllegalStateException("segment: its arena is closed, so its memory is freed and cannot be registered");
+        }
+    }
+
+    /**
+     * Checks the wait of {@code CompletionChannel.awaitEvent} and {@code Context.pollAsyncEvent}: 0 looks once
+     * without waiting, a positive value waits up to that long.
+     *
+     * @param timeout how long to wait, in {@code unit}s
+     * @param unit the unit of {@code timeout}
+     * @throws NullPointerException if {@code unit} is null
+     * @throws IllegalArgumentException if {@code timeout} is negative
+     */
+    public static void timeout(long timeout, TimeUnit unit) {
+        Objects.requireNonNull(unit, "unit");
+        if (timeout < 0) {
+            throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
         }
     }
 

@@ -114,6 +114,11 @@ public final class Ibverbs {
         return e > 0 ? e : 5; // EIO: the verb failed without saying why
     }
 
+    /** A destroy verb's result as the errno it failed with: 0 for 0, else {@link #errnoOf(int)}. */
+    public static int failure(int rc) {
+        return rc == 0 ? 0 : errnoOf(rc);
+    }
+
     static AssertionError unexpected(Throwable t) {
         return new AssertionError("a native call threw " + t, t);
     }

@@ -1,0 +1,396 @@
+package org.verbs4j.spi.support;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.VerbsException;
+import org.verbs4j.VerbsObject;
+
+/**
+ * The life of a verbs object, written once for every provider: the closed state, the count of live objects that
+ * use it, and the owner (the context) that releases what is left when it closes. A provider extends it and only
+ * binds: {@link #destroy()} calls its destroy verb, {@link #afterDestroy()} frees what the object held.
+ *
+ * <p>The rules it applies, so that no provider has to (they are {@link VerbsObject}'s):
+ * <ul>
+ *   <li>{@link #close()} may be called from any thread, and a second call does nothing.</li>
+ *   <li>While objects that {@linkplain #dependOn depend on} this one are open, {@code close()} throws
+ *       {@link VerbsException} {@code EBUSY} before the destroy verb runs, and the object stays open. A failed
+ *       destroy verb throws {@link VerbsException} with its errno and leaves the object open too.</li>
+ *   <li>An owner (an object made with no owner: the context) refuses no close: it closes every object made from
+ *       it first, memory windows first and then the newest first, so that children always go before their
+ *       parents, and only then runs its own destroy verb.</li>
+ *   <li>After {@code close()}, {@link #checkOpen()}, the guard each method runs before it looks at its arguments
+ *       or touches the device, throws {@link IllegalStateException} "this &lt;kind&gt; is closed".</li>
+ *   <li>In-flight calls: the destroy verb runs under the object's monitor (or the lock the provider gave
+ *       the constructor), so a method that holds that monitor around its native call finishes before
+ *       the object is destroyed and, once it has the monitor, finds it closed. A QP's open WR session is ended
+ *       first, outside every monitor: the calling thread's own session is aborted, another thread's is waited
+ *       for, and no session can open again until the close is over (see {@link #wrSession()}).</li>
+ * </ul>
+ *
+ * @see "ibv_dealloc_pd(3), ibv_destroy_qp(3), ibv_close_device(3)"
+ */
+public abstract class AbstractVerbsObject implements VerbsObject {
+    /** The destroy verb of each verbs object of the API, by the kind its constructor names. */
+    private static final Map<String, String> DESTROY_VERBS = Map.of(
+            "Context", "ibv_close_device",
+            "ProtectionDomain", "ibv_dealloc_pd",
+            "MemoryRegion", "ibv_dereg_mr",
+            "MemoryWindow", "ibv_dealloc_mw",
+            "AddressHandle", "ibv_destroy_ah",
+            "CompletionQueue", "ibv_destroy_cq",
+            "CompletionChannel", "ibv_destroy_comp_channel",
+            "QueuePair", "ibv_destroy_qp",
+            "SharedReceiveQueue", "ibv_destroy_srq",
+            "ThreadDomain", "ibv_dealloc_td");
+
+    private final String kind;
+    private final AbstractVerbsObject owner;
+    /** The objects made from this owner, oldest first; null unless this is an owner. Guarded by itself. */
+    private final List<AbstractVerbsObject> owned;
+    /** Whether this owner's close has started: no object may join it any more. Guarded by {@link #owned}. */
+    private boolean sealed;
+    /** The live objects that depend on this one. */
+    private final AtomicInteger users = new AtomicInteger();
+    /** The objects this one depends on, released after it is destroyed. Guarded by itself. */
+    private final List<AbstractVerbsObject> uses = new ArrayList<>(2);
+    /** Held around the destroy verb: this object's monitor unless the provider gave another lock. */
+    private final Object closeLock;
+    private volatile boolean closed;
+
+    /**
+     * Makes an open object. Its constructor ends with {@link #register()}.
+     *
+     * @param kind what the object is, named as its API interface, for messages and its destroy verb:
+     *     {@code "ProtectionDomain"}, {@code "QueuePair"}, ...
+     * @param owner the object that releases this one when it closes (the context), or null if this object is
+     *     an owner itself
+     */
+    protected AbstractVerbsObject(String kind, AbstractVerbsObject owner) {
+        this(kind, owner, null);
+    }
+
+    /**
+     * Makes an open object whose close holds {@code closeLock} instead of the object's monitor: for a provider
+     * that serialises the creation and destruction of its objects with one lock (per device, say). Its
+     * constructor ends with {@link #register()}.
+     *
+     * @param kind what the object is, named as its API interface, for messages and its destroy verb:
+     *     {@code "ProtectionDomain"}, {@code "QueuePair"}, ...
+     * @param owner the object that releases this one when it closes (the context), or null if this object is
+     *     an owner itself
+     * @param closeLock the lock {@link #close()} and the owner's close hold around the destroy verb; null for this
+     *     object's monitor
+     */
+    protected AbstractVerbsObject(String kind, AbstractVerbsObject owner, Object closeLock) {
+        this.kind = Objects.requireNonNull(kind, "kind");
+        this.owner = owner;
+        this.owned = owner == null ? new ArrayList<>() : null;
+        this.closeLock = closeLock != null ? closeLock : this;
+    }
+
+    // ---- what a provider binds
+
+    /**
+     * Calls the destroy verb. Runs once the object has no users, under the close lock; when the owner
+     * closes it, its result is ignored.
+     *
+     * @return 0, or the errno the verb failed with
+     */
+    protected abstract int destroy();
+
+    /**
+     * {@return the destroy verb's name, for errors} By default the verb of the kind given to the constructor:
+     * {@code ibv_close_device} for a {@code "Context"}, {@code ibv_dealloc_pd} for a {@code "ProtectionDomain"},
+     * and so on for every {@link VerbsObject} of the API; an object of another kind overrides it.
+     */
+    protected String destroyVerb() {
+        return DESTROY_VERBS.getOrDefault(kind, kind + ".close()");
+    }
+
+    /**
+     * Frees what the object held besides its native object (scratch memory, table entries), after the destroy
+     * verb and under the close lock. The counts it held on the objects it {@linkplain #dependOn depends on}
+     * are released by this class.
+     */
+    protected void afterDestroy() {}
+
+    /**
+     * {@return the QP's WR session, or null} A QueuePair returns its session, so that closing the QP (or its
+     * owner) ends the session first and keeps it shut until the close is over.
+     */
+    protected AbstractWrSession wrSession() {
+        return null;
+    }
+
+    /**
+     * Called first by {@link #close()}, before anything is held; throws to refuse the close. By default it refuses
+     * nothing.
+     */
+    protected void beforeClose() {}
+
+    // ---- what a provider calls
+
+    /**
+     * Records this object with its owner, which closes it when the owner closes. The last statement of the
+     * constructor of an object that has an owner: an object whose constructor failed is never recorded.
+     *
+     * @throws IllegalStateException if the owner is closed or closing
+     */
+    protected final void register() {
+        owner.adopt(this);
+    }
+
+    /**
+     * The guard every method runs first. Public so that a provider's object can check another one it is about to
+     * use; it changes nothing.
+     *
+     * @throws IllegalStateException if the object is closed
+     */
+    public final void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("this " + kind + " is closed");
+        }
+    }
+
+    /**
+     * Marks the object closed from inside {@link #destroy()}, once the destroy verb has succeeded: for a provider
+     * whose calls guard the native object with locks of their own (a QP's posting locks, say) and that holds them
+     * around the verb, so that a call that waited for such a lock finds the object closed through
+     * {@link #checkOpen()} when it gets it.
+     */
+    protected final void markClosed() {
+        closed = true;
+    }
+
+    /**
+     * Checks an object passed as an argument.
+     *
+     * @param other the argument
+     * @param what its name in the message: {@code "the SRQ"}
+     * @throws IllegalArgumentException if it was made from another owner (context), or is closed
+     */
+    protected final void checkSibling(AbstractVerbsObject other, String what) {
+        sibling(other, AbstractVerbsObject.class, what);
+    }
+
+    /**
+     * Checks an object passed as an argument and returns it as the provider's type. Public so that a provider
+     * can check the arguments of a creation before the new object exists; it changes nothing.
+     *
+     * @param <T> the provider's class for it
+     * @param arg the argument
+     * @param type the provider's class for it
+     * @param what its name in the message: {@code "the SRQ"}
+     * @return {@code arg}
+     * @throws IllegalArgumentException if it is not of {@code type} (another provider's object), was made from
+     *     another owner (context), or is closed
+     */
+    public final <T extends AbstractVerbsObject> T sibling(Object arg, Class<T> type, String what) {
+        if (!type.isInstance(arg) || ((AbstractVerbsObject) arg).owner != home()) {
+            throw new IllegalArgumentException(what + " belongs to another context or provider");
+        }
+        if (((AbstractVerbsObject) arg).closed) {
+            throw new IllegalArgumentException(what + " is closed");
+        }
+        return type.cast(arg);
+    }
+
+    /**
+     * Records that this object uses {@code parent}, which then refuses to close (EBUSY) until this object is
+     * destroyed or {@linkplain #dropDependency drops} it.
+     *
+     * @param parent the object used
+     */
+    protected final void dependOn(AbstractVerbsObject parent) {
+        parent.users.incrementAndGet();
+        synchronized (uses) {
+            uses.add(parent);
+        }
+    }
+
+    /**
+     * Ends one {@link #dependOn} of {@code parent} before this object is destroyed (a window bound to another
+     * region, say).
+     *
+     * @param parent the object no longer used
+     */
+    protected final void dropDependency(AbstractVerbsObject parent) {
+        synchronized (uses) {
+            if (!uses.remove(parent)) {
+                return;
+            }
+        }
+        parent.users.decrementAndGet();
+    }
+
+    /** Whether {@code a} and {@code b} are objects of this class made from the same owner (context). */
+    static boolean sameContext(Object a, Object b) {
+        return a instanceof AbstractVerbsObject x && b instanceof AbstractVerbsObject y && x.home() == y.home();
+    }
+
+    private AbstractVerbsObject home() {
+        return owner != null ? owner : this;
+    }
+
+    @Override
+    public final boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Destroys the object (see the class comment for the rules).
+     *
+     * @throws VerbsException {@code EBUSY} if objects that depend on it are open, or the destroy verb's errno
+     */
+    @Override
+    public final void close() {
+        beforeClose();
+        List<AbstractWrSession> held = holdSessions();
+        RuntimeException failure = null;
+        try {
+            synchronized (closeLock) {
+                if (closed) {
+                    return;
+                }
+                int n = users.get();
+                if (n > 0) {
+                    throw new VerbsException(destroyVerb(), Errno.EBUSY,
+                            "this " + kind + " is still used by " + n + " open object(s)");
+                }
+                if (owned != null) {
+                    failure = closeOwned();
+                }
+                int errno = destroy();
+                if (errno != 0) {
+                    throw new VerbsException(destroyVerb(), errno, null);
+                }
+                closed = true;
+                released();
+            }
+            // Outside the monitor: the owner's close takes its own lock, then each object's.
+            if (owner != null) {
+                owner.forget(this);
+            }
+        } finally {
+            for (AbstractWrSession s : held) {
+                s.control().unlockAfterDestroy();
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /**
+     * Ends and shuts the WR sessions the close would destroy, this object's and, for an owner, every QP's made
+     * from it; on a failure, reopens those already shut.
+     */
+    private List<AbstractWrSession> holdSessions() {
+        List<AbstractVerbsObject> objects = new ArrayList<>();
+        objects.add(this);
+        if (owned != null) {
+            synchronized (owned) {
+                objects.addAll(owned);
+            }
+        }
+        List<AbstractWrSession> held = new ArrayList<>();
+        try {
+            for (AbstractVerbsObject o : objects) {
+                AbstractWrSession s = o.wrSession();
+                if (s != null) {
+                    s.control().lockForDestroy();
+                    held.add(s);
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            held.forEach(s -> s.control().unlockAfterDestroy());
+            throw e;
+        }
+        return held;
+    }
+
+    /**
+     * An owner's close, under its lock: closes every object made from it, children before parents. An exception
+     * of one object's release does not stop the others'; the first is returned, to be thrown once the owner is
+     * closed.
+     */
+    private RuntimeException closeOwned() {
+        List<AbstractVerbsObject> live;
+        synchronized (owned) {
+            sealed = true;
+            live = new ArrayList<>(owned);
+            owned.clear();
+        }
+        // Windows first: a bound window depends on the QP and the region it was bound with (on rxe, destroying
+        // that QP while a type 2 window is still allocated takes about 50 s, issue 13). Then the newest first:
+        // every object is younger than the objects it uses.
+        RuntimeException failure = null;
+        for (boolean windows : new boolean[] {true, false}) {
+            for (int i = live.size() - 1; i >= 0; i--) {
+                AbstractVerbsObject o = live.get(i);
+                if (windows && !(o instanceof MemoryWindow)) {
+                    continue;
+                }
+                try {
+                    o.closeByOwner();
+                } catch (RuntimeException e) {
+                    if (failure == null) {
+                        failure = e;
+                    }
+                }
+            }
+        }
+        return failure;
+    }
+
+    /** Closes this object for its closing owner: no EBUSY check, and the destroy verb's result is ignored. */
+    private void closeByOwner() {
+        synchronized (closeLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            destroy();
+            released();
+        }
+    }
+
+    /** After the destroy verb: the provider's frees, then the counts held on other objects. */
+    private void released() {
+        afterDestroy();
+        List<AbstractVerbsObject> parents;
+        synchronized (uses) {
+            parents = new ArrayList<>(uses);
+            uses.clear();
+        }
+        for (AbstractVerbsObject p : parents) {
+            p.users.decrementAndGet();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return kind + (closed ? " (closed)" : "");
+    }
+
+    private void adopt(AbstractVerbsObject child) {
+        synchronized (owned) {
+            if (sealed || closed) {
+                throw new IllegalStateException("this " + kind + " is closed");
+            }
+            owned.add(child);
+        }
+    }
+
+    private void forget(AbstractVerbsObject child) {
+        synchronized (owned) {
+            owned.remove(child);
+        }
+    }
+}
