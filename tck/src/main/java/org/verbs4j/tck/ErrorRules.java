@@ -154,6 +154,39 @@ public abstract class ErrorRules extends TckArea {
                 op + ": a refused READ or atomic must not write the local buffer");
     }
 
+    @ParameterizedTest
+    @EnumSource(value = WrOpcode.class, names = {"RDMA_READ", "ATOMIC_FETCH_AND_ADD"})
+    @DisplayName("required_ an RDMA READ or atomic to a QP whose max_dest_rd_atomic is 0 completes with REM_INV_REQ_ERR, moves no data and leaves the responder in ERR [ibv_modify_qp(3) max_dest_rd_atomic, IBA 9.7.5.2.2 Invalid Request NAK; rxe check_resource]")
+    void required_noResponderResourcesRefuseReadAndAtomic(WrOpcode op) {
+        if (op == WrOpcode.ATOMIC_FETCH_AND_ADD) {
+            assumeAtomics();
+        }
+        QueuePair a = tb.qp(QpType.RC, tb.cq(16), null);
+        QueuePair b = tb.qp(QpType.RC, tb.cq(16), null);
+        CompletionQueue cqA = a.initAttributes().sendCq();
+        tb.bringUp(a, b.qpNum(), 7);
+        tb.toInit(b);
+        // The responder gets no resources for incoming RDMA READ and atomics.
+        b.modify(QpAttributes.toRtr(tb.av(), tb.mtu(), a.qpNum(), Testbed.PSN, 0, Testbed.MIN_RNR_TIMER));
+        tb.toRts(b, 7);
+        MemoryRegion local = tb.buffer(64);
+        MemoryRegion remote = tb.buffer(64);
+        Data.fill(remote, 11);
+        SendWr wr = new SendWr().wrId(4).opcode(op).sendFlags(SendFlags.SIGNALED);
+        if (op == WrOpcode.RDMA_READ) {
+            wr.sgList(Sge.of(local, 0, 64)).rdma(remote.address(), remote.rkey());
+        } else {
+            wr.sgList(Sge.of(local, 0, 8)).atomic(remote.address(), 1, 0, remote.rkey());
+        }
+        a.postSend(wr);
+        WorkCompletion wc = Completions.awaitOne(cqA, op + " to a QP with max_dest_rd_atomic 0");
+        assertEquals(WcStatus.REM_INV_REQ_ERR, wc.status(), op + " to a responder without READ/atomic resources");
+        assertEquals(4, wc.wrId());
+        Data.assertFilled("the local buffer of the refused " + op, local.segment(), 0, 64, (byte) 0);
+        Data.assertPattern("the remote buffer of the refused " + op, remote.segment(), 0, 64, 11, 0);
+        assertState(b, QpState.ERR, "the responder after an Invalid Request NAK");
+    }
+
     private record ShortReceive(QpPair p, WorkCompletion sender, WorkCompletion receiver) {}
 
     private ShortReceive shortReceive(int extraReceives) {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.verbs4j.AddressHandle;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
@@ -304,6 +305,53 @@ public abstract class TransportRules extends TckArea {
         Completions.assertNone(p.cqB(), "a UD message with a wrong Q_Key");
         p.send(3, buf, 100, 8);
         assertEquals(1, Completions.awaitOne(p.cqB(), "the message with the right Q_Key").wrId());
+    }
+
+    @Test
+    @DisplayName("required_ a UD message reaching a QP still in INIT is dropped, and once that QP is in RTR the next one lands in the same receive [IBA 10.3.1: only RTR and later states process incoming messages; rxe drops requests below RTR]")
+    void required_udDroppedBeforeRtr() {
+        assumeQp(QpType.UD);
+        CompletionQueue cqA = tb.cq(16);
+        CompletionQueue cqB = tb.cq(16);
+        QueuePair a = tb.qp(QpType.UD, cqA, null);
+        QueuePair b = tb.qp(QpType.UD, cqB, null);
+        tb.bringUp(a, 0, 7);
+        tb.toInit(b);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 21);
+        MemoryRegion dst = tb.buffer(128);
+        b.postRecv(new RecvWr(1, Sge.of(dst, 0, 128)));
+        AddressHandle ah = tb.ah();
+        a.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src, 0, 32)).ud(ah, b.qpNum(), Testbed.QKEY));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(cqA, "the UD send to a QP in INIT").status());
+        Completions.assertNone(cqB, "a UD message to a QP in INIT");
+        tb.toRtr(b, 0);
+        a.postSend(new SendWr().wrId(3).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src, 32, 32)).ud(ah, b.qpNum(), Testbed.QKEY));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(cqA, "the UD send to the QP in RTR").status());
+        WorkCompletion r = Completions.awaitOne(cqB, "the UD message to the QP in RTR");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        assertEquals(1, r.wrId());
+        assertEquals(40 + 32, r.byteLen(), "40 bytes of GRH + the second message's 32");
+        Data.assertPattern("the second message after the GRH", dst.segment(), 40, 32, 21, 32);
+    }
+
+    @Test
+    @DisplayName("required_ a UD message longer than the receive buffer after its 40-byte GRH is never delivered: the receive is dropped or completes with LOC_LEN_ERR, and no byte lands past the buffer [ibv_poll_cq(3) IBV_WC_LOC_LEN_ERR, IBA 9.9.3.1; rxe drops it as a class D error]")
+    void required_udTooLongForReceiveNotDelivered() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 22);
+        MemoryRegion dst = tb.buffer(256);
+        p.recvB(1, dst, 0, 40 + 16);
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 64).status(), "UD has no acknowledgement");
+        List<WorkCompletion> seen = Completions.collect(p.cqB(), Completions.QUIET_MS);
+        for (WorkCompletion r : seen) {
+            assertEquals(WcStatus.LOC_LEN_ERR, r.status(), "a receive too short for the UD message");
+        }
+        Data.assertFilled("the bytes past the 56-byte receive", dst.segment(), 56, 200, (byte) 0);
     }
 
     @Test
