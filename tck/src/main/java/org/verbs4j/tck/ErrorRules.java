@@ -155,10 +155,10 @@ public abstract class ErrorRules extends TckArea {
     }
 
     @ParameterizedTest
-    @EnumSource(value = WrOpcode.class, names = {"RDMA_READ", "ATOMIC_FETCH_AND_ADD"})
+    @EnumSource(value = WrOpcode.class, names = {"RDMA_READ", "ATOMIC_FETCH_AND_ADD", "ATOMIC_CMP_AND_SWP"})
     @DisplayName("required_ an RDMA READ or atomic to a QP whose max_dest_rd_atomic is 0 completes with REM_INV_REQ_ERR, moves no data and leaves the responder in ERR [ibv_modify_qp(3) max_dest_rd_atomic, IBA 9.7.5.2.2 Invalid Request NAK; rxe check_resource]")
     void required_noResponderResourcesRefuseReadAndAtomic(WrOpcode op) {
-        if (op == WrOpcode.ATOMIC_FETCH_AND_ADD) {
+        if (op != WrOpcode.RDMA_READ) {
             assumeAtomics();
         }
         QueuePair a = tb.qp(QpType.RC, tb.cq(16), null);
@@ -176,7 +176,8 @@ public abstract class ErrorRules extends TckArea {
         if (op == WrOpcode.RDMA_READ) {
             wr.sgList(Sge.of(local, 0, 64)).rdma(remote.address(), remote.rkey());
         } else {
-            wr.sgList(Sge.of(local, 0, 8)).atomic(remote.address(), 1, 0, remote.rkey());
+            // For compare-and-swap: compare with the remote's current first word, so that an executed swap shows.
+            wr.sgList(Sge.of(local, 0, 8)).atomic(remote.address(), Data.u64(remote.segment(), 0), 1, remote.rkey());
         }
         a.postSend(wr);
         WorkCompletion wc = Completions.awaitOne(cqA, op + " to a QP with max_dest_rd_atomic 0");
@@ -185,6 +186,45 @@ public abstract class ErrorRules extends TckArea {
         Data.assertFilled("the local buffer of the refused " + op, local.segment(), 0, 64, (byte) 0);
         Data.assertPattern("the remote buffer of the refused " + op, remote.segment(), 0, 64, 11, 0);
         assertState(b, QpState.ERR, "the responder after an Invalid Request NAK");
+    }
+
+    @Test
+    @DisplayName("required_ qp_access_flags govern only remote READ, WRITE and atomics: a SEND to a QP whose qp_access_flags are 0 is delivered [ibv_modify_qp(3) qp_access_flags]")
+    void required_sendNeedsNoQpAccessFlags() {
+        QueuePair a = tb.qp(QpType.RC, tb.cq(16), null);
+        CompletionQueue cqB = tb.cq(16);
+        QueuePair b = tb.qp(QpType.RC, cqB, null);
+        tb.bringUp(a, b.qpNum(), 7);
+        b.modify(QpAttributes.toInit(tb.port(), 0, 0));
+        tb.toRtr(b, a.qpNum());
+        tb.toRts(b, 7);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 12);
+        MemoryRegion dst = tb.buffer(64);
+        b.postRecv(new RecvWr(1, Sge.of(dst)));
+        a.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgList(Sge.of(src, 0, 48)));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(a.initAttributes().sendCq(), "the SEND").status());
+        WorkCompletion r = Completions.awaitOne(cqB, "the receive of a QP without remote access flags");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        assertEquals(48, r.byteLen());
+        Data.assertPattern("the SEND's data", dst.segment(), 0, 48, 12, 0);
+    }
+
+    @Test
+    @DisplayName("required_ a SEND into a receive WR whose SGE has a bad lkey fails at both ends: the receive with LOC_PROT_ERR (rxe: LOC_QP_OP_ERR), the sender with REM_OP_ERR, and nothing is written [ibv_poll_cq(3) IBV_WC_LOC_PROT_ERR, IBV_WC_REM_OP_ERR; IBA 9.9.3.1]")
+    void required_receiveWithBadLkeyFails() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(64);
+        p.b().postRecv(new RecvWr(1, new Sge(dst.address(), 64, BAD_KEY)));
+        WorkCompletion s = p.send(2, src, 0, 32);
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive with a bad lkey");
+        assertEquals(1, r.wrId());
+        assertTrue(Set.of(WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR).contains(r.status()),
+                "the receive with a bad lkey: expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR), got " + r.status());
+        assertEquals(WcStatus.REM_OP_ERR, s.status(), "the sender whose message met a bad receive WR");
+        Data.assertFilled("the buffer behind the bad lkey", dst.segment(), 0, 64, (byte) 0);
+        assertState(p.b(), QpState.ERR, "the receiver after a local protection error");
     }
 
     private record ShortReceive(QpPair p, WorkCompletion sender, WorkCompletion receiver) {}

@@ -509,6 +509,25 @@ public abstract class MemoryRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ a type 2 window grants access only through the QP that bound it: a WRITE through its rkey reaching another QP completes with REM_ACCESS_ERR and writes nothing [ibv_bind_mw(3), IBA 10.6.7.2: a type 2 window is bound to one QP]")
+    void required_type2WindowOnlyThroughItsQp() {
+        assumeType2Session();
+        QpPair p = mwPair();
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        int rkey = bindType2(p, mw, target);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 32);
+        QpPair other = tb.pair(QpType.RC);
+        assertEquals(WcStatus.REM_ACCESS_ERR, other.write(1, src, 64, target.address(), rkey).status(),
+                "a WRITE through a type 2 window's rkey to a QP other than the one that bound it");
+        Data.assertFilled("the window's region", target.segment(), 0, 4096, (byte) 0);
+        assertEquals(WcStatus.SUCCESS, p.write(2, src, 64, target.address(), rkey).status(),
+                "the same WRITE to the QP that bound the window");
+        Data.assertPattern("the window's region", target.segment(), 0, 64, 32, 0);
+    }
+
+    @Test
     @DisplayName("required_ a type 2 window bound with a key portion that changes the index is refused [IBA 10.6.7.2.1, rxe]")
     void required_type2BindWrongIndex() {
         assumeType2Session();

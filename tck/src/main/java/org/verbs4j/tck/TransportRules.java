@@ -9,12 +9,14 @@ import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AddressHandle;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.PostRecvException;
+import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
@@ -211,6 +213,81 @@ public abstract class TransportRules extends TckArea {
         assertEquals(0, r.byteLen());
     }
 
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WrOpcode.class, names = {"RDMA_WRITE", "RDMA_WRITE_WITH_IMM", "RDMA_READ"})
+    @DisplayName("required_ a zero-length RDMA operation needs no valid rkey or address: with rkey 0 and address 0 it completes successfully [IBA 9.4.4: the R_Key and VA of a zero-length RDMA request are not checked; rxe check_rkey]")
+    void required_zeroLengthRdmaNeedsNoRkey(WrOpcode op) {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion rbuf = tb.buffer(64);
+        if (op == WrOpcode.RDMA_WRITE_WITH_IMM) {
+            p.recvB(7, rbuf, 0, 64);
+        }
+        SendWr wr = new SendWr().wrId(8).opcode(op).sendFlags(SendFlags.SIGNALED).rdma(0, 0);
+        if (op == WrOpcode.RDMA_WRITE_WITH_IMM) {
+            wr.immData(0x0C0FFEE0);
+        }
+        WorkCompletion s = p.postA(wr);
+        assertEquals(WcStatus.SUCCESS, s.status(), "a zero-length " + op + " with rkey 0 at address 0");
+        if (op == WrOpcode.RDMA_WRITE_WITH_IMM) {
+            WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive of the zero-length WRITE with immediate");
+            assertEquals(WcStatus.SUCCESS, r.status());
+            assertEquals(WcOpcode.RECV_RDMA_WITH_IMM, r.opcode());
+            assertEquals(0x0C0FFEE0, r.immData());
+        }
+        assertEquals(QpState.RTS, p.b().query().state(), "the responder after a zero-length " + op);
+    }
+
+    @Test
+    @DisplayName("required_ a QP in SQD still receives: a SEND to it lands in its receive [IBA 10.3.1: SQD drains the send queue only, the receive queue works as in RTS]")
+    void required_sqdStillReceives() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 24);
+        MemoryRegion dst = tb.buffer(64);
+        p.b().modify(QpAttributes.toState(QpState.SQD));
+        p.recvB(1, dst, 0, 64);
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 32).status(), "a SEND to a QP in SQD");
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive of the QP in SQD");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        assertEquals(32, r.byteLen());
+        Data.assertPattern("the SEND's data at the QP in SQD", dst.segment(), 0, 32, 24, 0);
+    }
+
+    @Test
+    @DisplayName("required_ UC has no NAK: an RDMA WRITE with a bad rkey completes SUCCESS at the sender, writes nothing, and the responder stays in RTS and takes the next SEND [IBA 9.8.2, 9.9: UC responder errors drop the message; rxe drops it]")
+    void required_ucBadRkeyDropped() {
+        assumeQp(QpType.UC);
+        QpPair p = tb.pair(QpType.UC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 25);
+        MemoryRegion dst = tb.buffer(64);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, dst.address(), 0x0BADBAD0).status(),
+                "UC has no acknowledgement: the sender cannot see the bad rkey");
+        MemoryRegion rbuf = tb.buffer(64);
+        p.recvB(2, rbuf, 0, 64);
+        assertEquals(WcStatus.SUCCESS, p.send(3, src, 0, 16).status());
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the SEND after the dropped WRITE");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        assertEquals(2, r.wrId());
+        Data.assertFilled("the region the bad rkey aimed at", dst.segment(), 0, 64, (byte) 0);
+        assertEquals(QpState.RTS, p.b().query().state(), "the UC responder after a dropped WRITE");
+    }
+
+    @Test
+    @DisplayName("required_ UC: a SEND longer than the receive buffer is never delivered: the receive is dropped or completes with LOC_LEN_ERR, no byte lands past the buffer, and the sender completes SUCCESS [IBA 9.8.2, 9.9.3.1; rxe drops it]")
+    void required_ucTooLongNotDelivered() {
+        assumeQp(QpType.UC);
+        QpPair p = tb.pair(QpType.UC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(128);
+        p.recvB(1, dst, 0, 16);
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 64).status(), "UC has no acknowledgement");
+        for (WorkCompletion r : Completions.collect(p.cqB(), Completions.QUIET_MS)) {
+            assertEquals(WcStatus.LOC_LEN_ERR, r.status(), "a receive too short for the UC message");
+        }
+        Data.assertFilled("the bytes past the 16-byte receive", dst.segment(), 16, 112, (byte) 0);
+    }
+
     @Test
     @DisplayName("required_ a zero-length RDMA READ completes successfully [ibv_post_send(3) num_sge 0]")
     void required_zeroLengthRead() {
@@ -352,6 +429,45 @@ public abstract class TransportRules extends TckArea {
             assertEquals(WcStatus.LOC_LEN_ERR, r.status(), "a receive too short for the UD message");
         }
         Data.assertFilled("the bytes past the 56-byte receive", dst.segment(), 56, 200, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a UD message that finds no receive posted is dropped, and a receive posted afterwards gets only the next message [IBA 10.2.4 UD: no RNR NAK, the message is silently dropped; rxe drops it]")
+    void required_udWithoutReceiveDropped() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 23);
+        MemoryRegion dst = tb.buffer(128);
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 16).status(), "UD has no acknowledgement");
+        Completions.assertNone(p.cqB(), "a UD message with no receive posted");
+        p.recvB(1, dst, 0, 128);
+        assertEquals(WcStatus.SUCCESS, p.send(3, src, 16, 24).status());
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the UD message sent after the receive was posted");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        assertEquals(40 + 24, r.byteLen(), "the second message, not the dropped one");
+        Data.assertPattern("the second message after the GRH", dst.segment(), 40, 24, 23, 16);
+    }
+
+    @Test
+    @DisplayName("required_ UD SEND_WITH_IMM delivers the immediate with IBV_WC_WITH_IMM and IBV_WC_GRH, and a plain UD SEND carries no immediate [ibv_post_send(3) imm_data, ibv_poll_cq(3) wc_flags]")
+    void required_udImmediateFlags() {
+        assumeOp(QpType.UD, WrOpcode.SEND_WITH_IMM);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(256);
+        p.recvB(1, dst, 0, 128);
+        p.recvB(2, dst, 128, 128);
+        assertEquals(WcStatus.SUCCESS, p.postA(p.wr(3, WrOpcode.SEND_WITH_IMM, src, 0, 8).immData(0x5eedf00d)).status());
+        assertEquals(WcStatus.SUCCESS, p.send(4, src, 8, 8).status());
+        List<WorkCompletion> r = Completions.await(p.cqB(), 2, "the two UD receives");
+        assertEquals(1, r.get(0).wrId());
+        assertEquals(0x5eedf00d, r.get(0).immData(), "the immediate of the UD SEND_WITH_IMM");
+        assertEquals(WcFlags.GRH | WcFlags.WITH_IMM, r.get(0).wcFlags() & (WcFlags.GRH | WcFlags.WITH_IMM),
+                "IBV_WC_GRH and IBV_WC_WITH_IMM on the SEND_WITH_IMM's receive");
+        assertEquals(2, r.get(1).wrId());
+        assertEquals(WcFlags.GRH, r.get(1).wcFlags() & (WcFlags.GRH | WcFlags.WITH_IMM),
+                "a plain UD SEND's receive has IBV_WC_GRH and no IBV_WC_WITH_IMM");
     }
 
     @Test
