@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.AccessFlags;
@@ -506,6 +507,55 @@ public abstract class MemoryRules extends TckArea {
         assertEquals(rkey, recv.immData(), "the receive's invalidated rkey");
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(2, src, 64, target.address(), rkey).status(),
                 "a write through the window invalidated by SEND_WITH_INV");
+    }
+
+    @Test
+    @DisplayName("required_ LOCAL_INV of an rkey that names no region or window completes in error, not SUCCESS [ibv_wr_post(3) ibv_wr_local_inv; rxe: LOC_QP_OP_ERR]")
+    void required_localInvUnknownRkeyFails() {
+        assumeType2Session();
+        QpPair p = mwPair();
+        try (var s = p.b().startWr()) {
+            s.wrId(41);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.localInv(0x0BADBAD0);
+            s.complete();
+        } catch (VerbsException e) {
+            return;
+        }
+        WorkCompletion wc = Completions.awaitOne(p.cqB(), "the LOCAL_INV of an unknown rkey");
+        assertEquals(41, wc.wrId());
+        assertNotEquals(WcStatus.SUCCESS, wc.status(), "LOCAL_INV of an rkey that names nothing");
+    }
+
+    @Test
+    @DisplayName("required_ an SGE that runs past the end of its region completes with LOC_PROT_ERR (rxe: LOC_QP_OP_ERR, D-001) and sends nothing [ibv_post_send(3) sg_list, ibv_reg_mr(3)]")
+    void required_sgePastRegionEndFails() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(128);
+        WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(new Sge(src.address() + 32, 64, src.lkey())).rdma(dst.address(), dst.rkey()));
+        assertTrue(Set.of(WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR).contains(wc.status()),
+                "an SGE 32 bytes past its region's end: expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR), got " + wc.status());
+        Data.assertFilled("the WRITE's target", dst.segment(), 0, 128, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a memory window's rkey is not an lkey: an SGE using it completes with LOC_PROT_ERR (rxe: LOC_QP_OP_ERR, D-001) [ibv_bind_mw(3): the rkey is for remote access, ibv_post_send(3) lkey]")
+    void required_windowRkeyIsNoLkey() {
+        assumeMw(MwType.TYPE_1);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+        int rkey = p.a().bindMw(mw, 11, SendFlags.SIGNALED,
+                new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the type 1 bind").status());
+        MemoryRegion dst = tb.buffer(64);
+        WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(new Sge(target.address(), 64, rkey)).rdma(dst.address(), dst.rkey()));
+        assertTrue(Set.of(WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR).contains(wc.status()),
+                "an SGE whose lkey is a window's rkey: expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR), got " + wc.status());
+        Data.assertFilled("the WRITE's target", dst.segment(), 0, 64, (byte) 0);
     }
 
     @Test

@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.verbs4j.AccessFlags;
 import org.verbs4j.AddressHandle;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Errno;
@@ -251,6 +253,33 @@ public abstract class TransportRules extends TckArea {
         assertEquals(WcStatus.SUCCESS, r.status());
         assertEquals(32, r.byteLen());
         Data.assertPattern("the SEND's data at the QP in SQD", dst.segment(), 0, 32, 24, 0);
+    }
+
+    @Test
+    @DisplayName("required_ a WR posted while the QP is in SQD is not executed until the QP is back in RTS, and then it runs before the WRs posted after it [IBA 10.3.1: SQD processes no new send WRs; ibv_modify_qp(3)]")
+    void required_sqdHoldsNewWrs() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 26);
+        MemoryRegion dst = tb.buffer(64);
+        p.a().modify(QpAttributes.toState(QpState.SQD));
+        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
+        while (p.a().query().state() != QpState.SQD && System.nanoTime() < deadline) {
+            Thread.yield();
+        }
+        p.a().postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src, 0, 32)).rdma(dst.address(), dst.rkey()));
+        Completions.assertNone(p.cqA(), "a WR posted in SQD");
+        Data.assertFilled("the target of the WRITE posted in SQD", dst.segment(), 0, 64, (byte) 0);
+        p.a().modify(QpAttributes.toState(QpState.RTS));
+        p.a().postSend(new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src, 32, 32)).rdma(dst.address() + 32, dst.rkey()));
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "the WRITEs after the return to RTS");
+        assertEquals(1, wcs.get(0).wrId(), "the WR posted in SQD completes first");
+        assertEquals(2, wcs.get(1).wrId());
+        assertEquals(WcStatus.SUCCESS, wcs.get(0).status());
+        assertEquals(WcStatus.SUCCESS, wcs.get(1).status());
+        Data.assertPattern("both WRITEs", dst.segment(), 0, 64, 26, 0);
     }
 
     @Test
@@ -563,6 +592,38 @@ public abstract class TransportRules extends TckArea {
             assertEquals(Errno.EINVAL, e.errno(), "a misaligned atomic refused at post: " + e);
         }
         Data.assertFilled("memory around the misaligned atomic", remote.segment(), 0, 32, (byte) 0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WrOpcode.class, names = {"ATOMIC_FETCH_AND_ADD", "ATOMIC_CMP_AND_SWP"})
+    @DisplayName("required_ an atomic whose local buffer lacks LOCAL_WRITE completes with LOC_PROT_ERR (rxe: LOC_QP_OP_ERR, D-001) and the original value is not written into it [ibv_reg_mr(3): local write needed to be written, ibv_post_send(3) atomics]")
+    void required_atomicResultNeedsLocalWrite(WrOpcode op) {
+        assumeAtomics();
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion remote = tb.buffer(8);
+        Data.u64(remote.segment(), 0, 0x1122334455667788L);
+        MemoryRegion local = tb.buffer(8, AccessFlags.REMOTE_READ);
+        WorkCompletion wc = p.postA(p.wr(1, op, local, 0, 8).atomic(remote.address(), 0x1122334455667788L, 5, remote.rkey()));
+        assertTrue(Set.of(WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR).contains(wc.status()),
+                op + " into a region without LOCAL_WRITE: expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR), got " + wc.status());
+        Data.assertFilled("the local buffer without LOCAL_WRITE", local.segment(), 0, 8, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ an atomic whose local SGE is shorter than its 8-byte operand is refused at post with EINVAL or completes in error, and writes nothing past the SGE [ibv_post_send(3) atomics: 8-byte operands; librxe refuses at post]")
+    void required_atomicShortLocalSge() {
+        assumeAtomics();
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion remote = tb.buffer(8);
+        MemoryRegion local = tb.buffer(16);
+        try {
+            WorkCompletion wc = p.postA(p.wr(1, WrOpcode.ATOMIC_FETCH_AND_ADD, local, 0, 4)
+                    .atomic(remote.address(), 1, 0, remote.rkey()));
+            assertNotEquals(WcStatus.SUCCESS, wc.status(), "an atomic with a 4-byte local SGE must fail");
+        } catch (VerbsException e) {
+            assertEquals(Errno.EINVAL, e.errno(), "an atomic with a 4-byte local SGE refused at post: " + e);
+        }
+        Data.assertFilled("the local buffer past the 4-byte SGE", local.segment(), 4, 12, (byte) 0);
     }
 
     @Test
