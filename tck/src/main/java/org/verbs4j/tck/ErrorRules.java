@@ -156,7 +156,7 @@ public abstract class ErrorRules extends TckArea {
 
     @ParameterizedTest
     @EnumSource(value = WrOpcode.class, names = {"RDMA_READ", "ATOMIC_FETCH_AND_ADD", "ATOMIC_CMP_AND_SWP"})
-    @DisplayName("required_ an RDMA READ or atomic to a QP whose max_dest_rd_atomic is 0 completes with REM_INV_REQ_ERR, moves no data and leaves the responder in ERR [ibv_modify_qp(3) max_dest_rd_atomic, IBA 9.7.5.2.2 Invalid Request NAK; rxe check_resource]")
+    @DisplayName("required_ an RDMA READ or atomic to a QP whose max_dest_rd_atomic is 0 completes with REM_INV_REQ_ERR, moves no data and leaves the responder in ERR [ibv_modify_qp(3) max_dest_rd_atomic, IBA: an Invalid Request NAK; rxe check_resource]")
     void required_noResponderResourcesRefuseReadAndAtomic(WrOpcode op) {
         if (op != WrOpcode.RDMA_READ) {
             assumeAtomics();

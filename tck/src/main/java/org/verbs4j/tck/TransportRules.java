@@ -283,7 +283,7 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ UC has no NAK: an RDMA WRITE with a bad rkey completes SUCCESS at the sender, writes nothing, and the responder stays in RTS and takes the next SEND [IBA 9.8.2, 9.9: UC responder errors drop the message; rxe drops it]")
+    @DisplayName("required_ UC has no NAK: an RDMA WRITE with a bad rkey completes SUCCESS at the sender, writes nothing, and the responder stays in RTS and takes the next SEND [IBA 9.8.2: UC has no NAK, a responder error drops the message; rxe drops it]")
     void required_ucBadRkeyDropped() {
         assumeQp(QpType.UC);
         QpPair p = tb.pair(QpType.UC);
@@ -461,7 +461,7 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ a UD message that finds no receive posted is dropped, and a receive posted afterwards gets only the next message [IBA 10.2.4 UD: no RNR NAK, the message is silently dropped; rxe drops it]")
+    @DisplayName("required_ a UD message that finds no receive posted is dropped, and a receive posted afterwards gets only the next message [IBA: UD has no RNR NAK, the message is silently dropped; rxe drops it]")
     void required_udWithoutReceiveDropped() {
         assumeQp(QpType.UD);
         QpPair p = tb.pair(QpType.UD);
