@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Errno;
@@ -78,6 +80,20 @@ public abstract class ErrorRules extends TckArea {
         Data.fill(src, 61);
         MemoryRegion dst = tb.buffer(64);
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, dst.address(), BAD_KEY).status());
+        Data.assertFilled("the target of a refused WRITE", dst.segment(), 0, 64, (byte) 0);
+    }
+
+    @ParameterizedTest(name = "rkey 0x{0}")
+    @ValueSource(strings = {"00010001", "00010100", "ffffff01", "7fffffff"})
+    @DisplayName("required_ an RDMA WRITE through an rkey that names no region or window, whatever its bits, completes with REM_ACCESS_ERR and writes nothing [ibv_poll_cq(3) IBV_WC_REM_ACCESS_ERR, ibv_reg_mr(3) rkey]")
+    void required_unknownRkeysRefused(String hex) {
+        int rkey = Integer.parseUnsignedInt(hex, 16);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 62);
+        MemoryRegion dst = tb.buffer(64);
+        assumeTrue(rkey != dst.rkey() && rkey != src.rkey(), "the rkey under test happens to be a live region's");
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, dst.address(), rkey).status(), "rkey 0x" + hex);
         Data.assertFilled("the target of a refused WRITE", dst.segment(), 0, 64, (byte) 0);
     }
 

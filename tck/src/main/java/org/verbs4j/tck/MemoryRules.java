@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Set;
@@ -507,6 +508,28 @@ public abstract class MemoryRules extends TckArea {
         assertEquals(rkey, recv.immData(), "the receive's invalidated rkey");
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(2, src, 64, target.address(), rkey).status(),
                 "a write through the window invalidated by SEND_WITH_INV");
+    }
+
+    @Test
+    @DisplayName("required_ a PD holds many live regions at once (1,024, or max_mr if smaller), each with its own lkey and rkey, and the last one registered carries data [ibv_reg_mr(3), ibv_query_device(3) max_mr]")
+    void required_manyLiveRegions() {
+        int n = (int) Math.min(1024, tb.deviceAttributes().maxMr() - 16L);
+        assumeTrue(n >= 300, "capability: max_mr " + tb.deviceAttributes().maxMr() + " is below 316");
+        Set<Integer> lkeys = new java.util.HashSet<>();
+        Set<Integer> rkeys = new java.util.HashSet<>();
+        MemoryRegion last = null;
+        MemorySegment mem = tb.memory(64L * n);
+        for (int i = 0; i < n; i++) {
+            last = tb.pd().registerMemory(mem.asSlice(64L * i, 64), Testbed.ALL_ACCESS);
+            assertTrue(lkeys.add(last.lkey()), "region " + i + " reuses a live lkey");
+            assertTrue(rkeys.add(last.rkey()), "region " + i + " reuses a live rkey");
+        }
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 63);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, last.address(), last.rkey()).status(),
+                "a WRITE into region " + n + " of the PD");
+        Data.assertPattern("the last region", last.segment(), 0, 64, 63, 0);
     }
 
     @Test
