@@ -226,20 +226,30 @@ public abstract class ErrorRules extends TckArea {
         Data.assertPattern("the SEND's data", dst.segment(), 0, 48, 12, 0);
     }
 
-    @Test
-    @DisplayName("required_ a SEND into a receive WR whose SGE has a bad lkey fails at both ends: the receive with LOC_PROT_ERR (rxe: LOC_QP_OP_ERR), the sender with REM_OP_ERR, and nothing is written [ibv_poll_cq(3) IBV_WC_LOC_PROT_ERR, IBV_WC_REM_OP_ERR; IBA 9.9.3.1]")
-    void required_receiveWithBadLkeyFails() {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"a bad lkey", "a region without LOCAL_WRITE", "a region of another PD", "a range past its region's end"})
+    @DisplayName("required_ a SEND into a receive WR whose SGE has a bad lkey, lacks LOCAL_WRITE, belongs to another PD or runs past its region fails at both ends: the receive with LOC_PROT_ERR (rxe: LOC_QP_OP_ERR), the sender with REM_OP_ERR, and nothing is written [ibv_post_recv(3) sg_list, ibv_reg_mr(3), ibv_poll_cq(3) IBV_WC_LOC_PROT_ERR, IBV_WC_REM_OP_ERR]")
+    void required_badReceiveSgeFails(String fault) {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
-        p.b().postRecv(new RecvWr(1, new Sge(dst.address(), 64, BAD_KEY)));
+        MemoryRegion dst = switch (fault) {
+            case "a region without LOCAL_WRITE" -> tb.buffer(64, AccessFlags.REMOTE_READ);
+            case "a region of another PD" -> tb.context().allocPd().registerMemory(tb.memory(64), Testbed.ALL_ACCESS);
+            default -> tb.buffer(64);
+        };
+        Sge sge = switch (fault) {
+            case "a bad lkey" -> new Sge(dst.address(), 64, BAD_KEY);
+            case "a range past its region's end" -> new Sge(dst.address() + 32, 64, dst.lkey());
+            default -> Sge.of(dst);
+        };
+        p.b().postRecv(new RecvWr(1, sge));
         WorkCompletion s = p.send(2, src, 0, 32);
-        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive with a bad lkey");
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive whose SGE has " + fault);
         assertEquals(1, r.wrId());
         assertTrue(Set.of(WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR).contains(r.status()),
-                "the receive with a bad lkey: expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR), got " + r.status());
-        assertEquals(WcStatus.REM_OP_ERR, s.status(), "the sender whose message met a bad receive WR");
-        Data.assertFilled("the buffer behind the bad lkey", dst.segment(), 0, 64, (byte) 0);
+                "a receive SGE with " + fault + ": expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR), got " + r.status());
+        assertEquals(WcStatus.REM_OP_ERR, s.status(), "the sender whose message met a receive SGE with " + fault);
+        Data.assertFilled("the receive buffer", dst.segment(), 0, 64, (byte) 0);
         assertState(p.b(), QpState.ERR, "the receiver after a local protection error");
     }
 

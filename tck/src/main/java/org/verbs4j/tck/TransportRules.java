@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
@@ -497,6 +498,52 @@ public abstract class TransportRules extends TckArea {
         assertEquals(2, r.get(1).wrId());
         assertEquals(WcFlags.GRH, r.get(1).wcFlags() & (WcFlags.GRH | WcFlags.WITH_IMM),
                 "a plain UD SEND's receive has IBV_WC_GRH and no IBV_WC_WITH_IMM");
+    }
+
+    @Test
+    @DisplayName("required_ a message is scattered over the receive WR's SGEs in order, each filled before the next; on UD the 40-byte GRH fills the first SGEs the same way [ibv_post_recv(3) sg_list, IBA 11.4.1.1]")
+    void required_scatterOverReceiveSges() {
+        assumeTrue(tb.deviceAttributes().maxSge() >= 4, "capability: fewer than 4 SGEs per receive WR");
+        for (QpType type : List.of(QpType.RC, QpType.UD)) {
+            if (!caps().supports(type)) {
+                continue;
+            }
+            QpPair p = tb.pair(type, b -> b.maxRecvSge(4));
+            MemoryRegion src = tb.buffer(128);
+            Data.fill(src, 27);
+            MemoryRegion dst = tb.buffer(512);
+            int grh = type == QpType.UD ? 40 : 0;
+            // SGE lengths 24, 23, 1 and 300, spread over the buffer with gaps that must stay untouched.
+            int[] len = {24, 23, 1, 300};
+            long[] at = {0, 64, 128, 192};
+            Sge[] sges = new Sge[4];
+            for (int i = 0; i < 4; i++) {
+                sges[i] = Sge.of(dst, at[i], len[i]);
+            }
+            p.b().postRecv(new RecvWr().wrId(1).sgList(sges));
+            assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 100).status(), type + " SEND of 100 bytes");
+            WorkCompletion r = Completions.awaitOne(p.cqB(), "the " + type + " receive over 4 SGEs");
+            assertEquals(WcStatus.SUCCESS, r.status());
+            assertEquals(grh + 100, r.byteLen(), type + " byte_len");
+            byte[] message = new byte[grh + 100];
+            for (int i = 0; i < 100; i++) {
+                message[grh + i] = Data.pattern(27, i);
+            }
+            int k = 0;
+            for (int i = 0; i < 4; i++) {
+                for (int j = 0; j < len[i]; j++, k++) {
+                    byte got = dst.segment().get(ValueLayout.JAVA_BYTE, at[i] + j);
+                    if (k >= message.length) {
+                        assertEquals(0, got, type + ": SGE " + i + " byte " + j + " lies past the message");
+                    } else if (k >= grh) {
+                        assertEquals(message[k], got, type + ": message byte " + (k - grh) + " in SGE " + i + " at " + j);
+                    }
+                }
+            }
+            Data.assertFilled(type + ": the gap after SGE 0", dst.segment(), 24, 40, (byte) 0);
+            Data.assertFilled(type + ": the gap after SGE 1", dst.segment(), 64 + 23, 128 - 64 - 23, (byte) 0);
+            Data.assertFilled(type + ": the gap after SGE 2", dst.segment(), 129, 63, (byte) 0);
+        }
     }
 
     @Test
