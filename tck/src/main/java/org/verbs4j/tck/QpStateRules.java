@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -354,6 +355,26 @@ public abstract class QpStateRules extends TckArea {
             case QpAttrMask.MIN_RNR_TIMER -> assertEquals(5, q.minRnrTimer(), rule + ": the RNR timer");
             default -> assertEquals(10, q.timeout(), rule + ": the ACK timeout");
         }
+    }
+
+    @Test
+    @DisplayName("required_ RTR to RTS with max_rd_atomic above the device's max_qp_init_rd_atom fails with EINVAL and leaves the QP in RTR [ibv_modify_qp(3) max_rd_atomic, ibv_query_device(3) max_qp_init_rd_atom]")
+    void required_maxRdAtomicAboveDevice() {
+        int max = tb.deviceAttributes().maxQpInitRdAtom();
+        assumeTrue(max < 255, "the device's max_qp_init_rd_atom " + max + " leaves no larger value to try");
+        QueuePair qp = in(QpType.RC, QpState.RTR);
+        refusedKeepsState(qp, QpAttributes.toRts(Testbed.PSN, Testbed.ACK_TIMEOUT, 7, 7, max + 1),
+                "RTR->RTS with max_rd_atomic " + (max + 1));
+    }
+
+    @Test
+    @DisplayName("required_ INIT to RTR with max_dest_rd_atomic above the device's max_qp_rd_atom fails with EINVAL and leaves the QP in INIT [ibv_modify_qp(3) max_dest_rd_atomic, ibv_query_device(3) max_qp_rd_atom]")
+    void required_maxDestRdAtomicAboveDevice() {
+        int max = tb.deviceAttributes().maxQpRdAtom();
+        assumeTrue(max < 255, "the device's max_qp_rd_atom " + max + " leaves no larger value to try");
+        QueuePair qp = in(QpType.RC, QpState.INIT);
+        refusedKeepsState(qp, QpAttributes.toRtr(tb.av(), tb.mtu(), fresh(QpType.RC).qpNum(), Testbed.PSN, max + 1,
+                Testbed.MIN_RNR_TIMER), "INIT->RTR with max_dest_rd_atomic " + (max + 1));
     }
 
     @ParameterizedTest(name = "{0}")
