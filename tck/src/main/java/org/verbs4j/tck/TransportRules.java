@@ -547,6 +547,53 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ with 64 live UD QPs, a datagram reaches exactly the QP its destination QPN names, also after every other QP was destroyed [ibv_create_qp(3) qp_num, ibv_post_send(3) remote_qpn]")
+    void required_udReachesTheNamedQpAmongMany() {
+        assumeQp(QpType.UD);
+        int n = 64;
+        CompletionQueue cqA = tb.cq(2 * n + 8);
+        CompletionQueue recvCq = tb.cq(2 * n + 8);
+        QueuePair a = tb.qp(QpType.UD, cqA, b -> b.maxSendWr(n + 4));
+        tb.bringUp(a, 0, 7);
+        List<QueuePair> qps = new java.util.ArrayList<>();
+        MemoryRegion src = tb.buffer(n);
+        MemoryRegion dst = tb.buffer(64L * n);
+        for (int i = 0; i < n; i++) {
+            src.segment().set(ValueLayout.JAVA_BYTE, i, (byte) (i + 1));
+            QueuePair q = tb.qp(QpType.UD, recvCq, null);
+            tb.bringUp(q, 0, 7);
+            qps.add(q);
+        }
+        AddressHandle ah = tb.ah();
+        for (int round = 0; round < 2; round++) {
+            List<Integer> live = new java.util.ArrayList<>();
+            for (int i = round; i < n; i += round + 1) {
+                live.add(i);
+                qps.get(i).postRecv(new RecvWr(i, Sge.of(dst, 64L * i, 64)));
+            }
+            for (int i : live) {
+                a.postSend(new SendWr().wrId(i).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                        .sgList(Sge.of(src, i, 1)).ud(ah, qps.get(i).qpNum(), Testbed.QKEY));
+            }
+            Completions.await(cqA, live.size(), "the UD sends of round " + round);
+            for (WorkCompletion r : Completions.await(recvCq, live.size(), "the UD receives of round " + round)) {
+                int i = (int) r.wrId();
+                assertEquals(WcStatus.SUCCESS, r.status());
+                assertEquals(qps.get(i).qpNum(), r.qpNum(), "the receive of QP " + i + " names it");
+                assertEquals((byte) (i + 1), dst.segment().get(ValueLayout.JAVA_BYTE, 64L * i + 40),
+                        "QP " + i + " got the datagram addressed to its QPN");
+            }
+            if (round == 0) {
+                // Destroy every even QP; the odd ones must still be found by their QPN.
+                for (int i = 0; i < n; i += 2) {
+                    qps.get(i).close();
+                }
+                dst.segment().fill((byte) 0);
+            }
+        }
+    }
+
+    @Test
     @DisplayName("required_ a UD message of exactly one MTU is delivered [IBA 11.4.1.1]")
     void required_udMtuMessage() {
         assumeQp(QpType.UD);
