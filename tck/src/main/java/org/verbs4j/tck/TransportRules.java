@@ -594,6 +594,25 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ a 200,003-byte RDMA WRITE and SEND land exactly: every byte in place and none past the message, though the source region holds more data after it [ibv_post_send(3) sg_list, IBA 9.4.3]")
+    void required_largeMessageExact() {
+        int len = 200_003;
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(262_144);
+        Data.fill(src, 28);
+        MemoryRegion dst = tb.buffer(262_144);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, len, dst.address(), dst.rkey()).status());
+        Data.assertPattern("the large WRITE", dst.segment(), 0, len, 28, 0);
+        Data.assertFilled("the bytes past the large WRITE", dst.segment(), len, 262_144 - len, (byte) 0);
+        MemoryRegion rbuf = tb.buffer(262_144);
+        p.recvB(2, rbuf, 0, 262_144);
+        assertEquals(WcStatus.SUCCESS, p.send(3, src, 0, len).status());
+        assertEquals(len, Completions.awaitOne(p.cqB(), "the large SEND's receive").byteLen());
+        Data.assertPattern("the large SEND", rbuf.segment(), 0, len, 28, 0);
+        Data.assertFilled("the bytes past the large SEND", rbuf.segment(), len, 262_144 - len, (byte) 0);
+    }
+
+    @Test
     @DisplayName("required_ a UD message of exactly one MTU is delivered [IBA 11.4.1.1]")
     void required_udMtuMessage() {
         assumeQp(QpType.UD);
