@@ -551,6 +551,25 @@ public abstract class MemoryRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ a SEND_WITH_INV naming an rkey that names nothing never completes its receive with SUCCESS [ibv_wr_post(3) ibv_wr_send_inv; rxe: REM_INV_REQ_ERR at the receiver]")
+    void required_sendInvUnknownRkey() {
+        assumeType2Session();
+        QpPair p = mwPair();
+        MemoryRegion rbuf = tb.buffer(64);
+        p.recvB(30, rbuf, 0, 64);
+        MemoryRegion src = tb.buffer(64);
+        p.session(s -> {
+            s.wrId(31);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.sendInv(0x0BADBAD0);
+            s.setSge(src.lkey(), src.address(), 16);
+        });
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive of a SEND_WITH_INV of an unknown rkey");
+        assertEquals(30, r.wrId());
+        assertNotEquals(WcStatus.SUCCESS, r.status(), "a SEND_WITH_INV whose rkey names nothing cannot be received");
+    }
+
+    @Test
     @DisplayName("required_ an SGE that runs past the end of its region completes with LOC_PROT_ERR (rxe: LOC_QP_OP_ERR, D-001) and sends nothing [ibv_post_send(3) sg_list, ibv_reg_mr(3)]")
     void required_sgePastRegionEndFails() {
         QpPair p = tb.pair(QpType.RC);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,6 +16,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AddressHandle;
+import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
@@ -304,7 +306,7 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ UC: a SEND longer than the receive buffer is never delivered: the receive is dropped or completes with LOC_LEN_ERR, no byte lands past the buffer, and the sender completes SUCCESS [IBA 9.8.2, 9.9.3.1; rxe drops it]")
+    @DisplayName("required_ UC: a SEND longer than the receive buffer is never delivered: the receive is dropped or completes with LOC_LEN_ERR, no byte lands past the buffer, the sender completes SUCCESS and the responder stays in RTS [IBA 9.8.2, 9.9.3.1; rxe drops it]")
     void required_ucTooLongNotDelivered() {
         assumeQp(QpType.UC);
         QpPair p = tb.pair(QpType.UC);
@@ -316,6 +318,7 @@ public abstract class TransportRules extends TckArea {
             assertEquals(WcStatus.LOC_LEN_ERR, r.status(), "a receive too short for the UC message");
         }
         Data.assertFilled("the bytes past the 16-byte receive", dst.segment(), 16, 112, (byte) 0);
+        assertEquals(QpState.RTS, p.b().query().state(), "UC: a dropped message leaves the responder in RTS");
     }
 
     @Test
@@ -469,8 +472,15 @@ public abstract class TransportRules extends TckArea {
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 23);
         MemoryRegion dst = tb.buffer(128);
+        // One receive is posted and used first: the message that finds none must not land in it again.
+        MemoryRegion first = tb.buffer(128);
+        p.recvB(9, first, 0, 128);
+        assertEquals(WcStatus.SUCCESS, p.send(8, src, 0, 16).status());
+        assertEquals(9, Completions.awaitOne(p.cqB(), "the first UD receive").wrId());
+        first.segment().fill((byte) 0);
         assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 16).status(), "UD has no acknowledgement");
         Completions.assertNone(p.cqB(), "a UD message with no receive posted");
+        Data.assertFilled("the receive buffer used before", first.segment(), 0, 128, (byte) 0);
         p.recvB(1, dst, 0, 128);
         assertEquals(WcStatus.SUCCESS, p.send(3, src, 16, 24).status());
         WorkCompletion r = Completions.awaitOne(p.cqB(), "the UD message sent after the receive was posted");
@@ -610,6 +620,101 @@ public abstract class TransportRules extends TckArea {
         assertEquals(len, Completions.awaitOne(p.cqB(), "the large SEND's receive").byteLen());
         Data.assertPattern("the large SEND", rbuf.segment(), 0, len, 28, 0);
         Data.assertFilled("the bytes past the large SEND", rbuf.segment(), len, 262_144 - len, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a UD datagram addressed to the number of an RC QP is dropped: the RC QP's receive stays posted and the QP stays in RTS [IBA: the transport of the BTH opcode must match the QP's; rxe drops it]")
+    void required_udToRcQpDropped() {
+        assumeQp(QpType.UD);
+        QpPair ud = tb.pair(QpType.UD);
+        QpPair rc = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(128);
+        rc.recvB(1, dst, 0, 128);
+        assertEquals(WcStatus.SUCCESS, ud.postA(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src, 0, 16)).ud(ud.ah(), rc.b().qpNum(), Testbed.QKEY)).status());
+        Completions.assertNone(rc.cqB(), "a UD datagram at an RC QP");
+        Data.assertFilled("the RC QP's receive buffer", dst.segment(), 0, 128, (byte) 0);
+        assertEquals(QpState.RTS, rc.b().query().state(), "the RC QP after a stray UD datagram");
+        assertEquals(WcStatus.SUCCESS, rc.send(3, src, 0, 16).status(), "the RC pair still works");
+        assertEquals(1, Completions.awaitOne(rc.cqB(), "the RC receive").wrId());
+    }
+
+    @Test
+    @DisplayName("required_ a UD datagram into a receive whose SGE has a bad lkey is never delivered as SUCCESS and writes nothing [ibv_post_recv(3) sg_list; rxe completes the receive with LOC_QP_OP_ERR]")
+    void required_udBadReceiveLkeyNotDelivered() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(128);
+        p.b().postRecv(new RecvWr(1, new Sge(dst.address(), 128, 0x0BADBAD0)));
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 16).status(), "UD has no acknowledgement");
+        for (WorkCompletion r : Completions.collect(p.cqB(), Completions.QUIET_MS)) {
+            assertNotEquals(WcStatus.SUCCESS, r.status(), "a UD receive whose SGE has a bad lkey");
+        }
+        Data.assertFilled("the buffer behind the bad lkey", dst.segment(), 0, 128, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ UD SEND with SOLICITED wakes a solicited-only CQ and one without does not [ibv_post_send(3) IBV_SEND_SOLICITED, ibv_req_notify_cq(3) solicited_only]")
+    void required_udSolicited() {
+        assumeQp(QpType.UD);
+        assumeTrue(caps().completionChannel(), "capability: the device has no completion channels");
+        CompletionChannel ch = tb.context().createCompletionChannel();
+        CompletionQueue cqB = tb.context().createCq(16, ch, 0);
+        CompletionQueue cqA = tb.cq(16);
+        QueuePair a = tb.qp(QpType.UD, cqA, null);
+        QueuePair b = tb.qp(QpType.UD, cqB, null);
+        tb.bringUp(a, 0, 7);
+        tb.bringUp(b, 0, 7);
+        MemoryRegion buf = tb.buffer(256);
+        b.postRecv(new RecvWr(1, Sge.of(buf, 0, 128)));
+        b.postRecv(new RecvWr(2, Sge.of(buf, 128, 128)));
+        AddressHandle ah = tb.ah();
+        MemoryRegion src = tb.buffer(16);
+        cqB.requestNotify(true);
+        a.postSend(new SendWr().wrId(3).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src, 0, 8)).ud(ah, b.qpNum(), Testbed.QKEY));
+        assertEquals(1, Completions.awaitOne(cqB, "the unsolicited UD receive").wrId());
+        assertEquals(null, ch.awaitEvent(Completions.QUIET_MS, TimeUnit.MILLISECONDS),
+                "a UD SEND without SOLICITED must not wake a solicited-only CQ");
+        a.postSend(new SendWr().wrId(4).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED | SendFlags.SOLICITED)
+                .sgList(Sge.of(src, 0, 8)).ud(ah, b.qpNum(), Testbed.QKEY));
+        assertEquals(cqB, ch.awaitEvent(Completions.timeoutMs(), TimeUnit.MILLISECONDS), "the solicited event");
+        assertEquals(2, Completions.awaitOne(cqB, "the solicited UD receive").wrId());
+    }
+
+    @Test
+    @DisplayName("required_ UC: a SEND into a receive whose SGE has a bad lkey completes SUCCESS at the sender (no NAK) and is never delivered as SUCCESS [IBA 9.8.2; rxe completes the receive with LOC_QP_OP_ERR]")
+    void required_ucBadReceiveLkey() {
+        assumeQp(QpType.UC);
+        QpPair p = tb.pair(QpType.UC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(64);
+        p.b().postRecv(new RecvWr(1, new Sge(dst.address(), 64, 0x0BADBAD0)));
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 32).status(), "UC has no NAK");
+        for (WorkCompletion r : Completions.collect(p.cqB(), Completions.QUIET_MS)) {
+            assertNotEquals(WcStatus.SUCCESS, r.status(), "a UC receive whose SGE has a bad lkey");
+        }
+        Data.assertFilled("the buffer behind the bad lkey", dst.segment(), 0, 64, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ an RDMA WRITE with immediate through a bad rkey completes with REM_ACCESS_ERR at the sender, writes nothing, and its receive never completes with SUCCESS [ibv_post_send(3) IBV_WR_RDMA_WRITE_WITH_IMM, ibv_poll_cq(3)]")
+    void required_writeImmBadRkey() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 29);
+        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion rbuf = tb.buffer(16);
+        p.recvB(1, rbuf, 0, 16);
+        WorkCompletion s = p.postA(p.wr(2, WrOpcode.RDMA_WRITE_WITH_IMM, src, 0, 64).rdma(dst.address(), 0x0BADBAD0)
+                .immData(7));
+        assertEquals(WcStatus.REM_ACCESS_ERR, s.status(), "a WRITE with immediate through a bad rkey");
+        for (WorkCompletion r : Completions.collect(p.cqB(), Completions.QUIET_MS)) {
+            assertNotEquals(WcStatus.SUCCESS, r.status(), "the receive of a refused WRITE with immediate");
+        }
+        Data.assertFilled("the target of the refused WRITE with immediate", dst.segment(), 0, 64, (byte) 0);
     }
 
     @Test

@@ -306,7 +306,9 @@ public abstract class WrSessionRules extends TckArea {
                         plain | AccessFlags.FLUSH_GLOBAL, 0),
                 Arguments.of("GLOBAL, whole MR, region without FLUSH_GLOBAL", Flush.TYPE_GLOBAL, Flush.LEVEL_MR, plain, 0),
                 Arguments.of("GLOBAL, range past the region's end", Flush.TYPE_GLOBAL, Flush.LEVEL_RANGE,
-                        plain | AccessFlags.FLUSH_GLOBAL, 4096 - 32));
+                        plain | AccessFlags.FLUSH_GLOBAL, 4096 - 32),
+                Arguments.of("GLOBAL, whole MR, an rkey that names nothing", Flush.TYPE_GLOBAL, Flush.LEVEL_MR,
+                        plain | AccessFlags.FLUSH_GLOBAL, -1));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -318,11 +320,26 @@ public abstract class WrSessionRules extends TckArea {
         p.session(s -> {
             s.wrId(11);
             s.wrFlags(SendFlags.SIGNALED);
-            s.flush(remote.rkey(), remote.address() + offset, 64, type, level);
+            s.flush(offset < 0 ? 0x0BADBAD0 : remote.rkey(), remote.address() + Math.max(offset, 0), 64, type, level);
         });
         WorkCompletion wc = Completions.awaitOne(p.cqA(), "the FLUSH: " + name);
         assertEquals(WcStatus.REM_ACCESS_ERR, wc.status(), "FLUSH " + name);
         assertEquals(11, wc.wrId());
+    }
+
+    @Test
+    @DisplayName("optional_ a PERSISTENT flush needs only IBV_ACCESS_FLUSH_PERSISTENT on the region: it completes with IBV_WC_FLUSH [ibv_wr_post(3) ibv_wr_flush IBV_FLUSH_PERSISTENT, ibv_reg_mr(3), rdma-core 45+]")
+    void optional_flushPersistent() {
+        QpPair p = rc(WrOpcode.FLUSH);
+        MemoryRegion remote = tb.buffer(4096, Testbed.ALL_ACCESS | AccessFlags.FLUSH_PERSISTENT);
+        p.session(s -> {
+            s.wrId(13);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.flush(remote.rkey(), remote.address(), 64, Flush.TYPE_PERSISTENT, Flush.LEVEL_RANGE);
+        });
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the PERSISTENT FLUSH");
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(WcOpcode.FLUSH, wc.opcode());
     }
 
     @Test
