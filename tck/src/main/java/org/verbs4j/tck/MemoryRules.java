@@ -551,6 +551,27 @@ public abstract class MemoryRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ binding a type 2 window that is still bound is refused (complete() fails, or the bind completes with MW_BIND_ERR): it must be invalidated first [IBA 10.6.7.2.1; ibv_wr_post(3) ibv_wr_bind_mw; rxe: a type 2 MW not in the free state]")
+    void required_type2RebindWhileBoundFails() {
+        assumeType2Session();
+        QpPair p = mwPair();
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        int rkey = bindType2(p, mw, target);
+        try (var s = p.b().startWr()) {
+            s.wrId(22);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.bindMw(mw, nextRkey(rkey), new MwBindInfo(target, target.address(), 1024, WINDOW_ACCESS));
+            s.complete();
+        } catch (VerbsException e) {
+            return;
+        }
+        WorkCompletion wc = Completions.awaitOne(p.cqB(), "the second bind of a bound type 2 window");
+        assertEquals(22, wc.wrId());
+        assertEquals(WcStatus.MW_BIND_ERR, wc.status(), "a type 2 window bound twice without an invalidation");
+    }
+
+    @Test
     @DisplayName("required_ a SEND_WITH_INV naming an rkey that names nothing never completes its receive with SUCCESS [ibv_wr_post(3) ibv_wr_send_inv; rxe: REM_INV_REQ_ERR at the receiver]")
     void required_sendInvUnknownRkey() {
         assumeType2Session();
