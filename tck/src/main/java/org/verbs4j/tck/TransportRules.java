@@ -220,7 +220,7 @@ public abstract class TransportRules extends TckArea {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = WrOpcode.class, names = {"RDMA_WRITE", "RDMA_WRITE_WITH_IMM", "RDMA_READ"})
-    @DisplayName("required_ a zero-length RDMA operation needs no valid rkey or address: with rkey 0 and address 0 it completes successfully [IBA 9.4.4: the R_Key and VA of a zero-length RDMA request are not checked; rxe check_rkey]")
+    @DisplayName("required_ a zero-length RDMA operation needs no valid rkey or address: with rkey 0 and address 0 it completes successfully [ibv_post_send(3) num_sge 0; rxe check_rkey: a zero-byte operation need not set an address or rkey]")
     void required_zeroLengthRdmaNeedsNoRkey(WrOpcode op) {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion rbuf = tb.buffer(64);
@@ -604,7 +604,7 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ a 200,003-byte RDMA WRITE and SEND land exactly: every byte in place and none past the message, though the source region holds more data after it [ibv_post_send(3) sg_list, IBA 9.4.3]")
+    @DisplayName("required_ a 200,003-byte RDMA WRITE and SEND land exactly: every byte in place and none past the message, though the source region holds more data after it [ibv_post_send(3) sg_list]")
     void required_largeMessageExact() {
         int len = 200_003;
         QpPair p = tb.pair(QpType.RC);
