@@ -533,6 +533,23 @@ public abstract class MemoryRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ local read needs no access flag: a SEND and an RDMA WRITE from a region registered with access 0 succeed and carry its data [ibv_reg_mr(3): local read access is always enabled]")
+    void required_localReadNeedsNoAccess() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64, 0);
+        Data.fill(src, 64);
+        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion rbuf = tb.buffer(64);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, dst.address(), dst.rkey()).status(),
+                "an RDMA WRITE from a region with access 0");
+        Data.assertPattern("the WRITE's data", dst.segment(), 0, 64, 64, 0);
+        p.recvB(2, rbuf, 0, 64);
+        assertEquals(WcStatus.SUCCESS, p.send(3, src, 0, 64).status(), "a SEND from a region with access 0");
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the receive").status());
+        Data.assertPattern("the SEND's data", rbuf.segment(), 0, 64, 64, 0);
+    }
+
+    @Test
     @DisplayName("required_ LOCAL_INV of an rkey that names no region or window completes in error, not SUCCESS [ibv_wr_post(3) ibv_wr_local_inv; rxe: LOC_QP_OP_ERR]")
     void required_localInvUnknownRkeyFails() {
         assumeType2Session();
