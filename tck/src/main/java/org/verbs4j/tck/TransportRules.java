@@ -631,8 +631,11 @@ public abstract class TransportRules extends TckArea {
         MemoryRegion src = tb.buffer(64);
         MemoryRegion dst = tb.buffer(128);
         rc.recvB(1, dst, 0, 128);
-        assertEquals(WcStatus.SUCCESS, ud.postA(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
-                .sgList(Sge.of(src, 0, 16)).ud(ud.ah(), rc.b().qpNum(), Testbed.QKEY)).status());
+        // With the testbed's Q_Key and with Q_Key 0: an RC QP has no Q_Key to compare, so neither may pass.
+        for (int qkey : new int[] {Testbed.QKEY, 0}) {
+            assertEquals(WcStatus.SUCCESS, ud.postA(new SendWr().wrId(2).opcode(WrOpcode.SEND)
+                    .sendFlags(SendFlags.SIGNALED).sgList(Sge.of(src, 0, 16)).ud(ud.ah(), rc.b().qpNum(), qkey)).status());
+        }
         Completions.assertNone(rc.cqB(), "a UD datagram at an RC QP");
         Data.assertFilled("the RC QP's receive buffer", dst.segment(), 0, 128, (byte) 0);
         assertEquals(QpState.RTS, rc.b().query().state(), "the RC QP after a stray UD datagram");
