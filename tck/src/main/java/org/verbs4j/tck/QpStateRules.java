@@ -309,7 +309,9 @@ public abstract class QpStateRules extends TckArea {
                 optional(QpType.UC, QpState.RTS, QpState.RTS, QpAttrMask.MIN_RNR_TIMER, false),
                 optional(QpType.UD, QpState.SQD, QpState.RTS, QpAttrMask.QKEY, true),
                 optional(QpType.RC, QpState.SQD, QpState.RTS, QpAttrMask.MIN_RNR_TIMER, true),
-                optional(QpType.RC, QpState.SQD, QpState.SQD, QpAttrMask.TIMEOUT, true));
+                optional(QpType.UC, QpState.SQD, QpState.RTS, QpAttrMask.MIN_RNR_TIMER, false),
+                optional(QpType.RC, QpState.SQD, QpState.SQD, QpAttrMask.TIMEOUT, true),
+                optional(QpType.UD, QpState.SQD, QpState.SQD, QpAttrMask.QKEY, true));
     }
 
     private static Arguments optional(QpType type, QpState from, QpState to, int attr, boolean allowed) {
@@ -396,6 +398,15 @@ public abstract class QpStateRules extends TckArea {
     void required_illegalFromRts(QpState target) {
         QueuePair qp = in(QpType.RC, QpState.RTS);
         refusedKeepsState(qp, QpAttributes.toState(target), "RTS->" + target);
+    }
+
+    @ParameterizedTest(name = "SQD -> {0}")
+    @EnumSource(value = QpState.class, names = {"INIT", "RTR"})
+    @DisplayName("required_ SQD can only go to RTS, SQD, RESET or ERR: SQD to INIT or RTR fails with EINVAL [IBA 10.3.1 figure 124, ibv_modify_qp(3)]")
+    void required_illegalFromSqd(QpState target) {
+        QueuePair qp = in(QpType.RC, QpState.SQD);
+        awaitDrained(qp);
+        refusedKeepsState(qp, QpAttributes.toState(target), "SQD->" + target);
     }
 
     @ParameterizedTest(name = "ERR -> {0}")
