@@ -531,6 +531,10 @@ public abstract class TransportRules extends TckArea {
                 sges[i] = Sge.of(dst, at[i], len[i]);
             }
             p.b().postRecv(new RecvWr().wrId(1).sgList(sges));
+            // A second receive of 4 SGEs waits behind it: the message must land in the first one's buffers only.
+            MemoryRegion other = tb.buffer(256);
+            p.b().postRecv(new RecvWr().wrId(5).sgList(Sge.of(other, 0, 64), Sge.of(other, 64, 64),
+                    Sge.of(other, 128, 64), Sge.of(other, 192, 64)));
             assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 100).status(), type + " SEND of 100 bytes");
             WorkCompletion r = Completions.awaitOne(p.cqB(), "the " + type + " receive over 4 SGEs");
             assertEquals(WcStatus.SUCCESS, r.status());
@@ -553,6 +557,7 @@ public abstract class TransportRules extends TckArea {
             Data.assertFilled(type + ": the gap after SGE 0", dst.segment(), 24, 40, (byte) 0);
             Data.assertFilled(type + ": the gap after SGE 1", dst.segment(), 64 + 23, 128 - 64 - 23, (byte) 0);
             Data.assertFilled(type + ": the gap after SGE 2", dst.segment(), 129, 63, (byte) 0);
+            Data.assertFilled(type + ": the second receive's buffers", other.segment(), 0, 256, (byte) 0);
         }
     }
 
