@@ -511,6 +511,25 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ postRecv with a list posts every receive WR of it, in order: three SENDs land in them one by one [ibv_post_recv(3)]")
+    void required_postRecvList() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(192);
+        p.b().postRecv(List.of(new RecvWr(1, Sge.of(dst, 0, 64)), new RecvWr(2, Sge.of(dst, 64, 64)),
+                new RecvWr(3, Sge.of(dst, 128, 64))));
+        for (int i = 0; i < 3; i++) {
+            src.segment().fill((byte) (i + 1));
+            assertEquals(WcStatus.SUCCESS, p.send(10 + i, src, 0, 64).status());
+        }
+        List<WorkCompletion> r = Completions.await(p.cqB(), 3, "the three receives of the list");
+        for (int i = 0; i < 3; i++) {
+            assertEquals(i + 1, r.get(i).wrId(), "receive " + i + " of the list");
+            Data.assertFilled("receive " + i + "'s buffer", dst.segment(), 64L * i, 64, (byte) (i + 1));
+        }
+    }
+
+    @Test
     @DisplayName("required_ a message is scattered over the receive WR's SGEs in order, each filled before the next; on UD the 40-byte GRH fills the first SGEs the same way [ibv_post_recv(3) sg_list, IBA 11.4.1.1]")
     void required_scatterOverReceiveSges() {
         assumeTrue(tb.deviceAttributes().maxSge() >= 4, "capability: fewer than 4 SGEs per receive WR");
@@ -879,6 +898,17 @@ public abstract class TransportRules extends TckArea {
         MemoryRegion buf = tb.buffer(64);
         WorkCompletion wc = p.send(1, buf, 0, 8);
         assertEquals(WcStatus.RNR_RETRY_EXC_ERR, wc.status());
+        assertEquals(1, wc.wrId());
+    }
+
+    @ParameterizedTest(name = "rnr_retry {0}")
+    @ValueSource(ints = {1, 3})
+    @DisplayName("required_ an RC SEND with no receive ever posted and rnr_retry 1 to 6 completes with RNR_RETRY_EXC_ERR once its retries are spent [IBA 9.7.5.2.8, ibv_modify_qp(3) rnr_retry]")
+    void required_rnrRetriesSpent(int rnrRetry) {
+        QpPair p = tb.pair(QpType.RC, null, rnrRetry);
+        MemoryRegion buf = tb.buffer(64);
+        WorkCompletion wc = p.send(1, buf, 0, 8);
+        assertEquals(WcStatus.RNR_RETRY_EXC_ERR, wc.status(), "rnr_retry " + rnrRetry + " and no receive");
         assertEquals(1, wc.wrId());
     }
 
