@@ -511,16 +511,18 @@ public abstract class MemoryRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ a PD holds many live regions at once (1,024, or max_mr if smaller), each with its own lkey and rkey, and the last one registered carries data [ibv_reg_mr(3), ibv_query_device(3) max_mr]")
+    @DisplayName("required_ a PD holds many live regions at once (1,024, or max_mr if smaller), each with its own lkey and rkey, and the first and the last one registered carry data [ibv_reg_mr(3), ibv_query_device(3) max_mr]")
     void required_manyLiveRegions() {
         int n = (int) Math.min(1024, tb.deviceAttributes().maxMr() - 16L);
         assumeTrue(n >= 300, "capability: max_mr " + tb.deviceAttributes().maxMr() + " is below 316");
         Set<Integer> lkeys = new java.util.HashSet<>();
         Set<Integer> rkeys = new java.util.HashSet<>();
+        MemoryRegion first = null;
         MemoryRegion last = null;
         MemorySegment mem = tb.memory(64L * n);
         for (int i = 0; i < n; i++) {
             last = tb.pd().registerMemory(mem.asSlice(64L * i, 64), Testbed.ALL_ACCESS);
+            first = first == null ? last : first;
             assertTrue(lkeys.add(last.lkey()), "region " + i + " reuses a live lkey");
             assertTrue(rkeys.add(last.rkey()), "region " + i + " reuses a live rkey");
         }
@@ -530,6 +532,9 @@ public abstract class MemoryRules extends TckArea {
         assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, last.address(), last.rkey()).status(),
                 "a WRITE into region " + n + " of the PD");
         Data.assertPattern("the last region", last.segment(), 0, 64, 63, 0);
+        assertEquals(WcStatus.SUCCESS, p.write(2, src, 64, first.address(), first.rkey()).status(),
+                "a WRITE into the first of the " + n + " regions");
+        Data.assertPattern("the first region", first.segment(), 0, 64, 63, 0);
     }
 
     @Test
