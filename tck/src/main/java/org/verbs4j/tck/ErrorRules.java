@@ -84,9 +84,16 @@ public abstract class ErrorRules extends TckArea {
     }
 
     @ParameterizedTest(name = "rkey 0x{0}")
-    @ValueSource(strings = {"00010001", "00010100", "ffffff01", "7fffffff"})
+    @ValueSource(strings = {"00010001", "00010100", "ffffff01", "7fffffff", "index 2^8 .. 2^23"})
     @DisplayName("required_ an RDMA WRITE through an rkey that names no region or window, whatever its bits, completes with REM_ACCESS_ERR and writes nothing [ibv_poll_cq(3) IBV_WC_REM_ACCESS_ERR, ibv_reg_mr(3) rkey]")
     void required_unknownRkeysRefused(String hex) {
+        if (hex.startsWith("index")) {
+            // Every power-of-two key index: one of them equals the length of a power-of-two key table.
+            for (int bit = 8; bit < 24; bit++) {
+                required_unknownRkeysRefused(Integer.toHexString((1 << bit) << 8 | 1));
+            }
+            return;
+        }
         int rkey = Integer.parseUnsignedInt(hex, 16);
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
