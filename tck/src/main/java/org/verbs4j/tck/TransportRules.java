@@ -306,7 +306,7 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ UC: a SEND longer than the receive buffer is never delivered: the receive is dropped or completes with LOC_LEN_ERR, no byte lands past the buffer, the sender completes SUCCESS and the responder stays in RTS [IBA 9.8.2, 9.9.3.1; rxe drops it]")
+    @DisplayName("required_ UC: a SEND longer than the receive buffer is never delivered: the receive is dropped or completes with LOC_LEN_ERR, no byte lands past the buffer, the sender completes SUCCESS and the responder stays in RTS [IBA 9.8.2, ibv_poll_cq(3) IBV_WC_LOC_LEN_ERR; rxe completes the receive with LOC_QP_OP_ERR, D-002]")
     void required_ucTooLongNotDelivered() {
         assumeQp(QpType.UC);
         QpPair p = tb.pair(QpType.UC);
@@ -448,7 +448,7 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ a UD message longer than the receive buffer after its 40-byte GRH is never delivered: the receive is dropped or completes with LOC_LEN_ERR, and no byte lands past the buffer [ibv_poll_cq(3) IBV_WC_LOC_LEN_ERR, IBA 9.9.3.1; rxe drops it as a class D error]")
+    @DisplayName("required_ a UD message longer than the receive buffer after its 40-byte GRH is never delivered: the receive is dropped or completes with LOC_LEN_ERR, and no byte lands past the buffer [ibv_poll_cq(3) IBV_WC_LOC_LEN_ERR; rxe completes the receive with LOC_QP_OP_ERR, D-002]")
     void required_udTooLongForReceiveNotDelivered() {
         assumeQp(QpType.UD);
         QpPair p = tb.pair(QpType.UD);
