@@ -175,6 +175,40 @@ public abstract class CqRules extends TckArea {
                 break; // the QP may already be in ERR after the overflow
             }
         }
+        awaitCqErr(small, capacity);
+    }
+
+    @Test
+    @DisplayName("required_ a receive CQ that overflows is reported as a CQ_ERR asynchronous event naming it, and the receiving QP goes to ERR [ibv_create_cq(3), ibv_get_async_event(3) IBV_EVENT_CQ_ERR; rxe moves the QP to ERR]")
+    void required_receiveOverflowRaisesCqErr() {
+        CompletionQueue small = tb.context().createCq(1);
+        int capacity = small.capacity();
+        assumeTrue(capacity <= 256, "the device grants " + capacity + " entries for a 1-entry CQ; too many to overflow quickly");
+        CompletionQueue other = tb.cq(capacity * 2 + 8);
+        QueuePair a = tb.qp(QpType.RC, other, b -> b.maxSendWr(capacity + 4));
+        QueuePair b = tb.qp(QpType.RC, small, b2 -> b2.maxRecvWr(capacity + 4));
+        tb.bringUp(a, b.qpNum(), 7);
+        tb.bringUp(b, a.qpNum(), 7);
+        MemoryRegion buf = tb.buffer(64);
+        for (int i = 0; i < capacity + 2; i++) {
+            b.postRecv(new org.verbs4j.RecvWr(i, org.verbs4j.Sge.of(buf, 0, 8)));
+        }
+        for (int i = 0; i < capacity + 2; i++) {
+            try {
+                a.postSend(new SendWr().wrId(i).opcode(WrOpcode.SEND).sgList(org.verbs4j.Sge.of(buf, 8, 8)));
+            } catch (org.verbs4j.PostSendException e) {
+                break; // the QP may already be in ERR after the overflow
+            }
+        }
+        awaitCqErr(small, capacity);
+        long deadline = System.nanoTime() + EVENT_WAIT_MS * 1_000_000;
+        while (b.query().state() != org.verbs4j.QpState.ERR && System.nanoTime() < deadline) {
+            Thread.yield();
+        }
+        assertEquals(org.verbs4j.QpState.ERR, b.query().state(), "a QP whose receive CQ overflowed");
+    }
+
+    private void awaitCqErr(CompletionQueue small, int capacity) {
         Context ctx = tb.context();
         long deadline = System.nanoTime() + EVENT_WAIT_MS * 1_000_000;
         while (System.nanoTime() < deadline) {

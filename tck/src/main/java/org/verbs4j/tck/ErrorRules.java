@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Errno;
@@ -78,6 +80,27 @@ public abstract class ErrorRules extends TckArea {
         Data.fill(src, 61);
         MemoryRegion dst = tb.buffer(64);
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, dst.address(), BAD_KEY).status());
+        Data.assertFilled("the target of a refused WRITE", dst.segment(), 0, 64, (byte) 0);
+    }
+
+    @ParameterizedTest(name = "rkey 0x{0}")
+    @ValueSource(strings = {"00010001", "00010100", "ffffff01", "7fffffff", "index 2^8 .. 2^23"})
+    @DisplayName("required_ an RDMA WRITE through an rkey that names no region or window, whatever its bits, completes with REM_ACCESS_ERR and writes nothing [ibv_poll_cq(3) IBV_WC_REM_ACCESS_ERR, ibv_reg_mr(3) rkey]")
+    void required_unknownRkeysRefused(String hex) {
+        if (hex.startsWith("index")) {
+            // Every power-of-two key index: one of them equals the length of a power-of-two key table.
+            for (int bit = 8; bit < 24; bit++) {
+                required_unknownRkeysRefused(Integer.toHexString((1 << bit) << 8 | 1));
+            }
+            return;
+        }
+        int rkey = Integer.parseUnsignedInt(hex, 16);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 62);
+        MemoryRegion dst = tb.buffer(64);
+        assumeTrue(rkey != dst.rkey() && rkey != src.rkey(), "the rkey under test happens to be a live region's");
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, dst.address(), rkey).status(), "rkey 0x" + hex);
         Data.assertFilled("the target of a refused WRITE", dst.segment(), 0, 64, (byte) 0);
     }
 
@@ -152,6 +175,91 @@ public abstract class ErrorRules extends TckArea {
         Data.assertFilled("the remote buffer", remote.segment(), 0, 64, (byte) 0);
         assertArrayEquals(localBefore, local.segment().toArray(ValueLayout.JAVA_BYTE),
                 op + ": a refused READ or atomic must not write the local buffer");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = WrOpcode.class, names = {"RDMA_READ", "ATOMIC_FETCH_AND_ADD", "ATOMIC_CMP_AND_SWP"})
+    @DisplayName("required_ an RDMA READ or atomic to a QP whose max_dest_rd_atomic is 0 completes with REM_INV_REQ_ERR, moves no data and leaves the responder in ERR [ibv_modify_qp(3) max_dest_rd_atomic, IBA: an Invalid Request NAK; rxe check_resource]")
+    void required_noResponderResourcesRefuseReadAndAtomic(WrOpcode op) {
+        if (op != WrOpcode.RDMA_READ) {
+            assumeAtomics();
+        }
+        QueuePair a = tb.qp(QpType.RC, tb.cq(16), null);
+        QueuePair b = tb.qp(QpType.RC, tb.cq(16), null);
+        CompletionQueue cqA = a.initAttributes().sendCq();
+        tb.bringUp(a, b.qpNum(), 7);
+        tb.toInit(b);
+        // The responder gets no resources for incoming RDMA READ and atomics.
+        b.modify(QpAttributes.toRtr(tb.av(), tb.mtu(), a.qpNum(), Testbed.PSN, 0, Testbed.MIN_RNR_TIMER));
+        tb.toRts(b, 7);
+        MemoryRegion local = tb.buffer(64);
+        MemoryRegion remote = tb.buffer(64);
+        Data.fill(remote, 11);
+        SendWr wr = new SendWr().wrId(4).opcode(op).sendFlags(SendFlags.SIGNALED);
+        if (op == WrOpcode.RDMA_READ) {
+            wr.sgList(Sge.of(local, 0, 64)).rdma(remote.address(), remote.rkey());
+        } else {
+            // For compare-and-swap: compare with the remote's current first word, so that an executed swap shows.
+            wr.sgList(Sge.of(local, 0, 8)).atomic(remote.address(), Data.u64(remote.segment(), 0), 1, remote.rkey());
+        }
+        a.postSend(wr);
+        WorkCompletion wc = Completions.awaitOne(cqA, op + " to a QP with max_dest_rd_atomic 0");
+        assertEquals(WcStatus.REM_INV_REQ_ERR, wc.status(), op + " to a responder without READ/atomic resources");
+        assertEquals(4, wc.wrId());
+        Data.assertFilled("the local buffer of the refused " + op, local.segment(), 0, 64, (byte) 0);
+        Data.assertPattern("the remote buffer of the refused " + op, remote.segment(), 0, 64, 11, 0);
+        assertState(b, QpState.ERR, "the responder after an Invalid Request NAK");
+    }
+
+    @Test
+    @DisplayName("required_ qp_access_flags govern only remote READ, WRITE and atomics: a SEND to a QP whose qp_access_flags are 0 is delivered [ibv_modify_qp(3) qp_access_flags]")
+    void required_sendNeedsNoQpAccessFlags() {
+        QueuePair a = tb.qp(QpType.RC, tb.cq(16), null);
+        CompletionQueue cqB = tb.cq(16);
+        QueuePair b = tb.qp(QpType.RC, cqB, null);
+        tb.bringUp(a, b.qpNum(), 7);
+        b.modify(QpAttributes.toInit(tb.port(), 0, 0));
+        tb.toRtr(b, a.qpNum());
+        tb.toRts(b, 7);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 12);
+        MemoryRegion dst = tb.buffer(64);
+        b.postRecv(new RecvWr(1, Sge.of(dst)));
+        a.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgList(Sge.of(src, 0, 48)));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(a.initAttributes().sendCq(), "the SEND").status());
+        WorkCompletion r = Completions.awaitOne(cqB, "the receive of a QP without remote access flags");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        assertEquals(48, r.byteLen());
+        Data.assertPattern("the SEND's data", dst.segment(), 0, 48, 12, 0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"a bad lkey", "a region without LOCAL_WRITE", "a region of another PD", "a range past its region's end"})
+    @DisplayName("required_ a SEND into a receive WR whose SGE has a bad lkey, lacks LOCAL_WRITE, belongs to another PD or runs past its region fails at both ends: the receive with LOC_PROT_ERR (rxe: LOC_QP_OP_ERR), the sender with REM_OP_ERR, and nothing is written [ibv_post_recv(3) sg_list, ibv_reg_mr(3), ibv_poll_cq(3) IBV_WC_LOC_PROT_ERR, IBV_WC_REM_OP_ERR]")
+    void required_badReceiveSgeFails(String fault) {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = switch (fault) {
+            case "a region without LOCAL_WRITE" -> tb.buffer(64, AccessFlags.REMOTE_READ);
+            case "a region of another PD" -> tb.context().allocPd().registerMemory(tb.memory(64), Testbed.ALL_ACCESS);
+            default -> tb.buffer(64);
+        };
+        Sge sge = switch (fault) {
+            case "a bad lkey" -> new Sge(dst.address(), 64, BAD_KEY);
+            case "a range past its region's end" -> new Sge(dst.address() + 32, 64, dst.lkey());
+            default -> Sge.of(dst);
+        };
+        p.b().postRecv(new RecvWr(1, sge));
+        // 64 bytes: the whole SGE is written, so a range past the region's end is really used (rxe, like hardware,
+        // checks the bytes it places, not the SGE as posted).
+        WorkCompletion s = p.send(2, src, 0, 64);
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive whose SGE has " + fault);
+        assertEquals(1, r.wrId());
+        assertTrue(Set.of(WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR).contains(r.status()),
+                "a receive SGE with " + fault + ": expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR), got " + r.status());
+        assertEquals(WcStatus.REM_OP_ERR, s.status(), "the sender whose message met a receive SGE with " + fault);
+        Data.assertFilled("the receive buffer", dst.segment(), 0, 64, (byte) 0);
+        assertState(p.b(), QpState.ERR, "the receiver after a local protection error");
     }
 
     private record ShortReceive(QpPair p, WorkCompletion sender, WorkCompletion receiver) {}

@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.AccessFlags;
@@ -506,6 +508,163 @@ public abstract class MemoryRules extends TckArea {
         assertEquals(rkey, recv.immData(), "the receive's invalidated rkey");
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(2, src, 64, target.address(), rkey).status(),
                 "a write through the window invalidated by SEND_WITH_INV");
+    }
+
+    @Test
+    @DisplayName("required_ a PD holds many live regions at once (1,024, or max_mr if smaller), each with its own lkey and rkey, and the first and the last one registered carry data [ibv_reg_mr(3), ibv_query_device(3) max_mr]")
+    void required_manyLiveRegions() {
+        int n = (int) Math.min(1024, tb.deviceAttributes().maxMr() - 16L);
+        assumeTrue(n >= 300, "capability: max_mr " + tb.deviceAttributes().maxMr() + " is below 316");
+        Set<Integer> lkeys = new java.util.HashSet<>();
+        Set<Integer> rkeys = new java.util.HashSet<>();
+        MemoryRegion first = null;
+        MemoryRegion last = null;
+        MemorySegment mem = tb.memory(64L * n);
+        for (int i = 0; i < n; i++) {
+            last = tb.pd().registerMemory(mem.asSlice(64L * i, 64), Testbed.ALL_ACCESS);
+            first = first == null ? last : first;
+            assertTrue(lkeys.add(last.lkey()), "region " + i + " reuses a live lkey");
+            assertTrue(rkeys.add(last.rkey()), "region " + i + " reuses a live rkey");
+        }
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 63);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, last.address(), last.rkey()).status(),
+                "a WRITE into region " + n + " of the PD");
+        Data.assertPattern("the last region", last.segment(), 0, 64, 63, 0);
+        assertEquals(WcStatus.SUCCESS, p.write(2, src, 64, first.address(), first.rkey()).status(),
+                "a WRITE into the first of the " + n + " regions");
+        Data.assertPattern("the first region", first.segment(), 0, 64, 63, 0);
+    }
+
+    @Test
+    @DisplayName("required_ local read needs no access flag: a SEND and an RDMA WRITE from a region registered with access 0 succeed and carry its data [ibv_reg_mr(3): local read access is always enabled]")
+    void required_localReadNeedsNoAccess() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64, 0);
+        Data.fill(src, 64);
+        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion rbuf = tb.buffer(64);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, dst.address(), dst.rkey()).status(),
+                "an RDMA WRITE from a region with access 0");
+        Data.assertPattern("the WRITE's data", dst.segment(), 0, 64, 64, 0);
+        p.recvB(2, rbuf, 0, 64);
+        assertEquals(WcStatus.SUCCESS, p.send(3, src, 0, 64).status(), "a SEND from a region with access 0");
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the receive").status());
+        Data.assertPattern("the SEND's data", rbuf.segment(), 0, 64, 64, 0);
+    }
+
+    @Test
+    @DisplayName("required_ LOCAL_INV of an rkey that names no region or window completes in error, not SUCCESS [ibv_wr_post(3) ibv_wr_local_inv; rxe: LOC_QP_OP_ERR]")
+    void required_localInvUnknownRkeyFails() {
+        assumeType2Session();
+        QpPair p = mwPair();
+        try (var s = p.b().startWr()) {
+            s.wrId(41);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.localInv(0x0BADBAD0);
+            s.complete();
+        } catch (VerbsException e) {
+            return;
+        }
+        WorkCompletion wc = Completions.awaitOne(p.cqB(), "the LOCAL_INV of an unknown rkey");
+        assertEquals(41, wc.wrId());
+        assertNotEquals(WcStatus.SUCCESS, wc.status(), "LOCAL_INV of an rkey that names nothing");
+    }
+
+    @Test
+    @DisplayName("required_ binding a type 2 window that is still bound is refused (complete() fails, or the bind completes with MW_BIND_ERR): it must be invalidated first [IBA 10.6.7.2.1; ibv_wr_post(3) ibv_wr_bind_mw; rxe: a type 2 MW not in the free state]")
+    void required_type2RebindWhileBoundFails() {
+        assumeType2Session();
+        QpPair p = mwPair();
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        int rkey = bindType2(p, mw, target);
+        try (var s = p.b().startWr()) {
+            s.wrId(22);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.bindMw(mw, nextRkey(rkey), new MwBindInfo(target, target.address(), 1024, WINDOW_ACCESS));
+            s.complete();
+        } catch (VerbsException e) {
+            return;
+        }
+        WorkCompletion wc = Completions.awaitOne(p.cqB(), "the second bind of a bound type 2 window");
+        assertEquals(22, wc.wrId());
+        assertEquals(WcStatus.MW_BIND_ERR, wc.status(), "a type 2 window bound twice without an invalidation");
+    }
+
+    @Test
+    @DisplayName("required_ a SEND_WITH_INV naming an rkey that names nothing completes its receive with REM_INV_REQ_ERR and moves the receiver to ERR [ibv_wr_post(3) ibv_wr_send_inv, ibv_poll_cq(3) IBV_WC_REM_INV_REQ_ERR; rxe: class J error]")
+    void required_sendInvUnknownRkey() {
+        assumeType2Session();
+        QpPair p = mwPair();
+        MemoryRegion rbuf = tb.buffer(64);
+        p.recvB(30, rbuf, 0, 64);
+        MemoryRegion src = tb.buffer(64);
+        p.session(s -> {
+            s.wrId(31);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.sendInv(0x0BADBAD0);
+            s.setSge(src.lkey(), src.address(), 16);
+        });
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive of a SEND_WITH_INV of an unknown rkey");
+        assertEquals(30, r.wrId());
+        assertEquals(WcStatus.REM_INV_REQ_ERR, r.status(), "a SEND_WITH_INV whose rkey names nothing, at the receiver");
+        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000L;
+        while (p.b().query().state() != org.verbs4j.QpState.ERR && System.nanoTime() < deadline) {
+            Thread.yield();
+        }
+        assertEquals(org.verbs4j.QpState.ERR, p.b().query().state(), "the receiver after a failed invalidation");
+    }
+
+    @Test
+    @DisplayName("required_ an SGE that runs past the end of its region completes with LOC_PROT_ERR (rxe: LOC_QP_OP_ERR, D-001) and sends nothing [ibv_post_send(3) sg_list, ibv_reg_mr(3)]")
+    void required_sgePastRegionEndFails() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(128);
+        WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(new Sge(src.address() + 32, 64, src.lkey())).rdma(dst.address(), dst.rkey()));
+        assertTrue(Set.of(WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR).contains(wc.status()),
+                "an SGE 32 bytes past its region's end: expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR), got " + wc.status());
+        Data.assertFilled("the WRITE's target", dst.segment(), 0, 128, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a memory window's rkey is not an lkey: an SGE using it completes with LOC_PROT_ERR (rxe: LOC_QP_OP_ERR, D-001) [ibv_bind_mw(3): the rkey is for remote access, ibv_post_send(3) lkey]")
+    void required_windowRkeyIsNoLkey() {
+        assumeMw(MwType.TYPE_1);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+        int rkey = p.a().bindMw(mw, 11, SendFlags.SIGNALED,
+                new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the type 1 bind").status());
+        MemoryRegion dst = tb.buffer(64);
+        WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(new Sge(target.address(), 64, rkey)).rdma(dst.address(), dst.rkey()));
+        assertTrue(Set.of(WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR).contains(wc.status()),
+                "an SGE whose lkey is a window's rkey: expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR), got " + wc.status());
+        Data.assertFilled("the WRITE's target", dst.segment(), 0, 64, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a type 2 window grants access only through the QP that bound it: a WRITE through its rkey reaching another QP completes with REM_ACCESS_ERR and writes nothing [ibv_bind_mw(3), IBA 10.6.7.2: a type 2 window is bound to one QP]")
+    void required_type2WindowOnlyThroughItsQp() {
+        assumeType2Session();
+        QpPair p = mwPair();
+        MemoryRegion target = bindable(4096);
+        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        int rkey = bindType2(p, mw, target);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 32);
+        QpPair other = tb.pair(QpType.RC);
+        assertEquals(WcStatus.REM_ACCESS_ERR, other.write(1, src, 64, target.address(), rkey).status(),
+                "a WRITE through a type 2 window's rkey to a QP other than the one that bound it");
+        Data.assertFilled("the window's region", target.segment(), 0, 4096, (byte) 0);
+        assertEquals(WcStatus.SUCCESS, p.write(2, src, 64, target.address(), rkey).status(),
+                "the same WRITE to the QP that bound the window");
+        Data.assertPattern("the window's region", target.segment(), 0, 64, 32, 0);
     }
 
     @Test

@@ -209,6 +209,23 @@ public abstract class PostSendRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ each INLINE WR of one postSend list carries its own data, though all are copied before any executes [ibv_post_send(3) IBV_SEND_INLINE]")
+    void required_inlineListKeepsEachWrsData() {
+        assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(16));
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 37);
+        MemoryRegion dst = tb.buffer(64);
+        p.a().postSend(List.of(
+                p.wr(1, WrOpcode.RDMA_WRITE, src, 0, 16).rdma(dst.address(), dst.rkey()).sendFlags(SendFlags.INLINE),
+                p.wr(2, WrOpcode.RDMA_WRITE, src, 16, 16).rdma(dst.address() + 16, dst.rkey()).sendFlags(SendFlags.INLINE),
+                p.wr(3, WrOpcode.RDMA_WRITE, src, 32, 16).rdma(dst.address() + 32, dst.rkey())
+                        .sendFlags(SendFlags.INLINE | SendFlags.SIGNALED)));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the last inline WRITE").status());
+        Data.assertPattern("three inline WRITEs, each with its own 16 bytes", dst.segment(), 0, 48, 37, 0);
+    }
+
+    @Test
     @DisplayName("required_ with INLINE the lkey is not checked [ibv_post_send(3): The L_Key will not be checked]")
     void required_inlineIgnoresLkey() {
         assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");

@@ -5,13 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AsyncEvent;
@@ -291,12 +295,118 @@ public abstract class QpStateRules extends TckArea {
                 "RTR->" + target);
     }
 
+    /** An optional attribute per transition (IBA table 10.3, the kernel's qp_state_table): type, from, to, attribute, allowed. */
+    static Stream<Arguments> optionalAttributes() {
+        return Stream.of(
+                optional(QpType.UD, QpState.INIT, QpState.INIT, QpAttrMask.QKEY, true),
+                optional(QpType.UD, QpState.INIT, QpState.RTR, QpAttrMask.QKEY, true),
+                optional(QpType.RC, QpState.INIT, QpState.RTR, QpAttrMask.ACCESS_FLAGS, true),
+                optional(QpType.UD, QpState.RTR, QpState.RTS, QpAttrMask.QKEY, true),
+                optional(QpType.RC, QpState.RTR, QpState.RTS, QpAttrMask.MIN_RNR_TIMER, true),
+                optional(QpType.UC, QpState.RTR, QpState.RTS, QpAttrMask.MIN_RNR_TIMER, false),
+                optional(QpType.UD, QpState.RTS, QpState.RTS, QpAttrMask.QKEY, true),
+                optional(QpType.RC, QpState.RTS, QpState.RTS, QpAttrMask.MIN_RNR_TIMER, true),
+                optional(QpType.UC, QpState.RTS, QpState.RTS, QpAttrMask.MIN_RNR_TIMER, false),
+                optional(QpType.UD, QpState.SQD, QpState.RTS, QpAttrMask.QKEY, true),
+                optional(QpType.RC, QpState.SQD, QpState.RTS, QpAttrMask.MIN_RNR_TIMER, true),
+                optional(QpType.UC, QpState.SQD, QpState.RTS, QpAttrMask.MIN_RNR_TIMER, false),
+                optional(QpType.RC, QpState.SQD, QpState.SQD, QpAttrMask.TIMEOUT, true),
+                optional(QpType.UD, QpState.SQD, QpState.SQD, QpAttrMask.QKEY, true));
+    }
+
+    private static Arguments optional(QpType type, QpState from, QpState to, int attr, boolean allowed) {
+        return Arguments.of(type, from, to, QpAttrMask.toString(attr), attr, allowed);
+    }
+
+    @ParameterizedTest(name = "{0} {1} -> {2} with {3}: {5}")
+    @MethodSource("optionalAttributes")
+    @DisplayName("required_ a transition takes exactly its optional attributes: one it allows is applied and query returns it, one it does not is refused with EINVAL [ibv_modify_qp(3), IBA table 10.3]")
+    void required_optionalAttributesPerTransition(QpType type, QpState from, QpState to, String name, int attr,
+                                                  boolean allowed) {
+        assumeQp(type);
+        QueuePair qp = in(type, from);
+        if (from == QpState.SQD) {
+            awaitDrained(qp);
+        }
+        QpAttributes a;
+        if (from == QpState.INIT && to == QpState.RTR) {
+            a = type == QpType.UD ? QpAttributes.toState(QpState.RTR) : rcRtr(fresh(type));
+        } else if (from == QpState.RTR) {
+            a = type == QpType.RC ? QpAttributes.toRts(Testbed.PSN, Testbed.ACK_TIMEOUT, 7, 7, 1)
+                    : QpAttributes.toRtsUnreliable(Testbed.PSN);
+        } else {
+            a = QpAttributes.toState(to);
+        }
+        switch (attr) {
+            case QpAttrMask.QKEY -> a.qkey(0x22222222);
+            case QpAttrMask.ACCESS_FLAGS -> a.accessFlags(AccessFlags.REMOTE_READ);
+            case QpAttrMask.MIN_RNR_TIMER -> a.minRnrTimer(5);
+            default -> a.timeout(10);
+        }
+        String rule = type + " " + from + "->" + to + " with " + name;
+        if (!allowed) {
+            refusedKeepsState(qp, a, rule);
+            return;
+        }
+        qp.modify(a);
+        QpAttributes q = qp.query();
+        assertEquals(to, q.state(), rule);
+        switch (attr) {
+            case QpAttrMask.QKEY -> assertEquals(0x22222222, q.qkey(), rule + ": the Q_Key query returns");
+            case QpAttrMask.ACCESS_FLAGS -> assertEquals(AccessFlags.REMOTE_READ, q.accessFlags(), rule + ": the access flags");
+            case QpAttrMask.MIN_RNR_TIMER -> assertEquals(5, q.minRnrTimer(), rule + ": the RNR timer");
+            default -> assertEquals(10, q.timeout(), rule + ": the ACK timeout");
+        }
+    }
+
+    @Test
+    @DisplayName("required_ RTR to RTS with max_rd_atomic above the device's max_qp_init_rd_atom fails with EINVAL and leaves the QP in RTR [ibv_modify_qp(3) max_rd_atomic, ibv_query_device(3) max_qp_init_rd_atom]")
+    void required_maxRdAtomicAboveDevice() {
+        int max = tb.deviceAttributes().maxQpInitRdAtom();
+        assumeTrue(max < 255, "the device's max_qp_init_rd_atom " + max + " leaves no larger value to try");
+        QueuePair qp = in(QpType.RC, QpState.RTR);
+        refusedKeepsState(qp, QpAttributes.toRts(Testbed.PSN, Testbed.ACK_TIMEOUT, 7, 7, max + 1),
+                "RTR->RTS with max_rd_atomic " + (max + 1));
+    }
+
+    @Test
+    @DisplayName("required_ INIT to RTR with max_dest_rd_atomic above the device's max_qp_rd_atom fails with EINVAL and leaves the QP in INIT [ibv_modify_qp(3) max_dest_rd_atomic, ibv_query_device(3) max_qp_rd_atom]")
+    void required_maxDestRdAtomicAboveDevice() {
+        int max = tb.deviceAttributes().maxQpRdAtom();
+        assumeTrue(max < 255, "the device's max_qp_rd_atom " + max + " leaves no larger value to try");
+        QueuePair qp = in(QpType.RC, QpState.INIT);
+        refusedKeepsState(qp, QpAttributes.toRtr(tb.av(), tb.mtu(), fresh(QpType.RC).qpNum(), Testbed.PSN, max + 1,
+                Testbed.MIN_RNR_TIMER), "INIT->RTR with max_dest_rd_atomic " + (max + 1));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"RESET -> RTR with INIT's attributes", "INIT -> RTS with RTR's attributes"})
+    @DisplayName("required_ a state cannot be skipped even with every attribute of the transition it skips: RESET to RTR and INIT to RTS fail with EINVAL [IBA 10.3.1 figure 124, ibv_modify_qp(3)]")
+    void required_skipRefusedWithNextAttributes(String cell) {
+        if (cell.startsWith("RESET")) {
+            QueuePair qp = in(QpType.RC, QpState.RESET);
+            refusedKeepsState(qp, QpAttributes.toInit(tb.port(), 0, Testbed.QP_ACCESS).state(QpState.RTR), cell);
+        } else {
+            QueuePair qp = in(QpType.RC, QpState.INIT);
+            refusedKeepsState(qp, rcRtr(fresh(QpType.RC)).state(QpState.RTS), cell);
+        }
+    }
+
     @ParameterizedTest(name = "RTS -> {0}")
     @EnumSource(value = QpState.class, names = {"INIT", "RTR", "SQE"})
     @DisplayName("required_ RTS can only go to RTS, SQD, RESET or ERR: RTS to INIT, RTR or SQE fails with EINVAL [IBA 10.3.1 figure 124, ibv_modify_qp(3)]")
     void required_illegalFromRts(QpState target) {
         QueuePair qp = in(QpType.RC, QpState.RTS);
         refusedKeepsState(qp, QpAttributes.toState(target), "RTS->" + target);
+    }
+
+    @ParameterizedTest(name = "SQD -> {0}")
+    @EnumSource(value = QpState.class, names = {"INIT", "RTR"})
+    @DisplayName("required_ SQD can only go to RTS, SQD, RESET or ERR: SQD to INIT or RTR fails with EINVAL [IBA 10.3.1 figure 124, ibv_modify_qp(3)]")
+    void required_illegalFromSqd(QpState target) {
+        QueuePair qp = in(QpType.RC, QpState.SQD);
+        awaitDrained(qp);
+        refusedKeepsState(qp, QpAttributes.toState(target), "SQD->" + target);
     }
 
     @ParameterizedTest(name = "ERR -> {0}")

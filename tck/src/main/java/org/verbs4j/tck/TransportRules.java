@@ -5,15 +5,23 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.foreign.ValueLayout;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.verbs4j.AccessFlags;
+import org.verbs4j.AddressHandle;
+import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.PostRecvException;
+import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
@@ -210,6 +218,109 @@ public abstract class TransportRules extends TckArea {
         assertEquals(0, r.byteLen());
     }
 
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WrOpcode.class, names = {"RDMA_WRITE", "RDMA_WRITE_WITH_IMM", "RDMA_READ"})
+    @DisplayName("required_ a zero-length RDMA operation needs no valid rkey or address: with rkey 0 and address 0 it completes successfully [ibv_post_send(3) num_sge 0; rxe check_rkey: a zero-byte operation need not set an address or rkey]")
+    void required_zeroLengthRdmaNeedsNoRkey(WrOpcode op) {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion rbuf = tb.buffer(64);
+        if (op == WrOpcode.RDMA_WRITE_WITH_IMM) {
+            p.recvB(7, rbuf, 0, 64);
+        }
+        SendWr wr = new SendWr().wrId(8).opcode(op).sendFlags(SendFlags.SIGNALED).rdma(0, 0);
+        if (op == WrOpcode.RDMA_WRITE_WITH_IMM) {
+            wr.immData(0x0C0FFEE0);
+        }
+        WorkCompletion s = p.postA(wr);
+        assertEquals(WcStatus.SUCCESS, s.status(), "a zero-length " + op + " with rkey 0 at address 0");
+        if (op == WrOpcode.RDMA_WRITE_WITH_IMM) {
+            WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive of the zero-length WRITE with immediate");
+            assertEquals(WcStatus.SUCCESS, r.status());
+            assertEquals(WcOpcode.RECV_RDMA_WITH_IMM, r.opcode());
+            assertEquals(0x0C0FFEE0, r.immData());
+        }
+        assertEquals(QpState.RTS, p.b().query().state(), "the responder after a zero-length " + op);
+    }
+
+    @Test
+    @DisplayName("required_ a QP in SQD still receives: a SEND to it lands in its receive [IBA 10.3.1: SQD drains the send queue only, the receive queue works as in RTS]")
+    void required_sqdStillReceives() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 24);
+        MemoryRegion dst = tb.buffer(64);
+        p.b().modify(QpAttributes.toState(QpState.SQD));
+        p.recvB(1, dst, 0, 64);
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 32).status(), "a SEND to a QP in SQD");
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive of the QP in SQD");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        assertEquals(32, r.byteLen());
+        Data.assertPattern("the SEND's data at the QP in SQD", dst.segment(), 0, 32, 24, 0);
+    }
+
+    @Test
+    @DisplayName("required_ a WR posted while the QP is in SQD is not executed until the QP is back in RTS, and then it runs before the WRs posted after it [IBA 10.3.1: SQD processes no new send WRs; ibv_modify_qp(3)]")
+    void required_sqdHoldsNewWrs() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 26);
+        MemoryRegion dst = tb.buffer(64);
+        p.a().modify(QpAttributes.toState(QpState.SQD));
+        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
+        while (p.a().query().state() != QpState.SQD && System.nanoTime() < deadline) {
+            Thread.yield();
+        }
+        p.a().postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src, 0, 32)).rdma(dst.address(), dst.rkey()));
+        Completions.assertNone(p.cqA(), "a WR posted in SQD");
+        Data.assertFilled("the target of the WRITE posted in SQD", dst.segment(), 0, 64, (byte) 0);
+        p.a().modify(QpAttributes.toState(QpState.RTS));
+        p.a().postSend(new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src, 32, 32)).rdma(dst.address() + 32, dst.rkey()));
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "the WRITEs after the return to RTS");
+        assertEquals(1, wcs.get(0).wrId(), "the WR posted in SQD completes first");
+        assertEquals(2, wcs.get(1).wrId());
+        assertEquals(WcStatus.SUCCESS, wcs.get(0).status());
+        assertEquals(WcStatus.SUCCESS, wcs.get(1).status());
+        Data.assertPattern("both WRITEs", dst.segment(), 0, 64, 26, 0);
+    }
+
+    @Test
+    @DisplayName("required_ UC has no NAK: an RDMA WRITE with a bad rkey completes SUCCESS at the sender, writes nothing, and the responder stays in RTS and takes the next SEND [IBA 9.8.2: UC has no NAK, a responder error drops the message; rxe drops it]")
+    void required_ucBadRkeyDropped() {
+        assumeQp(QpType.UC);
+        QpPair p = tb.pair(QpType.UC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 25);
+        MemoryRegion dst = tb.buffer(64);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, dst.address(), 0x0BADBAD0).status(),
+                "UC has no acknowledgement: the sender cannot see the bad rkey");
+        MemoryRegion rbuf = tb.buffer(64);
+        p.recvB(2, rbuf, 0, 64);
+        assertEquals(WcStatus.SUCCESS, p.send(3, src, 0, 16).status());
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the SEND after the dropped WRITE");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        assertEquals(2, r.wrId());
+        Data.assertFilled("the region the bad rkey aimed at", dst.segment(), 0, 64, (byte) 0);
+        assertEquals(QpState.RTS, p.b().query().state(), "the UC responder after a dropped WRITE");
+    }
+
+    @Test
+    @DisplayName("required_ UC: a SEND longer than the receive buffer is never delivered: the receive is dropped or completes with LOC_LEN_ERR, no byte lands past the buffer, the sender completes SUCCESS and the responder stays in RTS [IBA 9.8.2, ibv_poll_cq(3) IBV_WC_LOC_LEN_ERR; rxe completes the receive with LOC_QP_OP_ERR, D-002]")
+    void required_ucTooLongNotDelivered() {
+        assumeQp(QpType.UC);
+        QpPair p = tb.pair(QpType.UC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(128);
+        p.recvB(1, dst, 0, 16);
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 64).status(), "UC has no acknowledgement");
+        for (WorkCompletion r : Completions.collect(p.cqB(), Completions.QUIET_MS)) {
+            assertEquals(WcStatus.LOC_LEN_ERR, r.status(), "a receive too short for the UC message");
+        }
+        Data.assertFilled("the bytes past the 16-byte receive", dst.segment(), 16, 112, (byte) 0);
+        assertEquals(QpState.RTS, p.b().query().state(), "UC: a dropped message leaves the responder in RTS");
+    }
+
     @Test
     @DisplayName("required_ a zero-length RDMA READ completes successfully [ibv_post_send(3) num_sge 0]")
     void required_zeroLengthRead() {
@@ -307,6 +418,333 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ a UD message reaching a QP still in INIT is dropped, and once that QP is in RTR the next one lands in the same receive [IBA 10.3.1: only RTR and later states process incoming messages; rxe drops requests below RTR]")
+    void required_udDroppedBeforeRtr() {
+        assumeQp(QpType.UD);
+        CompletionQueue cqA = tb.cq(16);
+        CompletionQueue cqB = tb.cq(16);
+        QueuePair a = tb.qp(QpType.UD, cqA, null);
+        QueuePair b = tb.qp(QpType.UD, cqB, null);
+        tb.bringUp(a, 0, 7);
+        tb.toInit(b);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 21);
+        MemoryRegion dst = tb.buffer(128);
+        b.postRecv(new RecvWr(1, Sge.of(dst, 0, 128)));
+        AddressHandle ah = tb.ah();
+        a.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src, 0, 32)).ud(ah, b.qpNum(), Testbed.QKEY));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(cqA, "the UD send to a QP in INIT").status());
+        Completions.assertNone(cqB, "a UD message to a QP in INIT");
+        tb.toRtr(b, 0);
+        a.postSend(new SendWr().wrId(3).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src, 32, 32)).ud(ah, b.qpNum(), Testbed.QKEY));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(cqA, "the UD send to the QP in RTR").status());
+        WorkCompletion r = Completions.awaitOne(cqB, "the UD message to the QP in RTR");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        assertEquals(1, r.wrId());
+        assertEquals(40 + 32, r.byteLen(), "40 bytes of GRH + the second message's 32");
+        Data.assertPattern("the second message after the GRH", dst.segment(), 40, 32, 21, 32);
+    }
+
+    @Test
+    @DisplayName("required_ a UD message longer than the receive buffer after its 40-byte GRH is never delivered: the receive is dropped or completes with LOC_LEN_ERR, and no byte lands past the buffer [ibv_poll_cq(3) IBV_WC_LOC_LEN_ERR; rxe completes the receive with LOC_QP_OP_ERR, D-002]")
+    void required_udTooLongForReceiveNotDelivered() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 22);
+        MemoryRegion dst = tb.buffer(256);
+        p.recvB(1, dst, 0, 40 + 16);
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 64).status(), "UD has no acknowledgement");
+        List<WorkCompletion> seen = Completions.collect(p.cqB(), Completions.QUIET_MS);
+        for (WorkCompletion r : seen) {
+            assertEquals(WcStatus.LOC_LEN_ERR, r.status(), "a receive too short for the UD message");
+        }
+        Data.assertFilled("the bytes past the 56-byte receive", dst.segment(), 56, 200, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a UD message that finds no receive posted is dropped, and a receive posted afterwards gets only the next message [IBA: UD has no RNR NAK, the message is silently dropped; rxe drops it]")
+    void required_udWithoutReceiveDropped() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 23);
+        MemoryRegion dst = tb.buffer(128);
+        // One receive is posted and used first: the message that finds none must not land in it again.
+        MemoryRegion first = tb.buffer(128);
+        p.recvB(9, first, 0, 128);
+        assertEquals(WcStatus.SUCCESS, p.send(8, src, 0, 16).status());
+        assertEquals(9, Completions.awaitOne(p.cqB(), "the first UD receive").wrId());
+        first.segment().fill((byte) 0);
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 16).status(), "UD has no acknowledgement");
+        Completions.assertNone(p.cqB(), "a UD message with no receive posted");
+        Data.assertFilled("the receive buffer used before", first.segment(), 0, 128, (byte) 0);
+        p.recvB(1, dst, 0, 128);
+        assertEquals(WcStatus.SUCCESS, p.send(3, src, 16, 24).status());
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the UD message sent after the receive was posted");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        assertEquals(40 + 24, r.byteLen(), "the second message, not the dropped one");
+        Data.assertPattern("the second message after the GRH", dst.segment(), 40, 24, 23, 16);
+    }
+
+    @Test
+    @DisplayName("required_ UD SEND_WITH_IMM delivers the immediate with IBV_WC_WITH_IMM and IBV_WC_GRH, and a plain UD SEND carries no immediate [ibv_post_send(3) imm_data, ibv_poll_cq(3) wc_flags]")
+    void required_udImmediateFlags() {
+        assumeOp(QpType.UD, WrOpcode.SEND_WITH_IMM);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(256);
+        p.recvB(1, dst, 0, 128);
+        p.recvB(2, dst, 128, 128);
+        assertEquals(WcStatus.SUCCESS, p.postA(p.wr(3, WrOpcode.SEND_WITH_IMM, src, 0, 8).immData(0x5eedf00d)).status());
+        assertEquals(WcStatus.SUCCESS, p.send(4, src, 8, 8).status());
+        List<WorkCompletion> r = Completions.await(p.cqB(), 2, "the two UD receives");
+        assertEquals(1, r.get(0).wrId());
+        assertEquals(0x5eedf00d, r.get(0).immData(), "the immediate of the UD SEND_WITH_IMM");
+        assertEquals(WcFlags.GRH | WcFlags.WITH_IMM, r.get(0).wcFlags() & (WcFlags.GRH | WcFlags.WITH_IMM),
+                "IBV_WC_GRH and IBV_WC_WITH_IMM on the SEND_WITH_IMM's receive");
+        assertEquals(2, r.get(1).wrId());
+        assertEquals(WcFlags.GRH, r.get(1).wcFlags() & (WcFlags.GRH | WcFlags.WITH_IMM),
+                "a plain UD SEND's receive has IBV_WC_GRH and no IBV_WC_WITH_IMM");
+    }
+
+    @Test
+    @DisplayName("required_ postRecv with a list posts every receive WR of it, in order: three SENDs land in them one by one [ibv_post_recv(3)]")
+    void required_postRecvList() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(192);
+        p.b().postRecv(List.of(new RecvWr(1, Sge.of(dst, 0, 64)), new RecvWr(2, Sge.of(dst, 64, 64)),
+                new RecvWr(3, Sge.of(dst, 128, 64))));
+        for (int i = 0; i < 3; i++) {
+            src.segment().fill((byte) (i + 1));
+            assertEquals(WcStatus.SUCCESS, p.send(10 + i, src, 0, 64).status());
+        }
+        List<WorkCompletion> r = Completions.await(p.cqB(), 3, "the three receives of the list");
+        for (int i = 0; i < 3; i++) {
+            assertEquals(i + 1, r.get(i).wrId(), "receive " + i + " of the list");
+            Data.assertFilled("receive " + i + "'s buffer", dst.segment(), 64L * i, 64, (byte) (i + 1));
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a message is scattered over the receive WR's SGEs in order, each filled before the next; on UD the 40-byte GRH fills the first SGEs the same way [ibv_post_recv(3) sg_list, IBA 11.4.1.1]")
+    void required_scatterOverReceiveSges() {
+        assumeTrue(tb.deviceAttributes().maxSge() >= 4, "capability: fewer than 4 SGEs per receive WR");
+        for (QpType type : List.of(QpType.RC, QpType.UD)) {
+            if (!caps().supports(type)) {
+                continue;
+            }
+            QpPair p = tb.pair(type, b -> b.maxRecvSge(4));
+            MemoryRegion src = tb.buffer(128);
+            Data.fill(src, 27);
+            MemoryRegion dst = tb.buffer(512);
+            int grh = type == QpType.UD ? 40 : 0;
+            // SGE lengths 24, 23, 1 and 300, spread over the buffer with gaps that must stay untouched.
+            int[] len = {24, 23, 1, 300};
+            long[] at = {0, 64, 128, 192};
+            Sge[] sges = new Sge[4];
+            for (int i = 0; i < 4; i++) {
+                sges[i] = Sge.of(dst, at[i], len[i]);
+            }
+            p.b().postRecv(new RecvWr().wrId(1).sgList(sges));
+            // A second receive of 4 SGEs waits behind it: the message must land in the first one's buffers only.
+            MemoryRegion other = tb.buffer(256);
+            p.b().postRecv(new RecvWr().wrId(5).sgList(Sge.of(other, 0, 64), Sge.of(other, 64, 64),
+                    Sge.of(other, 128, 64), Sge.of(other, 192, 64)));
+            assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 100).status(), type + " SEND of 100 bytes");
+            WorkCompletion r = Completions.awaitOne(p.cqB(), "the " + type + " receive over 4 SGEs");
+            assertEquals(WcStatus.SUCCESS, r.status());
+            assertEquals(grh + 100, r.byteLen(), type + " byte_len");
+            byte[] message = new byte[grh + 100];
+            for (int i = 0; i < 100; i++) {
+                message[grh + i] = Data.pattern(27, i);
+            }
+            int k = 0;
+            for (int i = 0; i < 4; i++) {
+                for (int j = 0; j < len[i]; j++, k++) {
+                    byte got = dst.segment().get(ValueLayout.JAVA_BYTE, at[i] + j);
+                    if (k >= message.length) {
+                        assertEquals(0, got, type + ": SGE " + i + " byte " + j + " lies past the message");
+                    } else if (k >= grh) {
+                        assertEquals(message[k], got, type + ": message byte " + (k - grh) + " in SGE " + i + " at " + j);
+                    }
+                }
+            }
+            Data.assertFilled(type + ": the gap after SGE 0", dst.segment(), 24, 40, (byte) 0);
+            Data.assertFilled(type + ": the gap after SGE 1", dst.segment(), 64 + 23, 128 - 64 - 23, (byte) 0);
+            Data.assertFilled(type + ": the gap after SGE 2", dst.segment(), 129, 63, (byte) 0);
+            Data.assertFilled(type + ": the second receive's buffers", other.segment(), 0, 256, (byte) 0);
+        }
+    }
+
+    @Test
+    @DisplayName("required_ with 64 live UD QPs, a datagram reaches exactly the QP its destination QPN names, also after every other QP was destroyed [ibv_create_qp(3) qp_num, ibv_post_send(3) remote_qpn]")
+    void required_udReachesTheNamedQpAmongMany() {
+        assumeQp(QpType.UD);
+        int n = 64;
+        CompletionQueue cqA = tb.cq(2 * n + 8);
+        CompletionQueue recvCq = tb.cq(2 * n + 8);
+        QueuePair a = tb.qp(QpType.UD, cqA, b -> b.maxSendWr(n + 4));
+        tb.bringUp(a, 0, 7);
+        List<QueuePair> qps = new java.util.ArrayList<>();
+        MemoryRegion src = tb.buffer(n);
+        MemoryRegion dst = tb.buffer(64L * n);
+        for (int i = 0; i < n; i++) {
+            src.segment().set(ValueLayout.JAVA_BYTE, i, (byte) (i + 1));
+            QueuePair q = tb.qp(QpType.UD, recvCq, null);
+            tb.bringUp(q, 0, 7);
+            qps.add(q);
+        }
+        AddressHandle ah = tb.ah();
+        for (int round = 0; round < 2; round++) {
+            List<Integer> live = new java.util.ArrayList<>();
+            for (int i = round; i < n; i += round + 1) {
+                live.add(i);
+                qps.get(i).postRecv(new RecvWr(i, Sge.of(dst, 64L * i, 64)));
+            }
+            for (int i : live) {
+                a.postSend(new SendWr().wrId(i).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                        .sgList(Sge.of(src, i, 1)).ud(ah, qps.get(i).qpNum(), Testbed.QKEY));
+            }
+            Completions.await(cqA, live.size(), "the UD sends of round " + round);
+            for (WorkCompletion r : Completions.await(recvCq, live.size(), "the UD receives of round " + round)) {
+                int i = (int) r.wrId();
+                assertEquals(WcStatus.SUCCESS, r.status());
+                assertEquals(qps.get(i).qpNum(), r.qpNum(), "the receive of QP " + i + " names it");
+                assertEquals((byte) (i + 1), dst.segment().get(ValueLayout.JAVA_BYTE, 64L * i + 40),
+                        "QP " + i + " got the datagram addressed to its QPN");
+            }
+            if (round == 0) {
+                // Destroy every even QP; the odd ones must still be found by their QPN.
+                for (int i = 0; i < n; i += 2) {
+                    qps.get(i).close();
+                }
+                dst.segment().fill((byte) 0);
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a 200,003-byte RDMA WRITE and SEND land exactly: every byte in place and none past the message, though the source region holds more data after it [ibv_post_send(3) sg_list]")
+    void required_largeMessageExact() {
+        int len = 200_003;
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(262_144);
+        Data.fill(src, 28);
+        MemoryRegion dst = tb.buffer(262_144);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, len, dst.address(), dst.rkey()).status());
+        Data.assertPattern("the large WRITE", dst.segment(), 0, len, 28, 0);
+        Data.assertFilled("the bytes past the large WRITE", dst.segment(), len, 262_144 - len, (byte) 0);
+        MemoryRegion rbuf = tb.buffer(262_144);
+        p.recvB(2, rbuf, 0, 262_144);
+        assertEquals(WcStatus.SUCCESS, p.send(3, src, 0, len).status());
+        assertEquals(len, Completions.awaitOne(p.cqB(), "the large SEND's receive").byteLen());
+        Data.assertPattern("the large SEND", rbuf.segment(), 0, len, 28, 0);
+        Data.assertFilled("the bytes past the large SEND", rbuf.segment(), len, 262_144 - len, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a UD datagram addressed to the number of an RC QP is dropped: the RC QP's receive stays posted and the QP stays in RTS [IBA: the transport of the BTH opcode must match the QP's; rxe drops it]")
+    void required_udToRcQpDropped() {
+        assumeQp(QpType.UD);
+        QpPair ud = tb.pair(QpType.UD);
+        QpPair rc = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(128);
+        rc.recvB(1, dst, 0, 128);
+        // With the testbed's Q_Key and with Q_Key 0: an RC QP has no Q_Key to compare, so neither may pass.
+        for (int qkey : new int[] {Testbed.QKEY, 0}) {
+            assertEquals(WcStatus.SUCCESS, ud.postA(new SendWr().wrId(2).opcode(WrOpcode.SEND)
+                    .sendFlags(SendFlags.SIGNALED).sgList(Sge.of(src, 0, 16)).ud(ud.ah(), rc.b().qpNum(), qkey)).status());
+        }
+        Completions.assertNone(rc.cqB(), "a UD datagram at an RC QP");
+        Data.assertFilled("the RC QP's receive buffer", dst.segment(), 0, 128, (byte) 0);
+        assertEquals(QpState.RTS, rc.b().query().state(), "the RC QP after a stray UD datagram");
+        assertEquals(WcStatus.SUCCESS, rc.send(3, src, 0, 16).status(), "the RC pair still works");
+        assertEquals(1, Completions.awaitOne(rc.cqB(), "the RC receive").wrId());
+    }
+
+    @Test
+    @DisplayName("required_ a UD datagram into a receive whose SGE has a bad lkey is never delivered as SUCCESS and writes nothing [ibv_post_recv(3) sg_list; rxe completes the receive with LOC_QP_OP_ERR]")
+    void required_udBadReceiveLkeyNotDelivered() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(128);
+        p.b().postRecv(new RecvWr(1, new Sge(dst.address(), 128, 0x0BADBAD0)));
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 16).status(), "UD has no acknowledgement");
+        for (WorkCompletion r : Completions.collect(p.cqB(), Completions.QUIET_MS)) {
+            assertNotEquals(WcStatus.SUCCESS, r.status(), "a UD receive whose SGE has a bad lkey");
+        }
+        Data.assertFilled("the buffer behind the bad lkey", dst.segment(), 0, 128, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ UD SEND with SOLICITED wakes a solicited-only CQ and one without does not [ibv_post_send(3) IBV_SEND_SOLICITED, ibv_req_notify_cq(3) solicited_only]")
+    void required_udSolicited() {
+        assumeQp(QpType.UD);
+        assumeTrue(caps().completionChannel(), "capability: the device has no completion channels");
+        CompletionChannel ch = tb.context().createCompletionChannel();
+        CompletionQueue cqB = tb.context().createCq(16, ch, 0);
+        CompletionQueue cqA = tb.cq(16);
+        QueuePair a = tb.qp(QpType.UD, cqA, null);
+        QueuePair b = tb.qp(QpType.UD, cqB, null);
+        tb.bringUp(a, 0, 7);
+        tb.bringUp(b, 0, 7);
+        MemoryRegion buf = tb.buffer(256);
+        b.postRecv(new RecvWr(1, Sge.of(buf, 0, 128)));
+        b.postRecv(new RecvWr(2, Sge.of(buf, 128, 128)));
+        AddressHandle ah = tb.ah();
+        MemoryRegion src = tb.buffer(16);
+        cqB.requestNotify(true);
+        a.postSend(new SendWr().wrId(3).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src, 0, 8)).ud(ah, b.qpNum(), Testbed.QKEY));
+        assertEquals(1, Completions.awaitOne(cqB, "the unsolicited UD receive").wrId());
+        assertEquals(null, ch.awaitEvent(Completions.QUIET_MS, TimeUnit.MILLISECONDS),
+                "a UD SEND without SOLICITED must not wake a solicited-only CQ");
+        a.postSend(new SendWr().wrId(4).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED | SendFlags.SOLICITED)
+                .sgList(Sge.of(src, 0, 8)).ud(ah, b.qpNum(), Testbed.QKEY));
+        assertEquals(cqB, ch.awaitEvent(Completions.timeoutMs(), TimeUnit.MILLISECONDS), "the solicited event");
+        assertEquals(2, Completions.awaitOne(cqB, "the solicited UD receive").wrId());
+    }
+
+    @Test
+    @DisplayName("required_ UC: a SEND into a receive whose SGE has a bad lkey completes SUCCESS at the sender (no NAK) and is never delivered as SUCCESS [IBA 9.8.2; rxe completes the receive with LOC_QP_OP_ERR]")
+    void required_ucBadReceiveLkey() {
+        assumeQp(QpType.UC);
+        QpPair p = tb.pair(QpType.UC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = tb.buffer(64);
+        p.b().postRecv(new RecvWr(1, new Sge(dst.address(), 64, 0x0BADBAD0)));
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 32).status(), "UC has no NAK");
+        for (WorkCompletion r : Completions.collect(p.cqB(), Completions.QUIET_MS)) {
+            assertNotEquals(WcStatus.SUCCESS, r.status(), "a UC receive whose SGE has a bad lkey");
+        }
+        Data.assertFilled("the buffer behind the bad lkey", dst.segment(), 0, 64, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ an RDMA WRITE with immediate through a bad rkey completes with REM_ACCESS_ERR at the sender, writes nothing, and its receive never completes with SUCCESS [ibv_post_send(3) IBV_WR_RDMA_WRITE_WITH_IMM, ibv_poll_cq(3)]")
+    void required_writeImmBadRkey() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 29);
+        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion rbuf = tb.buffer(16);
+        p.recvB(1, rbuf, 0, 16);
+        WorkCompletion s = p.postA(p.wr(2, WrOpcode.RDMA_WRITE_WITH_IMM, src, 0, 64).rdma(dst.address(), 0x0BADBAD0)
+                .immData(7));
+        assertEquals(WcStatus.REM_ACCESS_ERR, s.status(), "a WRITE with immediate through a bad rkey");
+        for (WorkCompletion r : Completions.collect(p.cqB(), Completions.QUIET_MS)) {
+            assertNotEquals(WcStatus.SUCCESS, r.status(), "the receive of a refused WRITE with immediate");
+        }
+        Data.assertFilled("the target of the refused WRITE with immediate", dst.segment(), 0, 64, (byte) 0);
+    }
+
+    @Test
     @DisplayName("required_ a UD message of exactly one MTU is delivered [IBA 11.4.1.1]")
     void required_udMtuMessage() {
         assumeQp(QpType.UD);
@@ -401,6 +839,38 @@ public abstract class TransportRules extends TckArea {
         Data.assertFilled("memory around the misaligned atomic", remote.segment(), 0, 32, (byte) 0);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WrOpcode.class, names = {"ATOMIC_FETCH_AND_ADD", "ATOMIC_CMP_AND_SWP"})
+    @DisplayName("required_ an atomic whose local buffer lacks LOCAL_WRITE completes with LOC_PROT_ERR (rxe: LOC_QP_OP_ERR, D-001) and the original value is not written into it [ibv_reg_mr(3): local write needed to be written, ibv_post_send(3) atomics]")
+    void required_atomicResultNeedsLocalWrite(WrOpcode op) {
+        assumeAtomics();
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion remote = tb.buffer(8);
+        Data.u64(remote.segment(), 0, 0x1122334455667788L);
+        MemoryRegion local = tb.buffer(8, AccessFlags.REMOTE_READ);
+        WorkCompletion wc = p.postA(p.wr(1, op, local, 0, 8).atomic(remote.address(), 0x1122334455667788L, 5, remote.rkey()));
+        assertTrue(Set.of(WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR).contains(wc.status()),
+                op + " into a region without LOCAL_WRITE: expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR), got " + wc.status());
+        Data.assertFilled("the local buffer without LOCAL_WRITE", local.segment(), 0, 8, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ an atomic whose local SGE is shorter than its 8-byte operand is refused at post with EINVAL or completes in error, and writes nothing past the SGE [ibv_post_send(3) atomics: 8-byte operands; librxe refuses at post]")
+    void required_atomicShortLocalSge() {
+        assumeAtomics();
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion remote = tb.buffer(8);
+        MemoryRegion local = tb.buffer(16);
+        try {
+            WorkCompletion wc = p.postA(p.wr(1, WrOpcode.ATOMIC_FETCH_AND_ADD, local, 0, 4)
+                    .atomic(remote.address(), 1, 0, remote.rkey()));
+            assertNotEquals(WcStatus.SUCCESS, wc.status(), "an atomic with a 4-byte local SGE must fail");
+        } catch (VerbsException e) {
+            assertEquals(Errno.EINVAL, e.errno(), "an atomic with a 4-byte local SGE refused at post: " + e);
+        }
+        Data.assertFilled("the local buffer past the 4-byte SGE", local.segment(), 4, 12, (byte) 0);
+    }
+
     @Test
     @DisplayName("required_ FETCH_AND_ADD from two QPs on one address loses no update [IBA 9.4.6: atomic with respect to the device]")
     void required_atomicsAreAtomic() {
@@ -428,6 +898,17 @@ public abstract class TransportRules extends TckArea {
         MemoryRegion buf = tb.buffer(64);
         WorkCompletion wc = p.send(1, buf, 0, 8);
         assertEquals(WcStatus.RNR_RETRY_EXC_ERR, wc.status());
+        assertEquals(1, wc.wrId());
+    }
+
+    @ParameterizedTest(name = "rnr_retry {0}")
+    @ValueSource(ints = {1, 3})
+    @DisplayName("required_ an RC SEND with no receive ever posted and rnr_retry 1 to 6 completes with RNR_RETRY_EXC_ERR once its retries are spent [IBA 9.7.5.2.8, ibv_modify_qp(3) rnr_retry]")
+    void required_rnrRetriesSpent(int rnrRetry) {
+        QpPair p = tb.pair(QpType.RC, null, rnrRetry);
+        MemoryRegion buf = tb.buffer(64);
+        WorkCompletion wc = p.send(1, buf, 0, 8);
+        assertEquals(WcStatus.RNR_RETRY_EXC_ERR, wc.status(), "rnr_retry " + rnrRetry + " and no receive");
         assertEquals(1, wc.wrId());
     }
 

@@ -297,6 +297,66 @@ public abstract class WrSessionRules extends TckArea {
         assertEquals(10, wc.wrId());
     }
 
+    /** The flush cases whose region lacks what the flush needs: name, type, level, region access, offset past the end. */
+    static Stream<Arguments> refusedFlushes() {
+        int plain = Testbed.ALL_ACCESS;
+        return Stream.of(
+                Arguments.of("GLOBAL, range, region without FLUSH_GLOBAL", Flush.TYPE_GLOBAL, Flush.LEVEL_RANGE, plain, 0),
+                Arguments.of("PERSISTENT, range, region with FLUSH_GLOBAL only", Flush.TYPE_PERSISTENT, Flush.LEVEL_RANGE,
+                        plain | AccessFlags.FLUSH_GLOBAL, 0),
+                Arguments.of("GLOBAL, whole MR, region without FLUSH_GLOBAL", Flush.TYPE_GLOBAL, Flush.LEVEL_MR, plain, 0),
+                Arguments.of("GLOBAL, range past the region's end", Flush.TYPE_GLOBAL, Flush.LEVEL_RANGE,
+                        plain | AccessFlags.FLUSH_GLOBAL, 4096 - 32),
+                Arguments.of("GLOBAL, whole MR, an rkey that names nothing", Flush.TYPE_GLOBAL, Flush.LEVEL_MR,
+                        plain | AccessFlags.FLUSH_GLOBAL, -1));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusedFlushes")
+    @DisplayName("optional_ ibv_wr_flush completes with REM_ACCESS_ERR when the rkey's region lacks IBV_ACCESS_FLUSH_GLOBAL or _PERSISTENT for the flush type, or the range leaves the region [ibv_wr_post(3) ibv_wr_flush, ibv_reg_mr(3) IBV_ACCESS_FLUSH_*, rdma-core 45+]")
+    void optional_flushNeedsAccess(String name, int type, int level, int access, int offset) {
+        QpPair p = rc(WrOpcode.FLUSH);
+        MemoryRegion remote = tb.buffer(4096, access);
+        p.session(s -> {
+            s.wrId(11);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.flush(offset < 0 ? 0x0BADBAD0 : remote.rkey(), remote.address() + Math.max(offset, 0), 64, type, level);
+        });
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the FLUSH: " + name);
+        assertEquals(WcStatus.REM_ACCESS_ERR, wc.status(), "FLUSH " + name);
+        assertEquals(11, wc.wrId());
+    }
+
+    @Test
+    @DisplayName("optional_ a PERSISTENT flush needs only IBV_ACCESS_FLUSH_PERSISTENT on the region: it completes with IBV_WC_FLUSH [ibv_wr_post(3) ibv_wr_flush IBV_FLUSH_PERSISTENT, ibv_reg_mr(3), rdma-core 45+]")
+    void optional_flushPersistent() {
+        QpPair p = rc(WrOpcode.FLUSH);
+        MemoryRegion remote = tb.buffer(4096, Testbed.ALL_ACCESS | AccessFlags.FLUSH_PERSISTENT);
+        p.session(s -> {
+            s.wrId(13);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.flush(remote.rkey(), remote.address(), 64, Flush.TYPE_PERSISTENT, Flush.LEVEL_RANGE);
+        });
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the PERSISTENT FLUSH");
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(WcOpcode.FLUSH, wc.opcode());
+    }
+
+    @Test
+    @DisplayName("optional_ ibv_wr_flush at the whole-MR level ignores the range: with address and length 0 it completes with IBV_WC_FLUSH [ibv_wr_post(3) ibv_wr_flush IBV_FLUSH_MR, rdma-core 45+]")
+    void optional_flushWholeMr() {
+        QpPair p = rc(WrOpcode.FLUSH);
+        MemoryRegion remote = tb.buffer(4096, Testbed.ALL_ACCESS | AccessFlags.FLUSH_GLOBAL);
+        p.session(s -> {
+            s.wrId(12);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.flush(remote.rkey(), 0, 0, Flush.TYPE_GLOBAL, Flush.LEVEL_MR);
+        });
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the whole-MR FLUSH");
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        assertEquals(WcOpcode.FLUSH, wc.opcode());
+    }
+
     @Test
     @DisplayName("required_ UC QPs send and RDMA WRITE through the session [ibv_wr_post(3) table: UC]")
     void required_ucSendAndWrite() {

@@ -247,7 +247,8 @@ final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, 
                         "cur_qp_state " + a.curState() + " is not the QP's state " + cur);
             }
             QpState next = (mask & QpAttrMask.STATE) != 0 ? a.state() : cur;
-            if (next == QpState.UNKNOWN || next == QpState.SQE && cur != QpState.SQE) {
+            // SQE is entered only by a device after a UC/UD send error; this one moves to ERR there, as rxe does.
+            if (next == QpState.UNKNOWN || next == QpState.SQE) {
                 throw new VerbsException("ibv_modify_qp", Errno.EINVAL, "a QP cannot be moved to " + next);
             }
             String bad = QpTransitions.check(type, cur, next, mask | QpAttrMask.STATE);
@@ -444,7 +445,7 @@ final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, 
 
     /** Whether {@code postSend} and {@code ibv_wr_complete} accept WRs in this state. */
     static boolean canPost(QpState s) {
-        return s == QpState.RTS || s == QpState.SQD || s == QpState.SQE || s == QpState.ERR;
+        return s == QpState.RTS || s == QpState.SQD || s == QpState.ERR;
     }
 
     @Override

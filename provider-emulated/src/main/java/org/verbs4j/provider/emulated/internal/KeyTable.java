@@ -77,11 +77,4 @@ public final class KeyTable {
         }
         return k;
     }
-
-    /** The entry at the key's index whatever its variant and validity, or null. */
-    public MemoryKey slot(int key) {
-        MemoryKey[] e = entries;
-        int index = key >>> 8;
-        return index < e.length ? e[index] : null;
-    }
 }

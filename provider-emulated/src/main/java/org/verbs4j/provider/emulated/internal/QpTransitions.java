@@ -8,7 +8,9 @@ import org.verbs4j.QpType;
 
 /**
  * The QP state machine of the InfiniBand Architecture Specification (10.3) and {@code ibv_modify_qp(3)}:
- * which transitions are legal and which attributes each one requires and allows, per QP type.
+ * which transitions are legal and which attributes each one requires and allows, per QP type. SQE has no
+ * outgoing transition here: this device never enters it (a UC or UD send error moves the QP to ERR, as in rxe),
+ * and a modify to SQE is refused before this check.
  */
 public final class QpTransitions {
     private QpTransitions() {}
@@ -81,13 +83,6 @@ public final class QpTransitions {
                 } else {
                     return illegal(cur, next);
                 }
-            }
-            case SQE -> {
-                if (next != QpState.RTS || rc) {
-                    return illegal(cur, next);
-                }
-                required = STATE;
-                optional = ud ? CUR_STATE | QKEY : CUR_STATE | ACCESS_FLAGS;
             }
             default -> {
                 return illegal(cur, next);

@@ -18,7 +18,8 @@ import org.verbs4j.WcStatus;
  * thread that holds the QP's lock. It does the local operations (LOCAL_INV, BIND_MW) itself, checks the
  * local SGEs and lengths, hands every other WQE to the {@link Transport} as a request, and gives the answer
  * to the {@link Completer}. A WQE that must wait (an RNR NAK) stays at the head of the queue with every WQE
- * behind it. In ERR or SQE the queue is flushed. Nothing here allocates.
+ * behind it. In ERR the queue is flushed (a send error moves any QP type to ERR, never to SQE, as in rxe).
+ * Nothing here allocates.
  */
 public final class Requester {
     /** What executing a WQE did: finished it, or left it at the head of the queue to wait. */
@@ -73,7 +74,7 @@ public final class Requester {
             while (sq.head != sq.tail) {
                 SendWqe w = sq.slot(sq.head);
                 QpState s = qp.state();
-                if (s == QpState.ERR || s == QpState.SQE) {
+                if (s == QpState.ERR) {
                     awaiting = false;
                     completer.complete(w, WR_FLUSH_ERR);
                 } else if (awaiting || s != QpState.RTS) {

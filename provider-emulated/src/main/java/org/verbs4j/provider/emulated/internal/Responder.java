@@ -67,7 +67,7 @@ public final class Responder {
 
     /** Whether a QP in state {@code s} accepts incoming messages. */
     public static boolean receives(QpState s) {
-        return s == QpState.RTR || s == QpState.RTS || s == QpState.SQD || s == QpState.SQE;
+        return s == QpState.RTR || s == QpState.RTS || s == QpState.SQD;
     }
 
     /**
