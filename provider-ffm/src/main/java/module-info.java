@@ -4,6 +4,7 @@
  */
 module org.verbs4j.provider.ffm {
     requires org.verbs4j.spi;
+    requires org.verbs4j.provider.nativecommon;
 
     provides org.verbs4j.spi.VerbsProvider with org.verbs4j.provider.ffm.FfmProvider;
 }

@@ -3,6 +3,7 @@
  */
 module org.verbs4j.provider.jnr {
     requires org.verbs4j.spi;
+    requires org.verbs4j.provider.nativecommon;
     requires org.jnrproject.ffi;
     requires org.jnrproject.jffi;
 

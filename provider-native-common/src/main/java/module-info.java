@@ -1,0 +1,12 @@
+/**
+ * What the two libibverbs providers ({@code ffm} and {@code jnr}) share and neither binding library needs: the
+ * capability probe over the {@link org.verbs4j.provider.nativecommon.IbverbsDeviceFacts} each binding gives,
+ * and (in a package exported only to them) the one description of the libibverbs struct layouts. Not a
+ * provider.
+ */
+module org.verbs4j.provider.nativecommon {
+    requires transitive org.verbs4j.spi;
+
+    exports org.verbs4j.provider.nativecommon;
+    exports org.verbs4j.provider.nativecommon.internal to org.verbs4j.provider.ffm, org.verbs4j.provider.jnr;
+}
