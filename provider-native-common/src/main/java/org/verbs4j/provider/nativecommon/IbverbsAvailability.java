@@ -92,19 +92,20 @@ public final class IbverbsAvailability<L> {
     }
 
     /**
-     * The loaded library.
+     * The loaded library, whatever the kill switch says: a provider checks {@link #isAvailable()} before it
+     * hands out a device, and objects made before the switch was set keep working.
      *
      * @return it
-     * @throws ProviderUnavailableException if the provider is unavailable, with the cause attached
+     * @throws ProviderUnavailableException if it did not load or lists no device, with the cause attached
      */
     @SuppressWarnings("unchecked")
     public L library() {
-        Throwable cause = unavailabilityCause();
-        if (cause != null) {
+        Object o = outcome();
+        if (o instanceof Throwable cause) {
             throw new ProviderUnavailableException("verbs4j provider '" + provider + "' is unavailable: "
                     + cause.getMessage(), cause);
         }
-        return (L) outcome();
+        return (L) o;
     }
 
     /**
