@@ -4,6 +4,8 @@
  * and (in a package exported only to them) the one description of the libibverbs struct layouts. Not a
  * provider.
  */
+// The two providers are built after this module, so javac cannot see them when it compiles the qualified export.
+@SuppressWarnings("module")
 module org.verbs4j.provider.nativecommon {
     requires transitive org.verbs4j.spi;
 
