@@ -23,6 +23,7 @@ public final class IbverbsUnavailableException extends RuntimeException {
         DEVICE_LIST_FAILED
     }
 
+    /** The kind of unavailability. */
     private final Reason reason;
 
     /**
