@@ -47,10 +47,10 @@
 /* ------------------------------------------------------------------ layout checks */
 /*
  * The structs of this library are the header's own, so it always follows the installed verbs.h. What can
- * drift is the header against what the providers hard-code: build-nullverbs generates layout-asserts.h
- * from provider-jnr's internal/Ibv*.java and VerbsContext.java (every C_NAME, SIZEOF and a$b$OFFSET, the
- * rdma-core 44 x86-64 layout that provider-ffm's Structs also describe), one _Static_assert each, so the
- * build fails when verbs.h and the providers disagree. The asserts below are the ones this file relies on.
+ * drift is the header against the layout the providers read: build-nullverbs generates layout-asserts.h
+ * from provider-native-common's one layout description (StructCatalog: every struct's size and every
+ * member's offset, the rdma-core 44 x86-64 layout that both provider-ffm and provider-jnr use), one
+ * _Static_assert each, so the build fails when verbs.h and the providers disagree. The asserts below are the ones this file relies on.
  */
 #include "layout-asserts.h"
 

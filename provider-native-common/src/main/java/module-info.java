@@ -1,10 +1,15 @@
 /**
- * What the native providers (ffm, jnr) share: the C struct layouts they read and write, described once and
- * checked against the installed headers. Not a provider, and not an API: its packages are exported to the two
- * providers only.
+ * What the two libibverbs providers ({@code ffm} and {@code jnr}) share and neither binding library needs: the
+ * capability probe over the {@link org.verbs4j.provider.nativecommon.IbverbsDeviceFacts} each binding gives,
+ * and (in a package exported only to them) the one description of the libibverbs and librdmacm struct layouts,
+ * and librdmacm as {@code CmBinding}. Not a
+ * provider.
  */
+// The two providers are built after this module, so javac cannot see them when it compiles the qualified export.
+@SuppressWarnings("module")
 module org.verbs4j.provider.nativecommon {
-    requires org.verbs4j.spi;
+    requires transitive org.verbs4j.spi;
 
+    exports org.verbs4j.provider.nativecommon;
     exports org.verbs4j.provider.nativecommon.internal to org.verbs4j.provider.ffm, org.verbs4j.provider.jnr;
 }

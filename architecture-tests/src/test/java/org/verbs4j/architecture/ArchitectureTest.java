@@ -1,12 +1,13 @@
 package org.verbs4j.architecture;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import java.io.IOException;
@@ -45,6 +46,8 @@ class ArchitectureTest {
             "provider-jnr", "org.verbs4j.provider.jnr",
             "tck", "org.verbs4j.tck",
             "tools", "org.verbs4j.tools");
+
+    private static final String NATIVE_COMMON = "org.verbs4j.provider.nativecommon..";
 
     private static JavaClasses classes;
 
@@ -97,11 +100,35 @@ class ArchitectureTest {
     @DisplayName("no provider depends on another provider")
     void providersAreIndependent() {
         ArchRule rule = slices().matching("org.verbs4j.provider.(*)..").should().notDependOnEachOther()
-                .ignoreDependency(DescribedPredicate.alwaysTrue(),
-                        JavaClass.Predicates.resideInAPackage("org.verbs4j.provider.nativecommon.."))
-                .as("providers depend on verbs4j-spi only (and ffm and jnr on their shared native module, which is"
-                        + " no provider), so each can be left out or replaced alone");
+                .ignoreDependency(resideInAnyPackage("org.verbs4j.provider.ffm..", "org.verbs4j.provider.jnr.."),
+                        resideInAPackage(NATIVE_COMMON))
+                .as("providers depend on verbs4j-spi only (ffm and jnr also on the shared native module, which is "
+                        + "not a provider), so each can be left out or replaced alone");
         rule.allowEmptyShould(true).check(classes);
+    }
+
+    @Test
+    @DisplayName("only ffm and jnr use the shared native module")
+    void onlyTheNativeProvidersUseNativeCommon() {
+        ArchRule rule = noClasses().that().resideOutsideOfPackages(NATIVE_COMMON, "org.verbs4j.provider.ffm..",
+                        "org.verbs4j.provider.jnr..")
+                .should().dependOnClassesThat().resideInAPackage(NATIVE_COMMON)
+                .as("provider-native-common holds what the two libibverbs bindings share; the API, the emulator "
+                        + "and the TCK must not lean on it");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("the shared native module depends on neither binding nor on a binding library")
+    void nativeCommonIsBindingFree() {
+        ArchRule rule = noClasses().that().resideInAPackage(NATIVE_COMMON)
+                .should().dependOnClassesThat().resideInAnyPackage("org.verbs4j.provider.ffm..",
+                        "org.verbs4j.provider.jnr..", "org.verbs4j.provider.emulated..", "jnr..", "com.kenai..")
+                .orShould().dependOnClassesThat().haveNameMatching("java\\.lang\\.foreign\\.(?!MemorySegment$).*")
+                .as("the layout description and the capability probe are binding-neutral: FFM layouts and "
+                        + "VarHandles are built in provider-ffm, JNR calls are made in provider-jnr, each behind "
+                        + "IbverbsDeviceFacts or from the description's offsets");
+        rule.check(classes);
     }
 
     @Test

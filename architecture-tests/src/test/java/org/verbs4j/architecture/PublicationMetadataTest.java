@@ -73,7 +73,8 @@ class PublicationMetadataTest {
     @Test
     @DisplayName("every published module inherits from the parent and does not blank out its metadata")
     void modulesInherit() throws Exception {
-        for (String module : List.of("verbs-spi", "provider-emulated", "provider-ffm", "provider-jnr", "tck", "tools")) {
+        for (String module : List.of("verbs-spi", "provider-emulated", "provider-native-common", "provider-ffm",
+                "provider-jnr", "tck", "tools")) {
             Element pom = pom(module + "/pom.xml");
             assertEquals("verbs4j-parent", text(pom, "parent", "artifactId"), module + " must inherit the metadata");
             assertNotNull(text(pom, "name"), module + " lacks <name>");

@@ -17,6 +17,7 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_cq;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_cq_ex;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_poll_cq_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_wc;
+import org.verbs4j.provider.nativecommon.internal.CqStructs;
 import org.verbs4j.spi.support.CompletionFields;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 
@@ -69,18 +70,18 @@ final class FfmCompletionQueue extends AbstractVerbsObject implements Completion
         this.scratch = new Scratch(this);
         this.wcs = extended ? MemorySegment.NULL : scratch.allocate(WC_SIZE * WC_ENTRIES);
         this.pollAttr = extended ? scratch.allocate(ibv_poll_cq_attr.LAYOUT.byteSize()) : MemorySegment.NULL;
-        this.startPoll = op(ibv_cq_ex.start_poll$off);
-        this.endPoll = op(ibv_cq_ex.end_poll$off);
-        this.readOpcode = op(ibv_cq_ex.read_opcode$off);
-        this.readVendorErr = op(ibv_cq_ex.read_vendor_err$off);
-        this.readByteLen = op(ibv_cq_ex.read_byte_len$off);
-        this.readImmData = op(ibv_cq_ex.read_imm_data$off);
-        this.readQpNum = op(ibv_cq_ex.read_qp_num$off);
-        this.readSrcQp = op(ibv_cq_ex.read_src_qp$off);
-        this.readWcFlags = op(ibv_cq_ex.read_wc_flags$off);
-        this.readSlid = op(ibv_cq_ex.read_slid$off);
-        this.readSl = op(ibv_cq_ex.read_sl$off);
-        this.readDlidPathBits = op(ibv_cq_ex.read_dlid_path_bits$off);
+        this.startPoll = op(CqStructs.ibv_cq_ex.start_poll$off);
+        this.endPoll = op(CqStructs.ibv_cq_ex.end_poll$off);
+        this.readOpcode = op(CqStructs.ibv_cq_ex.read_opcode$off);
+        this.readVendorErr = op(CqStructs.ibv_cq_ex.read_vendor_err$off);
+        this.readByteLen = op(CqStructs.ibv_cq_ex.read_byte_len$off);
+        this.readImmData = op(CqStructs.ibv_cq_ex.read_imm_data$off);
+        this.readQpNum = op(CqStructs.ibv_cq_ex.read_qp_num$off);
+        this.readSrcQp = op(CqStructs.ibv_cq_ex.read_src_qp$off);
+        this.readWcFlags = op(CqStructs.ibv_cq_ex.read_wc_flags$off);
+        this.readSlid = op(CqStructs.ibv_cq_ex.read_slid$off);
+        this.readSl = op(CqStructs.ibv_cq_ex.read_sl$off);
+        this.readDlidPathBits = op(CqStructs.ibv_cq_ex.read_dlid_path_bits$off);
         if (channel != null) {
             dependOn(channel);
         }
@@ -88,11 +89,11 @@ final class FfmCompletionQueue extends AbstractVerbsObject implements Completion
     }
 
     /** The {@code ibv_cq_ex} function pointers {@link #poll} calls. */
-    private static final long[] POLL_OPS = {ibv_cq_ex.start_poll$off, ibv_cq_ex.end_poll$off,
-        ibv_cq_ex.read_opcode$off, ibv_cq_ex.read_vendor_err$off, ibv_cq_ex.read_byte_len$off,
-        ibv_cq_ex.read_imm_data$off, ibv_cq_ex.read_qp_num$off, ibv_cq_ex.read_src_qp$off,
-        ibv_cq_ex.read_wc_flags$off, ibv_cq_ex.read_slid$off, ibv_cq_ex.read_sl$off,
-        ibv_cq_ex.read_dlid_path_bits$off};
+    private static final long[] POLL_OPS = {CqStructs.ibv_cq_ex.start_poll$off, CqStructs.ibv_cq_ex.end_poll$off,
+        CqStructs.ibv_cq_ex.read_opcode$off, CqStructs.ibv_cq_ex.read_vendor_err$off, CqStructs.ibv_cq_ex.read_byte_len$off,
+        CqStructs.ibv_cq_ex.read_imm_data$off, CqStructs.ibv_cq_ex.read_qp_num$off, CqStructs.ibv_cq_ex.read_src_qp$off,
+        CqStructs.ibv_cq_ex.read_wc_flags$off, CqStructs.ibv_cq_ex.read_slid$off, CqStructs.ibv_cq_ex.read_sl$off,
+        CqStructs.ibv_cq_ex.read_dlid_path_bits$off};
 
     /**
      * Whether a driver's {@code ibv_cq_ex} sets every function pointer {@link #poll} calls; a NULL one

@@ -43,6 +43,8 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_device_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_port_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.provider.nativecommon.CapabilityProbe;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs;
 
 /**
  * An open device, {@code struct ibv_context}, with the function pointers of its {@code ops} and of the
@@ -92,19 +94,19 @@ final class FfmContext extends AbstractVerbsObject implements Context {
         this.device = device;
         this.context = ctx.reinterpret(ibv_context.LAYOUT.byteSize());
         this.rdmaCoreVersion = rdmaCoreVersion;
-        boolean extended = context.get(JAVA_LONG, ibv_context.abi_compat$off) == -1L;
+        boolean extended = context.get(JAVA_LONG, ContextStructs.ibv_context.abi_compat$off) == -1L;
         this.verbsContext = extended
-                ? MemorySegment.ofAddress(context.address() - verbs_context.context$off)
+                ? MemorySegment.ofAddress(context.address() - ContextStructs.verbs_context.context$off)
                         .reinterpret(verbs_context.LAYOUT.byteSize())
                 : null;
-        postSend = context.get(ADDRESS, ibv_context.post_send$off);
-        postRecv = context.get(ADDRESS, ibv_context.post_recv$off);
-        postSrqRecv = context.get(ADDRESS, ibv_context.post_srq_recv$off);
-        pollCq = context.get(ADDRESS, ibv_context.poll_cq$off);
-        reqNotifyCq = context.get(ADDRESS, ibv_context.req_notify_cq$off);
-        allocMw = context.get(ADDRESS, ibv_context.alloc_mw$off);
-        bindMw = context.get(ADDRESS, ibv_context.bind_mw$off);
-        deallocMw = context.get(ADDRESS, ibv_context.dealloc_mw$off);
+        postSend = context.get(ADDRESS, ContextStructs.ibv_context.ops$post_send$off);
+        postRecv = context.get(ADDRESS, ContextStructs.ibv_context.ops$post_recv$off);
+        postSrqRecv = context.get(ADDRESS, ContextStructs.ibv_context.ops$post_srq_recv$off);
+        pollCq = context.get(ADDRESS, ContextStructs.ibv_context.ops$poll_cq$off);
+        reqNotifyCq = context.get(ADDRESS, ContextStructs.ibv_context.ops$req_notify_cq$off);
+        allocMw = context.get(ADDRESS, ContextStructs.ibv_context.ops$alloc_mw$off);
+        bindMw = context.get(ADDRESS, ContextStructs.ibv_context.ops$bind_mw$off);
+        deallocMw = context.get(ADDRESS, ContextStructs.ibv_context.ops$dealloc_mw$off);
         long address = context.address();
         this.cleanable = CLEANER.register(this, () -> Ibverbs.ibv_close_device(MemorySegment.ofAddress(address)));
         DeviceAttributes attrs;
@@ -128,7 +130,7 @@ final class FfmContext extends AbstractVerbsObject implements Context {
         if (verbsContext == null) {
             return MemorySegment.NULL;
         }
-        long sz = verbsContext.get(JAVA_LONG, verbs_context.sz$off);
+        long sz = verbsContext.get(JAVA_LONG, ContextStructs.verbs_context.sz$off);
         if (sz < verbs_context.LAYOUT.byteSize() - offset) {
             return MemorySegment.NULL;
         }
@@ -169,17 +171,12 @@ final class FfmContext extends AbstractVerbsObject implements Context {
         }
     }
 
-    /** {@code IB_UVERBS_DEVICE_ATOMIC_WRITE}: the kernel driver executes ATOMIC_WRITE (Linux 6.2+). */
-    static final long DEVICE_ATOMIC_WRITE = 1L << 40;
-    /** {@code IB_UVERBS_DEVICE_FLUSH_GLOBAL} and {@code _PERSISTENT}: the driver executes FLUSH. */
-    static final long DEVICE_FLUSH = 3L << 38;
-
     /**
      * {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, which says what the kernel driver
      * executes beyond {@code ibv_device_attr}; 0 when the device has no extended query.
      */
     private long queryDeviceCapFlagsEx() {
-        MemorySegment op = verbsOp(verbs_context.query_device_ex$off);
+        MemorySegment op = verbsOp(ContextStructs.verbs_context.query_device_ex$off);
         if (op.address() == 0) {
             return 0;
         }
@@ -187,7 +184,7 @@ final class FfmContext extends AbstractVerbsObject implements Context {
             MemorySegment attr = a.allocate(Structs.ibv_device_attr_ex.LAYOUT);
             int rc = InlineOps.query_device_ex(op, context, MemorySegment.NULL, attr,
                     Structs.ibv_device_attr_ex.LAYOUT.byteSize());
-            return rc == 0 ? attr.get(JAVA_LONG, Structs.ibv_device_attr_ex.device_cap_flags_ex$off) : 0;
+            return rc == 0 ? attr.get(JAVA_LONG, ContextStructs.ibv_device_attr_ex.device_cap_flags_ex$off) : 0;
         }
     }
 
@@ -208,7 +205,7 @@ final class FfmContext extends AbstractVerbsObject implements Context {
         checkPort(portNum);
         try (Arena a = Arena.ofConfined()) {
             MemorySegment s = a.allocate(ibv_port_attr.LAYOUT);
-            MemorySegment op = verbsOp(verbs_context.query_port$off);
+            MemorySegment op = verbsOp(ContextStructs.verbs_context.query_port$off);
             int rc = op.address() != 0
                     ? InlineOps.query_port(op, context, (byte) portNum, s, ibv_port_attr.LAYOUT.byteSize())
                     : Ibverbs.ibv_query_port(context, (byte) portNum, s);
@@ -257,7 +254,7 @@ final class FfmContext extends AbstractVerbsObject implements Context {
             synchronized (this) {
                 c = capabilities;
                 if (c == null) {
-                    c = capabilities = new CapabilityProbe(this).probe();
+                    c = capabilities = CapabilityProbe.probe(new FfmDeviceFacts(this));
                 }
             }
         }
@@ -336,7 +333,7 @@ final class FfmContext extends AbstractVerbsObject implements Context {
      * @throws VerbsException with any other errno ({@code ENOMEM}, ...)
      */
     private MemorySegment createCqEx(int cqe, MemorySegment channelPtr, int compVector) {
-        MemorySegment op = verbsOp(verbs_context.create_cq_ex$off);
+        MemorySegment op = verbsOp(ContextStructs.verbs_context.create_cq_ex$off);
         if (op.address() == 0) {
             return MemorySegment.NULL;
         }
@@ -369,7 +366,7 @@ final class FfmContext extends AbstractVerbsObject implements Context {
     @Override
     public ThreadDomain allocTd() {
         checkOpen();
-        MemorySegment op = verbsOp(verbs_context.alloc_td$off);
+        MemorySegment op = verbsOp(ContextStructs.verbs_context.alloc_td$off);
         if (op.address() == 0) {
             throw new VerbsException("ibv_alloc_td", Errno.EOPNOTSUPP, "the device has no thread domains");
         }

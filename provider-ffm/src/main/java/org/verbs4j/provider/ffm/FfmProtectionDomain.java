@@ -31,6 +31,9 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_qp_init_attr_ex;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_srq_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_srq_init_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
+import org.verbs4j.provider.nativecommon.IbverbsDeviceFacts;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs;
+import org.verbs4j.provider.nativecommon.internal.QpStructs;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.RegionTable;
 import org.verbs4j.spi.support.AbstractVerbsObject;
@@ -159,18 +162,18 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
         // librxe creates such QPs whatever the kernel driver can execute; the driver says what it can in
         // device_cap_flags_ex, and ibv_wr_post(3) wants creation to fail for what cannot run.
         if (a.sendOps().contains(WrOpcode.ATOMIC_WRITE)
-                && (ctx.deviceCapFlagsEx & FfmContext.DEVICE_ATOMIC_WRITE) == 0) {
+                && (ctx.deviceCapFlagsEx & IbverbsDeviceFacts.DEVICE_ATOMIC_WRITE) == 0) {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                     "the device does not execute ATOMIC_WRITE (no IB_UVERBS_DEVICE_ATOMIC_WRITE)");
         }
-        if (a.sendOps().contains(WrOpcode.FLUSH) && (ctx.deviceCapFlagsEx & FfmContext.DEVICE_FLUSH) == 0) {
+        if (a.sendOps().contains(WrOpcode.FLUSH) && (ctx.deviceCapFlagsEx & IbverbsDeviceFacts.DEVICE_FLUSH) == 0) {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                     "the device does not execute FLUSH (no IB_UVERBS_DEVICE_FLUSH_*)");
         }
         MemorySegment parentDomain = MemorySegment.NULL;
         try (Arena arena = Arena.ofConfined()) {
             if (td != null) {
-                MemorySegment op = ctx.verbsOp(verbs_context.alloc_parent_domain$off);
+                MemorySegment op = ctx.verbsOp(ContextStructs.verbs_context.alloc_parent_domain$off);
                 if (op.address() == 0) {
                     throw new VerbsException("ibv_alloc_parent_domain", Errno.EOPNOTSUPP,
                             "the device cannot attach a thread domain to a QP");
@@ -212,7 +215,7 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
                 // What the header's ibv_create_qp_ex does for a plain request.
                 qp = Ibverbs.ibv_create_qp(td != null ? parentDomain : pd, attr);
             } else {
-                MemorySegment op = ctx.verbsOp(verbs_context.create_qp_ex$off);
+                MemorySegment op = ctx.verbsOp(ContextStructs.verbs_context.create_qp_ex$off);
                 if (op.address() == 0) {
                     throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                             "the device has no extended QP creation (sendOps)");
@@ -275,7 +278,7 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
         Objects.requireNonNull(attributes, "attributes");
         try (Arena a = Arena.ofConfined()) {
             MemorySegment init = a.allocate(ibv_srq_init_attr.LAYOUT);
-            MemorySegment attr = init.asSlice(ibv_srq_init_attr.attr$off, ibv_srq_attr.LAYOUT.byteSize());
+            MemorySegment attr = init.asSlice(QpStructs.ibv_srq_init_attr.attr$off, ibv_srq_attr.LAYOUT.byteSize());
             ibv_srq_attr.max_wr$vh.set(attr, 0L, attributes.maxWr());
             ibv_srq_attr.max_sge$vh.set(attr, 0L, attributes.maxSge());
             ibv_srq_attr.srq_limit$vh.set(attr, 0L, attributes.srqLimit());

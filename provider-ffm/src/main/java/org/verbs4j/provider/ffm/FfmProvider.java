@@ -5,9 +5,8 @@ import java.util.List;
 import org.verbs4j.ConnectionManager;
 import org.verbs4j.Device;
 import org.verbs4j.provider.ffm.internal.IbverbsLibrary;
-import org.verbs4j.provider.ffm.internal.IbverbsUnavailableException;
-import org.verbs4j.provider.ffm.internal.IbverbsUnavailableException.Reason;
 import org.verbs4j.provider.nativecommon.internal.LibRdmaCm;
+import org.verbs4j.provider.nativecommon.IbverbsAvailability;
 import org.verbs4j.spi.VerbsProvider;
 import org.verbs4j.spi.support.BoundConnectionManager;
 
@@ -34,7 +33,8 @@ public final class FfmProvider implements VerbsProvider {
      */
     public static final String EXTENDED_CQ_PROPERTY = "verbs4j.ffm.extendedCq";
 
-    private volatile Object availability;
+    private final IbverbsAvailability<IbverbsLibrary.Loaded> availability =
+            new IbverbsAvailability<>("ffm", DISABLED_PROPERTY, IbverbsLibrary::load);
     private volatile List<Device> devices;
     private volatile ConnectionManager connectionManager;
 
@@ -56,37 +56,14 @@ public final class FfmProvider implements VerbsProvider {
         return SPI_VERSION;
     }
 
-    private Object availability() {
-        Object a = availability;
-        if (a == null) {
-            synchronized (this) {
-                a = availability;
-                if (a == null) {
-                    if (Boolean.getBoolean(DISABLED_PROPERTY)) {
-                        a = new IbverbsUnavailableException(Reason.DISABLED,
-                                "disabled by -D" + DISABLED_PROPERTY + "=true", null);
-                    } else {
-                        try {
-                            a = IbverbsLibrary.load();
-                        } catch (IbverbsUnavailableException e) {
-                            a = e;
-                        }
-                    }
-                    availability = a;
-                }
-            }
-        }
-        return a;
-    }
-
     @Override
     public boolean isAvailable() {
-        return availability() instanceof IbverbsLibrary.Loaded;
+        return availability.isAvailable();
     }
 
     @Override
     public Throwable unavailabilityCause() {
-        return availability() instanceof Throwable t ? t : null;
+        return availability.unavailabilityCause();
     }
 
     @Override
@@ -94,7 +71,7 @@ public final class FfmProvider implements VerbsProvider {
         ensureAvailability();
         List<Device> d = devices;
         if (d == null) {
-            IbverbsLibrary.Loaded lib = (IbverbsLibrary.Loaded) availability();
+            IbverbsLibrary.Loaded lib = availability.library();
             List<Device> list = new ArrayList<>();
             for (var dev : lib.devices()) {
                 list.add(new FfmDevice(dev, lib.rdmaCoreVersion()));

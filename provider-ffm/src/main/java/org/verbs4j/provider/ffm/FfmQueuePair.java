@@ -38,6 +38,8 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_qp;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_qp_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_send_wr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_sge;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs;
+import org.verbs4j.provider.nativecommon.internal.QpStructs;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.AbstractWrSession;
@@ -114,8 +116,8 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
         for (int i = 0; i < sendCapacity; i++) {
             long at = i * WR_SIZE;
             long next = i + 1 < sendCapacity ? sendWrs.address() + at + WR_SIZE : 0L;
-            sendWrs.set(JAVA_LONG, at + ibv_send_wr.next$off, next);
-            sendWrs.set(JAVA_LONG, at + ibv_send_wr.sg_list$off, sendSges.address() + i * sgeStride);
+            sendWrs.set(JAVA_LONG, at + QpStructs.ibv_send_wr.next$off, next);
+            sendWrs.set(JAVA_LONG, at + QpStructs.ibv_send_wr.sg_list$off, sendSges.address() + i * sgeStride);
         }
         this.recvPoster = srq == null
                 ? new RecvPoster(scratch, "ibv_post_recv", init.cap().maxRecvWr(), init.cap().maxRecvSge())
@@ -354,7 +356,7 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
      */
     private void callPostSend(int base, int n) {
         long wrs = sendWrs.address();
-        long last = (n - 1) * WR_SIZE + ibv_send_wr.next$off;
+        long last = (n - 1) * WR_SIZE + QpStructs.ibv_send_wr.next$off;
         sendWrs.set(JAVA_LONG, last, 0L);
         badWr.set(JAVA_LONG, 0, 0L);
         int rc;
@@ -395,13 +397,13 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
         }
         MemorySegment w = sendWrs;
         long at = i * WR_SIZE;
-        w.set(JAVA_LONG_UNALIGNED, at + ibv_send_wr.wr_id$off, wr.wrId());
-        w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.num_sge$off, num);
-        w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.opcode$off, op.value());
-        w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.send_flags$off, flags);
+        w.set(JAVA_LONG_UNALIGNED, at + QpStructs.ibv_send_wr.wr_id$off, wr.wrId());
+        w.set(JAVA_INT_UNALIGNED, at + QpStructs.ibv_send_wr.num_sge$off, num);
+        w.set(JAVA_INT_UNALIGNED, at + QpStructs.ibv_send_wr.opcode$off, op.value());
+        w.set(JAVA_INT_UNALIGNED, at + QpStructs.ibv_send_wr.send_flags$off, flags);
         if (connected && (op == WrOpcode.RDMA_WRITE || op == WrOpcode.RDMA_READ)) {
-            w.set(JAVA_LONG_UNALIGNED, at + ibv_send_wr.rdma_remote_addr$off, wr.remoteAddr());
-            w.set(JAVA_INT_UNALIGNED, at + ibv_send_wr.rdma_rkey$off, wr.rkey());
+            w.set(JAVA_LONG_UNALIGNED, at + QpStructs.ibv_send_wr.wr$rdma$remote_addr$off, wr.remoteAddr());
+            w.set(JAVA_INT_UNALIGNED, at + QpStructs.ibv_send_wr.wr$rdma$rkey$off, wr.rkey());
             return 0;
         }
         return connected && op == WrOpcode.SEND ? 0 : writeOther(at, op, wr);
@@ -420,9 +422,9 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
                 throw Arguments.nullEntry("sgList", k);
             }
             long o = sgeAt + k * SGE_SIZE;
-            sg.set(JAVA_LONG_UNALIGNED, o + ibv_sge.addr$off, s.addr());
-            sg.set(JAVA_INT_UNALIGNED, o + ibv_sge.length$off, s.length());
-            sg.set(JAVA_INT_UNALIGNED, o + ibv_sge.lkey$off, s.lkey());
+            sg.set(JAVA_LONG_UNALIGNED, o + MemoryStructs.ibv_sge.addr$off, s.addr());
+            sg.set(JAVA_INT_UNALIGNED, o + MemoryStructs.ibv_sge.length$off, s.length());
+            sg.set(JAVA_INT_UNALIGNED, o + MemoryStructs.ibv_sge.lkey$off, s.lkey());
         }
     }
 
@@ -438,7 +440,7 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
             if (!(wr.ah() instanceof FfmAddressHandle ah) || ah.isClosed() || ah.ctx != ctx) {
                 return Errno.EINVAL;
             }
-            w.set(JAVA_LONG, at + ibv_send_wr.ud_ah$off, ah.ah.address());
+            w.set(JAVA_LONG, at + QpStructs.ibv_send_wr.wr$ud$ah$off, ah.ah.address());
             ibv_send_wr.ud_remote_qpn$vh.set(w, at, wr.remoteQpn());
             ibv_send_wr.ud_remote_qkey$vh.set(w, at, wr.remoteQkey());
         } else if (op == WrOpcode.ATOMIC_CMP_AND_SWP || op == WrOpcode.ATOMIC_FETCH_AND_ADD) {
@@ -461,7 +463,7 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
             if (hdr == null || !hdr.isNative() || hdr.byteSize() > 0xffff || !hdr.scope().isAlive()) {
                 return Errno.EINVAL;
             }
-            w.set(JAVA_LONG, at + ibv_send_wr.tso_hdr$off, hdr.address());
+            w.set(JAVA_LONG, at + QpStructs.ibv_send_wr.tso$hdr$off, hdr.address());
             ibv_send_wr.tso_hdr_sz$vh.set(w, at, (short) hdr.byteSize());
             ibv_send_wr.tso_mss$vh.set(w, at, (short) wr.mss());
         }
@@ -478,10 +480,10 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
         if (!mw.keepsIndex(wr.bindMwRkey())) {
             return Errno.EINVAL;
         }
-        w.set(JAVA_LONG, at + ibv_send_wr.bind_mw_mw$off, mw.mw.address());
+        w.set(JAVA_LONG, at + QpStructs.ibv_send_wr.bind_mw$mw$off, mw.mw.address());
         ibv_send_wr.bind_mw_rkey$vh.set(w, at, wr.bindMwRkey());
-        long bi = at + ibv_send_wr.bind_mw_bind_info$off;
-        w.set(JAVA_LONG, bi + ibv_mw_bind_info.mr$off, mr.mr.address());
+        long bi = at + QpStructs.ibv_send_wr.bind_mw$bind_info$off;
+        w.set(JAVA_LONG, bi + MemoryStructs.ibv_mw_bind_info.mr$off, mr.mr.address());
         ibv_mw_bind_info.addr$vh.set(w, bi, info.addr());
         ibv_mw_bind_info.length$vh.set(w, bi, info.length());
         ibv_mw_bind_info.mw_access_flags$vh.set(w, bi, info.mwAccessFlags());
@@ -525,7 +527,7 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
             MemorySegment bind = a.allocate(ibv_mw_bind.LAYOUT);
             ibv_mw_bind.wr_id$vh.set(bind, 0L, wrId);
             ibv_mw_bind.send_flags$vh.set(bind, 0L, sendFlags);
-            long bi = ibv_mw_bind.bind_info$off;
+            long bi = MemoryStructs.ibv_mw_bind.bind_info$off;
             ibv_mw_bind_info.mr$vh.set(bind, bi, mr.mr);
             ibv_mw_bind_info.addr$vh.set(bind, bi, bindInfo.addr());
             ibv_mw_bind_info.length$vh.set(bind, bi, bindInfo.length());

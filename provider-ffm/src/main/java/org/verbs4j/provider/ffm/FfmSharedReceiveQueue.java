@@ -15,6 +15,7 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_srq;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_srq_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs;
 
 /** A shared receive queue, {@code struct ibv_srq}, posted to through {@code ops.post_srq_recv}. */
 final class FfmSharedReceiveQueue extends AbstractVerbsObject implements SharedReceiveQueue {
@@ -40,7 +41,7 @@ final class FfmSharedReceiveQueue extends AbstractVerbsObject implements SharedR
     }
 
     private int readSrqNum() {
-        MemorySegment op = ctx.verbsOp(verbs_context.get_srq_num$off);
+        MemorySegment op = ctx.verbsOp(ContextStructs.verbs_context.get_srq_num$off);
         if (op.address() == 0) {
             return 0;
         }

@@ -6,8 +6,8 @@ import org.verbs4j.Errno;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.InlineOps;
-import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs;
 
 /** A thread domain, {@code struct ibv_td}, allocated through the {@code verbs_context} op. */
 final class FfmThreadDomain extends AbstractVerbsObject implements ThreadDomain {
@@ -29,7 +29,7 @@ final class FfmThreadDomain extends AbstractVerbsObject implements ThreadDomain 
 
     @Override
     protected int destroy() {
-        MemorySegment op = ctx.verbsOp(verbs_context.dealloc_td$off);
+        MemorySegment op = ctx.verbsOp(ContextStructs.verbs_context.dealloc_td$off);
         return op.address() == 0 ? Errno.EOPNOTSUPP : Ibverbs.failure(InlineOps.dealloc(op, td));
     }
 }

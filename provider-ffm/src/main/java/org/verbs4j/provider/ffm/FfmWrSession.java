@@ -17,6 +17,8 @@ import org.verbs4j.provider.ffm.internal.LayoutBuilder;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_mw_bind_info;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_qp_ex;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_sge;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs;
+import org.verbs4j.provider.nativecommon.internal.QpStructs;
 import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.PendingWr;
 
@@ -96,7 +98,7 @@ final class FfmWrSession extends AbstractWrSession {
         wrAbort = fn("wr_abort");
         atomicWrite = fn("wr_atomic_write");
         // wr_flush exists from rdma-core 45; on 44 the word after wr_atomic_write is not part of the struct.
-        flush = qp.context().rdmaCoreVersion >= 45 ? this.qpx.get(ADDRESS, ibv_qp_ex.wr_flush$off)
+        flush = qp.context().rdmaCoreVersion >= 45 ? this.qpx.get(ADDRESS, QpStructs.ibv_qp_ex.wr_flush$off)
                 : MemorySegment.NULL;
         this.addressed = xrc || init.type() == QpType.UD;
         long missing = 0;
@@ -142,8 +144,8 @@ final class FfmWrSession extends AbstractWrSession {
             fail(Errno.EINVAL, "the provider library has no ibv_wr_* builder for " + op);
             return;
         }
-        qpx.set(JAVA_LONG_UNALIGNED, ibv_qp_ex.wr_id$off, wr.wrId());
-        qpx.set(JAVA_INT_UNALIGNED, ibv_qp_ex.wr_flags$off, wr.wrFlags());
+        qpx.set(JAVA_LONG_UNALIGNED, QpStructs.ibv_qp_ex.wr_id$off, wr.wrId());
+        qpx.set(JAVA_INT_UNALIGNED, QpStructs.ibv_qp_ex.wr_flags$off, wr.wrFlags());
         if (op == WrOpcode.RDMA_WRITE) {
             InlineOps.wr_rdma(rdmaWrite, qpx, wr.rkey(), wr.remoteAddr());
         } else if (op == WrOpcode.SEND) {
@@ -187,7 +189,7 @@ final class FfmWrSession extends AbstractWrSession {
             case LOCAL_INV -> InlineOps.wr_u32(localInv, qpx, wr.invalidateRkey());
             case BIND_MW -> {
                 MwBindInfo info = wr.bindInfo();
-                bindInfo.set(JAVA_LONG, ibv_mw_bind_info.mr$off, ((FfmMemoryRegion) info.mr()).mr.address());
+                bindInfo.set(JAVA_LONG, MemoryStructs.ibv_mw_bind_info.mr$off, ((FfmMemoryRegion) info.mr()).mr.address());
                 ibv_mw_bind_info.addr$vh.set(bindInfo, 0L, info.addr());
                 ibv_mw_bind_info.length$vh.set(bindInfo, 0L, info.length());
                 ibv_mw_bind_info.mw_access_flags$vh.set(bindInfo, 0L, info.mwAccessFlags());

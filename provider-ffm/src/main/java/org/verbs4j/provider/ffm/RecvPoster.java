@@ -12,6 +12,7 @@ import org.verbs4j.Sge;
 import org.verbs4j.provider.ffm.internal.InlineOps;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_recv_wr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_sge;
+import org.verbs4j.provider.nativecommon.internal.QpStructs;
 import org.verbs4j.spi.support.Arguments;
 
 /**
@@ -66,7 +67,7 @@ final class RecvPoster {
                 write(i, wr, i < n - 1);
             }
             if (limit > 0) {
-                wrs.set(JAVA_LONG, (limit - 1) * WR_SIZE + ibv_recv_wr.next$off, 0L);
+                wrs.set(JAVA_LONG, (limit - 1) * WR_SIZE + QpStructs.ibv_recv_wr.next$off, 0L);
                 call(fn, target, base);
             }
             if (limit < n) {
@@ -81,8 +82,8 @@ final class RecvPoster {
         long at = i * WR_SIZE;
         long sgeAt = (long) i * maxSge * SGE_SIZE;
         ibv_recv_wr.wr_id$vh.set(wrs, at, wr.wrId());
-        wrs.set(JAVA_LONG, at + ibv_recv_wr.next$off, hasNext ? wrs.address() + at + WR_SIZE : 0L);
-        wrs.set(JAVA_LONG, at + ibv_recv_wr.sg_list$off, sges.address() + sgeAt);
+        wrs.set(JAVA_LONG, at + QpStructs.ibv_recv_wr.next$off, hasNext ? wrs.address() + at + WR_SIZE : 0L);
+        wrs.set(JAVA_LONG, at + QpStructs.ibv_recv_wr.sg_list$off, sges.address() + sgeAt);
         int num = wr.numSge();
         ibv_recv_wr.num_sge$vh.set(wrs, at, num);
         Sge[] list = wr.sgList();

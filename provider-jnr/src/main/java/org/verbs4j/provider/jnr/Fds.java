@@ -5,6 +5,7 @@ import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.jnr.internal.NativeLibraries;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.provider.nativecommon.internal.PosixStructs;
 
 /** Waiting on the file descriptors of completion channels and async events, with a timeout. */
 final class Fds {
@@ -15,7 +16,7 @@ final class Fds {
     /**
      * Waits until {@code fd} is readable or the timeout passes.
      *
-     * @param pollfd 8 bytes of scratch memory for one {@code struct pollfd}
+     * @param pollfd {@code sizeof(struct pollfd)} bytes of scratch memory for one {@code struct pollfd}
      * @return whether it is readable
      * @see "poll(2)"
      */
@@ -24,9 +25,9 @@ final class Fds {
         while (true) {
             long left = deadline - System.nanoTime();
             int ms = left <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(left + 999_999));
-            NativeMemory.putInt(pollfd, fd);
-            NativeMemory.putShort(pollfd + 4, POLLIN);
-            NativeMemory.putShort(pollfd + 6, 0);
+            NativeMemory.putInt(pollfd + PosixStructs.pollfd.fd$off, fd);
+            NativeMemory.putShort(pollfd + PosixStructs.pollfd.events$off, POLLIN);
+            NativeMemory.putShort(pollfd + PosixStructs.pollfd.revents$off, 0);
             int n = libs.libc().poll(pollfd, 1, ms);
             if (n > 0) {
                 return true;

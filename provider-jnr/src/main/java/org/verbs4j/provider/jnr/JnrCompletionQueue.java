@@ -11,13 +11,13 @@ import org.verbs4j.VerbsException;
 import org.verbs4j.WcFlags;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.provider.jnr.internal.ContextResources;
-import org.verbs4j.provider.jnr.internal.IbvContext;
-import org.verbs4j.provider.jnr.internal.IbvCq;
-import org.verbs4j.provider.jnr.internal.IbvCqEx;
-import org.verbs4j.provider.jnr.internal.IbvPollCqAttr;
-import org.verbs4j.provider.jnr.internal.IbvWc;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq;
+import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq_ex;
+import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_poll_cq_attr;
+import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_wc;
 import org.verbs4j.spi.support.CompletionFields;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 
@@ -79,23 +79,23 @@ final class JnrCompletionQueue extends AbstractVerbsObject implements Completion
         context.track(ContextResources.Kind.CQ, cq, this);
         this.channel = channel;
         this.extended = extended;
-        this.capacity = NativeMemory.getInt(cq + IbvCq.cqe$OFFSET);
-        this.pollCq = context.op(IbvContext.ops$poll_cq$OFFSET);
-        this.reqNotifyCq = context.op(IbvContext.ops$req_notify_cq$OFFSET);
+        this.capacity = NativeMemory.getInt(cq + ibv_cq.cqe$off);
+        this.pollCq = context.op(ibv_context.ops$poll_cq$off);
+        this.reqNotifyCq = context.op(ibv_context.ops$req_notify_cq$off);
         if (extended) {
-            startPoll = InlineVerbs.fn(cq, IbvCqEx.start_poll$OFFSET);
-            endPoll = InlineVerbs.fn(cq, IbvCqEx.end_poll$OFFSET);
-            readOpcode = InlineVerbs.fn(cq, IbvCqEx.read_opcode$OFFSET);
-            readVendorErr = InlineVerbs.fn(cq, IbvCqEx.read_vendor_err$OFFSET);
-            readByteLen = InlineVerbs.fn(cq, IbvCqEx.read_byte_len$OFFSET);
-            readImmData = InlineVerbs.fn(cq, IbvCqEx.read_imm_data$OFFSET);
-            readQpNum = InlineVerbs.fn(cq, IbvCqEx.read_qp_num$OFFSET);
-            readSrcQp = InlineVerbs.fn(cq, IbvCqEx.read_src_qp$OFFSET);
-            readWcFlags = InlineVerbs.fn(cq, IbvCqEx.read_wc_flags$OFFSET);
-            readSlid = InlineVerbs.fn(cq, IbvCqEx.read_slid$OFFSET);
-            readSl = InlineVerbs.fn(cq, IbvCqEx.read_sl$OFFSET);
-            readDlidPathBits = InlineVerbs.fn(cq, IbvCqEx.read_dlid_path_bits$OFFSET);
-            pollAttr = context.resources.allocate(IbvPollCqAttr.SIZEOF);
+            startPoll = InlineVerbs.fn(cq, ibv_cq_ex.start_poll$off);
+            endPoll = InlineVerbs.fn(cq, ibv_cq_ex.end_poll$off);
+            readOpcode = InlineVerbs.fn(cq, ibv_cq_ex.read_opcode$off);
+            readVendorErr = InlineVerbs.fn(cq, ibv_cq_ex.read_vendor_err$off);
+            readByteLen = InlineVerbs.fn(cq, ibv_cq_ex.read_byte_len$off);
+            readImmData = InlineVerbs.fn(cq, ibv_cq_ex.read_imm_data$off);
+            readQpNum = InlineVerbs.fn(cq, ibv_cq_ex.read_qp_num$off);
+            readSrcQp = InlineVerbs.fn(cq, ibv_cq_ex.read_src_qp$off);
+            readWcFlags = InlineVerbs.fn(cq, ibv_cq_ex.read_wc_flags$off);
+            readSlid = InlineVerbs.fn(cq, ibv_cq_ex.read_slid$off);
+            readSl = InlineVerbs.fn(cq, ibv_cq_ex.read_sl$off);
+            readDlidPathBits = InlineVerbs.fn(cq, ibv_cq_ex.read_dlid_path_bits$off);
+            pollAttr = context.resources.allocate(ibv_poll_cq_attr.SIZEOF);
         } else {
             startPoll = endPoll = readOpcode = readVendorErr = readByteLen = readImmData = readQpNum
                     = readSrcQp = readWcFlags = readSlid = readSl = readDlidPathBits = 0;
@@ -145,7 +145,7 @@ final class JnrCompletionQueue extends AbstractVerbsObject implements Completion
             if (wcArray != 0) {
                 context.resources.free(wcArray);
             }
-            wcArray = context.resources.allocate(IbvWc.SIZEOF * want);
+            wcArray = context.resources.allocate(ibv_wc.SIZEOF * want);
             wcCapacity = want;
         }
         int n = InlineVerbs.pollCq(pollCq, cq, want, wcArray);
@@ -153,30 +153,30 @@ final class JnrCompletionQueue extends AbstractVerbsObject implements Completion
             throw new VerbsException("ibv_poll_cq", -n, null);
         }
         for (int i = 0; i < n; i++) {
-            long wc = wcArray + IbvWc.SIZEOF * i;
-            long wrId = NativeMemory.getLong(wc + IbvWc.wr_id$OFFSET);
-            int status = NativeMemory.getInt(wc + IbvWc.status$OFFSET);
-            int qpNum = NativeMemory.getInt(wc + IbvWc.qp_num$OFFSET);
-            int vendorErr = NativeMemory.getInt(wc + IbvWc.vendor_err$OFFSET);
+            long wc = wcArray + ibv_wc.SIZEOF * i;
+            long wrId = NativeMemory.getLong(wc + ibv_wc.wr_id$off);
+            int status = NativeMemory.getInt(wc + ibv_wc.status$off);
+            int qpNum = NativeMemory.getInt(wc + ibv_wc.qp_num$off);
+            int vendorErr = NativeMemory.getInt(wc + ibv_wc.vendor_err$off);
             if (status != WC_SUCCESS) {
                 addFailed(batch, wrId, status, vendorErr, qpNum);
                 continue;
             }
-            int flags = NativeMemory.getInt(wc + IbvWc.wc_flags$OFFSET);
+            int flags = NativeMemory.getInt(wc + ibv_wc.wc_flags$off);
             int imm = (flags & (WcFlags.WITH_IMM | WcFlags.WITH_INV)) != 0
-                    ? NativeMemory.getInt(wc + IbvWc.imm_data$OFFSET) : 0;
+                    ? NativeMemory.getInt(wc + ibv_wc.imm_data$off) : 0;
             batch.add(wrId, status,
-                    NativeMemory.getInt(wc + IbvWc.opcode$OFFSET),
+                    NativeMemory.getInt(wc + ibv_wc.opcode$off),
                     vendorErr,
-                    NativeMemory.getInt(wc + IbvWc.byte_len$OFFSET),
+                    NativeMemory.getInt(wc + ibv_wc.byte_len$off),
                     hostOrderImm(imm, flags),
                     qpNum,
-                    NativeMemory.getInt(wc + IbvWc.src_qp$OFFSET),
+                    NativeMemory.getInt(wc + ibv_wc.src_qp$off),
                     flags,
-                    NativeMemory.getU16(wc + IbvWc.pkey_index$OFFSET),
-                    NativeMemory.getU16(wc + IbvWc.slid$OFFSET),
-                    NativeMemory.getU8(wc + IbvWc.sl$OFFSET),
-                    NativeMemory.getU8(wc + IbvWc.dlid_path_bits$OFFSET));
+                    NativeMemory.getU16(wc + ibv_wc.pkey_index$off),
+                    NativeMemory.getU16(wc + ibv_wc.slid$off),
+                    NativeMemory.getU8(wc + ibv_wc.sl$off),
+                    NativeMemory.getU8(wc + ibv_wc.dlid_path_bits$off));
         }
         return n;
     }
@@ -192,7 +192,7 @@ final class JnrCompletionQueue extends AbstractVerbsObject implements Completion
         int want = batch.capacity();
         int n = 0;
         while (n < want) {
-            NativeMemory.putInt(pollAttr + IbvPollCqAttr.comp_mask$OFFSET, 0);
+            NativeMemory.putInt(pollAttr + ibv_poll_cq_attr.comp_mask$off, 0);
             int rc = InlineVerbs.startPoll(startPoll, cq, pollAttr);
             if (rc == Errno.ENOENT) {
                 // Empty: ibv_create_cq_ex(3) says end_poll is not called after a failed start_poll.
@@ -217,8 +217,8 @@ final class JnrCompletionQueue extends AbstractVerbsObject implements Completion
 
     /** Adds the completion {@code start_poll} made current. */
     private void addCurrent(long cq, WorkCompletionBatch batch) {
-        long wrId = NativeMemory.getLong(cq + IbvCqEx.wr_id$OFFSET);
-        int status = NativeMemory.getInt(cq + IbvCqEx.status$OFFSET);
+        long wrId = NativeMemory.getLong(cq + ibv_cq_ex.wr_id$off);
+        int status = NativeMemory.getInt(cq + ibv_cq_ex.status$off);
         int qpNum = InlineVerbs.readU32(readQpNum, cq);
         int vendorErr = InlineVerbs.readU32(readVendorErr, cq);
         if (status != WC_SUCCESS) {

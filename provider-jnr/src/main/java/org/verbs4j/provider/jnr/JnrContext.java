@@ -24,19 +24,21 @@ import org.verbs4j.ProtectionDomain;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.jnr.internal.ContextResources;
-import org.verbs4j.provider.jnr.internal.IbvAsyncEvent;
-import org.verbs4j.provider.jnr.internal.IbvContext;
-import org.verbs4j.provider.jnr.internal.IbvCqInitAttrEx;
-import org.verbs4j.provider.jnr.internal.IbvDeviceAttr;
-import org.verbs4j.provider.jnr.internal.IbvDeviceAttrEx;
-import org.verbs4j.provider.jnr.internal.IbvPortAttr;
-import org.verbs4j.provider.jnr.internal.IbvTdInitAttr;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeLibraries;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
-import org.verbs4j.provider.jnr.internal.VerbsContext;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.provider.nativecommon.CapabilityProbe;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_async_event;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_device_attr;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_device_attr_ex;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_port_attr;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_attr;
+import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq_init_attr_ex;
+import org.verbs4j.provider.nativecommon.internal.PosixStructs;
 
 /**
  * An open device, {@code struct ibv_context}. It owns every object created from it through
@@ -65,9 +67,6 @@ final class JnrContext extends AbstractVerbsObject implements Context {
     /** {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, 0 without the extended query. */
     final long deviceCapFlagsEx;
 
-    /** {@code IB_UVERBS_DEVICE_ATOMIC_WRITE}: the kernel driver executes ATOMIC_WRITE (Linux 6.2+). */
-    static final long DEVICE_ATOMIC_WRITE = 1L << 40;
-
     JnrContext(NativeLibraries libs, JnrDevice device, long handle) {
         super("Context", null);
         this.libs = libs;
@@ -84,14 +83,14 @@ final class JnrContext extends AbstractVerbsObject implements Context {
      * device has no extended query or it fails.
      */
     private static long queryDeviceCapFlagsEx(long handle) {
-        long fn = InlineVerbs.verbsContextOp(handle, VerbsContext.query_device_ex$OFFSET);
+        long fn = InlineVerbs.verbsContextOp(handle, verbs_context.query_device_ex$off);
         if (fn == 0) {
             return 0;
         }
-        long a = NativeMemory.allocate(IbvDeviceAttrEx.SIZEOF);
+        long a = NativeMemory.allocate(ibv_device_attr_ex.SIZEOF);
         try {
-            int rc = InlineVerbs.queryDeviceEx(fn, handle, a, IbvDeviceAttrEx.SIZEOF);
-            return rc == 0 ? NativeMemory.getLong(a + IbvDeviceAttrEx.device_cap_flags_ex$OFFSET) : 0;
+            int rc = InlineVerbs.queryDeviceEx(fn, handle, a, ibv_device_attr_ex.SIZEOF);
+            return rc == 0 ? NativeMemory.getLong(a + ibv_device_attr_ex.device_cap_flags_ex$off) : 0;
         } finally {
             NativeMemory.free(a);
         }
@@ -131,44 +130,44 @@ final class JnrContext extends AbstractVerbsObject implements Context {
 
     @Override
     public DeviceAttributes queryDevice() {
-        long a = NativeMemory.allocate(IbvDeviceAttr.SIZEOF);
+        long a = NativeMemory.allocate(ibv_device_attr.SIZEOF);
         try {
             int rc = libs.ibverbs().ibv_query_device(handle(), a);
             if (rc != 0) {
                 throw new VerbsException("ibv_query_device", JnrProvider.errnoOf(rc), null);
             }
             byte[] fw = new byte[64];
-            NativeMemory.getBytes(a + IbvDeviceAttr.fw_ver$OFFSET, fw, 0, 64);
+            NativeMemory.getBytes(a + ibv_device_attr.fw_ver$off, fw, 0, 64);
             int len = 0;
             while (len < 64 && fw[len] != 0) {
                 len++;
             }
             DeviceAttributes d = new DeviceAttributes(new String(fw, 0, len, StandardCharsets.US_ASCII),
-                    Long.reverseBytes(NativeMemory.getLong(a + IbvDeviceAttr.node_guid$OFFSET)),
-                    Long.reverseBytes(NativeMemory.getLong(a + IbvDeviceAttr.sys_image_guid$OFFSET)),
-                    unsignedToLong(NativeMemory.getLong(a + IbvDeviceAttr.max_mr_size$OFFSET)),
-                    NativeMemory.getLong(a + IbvDeviceAttr.page_size_cap$OFFSET),
-                    i(a, IbvDeviceAttr.vendor_id$OFFSET), i(a, IbvDeviceAttr.vendor_part_id$OFFSET),
-                    i(a, IbvDeviceAttr.hw_ver$OFFSET), i(a, IbvDeviceAttr.max_qp$OFFSET),
-                    i(a, IbvDeviceAttr.max_qp_wr$OFFSET), i(a, IbvDeviceAttr.device_cap_flags$OFFSET),
-                    i(a, IbvDeviceAttr.max_sge$OFFSET), i(a, IbvDeviceAttr.max_sge_rd$OFFSET),
-                    i(a, IbvDeviceAttr.max_cq$OFFSET), i(a, IbvDeviceAttr.max_cqe$OFFSET),
-                    i(a, IbvDeviceAttr.max_mr$OFFSET), i(a, IbvDeviceAttr.max_pd$OFFSET),
-                    i(a, IbvDeviceAttr.max_qp_rd_atom$OFFSET), i(a, IbvDeviceAttr.max_ee_rd_atom$OFFSET),
-                    i(a, IbvDeviceAttr.max_res_rd_atom$OFFSET), i(a, IbvDeviceAttr.max_qp_init_rd_atom$OFFSET),
-                    i(a, IbvDeviceAttr.max_ee_init_rd_atom$OFFSET),
-                    AtomicCapability.of(i(a, IbvDeviceAttr.atomic_cap$OFFSET)),
-                    i(a, IbvDeviceAttr.max_ee$OFFSET), i(a, IbvDeviceAttr.max_rdd$OFFSET),
-                    i(a, IbvDeviceAttr.max_mw$OFFSET), i(a, IbvDeviceAttr.max_raw_ipv6_qp$OFFSET),
-                    i(a, IbvDeviceAttr.max_raw_ethy_qp$OFFSET), i(a, IbvDeviceAttr.max_mcast_grp$OFFSET),
-                    i(a, IbvDeviceAttr.max_mcast_qp_attach$OFFSET),
-                    i(a, IbvDeviceAttr.max_total_mcast_qp_attach$OFFSET), i(a, IbvDeviceAttr.max_ah$OFFSET),
-                    i(a, IbvDeviceAttr.max_fmr$OFFSET), i(a, IbvDeviceAttr.max_map_per_fmr$OFFSET),
-                    i(a, IbvDeviceAttr.max_srq$OFFSET), i(a, IbvDeviceAttr.max_srq_wr$OFFSET),
-                    i(a, IbvDeviceAttr.max_srq_sge$OFFSET),
-                    NativeMemory.getU16(a + IbvDeviceAttr.max_pkeys$OFFSET),
-                    NativeMemory.getU8(a + IbvDeviceAttr.local_ca_ack_delay$OFFSET),
-                    NativeMemory.getU8(a + IbvDeviceAttr.phys_port_cnt$OFFSET));
+                    Long.reverseBytes(NativeMemory.getLong(a + ibv_device_attr.node_guid$off)),
+                    Long.reverseBytes(NativeMemory.getLong(a + ibv_device_attr.sys_image_guid$off)),
+                    unsignedToLong(NativeMemory.getLong(a + ibv_device_attr.max_mr_size$off)),
+                    NativeMemory.getLong(a + ibv_device_attr.page_size_cap$off),
+                    i(a, ibv_device_attr.vendor_id$off), i(a, ibv_device_attr.vendor_part_id$off),
+                    i(a, ibv_device_attr.hw_ver$off), i(a, ibv_device_attr.max_qp$off),
+                    i(a, ibv_device_attr.max_qp_wr$off), i(a, ibv_device_attr.device_cap_flags$off),
+                    i(a, ibv_device_attr.max_sge$off), i(a, ibv_device_attr.max_sge_rd$off),
+                    i(a, ibv_device_attr.max_cq$off), i(a, ibv_device_attr.max_cqe$off),
+                    i(a, ibv_device_attr.max_mr$off), i(a, ibv_device_attr.max_pd$off),
+                    i(a, ibv_device_attr.max_qp_rd_atom$off), i(a, ibv_device_attr.max_ee_rd_atom$off),
+                    i(a, ibv_device_attr.max_res_rd_atom$off), i(a, ibv_device_attr.max_qp_init_rd_atom$off),
+                    i(a, ibv_device_attr.max_ee_init_rd_atom$off),
+                    AtomicCapability.of(i(a, ibv_device_attr.atomic_cap$off)),
+                    i(a, ibv_device_attr.max_ee$off), i(a, ibv_device_attr.max_rdd$off),
+                    i(a, ibv_device_attr.max_mw$off), i(a, ibv_device_attr.max_raw_ipv6_qp$off),
+                    i(a, ibv_device_attr.max_raw_ethy_qp$off), i(a, ibv_device_attr.max_mcast_grp$off),
+                    i(a, ibv_device_attr.max_mcast_qp_attach$off),
+                    i(a, ibv_device_attr.max_total_mcast_qp_attach$off), i(a, ibv_device_attr.max_ah$off),
+                    i(a, ibv_device_attr.max_fmr$off), i(a, ibv_device_attr.max_map_per_fmr$off),
+                    i(a, ibv_device_attr.max_srq$off), i(a, ibv_device_attr.max_srq_wr$off),
+                    i(a, ibv_device_attr.max_srq_sge$off),
+                    NativeMemory.getU16(a + ibv_device_attr.max_pkeys$off),
+                    NativeMemory.getU8(a + ibv_device_attr.local_ca_ack_delay$off),
+                    NativeMemory.getU8(a + ibv_device_attr.phys_port_cnt$off));
             deviceAttributes = d;
             return d;
         } finally {
@@ -202,32 +201,32 @@ final class JnrContext extends AbstractVerbsObject implements Context {
     public PortAttributes queryPort(int portNum) {
         checkOpen();
         checkPort(portNum);
-        long a = NativeMemory.allocate(IbvPortAttr.SIZEOF);
+        long a = NativeMemory.allocate(ibv_port_attr.SIZEOF);
         try {
-            long fn = InlineVerbs.verbsContextOp(handle(), VerbsContext.query_port$OFFSET);
-            int rc = fn != 0 ? InlineVerbs.queryPort(fn, handle, portNum, a, IbvPortAttr.SIZEOF)
+            long fn = InlineVerbs.verbsContextOp(handle(), verbs_context.query_port$off);
+            int rc = fn != 0 ? InlineVerbs.queryPort(fn, handle, portNum, a, ibv_port_attr.SIZEOF)
                     : libs.ibverbs().ibv_query_port(handle, portNum, a);
             if (rc != 0) {
                 throw new VerbsException("ibv_query_port", JnrProvider.errnoOf(rc), "port " + portNum);
             }
-            int state = i(a, IbvPortAttr.state$OFFSET);
+            int state = i(a, ibv_port_attr.state$off);
             return new PortAttributes(state <= 5 ? PortState.of(state) : PortState.NOP,
-                    Mtu.of(i(a, IbvPortAttr.max_mtu$OFFSET)), Mtu.of(i(a, IbvPortAttr.active_mtu$OFFSET)),
-                    i(a, IbvPortAttr.gid_tbl_len$OFFSET), i(a, IbvPortAttr.port_cap_flags$OFFSET),
-                    Integer.toUnsignedLong(i(a, IbvPortAttr.max_msg_sz$OFFSET)),
-                    i(a, IbvPortAttr.bad_pkey_cntr$OFFSET), i(a, IbvPortAttr.qkey_viol_cntr$OFFSET),
-                    NativeMemory.getU16(a + IbvPortAttr.pkey_tbl_len$OFFSET),
-                    NativeMemory.getU16(a + IbvPortAttr.lid$OFFSET), NativeMemory.getU16(a + IbvPortAttr.sm_lid$OFFSET),
-                    NativeMemory.getU8(a + IbvPortAttr.lmc$OFFSET), NativeMemory.getU8(a + IbvPortAttr.max_vl_num$OFFSET),
-                    NativeMemory.getU8(a + IbvPortAttr.sm_sl$OFFSET),
-                    NativeMemory.getU8(a + IbvPortAttr.subnet_timeout$OFFSET),
-                    NativeMemory.getU8(a + IbvPortAttr.init_type_reply$OFFSET),
-                    NativeMemory.getU8(a + IbvPortAttr.active_width$OFFSET),
-                    NativeMemory.getU8(a + IbvPortAttr.active_speed$OFFSET),
-                    NativeMemory.getU8(a + IbvPortAttr.phys_state$OFFSET),
-                    linkLayer(NativeMemory.getU8(a + IbvPortAttr.link_layer$OFFSET)),
-                    NativeMemory.getU8(a + IbvPortAttr.flags$OFFSET),
-                    NativeMemory.getU16(a + IbvPortAttr.port_cap_flags2$OFFSET));
+                    Mtu.of(i(a, ibv_port_attr.max_mtu$off)), Mtu.of(i(a, ibv_port_attr.active_mtu$off)),
+                    i(a, ibv_port_attr.gid_tbl_len$off), i(a, ibv_port_attr.port_cap_flags$off),
+                    Integer.toUnsignedLong(i(a, ibv_port_attr.max_msg_sz$off)),
+                    i(a, ibv_port_attr.bad_pkey_cntr$off), i(a, ibv_port_attr.qkey_viol_cntr$off),
+                    NativeMemory.getU16(a + ibv_port_attr.pkey_tbl_len$off),
+                    NativeMemory.getU16(a + ibv_port_attr.lid$off), NativeMemory.getU16(a + ibv_port_attr.sm_lid$off),
+                    NativeMemory.getU8(a + ibv_port_attr.lmc$off), NativeMemory.getU8(a + ibv_port_attr.max_vl_num$off),
+                    NativeMemory.getU8(a + ibv_port_attr.sm_sl$off),
+                    NativeMemory.getU8(a + ibv_port_attr.subnet_timeout$off),
+                    NativeMemory.getU8(a + ibv_port_attr.init_type_reply$off),
+                    NativeMemory.getU8(a + ibv_port_attr.active_width$off),
+                    NativeMemory.getU8(a + ibv_port_attr.active_speed$off),
+                    NativeMemory.getU8(a + ibv_port_attr.phys_state$off),
+                    linkLayer(NativeMemory.getU8(a + ibv_port_attr.link_layer$off)),
+                    NativeMemory.getU8(a + ibv_port_attr.flags$off),
+                    NativeMemory.getU16(a + ibv_port_attr.port_cap_flags2$off));
         } finally {
             NativeMemory.free(a);
         }
@@ -267,7 +266,7 @@ final class JnrContext extends AbstractVerbsObject implements Context {
             synchronized (this) {
                 c = capabilities;
                 if (c == null) {
-                    c = CapabilityProbe.probe(this);
+                    c = CapabilityProbe.probe(new JnrDeviceFacts(this));
                     capabilities = c;
                 }
             }
@@ -307,7 +306,7 @@ final class JnrContext extends AbstractVerbsObject implements Context {
             ch = jc;
             ch.checkOpen();
         }
-        int vectors = NativeMemory.getInt(handle + IbvContext.num_comp_vectors$OFFSET);
+        int vectors = NativeMemory.getInt(handle + ibv_context.num_comp_vectors$off);
         if (compVector < 0 || compVector >= Math.max(vectors, 1)) {
             throw new IllegalArgumentException("compVector is 0.." + (Math.max(vectors, 1) - 1) + ": " + compVector);
         }
@@ -337,16 +336,16 @@ final class JnrContext extends AbstractVerbsObject implements Context {
      * @throws VerbsException any other errno of {@code ibv_create_cq_ex}, such as EINVAL for too many entries
      */
     private long createCqEx(int cqe, long channel, int compVector) {
-        long fn = InlineVerbs.verbsContextOp(handle, VerbsContext.create_cq_ex$OFFSET);
+        long fn = InlineVerbs.verbsContextOp(handle, verbs_context.create_cq_ex$off);
         if (fn == 0) {
             return 0;
         }
-        long attr = NativeMemory.allocate(IbvCqInitAttrEx.SIZEOF);
+        long attr = NativeMemory.allocate(ibv_cq_init_attr_ex.SIZEOF);
         try {
-            NativeMemory.putInt(attr + IbvCqInitAttrEx.cqe$OFFSET, cqe);
-            NativeMemory.putAddress(attr + IbvCqInitAttrEx.channel$OFFSET, channel);
-            NativeMemory.putInt(attr + IbvCqInitAttrEx.comp_vector$OFFSET, compVector);
-            NativeMemory.putLong(attr + IbvCqInitAttrEx.wc_flags$OFFSET, IbvCqInitAttrEx.WC_STANDARD_FLAGS);
+            NativeMemory.putInt(attr + ibv_cq_init_attr_ex.cqe$off, cqe);
+            NativeMemory.putAddress(attr + ibv_cq_init_attr_ex.channel$off, channel);
+            NativeMemory.putInt(attr + ibv_cq_init_attr_ex.comp_vector$off, compVector);
+            NativeMemory.putLong(attr + ibv_cq_init_attr_ex.wc_flags$off, ibv_cq_init_attr_ex.WC_STANDARD_FLAGS);
             long cqx = InlineVerbs.createPP(fn, handle, attr);
             if (cqx == 0) {
                 int e = InlineVerbs.lastErrno();
@@ -363,11 +362,11 @@ final class JnrContext extends AbstractVerbsObject implements Context {
 
     @Override
     public ThreadDomain allocTd() {
-        long fn = InlineVerbs.verbsContextOp(handle(), VerbsContext.alloc_td$OFFSET);
+        long fn = InlineVerbs.verbsContextOp(handle(), verbs_context.alloc_td$off);
         if (fn == 0) {
             throw new VerbsException("ibv_alloc_td", Errno.EOPNOTSUPP, null);
         }
-        long attr = NativeMemory.allocate(IbvTdInitAttr.SIZEOF);
+        long attr = NativeMemory.allocate(ibv_td_init_attr.SIZEOF);
         try {
             long td = InlineVerbs.createPP(fn, handle, attr);
             if (td == 0) {
@@ -387,10 +386,10 @@ final class JnrContext extends AbstractVerbsObject implements Context {
         synchronized (this) {
             checkOpen();
             if (asyncScratch == 0) {
-                asyncScratch = resources.allocate(Math.max(IbvAsyncEvent.SIZEOF, 8) + 8);
+                asyncScratch = resources.allocate(ibv_async_event.SIZEOF + PosixStructs.pollfd.SIZEOF);
             }
-            int fd = NativeMemory.getInt(handle + IbvContext.async_fd$OFFSET);
-            if (!Fds.awaitReadable(libs, asyncScratch + IbvAsyncEvent.SIZEOF, fd, timeout, unit)) {
+            int fd = NativeMemory.getInt(handle + ibv_context.async_fd$off);
+            if (!Fds.awaitReadable(libs, asyncScratch + ibv_async_event.SIZEOF, fd, timeout, unit)) {
                 return null;
             }
             long ev = asyncScratch;
@@ -398,9 +397,9 @@ final class JnrContext extends AbstractVerbsObject implements Context {
                 throw new VerbsException("ibv_get_async_event", libs.lastErrno(), null);
             }
             try {
-                int type = NativeMemory.getInt(ev + IbvAsyncEvent.event_type$OFFSET);
+                int type = NativeMemory.getInt(ev + ibv_async_event.event_type$off);
                 AsyncEventType t = AsyncEventType.of(type);
-                long element = NativeMemory.getAddress(ev + IbvAsyncEvent.element$qp$OFFSET);
+                long element = NativeMemory.getAddress(ev + ibv_async_event.element$qp$off);
                 return switch (t) {
                     case CQ_ERR -> new AsyncEvent(t, null, (CompletionQueue) lookup(element), null, 0);
                     case QP_FATAL, QP_REQ_ERR, QP_ACCESS_ERR, COMM_EST, SQ_DRAINED, PATH_MIG, PATH_MIG_ERR,
@@ -409,7 +408,7 @@ final class JnrContext extends AbstractVerbsObject implements Context {
                             new AsyncEvent(t, null, null, (JnrSharedReceiveQueue) lookup(element), 0);
                     case PORT_ACTIVE, PORT_ERR, LID_CHANGE, PKEY_CHANGE, SM_CHANGE, CLIENT_REREGISTER, GID_CHANGE ->
                             new AsyncEvent(t, null, null, null,
-                                    NativeMemory.getInt(ev + IbvAsyncEvent.element$port_num$OFFSET));
+                                    NativeMemory.getInt(ev + ibv_async_event.element$port_num$off));
                     case DEVICE_FATAL, WQ_FATAL -> new AsyncEvent(t, null, null, null, 0);
                 };
             } finally {

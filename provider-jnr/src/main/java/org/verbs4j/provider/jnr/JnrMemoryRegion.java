@@ -6,9 +6,9 @@ import java.lang.foreign.MemorySegment;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.provider.jnr.internal.ContextResources;
-import org.verbs4j.provider.jnr.internal.IbvMr;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mr;
 
 /**
  * A registered memory region, {@code struct ibv_mr}.
@@ -32,8 +32,8 @@ final class JnrMemoryRegion extends AbstractVerbsObject implements MemoryRegion 
         this.pd = pd;
         this.segment = segment;
         this.access = access;
-        this.lkey = NativeMemory.getInt(mr + IbvMr.lkey$OFFSET);
-        this.rkey = NativeMemory.getInt(mr + IbvMr.rkey$OFFSET);
+        this.lkey = NativeMemory.getInt(mr + ibv_mr.lkey$off);
+        this.rkey = NativeMemory.getInt(mr + ibv_mr.rkey$off);
         dependOn(pd);
         register();
     }

@@ -4,11 +4,11 @@ import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwType;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.provider.jnr.internal.ContextResources;
-import org.verbs4j.provider.jnr.internal.IbvContext;
-import org.verbs4j.provider.jnr.internal.IbvMw;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw;
 
 /**
  * A memory window, {@code struct ibv_mw}, allocated and freed through {@code ibv_context.ops}. Its rkey is
@@ -55,7 +55,7 @@ final class JnrMemoryWindow extends AbstractVerbsObject implements MemoryWindow 
     @Override
     public int rkey() {
         checkOpen();
-        int native_ = NativeMemory.getInt(handle + IbvMw.rkey$OFFSET);
+        int native_ = NativeMemory.getInt(handle + ibv_mw.rkey$off);
         int posted = type2Rkey;
         return type == MwType.TYPE_2 && posted != 0 ? posted : native_;
     }
@@ -90,7 +90,7 @@ final class JnrMemoryWindow extends AbstractVerbsObject implements MemoryWindow 
 
     @Override
     protected int destroy() {
-        return InlineVerbs.callP(context.op(IbvContext.ops$dealloc_mw$OFFSET), handle);
+        return InlineVerbs.callP(context.op(ibv_context.ops$dealloc_mw$off), handle);
     }
 
     @Override

@@ -19,11 +19,11 @@ import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.jnr.internal.ContextResources;
-import org.verbs4j.provider.jnr.internal.IbvAhAttr;
-import org.verbs4j.provider.jnr.internal.IbvContext;
-import org.verbs4j.provider.jnr.internal.IbvSrqInitAttr;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ah_attr;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_init_attr;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.RegionTable;
 import org.verbs4j.spi.support.AbstractVerbsObject;
@@ -77,7 +77,7 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
         Objects.requireNonNull(type, "type");
         checkOpen();
         long pd = handle;
-        long fn = context.op(IbvContext.ops$alloc_mw$OFFSET);
+        long fn = context.op(ibv_context.ops$alloc_mw$off);
         if (fn == 0) {
             throw new VerbsException("ibv_alloc_mw", Errno.EOPNOTSUPP, null);
         }
@@ -107,7 +107,7 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
                         + " is beyond port " + attributes.portNum() + "'s " + gids + "-entry GID table");
             }
         }
-        long a = NativeMemory.allocate(IbvAhAttr.SIZEOF);
+        long a = NativeMemory.allocate(ibv_ah_attr.SIZEOF);
         try {
             writeAhAttr(a, attributes);
             long ah = context.libs.ibverbs().ibv_create_ah(pd, a);
@@ -122,42 +122,42 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
 
     /** Writes {@code struct ibv_ah_attr} at {@code a}. */
     static void writeAhAttr(long a, AhAttributes av) {
-        NativeMemory.clear(a, IbvAhAttr.SIZEOF);
+        NativeMemory.clear(a, ibv_ah_attr.SIZEOF);
         if (av.grh() != null) {
             byte[] dgid = av.grh().dgid().toBytes();
-            NativeMemory.putBytes(a + IbvAhAttr.grh$dgid$OFFSET, dgid, 0, 16);
-            NativeMemory.putInt(a + IbvAhAttr.grh$flow_label$OFFSET, av.grh().flowLabel());
-            NativeMemory.putByte(a + IbvAhAttr.grh$sgid_index$OFFSET, av.grh().sgidIndex());
-            NativeMemory.putByte(a + IbvAhAttr.grh$hop_limit$OFFSET, av.grh().hopLimit());
-            NativeMemory.putByte(a + IbvAhAttr.grh$traffic_class$OFFSET, av.grh().trafficClass());
-            NativeMemory.putByte(a + IbvAhAttr.is_global$OFFSET, 1);
+            NativeMemory.putBytes(a + ibv_ah_attr.grh$dgid$off, dgid, 0, 16);
+            NativeMemory.putInt(a + ibv_ah_attr.grh$flow_label$off, av.grh().flowLabel());
+            NativeMemory.putByte(a + ibv_ah_attr.grh$sgid_index$off, av.grh().sgidIndex());
+            NativeMemory.putByte(a + ibv_ah_attr.grh$hop_limit$off, av.grh().hopLimit());
+            NativeMemory.putByte(a + ibv_ah_attr.grh$traffic_class$off, av.grh().trafficClass());
+            NativeMemory.putByte(a + ibv_ah_attr.is_global$off, 1);
         }
-        NativeMemory.putShort(a + IbvAhAttr.dlid$OFFSET, av.dlid());
-        NativeMemory.putByte(a + IbvAhAttr.sl$OFFSET, av.sl());
-        NativeMemory.putByte(a + IbvAhAttr.src_path_bits$OFFSET, av.srcPathBits());
-        NativeMemory.putByte(a + IbvAhAttr.static_rate$OFFSET, av.staticRate());
-        NativeMemory.putByte(a + IbvAhAttr.port_num$OFFSET, av.portNum());
+        NativeMemory.putShort(a + ibv_ah_attr.dlid$off, av.dlid());
+        NativeMemory.putByte(a + ibv_ah_attr.sl$off, av.sl());
+        NativeMemory.putByte(a + ibv_ah_attr.src_path_bits$off, av.srcPathBits());
+        NativeMemory.putByte(a + ibv_ah_attr.static_rate$off, av.staticRate());
+        NativeMemory.putByte(a + ibv_ah_attr.port_num$off, av.portNum());
     }
 
     /** Reads {@code struct ibv_ah_attr} at {@code a}, or null when it names no port. */
     static AhAttributes readAhAttr(long a) {
-        int port = NativeMemory.getU8(a + IbvAhAttr.port_num$OFFSET);
+        int port = NativeMemory.getU8(a + ibv_ah_attr.port_num$off);
         if (port == 0) {
             return null;
         }
         org.verbs4j.GlobalRoute grh = null;
-        if (NativeMemory.getU8(a + IbvAhAttr.is_global$OFFSET) != 0) {
+        if (NativeMemory.getU8(a + ibv_ah_attr.is_global$off) != 0) {
             byte[] dgid = new byte[16];
-            NativeMemory.getBytes(a + IbvAhAttr.grh$dgid$OFFSET, dgid, 0, 16);
+            NativeMemory.getBytes(a + ibv_ah_attr.grh$dgid$off, dgid, 0, 16);
             grh = new org.verbs4j.GlobalRoute(org.verbs4j.Gid.of(dgid),
-                    NativeMemory.getInt(a + IbvAhAttr.grh$flow_label$OFFSET) & 0xfffff,
-                    NativeMemory.getU8(a + IbvAhAttr.grh$sgid_index$OFFSET),
-                    NativeMemory.getU8(a + IbvAhAttr.grh$hop_limit$OFFSET),
-                    NativeMemory.getU8(a + IbvAhAttr.grh$traffic_class$OFFSET));
+                    NativeMemory.getInt(a + ibv_ah_attr.grh$flow_label$off) & 0xfffff,
+                    NativeMemory.getU8(a + ibv_ah_attr.grh$sgid_index$off),
+                    NativeMemory.getU8(a + ibv_ah_attr.grh$hop_limit$off),
+                    NativeMemory.getU8(a + ibv_ah_attr.grh$traffic_class$off));
         }
-        return new AhAttributes(grh, NativeMemory.getU16(a + IbvAhAttr.dlid$OFFSET),
-                NativeMemory.getU8(a + IbvAhAttr.sl$OFFSET) & 0xf, NativeMemory.getU8(a + IbvAhAttr.src_path_bits$OFFSET),
-                NativeMemory.getU8(a + IbvAhAttr.static_rate$OFFSET), port);
+        return new AhAttributes(grh, NativeMemory.getU16(a + ibv_ah_attr.dlid$off),
+                NativeMemory.getU8(a + ibv_ah_attr.sl$off) & 0xf, NativeMemory.getU8(a + ibv_ah_attr.src_path_bits$off),
+                NativeMemory.getU8(a + ibv_ah_attr.static_rate$off), port);
     }
 
     @Override
@@ -174,17 +174,17 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
         Objects.requireNonNull(attributes, "attributes");
         checkOpen();
         long pd = handle;
-        long a = NativeMemory.allocate(IbvSrqInitAttr.SIZEOF);
+        long a = NativeMemory.allocate(ibv_srq_init_attr.SIZEOF);
         try {
-            NativeMemory.putInt(a + IbvSrqInitAttr.attr$max_wr$OFFSET, attributes.maxWr());
-            NativeMemory.putInt(a + IbvSrqInitAttr.attr$max_sge$OFFSET, attributes.maxSge());
-            NativeMemory.putInt(a + IbvSrqInitAttr.attr$srq_limit$OFFSET, attributes.srqLimit());
+            NativeMemory.putInt(a + ibv_srq_init_attr.attr$max_wr$off, attributes.maxWr());
+            NativeMemory.putInt(a + ibv_srq_init_attr.attr$max_sge$off, attributes.maxSge());
+            NativeMemory.putInt(a + ibv_srq_init_attr.attr$srq_limit$off, attributes.srqLimit());
             long srq = context.libs.ibverbs().ibv_create_srq(pd, a);
             if (srq == 0) {
                 throw new VerbsException("ibv_create_srq", context.libs.lastErrno(), attributes.toString());
             }
             return new JnrSharedReceiveQueue(this, srq,
-                    NativeMemory.getInt(a + IbvSrqInitAttr.attr$max_sge$OFFSET));
+                    NativeMemory.getInt(a + ibv_srq_init_attr.attr$max_sge$off));
         } finally {
             NativeMemory.free(a);
         }

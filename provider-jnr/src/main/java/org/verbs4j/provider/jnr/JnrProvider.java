@@ -1,16 +1,16 @@
 package org.verbs4j.provider.jnr;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.verbs4j.ConnectionManager;
 import org.verbs4j.Device;
 import org.verbs4j.Errno;
-import org.verbs4j.ProviderUnavailableException;
 import org.verbs4j.provider.jnr.internal.Ibverbs;
 import org.verbs4j.provider.jnr.internal.NativeLibraries;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.provider.nativecommon.IbverbsAvailability;
+import org.verbs4j.provider.nativecommon.IbverbsUnavailableException;
+import org.verbs4j.provider.nativecommon.IbverbsUnavailableException.Reason;
 import org.verbs4j.spi.VerbsProvider;
 import org.verbs4j.spi.support.BoundConnectionManager;
 
@@ -32,6 +32,10 @@ public final class JnrProvider implements VerbsProvider {
     /** The kill switch: {@code -Dverbs4j.jnr.disabled=true} makes the provider unavailable. */
     public static final String DISABLED_PROPERTY = "verbs4j.jnr.disabled";
 
+    /** Loaded on first use, never at class initialisation of the provider; one per JVM. */
+    private static final IbverbsAvailability<NativeLibraries> AVAILABILITY =
+            new IbverbsAvailability<>("jnr", DISABLED_PROPERTY, JnrProvider::load);
+
     /** Public for {@link java.util.ServiceLoader}; does no work. */
     public JnrProvider() {}
 
@@ -52,22 +56,18 @@ public final class JnrProvider implements VerbsProvider {
 
     @Override
     public boolean isAvailable() {
-        return unavailabilityCause() == null;
+        return AVAILABILITY.isAvailable();
     }
 
     @Override
     public Throwable unavailabilityCause() {
-        if (Boolean.getBoolean(DISABLED_PROPERTY)) {
-            return new ProviderUnavailableException("the jnr provider is turned off by -D" + DISABLED_PROPERTY
-                    + "=true", null);
-        }
-        return Availability.CAUSE;
+        return AVAILABILITY.unavailabilityCause();
     }
 
     @Override
     public List<Device> devices() {
         ensureAvailability();
-        return listDevices(Availability.LIBRARIES);
+        return listDevices(AVAILABILITY.library());
     }
 
     /** Has a connection manager when the provider is available and librdmacm ({@code librdmacm1}) loads. */
@@ -123,11 +123,7 @@ public final class JnrProvider implements VerbsProvider {
 
     /** The libraries, once loaded; for the object model. */
     static NativeLibraries libraries() {
-        NativeLibraries libs = Availability.LIBRARIES;
-        if (libs == null) {
-            throw new ProviderUnavailableException("the jnr provider is unavailable", Availability.CAUSE);
-        }
-        return libs;
+        return AVAILABILITY.library();
     }
 
     /** The errno of a libibverbs call that returned {@code rc}: the value itself, or errno when it is -1. */
@@ -174,55 +170,34 @@ public final class JnrProvider implements VerbsProvider {
         };
     }
 
-    /** Computed on first use, never at class initialisation of the provider. */
-    private static final class Availability {
-        static final NativeLibraries LIBRARIES;
-        static final Throwable CAUSE;
-
-        static {
-            NativeLibraries libs = null;
-            Throwable cause;
-            try {
-                libs = NativeLibraries.load();
-                cause = probe(libs);
-            } catch (UnsatisfiedLinkError | RuntimeException e) {
-                cause = new ProviderUnavailableException("libibverbs could not be loaded through JNR-FFI ("
-                        + NativeLibraries.IBVERBS_SONAME + "): " + e.getMessage()
-                        + ". Install rdma-core's libibverbs1 package.", e);
-            } catch (LinkageError e) {
-                cause = new ProviderUnavailableException("JNR-FFI or jffi could not load its native stub: "
-                        + e.getMessage(), e);
-            }
-            LIBRARIES = cause == null ? libs : null;
-            CAUSE = cause;
+    /** Loads the libraries and checks that they list a device: the binding's half of {@link #AVAILABILITY}. */
+    private static NativeLibraries load() {
+        NativeLibraries libs;
+        try {
+            libs = NativeLibraries.load();
+        } catch (UnsatisfiedLinkError | RuntimeException e) {
+            throw new IbverbsUnavailableException(Reason.LIBRARY_MISSING, "libibverbs could not be loaded through "
+                    + "JNR-FFI (" + NativeLibraries.IBVERBS_SONAME + "): " + e.getMessage()
+                    + ". Install rdma-core's libibverbs1 package.", e);
+        } catch (LinkageError e) {
+            throw new IbverbsUnavailableException(Reason.LIBRARY_MISSING, "JNR-FFI or jffi could not load its "
+                    + "native stub: " + e.getMessage(), e);
         }
-
-        private static Throwable probe(NativeLibraries libs) {
-            Ibverbs ib = libs.ibverbs();
-            long num = NativeMemory.allocate(4);
-            try {
-                long list = ib.ibv_get_device_list(num);
-                if (list == 0) {
-                    int errno = libs.lastErrno();
-                    if (errno == Errno.ENOSYS) {
-                        return new ProviderUnavailableException("libibverbs loaded, but the kernel has no RDMA "
-                                + "support: ibv_get_device_list failed with ENOSYS"
-                                + (Files.isDirectory(Path.of("/sys/class/infiniband_verbs")) ? ""
-                                        : " (/sys/class/infiniband_verbs is missing)"), null);
-                    }
-                    return new ProviderUnavailableException("libibverbs loaded, but ibv_get_device_list failed with "
-                            + Errno.name(errno), null);
-                }
-                int n = NativeMemory.getInt(num);
-                ib.ibv_free_device_list(list);
-                if (n == 0) {
-                    return new ProviderUnavailableException("libibverbs loaded, but it lists no RDMA devices "
-                            + "(no NIC, and no rxe or siw device configured with 'rdma link add')", null);
-                }
-                return null;
-            } finally {
-                NativeMemory.free(num);
+        Ibverbs ib = libs.ibverbs();
+        long num = NativeMemory.allocate(4);
+        try {
+            long list = ib.ibv_get_device_list(num);
+            if (list == 0) {
+                throw IbverbsAvailability.deviceListFailed(libs.rdmaCoreMajor(), libs.lastErrno());
             }
+            int n = NativeMemory.getInt(num);
+            ib.ibv_free_device_list(list);
+            if (n == 0) {
+                throw IbverbsAvailability.noDevice(libs.rdmaCoreMajor());
+            }
+            return libs;
+        } finally {
+            NativeMemory.free(num);
         }
     }
 }

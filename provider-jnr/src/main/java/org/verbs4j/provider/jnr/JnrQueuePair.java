@@ -29,17 +29,18 @@ import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
 import org.verbs4j.provider.jnr.internal.ContextResources;
-import org.verbs4j.provider.jnr.internal.IbvContext;
-import org.verbs4j.provider.jnr.internal.IbvMwBind;
-import org.verbs4j.provider.jnr.internal.IbvParentDomainInitAttr;
-import org.verbs4j.provider.jnr.internal.IbvQp;
-import org.verbs4j.provider.jnr.internal.IbvQpAttr;
-import org.verbs4j.provider.jnr.internal.IbvQpCap;
-import org.verbs4j.provider.jnr.internal.IbvQpInitAttr;
-import org.verbs4j.provider.jnr.internal.IbvQpInitAttrEx;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
-import org.verbs4j.provider.jnr.internal.VerbsContext;
+import org.verbs4j.provider.nativecommon.IbverbsDeviceFacts;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_parent_domain_init_attr;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw_bind;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_attr;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_cap;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr_ex;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.AbstractWrSession;
@@ -91,7 +92,7 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         context.track(ContextResources.Kind.QP, qp, this);
         this.pd = pd;
         this.type = granted.type();
-        this.qpNum = NativeMemory.getInt(qp + IbvQp.qp_num$OFFSET);
+        this.qpNum = NativeMemory.getInt(qp + ibv_qp.qp_num$off);
         this.initAttributes = granted;
         this.sendCq = sendCq;
         this.recvCq = recvCq;
@@ -99,11 +100,11 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         this.td = td;
         this.parentDomain = parentDomain;
         this.qpx = qpx;
-        this.postSend = pd.context.op(IbvContext.ops$post_send$OFFSET);
-        this.postRecv = pd.context.op(IbvContext.ops$post_recv$OFFSET);
+        this.postSend = pd.context.op(ibv_context.ops$post_send$off);
+        this.postRecv = pd.context.op(ibv_context.ops$post_recv$off);
         this.sendWrs = new SendWrArray(pd.context, type);
         this.recvWrs = new RecvWrArray(pd.context.resources);
-        this.mwBind = pd.context.resources.allocate(IbvMwBind.SIZEOF);
+        this.mwBind = pd.context.resources.allocate(ibv_mw_bind.SIZEOF);
         this.session = granted.sendOps().isEmpty() ? null
                 : new JnrWrSession(this, qpx, granted.sendOps(), granted.cap(), ipCsum());
         dependOn(pd);
@@ -137,7 +138,7 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         }
         // librxe creates such QPs whatever the kernel driver can execute; the driver says what it can in
         // device_cap_flags_ex, and ibv_wr_post(3) wants creation to fail for what cannot run.
-        if (a.sendOps().contains(WrOpcode.ATOMIC_WRITE) && (ctx.deviceCapFlagsEx & JnrContext.DEVICE_ATOMIC_WRITE) == 0) {
+        if (a.sendOps().contains(WrOpcode.ATOMIC_WRITE) && (ctx.deviceCapFlagsEx & IbverbsDeviceFacts.DEVICE_ATOMIC_WRITE) == 0) {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                     "the device does not execute ATOMIC_WRITE (no IB_UVERBS_DEVICE_ATOMIC_WRITE in device_cap_flags_ex)");
         }
@@ -145,35 +146,35 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "XRC QPs need an XRC domain, which "
                     + "this provider does not offer");
         }
-        long createQpEx = InlineVerbs.verbsContextOp(ctx.handle(), VerbsContext.create_qp_ex$OFFSET);
+        long createQpEx = InlineVerbs.verbsContextOp(ctx.handle(), verbs_context.create_qp_ex$off);
         if (createQpEx == 0) {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the device has no create_qp_ex");
         }
         long parentDomain = td == null ? 0 : allocParentDomain(ctx, pd.handle, td.handle);
-        long attr = NativeMemory.allocate(IbvQpInitAttrEx.SIZEOF);
+        long attr = NativeMemory.allocate(ibv_qp_init_attr_ex.SIZEOF);
         try {
-            NativeMemory.putAddress(attr + IbvQpInitAttrEx.send_cq$OFFSET, sendCq.handle);
-            NativeMemory.putAddress(attr + IbvQpInitAttrEx.recv_cq$OFFSET, recvCq.handle);
-            NativeMemory.putAddress(attr + IbvQpInitAttrEx.srq$OFFSET, srq == null ? 0 : srq.handle);
-            long cap = attr + IbvQpInitAttrEx.cap$OFFSET;
-            NativeMemory.putInt(cap + IbvQpCap.max_send_wr$OFFSET, a.cap().maxSendWr());
-            NativeMemory.putInt(cap + IbvQpCap.max_recv_wr$OFFSET, srq == null ? a.cap().maxRecvWr() : 0);
-            NativeMemory.putInt(cap + IbvQpCap.max_send_sge$OFFSET, a.cap().maxSendSge());
-            NativeMemory.putInt(cap + IbvQpCap.max_recv_sge$OFFSET, srq == null ? a.cap().maxRecvSge() : 0);
-            NativeMemory.putInt(cap + IbvQpCap.max_inline_data$OFFSET, a.cap().maxInlineData());
-            NativeMemory.putInt(attr + IbvQpInitAttrEx.qp_type$OFFSET, a.type().value());
-            NativeMemory.putInt(attr + IbvQpInitAttrEx.sq_sig_all$OFFSET, a.sqSigAll() ? 1 : 0);
+            NativeMemory.putAddress(attr + ibv_qp_init_attr_ex.send_cq$off, sendCq.handle);
+            NativeMemory.putAddress(attr + ibv_qp_init_attr_ex.recv_cq$off, recvCq.handle);
+            NativeMemory.putAddress(attr + ibv_qp_init_attr_ex.srq$off, srq == null ? 0 : srq.handle);
+            long cap = attr + ibv_qp_init_attr_ex.cap$off;
+            NativeMemory.putInt(cap + ibv_qp_cap.max_send_wr$off, a.cap().maxSendWr());
+            NativeMemory.putInt(cap + ibv_qp_cap.max_recv_wr$off, srq == null ? a.cap().maxRecvWr() : 0);
+            NativeMemory.putInt(cap + ibv_qp_cap.max_send_sge$off, a.cap().maxSendSge());
+            NativeMemory.putInt(cap + ibv_qp_cap.max_recv_sge$off, srq == null ? a.cap().maxRecvSge() : 0);
+            NativeMemory.putInt(cap + ibv_qp_cap.max_inline_data$off, a.cap().maxInlineData());
+            NativeMemory.putInt(attr + ibv_qp_init_attr_ex.qp_type$off, a.type().value());
+            NativeMemory.putInt(attr + ibv_qp_init_attr_ex.sq_sig_all$off, a.sqSigAll() ? 1 : 0);
             int compMask = IBV_QP_INIT_ATTR_PD;
             if (!a.sendOps().isEmpty()) {
                 compMask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-                NativeMemory.putLong(attr + IbvQpInitAttrEx.send_ops_flags$OFFSET, WrOpcode.sendOpsFlags(a.sendOps()));
+                NativeMemory.putLong(attr + ibv_qp_init_attr_ex.send_ops_flags$off, WrOpcode.sendOpsFlags(a.sendOps()));
             }
             if (a.maxTsoHeader() > 0) {
                 compMask |= IBV_QP_INIT_ATTR_MAX_TSO_HEADER;
-                NativeMemory.putShort(attr + IbvQpInitAttrEx.max_tso_header$OFFSET, a.maxTsoHeader());
+                NativeMemory.putShort(attr + ibv_qp_init_attr_ex.max_tso_header$off, a.maxTsoHeader());
             }
-            NativeMemory.putInt(attr + IbvQpInitAttrEx.comp_mask$OFFSET, compMask);
-            NativeMemory.putAddress(attr + IbvQpInitAttrEx.pd$OFFSET, parentDomain != 0 ? parentDomain : pd.handle);
+            NativeMemory.putInt(attr + ibv_qp_init_attr_ex.comp_mask$off, compMask);
+            NativeMemory.putAddress(attr + ibv_qp_init_attr_ex.pd$off, parentDomain != 0 ? parentDomain : pd.handle);
             long qp = InlineVerbs.createPP(createQpEx, ctx.handle, attr);
             if (qp == 0) {
                 int e = InlineVerbs.lastErrno();
@@ -208,16 +209,16 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
      * the query fails.
      */
     private static QpCapabilities grantedCap(JnrContext ctx, long qp, long requestedCap) {
-        long a = NativeMemory.allocate(IbvQpAttr.SIZEOF);
-        long init = NativeMemory.allocate(IbvQpInitAttr.SIZEOF);
+        long a = NativeMemory.allocate(ibv_qp_attr.SIZEOF);
+        long init = NativeMemory.allocate(ibv_qp_init_attr.SIZEOF);
         try {
             long cap = ctx.libs.ibverbs().ibv_query_qp(qp, a, IBV_QP_CAP, init) == 0
-                    ? init + IbvQpInitAttr.cap$OFFSET : requestedCap;
-            return new QpCapabilities(NativeMemory.getInt(cap + IbvQpCap.max_send_wr$OFFSET),
-                    NativeMemory.getInt(cap + IbvQpCap.max_recv_wr$OFFSET),
-                    NativeMemory.getInt(cap + IbvQpCap.max_send_sge$OFFSET),
-                    NativeMemory.getInt(cap + IbvQpCap.max_recv_sge$OFFSET),
-                    NativeMemory.getInt(cap + IbvQpCap.max_inline_data$OFFSET));
+                    ? init + ibv_qp_init_attr.cap$off : requestedCap;
+            return new QpCapabilities(NativeMemory.getInt(cap + ibv_qp_cap.max_send_wr$off),
+                    NativeMemory.getInt(cap + ibv_qp_cap.max_recv_wr$off),
+                    NativeMemory.getInt(cap + ibv_qp_cap.max_send_sge$off),
+                    NativeMemory.getInt(cap + ibv_qp_cap.max_recv_sge$off),
+                    NativeMemory.getInt(cap + ibv_qp_cap.max_inline_data$off));
         } finally {
             NativeMemory.free(init);
             NativeMemory.free(a);
@@ -225,14 +226,14 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
     }
 
     private static long allocParentDomain(JnrContext ctx, long pd, long td) {
-        long fn = InlineVerbs.verbsContextOp(ctx.handle(), VerbsContext.alloc_parent_domain$OFFSET);
+        long fn = InlineVerbs.verbsContextOp(ctx.handle(), verbs_context.alloc_parent_domain$off);
         if (fn == 0) {
             throw new VerbsException("ibv_alloc_parent_domain", Errno.EOPNOTSUPP, null);
         }
-        long a = NativeMemory.allocate(IbvParentDomainInitAttr.SIZEOF);
+        long a = NativeMemory.allocate(ibv_parent_domain_init_attr.SIZEOF);
         try {
-            NativeMemory.putAddress(a + IbvParentDomainInitAttr.pd$OFFSET, pd);
-            NativeMemory.putAddress(a + IbvParentDomainInitAttr.td$OFFSET, td);
+            NativeMemory.putAddress(a + ibv_parent_domain_init_attr.pd$off, pd);
+            NativeMemory.putAddress(a + ibv_parent_domain_init_attr.td$off, td);
             long parent = InlineVerbs.createPP(fn, ctx.handle, a);
             if (parent == 0) {
                 int e = InlineVerbs.lastErrno();
@@ -266,7 +267,7 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
     @Override
     public QpState state() {
         checkOpen();
-        int s = NativeMemory.getInt(handle + IbvQp.state$OFFSET);
+        int s = NativeMemory.getInt(handle + ibv_qp.state$off);
         return s >= 0 && s <= 7 ? QpState.of(s) : QpState.UNKNOWN;
     }
 
@@ -291,7 +292,7 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         if ((mask & QpAttrMask.ALT_PATH) != 0) {
             checkPort(mask, QpAttrMask.ALT_PATH, attributes.altPort(), ports, "alternate port");
         }
-        long a = NativeMemory.allocate(IbvQpAttr.SIZEOF);
+        long a = NativeMemory.allocate(ibv_qp_attr.SIZEOF);
         try {
             writeQpAttr(a, attributes);
             int rc = context.libs.ibverbs().ibv_modify_qp(qp, a, mask);
@@ -311,50 +312,50 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
     }
 
     private static void writeQpAttr(long a, QpAttributes q) {
-        NativeMemory.putInt(a + IbvQpAttr.qp_state$OFFSET, q.state().value());
-        NativeMemory.putInt(a + IbvQpAttr.cur_qp_state$OFFSET, q.curState().value());
-        NativeMemory.putInt(a + IbvQpAttr.path_mtu$OFFSET, q.pathMtu().value());
-        NativeMemory.putInt(a + IbvQpAttr.path_mig_state$OFFSET, q.pathMigState().value());
-        NativeMemory.putInt(a + IbvQpAttr.qkey$OFFSET, q.qkey());
-        NativeMemory.putInt(a + IbvQpAttr.rq_psn$OFFSET, q.rqPsn());
-        NativeMemory.putInt(a + IbvQpAttr.sq_psn$OFFSET, q.sqPsn());
-        NativeMemory.putInt(a + IbvQpAttr.dest_qp_num$OFFSET, q.destQpNum());
-        NativeMemory.putInt(a + IbvQpAttr.qp_access_flags$OFFSET, q.accessFlags());
+        NativeMemory.putInt(a + ibv_qp_attr.qp_state$off, q.state().value());
+        NativeMemory.putInt(a + ibv_qp_attr.cur_qp_state$off, q.curState().value());
+        NativeMemory.putInt(a + ibv_qp_attr.path_mtu$off, q.pathMtu().value());
+        NativeMemory.putInt(a + ibv_qp_attr.path_mig_state$off, q.pathMigState().value());
+        NativeMemory.putInt(a + ibv_qp_attr.qkey$off, q.qkey());
+        NativeMemory.putInt(a + ibv_qp_attr.rq_psn$off, q.rqPsn());
+        NativeMemory.putInt(a + ibv_qp_attr.sq_psn$off, q.sqPsn());
+        NativeMemory.putInt(a + ibv_qp_attr.dest_qp_num$off, q.destQpNum());
+        NativeMemory.putInt(a + ibv_qp_attr.qp_access_flags$off, q.accessFlags());
         if (q.cap() != null) {
-            long cap = a + IbvQpAttr.cap$OFFSET;
-            NativeMemory.putInt(cap + IbvQpCap.max_send_wr$OFFSET, q.cap().maxSendWr());
-            NativeMemory.putInt(cap + IbvQpCap.max_recv_wr$OFFSET, q.cap().maxRecvWr());
-            NativeMemory.putInt(cap + IbvQpCap.max_send_sge$OFFSET, q.cap().maxSendSge());
-            NativeMemory.putInt(cap + IbvQpCap.max_recv_sge$OFFSET, q.cap().maxRecvSge());
-            NativeMemory.putInt(cap + IbvQpCap.max_inline_data$OFFSET, q.cap().maxInlineData());
+            long cap = a + ibv_qp_attr.cap$off;
+            NativeMemory.putInt(cap + ibv_qp_cap.max_send_wr$off, q.cap().maxSendWr());
+            NativeMemory.putInt(cap + ibv_qp_cap.max_recv_wr$off, q.cap().maxRecvWr());
+            NativeMemory.putInt(cap + ibv_qp_cap.max_send_sge$off, q.cap().maxSendSge());
+            NativeMemory.putInt(cap + ibv_qp_cap.max_recv_sge$off, q.cap().maxRecvSge());
+            NativeMemory.putInt(cap + ibv_qp_cap.max_inline_data$off, q.cap().maxInlineData());
         }
         if (q.ahAttr() != null) {
-            JnrProtectionDomain.writeAhAttr(a + IbvQpAttr.ah_attr$OFFSET, q.ahAttr());
+            JnrProtectionDomain.writeAhAttr(a + ibv_qp_attr.ah_attr$off, q.ahAttr());
         }
         if (q.altAhAttr() != null) {
-            JnrProtectionDomain.writeAhAttr(a + IbvQpAttr.alt_ah_attr$OFFSET, q.altAhAttr());
+            JnrProtectionDomain.writeAhAttr(a + ibv_qp_attr.alt_ah_attr$off, q.altAhAttr());
         }
-        NativeMemory.putShort(a + IbvQpAttr.pkey_index$OFFSET, q.pkeyIndex());
-        NativeMemory.putShort(a + IbvQpAttr.alt_pkey_index$OFFSET, q.altPkeyIndex());
-        NativeMemory.putByte(a + IbvQpAttr.en_sqd_async_notify$OFFSET, q.enSqdAsyncNotify() ? 1 : 0);
-        NativeMemory.putByte(a + IbvQpAttr.max_rd_atomic$OFFSET, q.maxRdAtomic());
-        NativeMemory.putByte(a + IbvQpAttr.max_dest_rd_atomic$OFFSET, q.maxDestRdAtomic());
-        NativeMemory.putByte(a + IbvQpAttr.min_rnr_timer$OFFSET, q.minRnrTimer());
-        NativeMemory.putByte(a + IbvQpAttr.port_num$OFFSET, q.port());
-        NativeMemory.putByte(a + IbvQpAttr.timeout$OFFSET, q.timeout());
-        NativeMemory.putByte(a + IbvQpAttr.retry_cnt$OFFSET, q.retryCnt());
-        NativeMemory.putByte(a + IbvQpAttr.rnr_retry$OFFSET, q.rnrRetry());
-        NativeMemory.putByte(a + IbvQpAttr.alt_port_num$OFFSET, q.altPort());
-        NativeMemory.putByte(a + IbvQpAttr.alt_timeout$OFFSET, q.altTimeout());
-        NativeMemory.putInt(a + IbvQpAttr.rate_limit$OFFSET, q.rateLimit());
+        NativeMemory.putShort(a + ibv_qp_attr.pkey_index$off, q.pkeyIndex());
+        NativeMemory.putShort(a + ibv_qp_attr.alt_pkey_index$off, q.altPkeyIndex());
+        NativeMemory.putByte(a + ibv_qp_attr.en_sqd_async_notify$off, q.enSqdAsyncNotify() ? 1 : 0);
+        NativeMemory.putByte(a + ibv_qp_attr.max_rd_atomic$off, q.maxRdAtomic());
+        NativeMemory.putByte(a + ibv_qp_attr.max_dest_rd_atomic$off, q.maxDestRdAtomic());
+        NativeMemory.putByte(a + ibv_qp_attr.min_rnr_timer$off, q.minRnrTimer());
+        NativeMemory.putByte(a + ibv_qp_attr.port_num$off, q.port());
+        NativeMemory.putByte(a + ibv_qp_attr.timeout$off, q.timeout());
+        NativeMemory.putByte(a + ibv_qp_attr.retry_cnt$off, q.retryCnt());
+        NativeMemory.putByte(a + ibv_qp_attr.rnr_retry$off, q.rnrRetry());
+        NativeMemory.putByte(a + ibv_qp_attr.alt_port_num$off, q.altPort());
+        NativeMemory.putByte(a + ibv_qp_attr.alt_timeout$off, q.altTimeout());
+        NativeMemory.putInt(a + ibv_qp_attr.rate_limit$off, q.rateLimit());
     }
 
     @Override
     public synchronized QpAttributes query() {
         checkOpen();
         long qp = handle;
-        long a = NativeMemory.allocate(IbvQpAttr.SIZEOF);
-        long init = NativeMemory.allocate(IbvQpInitAttr.SIZEOF);
+        long a = NativeMemory.allocate(ibv_qp_attr.SIZEOF);
+        long init = NativeMemory.allocate(ibv_qp_init_attr.SIZEOF);
         try {
             int rc = context.libs.ibverbs().ibv_query_qp(qp, a, QUERY_MASK, init);
             if (rc != 0) {
@@ -370,50 +371,50 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
     /** Every attribute of the {@code struct ibv_qp_attr} at {@code a}, each with its mask bit. */
     static QpAttributes readQpAttr(long a) {
         QpAttributes q = new QpAttributes();
-        q.state(QpState.of(NativeMemory.getInt(a + IbvQpAttr.qp_state$OFFSET)));
-        q.curState(QpState.of(NativeMemory.getInt(a + IbvQpAttr.cur_qp_state$OFFSET)));
-        int mtu = NativeMemory.getInt(a + IbvQpAttr.path_mtu$OFFSET);
+        q.state(QpState.of(NativeMemory.getInt(a + ibv_qp_attr.qp_state$off)));
+        q.curState(QpState.of(NativeMemory.getInt(a + ibv_qp_attr.cur_qp_state$off)));
+        int mtu = NativeMemory.getInt(a + ibv_qp_attr.path_mtu$off);
         if (mtu >= 1 && mtu <= 5) {
             q.pathMtu(Mtu.of(mtu));
         }
-        int mig = NativeMemory.getInt(a + IbvQpAttr.path_mig_state$OFFSET);
+        int mig = NativeMemory.getInt(a + ibv_qp_attr.path_mig_state$off);
         if (mig >= 0 && mig <= 2) {
             q.pathMigState(PathMigState.of(mig));
         }
-        q.qkey(NativeMemory.getInt(a + IbvQpAttr.qkey$OFFSET));
-        q.rqPsn(NativeMemory.getInt(a + IbvQpAttr.rq_psn$OFFSET) & 0xffffff);
-        q.sqPsn(NativeMemory.getInt(a + IbvQpAttr.sq_psn$OFFSET) & 0xffffff);
-        q.destQpNum(NativeMemory.getInt(a + IbvQpAttr.dest_qp_num$OFFSET) & 0xffffff);
-        q.accessFlags(NativeMemory.getInt(a + IbvQpAttr.qp_access_flags$OFFSET) & org.verbs4j.AccessFlags.ALL);
-        long cap = a + IbvQpAttr.cap$OFFSET;
-        q.cap(new QpCapabilities(NativeMemory.getInt(cap + IbvQpCap.max_send_wr$OFFSET),
-                NativeMemory.getInt(cap + IbvQpCap.max_recv_wr$OFFSET),
-                NativeMemory.getInt(cap + IbvQpCap.max_send_sge$OFFSET),
-                NativeMemory.getInt(cap + IbvQpCap.max_recv_sge$OFFSET),
-                NativeMemory.getInt(cap + IbvQpCap.max_inline_data$OFFSET)));
-        AhAttributes av = JnrProtectionDomain.readAhAttr(a + IbvQpAttr.ah_attr$OFFSET);
+        q.qkey(NativeMemory.getInt(a + ibv_qp_attr.qkey$off));
+        q.rqPsn(NativeMemory.getInt(a + ibv_qp_attr.rq_psn$off) & 0xffffff);
+        q.sqPsn(NativeMemory.getInt(a + ibv_qp_attr.sq_psn$off) & 0xffffff);
+        q.destQpNum(NativeMemory.getInt(a + ibv_qp_attr.dest_qp_num$off) & 0xffffff);
+        q.accessFlags(NativeMemory.getInt(a + ibv_qp_attr.qp_access_flags$off) & org.verbs4j.AccessFlags.ALL);
+        long cap = a + ibv_qp_attr.cap$off;
+        q.cap(new QpCapabilities(NativeMemory.getInt(cap + ibv_qp_cap.max_send_wr$off),
+                NativeMemory.getInt(cap + ibv_qp_cap.max_recv_wr$off),
+                NativeMemory.getInt(cap + ibv_qp_cap.max_send_sge$off),
+                NativeMemory.getInt(cap + ibv_qp_cap.max_recv_sge$off),
+                NativeMemory.getInt(cap + ibv_qp_cap.max_inline_data$off)));
+        AhAttributes av = JnrProtectionDomain.readAhAttr(a + ibv_qp_attr.ah_attr$off);
         if (av != null) {
             q.ahAttr(av);
         }
-        AhAttributes alt = JnrProtectionDomain.readAhAttr(a + IbvQpAttr.alt_ah_attr$OFFSET);
+        AhAttributes alt = JnrProtectionDomain.readAhAttr(a + ibv_qp_attr.alt_ah_attr$off);
         if (alt != null) {
-            q.altPath(alt, NativeMemory.getU16(a + IbvQpAttr.alt_pkey_index$OFFSET),
-                    NativeMemory.getU8(a + IbvQpAttr.alt_port_num$OFFSET),
-                    NativeMemory.getU8(a + IbvQpAttr.alt_timeout$OFFSET) & 31);
+            q.altPath(alt, NativeMemory.getU16(a + ibv_qp_attr.alt_pkey_index$off),
+                    NativeMemory.getU8(a + ibv_qp_attr.alt_port_num$off),
+                    NativeMemory.getU8(a + ibv_qp_attr.alt_timeout$off) & 31);
         }
-        q.pkeyIndex(NativeMemory.getU16(a + IbvQpAttr.pkey_index$OFFSET));
-        q.enSqdAsyncNotify(NativeMemory.getU8(a + IbvQpAttr.en_sqd_async_notify$OFFSET) != 0);
-        q.sqDraining(NativeMemory.getU8(a + IbvQpAttr.sq_draining$OFFSET) != 0);
-        q.maxRdAtomic(NativeMemory.getU8(a + IbvQpAttr.max_rd_atomic$OFFSET));
-        q.maxDestRdAtomic(NativeMemory.getU8(a + IbvQpAttr.max_dest_rd_atomic$OFFSET));
-        q.minRnrTimer(NativeMemory.getU8(a + IbvQpAttr.min_rnr_timer$OFFSET) & 31);
-        int port = NativeMemory.getU8(a + IbvQpAttr.port_num$OFFSET);
+        q.pkeyIndex(NativeMemory.getU16(a + ibv_qp_attr.pkey_index$off));
+        q.enSqdAsyncNotify(NativeMemory.getU8(a + ibv_qp_attr.en_sqd_async_notify$off) != 0);
+        q.sqDraining(NativeMemory.getU8(a + ibv_qp_attr.sq_draining$off) != 0);
+        q.maxRdAtomic(NativeMemory.getU8(a + ibv_qp_attr.max_rd_atomic$off));
+        q.maxDestRdAtomic(NativeMemory.getU8(a + ibv_qp_attr.max_dest_rd_atomic$off));
+        q.minRnrTimer(NativeMemory.getU8(a + ibv_qp_attr.min_rnr_timer$off) & 31);
+        int port = NativeMemory.getU8(a + ibv_qp_attr.port_num$off);
         if (port != 0) {
             q.port(port);
         }
-        q.timeout(NativeMemory.getU8(a + IbvQpAttr.timeout$OFFSET) & 31);
-        q.retryCnt(NativeMemory.getU8(a + IbvQpAttr.retry_cnt$OFFSET) & 7);
-        q.rnrRetry(NativeMemory.getU8(a + IbvQpAttr.rnr_retry$OFFSET) & 7);
+        q.timeout(NativeMemory.getU8(a + ibv_qp_attr.timeout$off) & 31);
+        q.retryCnt(NativeMemory.getU8(a + ibv_qp_attr.retry_cnt$off) & 7);
+        q.rnrRetry(NativeMemory.getU8(a + ibv_qp_attr.rnr_retry$off) & 7);
         return q;
     }
 
@@ -594,13 +595,13 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         long mwh = w.handle;
         mr.checkOpen();
         long mrh = mr.handle;
-        NativeMemory.putLong(mwBind + IbvMwBind.wr_id$OFFSET, wrId);
-        NativeMemory.putInt(mwBind + IbvMwBind.send_flags$OFFSET, sendFlags);
-        NativeMemory.putAddress(mwBind + IbvMwBind.bind_info$mr$OFFSET, mrh);
-        NativeMemory.putLong(mwBind + IbvMwBind.bind_info$addr$OFFSET, bindInfo.addr());
-        NativeMemory.putLong(mwBind + IbvMwBind.bind_info$length$OFFSET, bindInfo.length());
-        NativeMemory.putInt(mwBind + IbvMwBind.bind_info$mw_access_flags$OFFSET, bindInfo.mwAccessFlags());
-        int rc = InlineVerbs.callPPP(context.op(IbvContext.ops$bind_mw$OFFSET), qp, mwh, mwBind);
+        NativeMemory.putLong(mwBind + ibv_mw_bind.wr_id$off, wrId);
+        NativeMemory.putInt(mwBind + ibv_mw_bind.send_flags$off, sendFlags);
+        NativeMemory.putAddress(mwBind + ibv_mw_bind.bind_info$mr$off, mrh);
+        NativeMemory.putLong(mwBind + ibv_mw_bind.bind_info$addr$off, bindInfo.addr());
+        NativeMemory.putLong(mwBind + ibv_mw_bind.bind_info$length$off, bindInfo.length());
+        NativeMemory.putInt(mwBind + ibv_mw_bind.bind_info$mw_access_flags$off, bindInfo.mwAccessFlags());
+        int rc = InlineVerbs.callPPP(context.op(ibv_context.ops$bind_mw$off), qp, mwh, mwBind);
         if (rc != 0) {
             throw new VerbsException("ibv_bind_mw", rc, null);
         }

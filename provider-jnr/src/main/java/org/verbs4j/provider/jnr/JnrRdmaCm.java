@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Runtime;
 import org.verbs4j.QpAttributes;
-import org.verbs4j.provider.jnr.internal.IbvQpAttr;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_attr;
 import org.verbs4j.provider.jnr.internal.NativeLibraries;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.jnr.internal.Rdmacm;
@@ -152,7 +152,7 @@ final class JnrRdmaCm extends LibRdmaCm {
 
     @Override
     protected long qpAttrSize() {
-        return IbvQpAttr.SIZEOF;
+        return ibv_qp_attr.SIZEOF;
     }
 
     @Override

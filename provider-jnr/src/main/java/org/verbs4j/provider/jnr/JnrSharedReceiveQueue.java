@@ -11,12 +11,12 @@ import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.jnr.internal.ContextResources;
-import org.verbs4j.provider.jnr.internal.IbvContext;
-import org.verbs4j.provider.jnr.internal.IbvSrqAttr;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
-import org.verbs4j.provider.jnr.internal.VerbsContext;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_attr;
 
 /**
  * A shared receive queue, {@code struct ibv_srq}; receives are posted through
@@ -40,9 +40,9 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
         this.handle = srq;
         context.track(ContextResources.Kind.SRQ, srq, this);
         this.pd = pd;
-        this.postSrqRecv = pd.context.op(IbvContext.ops$post_srq_recv$OFFSET);
+        this.postSrqRecv = pd.context.op(ibv_context.ops$post_srq_recv$off);
         this.recvWrs = new RecvWrArray(pd.context.resources);
-        this.scratch = pd.context.resources.allocate(IbvSrqAttr.SIZEOF);
+        this.scratch = pd.context.resources.allocate(ibv_srq_attr.SIZEOF);
         dependOn(pd);
         register();
     }
@@ -57,7 +57,7 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
     public synchronized int srqNum() {
         checkOpen();
         long srq = handle;
-        long fn = InlineVerbs.verbsContextOp(context.handle(), VerbsContext.get_srq_num$OFFSET);
+        long fn = InlineVerbs.verbsContextOp(context.handle(), verbs_context.get_srq_num$off);
         if (fn == 0 || InlineVerbs.callPP(fn, srq, scratch) != 0) {
             // Only XRC SRQs have a number; a basic SRQ reports 0.
             return 0;
@@ -73,9 +73,9 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
         if (rc != 0) {
             throw new VerbsException("ibv_query_srq", errnoOf(rc), null);
         }
-        return new SrqInitAttributes(NativeMemory.getInt(scratch + IbvSrqAttr.max_wr$OFFSET),
-                NativeMemory.getInt(scratch + IbvSrqAttr.max_sge$OFFSET),
-                NativeMemory.getInt(scratch + IbvSrqAttr.srq_limit$OFFSET));
+        return new SrqInitAttributes(NativeMemory.getInt(scratch + ibv_srq_attr.max_wr$off),
+                NativeMemory.getInt(scratch + ibv_srq_attr.max_sge$off),
+                NativeMemory.getInt(scratch + ibv_srq_attr.srq_limit$off));
     }
 
     @Override
@@ -85,8 +85,8 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
         }
         checkOpen();
         long srq = handle;
-        NativeMemory.clear(scratch, IbvSrqAttr.SIZEOF);
-        NativeMemory.putInt(scratch + IbvSrqAttr.srq_limit$OFFSET, srqLimit);
+        NativeMemory.clear(scratch, ibv_srq_attr.SIZEOF);
+        NativeMemory.putInt(scratch + ibv_srq_attr.srq_limit$off, srqLimit);
         int rc = context.libs.ibverbs().ibv_modify_srq(srq, scratch, IBV_SRQ_LIMIT);
         if (rc != 0) {
             throw new VerbsException("ibv_modify_srq", errnoOf(rc), "srq_limit " + srqLimit);

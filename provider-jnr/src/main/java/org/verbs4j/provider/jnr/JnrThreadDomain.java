@@ -4,7 +4,7 @@ import org.verbs4j.Context;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
-import org.verbs4j.provider.jnr.internal.VerbsContext;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
@@ -32,7 +32,7 @@ final class JnrThreadDomain extends AbstractVerbsObject implements ThreadDomain 
 
     @Override
     protected int destroy() {
-        long fn = InlineVerbs.verbsContextOp(context.handle(), VerbsContext.dealloc_td$OFFSET);
+        long fn = InlineVerbs.verbsContextOp(context.handle(), verbs_context.dealloc_td$off);
         return fn == 0 ? org.verbs4j.Errno.EOPNOTSUPP : InlineVerbs.callP(fn, handle);
     }
 

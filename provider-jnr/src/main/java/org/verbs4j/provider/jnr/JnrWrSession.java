@@ -11,11 +11,11 @@ import org.verbs4j.QpCapabilities;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.WrOpcode;
-import org.verbs4j.provider.jnr.internal.IbvMwBindInfo;
-import org.verbs4j.provider.jnr.internal.IbvQpEx;
-import org.verbs4j.provider.jnr.internal.IbvSge;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw_bind_info;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_ex;
 import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.PendingWr;
 
@@ -66,28 +66,28 @@ final class JnrWrSession extends AbstractWrSession {
         this.qp = qp;
         this.qpx = qpx;
         this.xrc = qp.type() == QpType.XRC_SEND;
-        atomicCmpSwp = InlineVerbs.fn(qpx, IbvQpEx.wr_atomic_cmp_swp$OFFSET);
-        atomicFetchAdd = InlineVerbs.fn(qpx, IbvQpEx.wr_atomic_fetch_add$OFFSET);
-        atomicWrite = InlineVerbs.fn(qpx, IbvQpEx.wr_atomic_write$OFFSET);
-        bindMw = InlineVerbs.fn(qpx, IbvQpEx.wr_bind_mw$OFFSET);
-        localInv = InlineVerbs.fn(qpx, IbvQpEx.wr_local_inv$OFFSET);
-        rdmaRead = InlineVerbs.fn(qpx, IbvQpEx.wr_rdma_read$OFFSET);
-        rdmaWrite = InlineVerbs.fn(qpx, IbvQpEx.wr_rdma_write$OFFSET);
-        rdmaWriteImm = InlineVerbs.fn(qpx, IbvQpEx.wr_rdma_write_imm$OFFSET);
-        send = InlineVerbs.fn(qpx, IbvQpEx.wr_send$OFFSET);
-        sendImm = InlineVerbs.fn(qpx, IbvQpEx.wr_send_imm$OFFSET);
-        sendInv = InlineVerbs.fn(qpx, IbvQpEx.wr_send_inv$OFFSET);
-        sendTso = InlineVerbs.fn(qpx, IbvQpEx.wr_send_tso$OFFSET);
-        setUdAddr = InlineVerbs.fn(qpx, IbvQpEx.wr_set_ud_addr$OFFSET);
-        setXrcSrqn = InlineVerbs.fn(qpx, IbvQpEx.wr_set_xrc_srqn$OFFSET);
-        setInlineData = InlineVerbs.fn(qpx, IbvQpEx.wr_set_inline_data$OFFSET);
-        setSge = InlineVerbs.fn(qpx, IbvQpEx.wr_set_sge$OFFSET);
-        setSgeList = InlineVerbs.fn(qpx, IbvQpEx.wr_set_sge_list$OFFSET);
-        wrStart = InlineVerbs.fn(qpx, IbvQpEx.wr_start$OFFSET);
-        wrComplete = InlineVerbs.fn(qpx, IbvQpEx.wr_complete$OFFSET);
-        wrAbort = InlineVerbs.fn(qpx, IbvQpEx.wr_abort$OFFSET);
-        sgeList = arena.allocate(IbvSge.SIZEOF * Math.max(cap.maxSendSge(), 1), 8);
-        bindInfo = arena.allocate(IbvMwBindInfo.SIZEOF, 8);
+        atomicCmpSwp = InlineVerbs.fn(qpx, ibv_qp_ex.wr_atomic_cmp_swp$off);
+        atomicFetchAdd = InlineVerbs.fn(qpx, ibv_qp_ex.wr_atomic_fetch_add$off);
+        atomicWrite = InlineVerbs.fn(qpx, ibv_qp_ex.wr_atomic_write$off);
+        bindMw = InlineVerbs.fn(qpx, ibv_qp_ex.wr_bind_mw$off);
+        localInv = InlineVerbs.fn(qpx, ibv_qp_ex.wr_local_inv$off);
+        rdmaRead = InlineVerbs.fn(qpx, ibv_qp_ex.wr_rdma_read$off);
+        rdmaWrite = InlineVerbs.fn(qpx, ibv_qp_ex.wr_rdma_write$off);
+        rdmaWriteImm = InlineVerbs.fn(qpx, ibv_qp_ex.wr_rdma_write_imm$off);
+        send = InlineVerbs.fn(qpx, ibv_qp_ex.wr_send$off);
+        sendImm = InlineVerbs.fn(qpx, ibv_qp_ex.wr_send_imm$off);
+        sendInv = InlineVerbs.fn(qpx, ibv_qp_ex.wr_send_inv$off);
+        sendTso = InlineVerbs.fn(qpx, ibv_qp_ex.wr_send_tso$off);
+        setUdAddr = InlineVerbs.fn(qpx, ibv_qp_ex.wr_set_ud_addr$off);
+        setXrcSrqn = InlineVerbs.fn(qpx, ibv_qp_ex.wr_set_xrc_srqn$off);
+        setInlineData = InlineVerbs.fn(qpx, ibv_qp_ex.wr_set_inline_data$off);
+        setSge = InlineVerbs.fn(qpx, ibv_qp_ex.wr_set_sge$off);
+        setSgeList = InlineVerbs.fn(qpx, ibv_qp_ex.wr_set_sge_list$off);
+        wrStart = InlineVerbs.fn(qpx, ibv_qp_ex.wr_start$off);
+        wrComplete = InlineVerbs.fn(qpx, ibv_qp_ex.wr_complete$off);
+        wrAbort = InlineVerbs.fn(qpx, ibv_qp_ex.wr_abort$off);
+        sgeList = arena.allocate(ibv_sge.SIZEOF * Math.max(cap.maxSendSge(), 1), 8);
+        bindInfo = arena.allocate(ibv_mw_bind_info.SIZEOF, 8);
         atomicOperand = arena.allocate(8, 8);
     }
 
@@ -96,24 +96,24 @@ final class JnrWrSession extends AbstractWrSession {
         if (qpx == 0) {
             return "ibv_qp_ex";
         }
-        if (InlineVerbs.fn(qpx, IbvQpEx.wr_start$OFFSET) == 0 || InlineVerbs.fn(qpx, IbvQpEx.wr_complete$OFFSET) == 0
-                || InlineVerbs.fn(qpx, IbvQpEx.wr_abort$OFFSET) == 0) {
+        if (InlineVerbs.fn(qpx, ibv_qp_ex.wr_start$off) == 0 || InlineVerbs.fn(qpx, ibv_qp_ex.wr_complete$off) == 0
+                || InlineVerbs.fn(qpx, ibv_qp_ex.wr_abort$off) == 0) {
             return "wr_start/wr_complete/wr_abort";
         }
         for (WrOpcode op : ops) {
             long off = switch (op) {
-                case RDMA_WRITE -> IbvQpEx.wr_rdma_write$OFFSET;
-                case RDMA_WRITE_WITH_IMM -> IbvQpEx.wr_rdma_write_imm$OFFSET;
-                case SEND -> IbvQpEx.wr_send$OFFSET;
-                case SEND_WITH_IMM -> IbvQpEx.wr_send_imm$OFFSET;
-                case RDMA_READ -> IbvQpEx.wr_rdma_read$OFFSET;
-                case ATOMIC_CMP_AND_SWP -> IbvQpEx.wr_atomic_cmp_swp$OFFSET;
-                case ATOMIC_FETCH_AND_ADD -> IbvQpEx.wr_atomic_fetch_add$OFFSET;
-                case LOCAL_INV -> IbvQpEx.wr_local_inv$OFFSET;
-                case BIND_MW -> IbvQpEx.wr_bind_mw$OFFSET;
-                case SEND_WITH_INV -> IbvQpEx.wr_send_inv$OFFSET;
-                case TSO -> IbvQpEx.wr_send_tso$OFFSET;
-                case ATOMIC_WRITE -> IbvQpEx.wr_atomic_write$OFFSET;
+                case RDMA_WRITE -> ibv_qp_ex.wr_rdma_write$off;
+                case RDMA_WRITE_WITH_IMM -> ibv_qp_ex.wr_rdma_write_imm$off;
+                case SEND -> ibv_qp_ex.wr_send$off;
+                case SEND_WITH_IMM -> ibv_qp_ex.wr_send_imm$off;
+                case RDMA_READ -> ibv_qp_ex.wr_rdma_read$off;
+                case ATOMIC_CMP_AND_SWP -> ibv_qp_ex.wr_atomic_cmp_swp$off;
+                case ATOMIC_FETCH_AND_ADD -> ibv_qp_ex.wr_atomic_fetch_add$off;
+                case LOCAL_INV -> ibv_qp_ex.wr_local_inv$off;
+                case BIND_MW -> ibv_qp_ex.wr_bind_mw$off;
+                case SEND_WITH_INV -> ibv_qp_ex.wr_send_inv$off;
+                case TSO -> ibv_qp_ex.wr_send_tso$off;
+                case ATOMIC_WRITE -> ibv_qp_ex.wr_atomic_write$off;
                 case FLUSH -> -1;
             };
             if (off < 0 || InlineVerbs.fn(qpx, off) == 0) {
@@ -146,8 +146,8 @@ final class JnrWrSession extends AbstractWrSession {
             fail(Errno.EOPNOTSUPP, "ibv_wr_flush needs rdma-core 45 or later");
             return;
         }
-        NativeMemory.putLong(qpx + IbvQpEx.wr_id$OFFSET, wr.wrId());
-        NativeMemory.putInt(qpx + IbvQpEx.wr_flags$OFFSET, wr.wrFlags());
+        NativeMemory.putLong(qpx + ibv_qp_ex.wr_id$off, wr.wrId());
+        NativeMemory.putInt(qpx + ibv_qp_ex.wr_flags$off, wr.wrFlags());
         switch (op) {
             case SEND -> InlineVerbs.wrP(send, qpx);
             case SEND_WITH_IMM -> InlineVerbs.wrU32(sendImm, qpx, Integer.reverseBytes(wr.immData()));
@@ -168,10 +168,7 @@ final class JnrWrSession extends AbstractWrSession {
             case BIND_MW -> {
                 MwBindInfo info = wr.bindInfo();
                 long b = bindInfo.address();
-                NativeMemory.putAddress(b + IbvMwBindInfo.mr$OFFSET, ((JnrMemoryRegion) info.mr()).handle);
-                NativeMemory.putLong(b + IbvMwBindInfo.addr$OFFSET, info.addr());
-                NativeMemory.putLong(b + IbvMwBindInfo.length$OFFSET, info.length());
-                NativeMemory.putInt(b + IbvMwBindInfo.mw_access_flags$OFFSET, info.mwAccessFlags());
+                SendWrArray.putBindInfo(b, info);
                 InlineVerbs.wrPU32P(bindMw, qpx, ((JnrMemoryWindow) wr.mw()).handle, wr.bindRkey(), b);
             }
             case TSO -> InlineVerbs.wrPU16U16(sendTso, qpx, wr.tsoHeader().address(), wr.tsoHeaderLength(),
@@ -192,10 +189,10 @@ final class JnrWrSession extends AbstractWrSession {
                 long base = sgeList.address();
                 int n = wr.sgeCount();
                 for (int i = 0; i < n; i++) {
-                    long s = base + IbvSge.SIZEOF * i;
-                    NativeMemory.putLong(s + IbvSge.addr$OFFSET, wr.sgeAddr(i));
-                    NativeMemory.putInt(s + IbvSge.length$OFFSET, wr.sgeLength(i));
-                    NativeMemory.putInt(s + IbvSge.lkey$OFFSET, wr.sgeLkey(i));
+                    long s = base + ibv_sge.SIZEOF * i;
+                    NativeMemory.putLong(s + ibv_sge.addr$off, wr.sgeAddr(i));
+                    NativeMemory.putInt(s + ibv_sge.length$off, wr.sgeLength(i));
+                    NativeMemory.putInt(s + ibv_sge.lkey$off, wr.sgeLkey(i));
                 }
                 InlineVerbs.wrLP(setSgeList, qpx, n, base);
             }

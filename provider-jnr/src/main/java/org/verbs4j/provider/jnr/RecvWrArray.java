@@ -5,9 +5,9 @@ import java.util.Objects;
 import org.verbs4j.RecvWr;
 import org.verbs4j.Sge;
 import org.verbs4j.provider.jnr.internal.ContextResources;
-import org.verbs4j.provider.jnr.internal.IbvRecvWr;
-import org.verbs4j.provider.jnr.internal.IbvSge;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_recv_wr;
 import org.verbs4j.spi.support.Arguments;
 
 /**
@@ -25,8 +25,8 @@ final class RecvWrArray {
     RecvWrArray(ContextResources resources) {
         this.resources = resources;
         this.badWr = resources.allocate(8);
-        this.wrs = new NativeSlots(resources, IbvRecvWr.SIZEOF);
-        this.sges = new NativeSlots(resources, IbvSge.SIZEOF);
+        this.wrs = new NativeSlots(resources, ibv_recv_wr.SIZEOF);
+        this.sges = new NativeSlots(resources, ibv_sge.SIZEOF);
     }
 
     /** Writes one WR; returns the list's address. */
@@ -60,26 +60,26 @@ final class RecvWrArray {
     /** The index of the WR {@code bad_wr} points to. */
     int badIndex() {
         long bad = NativeMemory.getAddress(badWr);
-        return bad == 0 ? 0 : (int) ((bad - wrs.address()) / IbvRecvWr.SIZEOF);
+        return bad == 0 ? 0 : (int) ((bad - wrs.address()) / ibv_recv_wr.SIZEOF);
     }
 
     private void put(int i, RecvWr wr, int sgeAt, boolean last) {
-        long w = wrs.address() + IbvRecvWr.SIZEOF * i;
-        long s = sges.address() + IbvSge.SIZEOF * sgeAt;
-        NativeMemory.putLong(w + IbvRecvWr.wr_id$OFFSET, wr.wrId());
-        NativeMemory.putAddress(w + IbvRecvWr.next$OFFSET, last ? 0 : w + IbvRecvWr.SIZEOF);
-        NativeMemory.putAddress(w + IbvRecvWr.sg_list$OFFSET, wr.numSge() == 0 ? 0 : s);
-        NativeMemory.putInt(w + IbvRecvWr.num_sge$OFFSET, wr.numSge());
+        long w = wrs.address() + ibv_recv_wr.SIZEOF * i;
+        long s = sges.address() + ibv_sge.SIZEOF * sgeAt;
+        NativeMemory.putLong(w + ibv_recv_wr.wr_id$off, wr.wrId());
+        NativeMemory.putAddress(w + ibv_recv_wr.next$off, last ? 0 : w + ibv_recv_wr.SIZEOF);
+        NativeMemory.putAddress(w + ibv_recv_wr.sg_list$off, wr.numSge() == 0 ? 0 : s);
+        NativeMemory.putInt(w + ibv_recv_wr.num_sge$off, wr.numSge());
         Sge[] list = wr.sgList();
         for (int k = 0; k < wr.numSge(); k++) {
-            putSge(s + IbvSge.SIZEOF * k, list[k]);
+            putSge(s + ibv_sge.SIZEOF * k, list[k]);
         }
     }
 
     static void putSge(long s, Sge sge) {
-        NativeMemory.putLong(s + IbvSge.addr$OFFSET, sge.addr());
-        NativeMemory.putInt(s + IbvSge.length$OFFSET, sge.length());
-        NativeMemory.putInt(s + IbvSge.lkey$OFFSET, sge.lkey());
+        NativeMemory.putLong(s + ibv_sge.addr$off, sge.addr());
+        NativeMemory.putInt(s + ibv_sge.length$off, sge.length());
+        NativeMemory.putInt(s + ibv_sge.lkey$off, sge.lkey());
     }
 
     private void ensure(int n, int totalSge) {

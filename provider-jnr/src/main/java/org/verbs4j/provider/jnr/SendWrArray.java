@@ -11,9 +11,10 @@ import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.jnr.internal.ContextResources;
-import org.verbs4j.provider.jnr.internal.IbvSendWr;
-import org.verbs4j.provider.jnr.internal.IbvSge;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw_bind_info;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_send_wr;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.RegionTable;
 
@@ -35,8 +36,8 @@ final class SendWrArray {
         this.ud = type == QpType.UD;
         this.resources = context.resources;
         this.badWr = resources.allocate(8);
-        this.wrs = new NativeSlots(resources, IbvSendWr.SIZEOF);
-        this.sges = new NativeSlots(resources, IbvSge.SIZEOF);
+        this.wrs = new NativeSlots(resources, ibv_send_wr.SIZEOF);
+        this.sges = new NativeSlots(resources, ibv_sge.SIZEOF);
     }
 
     /** The errno and reason of the WR {@link #prepare} refused. */
@@ -84,7 +85,7 @@ final class SendWrArray {
             }
         }
         if (firstBad > 0 && firstBad < n) {
-            NativeMemory.putAddress(wrs.address() + IbvSendWr.SIZEOF * (firstBad - 1) + IbvSendWr.next$OFFSET, 0);
+            NativeMemory.putAddress(wrs.address() + ibv_send_wr.SIZEOF * (firstBad - 1) + ibv_send_wr.next$off, 0);
         }
         return firstBad;
     }
@@ -162,74 +163,78 @@ final class SendWrArray {
     /** {@return the index of the WR {@code post_send} refused, read from {@code bad_wr}} */
     int badIndex() {
         long bad = NativeMemory.getAddress(badWr);
-        return bad == 0 ? 0 : (int) ((bad - wrs.address()) / IbvSendWr.SIZEOF);
+        return bad == 0 ? 0 : (int) ((bad - wrs.address()) / ibv_send_wr.SIZEOF);
     }
 
     private void put(int i, SendWr wr, int sgeAt, boolean last) {
-        long w = wrs.address() + IbvSendWr.SIZEOF * i;
-        long s = sges.address() + IbvSge.SIZEOF * sgeAt;
-        NativeMemory.putLong(w + IbvSendWr.wr_id$OFFSET, wr.wrId());
-        NativeMemory.putAddress(w + IbvSendWr.next$OFFSET, last ? 0 : w + IbvSendWr.SIZEOF);
-        NativeMemory.putAddress(w + IbvSendWr.sg_list$OFFSET, wr.numSge() == 0 ? 0 : s);
-        NativeMemory.putInt(w + IbvSendWr.num_sge$OFFSET, wr.numSge());
-        NativeMemory.putInt(w + IbvSendWr.opcode$OFFSET, wr.opcode().value());
-        NativeMemory.putInt(w + IbvSendWr.send_flags$OFFSET, wr.sendFlags());
+        long w = wrs.address() + ibv_send_wr.SIZEOF * i;
+        long s = sges.address() + ibv_sge.SIZEOF * sgeAt;
+        NativeMemory.putLong(w + ibv_send_wr.wr_id$off, wr.wrId());
+        NativeMemory.putAddress(w + ibv_send_wr.next$off, last ? 0 : w + ibv_send_wr.SIZEOF);
+        NativeMemory.putAddress(w + ibv_send_wr.sg_list$off, wr.numSge() == 0 ? 0 : s);
+        NativeMemory.putInt(w + ibv_send_wr.num_sge$off, wr.numSge());
+        NativeMemory.putInt(w + ibv_send_wr.opcode$off, wr.opcode().value());
+        NativeMemory.putInt(w + ibv_send_wr.send_flags$off, wr.sendFlags());
         Sge[] sg = wr.sgList();
         for (int k = 0; k < wr.numSge(); k++) {
-            RecvWrArray.putSge(s + IbvSge.SIZEOF * k, sg[k]);
+            RecvWrArray.putSge(s + ibv_sge.SIZEOF * k, sg[k]);
         }
         switch (wr.opcode()) {
-            case SEND_WITH_IMM -> NativeMemory.putInt(w + IbvSendWr.imm_data$OFFSET, Integer.reverseBytes(wr.immData()));
+            case SEND_WITH_IMM -> NativeMemory.putInt(w + ibv_send_wr.imm_data$off, Integer.reverseBytes(wr.immData()));
             case RDMA_WRITE_WITH_IMM -> {
-                NativeMemory.putInt(w + IbvSendWr.imm_data$OFFSET, Integer.reverseBytes(wr.immData()));
+                NativeMemory.putInt(w + ibv_send_wr.imm_data$off, Integer.reverseBytes(wr.immData()));
                 rdma(w, wr);
             }
-            case SEND_WITH_INV, LOCAL_INV -> NativeMemory.putInt(w + IbvSendWr.invalidate_rkey$OFFSET, wr.invalidateRkey());
+            case SEND_WITH_INV, LOCAL_INV -> NativeMemory.putInt(w + ibv_send_wr.invalidate_rkey$off, wr.invalidateRkey());
             case RDMA_WRITE, RDMA_READ -> rdma(w, wr);
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
-                NativeMemory.putLong(w + IbvSendWr.wr$atomic$remote_addr$OFFSET, wr.remoteAddr());
-                NativeMemory.putLong(w + IbvSendWr.wr$atomic$compare_add$OFFSET, wr.compareAdd());
-                NativeMemory.putLong(w + IbvSendWr.wr$atomic$swap$OFFSET, wr.swap());
-                NativeMemory.putInt(w + IbvSendWr.wr$atomic$rkey$OFFSET, wr.rkey());
+                NativeMemory.putLong(w + ibv_send_wr.wr$atomic$remote_addr$off, wr.remoteAddr());
+                NativeMemory.putLong(w + ibv_send_wr.wr$atomic$compare_add$off, wr.compareAdd());
+                NativeMemory.putLong(w + ibv_send_wr.wr$atomic$swap$off, wr.swap());
+                NativeMemory.putInt(w + ibv_send_wr.wr$atomic$rkey$off, wr.rkey());
             }
             case BIND_MW -> {
                 MwBindInfo info = wr.bindMwInfo();
-                NativeMemory.putAddress(w + IbvSendWr.bind_mw$mw$OFFSET, ((JnrMemoryWindow) wr.bindMwWindow()).handle);
-                NativeMemory.putInt(w + IbvSendWr.bind_mw$rkey$OFFSET, wr.bindMwRkey());
-                long b = w + IbvSendWr.bind_mw$bind_info$OFFSET;
-                NativeMemory.putAddress(b, ((JnrMemoryRegion) info.mr()).handle);
-                NativeMemory.putLong(b + 8, info.addr());
-                NativeMemory.putLong(b + 16, info.length());
-                NativeMemory.putInt(b + 24, info.mwAccessFlags());
+                NativeMemory.putAddress(w + ibv_send_wr.bind_mw$mw$off, ((JnrMemoryWindow) wr.bindMwWindow()).handle);
+                NativeMemory.putInt(w + ibv_send_wr.bind_mw$rkey$off, wr.bindMwRkey());
+                putBindInfo(w + ibv_send_wr.bind_mw$bind_info$off, info);
             }
             case TSO -> {
                 // The slot is reused without clearing: a WR without a header must not see the last one's.
                 MemorySegment hdr = wr.tsoHdr();
-                NativeMemory.putAddress(w + IbvSendWr.tso$hdr$OFFSET, hdr == null ? 0 : hdr.address());
-                NativeMemory.putShort(w + IbvSendWr.tso$hdr_sz$OFFSET, hdr == null ? 0 : (int) hdr.byteSize());
-                NativeMemory.putShort(w + IbvSendWr.tso$mss$OFFSET, wr.mss());
+                NativeMemory.putAddress(w + ibv_send_wr.tso$hdr$off, hdr == null ? 0 : hdr.address());
+                NativeMemory.putShort(w + ibv_send_wr.tso$hdr_sz$off, hdr == null ? 0 : (int) hdr.byteSize());
+                NativeMemory.putShort(w + ibv_send_wr.tso$mss$off, wr.mss());
             }
             default -> {
             }
         }
         if (ud && wr.ah() != null) {
-            NativeMemory.putAddress(w + IbvSendWr.wr$ud$ah$OFFSET, ((JnrAddressHandle) wr.ah()).handle);
-            NativeMemory.putInt(w + IbvSendWr.wr$ud$remote_qpn$OFFSET, wr.remoteQpn());
-            NativeMemory.putInt(w + IbvSendWr.wr$ud$remote_qkey$OFFSET, wr.remoteQkey());
+            NativeMemory.putAddress(w + ibv_send_wr.wr$ud$ah$off, ((JnrAddressHandle) wr.ah()).handle);
+            NativeMemory.putInt(w + ibv_send_wr.wr$ud$remote_qpn$off, wr.remoteQpn());
+            NativeMemory.putInt(w + ibv_send_wr.wr$ud$remote_qkey$off, wr.remoteQkey());
         }
         if (wr.remoteSrqn() != 0) {
-            NativeMemory.putInt(w + IbvSendWr.qp_type$xrc$remote_srqn$OFFSET, wr.remoteSrqn());
+            NativeMemory.putInt(w + ibv_send_wr.qp_type$xrc$remote_srqn$off, wr.remoteSrqn());
         }
     }
 
     private static void rdma(long w, SendWr wr) {
-        NativeMemory.putLong(w + IbvSendWr.wr$rdma$remote_addr$OFFSET, wr.remoteAddr());
-        NativeMemory.putInt(w + IbvSendWr.wr$rdma$rkey$OFFSET, wr.rkey());
+        NativeMemory.putLong(w + ibv_send_wr.wr$rdma$remote_addr$off, wr.remoteAddr());
+        NativeMemory.putInt(w + ibv_send_wr.wr$rdma$rkey$off, wr.rkey());
     }
 
     void free() {
         wrs.free();
         sges.free();
         resources.free(badWr);
+    }
+
+    /** Writes a {@code struct ibv_mw_bind_info} at {@code at}. */
+    static void putBindInfo(long at, MwBindInfo info) {
+        NativeMemory.putAddress(at + ibv_mw_bind_info.mr$off, ((JnrMemoryRegion) info.mr()).handle);
+        NativeMemory.putLong(at + ibv_mw_bind_info.addr$off, info.addr());
+        NativeMemory.putLong(at + ibv_mw_bind_info.length$off, info.length());
+        NativeMemory.putInt(at + ibv_mw_bind_info.mw_access_flags$off, info.mwAccessFlags());
     }
 }

@@ -13,8 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.verbs4j.Errno;
-import org.verbs4j.provider.ffm.internal.IbverbsUnavailableException.Reason;
+import org.verbs4j.provider.nativecommon.IbverbsAvailability;
+import org.verbs4j.provider.nativecommon.IbverbsUnavailableException;
+import org.verbs4j.provider.nativecommon.IbverbsUnavailableException.Reason;
 
 /**
  * Loads libibverbs once per JVM, finds the rdma-core version it comes from, and lists the devices.
@@ -66,23 +67,14 @@ public final class IbverbsLibrary {
         }
         try {
             int version = rdmaCoreVersion();
-            String lib = "libibverbs (rdma-core " + (version == 0 ? "of unknown version" : version) + ")";
             MemorySegment num = Arena.global().allocate(JAVA_INT);
             MemorySegment list = Ibverbs.ibv_get_device_list(num);
             if (list.address() == 0) {
-                int errno = Ibverbs.errno();
-                if (errno == Errno.ENOSYS) {
-                    return new IbverbsUnavailableException(Reason.KERNEL_WITHOUT_RDMA, lib
-                            + " found no RDMA device: the kernel has no RDMA support (ibv_get_device_list failed"
-                            + " with ENOSYS; /sys/class/infiniband_verbs is missing)", null);
-                }
-                return new IbverbsUnavailableException(Reason.DEVICE_LIST_FAILED,
-                        lib + " could not list RDMA devices: ibv_get_device_list failed with " + Errno.name(errno),
-                        null);
+                return IbverbsAvailability.deviceListFailed(version, Ibverbs.errno());
             }
             int n = num.get(JAVA_INT, 0);
             if (n == 0) {
-                return new IbverbsUnavailableException(Reason.NO_DEVICE, lib + " found no RDMA device", null);
+                return IbverbsAvailability.noDevice(version);
             }
             MemorySegment entries = list.reinterpret(ADDRESS.byteSize() * n);
             List<MemorySegment> devices = new ArrayList<>(n);

@@ -8,86 +8,73 @@ import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.StructLayout;
-import java.lang.foreign.UnionLayout;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.verbs4j.provider.nativecommon.internal.CLayout;
 
 /**
- * Builds C struct layouts the way the x86-64 System V ABI lays them out: each member at its natural
- * alignment, the struct padded to its largest alignment. Members keep their C names; anonymous C
- * unions are named with the {@link #ANONYMOUS} prefix, which the layout test leaves out of the C path.
+ * Turns the shared C layout description ({@link CLayout}) into FFM {@link MemoryLayout}s: every member at
+ * the offset the description gives it, padding where C pads, the names kept (anonymous unions keep their
+ * {@link CLayout#ANONYMOUS} names, so every field has a dotted path).
  */
 public final class LayoutBuilder {
-    /** Prefix of the names given to anonymous C unions. */
-    public static final String ANONYMOUS = "$anon";
-
     private LayoutBuilder() {}
 
-    static StructLayout struct(String name, MemoryLayout... members) {
+    /** The FFM layout of a described struct. */
+    static StructLayout layout(CLayout struct) {
+        if (struct.kind() != CLayout.Kind.STRUCT) {
+            throw new IllegalArgumentException(struct + " is not a struct");
+        }
+        return (StructLayout) of(struct);
+    }
+
+    /** The FFM layout of any described type. */
+    static MemoryLayout of(CLayout c) {
+        MemoryLayout l = switch (c.kind()) {
+            case SCALAR -> switch ((int) c.size()) {
+                case 1 -> JAVA_BYTE;
+                case 2 -> JAVA_SHORT;
+                case 4 -> JAVA_INT;
+                case 8 -> JAVA_LONG;
+                default -> throw new IllegalArgumentException(c + ": no Java integer of that size");
+            };
+            case POINTER -> ADDRESS;
+            case ARRAY -> MemoryLayout.sequenceLayout(c.count(), of(c.element()));
+            case STRUCT -> struct(c);
+            case UNION -> union(c);
+        };
+        return l.withName(c.name());
+    }
+
+    private static MemoryLayout struct(CLayout c) {
         List<MemoryLayout> out = new ArrayList<>();
-        long offset = 0;
-        long align = 1;
-        for (MemoryLayout m : members) {
-            long a = m.byteAlignment();
-            if (offset % a != 0) {
-                long pad = a - offset % a;
-                out.add(MemoryLayout.paddingLayout(pad));
-                offset += pad;
+        long at = 0;
+        for (CLayout.Member m : c.members()) {
+            if (m.offset() > at) {
+                out.add(MemoryLayout.paddingLayout(m.offset() - at));
             }
-            out.add(m);
-            offset += m.byteSize();
-            align = Math.max(align, a);
+            out.add(of(m.layout()));
+            at = m.offset() + m.layout().size();
         }
-        if (offset % align != 0) {
-            out.add(MemoryLayout.paddingLayout(align - offset % align));
+        if (c.size() > at) {
+            out.add(MemoryLayout.paddingLayout(c.size() - at));
         }
-        return MemoryLayout.structLayout(out.toArray(MemoryLayout[]::new)).withName(name);
+        return MemoryLayout.structLayout(out.toArray(MemoryLayout[]::new));
     }
 
-    /** A union: as large as its largest member, which {@link #struct} has already padded. */
-    static UnionLayout union(String name, MemoryLayout... members) {
-        return MemoryLayout.unionLayout(members).withName(name);
-    }
-
-    static MemoryLayout ptr(String name) {
-        return ADDRESS.withName(name);
-    }
-
-    static MemoryLayout u64(String name) {
-        return JAVA_LONG.withName(name);
-    }
-
-    static MemoryLayout u32(String name) {
-        return JAVA_INT.withName(name);
-    }
-
-    static MemoryLayout u16(String name) {
-        return JAVA_SHORT.withName(name);
-    }
-
-    static MemoryLayout u8(String name) {
-        return JAVA_BYTE.withName(name);
-    }
-
-    static MemoryLayout chars(String name, long n) {
-        return MemoryLayout.sequenceLayout(n, JAVA_BYTE).withName(name);
-    }
-
-    /** {@code pthread_mutex_t} on x86-64 glibc: 40 bytes, 8-aligned. */
-    static MemoryLayout mutex(String name) {
-        return MemoryLayout.sequenceLayout(5, JAVA_LONG).withName(name);
-    }
-
-    /** {@code pthread_cond_t} on x86-64 glibc: 48 bytes, 8-aligned. */
-    static MemoryLayout cond(String name) {
-        return MemoryLayout.sequenceLayout(6, JAVA_LONG).withName(name);
-    }
-
-    /** {@code union ibv_gid}: 16 bytes, 8-aligned because of its {@code __be64} view. */
-    static MemoryLayout gid(String name) {
-        return MemoryLayout.sequenceLayout(2, JAVA_LONG).withName(name);
+    private static MemoryLayout union(CLayout c) {
+        List<MemoryLayout> out = new ArrayList<>();
+        long largest = 0;
+        for (CLayout.Member m : c.members()) {
+            out.add(of(m.layout()));
+            largest = Math.max(largest, m.layout().size());
+        }
+        if (c.size() > largest) {
+            out.add(MemoryLayout.paddingLayout(c.size()));
+        }
+        return MemoryLayout.unionLayout(out.toArray(MemoryLayout[]::new));
     }
 
     private static MemoryLayout.PathElement[] path(String dotted) {

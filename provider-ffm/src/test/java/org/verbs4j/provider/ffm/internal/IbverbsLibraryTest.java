@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.verbs4j.provider.nativecommon.IbverbsUnavailableException;
 
 class IbverbsLibraryTest {
     @Test

@@ -5,6 +5,8 @@ import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 
 /**
  * Every native object and every block of native memory that belongs to one open device, by kind. It
@@ -91,13 +93,13 @@ public final class ContextResources implements Runnable {
             case QP -> ib.ibv_destroy_qp(h);
             case SRQ -> ib.ibv_destroy_srq(h);
             case AH -> ib.ibv_destroy_ah(h);
-            case MW -> InlineVerbs.callP(InlineVerbs.fn(context, IbvContext.ops$dealloc_mw$OFFSET), h);
+            case MW -> InlineVerbs.callP(InlineVerbs.fn(context, ibv_context.ops$dealloc_mw$off), h);
             case MR -> ib.ibv_dereg_mr(h);
             case CQ -> ib.ibv_destroy_cq(h);
             case COMP_CHANNEL -> ib.ibv_destroy_comp_channel(h);
             case PARENT_DOMAIN, PD -> ib.ibv_dealloc_pd(h);
             case TD -> {
-                long fn = InlineVerbs.verbsContextOp(context, VerbsContext.dealloc_td$OFFSET);
+                long fn = InlineVerbs.verbsContextOp(context, verbs_context.dealloc_td$off);
                 if (fn != 0) {
                     InlineVerbs.callP(fn, h);
                 }

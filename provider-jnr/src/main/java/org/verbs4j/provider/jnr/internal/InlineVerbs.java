@@ -6,6 +6,8 @@ import com.kenai.jffi.Invoker;
 import com.kenai.jffi.LastError;
 import com.kenai.jffi.MemoryIO;
 import com.kenai.jffi.Type;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 
 /**
  * Calls the {@code static inline} verbs of {@code verbs.h} the way their inline bodies do: through the
@@ -90,12 +92,12 @@ public final class InlineVerbs {
      * @param opOffset the op's offset in {@code struct verbs_context}
      */
     public static long verbsContextOp(long context, long opOffset) {
-        if (MEMORY.getAddress(context + IbvContext.abi_compat$OFFSET) != VERBS_ABI_IS_EXTENDED) {
+        if (MEMORY.getAddress(context + ibv_context.abi_compat$off) != VERBS_ABI_IS_EXTENDED) {
             return 0;
         }
-        long vctx = context - VerbsContext.context$OFFSET;
-        long sz = MEMORY.getLong(vctx + VerbsContext.sz$OFFSET);
-        if (sz < VerbsContext.SIZEOF - opOffset) {
+        long vctx = context - verbs_context.context$off;
+        long sz = MEMORY.getLong(vctx + verbs_context.sz$off);
+        if (sz < verbs_context.SIZEOF - opOffset) {
             return 0;
         }
         return MEMORY.getAddress(vctx + opOffset);

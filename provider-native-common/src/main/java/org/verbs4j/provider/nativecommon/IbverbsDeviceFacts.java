@@ -1,0 +1,52 @@
+package org.verbs4j.provider.nativecommon;
+
+import org.verbs4j.Context;
+
+/**
+ * What {@link CapabilityProbe} needs from a libibverbs binding beyond the {@link Context} API: facts only the
+ * binding can read from native memory. {@code ffm} and {@code jnr} each implement it on their context.
+ */
+public interface IbverbsDeviceFacts {
+    /** {@code IB_UVERBS_DEVICE_XRC} of {@code device_cap_flags}: the device has XRC. */
+    int DEVICE_XRC = 1 << 20;
+    /** {@code IB_UVERBS_DEVICE_ATOMIC_WRITE} of {@code device_cap_flags_ex}: the kernel driver executes it (Linux 6.2+). */
+    long DEVICE_ATOMIC_WRITE = 1L << 40;
+    /** {@code IB_UVERBS_DEVICE_FLUSH_GLOBAL} and {@code _PERSISTENT} of {@code device_cap_flags_ex}: it executes FLUSH. */
+    long DEVICE_FLUSH = 3L << 38;
+
+    /**
+     * The context the facts are about.
+     *
+     * @return the open context
+     */
+    Context context();
+
+    /**
+     * The name of the provider that binds it, so that two bindings in one JVM keep their answers apart.
+     *
+     * @return {@code "ffm"} or {@code "jnr"}
+     */
+    String providerName();
+
+    /**
+     * The installed rdma-core's major version.
+     *
+     * @return for example 44 for Debian 12
+     */
+    int rdmaCoreVersion();
+
+    /**
+     * {@code device_cap_flags_ex} of {@code ibv_query_device_ex}.
+     *
+     * @return the flags, or 0 when the device does not report them
+     */
+    long deviceCapFlagsEx();
+
+    /**
+     * Whether the device's library has {@code ibv_create_qp_ex} ({@code verbs_context.create_qp_ex}), without
+     * which no QP has a WR session.
+     *
+     * @return whether the op is present
+     */
+    boolean hasExtendedQp();
+}
