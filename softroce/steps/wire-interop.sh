@@ -96,6 +96,13 @@ hook=$(readlink -f "$0")
 hook_args=("$hook")
 [ "${WIRE_INTEROP_LOSSY:-1}" = 1 ] || hook_args=()
 
+# A capture of the RoCE traffic on the rxe end, when tcpdump is there (it is not one of the harness's packages).
+cap_pid=
+if command -v tcpdump > /dev/null && [ "${WIRE_INTEROP_PCAP:-1}" = 1 ]; then
+    tcpdump -i "$RXE_IF" -nn -U -s 160 -c 50000 -w "$out/wire.pcap" udp port 4791 > "$out/tcpdump.log" 2>&1 &
+    cap_pid=$!
+fi
+
 echo "== $(date +%T) $main rxe $RXE_DEV $idx $RXE_IP:$TCP_PORT  <->  (netns $NS) $main wire roce0 1"
 timeout --kill-after=5 "$limit" "${java[@]}" "$main" rxe "$RXE_DEV" "$idx" "$RXE_IP:$TCP_PORT" "${hook_args[@]}" \
     > "$out/rxe.log" 2>&1 &
@@ -110,6 +117,11 @@ echo "-- $(date +%T) rxe side (exit $rrc)"
 cat "$out/rxe.log"
 echo "-- wire side (exit $wrc)"
 cat "$out/wire.log"
+[ -n "$cap_pid" ] && kill "$cap_pid" 2>/dev/null
+echo "-- UDP counters, root namespace and namespace $NS"
+grep '^Udp:' /proc/net/snmp
+ip netns exec "$NS" grep '^Udp:' /proc/net/snmp
+ip -s link show "$RXE_IF"
 echo "-- rxe1 counters"
 for c in /sys/class/infiniband/$RXE_DEV/ports/1/hw_counters/*; do
     v=$(cat "$c" 2>/dev/null) && [ "$v" != 0 ] && echo "${c##*/} $v"

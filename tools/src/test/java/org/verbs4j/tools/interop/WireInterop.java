@@ -77,7 +77,9 @@ public final class WireInterop {
     private static final int TIMEOUT = 16;
     private static final int[] SIZES = {1, 1023, 1024, 1025, 4097, 65536, (int) MIB};
     private static final int[] LOSSY_SIZES = {1, 1500, 65536};
-    private static final long POLL_MS = 60_000;
+    private static final long POLL_MS = 20_000;
+    /** After this many failed cases in a row the run stops: the wire is broken, and each failure costs a timeout. */
+    private static final int ABORT_AFTER = 3;
 
     private final boolean rxe;
     private final String me;
@@ -102,6 +104,7 @@ public final class WireInterop {
     private final List<String> failures = new ArrayList<>();
     private final List<String> passed = new ArrayList<>();
     private int retryExceeded;
+    private int failedInARow;
 
     private WireInterop(boolean rxe, Context ctx, int gidIndex, Arena arena) {
         this.rxe = rxe;
@@ -735,6 +738,7 @@ public final class WireInterop {
         String reqSide = iRequest ? me : other;
         String respSide = iRequest ? other : me;
         if (requesterErr == null && responderErr == null) {
+            failedInARow = 0;
             passed.add(name);
             log("PASS %s", name);
             return;
@@ -757,6 +761,10 @@ public final class WireInterop {
             failures.add(name + ": " + why);
         }
         log("FAIL %s: %s", name, why);
+        // Both sides see the same verdicts, so both stop at the same case.
+        if (++failedInARow >= ABORT_AFTER) {
+            throw new IllegalStateException(ABORT_AFTER + " cases failed in a row; stopping");
+        }
         reconnect();
     }
 
