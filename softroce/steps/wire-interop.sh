@@ -8,7 +8,7 @@
 # dummy0 stays as it is; rxe1 is a second rxe device on the veth end. Two JVMs run
 # org.verbs4j.tools.interop.WireInterop (tools' test classes): role rxe through the FFM provider, role wire
 # through the emulated provider; they meet over TCP across the veth and run every case in both directions
-# (see the class). Role rxe calls this script back as its hook, "wire-interop.sh --netem loss|reorder|none",
+# (see the class). Role rxe calls this script back as its hook, "wire-interop.sh loss|reorder|none",
 # to put netem on the Java side's veth end for the lossy phases. The step fails if any case fails on either
 # side; its note is the one-line summary. Build on the host first (tools' test classes and its jar).
 set -uo pipefail
@@ -21,12 +21,13 @@ RXE_IP=10.79.0.1
 JAVA_IP=10.79.0.2
 TCP_PORT=18515
 
-if [ "${1:-}" = --netem ]; then
-    case ${2:-} in
+# Role rxe's hook: "wire-interop.sh MODE".
+if [ $# -gt 0 ]; then
+    case $1 in
         loss) qdisc=(netem loss 5%) ;;
         reorder) qdisc=(netem delay 1ms reorder 25% 50%) ;;
         none) exec ip netns exec "$NS" tc qdisc del dev "$JAVA_IF" root ;;
-        *) echo "wire-interop.sh --netem loss|reorder|none" >&2; exit 2 ;;
+        *) echo "usage: wire-interop.sh [loss|reorder|none]" >&2; exit 2 ;;
     esac
     echo "+ tc qdisc replace dev $JAVA_IF root ${qdisc[*]} (namespace $NS)"
     exec ip netns exec "$NS" tc qdisc replace dev "$JAVA_IF" root "${qdisc[@]}"
