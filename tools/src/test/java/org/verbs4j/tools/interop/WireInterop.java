@@ -105,6 +105,10 @@ public final class WireInterop {
     private final List<String> passed = new ArrayList<>();
     private int retryExceeded;
     private int failedInARow;
+    /** The rkey the last SEND_WITH_INV invalidated, which the bad-rkey case then uses (requester side). */
+    private int invalidatedRkey;
+    /** The requester's verdict on the current case, as the responder heard it. */
+    private String lastRequesterError;
 
     private WireInterop(boolean rxe, Context ctx, int gidIndex, Arena arena) {
         this.rxe = rxe;
@@ -444,8 +448,6 @@ public final class WireInterop {
      * The responder binds a type 2 window over its destination area; the requester's SEND_WITH_INV names its
      * rkey; the data arrives and the window is invalid afterwards (the bad-rkey case that follows writes to it).
      */
-    private int invalidatedRkey;
-
     private void sendInvCase(String dir, boolean req) {
         String name = phase + " " + dir + " SEND_WITH_INV of a bound type 2 window";
         int seed = ++caseNo;
@@ -571,8 +573,8 @@ public final class WireInterop {
                 if (rcq.poll(wc) != 0) {
                     err = "a datagram with a wrong Q_Key was delivered: " + wc.get(0);
                 }
-                // The receive stays posted: flush it by moving the QP to ERR would end UD; leave it, it is the
-                // last UD case in this direction, and the QP is closed after the UD cases.
+                // The receive stays posted; it is the last UD case in this direction, and the QP is closed after
+                // the UD cases.
             } else if (err == null) {
                 err = awaitRecv(seed, WcOpcode.RECV, 40 + size, op == WrOpcode.SEND ? null : imm);
                 if (err == null && (wc.wcFlags(0) & WcFlags.GRH) == 0) {
@@ -724,8 +726,6 @@ public final class WireInterop {
         say("checked " + (err == null ? "ok" : err.replace('\n', ' ')));
         record(name, false, lastRequesterError, err);
     }
-
-    private String lastRequesterError;
 
     /** Waits for the requester's "done"; returns null, or "requester failed" (the responder checks nothing). */
     private String requesterDone() {
