@@ -5,6 +5,8 @@
  */
 module org.verbs4j.provider.emulated {
     requires org.verbs4j.spi;
+    // IP_DONTFRAGMENT for the wire devices' sockets (RoceEndpoint): the IP identification the ICRC covers.
+    requires jdk.net;
 
     exports org.verbs4j.provider.emulated;
 

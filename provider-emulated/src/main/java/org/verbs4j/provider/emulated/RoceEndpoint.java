@@ -10,6 +10,8 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
 import java.util.concurrent.atomic.AtomicLongArray;
 
+import jdk.net.ExtendedSocketOptions;
+
 import org.verbs4j.provider.emulated.internal.wire.Icrc;
 import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
 import org.verbs4j.provider.emulated.internal.wire.Opcode;
@@ -61,12 +63,30 @@ final class RoceEndpoint {
         try {
             ch.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
             ch.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER);
+            dontFragment(ch);
             ch.bind(local);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
         return new RoceEndpoint(local, ch);
+    }
+
+    /**
+     * Asks for DF on every datagram ({@code IP_MTU_DISCOVER} = {@code IP_PMTUDISC_DO} on Linux). The ICRC covers
+     * the IP identification, which a UDP socket cannot see or set. A Linux socket left at its default
+     * ({@code IP_PMTUDISC_WANT}) may fragment, so the kernel gives each datagram a hashed identification that no
+     * sender can predict, and rxe drops every packet for a bad ICRC; with {@code IP_PMTUDISC_DO} an unconnected
+     * socket sends identification 0, the value {@link PacketSender} seals with. Where the option is missing,
+     * the socket stays as it is (a peer of ours still recovers the identification, rxe would not).
+     */
+    private static void dontFragment(DatagramChannel ch) {
+        try {
+            ch.setOption(ExtendedSocketOptions.IP_DONTFRAGMENT, true);
+        } catch (UnsupportedOperationException | IOException e) {
+            LOG.log(Level.WARNING, () -> "wire device: cannot set IP_DONTFRAGMENT (" + e + "); a kernel RoCE peer"
+                    + " such as rxe will drop this device's packets for a bad ICRC");
+        }
     }
 
     /**
@@ -142,7 +162,7 @@ final class RoceEndpoint {
             if (!(from.getAddress() instanceof Inet4Address)) {
                 why = Reject.FOREIGN_SOURCE;
             } else {
-                // A Linux UDP socket that is not connected sends with DF set and IP identification 0.
+                // Our own peers send identification 0 (DF, unconnected socket: see dontFragment); try that first.
                 ip.set(ipv4(from), from.getPort(), localAddr, localPort);
                 why = p.parse(buf, len, icrc, ip);
                 if (why == Reject.BAD_ICRC && icrc.recoverIpId(buf, len, ip) >= 0) {

@@ -14,7 +14,10 @@ public final class Ipv4Udp {
     public int dstAddr;
     public int srcPort;
     public int dstPort = ROCE_V2_PORT;
-    /** The IP identification field. A Linux UDP socket that is not connected sends 0 with DF set. */
+    /**
+     * The IP identification field. A Linux UDP socket that is not connected sends 0 when it sets DF with
+     * {@code IP_PMTUDISC_DO} (the JDK's {@code IP_DONTFRAGMENT}).
+     */
     public int ipId;
     public boolean dontFragment = true;
 

@@ -1,0 +1,137 @@
+#!/bin/bash
+# Guest step: the emulated provider's RoCE v2 wire device against the kernel's rxe, over a veth pair.
+#
+#   root namespace                            namespace "wire"
+#   rxe1 on veth vrxe 10.79.0.1  <-- veth -->  vjava 10.79.0.2, roce0 (a JVM with -Dverbs4j.emulated.roce)
+#
+# rxe binds UDP 4791 on every address of its namespace, so the Java end needs a namespace of its own. rxe0 on
+# dummy0 stays as it is; rxe1 is a second rxe device on the veth end. Two JVMs run
+# org.verbs4j.tools.interop.WireInterop (tools' test classes): role rxe through the FFM provider, role wire
+# through the emulated provider; they meet over TCP across the veth and run every case in both directions
+# (see the class). Role rxe calls this script back as its hook, "wire-interop.sh loss|reorder|none",
+# to put netem on the Java side's veth end for the lossy phases. The step fails if any case fails on either
+# side; its note is the one-line summary. Build on the host first (tools' test classes and its jar).
+set -uo pipefail
+
+NS=wire
+RXE_DEV=rxe1
+RXE_IF=vrxe
+JAVA_IF=vjava
+RXE_IP=10.79.0.1
+JAVA_IP=10.79.0.2
+TCP_PORT=18515
+
+# Role rxe's hook: "wire-interop.sh MODE".
+if [ $# -gt 0 ]; then
+    case $1 in
+        loss) qdisc=(netem loss 5%) ;;
+        reorder) qdisc=(netem delay 1ms reorder 25% 50%) ;;
+        none) exec ip netns exec "$NS" tc qdisc del dev "$JAVA_IF" root ;;
+        *) echo "usage: wire-interop.sh [loss|reorder|none]" >&2; exit 2 ;;
+    esac
+    echo "+ tc qdisc replace dev $JAVA_IF root ${qdisc[*]} (namespace $NS)"
+    exec ip netns exec "$NS" tc qdisc replace dev "$JAVA_IF" root "${qdisc[@]}"
+fi
+
+out=${VERBS4J_STEP_OUT:-$PWD/target/wire-interop}
+mkdir -p "$out"
+fail() {
+    echo "FAIL: $*" | tee "$out/note"
+    exit 1
+}
+try() {
+    echo "+ $*"
+    "$@" || fail "$* (exit $?)"
+}
+
+jar=
+for f in tools/target/verbs4j-tools-*.jar; do
+    case $f in *-sources.jar | *-javadoc.jar | *-tests.jar) ;; *) [ -f "$f" ] && jar=$f ;; esac
+done
+if [ -z "$jar" ] || [ ! -f tools/target/classpath.txt ] || [ ! -f tools/target/test-classes/org/verbs4j/tools/interop/WireInterop.class ]; then
+    fail "no tools jar, tools/target/classpath.txt or WireInterop.class: build on the host first (./mvnw -B -q -pl tools -am package -DskipTests)"
+fi
+
+# ---------------------------------------------------------------- the network
+try ip link add "$RXE_IF" type veth peer name "$JAVA_IF"
+try ip netns add "$NS"
+try ip link set "$JAVA_IF" netns "$NS"
+try ip addr add "$RXE_IP/24" dev "$RXE_IF"
+try ip link set "$RXE_IF" up
+try ip netns exec "$NS" ip link set lo up
+try ip netns exec "$NS" ip addr add "$JAVA_IP/24" dev "$JAVA_IF"
+try ip netns exec "$NS" ip link set "$JAVA_IF" up
+# The JVM asks for a 4 MiB UDP receive buffer; a 1 MiB message from rxe is 1024 packets in a burst.
+try sysctl -q -w net.core.rmem_max=16777216 net.core.wmem_max=16777216 net.core.netdev_max_backlog=10000
+try rdma link add "$RXE_DEV" type rxe netdev "$RXE_IF"
+
+gid_dir=/sys/class/infiniband/$RXE_DEV/ports/1
+idx= state=
+for ((i = 0; i < 150; i++)); do
+    state=$(cat "$gid_dir/state" 2>/dev/null || true)
+    if [[ $state == *ACTIVE* ]]; then
+        for f in "$gid_dir"/gids/*; do
+            n=${f##*/}
+            if [[ $(cat "$f" 2>/dev/null) == 0000:0000:0000:0000:0000:ffff:0a4f:0001 ]] &&
+                [[ $(cat "$gid_dir/gid_attrs/types/$n" 2>/dev/null) == "RoCE v2" ]]; then
+                idx=$n
+                break
+            fi
+        done
+    fi
+    [ -n "$idx" ] && break
+    sleep 0.2
+done
+[ -n "$idx" ] || fail "$RXE_DEV: port ${state:-none}, no RoCE v2 GID for $RXE_IP"
+echo "$RXE_DEV on $RXE_IF: GID index $idx, active MTU $(ibv_devinfo -d "$RXE_DEV" | awk '/active_mtu/ {print $2}')"
+ip netns exec "$NS" ip -br addr
+
+# ---------------------------------------------------------------- the two JVMs
+cp="tools/target/test-classes:$jar:$(cat tools/target/classpath.txt)"
+# C1 only: far less compiling on the one guest CPU the step is pinned to (see perftest-interop.sh).
+java=(java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:TieredStopAtLevel=1
+    "-XX:ErrorFile=$out/hs_err_pid%p.log" -cp "$cp")
+main=org.verbs4j.tools.interop.WireInterop
+limit=${WIRE_INTEROP_LIMIT:-600}
+hook=$(readlink -f "$0")
+hook_args=("$hook")
+[ "${WIRE_INTEROP_LOSSY:-1}" = 1 ] || hook_args=()
+
+# A capture of the RoCE traffic on the rxe end, when tcpdump is there (it is not one of the harness's packages).
+cap_pid=
+if command -v tcpdump > /dev/null && [ "${WIRE_INTEROP_PCAP:-1}" = 1 ]; then
+    tcpdump -i "$RXE_IF" -nn -U -s 160 -c 50000 -w "$out/wire.pcap" udp port 4791 > "$out/tcpdump.log" 2>&1 &
+    cap_pid=$!
+fi
+
+echo "== $(date +%T) $main rxe $RXE_DEV $idx $RXE_IP:$TCP_PORT  <->  (netns $NS) $main wire roce0 1"
+timeout --kill-after=5 "$limit" "${java[@]}" "$main" rxe "$RXE_DEV" "$idx" "$RXE_IP:$TCP_PORT" "${hook_args[@]}" \
+    > "$out/rxe.log" 2>&1 &
+rpid=$!
+timeout --kill-after=5 "$limit" ip netns exec "$NS" "${java[@]}" "-Dverbs4j.emulated.roce=$JAVA_IP" "$main" wire roce0 1 \
+    "$RXE_IP:$TCP_PORT" > "$out/wire.log" 2>&1 &
+wpid=$!
+rrc=0 wrc=0
+wait "$rpid" || rrc=$?
+wait "$wpid" || wrc=$?
+echo "-- $(date +%T) rxe side (exit $rrc)"
+cat "$out/rxe.log"
+echo "-- wire side (exit $wrc)"
+cat "$out/wire.log"
+[ -n "$cap_pid" ] && kill "$cap_pid" 2>/dev/null
+echo "-- UDP counters, root namespace and namespace $NS"
+grep '^Udp:' /proc/net/snmp
+ip netns exec "$NS" grep '^Udp:' /proc/net/snmp
+ip -s link show "$RXE_IF"
+echo "-- rxe1 counters"
+for c in /sys/class/infiniband/$RXE_DEV/ports/1/hw_counters/*; do
+    v=$(cat "$c" 2>/dev/null) && [ "$v" != 0 ] && echo "${c##*/} $v"
+done
+
+summary=$(grep -h '^wire-interop: ' "$out/rxe.log" | tail -n 1)
+if [ "$rrc" != 0 ] || [ "$wrc" != 0 ] || [ -z "$summary" ]; then
+    grep -h 'FAIL\|failed:\|Exception' "$out/rxe.log" "$out/wire.log" | head -n 40
+    echo "FAIL: rxe side exit $rrc, wire side exit $wrc; ${summary:-no summary}" | tee "$out/note"
+    exit 1
+fi
+echo "$summary" | tee "$out/note"
