@@ -4,18 +4,17 @@ import java.lang.foreign.MemorySegment;
 
 import org.verbs4j.AccessFlags;
 import org.verbs4j.Errno;
-import org.verbs4j.MemoryRegion;
-import org.verbs4j.ProtectionDomain;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.emulated.internal.MemoryKey;
-import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AbstractMemoryRegion;
 
 /**
  * A registered memory region. Its lkey and rkey are the same key-table entry; every access through them
  * is bounds- and access-checked against it and then made on the registered segment itself.
  */
-final class EmulatedMemoryRegion extends AbstractVerbsObject implements MemoryRegion {
+final class EmulatedMemoryRegion extends AbstractMemoryRegion {
     final EmulatedContext context;
+    // Unchecked copies of what the object model holds, read by the engine, which checks isClosed() itself.
     final EmulatedProtectionDomain pd;
     final MemorySegment segment;
     final int access;
@@ -23,12 +22,12 @@ final class EmulatedMemoryRegion extends AbstractVerbsObject implements MemoryRe
     final MemoryKey key;
 
     EmulatedMemoryRegion(EmulatedProtectionDomain pd, MemorySegment segment, int access) {
-        super("MemoryRegion", pd.context, pd.context.lock);
+        super(pd.context, pd.context.lock, pd, pd.regions, segment, access, zeroBasedOr(segment, access));
         this.context = pd.context;
         this.pd = pd;
         this.segment = segment;
         this.access = access;
-        this.address = (access & AccessFlags.ZERO_BASED) != 0 ? 0 : segment.address();
+        this.address = zeroBasedOr(segment, access);
         MemoryKey k = pd.device().keys.allocate(MemoryKey.KIND_MR, pd, this);
         if (k == null) {
             throw new VerbsException("ibv_reg_mr", Errno.ENOMEM, "the key table is full");
@@ -47,52 +46,24 @@ final class EmulatedMemoryRegion extends AbstractVerbsObject implements MemoryRe
     }
 
     @Override
-    public ProtectionDomain pd() {
-        checkOpen();
-        return pd;
-    }
-
-    @Override
-    public int lkey() {
-        checkOpen();
+    protected int lkeyValue() {
         return key.key;
     }
 
     @Override
-    public int rkey() {
-        checkOpen();
+    protected int rkeyValue() {
         return key.key;
-    }
-
-    @Override
-    public long address() {
-        checkOpen();
-        return address;
-    }
-
-    @Override
-    public long length() {
-        checkOpen();
-        return segment.byteSize();
-    }
-
-    @Override
-    public MemorySegment segment() {
-        checkOpen();
-        return segment;
-    }
-
-    @Override
-    public int access() {
-        checkOpen();
-        return access;
     }
 
     @Override
     protected int destroy() {
         pd.device().keys.release(key);
-        pd.regions.remove(segment);
         return 0;
+    }
+
+    /** {@return 0 for a zero-based region, else the segment's address} */
+    private static long zeroBasedOr(MemorySegment segment, int access) {
+        return (access & AccessFlags.ZERO_BASED) != 0 ? 0 : segment.address();
     }
 
     @Override

@@ -2,20 +2,19 @@ package org.verbs4j.provider.emulated;
 
 import org.verbs4j.AccessFlags;
 import org.verbs4j.Errno;
-import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwType;
-import org.verbs4j.ProtectionDomain;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.emulated.internal.MemoryKey;
 import org.verbs4j.provider.emulated.internal.SendWqe;
-import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AbstractMemoryWindow;
 
 /**
  * A memory window. Its key-table entry is invalid until a bind makes it grant access to part of a
  * region; every bind of a type 1 window changes the low 8 bits of its rkey.
  */
-final class EmulatedMemoryWindow extends AbstractVerbsObject implements MemoryWindow {
+final class EmulatedMemoryWindow extends AbstractMemoryWindow {
     final EmulatedContext context;
+    // Unchecked copies of what the object model holds, read by the engine, which checks isClosed() itself.
     final EmulatedProtectionDomain pd;
     final MwType type;
     final MemoryKey key;
@@ -23,7 +22,7 @@ final class EmulatedMemoryWindow extends AbstractVerbsObject implements MemoryWi
     volatile int rkey;
 
     EmulatedMemoryWindow(EmulatedProtectionDomain pd, MwType type) {
-        super("MemoryWindow", pd.context, pd.context.lock);
+        super(pd.context, pd.context.lock, pd, type);
         this.context = pd.context;
         this.pd = pd;
         this.type = type;
@@ -39,20 +38,7 @@ final class EmulatedMemoryWindow extends AbstractVerbsObject implements MemoryWi
     }
 
     @Override
-    public ProtectionDomain pd() {
-        checkOpen();
-        return pd;
-    }
-
-    @Override
-    public MwType type() {
-        checkOpen();
-        return type;
-    }
-
-    @Override
-    public int rkey() {
-        checkOpen();
+    protected int rkeyValue() {
         return rkey;
     }
 

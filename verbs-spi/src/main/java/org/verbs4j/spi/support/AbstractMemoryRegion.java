@@ -1,0 +1,120 @@
+package org.verbs4j.spi.support;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.ProtectionDomain;
+
+/**
+ * A registered memory region, written once for every provider: what it registered (the segment, its access
+ * flags, its protection domain and the address a peer uses), the getters that refuse a closed region, and the
+ * removal of its segment from the domain's {@link RegionTable} when it is deregistered. A provider extends it
+ * and only binds: it registers the memory ({@code ibv_reg_mr}), gives the keys the registration returned
+ * ({@link #lkeyValue()}, {@link #rkeyValue()}), and deregisters it in {@link #destroy()}.
+ *
+ * <p>The rules it applies, besides {@link AbstractVerbsObject}'s:
+ * <ul>
+ *   <li>Every getter throws {@link IllegalStateException} once the region is closed; the keys of a
+ *       deregistered region are never handed out again.</li>
+ *   <li>The segment is removed from the {@link RegionTable} after the deregistration verb succeeded and under
+ *       the close lock, so that no post checks inline data against memory that is no longer registered. A
+ *       failed deregistration leaves the region open and in the table.</li>
+ * </ul>
+ *
+ * <p>A subclass's constructor ends, as every {@link AbstractVerbsObject}'s does, with {@code dependOn(pd)} and
+ * {@link #register()}, after everything that may fail.
+ *
+ * @see "ibv_reg_mr(3), ibv_dereg_mr(3)"
+ */
+public abstract class AbstractMemoryRegion extends AbstractVerbsObject implements MemoryRegion {
+    private final ProtectionDomain pd;
+    private final RegionTable regions;
+    private final MemorySegment segment;
+    private final int access;
+    private final long address;
+
+    /**
+     * Makes an open region over registered memory.
+     *
+     * @param owner the context, which deregisters the region when it closes
+     * @param closeLock the lock the close holds around {@code ibv_dereg_mr}; null for the region's monitor
+     * @param pd the protection domain the memory was registered in
+     * @param regions the domain's table of live registered memory, from which the segment is removed at
+     *     deregistration (the domain adds it after registration)
+     * @param segment the registered memory, {@code length()} bytes from its address
+     * @param access the {@link org.verbs4j.AccessFlags} bits it was registered with
+     * @param address the region's first address as a peer names it: the segment's address, or 0 for a
+     *     zero-based region where the provider implements it
+     * @throws NullPointerException if {@code pd}, {@code regions} or {@code segment} is null
+     */
+    protected AbstractMemoryRegion(AbstractVerbsObject owner, Object closeLock, ProtectionDomain pd,
+            RegionTable regions, MemorySegment segment, int access, long address) {
+        super("MemoryRegion", owner, closeLock);
+        this.pd = Objects.requireNonNull(pd, "pd");
+        this.regions = Objects.requireNonNull(regions, "regions");
+        this.segment = Objects.requireNonNull(segment, "segment");
+        this.access = access;
+        this.address = address;
+    }
+
+    // ---- what a provider binds
+
+    /** {@return the local key the registration returned ({@code ibv_mr.lkey}), read without a state check} */
+    protected abstract int lkeyValue();
+
+    /** {@return the remote key the registration returned ({@code ibv_mr.rkey}), read without a state check} */
+    protected abstract int rkeyValue();
+
+    // ---- the object model
+
+    @Override
+    public final ProtectionDomain pd() {
+        checkOpen();
+        return pd;
+    }
+
+    @Override
+    public final int lkey() {
+        checkOpen();
+        return lkeyValue();
+    }
+
+    @Override
+    public final int rkey() {
+        checkOpen();
+        return rkeyValue();
+    }
+
+    @Override
+    public final long address() {
+        checkOpen();
+        return address;
+    }
+
+    @Override
+    public final long length() {
+        checkOpen();
+        return segment.byteSize();
+    }
+
+    @Override
+    public final MemorySegment segment() {
+        checkOpen();
+        return segment;
+    }
+
+    @Override
+    public final int access() {
+        checkOpen();
+        return access;
+    }
+
+    /**
+     * Removes the segment from the domain's {@link RegionTable}. A subclass that overrides it to free what it
+     * held calls this too.
+     */
+    @Override
+    protected void afterDestroy() {
+        regions.remove(segment);
+    }
+}
