@@ -2,18 +2,14 @@ package org.verbs4j.provider.emulated;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 import org.verbs4j.AsyncEvent;
 import org.verbs4j.AsyncEventType;
-import org.verbs4j.CompletionChannel;
-import org.verbs4j.CompletionQueue;
-import org.verbs4j.Context;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.provider.emulated.internal.CompletionSink;
 import org.verbs4j.provider.emulated.internal.EngineTimer;
-import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AbstractCompletionQueue;
 
 /**
  * A completion queue: a ring of preallocated entries in primitive arrays. Producers (the threads that
@@ -22,12 +18,13 @@ import org.verbs4j.spi.support.AbstractVerbsObject;
  * <p>When a completion finds the ring full, the CQ overflows: it reports {@link AsyncEventType#CQ_ERR}
  * once, and the QPs that use it move to the error state.
  */
-final class EmulatedCompletionQueue extends AbstractVerbsObject implements CompletionQueue, CompletionSink {
+final class EmulatedCompletionQueue extends AbstractCompletionQueue implements CompletionSink {
     final EmulatedContext context;
     private static final int NOT_ARMED = 0;
     private static final int ARMED_ANY = 1;
     private static final int ARMED_SOLICITED = 2;
 
+    // Unchecked copies of what the object model holds, for the device's completion path.
     private final EmulatedCompletionChannel channel;
     private final int capacity;
     private final long[] wrId;
@@ -45,7 +42,7 @@ final class EmulatedCompletionQueue extends AbstractVerbsObject implements Compl
     private final List<EmulatedQueuePair> qps = new ArrayList<>();
 
     EmulatedCompletionQueue(EmulatedContext context, int cqe, EmulatedCompletionChannel channel) {
-        super("CompletionQueue", context, context.lock);
+        super(context, context.lock, channel, cqe);
         this.context = context;
         this.channel = channel;
         this.capacity = cqe;
@@ -130,28 +127,7 @@ final class EmulatedCompletionQueue extends AbstractVerbsObject implements Compl
     }
 
     @Override
-    public Context context() {
-        checkOpen();
-        return context;
-    }
-
-    @Override
-    public int capacity() {
-        checkOpen();
-        return capacity;
-    }
-
-    @Override
-    public CompletionChannel channel() {
-        checkOpen();
-        return channel;
-    }
-
-    @Override
-    public int poll(WorkCompletionBatch batch) {
-        checkOpen();
-        Objects.requireNonNull(batch, "batch");
-        batch.clear();
+    protected int pollInto(WorkCompletionBatch batch) {
         synchronized (this) {
             int max = batch.capacity();
             int n = 0;
@@ -167,11 +143,7 @@ final class EmulatedCompletionQueue extends AbstractVerbsObject implements Compl
     }
 
     @Override
-    public void requestNotify(boolean solicitedOnly) {
-        checkOpen();
-        if (channel == null) {
-            throw new IllegalStateException("the CQ has no completion channel to notify (ibv_req_notify_cq(3))");
-        }
+    protected void arm(boolean solicitedOnly) {
         synchronized (this) {
             armed = solicitedOnly ? ARMED_SOLICITED : ARMED_ANY;
         }

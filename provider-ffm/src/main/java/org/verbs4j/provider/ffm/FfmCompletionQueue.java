@@ -3,10 +3,6 @@ package org.verbs4j.provider.ffm;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Objects;
-import org.verbs4j.CompletionChannel;
-import org.verbs4j.CompletionQueue;
-import org.verbs4j.Context;
 import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WcFlags;
@@ -18,8 +14,8 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_cq_ex;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_poll_cq_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_wc;
 import org.verbs4j.provider.nativecommon.internal.CqStructs;
+import org.verbs4j.spi.support.AbstractCompletionQueue;
 import org.verbs4j.spi.support.CompletionFields;
-import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A completion queue: an extended one ({@code struct ibv_cq_ex}) polled through its
@@ -29,7 +25,7 @@ import org.verbs4j.spi.support.AbstractVerbsObject;
  * Both fill the batch with the same values: immediate data arrives in network order and is handed out
  * in host order.
  */
-final class FfmCompletionQueue extends AbstractVerbsObject implements CompletionQueue {
+final class FfmCompletionQueue extends AbstractCompletionQueue {
     final FfmContext ctx;
     private static final int WC_ENTRIES = 64;
     private static final long WC_SIZE = ibv_wc.LAYOUT.byteSize();
@@ -37,8 +33,6 @@ final class FfmCompletionQueue extends AbstractVerbsObject implements Completion
     private static final int WC_SUCCESS = 0;
 
     final MemorySegment cq;
-    private final FfmCompletionChannel channel;
-    private final int capacity;
     private final Scratch scratch;
     private final MemorySegment wcs;
 
@@ -61,12 +55,10 @@ final class FfmCompletionQueue extends AbstractVerbsObject implements Completion
     private final MemorySegment pollAttr;
 
     FfmCompletionQueue(FfmContext ctx, MemorySegment cq, FfmCompletionChannel channel, boolean extended) {
-        super("CompletionQueue", ctx);
+        super(ctx, null, channel, (int) ibv_cq.cqe$vh.get(cq.reinterpret(ibv_cq.LAYOUT.byteSize()), 0L));
         this.ctx = ctx;
         this.extended = extended;
         this.cq = cq.reinterpret(extended ? ibv_cq_ex.LAYOUT.byteSize() : ibv_cq.LAYOUT.byteSize());
-        this.channel = channel;
-        this.capacity = (int) ibv_cq.cqe$vh.get(this.cq, 0L);
         this.scratch = new Scratch(this);
         this.wcs = extended ? MemorySegment.NULL : scratch.allocate(WC_SIZE * WC_ENTRIES);
         this.pollAttr = extended ? scratch.allocate(ibv_poll_cq_attr.LAYOUT.byteSize()) : MemorySegment.NULL;
@@ -119,28 +111,7 @@ final class FfmCompletionQueue extends AbstractVerbsObject implements Completion
     }
 
     @Override
-    public Context context() {
-        checkOpen();
-        return ctx;
-    }
-
-    @Override
-    public int capacity() {
-        checkOpen();
-        return capacity;
-    }
-
-    @Override
-    public CompletionChannel channel() {
-        checkOpen();
-        return channel;
-    }
-
-    @Override
-    public int poll(WorkCompletionBatch batch) {
-        checkOpen();
-        Objects.requireNonNull(batch, "batch");
-        batch.clear();
+    protected int pollInto(WorkCompletionBatch batch) {
         synchronized (this) {
             checkOpen();
             int want = batch.capacity();
@@ -244,11 +215,7 @@ final class FfmCompletionQueue extends AbstractVerbsObject implements Completion
     }
 
     @Override
-    public void requestNotify(boolean solicitedOnly) {
-        checkOpen();
-        if (channel == null) {
-            throw new IllegalStateException("this CQ has no completion channel");
-        }
+    protected void arm(boolean solicitedOnly) {
         int rc = InlineOps.req_notify_cq(ctx.reqNotifyCq, cq, solicitedOnly ? 1 : 0);
         if (rc != 0) {
             throw new VerbsException("ibv_req_notify_cq", Ibverbs.errnoOf(rc), null);

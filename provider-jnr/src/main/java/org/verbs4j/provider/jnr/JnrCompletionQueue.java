@@ -2,10 +2,6 @@ package org.verbs4j.provider.jnr;
 
 import static org.verbs4j.provider.jnr.JnrProvider.errnoOf;
 
-import java.util.Objects;
-import org.verbs4j.CompletionChannel;
-import org.verbs4j.CompletionQueue;
-import org.verbs4j.Context;
 import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WcFlags;
@@ -18,8 +14,8 @@ import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq_ex;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_poll_cq_attr;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_wc;
+import org.verbs4j.spi.support.AbstractCompletionQueue;
 import org.verbs4j.spi.support.CompletionFields;
-import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
  * A completion queue: an extended one, {@code struct ibv_cq_ex}, polled through its {@code start_poll},
@@ -38,14 +34,12 @@ import org.verbs4j.spi.support.AbstractVerbsObject;
  * @see "ibv_create_cq_ex(3)"
  * @see "ibv_poll_cq(3)"
  */
-final class JnrCompletionQueue extends AbstractVerbsObject implements CompletionQueue {
+final class JnrCompletionQueue extends AbstractCompletionQueue {
     final JnrContext context;
     final long handle;
     /** {@code IBV_WC_SUCCESS}. */
     private static final int WC_SUCCESS = 0;
 
-    private final JnrCompletionChannel channel;
-    private final int capacity;
     private final long pollCq;
     private final long reqNotifyCq;
     private long wcArray;
@@ -73,13 +67,11 @@ final class JnrCompletionQueue extends AbstractVerbsObject implements Completion
      * @param extended whether {@code ibv_create_cq_ex} created it with {@code IBV_WC_STANDARD_FLAGS}
      */
     JnrCompletionQueue(JnrContext context, long cq, JnrCompletionChannel channel, boolean extended) {
-        super("CompletionQueue", context);
+        super(context, null, channel, NativeMemory.getInt(cq + ibv_cq.cqe$off));
         this.context = context;
         this.handle = cq;
         context.track(ContextResources.Kind.CQ, cq, this);
-        this.channel = channel;
         this.extended = extended;
-        this.capacity = NativeMemory.getInt(cq + ibv_cq.cqe$off);
         this.pollCq = context.op(ibv_context.ops$poll_cq$off);
         this.reqNotifyCq = context.op(ibv_context.ops$req_notify_cq$off);
         if (extended) {
@@ -112,29 +104,9 @@ final class JnrCompletionQueue extends AbstractVerbsObject implements Completion
     }
 
     @Override
-    public Context context() {
-        checkOpen();
-        return context;
-    }
-
-    @Override
-    public int capacity() {
-        checkOpen();
-        return capacity;
-    }
-
-    @Override
-    public CompletionChannel channel() {
-        checkOpen();
-        return channel;
-    }
-
-    @Override
-    public synchronized int poll(WorkCompletionBatch batch) {
+    protected synchronized int pollInto(WorkCompletionBatch batch) {
         checkOpen();
         long cq = handle;
-        Objects.requireNonNull(batch, "batch");
-        batch.clear();
         return extended ? pollExtended(cq, batch) : pollPlain(cq, batch);
     }
 
@@ -256,13 +228,8 @@ final class JnrCompletionQueue extends AbstractVerbsObject implements Completion
     }
 
     @Override
-    public void requestNotify(boolean solicitedOnly) {
-        checkOpen();
-        long cq = handle;
-        if (channel == null) {
-            throw new IllegalStateException("the CQ has no completion channel");
-        }
-        int rc = InlineVerbs.reqNotifyCq(reqNotifyCq, cq, solicitedOnly ? 1 : 0);
+    protected void arm(boolean solicitedOnly) {
+        int rc = InlineVerbs.reqNotifyCq(reqNotifyCq, handle, solicitedOnly ? 1 : 0);
         if (rc != 0) {
             throw new VerbsException("ibv_req_notify_cq", rc, null);
         }

@@ -1,0 +1,106 @@
+package org.verbs4j.spi.support;
+
+import java.util.Objects;
+import org.verbs4j.CompletionChannel;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Context;
+import org.verbs4j.WorkCompletionBatch;
+
+/**
+ * A completion queue, written once for every provider: its context, completion channel and capacity, the
+ * getters that refuse a closed CQ, and the checks {@link #poll} and {@link #requestNotify} make before they
+ * reach the device. A provider extends it and only binds: it reads completions into the batch
+ * ({@link #pollInto}), arms the CQ ({@link #arm}) and destroys it in {@link #destroy()}.
+ *
+ * <p>The rules it applies, besides {@link AbstractVerbsObject}'s:
+ * <ul>
+ *   <li>{@link #poll} on a closed CQ throws {@link IllegalStateException}; a null batch throws
+ *       {@link NullPointerException}; the batch is cleared before any completion is read into it.</li>
+ *   <li>{@link #requestNotify} on a CQ made without a completion channel throws {@link IllegalStateException}
+ *       ({@code ibv_req_notify_cq} would arm a CQ whose events nobody can read).</li>
+ * </ul>
+ *
+ * @see "ibv_create_cq(3), ibv_poll_cq(3), ibv_req_notify_cq(3), ibv_destroy_cq(3)"
+ */
+public abstract class AbstractCompletionQueue extends AbstractVerbsObject implements CompletionQueue {
+    private final Context context;
+    private final CompletionChannel channel;
+    private final int capacity;
+
+    /**
+     * Makes an open CQ.
+     *
+     * @param <C> the provider's context class
+     * @param context the context it was created on, which destroys it when it closes
+     * @param closeLock the lock the close holds around {@code ibv_destroy_cq}; null for the CQ's monitor
+     * @param channel the completion channel its events go to, or null
+     * @param capacity the number of completions it holds, as the device made it ({@code ibv_cq.cqe}, which may
+     *     be more than asked for)
+     * @throws NullPointerException if {@code context} is null
+     */
+    protected <C extends AbstractVerbsObject & Context> AbstractCompletionQueue(C context, Object closeLock,
+            CompletionChannel channel, int capacity) {
+        super("CompletionQueue", Objects.requireNonNull(context, "context"), closeLock);
+        this.context = context;
+        this.channel = channel;
+        this.capacity = capacity;
+    }
+
+    // ---- what a provider binds
+
+    /**
+     * Reads up to {@code batch.capacity()} completions into the cleared {@code batch}. Runs after the checks
+     * of {@link #poll}; a provider whose close may free what this reads holds the close lock around it and
+     * checks {@link #checkOpen()} again under it.
+     *
+     * @param batch the batch, cleared
+     * @return the number of completions read, 0 or more
+     * @throws org.verbs4j.VerbsException if the device fails the poll
+     */
+    protected abstract int pollInto(WorkCompletionBatch batch);
+
+    /**
+     * Arms the CQ ({@code ibv_req_notify_cq}); runs once the CQ is known to be open and to have a channel.
+     *
+     * @param solicitedOnly whether only a solicited completion (or an error) raises the event
+     * @throws org.verbs4j.VerbsException if the device fails the request
+     */
+    protected abstract void arm(boolean solicitedOnly);
+
+    // ---- the object model
+
+    @Override
+    public final Context context() {
+        checkOpen();
+        return context;
+    }
+
+    @Override
+    public final int capacity() {
+        checkOpen();
+        return capacity;
+    }
+
+    @Override
+    public final CompletionChannel channel() {
+        checkOpen();
+        return channel;
+    }
+
+    @Override
+    public final int poll(WorkCompletionBatch batch) {
+        checkOpen();
+        Objects.requireNonNull(batch, "batch");
+        batch.clear();
+        return pollInto(batch);
+    }
+
+    @Override
+    public final void requestNotify(boolean solicitedOnly) {
+        checkOpen();
+        if (channel == null) {
+            throw new IllegalStateException("the CQ has no completion channel to notify (ibv_req_notify_cq(3))");
+        }
+        arm(solicitedOnly);
+    }
+}
