@@ -82,10 +82,7 @@ final class EmulatedContext extends AbstractVerbsObject implements Context {
     public Gid queryGid(int portNum, int index) {
         checkOpen();
         checkPort(portNum);
-        if (index < 0 || index >= EmulatedDevice.GID_TABLE_LENGTH) {
-            throw new IllegalArgumentException("GID index " + index + " is outside the table of "
-                    + EmulatedDevice.GID_TABLE_LENGTH + " entries");
-        }
+        Arguments.gidIndex(portNum, index, EmulatedDevice.GID_TABLE_LENGTH);
         return device.gid(index);
     }
 

@@ -361,12 +361,7 @@ final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, 
     @Override
     public int queryDataInOrder(WrOpcode op, int flags) {
         checkOpen();
-        Objects.requireNonNull(op, "op");
-        if ((flags & ~DataInOrder.RETURN_CAPS) != 0) {
-            throw new IllegalArgumentException("unknown ibv_query_qp_data_in_order flags 0x"
-                    + Integer.toHexString(flags & ~DataInOrder.RETURN_CAPS));
-        }
-        if (op != WrOpcode.RDMA_READ && op != WrOpcode.RDMA_WRITE && op != WrOpcode.SEND) {
+        if (!Arguments.dataInOrderQuery(op, flags)) {
             return 0;
         }
         // True because OrderedCopy writes each WQE's data front to back and its last bytes last.

@@ -43,6 +43,7 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_device_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_port_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.provider.nativecommon.CapabilityProbe;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs;
 
@@ -232,10 +233,7 @@ final class FfmContext extends AbstractVerbsObject implements Context {
     public Gid queryGid(int portNum, int index) {
         checkOpen();
         checkPort(portNum);
-        int len = queryPort(portNum).gidTblLen();
-        if (index < 0 || index >= len) {
-            throw new IllegalArgumentException("port " + portNum + " has GID entries 0.." + (len - 1) + ", not " + index);
-        }
+        Arguments.gidIndex(portNum, index, queryPort(portNum).gidTblLen());
         try (Arena a = Arena.ofConfined()) {
             MemorySegment s = a.allocate(Structs.GID_SIZE, 8);
             int rc = Ibverbs.ibv_query_gid(context, (byte) portNum, index, s);

@@ -548,12 +548,7 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
     @Override
     public int queryDataInOrder(WrOpcode op, int flags) {
         checkOpen();
-        Objects.requireNonNull(op, "op");
-        if ((flags & ~DataInOrder.RETURN_CAPS) != 0) {
-            throw new IllegalArgumentException("unknown data-in-order flag bits 0x"
-                    + Integer.toHexString(flags & ~DataInOrder.RETURN_CAPS));
-        }
-        if (op != WrOpcode.RDMA_READ && op != WrOpcode.RDMA_WRITE && op != WrOpcode.SEND) {
+        if (!Arguments.dataInOrderQuery(op, flags)) {
             return 0;
         }
         if (ctx.rdmaCoreVersion >= 50) {

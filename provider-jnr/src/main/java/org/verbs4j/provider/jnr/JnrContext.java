@@ -240,10 +240,7 @@ final class JnrContext extends AbstractVerbsObject implements Context {
     public Gid queryGid(int portNum, int index) {
         checkOpen();
         checkPort(portNum);
-        int len = queryPort(portNum).gidTblLen();
-        if (index < 0 || index >= len) {
-            throw new IllegalArgumentException("port " + portNum + " has GID indexes 0.." + (len - 1) + ", not " + index);
-        }
+        Arguments.gidIndex(portNum, index, queryPort(portNum).gidTblLen());
         long a = NativeMemory.allocate(16);
         try {
             int rc = libs.ibverbs().ibv_query_gid(handle(), portNum, index, a);

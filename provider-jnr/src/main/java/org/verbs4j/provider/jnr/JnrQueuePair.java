@@ -612,16 +612,10 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
     @Override
     public synchronized int queryDataInOrder(WrOpcode op, int flags) {
         checkOpen();
-        Objects.requireNonNull(op, "op");
-        if ((flags & ~DataInOrder.RETURN_CAPS) != 0) {
-            throw new IllegalArgumentException("unknown ibv_query_qp_data_in_order flags 0x"
-                    + Integer.toHexString(flags & ~DataInOrder.RETURN_CAPS));
-        }
-        checkOpen();
-        long qp = handle;
-        if (op != WrOpcode.RDMA_READ && op != WrOpcode.RDMA_WRITE && op != WrOpcode.SEND) {
+        if (!Arguments.dataInOrderQuery(op, flags)) {
             return 0;
         }
+        long qp = handle;
         var ib = context.libs.ibverbs();
         int capsMask = DataInOrder.WHOLE_MSG.bit() | DataInOrder.ALIGNED_128_BYTES.bit();
         if (context.libs.rdmaCoreMajor() >= 50) {

@@ -3,6 +3,7 @@ package org.verbs4j.spi.support;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.verbs4j.DataInOrder;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.QpAttrMask;
@@ -10,6 +11,7 @@ import org.verbs4j.QpAttributes;
 import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
+import org.verbs4j.WrOpcode;
 
 /**
  * The argument rules every provider applies before it reaches its device, kept in one place so that a
@@ -39,6 +41,41 @@ public final class Arguments {
         if (!segment.scope().isAlive()) {
             throw new IllegalStateException("segment: its arena is closed, so its memory is freed and cannot be registered");
         }
+    }
+
+    /**
+     * Checks a GID table index given to {@code ibv_query_gid(3)}.
+     *
+     * @param portNum the port, already checked
+     * @param index the index asked for
+     * @param tableLength the number of entries in the port's GID table ({@code gid_tbl_len})
+     * @throws IllegalArgumentException if {@code index} is negative or not below {@code tableLength}
+     */
+    public static void gidIndex(int portNum, int index, int tableLength) {
+        if (index < 0 || index >= tableLength) {
+            throw new IllegalArgumentException("port " + portNum + " has GID indexes 0.." + (tableLength - 1)
+                    + ", not " + index);
+        }
+    }
+
+    /**
+     * Checks the arguments of {@code ibv_query_qp_data_in_order(3)} and says whether the operation is one whose
+     * data may be written in order at all: only RDMA READ, RDMA WRITE and SEND are; for any other the answer is 0
+     * without asking the device.
+     *
+     * @param op the operation asked about
+     * @param flags 0, or {@code IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS}
+     * @return whether {@code op} is RDMA READ, RDMA WRITE or SEND
+     * @throws NullPointerException if {@code op} is null
+     * @throws IllegalArgumentException if {@code flags} has bits other than {@code RETURN_CAPS}
+     */
+    public static boolean dataInOrderQuery(WrOpcode op, int flags) {
+        Objects.requireNonNull(op, "op");
+        if ((flags & ~DataInOrder.RETURN_CAPS) != 0) {
+            throw new IllegalArgumentException("unknown ibv_query_qp_data_in_order flags 0x"
+                    + Integer.toHexString(flags & ~DataInOrder.RETURN_CAPS));
+        }
+        return op == WrOpcode.RDMA_READ || op == WrOpcode.RDMA_WRITE || op == WrOpcode.SEND;
     }
 
     /**
