@@ -5,11 +5,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Every struct the bindings lay out, grouped by the C header that declares it, for the layout checks against C:
- * {@code StructLayoutTest}, and the {@code _Static_assert}s of the null libibverbs ({@code benchmarks/c}), which
- * {@link #main} prints for the headers it is given ({@code infiniband/verbs.h} only). A new family (a new
- * header, or a new group of structs) adds its entry here and its structs are checked with the others; a family
- * whose header is not installed ({@code rdma/rdma_cma.h} without {@code librdmacm-dev}) is skipped on its own.
+ * Every struct the bindings lay out, grouped by the C header that declares it (for the socket addresses, the
+ * one a program includes for them), for the layout checks against C: {@code StructLayoutTest}, and the
+ * {@code _Static_assert}s of the null libibverbs ({@code benchmarks/c}), which {@link #main} prints for the
+ * headers it is given ({@code infiniband/verbs.h} only). A new family (a new header, or a new group of structs)
+ * adds its entry here and its structs are checked with the others; a family whose header is not installed
+ * ({@code rdma/rdma_cma.h} without {@code librdmacm-dev}) is skipped on its own.
  */
 public final class StructCatalog {
     private StructCatalog() {}
