@@ -1,12 +1,5 @@
 package org.verbs4j.provider.nativecommon.internal;
 
-import static org.verbs4j.provider.nativecommon.internal.RdmaCmLayout.RDMA_CM_EVENT;
-import static org.verbs4j.provider.nativecommon.internal.RdmaCmLayout.RDMA_CM_ID;
-import static org.verbs4j.provider.nativecommon.internal.RdmaCmLayout.RDMA_CONN_PARAM;
-import static org.verbs4j.provider.nativecommon.internal.RdmaCmLayout.RDMA_EVENT_CHANNEL;
-import static org.verbs4j.provider.nativecommon.internal.RdmaCmLayout.SOCKADDR_IN;
-import static org.verbs4j.provider.nativecommon.internal.RdmaCmLayout.SOCKADDR_IN6;
-
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -18,11 +11,18 @@ import org.verbs4j.ConnectionParameters;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
 import org.verbs4j.VerbsException;
+import org.verbs4j.provider.nativecommon.internal.PosixStructs.sockaddr_in;
+import org.verbs4j.provider.nativecommon.internal.PosixStructs.sockaddr_in6;
+import org.verbs4j.provider.nativecommon.internal.PosixStructs.sockaddr_storage;
+import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_cm_event;
+import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_cm_id;
+import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_conn_param;
+import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_event_channel;
 import org.verbs4j.spi.support.CmBinding;
 
 /**
  * librdmacm ({@code librdmacm.so.1}) as a {@link CmBinding}, for both native providers: it builds and reads the
- * structs of {@link RdmaCmLayout} in Java and leaves a provider only the raw calls, on addresses, and four
+ * structs of {@link RdmaCmStructs} in Java and leaves a provider only the raw calls, on addresses, and four
  * memory primitives. Native memory is allocated per call: these are control-path verbs.
  */
 public abstract class LibRdmaCm implements CmBinding {
@@ -31,7 +31,7 @@ public abstract class LibRdmaCm implements CmBinding {
     private static final int AF_INET = 2;
     private static final int AF_INET6 = 10;
     /** {@code sizeof(struct sockaddr_storage)}: what a sockaddr buffer of ours holds. */
-    private static final int SOCKADDR_STORAGE = 128;
+    private static final int SOCKADDR_STORAGE = (int) sockaddr_storage.SIZEOF;
 
     /** For a subclass. */
     protected LibRdmaCm() {}
@@ -120,14 +120,14 @@ public abstract class LibRdmaCm implements CmBinding {
         InetAddress ip = a.getAddress();
         short port = Short.reverseBytes((short) a.getPort());
         if (ip instanceof Inet4Address) {
-            bb.putShort((int) SOCKADDR_IN.offset("sin_family"), (short) AF_INET);
-            bb.putShort((int) SOCKADDR_IN.offset("sin_port"), port);
-            bb.put((int) SOCKADDR_IN.offset("sin_addr"), ip.getAddress());
+            bb.putShort((int) sockaddr_in.sin_family$off, (short) AF_INET);
+            bb.putShort((int) sockaddr_in.sin_port$off, port);
+            bb.put((int) sockaddr_in.sin_addr$off, ip.getAddress());
         } else {
-            bb.putShort((int) SOCKADDR_IN6.offset("sin6_family"), (short) AF_INET6);
-            bb.putShort((int) SOCKADDR_IN6.offset("sin6_port"), port);
-            bb.put((int) SOCKADDR_IN6.offset("sin6_addr"), ip.getAddress());
-            bb.putInt((int) SOCKADDR_IN6.offset("sin6_scope_id"), ((Inet6Address) ip).getScopeId());
+            bb.putShort((int) sockaddr_in6.sin6_family$off, (short) AF_INET6);
+            bb.putShort((int) sockaddr_in6.sin6_port$off, port);
+            bb.put((int) sockaddr_in6.sin6_addr$off, ip.getAddress());
+            bb.putInt((int) sockaddr_in6.sin6_scope_id$off, ((Inet6Address) ip).getScopeId());
         }
         return b;
     }
@@ -139,14 +139,14 @@ public abstract class LibRdmaCm implements CmBinding {
         try {
             if (family == AF_INET) {
                 byte[] ip = new byte[4];
-                bb.get(at + (int) SOCKADDR_IN.offset("sin_addr"), ip);
-                int port = Short.reverseBytes(bb.getShort(at + (int) SOCKADDR_IN.offset("sin_port"))) & 0xffff;
+                bb.get(at + (int) sockaddr_in.sin_addr$off, ip);
+                int port = Short.reverseBytes(bb.getShort(at + (int) sockaddr_in.sin_port$off)) & 0xffff;
                 return new InetSocketAddress(InetAddress.getByAddress(ip), port);
             }
             if (family == AF_INET6) {
                 byte[] ip = new byte[16];
-                bb.get(at + (int) SOCKADDR_IN6.offset("sin6_addr"), ip);
-                int port = Short.reverseBytes(bb.getShort(at + (int) SOCKADDR_IN6.offset("sin6_port"))) & 0xffff;
+                bb.get(at + (int) sockaddr_in6.sin6_addr$off, ip);
+                int port = Short.reverseBytes(bb.getShort(at + (int) sockaddr_in6.sin6_port$off)) & 0xffff;
                 return new InetSocketAddress(InetAddress.getByAddress(ip), port);
             }
             return null;
@@ -193,7 +193,7 @@ public abstract class LibRdmaCm implements CmBinding {
 
     @Override
     public int fd(long channel) {
-        return le(get(channel + RDMA_EVENT_CHANNEL.offset("fd"), 4)).getInt(0);
+        return le(get(channel + rdma_event_channel.fd$off, 4)).getInt(0);
     }
 
     @Override
@@ -240,24 +240,24 @@ public abstract class LibRdmaCm implements CmBinding {
 
     /** {@code struct rdma_conn_param} followed by the private data it points to, placed at {@code at}. */
     static byte[] connParam(ConnectionParameters p, int qpNum, boolean srq, long at) {
-        int size = (int) RDMA_CONN_PARAM.size();
+        int size = (int) rdma_conn_param.SIZEOF;
         byte[] data = p.privateData();
         byte[] b = new byte[size + data.length];
         ByteBuffer bb = le(b);
-        bb.putLong((int) RDMA_CONN_PARAM.offset("private_data"), data.length == 0 ? 0 : at + size);
-        bb.put((int) RDMA_CONN_PARAM.offset("private_data_len"), (byte) data.length);
-        bb.put((int) RDMA_CONN_PARAM.offset("responder_resources"), (byte) p.responderResources());
-        bb.put((int) RDMA_CONN_PARAM.offset("initiator_depth"), (byte) p.initiatorDepth());
-        bb.put((int) RDMA_CONN_PARAM.offset("retry_count"), (byte) p.retryCount());
-        bb.put((int) RDMA_CONN_PARAM.offset("rnr_retry_count"), (byte) p.rnrRetryCount());
-        bb.put((int) RDMA_CONN_PARAM.offset("srq"), (byte) (srq ? 1 : 0));
-        bb.putInt((int) RDMA_CONN_PARAM.offset("qp_num"), qpNum);
+        bb.putLong((int) rdma_conn_param.private_data$off, data.length == 0 ? 0 : at + size);
+        bb.put((int) rdma_conn_param.private_data_len$off, (byte) data.length);
+        bb.put((int) rdma_conn_param.responder_resources$off, (byte) p.responderResources());
+        bb.put((int) rdma_conn_param.initiator_depth$off, (byte) p.initiatorDepth());
+        bb.put((int) rdma_conn_param.retry_count$off, (byte) p.retryCount());
+        bb.put((int) rdma_conn_param.rnr_retry_count$off, (byte) p.rnrRetryCount());
+        bb.put((int) rdma_conn_param.srq$off, (byte) (srq ? 1 : 0));
+        bb.putInt((int) rdma_conn_param.qp_num$off, qpNum);
         System.arraycopy(data, 0, b, size, data.length);
         return b;
     }
 
     private int withConnParam(ConnectionParameters p, int qpNum, boolean srq, java.util.function.LongToIntFunction call) {
-        long at = allocate(RDMA_CONN_PARAM.size() + p.privateDataLength());
+        long at = allocate(rdma_conn_param.SIZEOF + p.privateDataLength());
         try {
             put(at, connParam(p, qpNum, srq, at));
             return call.applyAsInt(at);
@@ -316,29 +316,29 @@ public abstract class LibRdmaCm implements CmBinding {
     }
 
     private byte[] id(long id) {
-        return get(id, (int) RDMA_CM_ID.size());
+        return get(id, (int) rdma_cm_id.SIZEOF);
     }
 
     @Override
     public String deviceName(long id) {
-        long verbs = le(id(id)).getLong((int) RDMA_CM_ID.offset("verbs"));
+        long verbs = le(id(id)).getLong((int) rdma_cm_id.verbs$off);
         // struct ibv_context's first member is its struct ibv_device *.
         return verbs == 0 ? null : ibv_get_device_name(pointer(verbs));
     }
 
     @Override
     public int portNum(long id) {
-        return id(id)[(int) RDMA_CM_ID.offset("port_num")] & 0xff;
+        return id(id)[(int) rdma_cm_id.port_num$off] & 0xff;
     }
 
     @Override
     public InetSocketAddress localAddress(long id) {
-        return address(id(id), (int) RDMA_CM_ID.offset("route.addr.src_addr"));
+        return address(id(id), (int) rdma_cm_id.route$addr$src_addr$off);
     }
 
     @Override
     public InetSocketAddress remoteAddress(long id) {
-        return address(id(id), (int) RDMA_CM_ID.offset("route.addr.dst_addr"));
+        return address(id(id), (int) rdma_cm_id.route$addr$dst_addr$off);
     }
 
     @Override
@@ -349,15 +349,15 @@ public abstract class LibRdmaCm implements CmBinding {
             event[0] = rc == 0 ? pointer(a[0]) : 0;
             return rc;
         }, new byte[8]), this);
-        ByteBuffer e = le(get(event[0], (int) RDMA_CM_EVENT.size()));
-        int type = e.getInt((int) RDMA_CM_EVENT.offset("event"));
-        long data = carriesConnParam(type) ? e.getLong((int) RdmaCmLayout.eventConn("private_data")) : 0;
-        int length = e.get((int) RdmaCmLayout.eventConn("private_data_len")) & 0xff;
-        return new RawEvent(event[0], e.getLong((int) RDMA_CM_EVENT.offset("id")),
-                e.getLong((int) RDMA_CM_EVENT.offset("listen_id")), type,
-                e.getInt((int) RDMA_CM_EVENT.offset("status")), data == 0 ? new byte[0] : get(data, length),
-                e.get((int) RdmaCmLayout.eventConn("responder_resources")) & 0xff,
-                e.get((int) RdmaCmLayout.eventConn("initiator_depth")) & 0xff);
+        ByteBuffer e = le(get(event[0], (int) rdma_cm_event.SIZEOF));
+        int type = e.getInt((int) rdma_cm_event.event$off);
+        long data = carriesConnParam(type) ? e.getLong((int) rdma_cm_event.param$conn$private_data$off) : 0;
+        int length = e.get((int) rdma_cm_event.param$conn$private_data_len$off) & 0xff;
+        return new RawEvent(event[0], e.getLong((int) rdma_cm_event.id$off),
+                e.getLong((int) rdma_cm_event.listen_id$off), type,
+                e.getInt((int) rdma_cm_event.status$off), data == 0 ? new byte[0] : get(data, length),
+                e.get((int) rdma_cm_event.param$conn$responder_resources$off) & 0xff,
+                e.get((int) rdma_cm_event.param$conn$initiator_depth$off) & 0xff);
     }
 
     /**

@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Every struct the bindings lay out, grouped by the C header that declares it, for the layout checks against C:
- * {@code StructLayoutTest}, and the {@code _Static_assert}s of the null libibverbs ({@code benchmarks/c}), which
- * {@link #main} prints. A new family (a new header, or a new group of structs) adds its entry here and its
- * structs are checked with the others.
+ * Every struct the bindings lay out, grouped by the C header that declares it (for the socket addresses, the
+ * one a program includes for them), for the layout checks against C: {@code StructLayoutTest}, and the
+ * {@code _Static_assert}s of the null libibverbs ({@code benchmarks/c}), which {@link #main} prints for the
+ * headers it is given ({@code infiniband/verbs.h} only). A new family (a new header, or a new group of structs)
+ * adds its entry here and its structs are checked with the others; a family whose header is not installed
+ * ({@code rdma/rdma_cma.h} without {@code librdmacm-dev}) is skipped on its own.
  */
 public final class StructCatalog {
     private StructCatalog() {}
@@ -38,7 +40,13 @@ public final class StructCatalog {
                         QpStructs.ibv_qp_init_attr_ex.DESC, QpStructs.ibv_qp_attr.DESC, QpStructs.ibv_send_wr.DESC,
                         QpStructs.ibv_recv_wr.DESC, QpStructs.ibv_srq_attr.DESC, QpStructs.ibv_srq_init_attr.DESC,
                         QpStructs.ibv_srq.DESC)),
-                new Family("poll.h", List.of(PosixStructs.pollfd.DESC)));
+                new Family("poll.h", List.of(PosixStructs.pollfd.DESC)),
+                new Family("netinet/in.h", List.of(PosixStructs.sockaddr.DESC, PosixStructs.sockaddr_storage.DESC,
+                        PosixStructs.sockaddr_in.DESC, PosixStructs.sockaddr_in6.DESC)),
+                new Family("rdma/rdma_cma.h", List.of(RdmaCmStructs.rdma_ib_addr.DESC, RdmaCmStructs.rdma_addr.DESC,
+                        RdmaCmStructs.rdma_route.DESC, RdmaCmStructs.rdma_event_channel.DESC,
+                        RdmaCmStructs.rdma_cm_id.DESC, RdmaCmStructs.rdma_conn_param.DESC,
+                        RdmaCmStructs.rdma_ud_param.DESC, RdmaCmStructs.rdma_cm_event.DESC)));
     }
 
     /**
