@@ -127,16 +127,28 @@ final class CmBench implements AutoCloseable {
         return e;
     }
 
-    /** A connected pair: the active end (a) connected with {@code connectData}, the passive (b) accepted with {@code acceptData}. */
-    record Connection(End a, End b, CmId listener, CmEvent request, CmEvent established) {}
+    /** The start of a connection: a listener on its channel, and an active end resolved towards it, with its QP. */
+    record Setup(CmEventChannel listenChannel, CmId listener, End active) {}
 
-    Connection connect(byte[] connectData, byte[] acceptData) {
+    /** A listener on a channel of its own, and an active id on another, resolved towards it, with its QP in INIT. */
+    Setup setup() {
         CmEventChannel lch = channel();
         CmId listener = listener(lch);
         CmEventChannel ach = channel();
         CmId active = resolved(ach, listener.localAddress().getPort());
-        End a = end(ach, active);
-        active.connect(ConnectionParameters.of(connectData));
+        return new Setup(lch, listener, end(ach, active));
+    }
+
+    /** A connected pair: the active end (a) connected with {@code connectData}, the passive (b) accepted with {@code acceptData}. */
+    record Connection(End a, End b, CmId listener, CmEvent request, CmEvent established) {}
+
+    Connection connect(byte[] connectData, byte[] acceptData) {
+        Setup s = setup();
+        CmEventChannel lch = s.listenChannel();
+        CmId listener = s.listener();
+        End a = s.active();
+        CmEventChannel ach = a.channel();
+        a.id().connect(ConnectionParameters.of(connectData));
         CmEvent request = expect(lch, CmEventType.CONNECT_REQUEST, "rdma_connect");
         CmId child = request.id();
         keep(child);

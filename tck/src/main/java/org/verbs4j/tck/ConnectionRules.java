@@ -184,11 +184,11 @@ public abstract class ConnectionRules extends TckArea {
     @DisplayName("required_ a rejected connect gets REJECTED with the reject's private data (status 28, consumer defined, on IB and RoCE) and its QP goes to ERR [rdma_reject(3), rdma_get_cm_event(3) REJECTED]")
     void required_rejectWithPrivateData() {
         assumeCm();
-        CmEventChannel lch = cm.channel();
-        CmId listener = cm.listener(lch);
-        CmEventChannel ach = cm.channel();
-        CmId active = cm.resolved(ach, listener.localAddress().getPort());
-        CmBench.End a = cm.end(ach, active);
+        CmBench.Setup s = cm.setup();
+        CmEventChannel lch = s.listenChannel();
+        CmBench.End a = s.active();
+        CmEventChannel ach = a.channel();
+        CmId active = a.id();
         byte[] ask = text("may I?");
         active.connect(ConnectionParameters.of(ask));
         CmEvent req = CmBench.expect(lch, CmEventType.CONNECT_REQUEST, "rdma_connect");
@@ -305,11 +305,10 @@ public abstract class ConnectionRules extends TckArea {
     void required_privateDataLimits() {
         assumeCm();
         assumeTrue(ibCm(), "the limits checked are InfiniBand's and RoCE's");
-        CmEventChannel lch = cm.channel();
-        CmId listener = cm.listener(lch);
-        CmEventChannel ach = cm.channel();
-        CmId active = cm.resolved(ach, listener.localAddress().getPort());
-        cm.end(ach, active);
+        CmBench.Setup s = cm.setup();
+        CmEventChannel lch = s.listenChannel();
+        CmEventChannel ach = s.active().channel();
+        CmId active = s.active().id();
         Expect.badInput("connect with 57 bytes", () -> active.connect(ConnectionParameters.of(
                 new byte[ConnectionParameters.MAX_CONNECT_PRIVATE_DATA + 1])));
         byte[] most = new byte[ConnectionParameters.MAX_CONNECT_PRIVATE_DATA];
@@ -331,11 +330,10 @@ public abstract class ConnectionRules extends TckArea {
     @DisplayName("required_ an id with a QP or an unacknowledged event, and a channel with an id, refuse close with EBUSY and stay usable [rdma_destroy_id(3), rdma_destroy_event_channel(3)]")
     void required_closeOrder() {
         assumeCm();
-        CmEventChannel ch = cm.channel();
-        CmId listener = cm.listener(ch);
-        CmEventChannel ach = cm.channel();
-        CmId active = cm.resolved(ach, listener.localAddress().getPort());
-        cm.end(ach, active);
+        CmBench.Setup s = cm.setup();
+        CmEventChannel ch = s.listenChannel();
+        CmEventChannel ach = s.active().channel();
+        CmId active = s.active().id();
         Expect.errno("close an id that has a QP", active::close, Errno.EBUSY);
         assertFalse(active.isClosed());
         Expect.errno("close a channel with an id", ach::close, Errno.EBUSY);

@@ -51,11 +51,11 @@ final class CmHandshake {
         if (listener == null) {
             self.state = State.DONE;
             toError(self);
-            self.channel.post(new EmulatedCmEvent(CmEventType.REJECTED, CmEvent.REJECT_INVALID_SERVICE_ID, self, null,
+            self.events().post(new EmulatedCmEvent(CmEventType.REJECTED, CmEvent.REJECT_INVALID_SERVICE_ID, self, null,
                     new byte[ConnectionParameters.MAX_REJECT_PRIVATE_DATA], 0, 0));
             return;
         }
-        EmulatedCmId child = new EmulatedCmId(self.cm, listener.channel, self.portSpace);
+        EmulatedCmId child = new EmulatedCmId(self.cm, listener.events(), self.portSpace());
         child.attach(self.device);
         child.local = new InetSocketAddress(self.remote.getAddress(), self.remote.getPort());
         child.remote = self.local;
@@ -63,7 +63,7 @@ final class CmHandshake {
         child.peer = self;
         self.peer = child;
         self.state = State.CONNECT;
-        listener.channel.post(new EmulatedCmEvent(CmEventType.CONNECT_REQUEST, 0, child, listener,
+        listener.events().post(new EmulatedCmEvent(CmEventType.CONNECT_REQUEST, 0, child, listener,
                 padded(parameters.privateData(), ConnectionParameters.MAX_CONNECT_PRIVATE_DATA),
                 parameters.responderResources(), parameters.initiatorDepth()));
     }
@@ -91,19 +91,19 @@ final class CmHandshake {
                 parameters.rnrRetryCount());
         active.state = State.ESTABLISHED;
         self.state = State.ESTABLISHED;
-        active.channel.post(new EmulatedCmEvent(CmEventType.ESTABLISHED, 0, active, null,
+        active.events().post(new EmulatedCmEvent(CmEventType.ESTABLISHED, 0, active, null,
                 padded(parameters.privateData(), ConnectionParameters.MAX_ACCEPT_PRIVATE_DATA),
                 parameters.responderResources(), parameters.initiatorDepth()));
-        self.channel.post(EmulatedCmEvent.of(CmEventType.ESTABLISHED, 0, self));
+        self.events().post(EmulatedCmEvent.of(CmEventType.ESTABLISHED, 0, self));
     }
 
     /** INIT to RTR to RTS towards the other end's QP, with the attributes the kernel CM gives librdmacm. */
     private static void bringUp(EmulatedCmId self, EmulatedCmId other, int responderResources, int initiatorDepth,
                                 int retryCount, int rnrRetryCount) {
         AhAttributes av = AhAttributes.roce(other.device.gid(GID_INDEX), GID_INDEX, PORT_NUM);
-        self.qp.modify(QpAttributes.toRtr(av, EmulatedDevice.MTU, other.qp.qpn, other.psn,
+        self.queuePair().modify(QpAttributes.toRtr(av, EmulatedDevice.MTU, other.queuePair().qpn, other.psn,
                 Math.max(1, responderResources), MIN_RNR_TIMER));
-        self.qp.modify(QpAttributes.toRts(self.psn, ACK_TIMEOUT, retryCount, rnrRetryCount,
+        self.queuePair().modify(QpAttributes.toRts(self.psn, ACK_TIMEOUT, retryCount, rnrRetryCount,
                 Math.max(1, initiatorDepth)));
     }
 
@@ -117,7 +117,7 @@ final class CmHandshake {
         other.peer = null;
         other.state = State.DONE;
         toError(other);
-        other.channel.post(new EmulatedCmEvent(CmEventType.REJECTED, reason, other, null,
+        other.events().post(new EmulatedCmEvent(CmEventType.REJECTED, reason, other, null,
                 padded(privateData, ConnectionParameters.MAX_REJECT_PRIVATE_DATA), 0, 0));
     }
 
@@ -143,11 +143,11 @@ final class CmHandshake {
         EmulatedCmId other = self.peer;
         if (other != null && !other.isClosed() && other.state == State.ESTABLISHED) {
             other.state = State.DISCONNECT_RECEIVED;
-            other.channel.post(EmulatedCmEvent.of(CmEventType.DISCONNECTED, 0, other));
+            other.events().post(EmulatedCmEvent.of(CmEventType.DISCONNECTED, 0, other));
         } else {
             self.peer = null;
             self.state = State.DISCONNECTED;
-            self.channel.post(EmulatedCmEvent.of(CmEventType.DISCONNECTED, 0, self));
+            self.events().post(EmulatedCmEvent.of(CmEventType.DISCONNECTED, 0, self));
         }
     }
 
@@ -158,12 +158,12 @@ final class CmHandshake {
         if (other != null && !other.isClosed() && other.state == State.DISCONNECT_SENT) {
             other.peer = null;
             other.state = State.DISCONNECTED;
-            other.channel.post(EmulatedCmEvent.of(CmEventType.DISCONNECTED, 0, other));
+            other.events().post(EmulatedCmEvent.of(CmEventType.DISCONNECTED, 0, other));
         }
     }
 
     private static void toError(EmulatedCmId id) {
-        EmulatedQueuePair q = id.qp;
+        EmulatedQueuePair q = id.queuePair();
         if (q != null && !q.isClosed() && q.state != QpState.ERR) {
             q.modify(QpAttributes.toState(QpState.ERR));
         }

@@ -2,38 +2,28 @@ package org.verbs4j.provider.emulated;
 
 import java.util.ArrayDeque;
 import java.util.Iterator;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 
 import org.verbs4j.CmEvent;
-import org.verbs4j.CmEventChannel;
 import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
-import org.verbs4j.spi.support.CmArguments;
+import org.verbs4j.spi.support.AbstractCmEventChannel;
 
 /** An event channel of the emulated connection manager: a queue under the manager's lock. */
-final class EmulatedCmEventChannel implements CmEventChannel {
+final class EmulatedCmEventChannel extends AbstractCmEventChannel {
     final EmulatedConnectionManager cm;
     private final ArrayDeque<EmulatedCmEvent> queue = new ArrayDeque<>();
     private final Condition arrived;
-    /** Open ids on the channel. Guarded by the cm lock. */
-    int ids;
-    private volatile boolean closed;
 
     EmulatedCmEventChannel(EmulatedConnectionManager cm) {
+        super(cm.lock);
         this.cm = cm;
         this.arrived = cm.lock.newCondition();
     }
 
-    void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("the event channel is closed");
-        }
-    }
-
     /** Queues an event. Holds the cm lock. */
     void post(EmulatedCmEvent event) {
-        if (!closed) {
+        if (!isClosed()) {
             queue.addLast(event);
             arrived.signal();
         }
@@ -56,18 +46,7 @@ final class EmulatedCmEventChannel implements CmEventChannel {
     }
 
     @Override
-    public CmEvent getEvent() {
-        return await(Long.MAX_VALUE);
-    }
-
-    @Override
-    public CmEvent getEvent(long timeout, TimeUnit unit) {
-        checkOpen();
-        CmArguments.waitTimeout(timeout, unit);
-        return await(unit.toNanos(timeout));
-    }
-
-    private CmEvent await(long nanos) {
+    protected CmEvent await(long nanos) {
         cm.lock.lock();
         try {
             long left = nanos;
@@ -76,7 +55,7 @@ final class EmulatedCmEventChannel implements CmEventChannel {
                 EmulatedCmEvent e = queue.pollFirst();
                 if (e != null) {
                     e.taken = true;
-                    e.id.unacked++;
+                    e.id.taken();
                     return e;
                 }
                 if (left <= 0) {
@@ -98,31 +77,13 @@ final class EmulatedCmEventChannel implements CmEventChannel {
     }
 
     @Override
-    public boolean isClosed() {
-        return closed;
-    }
-
-    @Override
-    public void close() {
-        cm.lock.lock();
-        try {
-            if (closed) {
-                return;
-            }
-            if (ids > 0) {
-                throw new VerbsException("rdma_destroy_event_channel", Errno.EBUSY,
-                        ids + " id(s) still use the channel: close them first");
-            }
-            closed = true;
-            queue.clear();
-            arrived.signalAll();
-        } finally {
-            cm.lock.unlock();
-        }
+    protected void destroy() {
+        queue.clear();
+        arrived.signalAll();
     }
 
     @Override
     public String toString() {
-        return "EmulatedCmEventChannel[" + (closed ? "closed" : ids + " ids") + "]";
+        return "EmulatedCmEventChannel[" + (isClosed() ? "closed" : ids() + " ids") + "]";
     }
 }

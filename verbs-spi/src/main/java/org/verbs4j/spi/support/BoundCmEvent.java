@@ -27,9 +27,9 @@ final class BoundCmEvent extends AbstractCmEvent {
             }
             cm.binding.ackEvent(handle);
             markAcked();
-            boundId.unacked--;
+            boundId.eventAcknowledged();
             if (boundListenId != null) {
-                boundListenId.unacked--;
+                boundListenId.eventAcknowledged();
             }
         } finally {
             cm.lock.unlock();

@@ -2,7 +2,6 @@ package org.verbs4j.spi.support;
 
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.CmEvent;
-import org.verbs4j.CmEventChannel;
 import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
 
@@ -12,43 +11,23 @@ import org.verbs4j.VerbsException;
  * event is then taken under the lock, where the descriptor is checked again, so {@code rdma_get_cm_event}
  * never blocks.
  */
-final class BoundCmEventChannel implements CmEventChannel {
+final class BoundCmEventChannel extends AbstractCmEventChannel {
     /** The longest single wait on the descriptor, milliseconds. */
     static final long SLICE_MS = 100;
 
     final BoundConnectionManager cm;
     final long handle;
     private final int fd;
-    /** Open ids on the channel. Guarded by the cm lock. */
-    int ids;
-    private volatile boolean closed;
 
     BoundCmEventChannel(BoundConnectionManager cm, long handle) {
+        super(cm.lock);
         this.cm = cm;
         this.handle = handle;
         this.fd = cm.binding.fd(handle);
     }
 
-    void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("the event channel is closed");
-        }
-    }
-
     @Override
-    public CmEvent getEvent() {
-        checkOpen();
-        return await(Long.MAX_VALUE);
-    }
-
-    @Override
-    public CmEvent getEvent(long timeout, TimeUnit unit) {
-        checkOpen();
-        CmArguments.waitTimeout(timeout, unit);
-        return await(unit.toNanos(timeout));
-    }
-
-    private CmEvent await(long nanos) {
+    protected CmEvent await(long nanos) {
         long deadline = System.nanoTime() + Math.min(nanos, Long.MAX_VALUE / 4);
         while (true) {
             CmEvent e = takeIfReady();
@@ -84,31 +63,12 @@ final class BoundCmEventChannel implements CmEventChannel {
     }
 
     @Override
-    public boolean isClosed() {
-        return closed;
-    }
-
-    @Override
-    public void close() {
-        cm.lock.lock();
-        try {
-            if (closed) {
-                return;
-            }
-            if (ids > 0) {
-                throw new VerbsException("rdma_destroy_event_channel", Errno.EBUSY,
-                        ids + " id(s) still use the channel: close them first, as rdma_destroy_event_channel(3)"
-                                + " requires");
-            }
-            cm.binding.destroyEventChannel(handle);
-            closed = true;
-        } finally {
-            cm.lock.unlock();
-        }
+    protected void destroy() {
+        cm.binding.destroyEventChannel(handle);
     }
 
     @Override
     public String toString() {
-        return "CmEventChannel[fd " + fd + (closed ? ", closed" : ", " + ids + " ids") + "]";
+        return "CmEventChannel[fd " + fd + (isClosed() ? ", closed" : ", " + ids() + " ids") + "]";
     }
 }

@@ -1,19 +1,15 @@
 package org.verbs4j.spi.support;
 
 import java.net.InetSocketAddress;
-import java.util.Objects;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.CmEvent;
 import org.verbs4j.CmEventChannel;
 import org.verbs4j.CmEventType;
-import org.verbs4j.CmId;
 import org.verbs4j.CmPortSpace;
 import org.verbs4j.ConnectionParameters;
 import org.verbs4j.Context;
-import org.verbs4j.Errno;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
-import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QpState;
 import org.verbs4j.QueuePair;
 import org.verbs4j.VerbsException;
@@ -22,19 +18,16 @@ import org.verbs4j.VerbsException;
  * An id of a {@link BoundConnectionManager}: a native {@code struct rdma_cm_id} with the state librdmacm does
  * not keep for a QP the application manages. Every method runs under the manager's lock.
  */
-final class BoundCmId implements CmId {
+final class BoundCmId extends AbstractCmId<BoundCmEventChannel> {
     /** {@code RDMA_MAX_RESP_RES}/{@code RDMA_MAX_INIT_DEPTH}: librdmacm leaves the CM's value in place. */
     private static final int CM_DEFAULT = 0xff;
     private static final int REMOTE_ACCESS = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
             | AccessFlags.REMOTE_ATOMIC;
 
     private final BoundConnectionManager cm;
-    private final CmPortSpace portSpace;
     final long handle;
     /** The new id of a connect request, not yet accepted or rejected. */
     private boolean requestPending;
-    BoundCmEventChannel channel;
-    private QueuePair qp;
     private boolean listening;
     /** This end's connect parameters: their RDMA READ depths go into the QP at the connect response. */
     private ConnectionParameters connectParameters;
@@ -42,54 +35,17 @@ final class BoundCmId implements CmId {
     private boolean connected;
     /** disconnect() was called on this id. */
     private boolean disconnectedHere;
-    /** Events of (or about) the id taken and not acknowledged. */
-    int unacked;
-    private volatile boolean closed;
 
+    /** A new id, counted by its channel. Holds the manager's lock. */
     BoundCmId(BoundConnectionManager cm, BoundCmEventChannel channel, CmPortSpace portSpace, long handle,
               boolean request) {
+        super(cm.lock, channel, portSpace);
         this.cm = cm;
-        this.channel = channel;
-        this.portSpace = portSpace;
         this.handle = handle;
         this.requestPending = request;
     }
 
-    private void lock() {
-        cm.lock.lock();
-        if (closed) {
-            cm.lock.unlock();
-            throw new IllegalStateException("the CmId is closed");
-        }
-    }
-
-    private void unlock() {
-        cm.lock.unlock();
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("the CmId is closed");
-        }
-    }
-
-    private static VerbsException invalid(String verb, String why) {
-        return new VerbsException(verb, Errno.EINVAL, why);
-    }
-
     // ---------------------------------------------------------------- getters
-
-    @Override
-    public CmEventChannel channel() {
-        checkOpen();
-        return channel;
-    }
-
-    @Override
-    public CmPortSpace portSpace() {
-        checkOpen();
-        return portSpace;
-    }
 
     @Override
     public Context context() {
@@ -136,18 +92,6 @@ final class BoundCmId implements CmId {
         } finally {
             unlock();
         }
-    }
-
-    @Override
-    public QueuePair qp() {
-        checkOpen();
-        QueuePair q = qp;
-        return q == null || q.isClosed() ? null : q;
-    }
-
-    @Override
-    public boolean isClosed() {
-        return closed;
     }
 
     // ---------------------------------------------------------------- addressing
@@ -208,83 +152,36 @@ final class BoundCmId implements CmId {
     }
 
     @Override
-    public void migrate(CmEventChannel to) {
-        checkOpen();
-        Objects.requireNonNull(to, "channel");
-        BoundCmEventChannel target = cm.channel(to);
-        lock();
-        try {
-            target.checkOpen();
-            if (unacked > 0) {
-                throw new VerbsException("rdma_migrate_id", Errno.EBUSY,
-                        unacked + " event(s) of the id are not acknowledged");
-            }
-            if (target != channel) {
-                cm.binding.migrate(handle, target.handle);
-                channel.ids--;
-                target.ids++;
-                channel = target;
-            }
-        } finally {
-            unlock();
-        }
+    protected BoundCmEventChannel channelOf(CmEventChannel to) {
+        return cm.channel(to);
+    }
+
+    @Override
+    protected void onMigrate(BoundCmEventChannel from, BoundCmEventChannel to) {
+        cm.binding.migrate(handle, to.handle);
     }
 
     // ---------------------------------------------------------------- QP
 
     @Override
-    public QueuePair createQp(ProtectionDomain pd, QpInitAttributes attributes) {
-        checkOpen();
-        Objects.requireNonNull(pd, "pd");
-        Objects.requireNonNull(attributes, "attributes");
-        lock();
-        try {
-            Context[] ctx = contexts();
-            if (ctx == null) {
-                throw invalid("rdma_create_qp", "the id is not bound to a device yet: resolve an address first");
-            }
-            if (listening) {
-                throw invalid("rdma_create_qp", "a listening id has no QP; create it on the id of each request");
-            }
-            if (qp() != null) {
-                throw invalid("rdma_create_qp", "the id already has a QP");
-            }
-            if (pd.isClosed()) {
-                throw new IllegalArgumentException("pd: it is closed");
-            }
-            if (pd.context() != ctx[0] && pd.context() != ctx[1]) {
-                throw new IllegalArgumentException("pd: it is not a protection domain of the id's context");
-            }
-            if (attributes.type() != portSpace.qpType()) {
-                throw invalid("rdma_create_qp", "a " + portSpace + " id takes " + portSpace.qpType() + " QPs, not "
-                        + attributes.type());
-            }
-            QueuePair q = pd.createQp(attributes);
-            try {
-                q.modify(cm.binding.initQpAttr(handle, QpState.INIT).accessFlags(REMOTE_ACCESS));
-            } catch (RuntimeException e) {
-                q.close();
-                throw e;
-            }
-            qp = q;
-            return q;
-        } finally {
-            unlock();
-        }
+    protected boolean isBoundToDevice() {
+        return contexts() != null;
     }
 
     @Override
-    public void destroyQp() {
-        lock();
-        try {
-            QueuePair q = qp;
-            if (q != null) {
-                q.close();
-                qp = null;
-            }
-        } finally {
-            unlock();
-        }
+    protected boolean isListening() {
+        return listening;
+    }
+
+    @Override
+    protected boolean isOwnProtectionDomain(ProtectionDomain pd) {
+        Context[] ctx = contexts();
+        return pd.context() == ctx[0] || pd.context() == ctx[1];
+    }
+
+    @Override
+    protected QpAttributes qpInitState() {
+        return cm.binding.initQpAttr(handle, QpState.INIT).accessFlags(REMOTE_ACCESS);
     }
 
     /**
@@ -315,75 +212,49 @@ final class BoundCmId implements CmId {
     // ---------------------------------------------------------------- connect, accept, reject, disconnect
 
     @Override
-    public void connect(ConnectionParameters parameters) {
-        checkOpen();
-        CmArguments.connect(parameters, ConnectionParameters.MAX_CONNECT_PRIVATE_DATA);
-        lock();
-        try {
-            QueuePair q = qp();
-            if (q == null) {
-                throw invalid("rdma_connect", "the id has no QP: createQp first");
-            }
-            cm.binding.connect(handle, parameters, q.qpNum(), q.initAttributes().srq() != null);
-            connectParameters = parameters;
-        } finally {
-            unlock();
+    protected void onConnect(ConnectionParameters parameters) {
+        QueuePair q = qp();
+        if (q == null) {
+            throw invalid("rdma_connect", "the id has no QP: createQp first");
         }
+        cm.binding.connect(handle, parameters, q.qpNum(), q.initAttributes().srq() != null);
+        connectParameters = parameters;
     }
 
     @Override
-    public void accept(ConnectionParameters parameters) {
-        checkOpen();
-        CmArguments.accept(parameters, ConnectionParameters.MAX_ACCEPT_PRIVATE_DATA);
-        lock();
-        try {
-            if (!requestPending) {
-                throw invalid("rdma_accept", "the id is not a connect request's, or it was answered");
-            }
-            QueuePair q = qp();
-            if (q == null) {
-                throw invalid("rdma_accept", "the id has no QP: createQp first");
-            }
-            toRts(q, parameters.responderResources(), parameters.initiatorDepth());
-            cm.binding.accept(handle, parameters, q.qpNum(), q.initAttributes().srq() != null);
-            requestPending = false;
-        } finally {
-            unlock();
+    protected void onAccept(ConnectionParameters parameters) {
+        if (!requestPending) {
+            throw invalid("rdma_accept", "the id is not a connect request's, or it was answered");
         }
+        QueuePair q = qp();
+        if (q == null) {
+            throw invalid("rdma_accept", "the id has no QP: createQp first");
+        }
+        toRts(q, parameters.responderResources(), parameters.initiatorDepth());
+        cm.binding.accept(handle, parameters, q.qpNum(), q.initAttributes().srq() != null);
+        requestPending = false;
     }
 
     @Override
-    public void reject(byte[] privateData) {
-        checkOpen();
-        CmArguments.reject(privateData, ConnectionParameters.MAX_REJECT_PRIVATE_DATA);
-        lock();
-        try {
-            if (!requestPending) {
-                throw invalid("rdma_reject", "the id is not a connect request's, or it was answered");
-            }
-            cm.binding.reject(handle, privateData);
-            requestPending = false;
-        } finally {
-            unlock();
+    protected void onReject(byte[] privateData) {
+        if (!requestPending) {
+            throw invalid("rdma_reject", "the id is not a connect request's, or it was answered");
         }
+        cm.binding.reject(handle, privateData);
+        requestPending = false;
     }
 
     @Override
-    public void disconnect() {
-        lock();
-        try {
-            if (!connected) {
-                throw invalid("rdma_disconnect", "the id is not connected");
-            }
-            if (disconnectedHere) {
-                throw invalid("rdma_disconnect", "the id was already disconnected from this side");
-            }
-            toErr(qp());
-            cm.binding.disconnect(handle);
-            disconnectedHere = true;
-        } finally {
-            unlock();
+    protected void onDisconnect() {
+        if (!connected) {
+            throw invalid("rdma_disconnect", "the id is not connected");
         }
+        if (disconnectedHere) {
+            throw invalid("rdma_disconnect", "the id was already disconnected from this side");
+        }
+        toErr(qp());
+        cm.binding.disconnect(handle);
+        disconnectedHere = true;
     }
 
     // ---------------------------------------------------------------- events
@@ -402,8 +273,8 @@ final class BoundCmId implements CmId {
         BoundCmId id;
         if (type == CmEventType.CONNECT_REQUEST) {
             listenId = cm.ids.get(raw.listenId());
-            id = cm.register(new BoundCmId(cm, channel, listenId != null ? listenId.portSpace : CmPortSpace.TCP,
-                    raw.id(), true));
+            id = cm.register(new BoundCmId(cm, channel,
+                    listenId != null ? listenId.portSpace() : CmPortSpace.TCP, raw.id(), true));
         } else {
             id = cm.ids.get(raw.id());
         }
@@ -423,9 +294,9 @@ final class BoundCmId implements CmId {
             case REJECTED -> toErr(id.qp());
             default -> { }
         }
-        id.unacked++;
+        id.eventTaken();
         if (listenId != null) {
-            listenId.unacked++;
+            listenId.eventTaken();
         }
         return new BoundCmEvent(cm, raw.event(), type, status, id, listenId, raw);
     }
@@ -452,31 +323,13 @@ final class BoundCmId implements CmId {
     // ---------------------------------------------------------------- close
 
     @Override
-    public void close() {
-        cm.lock.lock();
-        try {
-            if (closed) {
-                return;
-            }
-            if (qp() != null) {
-                throw new VerbsException("rdma_destroy_id", Errno.EBUSY,
-                        "the id still has its QP: destroyQp() first, as rdma_destroy_id(3) requires");
-            }
-            if (unacked > 0) {
-                throw new VerbsException("rdma_destroy_id", Errno.EBUSY, unacked
-                        + " event(s) of the id are not acknowledged: close them first, as rdma_destroy_id(3) requires");
-            }
-            cm.binding.destroyId(handle);
-            closed = true;
-            cm.ids.remove(handle);
-            channel.ids--;
-        } finally {
-            cm.lock.unlock();
-        }
+    protected void onClose() {
+        cm.binding.destroyId(handle);
+        cm.ids.remove(handle);
     }
 
     @Override
     public String toString() {
-        return "CmId[" + portSpace + (closed ? ", closed" : "") + "]";
+        return "CmId[" + (isClosed() ? "closed" : portSpace()) + "]";
     }
 }

@@ -92,7 +92,6 @@ public final class BoundConnectionManager implements ConnectionManager {
     /** Records a new id. Holds {@link #lock}. */
     BoundCmId register(BoundCmId id) {
         ids.put(id.handle, id);
-        id.channel.ids++;
         return id;
     }
 

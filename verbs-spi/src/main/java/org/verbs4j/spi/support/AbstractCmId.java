@@ -1,0 +1,355 @@
+package org.verbs4j.spi.support;
+
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+import org.verbs4j.CmEventChannel;
+import org.verbs4j.CmId;
+import org.verbs4j.CmPortSpace;
+import org.verbs4j.ConnectionParameters;
+import org.verbs4j.Errno;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QueuePair;
+import org.verbs4j.VerbsException;
+
+/**
+ * What every provider's {@link CmId} shares: its channel, port space, QP, count of unacknowledged events and
+ * closed flag; the checked getters; the argument checks and locking of every call; {@code createQp} and
+ * {@code destroyQp}; {@code migrate}; and {@code close} with its {@code EBUSY} rules. A provider implements
+ * the addressing, the connection steps and what its connection manager does to destroy an id, in the
+ * {@code on...} methods, which run under the connection manager's lock on an open id.
+ *
+ * <p>After {@link #close()} every method but {@link #isClosed()} and {@link #close()} throws
+ * {@link IllegalStateException}, from any thread: a closed id touches no native memory.
+ *
+ * @param <C> the provider's event channel
+ * @see "rdma_cm(7)"
+ */
+public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements CmId {
+    /** The connection manager's lock: it guards every id, channel and event of the manager. */
+    protected final ReentrantLock lock;
+    private final CmPortSpace portSpace;
+    private C channel;
+    private QueuePair qp;
+    /** Events of (or about) the id taken and not acknowledged. Guarded by {@link #lock}. */
+    private int unacked;
+    private volatile boolean closed;
+
+    /**
+     * An id on a channel, which counts it until the id is closed. Holds the lock.
+     *
+     * @param lock the lock of its connection manager
+     * @param channel the channel its events go to
+     * @param portSpace its port space
+     */
+    protected AbstractCmId(ReentrantLock lock, C channel, CmPortSpace portSpace) {
+        this.lock = Objects.requireNonNull(lock, "lock");
+        this.channel = Objects.requireNonNull(channel, "channel");
+        this.portSpace = Objects.requireNonNull(portSpace, "portSpace");
+        channel.idAdded();
+    }
+
+    /**
+     * Throws if the id is closed.
+     *
+     * @throws IllegalStateException if it is
+     */
+    protected final void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the CmId is closed");
+        }
+    }
+
+    /**
+     * Takes the lock of an open id.
+     *
+     * @throws IllegalStateException if the id is closed (the lock is not held then)
+     */
+    protected final void lock() {
+        lock.lock();
+        if (closed) {
+            lock.unlock();
+            throw new IllegalStateException("the CmId is closed");
+        }
+    }
+
+    /** Releases the lock. */
+    protected final void unlock() {
+        lock.unlock();
+    }
+
+    /**
+     * The {@code EINVAL} of a call made in a state where rdma_cm refuses it.
+     *
+     * @param verb the librdmacm call
+     * @param why what is wrong
+     * @return the exception
+     */
+    protected static VerbsException invalid(String verb, String why) {
+        return new VerbsException(verb, Errno.EINVAL, why);
+    }
+
+    // ---------------------------------------------------------------- state for the provider
+
+    /** {@return the channel the id's events go to, unchecked} Holds the lock, or reads it once for a post. */
+    protected final C eventChannel() {
+        return channel;
+    }
+
+    /** {@return the id's QP as it was created, closed or not, or null} Holds the lock. */
+    protected final QueuePair ownQp() {
+        return qp;
+    }
+
+    /** An event of the id was taken from its channel. Holds the lock. */
+    protected final void eventTaken() {
+        unacked++;
+    }
+
+    /** An event of the id that was taken is acknowledged. Holds the lock. */
+    protected final void eventAcknowledged() {
+        unacked--;
+    }
+
+    // ---------------------------------------------------------------- getters
+
+    @Override
+    public final CmEventChannel channel() {
+        checkOpen();
+        return channel;
+    }
+
+    @Override
+    public final CmPortSpace portSpace() {
+        checkOpen();
+        return portSpace;
+    }
+
+    @Override
+    public final QueuePair qp() {
+        checkOpen();
+        QueuePair q = qp;
+        return q == null || q.isClosed() ? null : q;
+    }
+
+    @Override
+    public final boolean isClosed() {
+        return closed;
+    }
+
+    // ---------------------------------------------------------------- QP
+
+    /** {@return whether the id is bound to a device, so a QP can be made on it} Holds the lock. */
+    protected abstract boolean isBoundToDevice();
+
+    /** {@return whether the id listens, so it takes no QP} Holds the lock. */
+    protected abstract boolean isListening();
+
+    /**
+     * {@return whether {@code pd} is a protection domain of the id's device context} Holds the lock.
+     *
+     * @param pd an open protection domain
+     */
+    protected abstract boolean isOwnProtectionDomain(ProtectionDomain pd);
+
+    /** {@return the attributes that move a new QP of the id to INIT} Holds the lock. */
+    protected abstract QpAttributes qpInitState();
+
+    @Override
+    public final QueuePair createQp(ProtectionDomain pd, QpInitAttributes attributes) {
+        checkOpen();
+        Objects.requireNonNull(pd, "pd");
+        Objects.requireNonNull(attributes, "attributes");
+        lock();
+        try {
+            if (!isBoundToDevice()) {
+                throw invalid("rdma_create_qp", "the id is not bound to a device yet: resolve an address first");
+            }
+            if (isListening()) {
+                throw invalid("rdma_create_qp", "a listening id has no QP; create it on the id of each request");
+            }
+            if (qp() != null) {
+                throw invalid("rdma_create_qp", "the id already has a QP");
+            }
+            if (pd.isClosed()) {
+                throw new IllegalArgumentException("pd: it is closed");
+            }
+            if (!isOwnProtectionDomain(pd)) {
+                throw new IllegalArgumentException("pd: it is not a protection domain of the id's context");
+            }
+            if (attributes.type() != portSpace.qpType()) {
+                throw invalid("rdma_create_qp", "a " + portSpace + " id takes " + portSpace.qpType() + " QPs, not "
+                        + attributes.type());
+            }
+            QueuePair q = pd.createQp(attributes);
+            try {
+                q.modify(qpInitState());
+            } catch (RuntimeException e) {
+                q.close();
+                throw e;
+            }
+            qp = q;
+            return q;
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public final void destroyQp() {
+        lock();
+        try {
+            QueuePair q = qp;
+            if (q != null) {
+                q.close();
+                qp = null;
+            }
+        } finally {
+            unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- connection steps
+
+    /**
+     * Sends the connect request; the parameters are checked. Holds the lock.
+     *
+     * @param parameters the connect parameters
+     */
+    protected abstract void onConnect(ConnectionParameters parameters);
+
+    /**
+     * Accepts the request; the parameters are checked. Holds the lock.
+     *
+     * @param parameters the accept parameters
+     */
+    protected abstract void onAccept(ConnectionParameters parameters);
+
+    /**
+     * Rejects the request; the private data is checked. Holds the lock.
+     *
+     * @param privateData the private data for the peer
+     */
+    protected abstract void onReject(byte[] privateData);
+
+    /** Disconnects. Holds the lock. */
+    protected abstract void onDisconnect();
+
+    @Override
+    public final void connect(ConnectionParameters parameters) {
+        checkOpen();
+        CmArguments.connect(parameters, ConnectionParameters.MAX_CONNECT_PRIVATE_DATA);
+        lock();
+        try {
+            onConnect(parameters);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public final void accept(ConnectionParameters parameters) {
+        checkOpen();
+        CmArguments.accept(parameters, ConnectionParameters.MAX_ACCEPT_PRIVATE_DATA);
+        lock();
+        try {
+            onAccept(parameters);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public final void reject(byte[] privateData) {
+        checkOpen();
+        CmArguments.reject(privateData, ConnectionParameters.MAX_REJECT_PRIVATE_DATA);
+        lock();
+        try {
+            onReject(privateData);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public final void disconnect() {
+        lock();
+        try {
+            onDisconnect();
+        } finally {
+            unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- migrate and close
+
+    /**
+     * {@return the provider's channel behind {@code channel}}
+     *
+     * @param channel a channel
+     * @throws IllegalArgumentException if it belongs to another connection manager
+     */
+    protected abstract C channelOf(CmEventChannel channel);
+
+    /**
+     * Moves the id to another channel in the connection manager, with the events queued for it but not taken.
+     * Holds the lock.
+     *
+     * @param from the id's channel
+     * @param to the new channel, open
+     */
+    protected abstract void onMigrate(C from, C to);
+
+    @Override
+    public final void migrate(CmEventChannel to) {
+        checkOpen();
+        Objects.requireNonNull(to, "channel");
+        C target = channelOf(to);
+        lock();
+        try {
+            target.checkOpen();
+            if (unacked > 0) {
+                throw new VerbsException("rdma_migrate_id", Errno.EBUSY,
+                        unacked + " event(s) of the id are not acknowledged");
+            }
+            if (target != channel) {
+                onMigrate(channel, target);
+                channel.idRemoved();
+                target.idAdded();
+                channel = target;
+            }
+        } finally {
+            unlock();
+        }
+    }
+
+    /**
+     * Destroys the id in the connection manager, once it has no QP and no unacknowledged event; a connected
+     * id is disconnected. Holds the lock. If it throws, the id stays open.
+     */
+    protected abstract void onClose();
+
+    @Override
+    public final void close() {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            if (qp() != null) {
+                throw new VerbsException("rdma_destroy_id", Errno.EBUSY,
+                        "the id still has its QP: destroyQp() first, as rdma_destroy_id(3) requires");
+            }
+            if (unacked > 0) {
+                throw new VerbsException("rdma_destroy_id", Errno.EBUSY, unacked
+                        + " event(s) of the id are not acknowledged: close them first, as rdma_destroy_id(3) requires");
+            }
+            onClose();
+            closed = true;
+            channel.idRemoved();
+        } finally {
+            lock.unlock();
+        }
+    }
+}
