@@ -5,7 +5,11 @@ package org.verbs4j;
  * acknowledges it ({@code rdma_ack_cm_event}); use try-with-resources. Its id cannot be closed before every
  * event of it is acknowledged.
  *
- * <p>Every getter works after {@link #close()}: the values were copied when the event was taken.
+ * <p>Every getter works after {@link #close()}, from any thread, and returns what it returned before: the values,
+ * private data included, are copied out of the native event before {@link CmEventChannel#getEvent()} returns,
+ * and {@code rdma_ack_cm_event} then frees it. A second {@code close()}, from any thread, does nothing.
+ * {@link #id()} and {@link #listenId()} may name ids closed since; their methods then throw
+ * {@link IllegalStateException}.
  *
  * @see "rdma_get_cm_event(3)"
  * @see "rdma_ack_cm_event(3)"

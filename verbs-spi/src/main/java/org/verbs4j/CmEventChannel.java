@@ -7,8 +7,9 @@ import java.util.concurrent.TimeUnit;
  * {@link CmId}s are queued, in the order they happened.
  *
  * <p>{@link #getEvent(long, TimeUnit)} may be called from any thread, and from several at once: each event
- * goes to one of them. Closing the channel from another thread wakes a waiting caller, which then throws
- * {@link IllegalStateException}.
+ * goes to one of them. Closing the channel from another thread wakes every waiting caller, each of which then
+ * throws {@link IllegalStateException}; a wait that races the close returns null or an event taken before it,
+ * or throws {@link IllegalStateException}.
  *
  * @see "rdma_create_event_channel(3)"
  * @see "rdma_get_cm_event(3)"

@@ -14,8 +14,11 @@ import java.net.InetSocketAddress;
  *
  * <p>Close order: the QP ({@link #destroyQp()}), every event of the id acknowledged, then the id. Closing a
  * connected id disconnects it, as {@code rdma_destroy_id} does: the peer gets
- * {@link CmEventType#DISCONNECTED}. After {@link #close()} every other method throws
- * {@link IllegalStateException}.
+ * {@link CmEventType#DISCONNECTED}. After {@link #close()} every method but {@link #isClosed()} and
+ * {@code close()} (which then does nothing) throws {@link IllegalStateException}, on any thread: a closed id never
+ * touches the freed {@code struct rdma_cm_id}. A call racing a {@code close()} on another thread either completes
+ * as it would have before the close or throws {@link IllegalStateException}. The events of the id taken before
+ * stay readable (see {@link CmEvent}).
  *
  * @see "rdma_cm(7)"
  * @see "rdma_create_id(3)"

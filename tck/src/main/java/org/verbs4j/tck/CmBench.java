@@ -105,7 +105,11 @@ final class CmBench implements AutoCloseable {
         ProtectionDomain pd = keep(id.context().allocPd());
         CompletionQueue cq = keep(id.context().createCq(64));
         QueuePair qp = id.createQp(pd, QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(16).maxRecvWr(16).build());
-        keep(id::destroyQp);
+        keep(() -> {
+            if (!id.isClosed()) { // a rule may destroy the QP and close the id itself
+                id.destroyQp();
+            }
+        });
         return new End(channel, id, pd, cq, qp);
     }
 

@@ -10,14 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.CmEvent;
@@ -26,7 +23,6 @@ import org.verbs4j.CmEventType;
 import org.verbs4j.CmId;
 import org.verbs4j.ConnectionParameters;
 import org.verbs4j.Errno;
-import org.verbs4j.LinkLayer;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.QpState;
 import org.verbs4j.RcEndpoint;
@@ -48,7 +44,7 @@ import org.verbs4j.spi.VerbsProvider;
  * the order of events, event-channel timeouts, and the QP transitions the connection manager makes. A provider
  * without a connection manager skips the area, with that reason.
  */
-public abstract class ConnectionRules extends TckArea {
+public abstract class ConnectionRules extends CmArea {
     /**
      * The rules of this area, run against the kit's provider.
      *
@@ -56,46 +52,6 @@ public abstract class ConnectionRules extends TckArea {
      */
     protected ConnectionRules(VerbsCompatibilityKit kit) {
         super(kit);
-    }
-
-    private CmBench cm;
-
-    @BeforeEach
-    void openBench() {
-        VerbsProvider p = kit().providerUnderTest();
-        if (p.hasConnectionManager()) {
-            cm = new CmBench(tb, p.connectionManager());
-        }
-    }
-
-    @AfterEach
-    void closeBench() {
-        if (cm != null) {
-            CmBench b = cm;
-            cm = null;
-            b.close();
-        }
-    }
-
-    private void assumeCm() {
-        assumeTrue(cm != null, () -> "capability: provider '" + kit().providerUnderTest().name()
-                + "' has no connection manager (hasConnectionManager() is false)");
-    }
-
-    /** On InfiniBand and RoCE the REJECTED status is the IB CM reject reason; iWARP reports an errno instead. */
-    private boolean ibCm() {
-        return tb.portAttributes().linkLayer() == LinkLayer.INFINIBAND
-                || tb.portAttributes().linkLayer() == LinkLayer.ETHERNET;
-    }
-
-    private static byte[] text(String s) {
-        return s.getBytes(StandardCharsets.US_ASCII);
-    }
-
-    private static void assertPrefix(byte[] sent, byte[] received, String what) {
-        assertTrue(received.length >= sent.length, what + ": " + received.length + " bytes arrived, "
-                + sent.length + " were sent");
-        assertArrayEquals(sent, Arrays.copyOf(received, sent.length), what + ": the bytes sent come first");
     }
 
     @Test

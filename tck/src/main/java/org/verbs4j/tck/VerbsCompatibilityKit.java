@@ -245,4 +245,12 @@ public abstract class VerbsCompatibilityKit {
             super(VerbsCompatibilityKit.this);
         }
     }
+
+    @Nested
+    @DisplayName("Misuse: connection manager")
+    class ConnectionMisuse extends ConnectionMisuseRules {
+        ConnectionMisuse() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
 }

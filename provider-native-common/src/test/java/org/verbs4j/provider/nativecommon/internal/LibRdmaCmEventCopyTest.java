@@ -1,0 +1,282 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_cm_event;
+import org.verbs4j.spi.support.CmBinding.RawEvent;
+
+/**
+ * {@link LibRdmaCm#getEvent} copies every field the API gives out (id, listen id, type, status, the private
+ * data behind {@code param.conn.private_data}, its length, the RDMA READ depths) before it returns, so nothing is
+ * read after {@code rdma_ack_cm_event} frees the event. A fake librdmacm over Java memory frees the event and
+ * its private data at the ack, and any later read of freed memory fails the test.
+ */
+class LibRdmaCmEventCopyTest {
+    private static final int CONNECT_REQUEST = 4;
+    private static final int REJECTED = 8;
+    private static final int DISCONNECTED = 10;
+    /** A pointer into no block: reading it fails the test. */
+    private static final long GARBAGE = 0xdead_0000L;
+
+    /** librdmacm's event calls over a map of Java blocks; freed blocks are poisoned, not reused. */
+    static final class FakeRdmaCm extends LibRdmaCm {
+        private final TreeMap<Long, byte[]> blocks = new TreeMap<>();
+        private final TreeMap<Long, Integer> freed = new TreeMap<>();
+        private long next = 0x10000;
+        /** The next event's fields, as librdmacm would fill them. */
+        long id = 0x1111;
+        long listenId = 0x2222;
+        int type = CONNECT_REQUEST;
+        int status = -7;
+        byte[] privateData = {1, 2, 3, 4, 5};
+        int responderResources = 3;
+        int initiatorDepth = 9;
+        /** The event handed out and the private data block it points to. */
+        long event;
+        long data;
+        int reads;
+
+        @Override
+        protected long allocate(long bytes) {
+            long at = next;
+            next += (bytes + 0xfff) & ~0xfffL;
+            blocks.put(at, new byte[(int) bytes]);
+            return at;
+        }
+
+        @Override
+        protected void free(long address) {
+            byte[] b = blocks.remove(address);
+            if (b == null) {
+                throw new AssertionError("free of " + Long.toHexString(address) + ", which is not allocated");
+            }
+            freed.put(address, b.length);
+        }
+
+        private Map.Entry<Long, byte[]> block(long address, int length) {
+            Map.Entry<Long, Integer> gone = freed.floorEntry(address);
+            if (gone != null && address < gone.getKey() + gone.getValue()) {
+                throw new AssertionError("read or write of freed memory at " + Long.toHexString(address));
+            }
+            Map.Entry<Long, byte[]> e = blocks.floorEntry(address);
+            if (e == null || address + length > e.getKey() + e.getValue().length) {
+                throw new AssertionError("access outside any block at " + Long.toHexString(address));
+            }
+            return e;
+        }
+
+        @Override
+        protected void put(long address, byte[] bytes) {
+            Map.Entry<Long, byte[]> e = block(address, bytes.length);
+            System.arraycopy(bytes, 0, e.getValue(), (int) (address - e.getKey()), bytes.length);
+        }
+
+        @Override
+        protected byte[] get(long address, int length) {
+            reads++;
+            Map.Entry<Long, byte[]> e = block(address, length);
+            byte[] out = new byte[length];
+            System.arraycopy(e.getValue(), (int) (address - e.getKey()), out, 0, length);
+            return out;
+        }
+
+        @Override
+        protected int rdma_get_cm_event(long channel, long eventOut) {
+            event = allocate(rdma_cm_event.SIZEOF);
+            // librdmacm fills param.conn only for connection events; elsewhere the union holds other bytes
+            boolean conn = type == CONNECT_REQUEST || type == REJECTED;
+            data = conn ? allocate(Math.max(1, privateData.length)) : GARBAGE;
+            if (conn) {
+                put(data, privateData);
+            }
+            ByteBuffer e = ByteBuffer.allocate((int) rdma_cm_event.SIZEOF).order(ByteOrder.LITTLE_ENDIAN);
+            e.putLong((int) rdma_cm_event.id$off, id);
+            e.putLong((int) rdma_cm_event.listen_id$off, listenId);
+            e.putInt((int) rdma_cm_event.event$off, type);
+            e.putInt((int) rdma_cm_event.status$off, status);
+            e.putLong((int) rdma_cm_event.param$conn$private_data$off, data);
+            e.put((int) rdma_cm_event.param$conn$private_data_len$off, (byte) privateData.length);
+            e.put((int) rdma_cm_event.param$conn$responder_resources$off, (byte) responderResources);
+            e.put((int) rdma_cm_event.param$conn$initiator_depth$off, (byte) initiatorDepth);
+            put(event, e.array());
+            put(eventOut, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, event).array());
+            return 0;
+        }
+
+        @Override
+        protected int rdma_ack_cm_event(long ev) {
+            assertEquals(event, ev, "the ack names the event handed out");
+            if (data != GARBAGE) {
+                free(data);
+            }
+            free(ev);
+            return 0;
+        }
+
+        @Override
+        protected int errno() {
+            return 0;
+        }
+
+        private static UnsupportedOperationException unused() {
+            return new UnsupportedOperationException("not used by the event path");
+        }
+
+        @Override
+        protected long rdma_create_event_channel() {
+            throw unused();
+        }
+
+        @Override
+        protected void rdma_destroy_event_channel(long channel) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_create_id(long channel, long idOut, long context, int portSpace) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_destroy_id(long i) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_bind_addr(long i, long sockaddr) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_resolve_addr(long i, long src, long dst, int timeoutMs) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_resolve_route(long i, int timeoutMs) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_listen(long i, int backlog) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_connect(long i, long connParam) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_accept(long i, long connParam) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_reject(long i, long pd, byte length) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_establish(long i) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_disconnect(long i) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_migrate_id(long i, long channel) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_init_qp_attr(long i, long qpAttr, long mask) {
+            throw unused();
+        }
+
+        @Override
+        protected String ibv_get_device_name(long device) {
+            throw unused();
+        }
+
+        @Override
+        protected long qpAttrSize() {
+            throw unused();
+        }
+
+        @Override
+        protected QpAttributes readQpAttr(long qpAttr, int mask) {
+            throw unused();
+        }
+
+        @Override
+        public boolean awaitReadable(int fd, long timeoutNanos) {
+            throw unused();
+        }
+    }
+
+    private static void assertAll(FakeRdmaCm lib, RawEvent raw, byte[] privateData) {
+        assertEquals(lib.event, raw.event());
+        assertEquals(lib.id, raw.id());
+        assertEquals(lib.listenId, raw.listenId());
+        assertEquals(lib.type, raw.type());
+        assertEquals(lib.status, raw.status());
+        assertArrayEquals(privateData, raw.privateData());
+        assertEquals(lib.responderResources, raw.responderResources());
+        assertEquals(lib.initiatorDepth, raw.initiatorDepth());
+    }
+
+    @Test
+    @DisplayName("a CONNECT_REQUEST's id, listen id, type, status, private data and depths are copied before the ack frees the event")
+    void connectRequestCopiedBeforeAck() {
+        FakeRdmaCm lib = new FakeRdmaCm();
+        RawEvent raw = lib.getEvent(0x7000);
+        int reads = lib.reads;
+        lib.ackEvent(raw.event());
+        assertEquals(reads, lib.reads, "nothing is read at or after the ack");
+        assertAll(lib, raw, new byte[] {1, 2, 3, 4, 5});
+        assertThrows(AssertionError.class, () -> lib.get(lib.data, 1), "the fake does poison freed memory");
+    }
+
+    @Test
+    @DisplayName("a REJECTED's status and private data are copied; 255 bytes of private data and depths of 255 survive as unsigned values")
+    void rejectedCopiedBeforeAck() {
+        FakeRdmaCm lib = new FakeRdmaCm();
+        lib.type = REJECTED;
+        lib.status = 28;
+        lib.listenId = 0;
+        lib.privateData = new byte[255];
+        for (int i = 0; i < 255; i++) {
+            lib.privateData[i] = (byte) (i + 1);
+        }
+        lib.responderResources = 255;
+        lib.initiatorDepth = 255;
+        byte[] expected = lib.privateData.clone();
+        RawEvent raw = lib.getEvent(0x7000);
+        lib.ackEvent(raw.event());
+        assertAll(lib, raw, expected);
+    }
+
+    @Test
+    @DisplayName("an event without param.conn (DISCONNECTED) does not follow the union's private_data bytes as a pointer")
+    void noConnParamNoRead() {
+        FakeRdmaCm lib = new FakeRdmaCm();
+        lib.type = DISCONNECTED;
+        RawEvent raw = lib.getEvent(0x7000);
+        lib.ackEvent(raw.event());
+        assertEquals(0, raw.privateData().length, "DISCONNECTED carries no private data");
+        assertThrows(AssertionError.class, () -> lib.get(GARBAGE, 1), "the fake does refuse the garbage pointer");
+    }
+}
