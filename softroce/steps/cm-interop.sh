@@ -1,13 +1,17 @@
 #!/bin/bash
 # Guest step: the connection manager across processes and against C rdma_cm, on rxe0 (see softroce/README.md).
 #
-# Five pairs, each end its own process, meeting at the rxe0 address of dummy0 (192.0.2.1) through the kernel's
+# Eight pairs, each end its own process, meeting at the rxe0 address of dummy0 (192.0.2.1) through the kernel's
 # rdma_cm (the IB CM's REQ/REP/RTU/DREQ/DREP over rxe's QP1):
 #   1. pingpong: examples' CmPingPong server and client, both on the FFM provider;
 #   2. ucmatose-server: rdma-core's C ucmatose server (rdmacm-utils) and examples' Cmatose client (FFM);
 #   3. ucmatose-client: examples' Cmatose server (FFM) and a C ucmatose client;
 #   4. rping-server: rdma-core's C rping server and examples' Rping client (FFM);
-#   5. rping-client: examples' Rping server (FFM) and a C rping client with -V (it checks each ping's data).
+#   5. rping-client: examples' Rping server (FFM) and a C rping client with -V (it checks each ping's data);
+# then the JNR provider, one direction per tool to keep the step short under TCG:
+#   6. jnr-pingpong: CmPingPong server on JNR, client on FFM (the two bindings' librdmacm calls meet);
+#   7. jnr-ucmatose-server: the C ucmatose server and the Cmatose client on JNR;
+#   8. jnr-rping-client: the Rping server on JNR and a C rping client with -V.
 # ucmatose's exchange: once connected the server SENDs 10 messages of 100 bytes and the client answers with as
 # many, then the server disconnects and the client answers the disconnect. rping's: per ping the client SENDs its
 # source buffer's address and rkey, the server RDMA READs it and says go ahead, the client SENDs its sink, the
@@ -29,9 +33,11 @@ if ! command -v ucmatose >/dev/null || ! command -v rping >/dev/null; then
     echo "FAIL: ucmatose or rping is not installed (apt-get install rdmacm-utils)"
     exit 1
 fi
-java=(java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:TieredStopAtLevel=1
-    "-XX:ErrorFile=$out/hs_err_pid%p.log" -Dverbs4j.provider=ffm
-    -cp "examples/target/classes:$(cat examples/target/classpath.txt)")
+jvm=(java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:TieredStopAtLevel=1
+    "-XX:ErrorFile=$out/hs_err_pid%p.log" -cp "examples/target/classes:$(cat examples/target/classpath.txt)")
+java=("${jvm[@]}" -Dverbs4j.provider=ffm)
+jnr=("${jvm[@]}" -Dverbs4j.provider=jnr)
+pairs=8
 
 # Waits until file $1 has a line matching $2, for at most $limit seconds, or until process $3 is gone.
 wait_for() {
@@ -91,8 +97,17 @@ pair rping-server "rdma_listen" "server ping data: rdma-ping-4: " "5 pings of 64
 pair rping-client "listening on" "5 pings served" "ping data: rdma-ping-4: " \
     -- "${java[@]}" org.verbs4j.examples.Rping server 7475 \
     -- stdbuf -oL rping -c -v -V -a "$addr" -p 7475 -C 5 -S 64
+pair jnr-pingpong "listening on" "client: ping-pong client" "pong 2" \
+    -- "${jnr[@]}" org.verbs4j.examples.CmPingPong server 7476 3 \
+    -- "${java[@]}" org.verbs4j.examples.CmPingPong client "$addr" 7476 3
+pair jnr-ucmatose-server "starting server" "data transfers complete" "10 messages of 100 bytes received and 10 sent" \
+    -- stdbuf -oL ucmatose -p 7477 \
+    -- "${jnr[@]}" org.verbs4j.examples.Cmatose client "$addr" 7477 10 100
+pair jnr-rping-client "listening on" "5 pings served" "ping data: rdma-ping-4: " \
+    -- "${jnr[@]}" org.verbs4j.examples.Rping server 7478 \
+    -- stdbuf -oL rping -c -v -V -a "$addr" -p 7478 -C 5 -S 64
 
 echo "cm-interop: $pass passed, $fail failed"
-[ -n "${VERBS4J_STEP_OUT:-}" ] && echo "$pass of 5 pairs passed (CmPingPong; C ucmatose and rping, each way)" \
+[ -n "${VERBS4J_STEP_OUT:-}" ] && echo "$pass of $pairs pairs passed (CmPingPong; C ucmatose and rping, each way on ffm, one way each on jnr)" \
     > "$VERBS4J_STEP_OUT/note"
 ((fail == 0))
