@@ -6,6 +6,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AddressHandle;
 import org.verbs4j.AhAttributes;
+import org.verbs4j.CmId;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.Device;
@@ -29,7 +30,8 @@ import org.verbs4j.tools.cli.UsageException;
 /**
  * One side of a perf test: a context on the device, a PD, a send and a receive CQ, the QPs and one registered
  * buffer with a slot per QP. Both sides of a loopback run are endpoints in the same JVM; in a two-process run
- * each process has one.
+ * each process has one. With {@code -R} the endpoint stands on the connection manager's context and its QPs are
+ * the connection-manager ids' ({@link #adopt}), which connect them.
  */
 final class Endpoint implements AutoCloseable {
     /** The Q_Key every UD QP of a run uses. */
@@ -69,25 +71,35 @@ final class Endpoint implements AutoCloseable {
     private final Sge recvSge = new Sge();
     private final int maxRdAtomic;
     private final int maxDestRdAtomic;
+    /** Whether the endpoint opened its context (else it is the connection manager's, which it must not close). */
+    private final boolean ownsContext;
+    /** With {@code -R}: the id of each QP, which destroys it before the endpoint's PD and CQs close. */
+    private final CmId[] cmIds;
 
     private Endpoint(PerfSettings s, Device device, int capacity, Arena arena) {
+        this(s, device.open(), true, device.name(), capacity, arena);
+    }
+
+    private Endpoint(PerfSettings s, Context opened, boolean ownsContext, String deviceName, int capacity,
+                     Arena arena) {
         this.settings = s;
         this.capacity = Math.max(capacity, s.size());
-        Context opened = device.open();
+        this.ownsContext = ownsContext;
+        this.cmIds = new CmId[s.qps()];
         try {
             this.ctx = opened;
             DeviceAttributes da = ctx.queryDevice();
             int lastPort = s.portOf(s.qps() - 1);
             if (lastPort > da.physPortCnt()) {
-                throw new UsageException("device '" + device.name() + "' has " + da.physPortCnt()
+                throw new UsageException("device '" + deviceName + "' has " + da.physPortCnt()
                         + " port(s); there is no port " + lastPort
                         + (s.dualPort() ? " for the second half of the QPs (-O)" : ""));
             }
-            this.portAttrs = activePort(device, s.port());
+            this.portAttrs = activePort(deviceName, s.port());
             this.gidIndex = gidIndex(portAttrs, s.port(), s);
             this.gid = ctx.queryGid(s.port(), gidIndex);
             if (s.dualPort()) {
-                this.portAttrs2 = activePort(device, s.port() + 1);
+                this.portAttrs2 = activePort(deviceName, s.port() + 1);
                 this.gidIndex2 = gidIndex(portAttrs2, s.port() + 1, s);
                 this.gid2 = ctx.queryGid(s.port() + 1, gidIndex2);
             } else {
@@ -114,25 +126,36 @@ final class Endpoint implements AutoCloseable {
             this.ahs = new AddressHandle[q];
             this.recvPosted = new long[q];
             for (int i = 0; i < q; i++) {
-                QpInitAttributes.Builder b = QpInitAttributes.builder(s.qpType()).sendCq(sendCq).recvCq(recvCq)
-                        .maxSendWr(s.txDepth()).maxRecvWr(Math.max(1, s.rxDepth())).maxSendSge(1).maxRecvSge(1)
-                        .maxInlineData(s.inlineSize());
-                if (s.postApi() == PostApi.WR) {
-                    b.sendOps(s.test().opcode());
+                if (ownsContext) {
+                    qps[i] = pd.createQp(qpAttributes());
                 }
-                qps[i] = pd.createQp(b.build());
                 psns[i] = ThreadLocalRandom.current().nextInt(1 << 24);
             }
         } catch (RuntimeException e) {
-            opened.close();
+            if (ownsContext) {
+                opened.close();
+            } else {
+                closeObjects();
+            }
             throw e;
         }
     }
 
-    private PortAttributes activePort(Device device, int port) {
+    /** The attributes of each QP of the endpoint. */
+    QpInitAttributes qpAttributes() {
+        QpInitAttributes.Builder b = QpInitAttributes.builder(settings.qpType()).sendCq(sendCq).recvCq(recvCq)
+                .maxSendWr(settings.txDepth()).maxRecvWr(Math.max(1, settings.rxDepth())).maxSendSge(1)
+                .maxRecvSge(1).maxInlineData(settings.inlineSize());
+        if (settings.postApi() == PostApi.WR) {
+            b.sendOps(settings.test().opcode());
+        }
+        return b.build();
+    }
+
+    private PortAttributes activePort(String deviceName, int port) {
         PortAttributes pa = ctx.queryPort(port);
         if (pa.state() != PortState.ACTIVE) {
-            throw new UsageException("port " + port + " of '" + device.name() + "' is " + pa.state() + ", not ACTIVE");
+            throw new UsageException("port " + port + " of '" + deviceName + "' is " + pa.state() + ", not ACTIVE");
         }
         return pa;
     }
@@ -171,6 +194,25 @@ final class Endpoint implements AutoCloseable {
     /** Opens the device and builds one side's objects, with buffer slots for messages up to {@code capacity}. */
     static Endpoint open(Device device, PerfSettings settings, int capacity, Arena arena) {
         return new Endpoint(settings, device, capacity, arena);
+    }
+
+    /**
+     * With {@code -R}: one side's objects on the context of a connection-manager id, without QPs; each QP is
+     * made on an id ({@link #makeQp}) and connected by it.
+     */
+    static Endpoint onCmContext(CmId id, PerfSettings settings, int capacity, Arena arena) {
+        Context c = id.context();
+        if (c == null) {
+            throw new UsageException("rdma_cm: the id is bound to no device");
+        }
+        return new Endpoint(settings, c, false, c.device().name(), capacity, arena);
+    }
+
+    /** With {@code -R}: makes QP {@code q} on {@code id}, which moves it through its states as it connects. */
+    QueuePair makeQp(int q, CmId id) {
+        qps[q] = id.createQp(pd, qpAttributes());
+        cmIds[q] = id;
+        return qps[q];
     }
 
     /**
@@ -297,7 +339,29 @@ final class Endpoint implements AutoCloseable {
 
     @Override
     public void close() {
-        // Closing the context releases every object created from it, as ibv_close_device does.
-        ctx.close();
+        if (ownsContext) {
+            // Closing the context releases every object created from it, as ibv_close_device does.
+            ctx.close();
+            return;
+        }
+        for (CmId id : cmIds) {
+            if (id != null && !id.isClosed()) {
+                id.destroyQp();
+            }
+        }
+        closeObjects();
+    }
+
+    /** Closes what the endpoint made on a context it does not own, newest first. */
+    private void closeObjects() {
+        for (AutoCloseable o : new AutoCloseable[] {mr, recvCq, sendCq, pd}) {
+            try {
+                if (o != null) {
+                    o.close();
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the endpoint's " + o + " failed", e);
+            }
+        }
     }
 }

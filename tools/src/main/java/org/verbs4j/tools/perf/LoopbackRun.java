@@ -1,9 +1,14 @@
 package org.verbs4j.tools.perf;
 
 import java.lang.foreign.Arena;
+import java.net.InetSocketAddress;
+import org.verbs4j.CmEventType;
+import org.verbs4j.CmId;
+import org.verbs4j.ConnectionParameters;
 import org.verbs4j.Device;
 import org.verbs4j.Mtu;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.spi.VerbsProvider;
 
 /**
  * One message size of a test with both ends in this JVM, driven by one thread as perftest drives each of its two
@@ -13,16 +18,30 @@ final class LoopbackRun {
     private final PerfSettings s;
     private final Device device;
     private final long stallNanos;
+    /** With {@code -R}: the provider whose connection manager connects the QPs; else null. */
+    private final VerbsProvider rdmaCm;
     /** After a bidirectional run: the client's and the server's direction. */
     private BandwidthRow[] parts;
 
     LoopbackRun(PerfSettings settings, Device device, long stallNanos) {
+        this(settings, device, stallNanos, null);
+    }
+
+    /**
+     * A run whose QPs, with a provider for {@code rdmaCm} ({@code -R}), are connected through its connection
+     * manager: a listener on the device's IPv4 address and, per QP, a connect and an accept.
+     */
+    LoopbackRun(PerfSettings settings, Device device, long stallNanos, VerbsProvider rdmaCm) {
         this.s = settings;
         this.device = device;
         this.stallNanos = stallNanos;
+        this.rdmaCm = rdmaCm;
     }
 
     PerfRow run() {
+        if (rdmaCm != null) {
+            return runThroughCm();
+        }
         try (Arena arena = Arena.ofShared();
              Endpoint client = Endpoint.open(device, s, arena);
              Endpoint server = Endpoint.open(device, s, arena)) {
@@ -33,16 +52,40 @@ final class LoopbackRun {
                 client.connect(q, toServer[q], mtu);
                 server.connect(q, client.info(q), mtu);
             }
-            Stall stall = new Stall(stallNanos);
-            if (s.bidirectional()) {
-                return bidirectional(client, server, toServer);
-            }
-            if (s.test().kind() == PerfTest.Kind.BANDWIDTH) {
-                Receiver receiver = s.test().usesReceives() ? new Receiver(server, stall) : null;
-                return PerfLoops.bandwidth(client, toServer, receiver, stall);
-            }
-            return latency(client, server, stall);
+            return measure(client, server, toServer);
         }
+    }
+
+    private PerfRow runThroughCm() {
+        try (Arena arena = Arena.ofShared(); CmLink link = CmLink.open(rdmaCm)) {
+            CmId listener = link.listen(new InetSocketAddress(CmLink.addressOf(device, s.port()), 0));
+            try (Endpoint client = Endpoint.onCmContext(listener, s, s.size(), arena);
+                 Endpoint server = Endpoint.onCmContext(listener, s, s.size(), arena)) {
+                ConnectionParameters cp = CmLink.parameters(s, Math.min(client.outReads(), server.outReads()));
+                PeerInfo[] toServer = new PeerInfo[s.qps()];
+                for (int q = 0; q < s.qps(); q++) {
+                    int qq = q;
+                    CmId active = link.connect(listener.localAddress(), x -> client.makeQp(qq, x), cp);
+                    CmId passive = link.accept(x -> server.makeQp(qq, x), cp);
+                    link.await(active, CmEventType.ESTABLISHED, "rdma_accept of QP " + q + " (active side)");
+                    link.await(passive, CmEventType.ESTABLISHED, "rdma_accept of QP " + q + " (passive side)");
+                    toServer[q] = server.info(q);
+                }
+                return measure(client, server, toServer);
+            }
+        }
+    }
+
+    private PerfRow measure(Endpoint client, Endpoint server, PeerInfo[] toServer) {
+        Stall stall = new Stall(stallNanos);
+        if (s.bidirectional()) {
+            return bidirectional(client, server, toServer);
+        }
+        if (s.test().kind() == PerfTest.Kind.BANDWIDTH) {
+            Receiver receiver = s.test().usesReceives() ? new Receiver(server, stall) : null;
+            return PerfLoops.bandwidth(client, toServer, receiver, stall);
+        }
+        return latency(client, server, stall);
     }
 
     /** The two directions of a bidirectional run, or null. */

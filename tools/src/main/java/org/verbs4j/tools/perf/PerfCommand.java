@@ -141,9 +141,14 @@ public final class PerfCommand implements Callable<Integer> {
             + "0..255 (default 0); a GRH is used on RoCE, or with -x.")
     int trafficClass;
 
-    @Option(names = {"-T", "--tos"}, paramLabel = "TOS", description = "perftest's ToS of rdma_cm QPs. Refused, as "
-            + "perftest refuses it without -R, which verbs4j perf does not have yet; --tclass sets the GRH's.")
+    @Option(names = {"-T", "--tos"}, paramLabel = "TOS", description = "perftest's ToS of rdma_cm QPs. Refused: "
+            + "the connection manager API has no rdma_set_option yet; --tclass sets the GRH's.")
     Integer tos;
+
+    @Option(names = {"-R", "--rdma_cm"}, description = "Connect the QPs through the connection manager (rdma_cm) "
+            + "instead of moving them to RTS from exchanged QPNs and PSNs; in two-process mode the control link is "
+            + "an rdma_cm connection on -p's port too, with no TCP. RC only.")
+    boolean rdmaCm;
 
     @Option(names = {"-w", "--limit_bw"}, paramLabel = "BW", description = "Fail (exit 1) unless some row's average "
             + "bandwidth reaches BW, in the table's unit (MB/s, or Gb/s with --report_gbits).")
@@ -175,7 +180,7 @@ public final class PerfCommand implements Callable<Integer> {
     boolean server;
 
     @Option(names = {"-p", "--port"}, paramLabel = "TCP_PORT", description = "TCP port of the two-process "
-            + "exchange (default 18515).")
+            + "exchange, or with -R the rdma_cm port (default 18515).")
     int tcpPort = 18515;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON.")
@@ -245,7 +250,8 @@ public final class PerfCommand implements Callable<Integer> {
         }
         String mode = server ? "server" : host != null ? "client" : "loopback";
         PrintWriter out = spec.commandLine().getOut();
-        ResultTable table = new ResultTable(out, base, reportGbits).reportBoth(reportBoth).cpuUtil(cpuUtil);
+        ResultTable table = new ResultTable(out, base, reportGbits).reportBoth(reportBoth).cpuUtil(cpuUtil)
+                .rdmaCm(rdmaCm);
         table.header(p.name(), device.name(), mode, mtuBytes);
         List<PerfSettings> runs = sizes.stream().map(sz -> base.with(sz, iterationsFor(test, sz))).toList();
         List<PerfRow> rows = new ArrayList<>();
@@ -274,13 +280,14 @@ public final class PerfCommand implements Callable<Integer> {
                 progress.stepTo(done[0]);
             };
             if (twoProcess) {
-                TwoProcess.run(runs, device, server ? null : host, tcpPort, stallNanos, table, onRow);
+                TwoProcess.run(runs, device, server ? null : host, tcpPort, stallNanos, table, onRow,
+                        rdmaCm ? p : null);
             } else {
                 long rowsLeft = runInfinitely ? Long.getLong(INFINITE_ROWS_PROPERTY, Long.MAX_VALUE) : runs.size();
                 for (long n = 0; n < rowsLeft; n++) {
                     // --run_infinitely repeats its one size; only its first row warms up.
                     PerfSettings s = runInfinitely && n > 0 ? runs.getFirst().withoutWarmUp() : runs.get((int) n);
-                    LoopbackRun run = new LoopbackRun(s, device, stallNanos);
+                    LoopbackRun run = new LoopbackRun(s, device, stallNanos, rdmaCm ? p : null);
                     onRow.accept(run.run());
                     if (run.parts() != null) {
                         table.bothParts(run.parts()[0], run.parts()[1]);
@@ -395,7 +402,7 @@ public final class PerfCommand implements Callable<Integer> {
         if (tcpPort < 1 || tcpPort > 65535) {
             throw new UsageException("-p takes a TCP port from 1 to 65535, not " + tcpPort);
         }
-        checkPerftestFlags(test);
+        checkPerftestFlags(test, qpType);
         if (server && host != null) {
             throw new UsageException("--server and a host exclude each other: the server waits, the client connects");
         }
@@ -418,11 +425,18 @@ public final class PerfCommand implements Callable<Integer> {
     }
 
     /** The flags of perftest's that only some tests or modes take. */
-    private void checkPerftestFlags(PerfTest test) {
+    private void checkPerftestFlags(PerfTest test, QpType qpType) {
         boolean latency = test.kind() == PerfTest.Kind.LATENCY;
         if (tos != null) {
-            throw new UsageException("-T sets the ToS of rdma_cm QPs, which perftest takes only with -R, and verbs4j "
-                    + "perf has no -R yet; --tclass sets the traffic class of the GRH");
+            throw new UsageException("-T sets the ToS of rdma_cm QPs (rdma_set_option), which verbs4j's connection "
+                    + "manager API does not offer yet; --tclass sets the traffic class of the GRH");
+        }
+        if (rdmaCm && qpType != QpType.RC) {
+            throw new UsageException("-R connects RC QPs: perftest's -R refuses UC (librdmacm has no UC), and UD "
+                    + "over rdma_cm (RDMA_PS_UDP) is not in verbs4j's connection manager yet");
+        }
+        if (rdmaCm && dualPort) {
+            throw new UsageException("-R and -O exclude each other, as in perftest (no dual port with rdma_cm)");
         }
         if (sl < 0 || sl > 15) {
             throw new UsageException("-S takes a service level from 0 to 15, not " + sl);

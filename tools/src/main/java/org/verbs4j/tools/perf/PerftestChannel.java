@@ -16,7 +16,7 @@ import org.verbs4j.tools.cli.UsageException;
  * {@code ctx_xchg_data}, in every exchange the client writes first and then reads, the server reads and then
  * writes.
  */
-final class PerftestChannel implements AutoCloseable {
+final class PerftestChannel implements ControlChannel {
     private static final int CONNECT_RETRY_MILLIS = 5000;
     /** How long the closing side waits for the peer's own "done" and end of stream. */
     private static final int LINGER_MILLIS = 2000;
@@ -63,8 +63,8 @@ final class PerftestChannel implements AutoCloseable {
         }
     }
 
-    /** Sends {@code mine} and returns the peer's message of the same length, in perftest's order. */
-    byte[] exchange(byte[] mine) {
+    @Override
+    public byte[] exchange(byte[] mine) {
         if (client) {
             write(mine);
             return read(mine.length);
@@ -74,7 +74,8 @@ final class PerftestChannel implements AutoCloseable {
         return theirs;
     }
 
-    void write(byte[] msg) {
+    @Override
+    public void write(byte[] msg) {
         try {
             out.write(msg);
             out.flush();
@@ -83,7 +84,8 @@ final class PerftestChannel implements AutoCloseable {
         }
     }
 
-    byte[] read(int n) {
+    @Override
+    public byte[] read(int n) {
         byte[] b = new byte[n];
         try {
             in.readFully(b);
@@ -96,8 +98,8 @@ final class PerftestChannel implements AutoCloseable {
         }
     }
 
-    /** Whether the peer has sent something not yet read. */
-    boolean hasInput() {
+    @Override
+    public boolean hasInput() {
         try {
             return in.available() > 0;
         } catch (IOException e) {
@@ -109,7 +111,8 @@ final class PerftestChannel implements AutoCloseable {
      * perftest's last words: "done", then the connection ends. The peer's own "done" is read and dropped, so that
      * closing with unread bytes does not reset the connection under it.
      */
-    void done() {
+    @Override
+    public void done() {
         write(PerftestWire.DONE);
         try {
             socket.shutdownOutput();

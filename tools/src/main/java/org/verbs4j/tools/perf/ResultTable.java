@@ -15,6 +15,7 @@ final class ResultTable {
     private final boolean gbits;
     private boolean reportBoth;
     private boolean cpuUtil;
+    private boolean rdmaCm;
 
     /**
      * A table for these settings.
@@ -39,6 +40,12 @@ final class ResultTable {
         return this;
     }
 
+    /** With {@code -R}: the header says the QPs are connected through rdma_cm, as perftest's "rdma_cm QPs". */
+    ResultTable rdmaCm(boolean on) {
+        this.rdmaCm = on;
+        return this;
+    }
+
     void header(String provider, String device, String mode, int mtuBytes) {
         out.println(RULE);
         out.println("                    " + title());
@@ -59,6 +66,9 @@ final class ResultTable {
         }
         if (s.sl() != 0 || s.trafficClass() != 0) {
             out.printf(" SL              : %-14d Traffic class  : %d%n", s.sl(), s.trafficClass());
+        }
+        if (rdmaCm) {
+            out.printf(" rdma_cm QPs     : ON (connected through the connection manager, -R)%n");
         }
         out.printf(" GID index       : %s%n", s.gidIndex() < 0
                 ? "none (LID; where a GRH is needed, the first IPv4-mapped GID, else 0)" : Integer.toString(s.gidIndex()));

@@ -3,6 +3,9 @@ package org.verbs4j.tools.perf;
 import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.function.Consumer;
+import org.verbs4j.CmEventType;
+import org.verbs4j.CmId;
+import org.verbs4j.ConnectionParameters;
 import org.verbs4j.Device;
 import org.verbs4j.Mtu;
 import org.verbs4j.QpType;
@@ -38,14 +41,17 @@ final class TwoProcess {
     private final List<PerfSettings> runs;
     private final Device device;
     private final long stallNanos;
-    private final PerftestChannel ch;
+    private final ControlChannel ch;
+    /** With {@code -R}: the connection manager's link, which connects the test QPs; else null. */
+    private final CmLink link;
     private final boolean server;
     private final ResultTable table;
     private final Consumer<PerfRow> onRow;
     private Endpoint e;
 
-    private TwoProcess(List<PerfSettings> runs, Device device, long stallNanos, PerftestChannel ch, boolean server,
-                       ResultTable table, Consumer<PerfRow> onRow) {
+    private TwoProcess(List<PerfSettings> runs, Device device, long stallNanos, ControlChannel ch, CmLink link,
+                       boolean server, ResultTable table, Consumer<PerfRow> onRow) {
+        this.link = link;
         this.runs = runs;
         this.device = device;
         this.stallNanos = stallNanos;
@@ -103,13 +109,31 @@ final class TwoProcess {
      */
     static void run(List<PerfSettings> runs, Device device, String host, int tcpPort, long stallNanos,
                     ResultTable table, Consumer<PerfRow> onRow) {
+        run(runs, device, host, tcpPort, stallNanos, table, onRow, null);
+    }
+
+    /**
+     * As {@link #run(List, Device, String, int, long, ResultTable, Consumer)}; with a provider for {@code rdmaCm}
+     * ({@code -R}) the control link and every test QP are connected through its connection manager on
+     * {@code port}, with no TCP connection.
+     */
+    static void run(List<PerfSettings> runs, Device device, String host, int port, long stallNanos,
+                    ResultTable table, Consumer<PerfRow> onRow, VerbsProvider rdmaCm) {
         String why = unsupportedReason(runs.getFirst());
         if (why != null) {
             throw new UsageException(why);
         }
-        try (PerftestChannel ch = host == null ? PerftestChannel.accept(tcpPort)
-                : PerftestChannel.connect(host, tcpPort)) {
-            new TwoProcess(runs, device, stallNanos, ch, host == null, table, onRow).run();
+        if (rdmaCm != null) {
+            try (CmLink link = CmLink.open(rdmaCm);
+                 CmControlChannel ch = host == null ? CmControlChannel.accept(link, port)
+                         : CmControlChannel.connect(link, host, port)) {
+                new TwoProcess(runs, device, stallNanos, ch, link, host == null, table, onRow).run();
+            }
+            return;
+        }
+        try (PerftestChannel ch = host == null ? PerftestChannel.accept(port)
+                : PerftestChannel.connect(host, port)) {
+            new TwoProcess(runs, device, stallNanos, ch, null, host == null, table, onRow).run();
         }
     }
 
@@ -145,7 +169,9 @@ final class TwoProcess {
         // A perftest peer walks its remote address over a cycle buffer (the larger page size of the two) in steps
         // of the message size: the incoming slot must span it, or an 8-byte atomic_bw fails with REM_ACCESS_ERR.
         int capacity = Math.max(largest, Math.max(PerftestWire.PAGE_SIZE, peerCycle));
-        try (Arena arena = Arena.ofShared(); Endpoint opened = Endpoint.open(device, first, capacity, arena)) {
+        try (Arena arena = Arena.ofShared();
+             Endpoint opened = link != null ? Endpoint.onCmContext(((CmControlChannel) ch).id(), first, capacity, arena)
+                     : Endpoint.open(device, first, capacity, arena)) {
             this.e = opened;
             Mtu own = e.mtu();
             Mtu peer = PerftestWire.mtuOf(ch.exchange(PerftestWire.mtu(own)));
@@ -167,6 +193,9 @@ final class TwoProcess {
         int nq = s.qps();
         boolean latency = s.test().kind() == PerfTest.Kind.LATENCY;
         boolean send = s.test().usesReceives();
+        if (link != null) {
+            connectThroughCm(s);
+        }
         if (latency && !send) {
             sync();
         }
@@ -177,7 +206,9 @@ final class TwoProcess {
         PeerInfo[] remotes = new PeerInfo[nq];
         for (int q = 0; q < nq; q++) {
             remotes[q] = keys[q].peer();
-            e.connect(q, remotes[q], path, keys[q].outReads());
+            if (link == null) {
+                e.connect(q, remotes[q], path, keys[q].outReads());
+            }
         }
         if (send) {
             sync();
@@ -189,6 +220,20 @@ final class TwoProcess {
             sync();
         }
         return remotes;
+    }
+
+    /**
+     * {@code -R}: each test QP made on a connection-manager id and connected by it, one after the other, the client
+     * connecting to the listener the control link came through.
+     */
+    private void connectThroughCm(PerfSettings s) {
+        ConnectionParameters cp = CmLink.parameters(s, e.outReads());
+        for (int q = 0; q < s.qps(); q++) {
+            int qq = q;
+            CmId id = server ? link.accept(x -> e.makeQp(qq, x), cp)
+                    : link.connect(((CmControlChannel) ch).peer(), x -> e.makeQp(qq, x), cp);
+            link.await(id, CmEventType.ESTABLISHED, "the connection of test QP " + q);
+        }
     }
 
     private PerftestWire.Keys shake(int q) {

@@ -1,0 +1,192 @@
+package org.verbs4j.tools.perf;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.verbs4j.CmEvent;
+import org.verbs4j.CmEventChannel;
+import org.verbs4j.CmEventType;
+import org.verbs4j.CmId;
+import org.verbs4j.CmPortSpace;
+import org.verbs4j.ConnectionManager;
+import org.verbs4j.ConnectionParameters;
+import org.verbs4j.Context;
+import org.verbs4j.Device;
+import org.verbs4j.Gid;
+import org.verbs4j.QueuePair;
+import org.verbs4j.spi.VerbsProvider;
+import org.verbs4j.tools.cli.UsageException;
+
+/**
+ * The connection manager's side of {@code -R}, as perftest's {@code rdma_cm} mode: one event channel, a listener
+ * or active ids, each id's QP made by the caller on the id's context, connected through {@code rdma_connect} and
+ * {@code rdma_accept} instead of an exchange of QPNs and PSNs. Every event is acknowledged as it is taken; those
+ * of another id than the one awaited wait in a list, so one thread can drive both ends of a loopback run.
+ */
+final class CmLink implements AutoCloseable {
+    /** How long a step of the connection may take, milliseconds. */
+    static final int WAIT_MS = 30_000;
+    /** perftest's retry count and RNR retry count of an rdma_cm connection (7: forever, for RNR). */
+    private static final int RETRIES = 7;
+
+    private final ConnectionManager cm;
+    private final CmEventChannel channel;
+    private final Deque<CmId> ids = new ArrayDeque<>();
+    private final List<CmEvent> pending = new ArrayList<>();
+    private CmId listener;
+
+    private CmLink(ConnectionManager cm) {
+        this.cm = cm;
+        this.channel = cm.createEventChannel();
+    }
+
+    /**
+     * A link through the provider's connection manager.
+     *
+     * @throws UsageException if the provider has none
+     */
+    static CmLink open(VerbsProvider p) {
+        if (!p.hasConnectionManager()) {
+            throw new UsageException("-R connects the QPs through the connection manager (rdma_cm), and provider '"
+                    + p.name() + "' has none");
+        }
+        return new CmLink(p.connectionManager());
+    }
+
+    /** The connection parameters of a perf QP: the RDMA READ depths perftest gives READ and atomic tests. */
+    static ConnectionParameters parameters(PerfSettings s, int outReads) {
+        boolean reads = s.test().opcode() == org.verbs4j.WrOpcode.RDMA_READ || s.test().isAtomic();
+        int depth = reads ? outReads : 0;
+        return new ConnectionParameters(new byte[0], depth, depth, RETRIES, RETRIES);
+    }
+
+    /**
+     * The address a loopback run listens on: the IPv4 address in the port's first IPv4-mapped GID (a RoCE v2
+     * device's own address, such as rxe0's on its netdev), else the loopback address.
+     */
+    static InetAddress addressOf(Device device, int port) {
+        try (Context c = device.open()) {
+            int n = c.queryPort(port).gidTblLen();
+            for (int i = 0; i < n; i++) {
+                Gid g = c.queryGid(port, i);
+                if (g.subnetPrefix() == 0 && g.interfaceId() >>> 32 == 0xffffL) {
+                    byte[] b = g.toBytes();
+                    return InetAddress.getByAddress(new byte[] {b[12], b[13], b[14], b[15]});
+                }
+            }
+            return InetAddress.getLoopbackAddress();
+        } catch (UnknownHostException e) {
+            throw new AssertionError("four bytes are always an IPv4 address", e);
+        }
+    }
+
+    private CmId keep(CmId id) {
+        ids.push(id);
+        return id;
+    }
+
+    /** Listens on {@code address}: an address of a device binds the listener to it, the wildcard to none. */
+    CmId listen(InetSocketAddress address) {
+        listener = keep(cm.createId(channel, CmPortSpace.TCP));
+        listener.bindAddr(address);
+        listener.listen(16);
+        return listener;
+    }
+
+    /**
+     * Resolves {@code dst}, gives the id to {@code makeQp} for its QP and sends the connect request; the caller
+     * then awaits {@link CmEventType#ESTABLISHED} with {@link #await}.
+     */
+    CmId connect(InetSocketAddress dst, Function<CmId, QueuePair> makeQp, ConnectionParameters parameters) {
+        CmId id = keep(cm.createId(channel, CmPortSpace.TCP));
+        id.resolveAddr(null, dst, WAIT_MS);
+        await(id, CmEventType.ADDR_RESOLVED, "rdma_resolve_addr of " + dst);
+        id.resolveRoute(WAIT_MS);
+        await(id, CmEventType.ROUTE_RESOLVED, "rdma_resolve_route to " + dst);
+        makeQp.apply(id);
+        id.connect(parameters);
+        return id;
+    }
+
+    /**
+     * Takes the next connect request on the listener, gives its new id to {@code makeQp} for its QP and accepts
+     * it; the caller then awaits {@link CmEventType#ESTABLISHED} with {@link #await}.
+     */
+    CmId accept(Function<CmId, QueuePair> makeQp, ConnectionParameters parameters) {
+        CmEvent request = await(null, CmEventType.CONNECT_REQUEST, "rdma_listen on " + listener.localAddress());
+        CmId id = keep(request.id());
+        makeQp.apply(id);
+        id.accept(parameters);
+        return id;
+    }
+
+    /**
+     * Waits for event {@code type} of {@code id} (of any id for a connect request, when {@code id} is null).
+     *
+     * @throws UsageException if another event of the id comes instead (a reject, an error), or none in time
+     */
+    CmEvent await(CmId id, CmEventType type, String after) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (true) {
+            for (Iterator<CmEvent> it = pending.iterator(); it.hasNext(); ) {
+                CmEvent e = it.next();
+                boolean mine = id == null ? e.type() == CmEventType.CONNECT_REQUEST : e.id() == id;
+                if (mine) {
+                    it.remove();
+                    if (e.type() != type) {
+                        throw new UsageException("rdma_cm: " + e.type() + " (status " + e.status() + ") after "
+                                + after + ", where " + type + " was expected");
+                    }
+                    return e;
+                }
+            }
+            long left = deadline - System.nanoTime();
+            CmEvent e = left > 0 ? channel.getEvent(left, TimeUnit.NANOSECONDS) : null;
+            if (e == null) {
+                throw new UsageException("rdma_cm: no " + type + " within " + WAIT_MS + " ms after " + after);
+            }
+            e.close(); // acknowledged at once: its fields stay readable
+            pending.add(e);
+        }
+    }
+
+    /** Destroys every id, newest first (each one's QP first), then the channel. */
+    @Override
+    public void close() {
+        RuntimeException first = null;
+        while (!ids.isEmpty()) {
+            CmId id = ids.pop();
+            try {
+                if (!id.isClosed()) {
+                    id.destroyQp();
+                    id.close();
+                }
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        try {
+            channel.close();
+        } catch (RuntimeException e) {
+            if (first == null) {
+                first = e;
+            } else {
+                first.addSuppressed(e);
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}
