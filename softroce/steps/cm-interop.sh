@@ -1,7 +1,7 @@
 #!/bin/bash
 # Guest step: the connection manager across processes and against C rdma_cm, on rxe0 (see softroce/README.md).
 #
-# Eight pairs, each end its own process, meeting at the rxe0 address of dummy0 (192.0.2.1) through the kernel's
+# Nine pairs, each end its own process, meeting at the rxe0 address of dummy0 (192.0.2.1) through the kernel's
 # rdma_cm (the IB CM's REQ/REP/RTU/DREQ/DREP over rxe's QP1):
 #   1. pingpong: examples' CmPingPong server and client, both on the FFM provider;
 #   2. ucmatose-server: rdma-core's C ucmatose server (rdmacm-utils) and examples' Cmatose client (FFM);
@@ -11,7 +11,9 @@
 # then the JNR provider, one direction per tool to keep the step short under TCG:
 #   6. jnr-pingpong: CmPingPong server on JNR, client on FFM (the two bindings' librdmacm calls meet);
 #   7. jnr-ucmatose-server: the C ucmatose server and the Cmatose client on JNR;
-#   8. jnr-rping-client: the Rping server on JNR and a C rping client with -V.
+#   8. jnr-rping-client: the Rping server on JNR and a C rping client with -V;
+#   9. perf-R: `verbs4j perf write_bw -R` server on FFM and client on JNR: the control link and the test QP both
+#      connected through rdma_cm, no TCP.
 # ucmatose's exchange: once connected the server SENDs 10 messages of 100 bytes and the client answers with as
 # many, then the server disconnects and the client answers the disconnect. rping's: per ping the client SENDs its
 # source buffer's address and rkey, the server RDMA READs it and says go ahead, the client SENDs its sink, the
@@ -37,7 +39,11 @@ jvm=(java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=all
     "-XX:ErrorFile=$out/hs_err_pid%p.log" -cp "examples/target/classes:$(cat examples/target/classpath.txt)")
 java=("${jvm[@]}" -Dverbs4j.provider=ffm)
 jnr=("${jvm[@]}" -Dverbs4j.provider=jnr)
-pairs=8
+perf=(java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:TieredStopAtLevel=1
+    "-XX:ErrorFile=$out/hs_err_pid%p.log" -cp "tools/target/classes:$(cat tools/target/classpath.txt 2>/dev/null)"
+    org.verbs4j.tools.Main perf write_bw -R -d "${VERBS4J_RDMA_DEVICE:-rxe0}" -x "${VERBS4J_RDMA_GID_INDEX:-1}"
+    -s 4096 -n 200 -p 7479)
+pairs=9
 
 # Waits until file $1 has a line matching $2, for at most $limit seconds, or until process $3 is gone.
 wait_for() {
@@ -107,7 +113,11 @@ pair jnr-rping-client "listening on" "5 pings served" "ping data: rdma-ping-4: "
     -- "${jnr[@]}" org.verbs4j.examples.Rping server 7478 \
     -- stdbuf -oL rping -c -v -V -a "$addr" -p 7478 -C 5 -S 64
 
+pair perf-R "rdma_cm QPs" "^ 4096 *200 " "^ 4096 *200 " \
+    -- "${perf[@]}" --provider ffm --server \
+    -- "${perf[@]}" --provider jnr "$addr"
+
 echo "cm-interop: $pass passed, $fail failed"
-[ -n "${VERBS4J_STEP_OUT:-}" ] && echo "$pass of $pairs pairs passed (CmPingPong; C ucmatose and rping, each way on ffm, one way each on jnr)" \
+[ -n "${VERBS4J_STEP_OUT:-}" ] && echo "$pass of $pairs pairs passed (CmPingPong; C ucmatose and rping, each way on ffm, one way each on jnr; perf -R ffm/jnr)" \
     > "$VERBS4J_STEP_OUT/note"
 ((fail == 0))

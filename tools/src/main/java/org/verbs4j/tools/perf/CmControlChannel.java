@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.CmEventType;
 import org.verbs4j.CmId;
@@ -41,6 +42,8 @@ final class CmControlChannel implements ControlChannel {
     /** Receives kept posted: a message that arrives before the previous one is read still finds one. */
     private static final int RECVS = 4;
     private static final int LINGER_MS = 2000;
+    /** How long a client keeps trying a server that rejects it (not listening yet), milliseconds. */
+    private static final int CONNECT_RETRY_MS = 10_000;
 
     private final CmLink link;
     private final CmId id;
@@ -90,10 +93,33 @@ final class CmControlChannel implements ControlChannel {
         } catch (UnknownHostException e) {
             throw new UsageException("unknown host '" + host + "'", e);
         }
-        CmControlChannel[] made = new CmControlChannel[1];
-        CmId id = link.connect(dst, x -> (made[0] = new CmControlChannel(link, x, true)).qp, parameters());
-        link.await(id, CmEventType.ESTABLISHED, "rdma_connect of the control connection to " + dst);
-        return made[0];
+        // As perftest's client, a few tries: a server started just before may not listen yet (REJECTED).
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONNECT_RETRY_MS);
+        while (true) {
+            CmControlChannel[] made = new CmControlChannel[1];
+            CmId id = null;
+            try {
+                id = link.connect(dst, x -> (made[0] = new CmControlChannel(link, x, true)).qp, parameters());
+                link.await(id, CmEventType.ESTABLISHED, "rdma_connect of the control connection to " + dst);
+                return made[0];
+            } catch (UsageException e) {
+                if (made[0] != null) {
+                    made[0].close();
+                }
+                if (id != null) {
+                    link.discard(id);
+                }
+                if (System.nanoTime() - until > 0 || !e.getMessage().contains("REJECTED")) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     private static ConnectionParameters parameters() {

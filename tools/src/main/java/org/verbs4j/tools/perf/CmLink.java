@@ -157,6 +157,16 @@ final class CmLink implements AutoCloseable {
         }
     }
 
+    /** Destroys an id that failed to connect (its QP first), and forgets its events. */
+    void discard(CmId id) {
+        ids.remove(id);
+        pending.removeIf(e -> e.id() == id);
+        if (!id.isClosed()) {
+            id.destroyQp();
+            id.close();
+        }
+    }
+
     /** Destroys every id, newest first (each one's QP first), then the channel. */
     @Override
     public void close() {
