@@ -76,6 +76,24 @@ public abstract class ConnectionMisuseRules extends CmArea {
         }
     }
 
+    /**
+     * Runs {@code call} on a thread of its own; the future holds what it threw, or an {@link AssertionError} naming
+     * what it returned, since each call here must end only by throwing.
+     */
+    private static CompletableFuture<Throwable> ended(String thread, Callable<Object> call) {
+        CompletableFuture<Throwable> f = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                f.complete(new AssertionError(thread + " returned " + call.call() + " instead of throwing"));
+            } catch (Throwable x) {
+                f.complete(x);
+            }
+        }, thread);
+        t.setDaemon(true);
+        t.start();
+        return f;
+    }
+
     /** Takes the next event, which must be {@code type}, without acknowledging it. */
     private static CmEvent take(CmEventChannel channel, CmEventType type, String after) {
         CmEvent e = channel.getEvent(CmBench.EVENT_WAIT_MS, TimeUnit.MILLISECONDS);
@@ -216,14 +234,7 @@ public abstract class ConnectionMisuseRules extends CmArea {
         List<CompletableFuture<Throwable>> waiters = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             boolean forever = i % 2 == 0;
-            waiters.add(CompletableFuture.supplyAsync(() -> {
-                try {
-                    CmEvent e = forever ? ch.getEvent() : ch.getEvent(1, TimeUnit.HOURS);
-                    return new AssertionError("an event arrived on a channel with no ids: " + e);
-                } catch (Throwable t) {
-                    return t;
-                }
-            }, runnable -> new Thread(runnable, "tck-cm-waiter").start()));
+            waiters.add(ended("tck-cm-waiter", () -> forever ? ch.getEvent() : ch.getEvent(1, TimeUnit.HOURS)));
         }
         assertNull(ch.getEvent(100, TimeUnit.MILLISECONDS), "no event on a new channel");
         ch.close();
@@ -233,18 +244,14 @@ public abstract class ConnectionMisuseRules extends CmArea {
         }
         for (int round = 0; round < 20; round++) {
             CmEventChannel racing = cm.channel();
-            CompletableFuture<Throwable> poller = CompletableFuture.supplyAsync(() -> {
-                try {
-                    while (true) {
-                        CmEvent e = racing.getEvent(1, TimeUnit.MILLISECONDS);
-                        if (e != null) {
-                            return new AssertionError("an event arrived on a channel with no ids: " + e);
-                        }
+            CompletableFuture<Throwable> poller = ended("tck-cm-poller", () -> {
+                while (true) {
+                    CmEvent e = racing.getEvent(1, TimeUnit.MILLISECONDS);
+                    if (e != null) {
+                        return e; // no id uses the channel: no event may come
                     }
-                } catch (Throwable t) {
-                    return t;
                 }
-            }, runnable -> new Thread(runnable, "tck-cm-poller").start());
+            });
             Thread.sleep(round % 5);
             racing.close();
             Throwable t = poller.get(CmBench.EVENT_WAIT_MS, TimeUnit.MILLISECONDS);
@@ -260,18 +267,14 @@ public abstract class ConnectionMisuseRules extends CmArea {
         int port = cm.listener(ch).localAddress().getPort();
         for (int round = 0; round < 20; round++) {
             CmId id = cm.resolved(ch, port);
-            CompletableFuture<Throwable> reader = CompletableFuture.supplyAsync(() -> {
-                try {
-                    while (true) {
-                        if (id.localAddress() == null || id.remoteAddress() == null || id.context() == null
-                                || id.portNum() < 1 || id.channel() != ch || id.qp() != null) {
-                            return new AssertionError("a resolved id's getters changed before its close");
-                        }
+            CompletableFuture<Throwable> reader = ended("tck-cm-reader", () -> {
+                while (true) {
+                    if (id.localAddress() == null || id.remoteAddress() == null || id.context() == null
+                            || id.portNum() < 1 || id.channel() != ch || id.qp() != null) {
+                        return "a resolved id's getters changed before its close";
                     }
-                } catch (Throwable t) {
-                    return t;
                 }
-            }, runnable -> new Thread(runnable, "tck-cm-reader").start());
+            });
             Thread.sleep(round % 5);
             id.close();
             Throwable t = reader.get(CmBench.EVENT_WAIT_MS, TimeUnit.MILLISECONDS);

@@ -141,14 +141,8 @@ final class CmControlChannel implements ControlChannel {
     }
 
     @Override
-    public byte[] exchange(byte[] mine) {
-        if (client) {
-            write(mine);
-            return read(mine.length);
-        }
-        byte[] theirs = read(mine.length);
-        write(mine);
-        return theirs;
+    public boolean isClient() {
+        return client;
     }
 
     @Override

@@ -167,36 +167,36 @@ final class CmLink implements AutoCloseable {
         }
     }
 
-    /** Destroys every id, newest first (each one's QP first), then the channel. */
+    /** Destroys every id, newest first (each one's QP first), then the channel; the first failure is thrown last. */
     @Override
     public void close() {
         RuntimeException first = null;
         while (!ids.isEmpty()) {
             CmId id = ids.pop();
-            try {
+            first = attempt(first, () -> {
                 if (!id.isClosed()) {
                     id.destroyQp();
                     id.close();
                 }
-            } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
+            });
         }
-        try {
-            channel.close();
-        } catch (RuntimeException e) {
-            if (first == null) {
-                first = e;
-            } else {
-                first.addSuppressed(e);
-            }
-        }
+        first = attempt(first, channel::close);
         if (first != null) {
             throw first;
+        }
+    }
+
+    /** Runs a step of close; its failure joins {@code first}, or becomes it. */
+    private static RuntimeException attempt(RuntimeException first, Runnable step) {
+        try {
+            step.run();
+            return first;
+        } catch (RuntimeException e) {
+            if (first == null) {
+                return e;
+            }
+            first.addSuppressed(e);
+            return first;
         }
     }
 }

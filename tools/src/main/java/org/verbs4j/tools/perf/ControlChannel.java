@@ -8,7 +8,18 @@ package org.verbs4j.tools.perf;
  */
 interface ControlChannel extends AutoCloseable {
     /** Sends {@code mine} and returns the peer's message of the same length, in perftest's order. */
-    byte[] exchange(byte[] mine);
+    default byte[] exchange(byte[] mine) {
+        if (isClient()) {
+            write(mine);
+            return read(mine.length);
+        }
+        byte[] theirs = read(mine.length);
+        write(mine);
+        return theirs;
+    }
+
+    /** {@return whether this side is the client, which writes first} */
+    boolean isClient();
 
     /** Sends one message. */
     void write(byte[] msg);
