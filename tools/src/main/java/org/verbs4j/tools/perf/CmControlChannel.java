@@ -7,7 +7,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayDeque;
-import java.util.concurrent.TimeUnit;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.CmEventType;
 import org.verbs4j.CmId;
@@ -32,18 +31,17 @@ import org.verbs4j.tools.cli.UsageException;
 
 /**
  * With {@code -R}, the two-process run's out-of-band link is itself an RC QP the connection manager connected,
- * as in perftest's {@code rdma_cm} mode: each message of {@link PerftestWire} is one SEND into one of the peer's
- * posted receives, and the server's listener then takes the test QPs' connect requests on the same port. No TCP
- * connection is made.
+ * as in perftest's {@code rdma_cm} mode ({@code use_rdma_cm}): each message of {@link PerftestWire} is one SEND
+ * into one of the peer's posted receives (the keys as perftest's binary {@code struct pingpong_dest}), and the
+ * test QPs' connect requests then go to the same port. No TCP connection is made.
  */
 final class CmControlChannel implements ControlChannel {
     /** The largest message of the handshake, bytes ({@link PerftestWire#KEY_BYTES_GID} and the others fit). */
     private static final int SLOT = 256;
     /** Receives kept posted: a message that arrives before the previous one is read still finds one. */
     private static final int RECVS = 4;
-    private static final int LINGER_MS = 2000;
-    /** How long a client keeps trying a server that rejects it (not listening yet), milliseconds. */
-    private static final int CONNECT_RETRY_MS = 10_000;
+    /** How long a control message or its SEND completion may take, milliseconds. */
+    private static final long WAIT_MS = 30_000;
 
     private final CmLink link;
     private final CmId id;
@@ -93,33 +91,14 @@ final class CmControlChannel implements ControlChannel {
         } catch (UnknownHostException e) {
             throw new UsageException("unknown host '" + host + "'", e);
         }
-        // As perftest's client, a few tries: a server started just before may not listen yet (REJECTED).
-        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONNECT_RETRY_MS);
-        while (true) {
-            CmControlChannel[] made = new CmControlChannel[1];
-            CmId id = null;
-            try {
-                id = link.connect(dst, x -> (made[0] = new CmControlChannel(link, x, true)).qp, parameters());
-                link.await(id, CmEventType.ESTABLISHED, "rdma_connect of the control connection to " + dst);
-                return made[0];
-            } catch (UsageException e) {
-                if (made[0] != null) {
-                    made[0].close();
-                }
-                if (id != null) {
-                    link.discard(id);
-                }
-                if (System.nanoTime() - until > 0 || !e.getMessage().contains("REJECTED")) {
-                    throw e;
-                }
-                try {
-                    Thread.sleep(200);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
+        CmControlChannel[] made = new CmControlChannel[1];
+        link.connectRetrying(dst, x -> (made[0] = new CmControlChannel(link, x, true)).qp, parameters(), () -> {
+            if (made[0] != null) {
+                made[0].close();
+                made[0] = null;
             }
-        }
+        }, "rdma_connect of the control connection");
+        return made[0];
     }
 
     private static ConnectionParameters parameters() {
@@ -153,7 +132,7 @@ final class CmControlChannel implements ControlChannel {
         MemorySegment.copy(msg, 0, buffer, ValueLayout.JAVA_BYTE, 0, msg.length);
         qp.postSend(new SendWr().wrId(RECVS).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
                 .sgList(Sge.of(mr, 0, msg.length)));
-        WorkCompletion wc = take(sendCq, LINGER_MS * 15L, "the control SEND");
+        WorkCompletion wc = take(sendCq, WAIT_MS, "the control SEND");
         if (wc.status() != WcStatus.SUCCESS) {
             throw new UsageException("the control connection's SEND failed: " + wc.status());
         }
@@ -161,9 +140,9 @@ final class CmControlChannel implements ControlChannel {
 
     @Override
     public byte[] read(int n) {
-        int[] got = arrived.isEmpty() ? receive(LINGER_MS * 15L) : arrived.poll();
+        int[] got = arrived.isEmpty() ? receive(WAIT_MS) : arrived.poll();
         if (got == null) {
-            throw new UsageException("no control message from the peer within " + LINGER_MS * 15 + " ms");
+            throw new UsageException("no control message from the peer within " + WAIT_MS + " ms");
         }
         int slot = got[0];
         int len = got[1];
@@ -217,17 +196,9 @@ final class CmControlChannel implements ControlChannel {
         return !arrived.isEmpty();
     }
 
+    /** Nothing: perftest's {@code -R} ends after its last sync, with no "done" ({@code ctx_close_connection}). */
     @Override
     public void done() {
-        write(PerftestWire.DONE);
-        try {
-            int[] got = arrived.isEmpty() ? receive(LINGER_MS) : arrived.poll();
-            if (got != null) {
-                postRecv(got[0]);
-            }
-        } catch (UsageException e) {
-            // A peer that is gone after its "done" is no failure of the run.
-        }
     }
 
     @Override

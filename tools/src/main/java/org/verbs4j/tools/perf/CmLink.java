@@ -35,6 +35,8 @@ final class CmLink implements AutoCloseable {
     static final int WAIT_MS = 30_000;
     /** perftest's retry count and RNR retry count of an rdma_cm connection (7: forever, for RNR). */
     private static final int RETRIES = 7;
+    /** How long a client keeps connecting to a peer that rejects it (not listening yet), milliseconds. */
+    static final int RETRY_MS = 10_000;
 
     private final ConnectionManager cm;
     private final CmEventChannel channel;
@@ -113,6 +115,38 @@ final class CmLink implements AutoCloseable {
         makeQp.apply(id);
         id.connect(parameters);
         return id;
+    }
+
+    /**
+     * {@link #connect} and waits for ESTABLISHED, trying again for {@value #RETRY_MS} ms while the peer rejects it
+     * (it does not listen yet), as perftest's client: {@code onFailure} releases what {@code makeQp} made besides
+     * the QP, then the id is destroyed.
+     */
+    CmId connectRetrying(InetSocketAddress dst, Function<CmId, QueuePair> makeQp, ConnectionParameters parameters,
+                         Runnable onFailure, String what) {
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RETRY_MS);
+        while (true) {
+            CmId id = null;
+            try {
+                id = connect(dst, makeQp, parameters);
+                await(id, CmEventType.ESTABLISHED, what + " to " + dst);
+                return id;
+            } catch (UsageException e) {
+                onFailure.run();
+                if (id != null) {
+                    discard(id);
+                }
+                if (System.nanoTime() - until > 0 || !e.getMessage().contains("REJECTED")) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     /**

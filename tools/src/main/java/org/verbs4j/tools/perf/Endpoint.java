@@ -256,7 +256,9 @@ final class Endpoint implements AutoCloseable {
     /** What the peer needs to reach QP {@code q}: its incoming half. */
     PeerInfo info(int q) {
         boolean second = settings.portOf(q) != settings.port();
-        return new PeerInfo((second ? portAttrs2 : portAttrs).lid(), qps[q].qpNum(), psns[q], mr.rkey(),
+        // With -R, perftest syncs before the QPs exist: their number is 0 then.
+        int qpn = qps[q] == null ? 0 : qps[q].qpNum();
+        return new PeerInfo((second ? portAttrs2 : portAttrs).lid(), qpn, psns[q], mr.rkey(),
                 inAddress(q), second ? gid2 : gid);
     }
 

@@ -172,6 +172,41 @@ final class PerftestWire {
         }
     }
 
+    /**
+     * {@code sizeof(struct pingpong_dest)} of perftest 4.5-0.17 on x86-64: what its {@code -R} mode sends as the
+     * keys message, in place of the text line ({@code rdma_write_keys}).
+     */
+    static final int KEY_BYTES_BINARY = 56;
+
+    /**
+     * The keys as perftest's {@code -R} sends them: {@code struct pingpong_dest} with its integers big-endian
+     * (lid, out_reads, qpn, psn, rkey at 0 to 16; vaddr at 24; the 16 GID bytes at 32; srqn at 48; gid_index at 52).
+     */
+    static byte[] binaryKeys(Keys k, int gidIndex) {
+        PeerInfo p = k.peer();
+        ByteBuffer b = ByteBuffer.allocate(KEY_BYTES_BINARY);
+        b.putInt(0, p.lid()).putInt(4, k.outReads()).putInt(8, p.qpn()).putInt(12, p.psn()).putInt(16, p.rkey());
+        b.putLong(24, p.address()).put(32, p.gid().toBytes()).putInt(48, k.srqn()).putInt(52, gidIndex);
+        return b.array();
+    }
+
+    /**
+     * Parses a binary keys message.
+     *
+     * @throws IllegalArgumentException if it is not {@link #KEY_BYTES_BINARY} long
+     */
+    static Keys binaryKeysOf(byte[] msg) {
+        if (msg.length != KEY_BYTES_BINARY) {
+            throw new IllegalArgumentException("the peer sent " + msg.length + " bytes of keys, not perftest's "
+                    + KEY_BYTES_BINARY + "-byte struct pingpong_dest");
+        }
+        ByteBuffer b = ByteBuffer.wrap(msg);
+        byte[] gid = new byte[16];
+        b.get(32, gid);
+        PeerInfo p = new PeerInfo(b.getInt(0), b.getInt(8), b.getInt(12), b.getInt(16), b.getLong(24), Gid.of(gid));
+        return new Keys(p, b.getInt(4), b.getInt(48));
+    }
+
     /** An 8-byte big-endian integer ({@code hton_long}). */
     static byte[] int64(long v) {
         return ByteBuffer.allocate(8).putLong(v).array();

@@ -227,20 +227,29 @@ final class TwoProcess {
      * connecting to the listener the control link came through.
      */
     private void connectThroughCm(PerfSettings s) {
+        // perftest's create_rdma_cm_connection: a sync, the connections (its server listens anew), a sync.
+        sync();
         ConnectionParameters cp = CmLink.parameters(s, e.outReads());
         for (int q = 0; q < s.qps(); q++) {
             int qq = q;
-            CmId id = server ? link.accept(x -> e.makeQp(qq, x), cp)
-                    : link.connect(((CmControlChannel) ch).peer(), x -> e.makeQp(qq, x), cp);
-            link.await(id, CmEventType.ESTABLISHED, "the connection of test QP " + q);
+            if (server) {
+                CmId id = link.accept(x -> e.makeQp(qq, x), cp);
+                link.await(id, CmEventType.ESTABLISHED, "the connection of test QP " + q);
+            } else {
+                link.connectRetrying(((CmControlChannel) ch).peer(), x -> e.makeQp(qq, x), cp, () -> { },
+                        "the connection of test QP " + q);
+            }
         }
+        sync();
     }
 
     private PerftestWire.Keys shake(int q) {
         PerftestWire.Keys mine = new PerftestWire.Keys(e.info(q), e.outReads(), 0);
-        byte[] theirs = ch.exchange(PerftestWire.keys(mine, e.usesGid()));
         try {
-            return PerftestWire.keysOf(theirs, e.usesGid());
+            if (link != null) {
+                return PerftestWire.binaryKeysOf(ch.exchange(PerftestWire.binaryKeys(mine, e.gidIndex)));
+            }
+            return PerftestWire.keysOf(ch.exchange(PerftestWire.keys(mine, e.usesGid())), e.usesGid());
         } catch (IllegalArgumentException ex) {
             throw new UsageException(ex.getMessage(), ex);
         }

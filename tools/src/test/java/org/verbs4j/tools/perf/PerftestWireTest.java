@@ -35,6 +35,29 @@ class PerftestWireTest {
     }
 
     @Test
+    @DisplayName("-R's keys are perftest 4.5-0.17's struct pingpong_dest on x86-64, integers big-endian: 56 bytes, and parse back")
+    void binaryKeys() {
+        Gid gid = Gid.ofIpv4(new byte[] {(byte) 192, 0, 2, 1});
+        PeerInfo p = new PeerInfo(0x12, 0xabcdef, 0x123456, 0xdeadbeef, 0x7f0012345678L, gid);
+        byte[] msg = PerftestWire.binaryKeys(new PerftestWire.Keys(p, 16, 7), 1);
+        byte[] expected = new byte[56];
+        byte[][] fields = {
+            {0, 0, 0, 0x12}, {0, 0, 0, 16}, {0, (byte) 0xab, (byte) 0xcd, (byte) 0xef}, {0, 0x12, 0x34, 0x56},
+            {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef}};
+        for (int i = 0; i < fields.length; i++) {
+            System.arraycopy(fields[i], 0, expected, 4 * i, 4); // lid, out_reads, qpn, psn, rkey; 4 bytes of padding
+        }
+        System.arraycopy(new byte[] {0, 0, 0x7f, 0, 0x12, 0x34, 0x56, 0x78}, 0, expected, 24, 8); // vaddr
+        System.arraycopy(gid.toBytes(), 0, expected, 32, 16);
+        expected[51] = 7; // srqn
+        expected[55] = 1; // gid_index
+        assertArrayEquals(expected, msg);
+        PerftestWire.Keys back = PerftestWire.binaryKeysOf(msg);
+        assertEquals(new PerftestWire.Keys(p, 16, 7), back);
+        assertThrows(IllegalArgumentException.class, () -> PerftestWire.binaryKeysOf(new byte[59]));
+    }
+
+    @Test
     @DisplayName("keys with a GID are KEY_PRINT_FMT_GID in 108 bytes, and parse back")
     void keysWithGid() {
         Gid gid = Gid.ofIpv4(new byte[] {(byte) 192, 0, 2, 1});
