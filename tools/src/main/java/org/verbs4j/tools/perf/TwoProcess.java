@@ -30,6 +30,12 @@ import org.verbs4j.tools.cli.UsageException;
  *       with {@code -b} both sides print the sum;</li>
  *   <li>a last "sync" and "done" ({@code write_lat} ends without them, as perftest).</li>
  * </ol>
+ *
+ * <p>With {@code -R} ({@link CmLink}, {@link CmControlChannel}), as perftest's rdma_cm mode: the same messages
+ * travel as SENDs over an RC QP the connection manager connected, the keys as perftest's binary
+ * {@code struct pingpong_dest}; before the keys, each test QP is made on an id and connected through
+ * {@code rdma_connect}/{@code rdma_accept}, between two syncs, instead of moved to RTS from the keys; and there
+ * is no "done".
  */
 final class TwoProcess {
     /**
