@@ -31,7 +31,7 @@ import org.verbs4j.tools.cli.UsageException;
  * One side of a perf test: a context on the device, a PD, a send and a receive CQ, the QPs and one registered
  * buffer with a slot per QP. Both sides of a loopback run are endpoints in the same JVM; in a two-process run
  * each process has one. With {@code -R} the endpoint stands on the connection manager's context and its QPs are
- * the connection-manager ids' ({@link #adopt}), which connect them.
+ * the connection-manager ids' ({@link #makeQp}), which connect them.
  */
 final class Endpoint implements AutoCloseable {
     /** The Q_Key every UD QP of a run uses. */
