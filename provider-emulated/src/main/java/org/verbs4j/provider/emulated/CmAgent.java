@@ -124,15 +124,17 @@ final class CmAgent {
             LOG.log(Level.DEBUG, () -> device.name() + ": GSI datagram from " + from + " dropped: " + bad);
             return Reject.BAD_LENGTH;
         }
+        // rxe sends from a port of its choosing, as RoCE v2 allows; every RoCE device receives on the one port.
+        InetSocketAddress peer = new InetSocketAddress(from.getAddress(), endpoint.localPort);
         cm.lock.lock();
         try {
             LOG.log(Level.DEBUG, () -> device.name() + ": received " + in + " from " + from);
             switch (in.attributeId) {
-                case CmMad.ATTR_REQ -> onReq(in, from);
-                case CmMad.ATTR_REP -> onRep(in, from);
+                case CmMad.ATTR_REQ -> onReq(in, peer);
+                case CmMad.ATTR_REP -> onRep(in, peer);
                 case CmMad.ATTR_RTU -> onRtu(in);
                 case CmMad.ATTR_REJ -> onRej(in);
-                case CmMad.ATTR_DREQ -> onDreq(in, from);
+                case CmMad.ATTR_DREQ -> onDreq(in, peer);
                 case CmMad.ATTR_DREP -> onDrep(in);
                 case CmMad.ATTR_MRA -> onMra(in);
                 default -> { }
