@@ -31,8 +31,9 @@ import org.verbs4j.spi.VerbsProvider;
  * "ping N" answered by a SEND "pong N".
  *
  * <p>Run as two processes ({@code main}: {@code server PORT [ROUNDS]} and {@code client HOST PORT [ROUNDS]}) on
- * any provider with a connection manager (the emulated one connects within one JVM only); {@code ExamplesTest}
- * runs both ends in one JVM on the emulated provider.
+ * any provider with a connection manager (the emulated one across processes when each JVM has a wire device,
+ * {@code -Dverbs4j.emulated.roce=ADDRESS}); {@code ExamplesTest} runs both ends in one JVM on the emulated
+ * provider, {@code CmPingPongTwoProcessTest} in two JVMs over wire devices.
  */
 public final class CmPingPong {
     private CmPingPong() {}

@@ -8,6 +8,8 @@ import org.verbs4j.CmEvent;
 import org.verbs4j.CmEventType;
 import org.verbs4j.ConnectionParameters;
 import org.verbs4j.Errno;
+import org.verbs4j.Gid;
+import org.verbs4j.Mtu;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
 import org.verbs4j.VerbsException;
@@ -17,7 +19,8 @@ import org.verbs4j.provider.emulated.EmulatedCmId.State;
  * The IB CM's exchange between two emulated ids, reduced to what each message does: REQ (connect), REP and
  * RTU (accept), REJ (reject, or no listener), DREQ and DREP (disconnect). Both ends change in one step under
  * the connection manager's lock, with the events each message raises and the QP transitions librdmacm makes.
- * Every method holds that lock.
+ * Every method holds that lock. An id on a wire device connects through its device's {@link CmAgent} instead, in IB
+ * CM messages to a peer in another process (or this one), with the same states and events.
  */
 final class CmHandshake {
     private static final int GID_INDEX = 1;
@@ -45,6 +48,11 @@ final class CmHandshake {
         if (self.qp() == null) {
             throw invalid("rdma_connect", "the id has no QP: create it with createQp first (connecting without"
                     + " a QP, as rdma_establish(3) allows, is not supported by the emulated provider)");
+        }
+        CmAgent agent = agent(self);
+        if (agent != null) {
+            agent.connect(self, parameters);
+            return;
         }
         self.params = parameters;
         EmulatedCmId listener = self.cm.listener(self.remote, self.device);
@@ -77,6 +85,11 @@ final class CmHandshake {
         if (self.qp() == null) {
             throw invalid("rdma_accept", "the id has no QP: create it with createQp first");
         }
+        CmAgent agent = wire(self);
+        if (agent != null) {
+            agent.accept(self, parameters);
+            return;
+        }
         EmulatedCmId active = self.peer;
         if (active == null || active.isClosed() || active.state != State.CONNECT || active.qp() == null) {
             throw invalid("rdma_accept", "the requesting id is gone");
@@ -100,15 +113,28 @@ final class CmHandshake {
     /** INIT to RTR to RTS towards the other end's QP, with the attributes the kernel CM gives librdmacm. */
     private static void bringUp(EmulatedCmId self, EmulatedCmId other, int responderResources, int initiatorDepth,
                                 int retryCount, int rnrRetryCount) {
-        AhAttributes av = AhAttributes.roce(other.device.gid(GID_INDEX), GID_INDEX, PORT_NUM);
-        self.queuePair().modify(QpAttributes.toRtr(av, EmulatedDevice.MTU, other.queuePair().qpn, other.psn,
-                Math.max(1, responderResources), MIN_RNR_TIMER));
+        bringUp(self, other.device.gid(GID_INDEX), EmulatedDevice.MTU, other.queuePair().qpn, other.psn,
+                responderResources,
+                initiatorDepth, retryCount, rnrRetryCount);
+    }
+
+    /** INIT to RTR to RTS towards a QP known by its GID, QPN and first PSN (a peer over the wire). */
+    static void bringUp(EmulatedCmId self, Gid gid, Mtu mtu, int qpn, int psn, int responderResources,
+                        int initiatorDepth, int retryCount, int rnrRetryCount) {
+        AhAttributes av = AhAttributes.roce(gid, GID_INDEX, PORT_NUM);
+        self.queuePair().modify(QpAttributes.toRtr(av, mtu, qpn, psn, Math.max(1, responderResources),
+                MIN_RNR_TIMER));
         self.queuePair().modify(QpAttributes.toRts(self.psn, ACK_TIMEOUT, retryCount, rnrRetryCount,
                 Math.max(1, initiatorDepth)));
     }
 
     /** REJ from the passive side: the active side gets REJECTED with the reason and the private data. */
     static void reject(EmulatedCmId self, int reason, byte[] privateData) {
+        CmAgent agent = wire(self);
+        if (agent != null) {
+            agent.reject(self, reason, privateData);
+            return;
+        }
         EmulatedCmId other = self.peer;
         self.peer = null;
         if (other == null || other.isClosed()) {
@@ -140,6 +166,11 @@ final class CmHandshake {
 
     /** DREQ: the other end learns of the disconnect. If it is gone, this end is disconnected at once. */
     static void sendDreq(EmulatedCmId self) {
+        CmAgent agent = wire(self);
+        if (agent != null) {
+            agent.sendDreq(self);
+            return;
+        }
         EmulatedCmId other = self.peer;
         if (other != null && !other.isClosed() && other.state == State.ESTABLISHED) {
             other.state = State.DISCONNECT_RECEIVED;
@@ -153,6 +184,11 @@ final class CmHandshake {
 
     /** DREP: the end that disconnected first gets its DISCONNECTED. */
     static void sendDrep(EmulatedCmId self) {
+        CmAgent agent = wire(self);
+        if (agent != null) {
+            agent.sendDrep(self);
+            return;
+        }
         EmulatedCmId other = self.peer;
         self.peer = null;
         if (other != null && !other.isClosed() && other.state == State.DISCONNECT_SENT) {
@@ -162,7 +198,18 @@ final class CmHandshake {
         }
     }
 
-    private static void toError(EmulatedCmId id) {
+    /** The CM agent of the id's wire device, or null for an in-JVM device (or none yet). */
+    private static CmAgent agent(EmulatedCmId id) {
+        return id.device == null || id.device.roce == null ? null : id.device.roce.cmAgent();
+    }
+
+    /** The agent that carries the id's connection over the wire, or null if the id's peer is in this JVM. */
+    private static CmAgent wire(EmulatedCmId id) {
+        CmAgent agent = agent(id);
+        return agent != null && agent.owns(id) ? agent : null;
+    }
+
+    static void toError(EmulatedCmId id) {
         EmulatedQueuePair q = id.queuePair();
         if (q != null && !q.isClosed() && q.state != QpState.ERR) {
             q.modify(QpAttributes.toState(QpState.ERR));

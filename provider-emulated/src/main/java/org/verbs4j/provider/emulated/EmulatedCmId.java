@@ -152,7 +152,8 @@ final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
             }
             EmulatedDevice d = EmulatedConnectionManager.deviceOf(dst.getAddress());
             if (state == State.IDLE) {
-                bind(src != null ? src : new InetSocketAddress(d != null ? dst.getAddress() : WILDCARD, 0),
+                bind(src != null ? src : new InetSocketAddress(d != null ? WireRoutes.source(d, dst.getAddress())
+                        : WILDCARD, 0),
                         "rdma_resolve_addr");
                 state = State.BOUND;
             }

@@ -30,7 +30,8 @@ import org.verbs4j.VerbsException;
  *
  * <p>Addresses: the loopback addresses, every address of a local network interface and the wildcard map to
  * {@code emu0}; {@code 10.255.0.N}, the address in the IPv4-mapped GID of {@code emu(N-1)}, maps to that
- * device. Any other address is unreachable: its resolution ends with {@code ADDR_ERROR} and
+ * device; a wire device's address, or one in its subnet, maps to that wire device, whose {@link CmAgent} speaks
+ * the IB CM to the peer. Any other address is unreachable: its resolution ends with {@code ADDR_ERROR} and
  * {@code -ETIMEDOUT} when the timeout expires, as an ARP request nobody answers does. Ports are shared by
  * every device (one host), from 1 to 65535; port 0 picks a free one from 49152 up.
  *
@@ -82,13 +83,20 @@ final class EmulatedConnectionManager implements ConnectionManager {
         return ch;
     }
 
-    /** The device an address belongs to, or null if it is not local. The wildcard gives emu0. */
+    /**
+     * The device an address belongs to or is reached through, or null if none. The wildcard gives emu0; a wire
+     * device's address, or an address in its subnet, gives that wire device ({@link WireRoutes}).
+     */
     static EmulatedDevice deviceOf(InetAddress address) {
         if (address instanceof Inet4Address && address.getAddress()[0] == 10 && address.getAddress()[1] == (byte) 255) {
             EmulatedDevice d = EmulatedDevice.byGid(Gid.ofIpv4(address.getAddress()));
             if (d != null) {
                 return d;
             }
+        }
+        EmulatedDevice wire = WireRoutes.deviceFor(address);
+        if (wire != null) {
+            return wire;
         }
         if (address.isAnyLocalAddress() || address.isLoopbackAddress() || isLocalInterface(address)) {
             List<Device> all = EmulatedDevice.all();

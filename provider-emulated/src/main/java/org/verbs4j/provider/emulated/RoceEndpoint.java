@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 import jdk.net.ExtendedSocketOptions;
 
+import org.verbs4j.provider.emulated.internal.wire.CmMad;
 import org.verbs4j.provider.emulated.internal.wire.Icrc;
 import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
 import org.verbs4j.provider.emulated.internal.wire.Opcode;
@@ -41,6 +42,8 @@ final class RoceEndpoint {
     private final DatagramChannel channel;
     private final AtomicLongArray rejected = new AtomicLongArray(Reject.values().length);
     private EmulatedDevice device;
+    /** The device's QP1: the IB CM over the wire. */
+    private CmAgent cmAgent;
 
     private RoceEndpoint(InetSocketAddress local, DatagramChannel channel) {
         this.local = local;
@@ -107,6 +110,7 @@ final class RoceEndpoint {
     /** Starts receiving for {@code d}. */
     void start(EmulatedDevice d) {
         this.device = d;
+        this.cmAgent = new CmAgent(this, d);
         if (channel == null) {
             return;
         }
@@ -179,12 +183,21 @@ final class RoceEndpoint {
         }
     }
 
+    /** The device's connection manager agent (its QP1). */
+    CmAgent cmAgent() {
+        return cmAgent;
+    }
+
     private Reject dispatch(Packet p, ByteBuffer buf, InetSocketAddress from) {
         EmulatedQueuePair qp = device.qps.get(p.destQpn);
-        if (qp == null || !(qp.transport() instanceof WireTransport w)) {
+        if (p.destQpn != CmMad.GSI_QPN && (qp == null || !(qp.transport() instanceof WireTransport))) {
             return Reject.UNKNOWN_QP;
         }
         try {
+            if (p.destQpn == CmMad.GSI_QPN) {
+                return cmAgent.onDatagram(p, buf, from);
+            }
+            WireTransport w = (WireTransport) qp.transport();
             return Opcode.is(p.opcode, Opcode.RESPONSE) ? w.onResponse(p, buf, from)
                     : w.responder.onRequest(p, buf, from);
         } catch (IllegalStateException | IndexOutOfBoundsException e) {
