@@ -200,8 +200,8 @@ class WireFuzzTest {
         // A real pair between the devices, which the packets also aim at.
         QueuePair rA = qp(pdA, cqA, QpType.RC);
         QueuePair rB = qp(pdB, cqB, QpType.RC);
-        connect(rA, ctxB.queryGid(1, 1), rB.qpNum(), 14);
-        connect(rB, ctxA.queryGid(1, 1), rA.qpNum(), 14);
+        connect(rA, ctxB.queryGid(1, 1), rB.qpNum(), WireDevicesTest.ACK_TIMEOUT);
+        connect(rB, ctxA.queryGid(1, 1), rA.qpNum(), WireDevicesTest.ACK_TIMEOUT);
 
         // The capture QPs: one real request each to the fuzzer, which never answers them properly.
         List<ByteBuffer> captured = new ArrayList<>();
