@@ -208,7 +208,7 @@ final class WireTransport implements Transport {
             nextPsn = (nextPsn + packets) & Packet.MASK_24;
         }
         pump();
-        armTimer();
+        armTimer(false);
         return IN_FLIGHT;
     }
 
@@ -516,7 +516,7 @@ final class WireTransport implements Transport {
         }
         retriesLeft = qp.retryCount();
         pump();
-        armTimer();
+        armTimer(true);
         return true;
     }
 
@@ -526,18 +526,23 @@ final class WireTransport implements Transport {
         sendIndex = 0;
         ackReqPsn = (psn - 1) & Packet.MASK_24;
         pump();
-        armTimer();
+        armTimer(true);
     }
 
     // ---------------------------------------------------------------- the retransmission timer
 
-    /** Starts the timer from now, if it is not running, or pushes its deadline back. */
-    private void armTimer() {
+    /**
+     * Starts the timer from now if it is not running; {@code restart}: the peer answered, or everything
+     * unacknowledged was sent again, so the wait starts over (new requests alone do not push it back).
+     */
+    private void armTimer(boolean restart) {
         int code = qp.timeoutCode();
         if (code == 0 || count == 0) {
             return;
         }
-        lastProgress = System.nanoTime();
+        if (restart || !timerArmed) {
+            lastProgress = System.nanoTime();
+        }
         if (!timerArmed) {
             timerArmed = true;
             schedule(timeoutMicros(code));
