@@ -406,10 +406,10 @@ final class WireTransport implements Transport {
                 if (type == Packet.AETH_NAK) {
                     int code = p.syndrome & 0x1f;
                     if (code == Packet.NAK_PSN_SEQUENCE_ERROR) {
-                        // The responder expects psn: everything before it arrived.
-                        if (!isReadOrAtomic(w)) {
+                        // The responder expects psn: everything before it arrived (progress only if that is new).
+                        if (!isReadOrAtomic(w) && psnDiff(psn, ackPsn) > 0) {
                             ackPsn = psn;
-                            progressed();
+                            retriesLeft = qp.retryCount();
                         }
                         goBack(ackPsn);
                         return null;
