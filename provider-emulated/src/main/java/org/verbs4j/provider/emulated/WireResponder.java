@@ -338,7 +338,7 @@ final class WireResponder {
             return respond(r, p.psn, true);
         }
         long original = atomicResult.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
-        int slot = atomicsSaved++ % atomicPsns.length;
+        int slot = Math.floorMod(atomicsSaved++, atomicPsns.length);
         atomicPsns[slot] = p.psn;
         atomicOriginals[slot] = original;
         msn = (msn + 1) & Packet.MASK_24;
@@ -352,9 +352,10 @@ final class WireResponder {
      * atomics; false if it is not among them.
      */
     private boolean savedAtomic(int psn) {
-        int n = Math.min(atomicsSaved, Math.min(atomicPsns.length, Math.max(1, qp.maxDestRdAtomic())));
+        int n = Math.min(Integer.toUnsignedLong(atomicsSaved) < atomicPsns.length ? atomicsSaved : atomicPsns.length,
+                Math.max(1, qp.maxDestRdAtomic()));
         for (int i = 1; i <= n; i++) {
-            int slot = (atomicsSaved - i) % atomicPsns.length;
+            int slot = Math.floorMod(atomicsSaved - i, atomicPsns.length);
             if (atomicPsns[slot] == psn) {
                 answerAtomic(psn, atomicOriginals[slot]);
                 return true;
