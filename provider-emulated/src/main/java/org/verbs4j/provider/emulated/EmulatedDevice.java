@@ -1,8 +1,6 @@
 package org.verbs4j.provider.emulated;
 
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -147,7 +145,7 @@ final class EmulatedDevice implements Device {
                         }
                         devices.add(d);
                     }
-                    List<InetSocketAddress> roce = RoceConfig.configured();
+                    List<RoceEndpoint> roce = RoceEndpoint.bindAll(RoceConfig.configured());
                     for (int i = 0; i < roce.size(); i++) {
                         devices.add(wire(n + i, i, roce.get(i)));
                     }
@@ -159,17 +157,11 @@ final class EmulatedDevice implements Device {
     }
 
     /**
-     * The wire device {@code roce<n>}, its socket bound to {@code address}; if that fails, the device is
-     * listed with its port DOWN and the reason is logged.
+     * The wire device {@code roce<n>} on {@code endpoint}; an unbound endpoint makes a device listed with its
+     * port DOWN.
      */
-    private static EmulatedDevice wire(int index, int n, InetSocketAddress address) {
-        RoceEndpoint endpoint;
-        try {
-            endpoint = RoceEndpoint.bind(address);
-        } catch (IOException e) {
-            endpoint = RoceEndpoint.unbound(address, e);
-        }
-        byte[] a = address.getAddress().getAddress();
+    private static EmulatedDevice wire(int index, int n, RoceEndpoint endpoint) {
+        byte[] a = endpoint.local.getAddress().getAddress();
         long guid = 0x0200_0000_0000_0000L | (long) (a[0] & 0xff) << 40 | 0x00ff_fe00_0000L | (a[1] & 0xffL) << 16 | (a[2] & 0xffL) << 8
                 | a[3] & 0xffL;
         EmulatedDevice d = new EmulatedDevice(index, "roce" + n, guid, a, endpoint);

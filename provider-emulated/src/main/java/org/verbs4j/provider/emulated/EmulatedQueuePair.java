@@ -527,6 +527,11 @@ final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, 
     }
 
     @Override
+    public int maxRdAtomic() {
+        return maxRdAtomic;
+    }
+
+    @Override
     public int rnrRetry() {
         return rnrRetry;
     }
@@ -590,7 +595,7 @@ final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, 
         requester.answer(r);
     }
 
-    /** Whether the head WQE waits for an answer from the transport; under {@link #lock}. */
+    /** Whether WQEs wait for answers from the transport; under {@link #lock}. */
     boolean awaitingAnswer() {
         return requester.awaiting();
     }

@@ -12,7 +12,9 @@ import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
 /**
  * The wire devices' configuration: the system property {@value #PROPERTY}, or else the environment
  * variable {@value #ENV}, lists {@code ADDRESS[:PORT]} entries separated by commas; each makes one wire
- * device bound to that IPv4 address and UDP port (default {@value Ipv4Udp#ROCE_V2_PORT}).
+ * device bound to that IPv4 address and UDP port (default {@value Ipv4Udp#ROCE_V2_PORT}). Port 0 asks for a
+ * free port: the entries with port 0 share one, which the system picks when the devices are first listed
+ * ({@link RoceEndpoint#bindAll}); the tests use it so that builds running side by side do not collide.
  */
 final class RoceConfig {
     static final String PROPERTY = "verbs4j.emulated.roce";
@@ -35,7 +37,7 @@ final class RoceConfig {
      * Parses {@code ADDRESS[:PORT],...}.
      *
      * @throws IllegalArgumentException naming {@code from} and the bad entry: not an IPv4 address, or a port
-     *         outside 1..65535
+     *         outside 0..65535
      */
     static List<InetSocketAddress> parse(String value, String from) {
         List<InetSocketAddress> out = new ArrayList<>();
@@ -53,8 +55,8 @@ final class RoceConfig {
                 } catch (NumberFormatException x) {
                     throw new IllegalArgumentException(from + ": '" + e + "' has a port that is not a number", x);
                 }
-                if (port < 1 || port > 65535) {
-                    throw new IllegalArgumentException(from + ": '" + e + "' has a port outside 1..65535");
+                if (port < 0 || port > 65535) {
+                    throw new IllegalArgumentException(from + ": '" + e + "' has a port outside 0..65535");
                 }
             }
             if (!host.matches("\\d{1,3}(\\.\\d{1,3}){3}")) {

@@ -8,6 +8,7 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import jdk.net.ExtendedSocketOptions;
@@ -72,7 +73,81 @@ final class RoceEndpoint {
             ch.close();
             throw e;
         }
-        return new RoceEndpoint(local, ch);
+        // The bound address: with port 0, the port the system picked.
+        return new RoceEndpoint((InetSocketAddress) ch.getLocalAddress(), ch);
+    }
+
+    /**
+     * Binds a socket for each of {@code addresses}, in order. The entries with port 0 share one free port: the
+     * system picks it for the first of them, and the others bind the same port on their own addresses (a peer's
+     * port is taken to be the local one, so the devices of one JVM must agree on it). If one of them finds that
+     * port taken, all of them are closed and bound again with another free port, a few times. An address that
+     * cannot be bound gives an {@linkplain #unbound unbound} endpoint.
+     *
+     * @return one endpoint per address, in order
+     */
+    static List<RoceEndpoint> bindAll(List<InetSocketAddress> addresses) {
+        RoceEndpoint[] out = new RoceEndpoint[addresses.size()];
+        IOException failure = bindSharedPort(addresses, out);
+        for (int attempt = 1; attempt < 8 && failure != null; attempt++) {
+            failure = bindSharedPort(addresses, out);
+        }
+        for (int i = 0; i < out.length; i++) {
+            InetSocketAddress a = addresses.get(i);
+            if (out[i] != null) {
+                continue;
+            }
+            if (a.getPort() == 0) {
+                out[i] = unbound(a, failure);
+                continue;
+            }
+            try {
+                out[i] = bind(a);
+            } catch (IOException e) {
+                out[i] = unbound(a, e);
+            }
+        }
+        return List.of(out);
+    }
+
+    /**
+     * Binds the entries of {@code addresses} with port 0 into {@code out}, all on the port the system picks for
+     * the first; on a failure, closes and clears what it bound.
+     *
+     * @return null, or the failure
+     */
+    private static IOException bindSharedPort(List<InetSocketAddress> addresses, RoceEndpoint[] out) {
+        int port = 0;
+        for (int i = 0; i < out.length; i++) {
+            InetSocketAddress a = addresses.get(i);
+            if (a.getPort() != 0) {
+                continue;
+            }
+            try {
+                out[i] = bind(new InetSocketAddress(a.getAddress(), port));
+                port = out[i].localPort;
+            } catch (IOException e) {
+                for (int j = 0; j < i; j++) {
+                    if (out[j] != null) {
+                        out[j].close();
+                        out[j] = null;
+                    }
+                }
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /** Closes the socket, ending the receive thread if it runs. */
+    void close() {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, () -> "close of " + local + " failed: " + e);
+            }
+        }
     }
 
     /**

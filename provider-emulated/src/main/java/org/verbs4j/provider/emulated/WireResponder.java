@@ -34,10 +34,11 @@ import org.verbs4j.provider.emulated.internal.wire.Reject;
  * for the QP type, PSN, the order of FIRST, MIDDLE and LAST, payload length against the path MTU), gathers
  * the packets of a message, and executes the whole message through the engine's {@link Responder}, so the
  * verbs rules (keys, access, bounds, receives, completions) are the in-JVM device's. It answers on RC: an ACK
- * (when the packet asks for one, and for every message), a READ response cut by the MTU, an atomic ACK, an
+ * (when the packet asks for one), a READ response cut by the MTU, an atomic ACK, an
  * RNR NAK with the QP's {@code min_rnr_timer}, or a NAK (PSN sequence error, invalid request, remote access
- * error, remote operational error). A duplicate request is acknowledged again; a duplicate READ is executed
- * again; a duplicate of the last atomic is answered from its saved result.
+ * error, remote operational error). A duplicate request is acknowledged again (if it asks for an ACK); a duplicate
+ * READ is executed again; a duplicate of one of the last {@code max_dest_rd_atomic} atomics is answered from its
+ * saved result.
  *
  * <p>Unlike rxe, which places each packet's data as it arrives, the data of a multi-packet SEND or WRITE is
  * placed when its last packet arrives; a message is at most the device's {@code max_msg_sz}.
@@ -72,10 +73,11 @@ final class WireResponder {
     private long messageLength;
     private SendWqe request = new SendWqe(1, MemorySegment.ofArray(new byte[4096]));
     private MemorySegment readBuffer = MemorySegment.ofArray(new byte[4096]);
-    // The last atomic, for a duplicate.
-    private boolean atomicSaved;
-    private int atomicPsn;
-    private long atomicOriginal;
+    // The last max_dest_rd_atomic atomics' results, for duplicates (rxe's responder resources): a ring.
+    private final int[] atomicPsns = new int[EmulatedDevice.MAX_RD_ATOMIC];
+    private final long[] atomicOriginals = new long[EmulatedDevice.MAX_RD_ATOMIC];
+    /** How many atomics were saved since the reset; the newest is at {@code (atomicsSaved - 1) % length}. */
+    private int atomicsSaved;
 
     WireResponder(EmulatedQueuePair qp, WireTransport transport) {
         this.qp = qp;
@@ -95,7 +97,7 @@ final class WireResponder {
         }
         if (s == QpState.RESET) {
             inMessage = false;
-            atomicSaved = false;
+            atomicsSaved = 0;
             msn = 0;
         }
     }
@@ -237,14 +239,20 @@ final class WireResponder {
             answer(Opcode.ACKNOWLEDGE, messageFirstPsn, Packet.AETH_RNR_NAK | qp.minRnrTimer & 0x1f, 0);
             return null;
         }
-        return respond(r, p.psn);
+        return respond(r, p.psn, p.ackReq);
     }
 
-    /** Answers a message's result on RC: an ACK, or the NAK its error status maps to. */
-    private Reject respond(int status, int psn) {
+    /**
+     * Answers a message's result on RC: an ACK if its last packet asked for one (the requester asks at the
+     * newest message and at least every few packets, so one ACK covers the messages before it), or the NAK its
+     * error status maps to.
+     */
+    private Reject respond(int status, int psn, boolean ackReq) {
         if (status == SUCCESS || status == Transport.DROPPED) {
             msn = (msn + 1) & Packet.MASK_24;
-            answer(Opcode.ACKNOWLEDGE, psn, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0);
+            if (ackReq) {
+                answer(Opcode.ACKNOWLEDGE, psn, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0);
+            }
             return null;
         }
         int code;
@@ -291,7 +299,7 @@ final class WireResponder {
         w.sgeLength[0] = (int) len;
         int r = qp.responder.receive(w, qp.destQpn);
         if (r != SUCCESS) {
-            return respond(r, p.psn);
+            return respond(r, p.psn, true);
         }
         int packets = (int) Math.max(1, (len + mtu - 1) / mtu);
         for (int i = 0; i < packets; i++) {
@@ -327,18 +335,36 @@ final class WireResponder {
         w.sgeLength[0] = 8;
         int r = qp.responder.receive(w, qp.destQpn);
         if (r != SUCCESS) {
-            return respond(r, p.psn);
+            return respond(r, p.psn, true);
         }
-        atomicSaved = true;
-        atomicPsn = p.psn;
-        atomicOriginal = atomicResult.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        long original = atomicResult.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        int slot = Math.floorMod(atomicsSaved++, atomicPsns.length);
+        atomicPsns[slot] = p.psn;
+        atomicOriginals[slot] = original;
         msn = (msn + 1) & Packet.MASK_24;
         epsn = (p.psn + 1) & Packet.MASK_24;
-        answerAtomic(p.psn);
+        answerAtomic(p.psn, original);
         return null;
     }
 
-    private void answerAtomic(int psn) {
+    /**
+     * The saved result of the atomic at {@code psn}, among the last {@code max_dest_rd_atomic} (at least one)
+     * atomics; false if it is not among them.
+     */
+    private boolean savedAtomic(int psn) {
+        int n = Math.min(Integer.toUnsignedLong(atomicsSaved) < atomicPsns.length ? atomicsSaved : atomicPsns.length,
+                Math.max(1, qp.maxDestRdAtomic()));
+        for (int i = 1; i <= n; i++) {
+            int slot = Math.floorMod(atomicsSaved - i, atomicPsns.length);
+            if (atomicPsns[slot] == psn) {
+                answerAtomic(psn, atomicOriginals[slot]);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void answerAtomic(int psn, long atomicOriginal) {
         Packet o = begin(Opcode.ATOMIC_ACKNOWLEDGE, psn);
         o.syndrome = Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED;
         o.msn = msn;
@@ -355,14 +381,12 @@ final class WireResponder {
             return read(p, false);
         }
         if (op == Opcode.COMPARE_SWAP || op == Opcode.FETCH_ADD) {
-            if (atomicSaved && atomicPsn == p.psn) {
-                answerAtomic(p.psn);
-                return null;
-            }
-            // Older than the saved result: it cannot be answered again.
-            return Reject.BAD_PSN;
+            // Older than the saved results: it cannot be answered again.
+            return savedAtomic(p.psn) ? null : Reject.BAD_PSN;
         }
-        answer(Opcode.ACKNOWLEDGE, (epsn - 1) & Packet.MASK_24, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0);
+        if (p.ackReq) {
+            answer(Opcode.ACKNOWLEDGE, (epsn - 1) & Packet.MASK_24, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0);
+        }
         return null;
     }
 

@@ -32,22 +32,28 @@ import org.verbs4j.provider.emulated.internal.wire.Reject;
 /**
  * The RoCE v2 transport of one QP of a wire device: the requester's half of the protocol (rxe's
  * {@code rxe_req.c} and {@code rxe_comp.c}). It cuts each message into packets of the path MTU
- * (FIRST, MIDDLE, LAST or ONLY) with consecutive PSNs, sends them through the device's {@link RoceEndpoint},
- * and, on RC, keeps the message in flight until its ACK, READ response or atomic ACK arrives, which it then
- * hands to the requester ({@link org.verbs4j.provider.emulated.internal.Requester#answer}). At most
- * {@link #WINDOW} packets are unacknowledged; every {@link #ACK_EVERY}th packet and the last ask for an ACK.
- * After the QP's {@code timeout} without progress it resends from the first unacknowledged packet, and after
- * {@code retry_cnt} such retries the WR completes with {@code RETRY_EXC_ERR}; a timeout of 0 never retries,
- * as in rxe. NAKs end the WR with the status their code names; an RNR NAK hands the WR back to the completer,
- * which retries after the RNR timer the NAK carries.
+ * (FIRST, MIDDLE, LAST or ONLY) with consecutive PSNs and sends them through the device's {@link RoceEndpoint}.
  *
- * <p>One message is in flight per QP at a time: the next WR starts when the previous one is answered.
- * The responder's half is {@link WireResponder}. Requester state is guarded by the QP's lock.
+ * <p>On RC several messages are in flight, as in rxe: the requester hands over WQEs back to back
+ * ({@link org.verbs4j.provider.emulated.internal.Requester}, which keeps rxe's fence and {@code max_rd_atomic}
+ * rules), and this transport sends their packets as long as at most {@link #WINDOW} PSNs are unacknowledged. A
+ * packet asks for an ACK when it ends the newest message, and otherwise at least every {@link #ACK_EVERY}th
+ * packet, so one ACK may cover several messages. Answers complete the messages in order
+ * ({@link org.verbs4j.provider.emulated.internal.Requester#answer}, always for the oldest): an ACK, READ response
+ * or atomic ACK for a PSN also acknowledges every SEND and WRITE before it; a READ or atomic before it that has no
+ * answer yet lost its response, and is sent again. Retransmission is go-back-N: after the QP's {@code timeout}
+ * without progress, or on a PSN sequence error NAK, every packet from the first unacknowledged one (or from the
+ * PSN the NAK names) is sent again, and after {@code retry_cnt} timeouts without progress the oldest WR completes
+ * with {@code RETRY_EXC_ERR}; a timeout of 0 never retries, as in rxe. Other NAKs end the oldest WR with the
+ * status their code names. An RNR NAK hands the WR back to the completer, which retries after the RNR timer the
+ * NAK carries: the messages in flight are then sent again from the PSN the NAK names.
+ *
+ * <p>The responder's half is {@link WireResponder}. Requester state is guarded by the QP's lock.
  */
 final class WireTransport implements Transport {
-    /** The most unacknowledged packets of a message. */
-    static final int WINDOW = 64;
-    /** Every this many packets, the requester asks for an ACK. */
+    /** The most unacknowledged PSNs (rxe's {@code RXE_MAX_UNACKED_PSNS}). */
+    static final int WINDOW = 128;
+    /** At least every this many packets, the requester asks for an ACK. */
     static final int ACK_EVERY = 16;
 
     private static final int SUCCESS = WcStatus.SUCCESS.value();
@@ -65,24 +71,45 @@ final class WireTransport implements Transport {
     /** The connected peer (RC, UC), from the address vector's GID and the device's port. */
     private InetSocketAddress peer;
     private int mtu = 1024;
+    /** The first PSN of the next new message. */
     private int nextPsn;
 
-    // The message in flight (RC).
-    private SendWqe cur;
-    private int firstPsn;
-    /** Request packets (SEND, WRITE) or response packets (READ) of the message; 1 for an atomic. */
-    private int packets;
-    private int sent;
-    private int acked;
+    // The messages in flight (RC), oldest first: a ring as deep as the send queue, in the requester's order.
+    private final SendWqe[] flight;
+    private final int[] flightPsn;
+    /** Request packets (SEND, WRITE) or response packets (READ) of each message; 1 for an atomic. */
+    private final int[] flightPackets;
+    private final int ringMask;
+    private int oldest;
+    private int count;
+    /** The first PSN not acknowledged: in the oldest message. */
+    private int ackPsn;
+    /** The next PSN to send, and its message's place after the oldest ({@code count}: all sent). */
+    private int sendPsn;
+    private int sendIndex;
+    /** One past the highest PSN sent: an answer beyond it names a packet never sent. */
+    private int highPsn;
+    /** The PSN of the last packet that asked for an ACK. */
+    private int ackReqPsn;
     private int retriesLeft;
-    private int timerGeneration;
+    /** An RNR NAK stopped sending until the requester hands the oldest WR over again. */
+    private boolean rnrWait;
     /** The RNR timer code of the last RNR NAK, for {@link #awaitReceive}. */
     private int rnrTimer;
+    // The retransmission timer: one task at a time, pushed back by progress rather than scheduled again.
+    private int timerGeneration;
+    private boolean timerArmed;
+    private long lastProgress;
 
     WireTransport(EmulatedQueuePair qp, RoceEndpoint endpoint) {
         this.qp = qp;
         this.endpoint = endpoint;
         this.responder = new WireResponder(qp, this);
+        int n = qp.sendQueue().capacity();
+        this.flight = new SendWqe[n];
+        this.flightPsn = new int[n];
+        this.flightPackets = new int[n];
+        this.ringMask = n - 1;
     }
 
     /** Signed distance from PSN {@code b} to PSN {@code a} in the 24-bit PSN space. */
@@ -122,10 +149,21 @@ final class WireTransport implements Transport {
         }
         QpState s = qp.state;
         if (s == QpState.RESET || s == QpState.ERR) {
-            cur = null;
-            timerGeneration++;
+            forget();
         }
         responder.reset(attrMask, s);
+    }
+
+    /** Drops every message in flight: the requester flushed them, or the QP was reset. */
+    private void forget() {
+        for (int i = 0; i < count; i++) {
+            flight[(oldest + i) & ringMask] = null;
+        }
+        count = 0;
+        sendIndex = 0;
+        rnrWait = false;
+        timerGeneration++;
+        timerArmed = false;
     }
 
     @Override
@@ -138,63 +176,85 @@ final class WireTransport implements Transport {
         if (qp.type == QpType.UD) {
             return datagram(w);
         }
-        if (peer == null) {
+        if (peer == null && count == 0) {
             return qp.type == QpType.RC ? RETRY_EXC_ERR : DROPPED;
         }
-        boolean retry = w == cur;
-        if (!retry) {
-            cur = w;
-            firstPsn = nextPsn;
-            retriesLeft = qp.retryCount();
-            int op = w.opcode;
-            packets = op == OP_CMP_SWP || op == OP_FETCH_ADD ? 1 : (int) Math.max(1, (w.length + mtu - 1) / mtu);
-            nextPsn = (firstPsn + packets) & Packet.MASK_24;
-        }
-        sent = 0;
-        acked = 0;
-        pump();
+        int op = w.opcode;
+        int packets = op == OP_CMP_SWP || op == OP_FETCH_ADD ? 1 : (int) Math.max(1, (w.length + mtu - 1) / mtu);
         if (qp.type == QpType.UC) {
-            cur = null;
+            for (int i = 0; i < packets; i++) {
+                sendSegment(w, nextPsn, packets, i, false);
+            }
+            nextPsn = (nextPsn + packets) & Packet.MASK_24;
             return SUCCESS;
         }
-        armTimer();
+        if (count > 0 && w == flight[oldest]) {
+            // After an RNR NAK: the oldest and every message behind it go again, from the PSN the NAK named.
+            rnrWait = false;
+            retriesLeft = qp.retryCount();
+        } else {
+            int m = (oldest + count) & ringMask;
+            flight[m] = w;
+            flightPsn[m] = nextPsn;
+            flightPackets[m] = packets;
+            if (count++ == 0) {
+                ackPsn = nextPsn;
+                sendPsn = nextPsn;
+                sendIndex = 0;
+                highPsn = nextPsn;
+                ackReqPsn = (nextPsn - 1) & Packet.MASK_24;
+                retriesLeft = qp.retryCount();
+            }
+            nextPsn = (nextPsn + packets) & Packet.MASK_24;
+        }
+        pump();
+        armTimer(false);
         return IN_FLIGHT;
     }
 
-    /** Sends what the window allows of the message in flight. */
+    /** Sends what the window allows, from {@link #sendPsn} on. */
     private void pump() {
-        SendWqe w = cur;
-        int op = w.opcode;
-        if (op == OP_RDMA_READ) {
-            if (sent == acked) {
-                sendReadRequest(w);
-                sent = packets;
-            }
+        if (peer == null || rnrWait) {
             return;
         }
-        if (op == OP_CMP_SWP || op == OP_FETCH_ADD) {
-            if (sent == 0) {
-                sendAtomic(w);
-                sent = 1;
+        while (sendIndex < count && psnDiff(sendPsn, ackPsn) < WINDOW) {
+            int m = (oldest + sendIndex) & ringMask;
+            SendWqe w = flight[m];
+            int first = flightPsn[m];
+            int packets = flightPackets[m];
+            int i = psnDiff(sendPsn, first);
+            int op = w.opcode;
+            if (op == OP_RDMA_READ) {
+                sendReadRequest(w, first, i);
+                i = packets - 1;
+            } else if (op == OP_CMP_SWP || op == OP_FETCH_ADD) {
+                sendAtomic(w, first);
+            } else {
+                boolean newest = sendIndex == count - 1 && i == packets - 1;
+                sendSegment(w, first, packets, i, newest || psnDiff(sendPsn, ackReqPsn) >= ACK_EVERY);
             }
-            return;
-        }
-        while (sent < packets && sent - acked < WINDOW) {
-            sendSegment(w, sent++);
+            sendPsn = (first + i + 1) & Packet.MASK_24;
+            if (i == packets - 1) {
+                sendIndex++;
+            }
+            if (psnDiff(sendPsn, highPsn) > 0) {
+                highPsn = sendPsn;
+            }
         }
     }
 
-    private void sendSegment(SendWqe w, int i) {
+    /** Sends packet {@code i} of a SEND or WRITE of {@code packets} packets from PSN {@code first}. */
+    private void sendSegment(SendWqe w, int first, int packets, int i, boolean ackReq) {
         int op = w.opcode;
         boolean write = op == OP_RDMA_WRITE || op == OP_RDMA_WRITE_WITH_IMM;
-        boolean first = i == 0;
+        boolean isFirst = i == 0;
         boolean last = i == packets - 1;
         int bth;
-        if (first && last) {
+        if (isFirst && last) {
             bth = write ? (op == OP_RDMA_WRITE ? Opcode.RDMA_WRITE_ONLY : Opcode.RDMA_WRITE_ONLY_WITH_IMMEDIATE)
                     : op == OP_SEND_WITH_IMM ? Opcode.SEND_ONLY_WITH_IMMEDIATE
                     : op == OP_SEND_WITH_INV ? Opcode.SEND_ONLY_WITH_INVALIDATE : Opcode.SEND_ONLY;
-        } else if (first) {
+        } else if (isFirst) {
             bth = write ? Opcode.RDMA_WRITE_FIRST : Opcode.SEND_FIRST;
         } else if (last) {
             bth = write ? (op == OP_RDMA_WRITE ? Opcode.RDMA_WRITE_LAST : Opcode.RDMA_WRITE_LAST_WITH_IMMEDIATE)
@@ -203,9 +263,13 @@ final class WireTransport implements Transport {
         } else {
             bth = write ? Opcode.RDMA_WRITE_MIDDLE : Opcode.SEND_MIDDLE;
         }
-        Packet p = begin(bth | transportPrefix(), (firstPsn + i) & Packet.MASK_24);
+        int psn = (first + i) & Packet.MASK_24;
+        Packet p = begin(bth | transportPrefix(), psn);
         p.solicited = last && (w.flags & SendFlags.SOLICITED) != 0;
-        p.ackReq = last || i % ACK_EVERY == ACK_EVERY - 1;
+        if (ackReq) {
+            p.ackReq = true;
+            ackReqPsn = psn;
+        }
         p.va = w.remoteAddr;
         p.rkey = w.rkey;
         p.dmaLength = (int) w.length;
@@ -218,11 +282,13 @@ final class WireTransport implements Transport {
         emit(peer);
     }
 
-    /** A READ request for what has not arrived yet: from response packet {@link #acked} on. */
-    private void sendReadRequest(SendWqe w) {
-        long at = (long) acked * mtu;
-        Packet p = begin(Opcode.RC | Opcode.RDMA_READ_REQUEST, (firstPsn + acked) & Packet.MASK_24);
+    /** A READ request for what has not arrived yet: from response packet {@code i} on. */
+    private void sendReadRequest(SendWqe w, int first, int i) {
+        long at = (long) i * mtu;
+        int psn = (first + i) & Packet.MASK_24;
+        Packet p = begin(Opcode.RC | Opcode.RDMA_READ_REQUEST, psn);
         p.ackReq = true;
+        ackReqPsn = psn;
         p.va = w.remoteAddr + at;
         p.rkey = w.rkey;
         p.dmaLength = (int) (w.length - at);
@@ -231,9 +297,10 @@ final class WireTransport implements Transport {
         emit(peer);
     }
 
-    private void sendAtomic(SendWqe w) {
-        Packet p = begin(Opcode.RC | (w.opcode == OP_CMP_SWP ? Opcode.COMPARE_SWAP : Opcode.FETCH_ADD), firstPsn);
+    private void sendAtomic(SendWqe w, int psn) {
+        Packet p = begin(Opcode.RC | (w.opcode == OP_CMP_SWP ? Opcode.COMPARE_SWAP : Opcode.FETCH_ADD), psn);
         p.ackReq = true;
+        ackReqPsn = psn;
         p.va = w.remoteAddr;
         p.rkey = w.rkey;
         // CMP_SWP: swap, then compare; FETCH_ADD: the add value, compare unused.
@@ -297,52 +364,70 @@ final class WireTransport implements Transport {
             if (connected == null || !connected.getAddress().equals(from.getAddress())) {
                 return Reject.FOREIGN_SOURCE;
             }
-            SendWqe w = cur;
-            if (w == null || qp.isClosed() || !qp.awaitingAnswer()) {
+            if (qp.state == QpState.ERR || qp.state == QpState.RESET) {
+                forget();
+            }
+            if (count == 0 || rnrWait || qp.isClosed() || !qp.awaitingAnswer()) {
                 return Reject.BAD_PSN;
             }
-            int idx = psnDiff(p.psn, firstPsn);
-            // A READ's responses may run ahead of its one request packet; an ACK or NAK names a packet sent.
-            if (idx < 0 || idx >= packets || w.opcode != OP_RDMA_READ && idx >= sent) {
+            int psn = p.psn;
+            if (psnDiff(psn, ackPsn) < 0 || psnDiff(psn, highPsn) >= 0) {
                 return Reject.BAD_PSN;
             }
+            // An answer for PSN psn acknowledges every SEND and WRITE before it.
+            while (psnDiff(psn, flightPsn[oldest] + flightPackets[oldest] - 1) > 0) {
+                if (count == 1) {
+                    return Reject.BAD_PSN;
+                }
+                if (isReadOrAtomic(flight[oldest])) {
+                    // Answered after it, so its own answer was lost: ask again.
+                    goBack(ackPsn);
+                    return null;
+                }
+                if (!completeOldest(SUCCESS)) {
+                    return null;
+                }
+            }
+            SendWqe w = flight[oldest];
+            int idx = psnDiff(psn, flightPsn[oldest]);
             if (Opcode.is(p.opcode, Opcode.AETH)) {
                 int type = p.syndrome & Packet.AETH_TYPE_MASK;
                 if (type == Packet.AETH_RNR_NAK) {
                     rnrTimer = p.syndrome & 0x1f;
-                    finish(RNR_NAK);
+                    rnrWait = true;
+                    sendPsn = psn;
+                    sendIndex = 0;
+                    timerGeneration++;
+                    timerArmed = false;
+                    qp.answer(RNR_NAK);
+                    afterAnswer();
                     return null;
                 }
                 if (type == Packet.AETH_NAK) {
                     int code = p.syndrome & 0x1f;
                     if (code == Packet.NAK_PSN_SEQUENCE_ERROR) {
-                        // The responder expects packet idx: everything before it arrived.
-                        if (w.opcode != OP_RDMA_READ && idx >= acked) {
-                            acked = idx;
-                            sent = idx;
-                            pump();
-                            armTimer();
+                        // The responder expects psn: everything before it arrived (progress only if that is new).
+                        if (!isReadOrAtomic(w) && psnDiff(psn, ackPsn) > 0) {
+                            ackPsn = psn;
+                            retriesLeft = qp.retryCount();
                         }
+                        goBack(ackPsn);
                         return null;
                     }
-                    finish(NAK_STATUS[code]);
+                    completeOldest(NAK_STATUS[code]);
                     return null;
                 }
             }
             int op = Opcode.operation(p.opcode);
             if (op == Opcode.ACKNOWLEDGE) {
-                int opc = w.opcode;
-                if (opc == OP_RDMA_READ || opc == OP_CMP_SWP || opc == OP_FETCH_ADD) {
+                if (isReadOrAtomic(w)) {
                     return Reject.BAD_OPCODE;
                 }
-                if (idx + 1 > acked) {
-                    acked = idx + 1;
-                    if (acked == packets) {
-                        finish(SUCCESS);
-                    } else {
-                        pump();
-                        armTimer();
-                    }
+                ackPsn = (psn + 1) & Packet.MASK_24;
+                if (idx == flightPackets[oldest] - 1) {
+                    completeOldest(SUCCESS);
+                } else {
+                    progressed();
                 }
                 return null;
             }
@@ -352,7 +437,7 @@ final class WireTransport implements Transport {
                 }
                 w.sgeSegment[0].set(ValueLayout.JAVA_LONG_UNALIGNED, w.sgeOffset[0], p.origRemoteData);
                 w.length = 8;
-                finish(SUCCESS);
+                completeOldest(SUCCESS);
                 return null;
             }
             return readResponse(w, p, in, idx);
@@ -361,14 +446,20 @@ final class WireTransport implements Transport {
         }
     }
 
+    private static boolean isReadOrAtomic(SendWqe w) {
+        int op = w.opcode;
+        return op == OP_RDMA_READ || op == OP_CMP_SWP || op == OP_FETCH_ADD;
+    }
+
     private Reject readResponse(SendWqe w, Packet p, ByteBuffer in, int idx) {
         if (w.opcode != OP_RDMA_READ) {
             return Reject.BAD_OPCODE;
         }
-        if (idx != acked) {
+        if (p.psn != ackPsn) {
             // Out of order: the timer asks again for the rest.
             return Reject.BAD_PSN;
         }
+        int packets = flightPackets[oldest];
         int expected = packets == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : idx == 0 ? Opcode.RDMA_READ_RESPONSE_FIRST
                 : idx == packets - 1 ? Opcode.RDMA_READ_RESPONSE_LAST : Opcode.RDMA_READ_RESPONSE_MIDDLE;
         if (Opcode.operation(p.opcode) != expected) {
@@ -379,52 +470,119 @@ final class WireTransport implements Transport {
             return Reject.BAD_LENGTH;
         }
         Transfer.scatterToSges(w, at, MemorySegment.ofBuffer(in), p.payloadOffset(), p.payloadLength);
-        acked = idx + 1;
-        if (acked == packets) {
-            finish(SUCCESS);
+        ackPsn = (p.psn + 1) & Packet.MASK_24;
+        if (idx == packets - 1) {
+            completeOldest(SUCCESS);
         } else {
-            armTimer();
+            progressed();
         }
         return null;
     }
 
-    /** Hands the answer to the requester; an RNR NAK keeps the message for its retry. */
-    private void finish(int status) {
-        timerGeneration++;
-        if (status != RNR_NAK) {
-            cur = null;
+    /**
+     * Ends the oldest message with {@code status} and hands it to the requester.
+     *
+     * @return whether the QP goes on (not in ERR)
+     */
+    private boolean completeOldest(int status) {
+        int m = oldest;
+        flight[m] = null;
+        ackPsn = (flightPsn[m] + flightPackets[m]) & Packet.MASK_24;
+        oldest = (m + 1) & ringMask;
+        count--;
+        if (sendIndex > 0) {
+            sendIndex--;
+        } else {
+            sendPsn = ackPsn;
         }
         qp.answer(status);
+        return afterAnswer() && progressed();
+    }
+
+    /** After an answer: a QP the answer moved to ERR forgets its messages (the requester flushes them). */
+    private boolean afterAnswer() {
+        if (qp.state == QpState.ERR) {
+            forget();
+            return false;
+        }
+        return true;
+    }
+
+    /** The peer acknowledged something: the retries start over, and the window moves on. */
+    private boolean progressed() {
+        if (sendIndex == 0 && psnDiff(sendPsn, ackPsn) < 0) {
+            // Gone back, and then acknowledged past the resend point by an answer to the first sending.
+            sendPsn = ackPsn;
+        }
+        retriesLeft = qp.retryCount();
+        pump();
+        armTimer(true);
+        return true;
+    }
+
+    /** Go-back-N: sends everything again from {@code psn}, the first unacknowledged PSN of the oldest message. */
+    private void goBack(int psn) {
+        sendPsn = psn;
+        sendIndex = 0;
+        ackReqPsn = (psn - 1) & Packet.MASK_24;
+        pump();
+        armTimer(true);
     }
 
     // ---------------------------------------------------------------- the retransmission timer
 
-    private void armTimer() {
+    /**
+     * Starts the timer from now if it is not running; {@code restart}: the peer answered, or everything
+     * unacknowledged was sent again, so the wait starts over (new requests alone do not push it back).
+     */
+    private void armTimer(boolean restart) {
         int code = qp.timeoutCode();
-        if (code == 0) {
+        if (code == 0 || count == 0) {
             return;
         }
-        int generation = ++timerGeneration;
-        // 4.096 microseconds times 2^timeout (IBA 9.7.6.1.3).
-        long micros = Math.max(1, (4096L << Math.min(code, 31)) / 1000);
+        if (restart || !timerArmed) {
+            lastProgress = System.nanoTime();
+        }
+        if (!timerArmed) {
+            timerArmed = true;
+            schedule(timeoutMicros(code));
+        }
+    }
+
+    /** 4.096 microseconds times 2^timeout (IBA 9.7.6.1.3). */
+    private static long timeoutMicros(int code) {
+        return Math.max(1, (4096L << Math.min(code, 31)) / 1000);
+    }
+
+    private void schedule(long micros) {
+        int generation = timerGeneration;
         EngineTimer.schedule(() -> onTimeout(generation), micros);
     }
 
     private void onTimeout(int generation) {
         qp.lock.lock();
         try {
-            if (generation != timerGeneration || cur == null || qp.isClosed() || qp.state != QpState.RTS
-                    && qp.state != QpState.SQD) {
+            if (generation != timerGeneration || !timerArmed) {
+                return;
+            }
+            timerArmed = false;
+            if (count == 0 || rnrWait || qp.isClosed() || qp.state != QpState.RTS && qp.state != QpState.SQD) {
+                return;
+            }
+            long timeout = timeoutMicros(qp.timeoutCode()) * 1000;
+            long left = lastProgress + timeout - System.nanoTime();
+            if (left > 0) {
+                // Progress since the timer started: wait out the rest.
+                timerArmed = true;
+                schedule(Math.max(1, left / 1000));
                 return;
             }
             if (retriesLeft == 0) {
-                finish(RETRY_EXC_ERR);
+                completeOldest(RETRY_EXC_ERR);
                 return;
             }
             retriesLeft--;
-            sent = acked;
-            pump();
-            armTimer();
+            goBack(ackPsn);
         } finally {
             qp.release();
         }

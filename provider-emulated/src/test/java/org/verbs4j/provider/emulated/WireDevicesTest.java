@@ -45,7 +45,7 @@ import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.emulated.internal.wire.Reject;
 
 /**
- * Two wire devices of this JVM ({@code VERBS4J_EMULATED_ROCE=127.0.79.1,127.0.79.2}, set by the build's
+ * Two wire devices of this JVM ({@code VERBS4J_EMULATED_ROCE=127.0.79.1:0,127.0.79.2:0}, one free port, set by the build's
  * {@code wire} test run) talking RoCE v2 over loopback UDP: every RC opcode across MTU-sized packets, RNR,
  * a remote access error, retransmission running out, UC, UD with its GRH, and garbage datagrams.
  */
@@ -54,6 +54,11 @@ class WireDevicesTest {
     static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
             | AccessFlags.REMOTE_ATOMIC;
     static final int SIZE = 1 << 20;
+    /**
+     * About 1.07 s (4.096 us x 2^18), times 7 retries: a receive thread starved on a loaded 2-core build machine
+     * may leave an ACK unread for a while; nothing is lost on loopback.
+     */
+    static final int ACK_TIMEOUT = 18;
 
     private final Arena arena = Arena.ofShared();
     private Context ctxA;
@@ -115,8 +120,8 @@ class WireDevicesTest {
     private QueuePair[] rcPair(int rnrRetry) {
         QueuePair a = qp(pdA, cqA, QpType.RC);
         QueuePair b = qp(pdB, cqB, QpType.RC);
-        connect(a, ctxB, b.qpNum(), QpType.RC, 14, 7, rnrRetry);
-        connect(b, ctxA, a.qpNum(), QpType.RC, 14, 7, rnrRetry);
+        connect(a, ctxB, b.qpNum(), QpType.RC, ACK_TIMEOUT, 7, rnrRetry);
+        connect(b, ctxA, a.qpNum(), QpType.RC, ACK_TIMEOUT, 7, rnrRetry);
         return new QueuePair[] {a, b};
     }
 
@@ -371,7 +376,7 @@ class WireDevicesTest {
             for (int i = 0; i < 500; i++) {
                 byte[] junk = new byte[rnd.nextInt(200)];
                 rnd.nextBytes(junk);
-                ch.send(ByteBuffer.wrap(junk), new InetSocketAddress("127.0.79.2", 4791));
+                ch.send(ByteBuffer.wrap(junk), ep.local);
             }
         }
         long deadline = System.nanoTime() + 5_000_000_000L;

@@ -101,6 +101,8 @@ class WireFuzzTest {
 
     private DatagramChannel bind(byte[] addr) throws IOException {
         DatagramChannel ch = DatagramChannel.open(java.net.StandardProtocolFamily.INET);
+        // A window's worth of packets arrives at once.
+        ch.setOption(java.net.StandardSocketOptions.SO_RCVBUF, 4 << 20);
         ch.bind(new InetSocketAddress(java.net.InetAddress.getByAddress(addr), port));
         ch.configureBlocking(false);
         return ch;
@@ -200,8 +202,8 @@ class WireFuzzTest {
         // A real pair between the devices, which the packets also aim at.
         QueuePair rA = qp(pdA, cqA, QpType.RC);
         QueuePair rB = qp(pdB, cqB, QpType.RC);
-        connect(rA, ctxB.queryGid(1, 1), rB.qpNum(), 14);
-        connect(rB, ctxA.queryGid(1, 1), rA.qpNum(), 14);
+        connect(rA, ctxB.queryGid(1, 1), rB.qpNum(), WireDevicesTest.ACK_TIMEOUT);
+        connect(rB, ctxA.queryGid(1, 1), rA.qpNum(), WireDevicesTest.ACK_TIMEOUT);
 
         // The capture QPs: one real request each to the fuzzer, which never answers them properly.
         List<ByteBuffer> captured = new ArrayList<>();
@@ -375,24 +377,25 @@ class WireFuzzTest {
     void ackForAnUnsentPacketIsDropped() throws Exception {
         ProtectionDomain pdA = ctxA.allocPd();
         CompletionQueue cqA = ctxA.createCq(16);
-        MemoryRegion mrA = pdA.registerMemory(arena.allocate(128 * 1024, 64), ACCESS);
+        int window = WireTransport.WINDOW;
+        MemoryRegion mrA = pdA.registerMemory(arena.allocate(2 * window * 1024, 64), ACCESS);
         QueuePair q = qp(pdA, cqA, QpType.RC);
         connect(q, Gid.ofIpv4(FUZZER), FUZZER_QPN, 0);
-        // 128 KiB at MTU 1024: 128 packets, of which the window lets 64 go before an ACK.
+        // At MTU 1024, twice the window's packets, of which the window lets half go before an ACK.
         q.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .rdma(0x1000, 0x77).sgList(Sge.of(mrA, 0, 128 * 1024)));
-        receivePackets(WireTransport.WINDOW);
+                .rdma(0x1000, 0x77).sgList(Sge.of(mrA, 0, 2 * window * 1024)));
+        receivePackets(window);
         long badPsn = roce0.roce.rejected(Reject.BAD_PSN);
-        ack(q.qpNum(), RQ_PSN + 127);
+        ack(q.qpNum(), RQ_PSN + 2 * window - 1);
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (roce0.roce.rejected(Reject.BAD_PSN) == badPsn && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
         assertEquals(badPsn + 1, roce0.roce.rejected(Reject.BAD_PSN), "the ACK of the unsent last packet is dropped");
         assertEquals(0, cqA.poll(wc), "and completes nothing");
-        ack(q.qpNum(), RQ_PSN + 63);
-        receivePackets(64);
-        ack(q.qpNum(), RQ_PSN + 127);
+        ack(q.qpNum(), RQ_PSN + window - 1);
+        receivePackets(window);
+        ack(q.qpNum(), RQ_PSN + 2 * window - 1);
         assertEquals(WcStatus.SUCCESS, awaitWrId(cqA, 1), "the ACK of the last packet, once sent, completes it");
     }
 

@@ -70,7 +70,7 @@ class WireTwoProcessTest {
     static void connect(QueuePair qp, Gid peer, int peerQpn) {
         qp.modify(QpAttributes.toInit(1, 0, AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ));
         qp.modify(QpAttributes.toRtr(AhAttributes.roce(peer, 1, 1), Mtu.MTU_1024, peerQpn, 0, 1, 12));
-        qp.modify(QpAttributes.toRts(0, 14, 7, 7, 1));
+        qp.modify(QpAttributes.toRts(0, 18, 7, 7, 1));
     }
 
     static WcStatus one(CompletionQueue cq, WorkCompletionBatch wc) {
@@ -90,7 +90,9 @@ class WireTwoProcessTest {
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 Child.class.getName()).redirectError(ProcessBuilder.Redirect.INHERIT);
-        pb.environment().put(RoceConfig.ENV, "127.0.79.3");
+        // The child's device on this JVM's port (a free one the build's port 0 picked): peers share one port.
+        int port = ((EmulatedDevice) new EmulatedProvider().device("roce0")).roce.localPort;
+        pb.environment().put(RoceConfig.ENV, "127.0.79.3:" + port);
         Process child = pb.start();
         try (Arena arena = Arena.ofShared();
              Context ctx = new EmulatedProvider().device("roce0").open();

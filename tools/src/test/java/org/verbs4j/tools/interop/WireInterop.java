@@ -51,7 +51,7 @@ import org.verbs4j.tools.cli.Providers;
  * {@code softroce/steps/wire-interop.sh}: role {@code rxe} opens a kernel rxe device through the FFM provider,
  * role {@code wire} the emulated provider's RoCE v2 wire device; the two meet over a TCP socket, exchange GID,
  * QPN, PSN, rkey and address, and run the same list of cases in lockstep. In each case one side is the
- * requester and posts one signaled WR; the responder prepares its memory and receives first, and checks its
+ * requester and posts one signaled WR (the burst case: twelve at once, which the requester pipelines); the responder prepares its memory and receives first, and checks its
  * memory, its receive completion and the canary bytes behind the data afterwards. Every case runs in both
  * directions.
  *
@@ -70,6 +70,8 @@ public final class WireInterop {
     private static final long DST = 2 * MIB;
     private static final long REGION = 4 * MIB;
     private static final int CANARY_BYTES = 64;
+    /** The distance between the burst case's regions, bytes. */
+    private static final long BURST_STRIDE = 8192;
     private static final byte CANARY = (byte) 0xa5;
     private static final int UD_QKEY = 0x1234abcd;
     private static final int PORT = 1;
@@ -255,6 +257,7 @@ public final class WireInterop {
                     dataCase(dir, req, op, size);
                 }
             }
+            burstCase(dir, req);
             atomicCase(dir, req, WrOpcode.ATOMIC_CMP_AND_SWP, true);
             atomicCase(dir, req, WrOpcode.ATOMIC_CMP_AND_SWP, false);
             atomicCase(dir, req, WrOpcode.ATOMIC_FETCH_AND_ADD, true);
@@ -277,6 +280,7 @@ public final class WireInterop {
                     dataCase(dir, req, op, size);
                 }
             }
+            burstCase(dir, req);
             atomicCase(dir, req, WrOpcode.ATOMIC_FETCH_AND_ADD, true);
             atomicCase(dir, req, WrOpcode.ATOMIC_CMP_AND_SWP, true);
         }
@@ -361,6 +365,78 @@ public final class WireInterop {
             }
             finishResponder(name, err);
         }
+    }
+
+    /**
+     * Twelve signaled WRs posted at once, so that they are in flight together: 8 RDMA WRITEs and then 4 RDMA
+     * READs (as many as {@code max_rd_atomic}) of 4097 bytes each, in regions {@link #BURST_STRIDE} apart. Each
+     * completes exactly once, in order, with its bytes; under loss, RETRY_EXC_ERR is allowed as for one WR.
+     */
+    private void burstCase(String dir, boolean req) {
+        String name = phase + " " + dir + " burst of 8 RDMA WRITEs and 4 RDMA READs, 4097 B each";
+        int seed = ++caseNo;
+        int writes = 8;
+        int reads = 4;
+        int size = 4097;
+        if (req) {
+            String[] ready = expect("ready").split(" ");
+            int rkey = Integer.parseUnsignedInt(ready[1]);
+            long addr = Long.parseLong(ready[2]);
+            List<SendWr> wrs = new ArrayList<>();
+            for (int i = 0; i < writes; i++) {
+                fill(SRC + i * BURST_STRIDE, size, seed + i);
+                wrs.add(new SendWr().wrId(seed * 100L + i).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                        .sgList(Sge.of(mr, SRC + i * BURST_STRIDE, size)).rdma(addr + i * BURST_STRIDE, rkey));
+            }
+            for (int j = 0; j < reads; j++) {
+                canary(DST + j * BURST_STRIDE, size + CANARY_BYTES);
+                wrs.add(new SendWr().wrId(seed * 100L + writes + j).opcode(WrOpcode.RDMA_READ)
+                        .sendFlags(SendFlags.SIGNALED).sgList(Sge.of(mr, DST + j * BURST_STRIDE, size))
+                        .rdma(addr + (writes + j) * BURST_STRIDE, rkey));
+            }
+            String err;
+            try {
+                qp.postSend(wrs);
+                err = awaitBurst(seed * 100L, wrs.size());
+            } catch (RuntimeException e) {
+                err = "postSend failed: " + e;
+            }
+            for (int j = 0; j < reads && err == null; j++) {
+                err = check(DST + j * BURST_STRIDE, size, seed + writes + j);
+            }
+            finishRequester(name, err);
+        } else {
+            for (int i = 0; i < writes; i++) {
+                canary(DST + i * BURST_STRIDE, size + CANARY_BYTES);
+            }
+            for (int j = 0; j < reads; j++) {
+                fill(DST + (writes + j) * BURST_STRIDE, size, seed + writes + j);
+            }
+            say("ready " + Integer.toUnsignedString(mr.rkey()) + " " + (mr.address() + DST));
+            String err = requesterDone();
+            for (int i = 0; i < writes && err == null; i++) {
+                err = check(DST + i * BURST_STRIDE, size, seed + i);
+            }
+            finishResponder(name, err);
+        }
+    }
+
+    /** The burst's completions: wr_ids {@code base} to {@code base + n - 1}, each once, in order, each a success. */
+    private String awaitBurst(long base, int n) {
+        for (int k = 0; k < n; k++) {
+            if (!pollOne(scq)) {
+                return "no completion for WR " + k + " of " + n + " in " + POLL_MS / 1000 + " s";
+            }
+            WcStatus st = wc.status(0);
+            if (lossy && st == WcStatus.RETRY_EXC_ERR) {
+                retryExceeded++;
+                return "RETRY_EXC_ERR";
+            }
+            if (wc.wrId(0) != base + k || st != WcStatus.SUCCESS) {
+                return "completion " + k + " is wr_id " + wc.wrId(0) + " " + st + ", expected " + (base + k) + " SUCCESS";
+            }
+        }
+        return scq.poll(wc) != 0 ? "a completion beyond the burst: " + wc.get(0) : null;
     }
 
     private void atomicCase(String dir, boolean req, WrOpcode op, boolean match) {

@@ -98,6 +98,11 @@ public final class Completer {
         return Requester.BLOCKED;
     }
 
+    /** Whether an RNR NAK's timer runs: the WQE it stopped waits until it fires. */
+    boolean rnrTimerRunning() {
+        return rnrTimerArmed;
+    }
+
     private void onRnrTimer() {
         qp.lock().lock();
         rnrTimerArmed = false;

@@ -35,6 +35,9 @@ public interface EngineQp {
 
     int maxDestRdAtomic();
 
+    /** The QP's {@code max_rd_atomic}: how many RDMA READs and atomics its requester may have in flight. */
+    int maxRdAtomic();
+
     int rnrRetry();
 
     SendQueue sendQueue();

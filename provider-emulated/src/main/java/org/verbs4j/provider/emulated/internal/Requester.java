@@ -11,6 +11,7 @@ import org.verbs4j.AccessFlags;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
+import org.verbs4j.SendFlags;
 import org.verbs4j.WcStatus;
 
 /**
@@ -19,12 +20,20 @@ import org.verbs4j.WcStatus;
  * local SGEs and lengths, hands every other WQE to the {@link Transport} as a request, and gives the answer
  * to the {@link Completer}. A WQE that must wait (an RNR NAK) stays at the head of the queue with every WQE
  * behind it. In ERR the queue is flushed (a send error moves any QP type to ERR, never to SQE, as in rxe).
- * Nothing here allocates.
+ *
+ * <p>A transport that answers later ({@link Transport#IN_FLIGHT}) gets the WQEs behind the head too, back to
+ * back, as rxe pipelines them: the WQEs between the head and {@code next} are in flight, and their answers come
+ * in order, each for the head. A WQE joins them only under rxe's rules: not a local operation, not one with
+ * {@code IBV_SEND_FENCE} (which waits until every WQE before it has completed), at most {@code max_rd_atomic}
+ * RDMA READs and atomics at a time (at least one), and not one that fails its local checks (its error waits until
+ * the WQEs before it have completed, so that completions stay in order). Nothing here allocates.
  */
 public final class Requester {
     /** What executing a WQE did: finished it, or left it at the head of the queue to wait. */
     static final int DONE = 0;
     static final int BLOCKED = 1;
+    /** What executing a WQE did: handed it to the transport, whose answer comes later. */
+    static final int STARTED = 2;
 
     private static final int LOC_LEN_ERR = WcStatus.LOC_LEN_ERR.value();
     private static final int LOC_QP_OP_ERR = WcStatus.LOC_QP_OP_ERR.value();
@@ -42,8 +51,15 @@ public final class Requester {
     private final long maxMessageSize;
     private final long mtu;
     private boolean progressing;
-    /** The head WQE was sent and waits for {@link #answer} ({@link Transport#IN_FLIGHT}). */
-    private boolean awaiting;
+    /**
+     * The sequence number of the next WQE to execute: those from the send queue's head up to here were handed
+     * to the transport and wait for {@link #answer} ({@link Transport#IN_FLIGHT}), oldest first.
+     */
+    private long next;
+    /** How many of the WQEs in flight are RDMA READs or atomics (at most {@code max_rd_atomic}). */
+    private int readsAtomicsInFlight;
+    /** The head WQE got an RNR NAK through {@link #answer}: the transport sends it again from here. */
+    private boolean rnrWaiting;
 
     /**
      * @param maxMessageSize the device's {@code max_msg_sz}, bytes
@@ -71,69 +87,142 @@ public final class Requester {
         }
         progressing = true;
         try {
+            if (next - sq.head < 0) {
+                // The send queue was cleared (RESET) under us.
+                next = sq.head;
+            }
             while (sq.head != sq.tail) {
-                SendWqe w = sq.slot(sq.head);
                 QpState s = qp.state();
                 if (s == QpState.ERR) {
-                    awaiting = false;
-                    completer.complete(w, WR_FLUSH_ERR);
-                } else if (awaiting || s != QpState.RTS) {
-                    break;
-                } else if (executeGuarded(w) == BLOCKED) {
+                    flush();
                     break;
                 }
-                sq.head++;
+                if (s != QpState.RTS) {
+                    break;
+                }
+                if (rnrWaiting) {
+                    if (completer.rnrTimerRunning()) {
+                        break;
+                    }
+                    rnrWaiting = false;
+                    // The head and the WQEs behind it are still the transport's: it sends them again.
+                    int r = transport.request(sq.slot(sq.head));
+                    if (r != Transport.IN_FLIGHT) {
+                        finishHead(r);
+                    }
+                    continue;
+                }
+                if (next == sq.tail) {
+                    break;
+                }
+                SendWqe w = sq.slot(next);
+                if (next != sq.head && !mayJoin(w)) {
+                    break;
+                }
+                int r = executeGuarded(w, next == sq.head);
+                if (r == STARTED) {
+                    next++;
+                    if (isReadOrAtomic(w.opcode)) {
+                        readsAtomicsInFlight++;
+                    }
+                } else if (r == BLOCKED) {
+                    break;
+                } else {
+                    sq.head++;
+                    next = sq.head;
+                }
             }
         } finally {
             progressing = false;
         }
+    }
+
+    /** In ERR: completes every WQE, in flight or not, with WR_FLUSH_ERR, signaled or not. */
+    private void flush() {
+        while (sq.head != sq.tail) {
+            completer.complete(sq.slot(sq.head), WR_FLUSH_ERR);
+            sq.head++;
+        }
+        next = sq.head;
+        readsAtomicsInFlight = 0;
+        rnrWaiting = false;
+    }
+
+    /** Whether {@code w} may be sent while the WQEs before it are in flight (rxe's {@code req_next_wqe} rules). */
+    private boolean mayJoin(SendWqe w) {
+        int op = w.opcode;
+        if (op == OP_LOCAL_INV || op == OP_BIND_MW || (w.flags & SendFlags.FENCE) != 0) {
+            return false;
+        }
+        return !isReadOrAtomic(op) || readsAtomicsInFlight < Math.max(1, qp.maxRdAtomic());
+    }
+
+    private static boolean isReadOrAtomic(int op) {
+        return op == OP_RDMA_READ || op == OP_CMP_SWP || op == OP_FETCH_ADD || op == OP_ATOMIC_WRITE;
     }
 
     /**
      * The answer to the head WQE, which a transport returned {@link Transport#IN_FLIGHT} for: a WC status,
      * {@link Transport#DROPPED} or {@link Transport#RNR_NAK}. The caller holds the QP's lock and leaves
      * through {@link EngineQp#release()}, which goes on with the WQEs behind it. Ignored if nothing waits
-     * (the QP was flushed meanwhile).
+     * (the QP was flushed meanwhile). After an RNR NAK the head stays, and the next {@link #progress} hands it
+     * to the transport again (which sends it and the WQEs in flight behind it once more).
      */
     public void answer(int r) {
-        if (!awaiting || sq.head == sq.tail) {
+        if (next == sq.head || rnrWaiting) {
             return;
         }
-        awaiting = false;
         // As inside progress(): a QP that moves to ERR here flushes the WQEs behind this one, not this one.
         progressing = true;
         try {
-            if (completer.finish(sq.slot(sq.head), r) == DONE) {
-                sq.head++;
-            }
+            finishHead(r);
         } finally {
             progressing = false;
         }
     }
 
-    /** Whether the head WQE waits for an answer from the transport. */
-    public boolean awaiting() {
-        return awaiting;
+    /** Ends the head WQE, in flight, with the answer {@code r}; an RNR NAK leaves it waiting. */
+    private void finishHead(int r) {
+        SendWqe w = sq.slot(sq.head);
+        if (completer.finish(w, r) == DONE) {
+            sq.head++;
+            if (isReadOrAtomic(w.opcode)) {
+                readsAtomicsInFlight--;
+            }
+        } else {
+            rnrWaiting = true;
+        }
     }
 
-    /** The QP moved to RESET: nothing waits any more. */
+    /** Whether WQEs wait for answers from the transport. */
+    public boolean awaiting() {
+        return next != sq.head && !rnrWaiting;
+    }
+
+    /** The QP moved to RESET (its send queue was cleared): nothing waits any more. */
     public void clear() {
-        awaiting = false;
+        next = sq.head;
+        readsAtomicsInFlight = 0;
+        rnrWaiting = false;
     }
 
     /**
      * Executes a WQE; if a registered segment became unusable underneath it (its arena was closed while
      * registered), the WR completes with LOC_PROT_ERR instead of the exception escaping into a poster.
      */
-    private int executeGuarded(SendWqe w) {
+    private int executeGuarded(SendWqe w, boolean alone) {
         try {
-            return execute(w);
+            return execute(w, alone);
         } catch (IllegalStateException | IndexOutOfBoundsException e) {
-            return completer.fail(w, LOC_PROT_ERR);
+            return alone ? completer.fail(w, LOC_PROT_ERR) : BLOCKED;
         }
     }
 
-    private int execute(SendWqe w) {
+    /**
+     * Executes {@code w}; {@code alone} when no WQE before it is in flight. One that is not alone and fails a
+     * local check is left to wait ({@link #BLOCKED}) until those before it have completed.
+     */
+    private int execute(SendWqe w, boolean alone) {
         int op = w.opcode;
         if (op == OP_LOCAL_INV) {
             return qp.invalidate(w.invalidateRkey) ? completer.done(w) : completer.fail(w, LOC_QP_OP_ERR);
@@ -142,19 +231,18 @@ public final class Requester {
             return qp.bindWindow(w) ? completer.done(w) : completer.fail(w, MW_BIND_ERR);
         }
         boolean localWrite = op == OP_RDMA_READ || op == OP_CMP_SWP || op == OP_FETCH_ADD;
+        int local = 0;
         if (!w.isInline && !resolveLocal(w, localWrite)) {
-            return completer.fail(w, LOC_PROT_ERR);
+            local = LOC_PROT_ERR;
+        } else if (w.length > maxMessageSize || !atomicOperandFits(w) || type == QpType.UD && w.length > mtu) {
+            local = LOC_LEN_ERR;
         }
-        if (w.length > maxMessageSize || !atomicOperandFits(w)) {
-            return completer.fail(w, LOC_LEN_ERR);
-        }
-        if (type == QpType.UD && w.length > mtu) {
-            return completer.fail(w, LOC_LEN_ERR);
+        if (local != 0) {
+            return alone ? completer.fail(w, local) : BLOCKED;
         }
         int r = transport.request(w);
         if (r == Transport.IN_FLIGHT) {
-            awaiting = true;
-            return BLOCKED;
+            return STARTED;
         }
         return completer.finish(w, r);
     }

@@ -7,8 +7,11 @@ package org.verbs4j.provider.emulated.internal;
  *
  * <p>The answer comes back in one of two ways. A transport that reaches the responder on the calling thread
  * (in the JVM) returns it from {@link #request}. A transport that sends packets returns {@link #IN_FLIGHT}
- * and later, holding the QP's lock, hands the answer to {@link Requester#answer}; the WQE waits at the head
- * of the send queue, with every WQE behind it, until then.
+ * and later, holding the QP's lock, hands the answer to {@link Requester#answer}. Meanwhile the requester may
+ * hand it the WQEs behind (several messages in flight, as rxe pipelines them); the answers come in the order of
+ * the requests, each for the oldest unanswered one, and once a request is in flight every later one is in flight
+ * too (never answered at once). After an {@link #RNR_NAK} answer, the requester hands the oldest WQE over again:
+ * the transport then sends it, and those in flight behind it, once more.
  *
  * <p>The request is the requester's {@link SendWqe} itself: its header fields (opcode, rkey, remote address,
  * immediate data, UD destination) and its payload (the gather list as resolved by the requester, or the

@@ -1,0 +1,252 @@
+package org.verbs4j.provider.emulated;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.verbs4j.AccessFlags;
+import org.verbs4j.AhAttributes;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Context;
+import org.verbs4j.Gid;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.Mtu;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
+import org.verbs4j.Sge;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletionBatch;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.emulated.internal.wire.Icrc;
+import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
+import org.verbs4j.provider.emulated.internal.wire.Opcode;
+import org.verbs4j.provider.emulated.internal.wire.Packet;
+
+/**
+ * Several messages in flight per RC QP on the wire device, seen from its peer: a test socket (127.0.79.6) is the
+ * connected responder of a QP on {@code roce0}, reads the request packets it is sent and answers them by hand.
+ * WRs go back to back before any answer; one ACK completes several, in order; {@code max_rd_atomic} bounds the
+ * READs in flight and {@code IBV_SEND_FENCE} waits for them; a PSN sequence NAK and a timeout resend from the
+ * first unacknowledged PSN (go-back-N), and every WR still completes once.
+ */
+@Tag("wire")
+class WirePipelineTest {
+    static final byte[] PEER = {127, 0, 79, 6};
+    static final int PEER_QPN = 0x00beef;
+    static final int PSN = 0x200;
+    static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
+    /** How long the peer listens for a packet that must not come, ms (well under the ACK timeout). */
+    static final long QUIET_MS = 300;
+
+    private final Arena arena = Arena.ofShared();
+    private final Icrc icrc = new Icrc();
+    private final WorkCompletionBatch wc = new WorkCompletionBatch(16);
+    private EmulatedDevice roce0;
+    private Context ctx;
+    private DatagramChannel peer;
+    private CompletionQueue cq;
+    private MemoryRegion mr;
+    private QueuePair qp;
+
+    @BeforeEach
+    void open() throws IOException {
+        roce0 = (EmulatedDevice) new EmulatedProvider().device("roce0");
+        ctx = roce0.open();
+        peer = DatagramChannel.open(StandardProtocolFamily.INET);
+        peer.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
+        peer.bind(new InetSocketAddress(InetAddress.getByAddress(PEER), roce0.roce.localPort));
+        peer.configureBlocking(false);
+        ProtectionDomain pd = ctx.allocPd();
+        cq = ctx.createCq(64);
+        mr = pd.registerMemory(arena.allocate(64 * 1024, 64), ACCESS);
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        peer.close();
+        ctx.close();
+        arena.close();
+    }
+
+    /** The QP, connected to the peer socket: ACK timeout code {@code timeout}, 7 retries, {@code maxRdAtomic}. */
+    private void connect(int maxRdAtomic, int timeout) {
+        qp = mr.pd().createQp(QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(32).maxRecvWr(4).build());
+        qp.modify(QpAttributes.toInit(1, 0, ACCESS & ~AccessFlags.LOCAL_WRITE));
+        qp.modify(QpAttributes.toRtr(AhAttributes.roce(Gid.ofIpv4(PEER), 1, 1), Mtu.MTU_1024, PEER_QPN, PSN, 4, 1));
+        qp.modify(QpAttributes.toRts(PSN, timeout, 7, 7, maxRdAtomic));
+    }
+
+    private SendWr write(long wrId, int flags) {
+        return new SendWr().wrId(wrId).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED | flags)
+                .rdma(0x1000, 0x77).sgList(Sge.of(mr, 0, 100));
+    }
+
+    private SendWr read(long wrId) {
+        return new SendWr().wrId(wrId).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
+                .rdma(0x2000, 0x77).sgList(Sge.of(mr, 8 * wrId, 8));
+    }
+
+    /** The next {@code n} packets at the peer, parsed (the ICRC checked). */
+    private List<Packet> receive(int n) throws Exception {
+        List<Packet> got = new ArrayList<>();
+        ByteBuffer b = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (got.size() < n && System.nanoTime() < deadline) {
+            if (peer.receive(b.clear()) == null) {
+                Thread.sleep(1);
+                continue;
+            }
+            int len = b.position();
+            Packet p = new Packet();
+            Ipv4Udp ip = new Ipv4Udp().set(roce0.roce.localAddr, roce0.roce.localPort, ipv4(PEER), roce0.roce.localPort);
+            assertNull(p.parse(b, len, icrc, ip), "a packet of ours that does not parse");
+            assertEquals(PEER_QPN, p.destQpn);
+            got.add(p);
+        }
+        assertEquals(n, got.size(), "packets at the peer");
+        return got;
+    }
+
+    /** Asserts that no packet reaches the peer for {@link #QUIET_MS}. */
+    private void assertQuiet(String why) throws Exception {
+        ByteBuffer b = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
+        long deadline = System.nanoTime() + QUIET_MS * 1_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (peer.receive(b.clear()) != null) {
+                Packet p = new Packet();
+                p.parse(b, b.position(), null, null);
+                throw new AssertionError(why + ": " + p);
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    /** Sends the peer's answer: an ACK or NAK ({@code syndrome}) or a READ response of {@code payload} bytes. */
+    private void answer(int operation, int psn, int syndrome, int payload) throws IOException {
+        Packet h = new Packet();
+        h.opcode = Opcode.RC | operation;
+        h.destQpn = qp.qpNum();
+        h.psn = psn & Packet.MASK_24;
+        h.syndrome = syndrome;
+        h.payloadLength = payload;
+        ByteBuffer p = ByteBuffer.allocate(256);
+        int off = h.writeHeaders(p);
+        for (int i = 0; i < payload; i++) {
+            p.put(off + i, (byte) (psn + i));
+        }
+        int len = h.seal(p, icrc, new Ipv4Udp().set(ipv4(PEER), roce0.roce.localPort, roce0.roce.localAddr,
+                roce0.roce.localPort));
+        peer.send(p.position(0).limit(len), new InetSocketAddress(roce0.roce.local.getAddress(), roce0.roce.localPort));
+    }
+
+    private void ack(int psn) throws IOException {
+        answer(Opcode.ACKNOWLEDGE, psn, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0);
+    }
+
+    /** Polls {@code n} completions and asserts their WR ids, in order, and that each succeeded. */
+    private void assertCompleted(long... wrIds) throws Exception {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        int got = 0;
+        while (got < wrIds.length && System.nanoTime() < deadline) {
+            int n = cq.poll(wc);
+            for (int i = 0; i < n; i++, got++) {
+                assertTrue(got < wrIds.length, "an extra completion, WR " + wc.wrId(i));
+                assertEquals(wrIds[got], wc.wrId(i), "completion " + got + " in order");
+                assertEquals(WcStatus.SUCCESS, wc.status(i), "WR " + wc.wrId(i));
+            }
+            if (n == 0) {
+                Thread.sleep(1);
+            }
+        }
+        assertEquals(wrIds.length, got, "completions");
+        Thread.sleep(50);
+        assertEquals(0, cq.poll(wc), "no completion twice");
+    }
+
+    private static int ipv4(byte[] a) {
+        return (a[0] & 0xff) << 24 | (a[1] & 0xff) << 16 | (a[2] & 0xff) << 8 | a[3] & 0xff;
+    }
+
+    @Test
+    @DisplayName("RC WRs go out back to back before any answer; one ACK for the last PSN completes them all, in order")
+    void severalInFlightOneAck() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(write(1, 0), write(2, 0), write(3, 0), write(4, 0)));
+        List<Packet> got = receive(4);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(PSN + i, got.get(i).psn, "consecutive PSNs");
+            assertEquals(Opcode.RC | Opcode.RDMA_WRITE_ONLY, got.get(i).opcode);
+        }
+        assertTrue(got.get(3).ackReq, "the newest message asks for an ACK");
+        assertEquals(0, cq.poll(wc), "nothing completes before an answer");
+        ack(PSN + 3);
+        assertCompleted(1, 2, 3, 4);
+    }
+
+    @Test
+    @DisplayName("max_rd_atomic bounds the READs in flight; a FENCE waits until the READs before it are answered")
+    void maxRdAtomicAndFence() throws Exception {
+        // A timeout well past the quiet periods, so that nothing is sent again meanwhile.
+        connect(2, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(read(1), read(2), read(3), write(4, SendFlags.FENCE)));
+        List<Packet> got = receive(2);
+        assertEquals(Opcode.RC | Opcode.RDMA_READ_REQUEST, got.get(0).opcode);
+        assertEquals(PSN + 1, got.get(1).psn);
+        assertQuiet("a third READ while max_rd_atomic is 2");
+        answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 8);
+        assertEquals(PSN + 2, receive(1).getFirst().psn, "the third READ once the first is answered");
+        assertQuiet("the fenced WRITE while READs are in flight");
+        answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN + 1, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 8);
+        answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN + 2, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 8);
+        Packet w = receive(1).getFirst();
+        assertEquals(Opcode.RC | Opcode.RDMA_WRITE_ONLY, w.opcode, "the fenced WRITE once the READs are answered");
+        assertEquals(PSN + 3, w.psn);
+        ack(PSN + 3);
+        assertCompleted(1, 2, 3, 4);
+        for (int r = 1; r <= 3; r++) {
+            assertEquals((byte) (PSN + r - 1), mr.segment().get(ValueLayout.JAVA_BYTE, 8L * r), "READ " + r + "'s data");
+        }
+    }
+
+    @Test
+    @DisplayName("Go-back-N: a PSN sequence NAK resends from its PSN, a timeout from the first unacknowledged one; "
+            + "each WR completes once")
+    void goBackN() throws Exception {
+        connect(4, 14); // 67 ms
+        qp.postSend(List.of(write(1, 0), write(2, 0), write(3, 0), write(4, 0)));
+        receive(4);
+        answer(Opcode.ACKNOWLEDGE, PSN + 2, Packet.AETH_NAK | Packet.NAK_PSN_SEQUENCE_ERROR, 0);
+        List<Packet> again = receive(2);
+        assertEquals(PSN + 2, again.get(0).psn, "resent from the PSN the NAK names");
+        assertEquals(PSN + 3, again.get(1).psn);
+        assertCompleted(1, 2);
+        // No answer now: after the timeout both are sent again, from the first unacknowledged PSN.
+        again = receive(2);
+        assertEquals(PSN + 2, again.get(0).psn, "resent after the timeout");
+        assertEquals(PSN + 3, again.get(1).psn);
+        ack(PSN + 3);
+        assertCompleted(3, 4);
+    }
+}
