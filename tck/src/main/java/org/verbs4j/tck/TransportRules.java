@@ -690,17 +690,18 @@ public abstract class TransportRules extends TckArea {
     void required_udSolicited() {
         assumeQp(QpType.UD);
         assumeTrue(caps().completionChannel(), "capability: the device has no completion channels");
-        CompletionChannel ch = tb.context().createCompletionChannel();
-        CompletionQueue cqB = tb.context().createCq(16, ch, 0);
+        Testbed far = tb.peer();
+        CompletionChannel ch = far.context().createCompletionChannel();
+        CompletionQueue cqB = far.context().createCq(16, ch, 0);
         CompletionQueue cqA = tb.cq(16);
         QueuePair a = tb.qp(QpType.UD, cqA, null);
-        QueuePair b = tb.qp(QpType.UD, cqB, null);
+        QueuePair b = far.qp(QpType.UD, cqB, null);
         tb.bringUp(a, 0, 7);
-        tb.bringUp(b, 0, 7);
-        MemoryRegion buf = tb.buffer(256);
+        far.bringUp(b, 0, 7);
+        MemoryRegion buf = far.buffer(256);
         b.postRecv(new RecvWr(1, Sge.of(buf, 0, 128)));
         b.postRecv(new RecvWr(2, Sge.of(buf, 128, 128)));
-        AddressHandle ah = tb.ah();
+        AddressHandle ah = tb.pd().createAh(tb.avTo(far));
         MemoryRegion src = tb.buffer(16);
         cqB.requestNotify(true);
         a.postSend(new SendWr().wrId(3).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
@@ -1021,16 +1022,18 @@ public abstract class TransportRules extends TckArea {
     @Test
     @DisplayName("required_ an RC send to a QP that no longer exists completes with RETRY_EXC_ERR once retry_cnt is spent [IBA 9.7.6.1.3, ibv_modify_qp(3) retry_cnt]")
     void required_retryExceeded() {
+        Testbed far = tb.peer();
         CompletionQueue cq = tb.cq(16);
         QueuePair a = tb.qp(QpType.RC, cq, null);
-        QueuePair gone = tb.qp(QpType.RC, tb.cq(8), null);
+        QueuePair gone = far.qp(QpType.RC, far.cq(8), null);
         tb.toInit(a);
-        tb.toRtr(a, gone.qpNum());
+        tb.toRtr(a, gone.qpNum(), far);
         a.modify(org.verbs4j.QpAttributes.toRts(Testbed.PSN, 8, 1, 0, 1)); // ~1 ms ACK timeout, one retry
         gone.close();
         MemoryRegion buf = tb.buffer(64);
+        MemoryRegion dst = far.buffer(64);
         a.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .sgList(Sge.of(buf, 0, 8)).rdma(buf.address() + 32, buf.rkey()));
+                .sgList(Sge.of(buf, 0, 8)).rdma(dst.address() + 32, dst.rkey()));
         WorkCompletion wc = Completions.awaitOne(cq, "the WRITE to a destroyed QP");
         assertEquals(WcStatus.RETRY_EXC_ERR, wc.status());
     }

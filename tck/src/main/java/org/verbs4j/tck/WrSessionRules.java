@@ -1107,15 +1107,16 @@ public abstract class WrSessionRules extends TckArea {
     void required_sessionSolicited() {
         assumeTrue(caps().completionChannel(), "capability: the device has no completion channels");
         assumeSession(QpType.RC, WrOpcode.SEND);
-        var ch = tb.context().createCompletionChannel();
-        var cqB = tb.context().createCq(16, ch, 0);
+        Testbed far = tb.peer();
+        var ch = far.context().createCompletionChannel();
+        var cqB = far.context().createCq(16, ch, 0);
         var cqA = tb.cq(16);
         QueuePair a = tb.qp(QpType.RC, cqA, opts(WrOpcode.SEND));
-        QueuePair b = tb.qp(QpType.RC, cqB, opts(WrOpcode.SEND));
-        tb.bringUp(a, b.qpNum(), 7);
-        tb.bringUp(b, a.qpNum(), 7);
+        QueuePair b = far.qp(QpType.RC, cqB, opts(WrOpcode.SEND));
+        tb.bringUp(a, b.qpNum(), 7, far);
+        far.bringUp(b, a.qpNum(), 7, tb);
         MemoryRegion buf = tb.buffer(64);
-        b.postRecv(new org.verbs4j.RecvWr(1, Sge.of(buf, 0, 32)));
+        b.postRecv(new org.verbs4j.RecvWr(1, Sge.of(far.buffer(32), 0, 32)));
         cqB.requestNotify(true);
         try (WrSession s = a.startWr()) {
             s.wrId(2);
