@@ -53,38 +53,9 @@ if [ -z "$jar" ] || [ ! -f tools/target/classpath.txt ] || [ ! -f tools/target/t
 fi
 
 # ---------------------------------------------------------------- the network
-try ip link add "$RXE_IF" type veth peer name "$JAVA_IF"
-try ip netns add "$NS"
-try ip link set "$JAVA_IF" netns "$NS"
-try ip addr add "$RXE_IP/24" dev "$RXE_IF"
-try ip link set "$RXE_IF" up
-try ip netns exec "$NS" ip link set lo up
-try ip netns exec "$NS" ip addr add "$JAVA_IP/24" dev "$JAVA_IF"
-try ip netns exec "$NS" ip link set "$JAVA_IF" up
-# The JVM asks for a 4 MiB UDP receive buffer; a 1 MiB message from rxe is 1024 packets in a burst.
-try sysctl -q -w net.core.rmem_max=16777216 net.core.wmem_max=16777216 net.core.netdev_max_backlog=10000
-try rdma link add "$RXE_DEV" type rxe netdev "$RXE_IF"
-
-gid_dir=/sys/class/infiniband/$RXE_DEV/ports/1
-idx= state=
-for ((i = 0; i < 150; i++)); do
-    state=$(cat "$gid_dir/state" 2>/dev/null || true)
-    if [[ $state == *ACTIVE* ]]; then
-        for f in "$gid_dir"/gids/*; do
-            n=${f##*/}
-            if [[ $(cat "$f" 2>/dev/null) == 0000:0000:0000:0000:0000:ffff:0a4f:0001 ]] &&
-                [[ $(cat "$gid_dir/gid_attrs/types/$n" 2>/dev/null) == "RoCE v2" ]]; then
-                idx=$n
-                break
-            fi
-        done
-    fi
-    [ -n "$idx" ] && break
-    sleep 0.2
-done
-[ -n "$idx" ] || fail "$RXE_DEV: port ${state:-none}, no RoCE v2 GID for $RXE_IP"
-echo "$RXE_DEV on $RXE_IF: GID index $idx, active MTU $(ibv_devinfo -d "$RXE_DEV" | awk '/active_mtu/ {print $2}')"
-ip netns exec "$NS" ip -br addr
+. "$(dirname "$(readlink -f "$0")")/wire-net.sh"
+wire_net_up "$NS" "$RXE_DEV" "$RXE_IF" "$JAVA_IF" "$RXE_IP" "$JAVA_IP" || fail "the network: see above"
+idx=$WIRE_NET_GID_INDEX
 
 # ---------------------------------------------------------------- the two JVMs
 cp="tools/target/test-classes:$jar:$(cat tools/target/classpath.txt)"

@@ -91,7 +91,7 @@ public abstract class CqRules extends TckArea {
     @Test
     @DisplayName("required_ a poll returns at most the batch's capacity and the rest on the next poll, oldest first [ibv_poll_cq(3) num_entries]")
     void required_pollBoundedByBatch() {
-        MemoryRegion rbuf = tb.buffer(64);
+        MemoryRegion rbuf = tb.peer().buffer(64);
         MemoryRegion src = tb.buffer(64);
         QpPair p = pairWithReceives(5, rbuf);
         sendUnawaited(p, src, 5);
@@ -112,7 +112,7 @@ public abstract class CqRules extends TckArea {
     @Test
     @DisplayName("required_ receive completions arrive in the order the receives were posted [IBA 10.8.1: RQ processed in order]")
     void required_receivesInOrder() {
-        MemoryRegion rbuf = tb.buffer(64);
+        MemoryRegion rbuf = tb.peer().buffer(64);
         MemoryRegion src = tb.buffer(64);
         QpPair p = pairWithReceives(6, rbuf);
         sendUnawaited(p, src, 6);
@@ -126,7 +126,7 @@ public abstract class CqRules extends TckArea {
     @Test
     @DisplayName("required_ a completion reports the local QP number [ibv_poll_cq(3) qp_num]")
     void required_qpNumInCompletion() {
-        MemoryRegion rbuf = tb.buffer(64);
+        MemoryRegion rbuf = tb.peer().buffer(64);
         MemoryRegion src = tb.buffer(64);
         QpPair p = pairWithReceives(1, rbuf);
         WorkCompletion s = p.send(1, src, 0, 8);
@@ -159,14 +159,16 @@ public abstract class CqRules extends TckArea {
         CompletionQueue small = tb.context().createCq(1);
         int capacity = small.capacity();
         assumeTrue(capacity <= 256, "the device grants " + capacity + " entries for a 1-entry CQ; too many to overflow quickly");
-        CompletionQueue other = tb.cq(capacity * 2 + 8);
+        Testbed far = tb.peer();
+        CompletionQueue other = far.cq(capacity * 2 + 8);
         QueuePair a = tb.qp(QpType.RC, small, b -> b.maxSendWr(capacity + 4).sqSigAll(true));
-        QueuePair b = tb.qp(QpType.RC, other, b2 -> b2.maxRecvWr(capacity + 4));
-        tb.bringUp(a, b.qpNum(), 7);
-        tb.bringUp(b, a.qpNum(), 7);
+        QueuePair b = far.qp(QpType.RC, other, b2 -> b2.maxRecvWr(capacity + 4));
+        tb.bringUp(a, b.qpNum(), 7, far);
+        far.bringUp(b, a.qpNum(), 7, tb);
         MemoryRegion buf = tb.buffer(64);
+        MemoryRegion rbuf = far.buffer(64);
         for (int i = 0; i < capacity + 2; i++) {
-            b.postRecv(new org.verbs4j.RecvWr(i, org.verbs4j.Sge.of(buf, 0, 8)));
+            b.postRecv(new org.verbs4j.RecvWr(i, org.verbs4j.Sge.of(rbuf, 0, 8)));
         }
         for (int i = 0; i < capacity + 2; i++) {
             try {
@@ -175,23 +177,25 @@ public abstract class CqRules extends TckArea {
                 break; // the QP may already be in ERR after the overflow
             }
         }
-        awaitCqErr(small, capacity);
+        awaitCqErr(tb.context(), small, capacity);
     }
 
     @Test
     @DisplayName("required_ a receive CQ that overflows is reported as a CQ_ERR asynchronous event naming it, and the receiving QP goes to ERR [ibv_create_cq(3), ibv_get_async_event(3) IBV_EVENT_CQ_ERR; rxe moves the QP to ERR]")
     void required_receiveOverflowRaisesCqErr() {
-        CompletionQueue small = tb.context().createCq(1);
+        Testbed far = tb.peer();
+        CompletionQueue small = far.context().createCq(1);
         int capacity = small.capacity();
         assumeTrue(capacity <= 256, "the device grants " + capacity + " entries for a 1-entry CQ; too many to overflow quickly");
         CompletionQueue other = tb.cq(capacity * 2 + 8);
         QueuePair a = tb.qp(QpType.RC, other, b -> b.maxSendWr(capacity + 4));
-        QueuePair b = tb.qp(QpType.RC, small, b2 -> b2.maxRecvWr(capacity + 4));
-        tb.bringUp(a, b.qpNum(), 7);
-        tb.bringUp(b, a.qpNum(), 7);
+        QueuePair b = far.qp(QpType.RC, small, b2 -> b2.maxRecvWr(capacity + 4));
+        tb.bringUp(a, b.qpNum(), 7, far);
+        far.bringUp(b, a.qpNum(), 7, tb);
         MemoryRegion buf = tb.buffer(64);
+        MemoryRegion rbuf = far.buffer(64);
         for (int i = 0; i < capacity + 2; i++) {
-            b.postRecv(new org.verbs4j.RecvWr(i, org.verbs4j.Sge.of(buf, 0, 8)));
+            b.postRecv(new org.verbs4j.RecvWr(i, org.verbs4j.Sge.of(rbuf, 0, 8)));
         }
         for (int i = 0; i < capacity + 2; i++) {
             try {
@@ -200,7 +204,7 @@ public abstract class CqRules extends TckArea {
                 break; // the QP may already be in ERR after the overflow
             }
         }
-        awaitCqErr(small, capacity);
+        awaitCqErr(far.context(), small, capacity);
         long deadline = System.nanoTime() + EVENT_WAIT_MS * 1_000_000;
         while (b.query().state() != org.verbs4j.QpState.ERR && System.nanoTime() < deadline) {
             Thread.yield();
@@ -208,8 +212,7 @@ public abstract class CqRules extends TckArea {
         assertEquals(org.verbs4j.QpState.ERR, b.query().state(), "a QP whose receive CQ overflowed");
     }
 
-    private void awaitCqErr(CompletionQueue small, int capacity) {
-        Context ctx = tb.context();
+    private void awaitCqErr(Context ctx, CompletionQueue small, int capacity) {
         long deadline = System.nanoTime() + EVENT_WAIT_MS * 1_000_000;
         while (System.nanoTime() < deadline) {
             AsyncEvent ev = ctx.pollAsyncEvent(100, TimeUnit.MILLISECONDS);
@@ -237,15 +240,17 @@ public abstract class CqRules extends TckArea {
 
     private record Armed(QpPair p, CompletionChannel channel, CompletionQueue recvCq) {}
 
+    /** A pair whose b has a receive CQ with a completion channel; b is on the testbed's peer. */
     private Armed armedPair() {
-        CompletionChannel ch = tb.context().createCompletionChannel();
+        Testbed far = tb.peer();
+        CompletionChannel ch = far.context().createCompletionChannel();
         CompletionQueue cqA = tb.cq(64);
-        CompletionQueue cqB = tb.context().createCq(64, ch, 0);
+        CompletionQueue cqB = far.context().createCq(64, ch, 0);
         QueuePair a = tb.qp(QpType.RC, cqA, null);
-        QueuePair b = tb.qp(QpType.RC, cqB, null);
-        tb.bringUp(a, b.qpNum(), 7);
-        tb.bringUp(b, a.qpNum(), 7);
-        return new Armed(new QpPair(tb, a, b, cqA, cqB, null), ch, cqB);
+        QueuePair b = far.qp(QpType.RC, cqB, null);
+        tb.bringUp(a, b.qpNum(), 7, far);
+        far.bringUp(b, a.qpNum(), 7, tb);
+        return new Armed(new QpPair(tb, a, b, cqA, cqB, null, far), ch, cqB);
     }
 
     @Test
@@ -254,7 +259,8 @@ public abstract class CqRules extends TckArea {
         assumeChannel();
         Armed x = armedPair();
         MemoryRegion buf = tb.buffer(64);
-        x.p().recvB(1, buf, 0, 32);
+        MemoryRegion rbuf = x.p().remoteBuffer(64);
+        x.p().recvB(1, rbuf, 0, 32);
         x.recvCq().requestNotify(false);
         x.p().send(2, buf, 32, 8);
         assertSame(x.recvCq(), x.channel().awaitEvent(EVENT_WAIT_MS, TimeUnit.MILLISECONDS),
@@ -268,7 +274,8 @@ public abstract class CqRules extends TckArea {
         assumeChannel();
         Armed x = armedPair();
         MemoryRegion buf = tb.buffer(64);
-        x.p().recvB(1, buf, 0, 32);
+        MemoryRegion rbuf = x.p().remoteBuffer(64);
+        x.p().recvB(1, rbuf, 0, 32);
         x.p().send(2, buf, 32, 8);
         Completions.awaitOne(x.recvCq(), "the receive");
         assertNull(x.channel().awaitEvent(Completions.QUIET_MS, TimeUnit.MILLISECONDS), "an event without requestNotify");
@@ -280,8 +287,9 @@ public abstract class CqRules extends TckArea {
         assumeChannel();
         Armed x = armedPair();
         MemoryRegion buf = tb.buffer(64);
-        x.p().recvB(1, buf, 0, 16);
-        x.p().recvB(2, buf, 16, 16);
+        MemoryRegion rbuf = x.p().remoteBuffer(64);
+        x.p().recvB(1, rbuf, 0, 16);
+        x.p().recvB(2, rbuf, 16, 16);
         x.recvCq().requestNotify(false);
         x.p().send(3, buf, 32, 8);
         assertSame(x.recvCq(), x.channel().awaitEvent(EVENT_WAIT_MS, TimeUnit.MILLISECONDS));
@@ -296,8 +304,9 @@ public abstract class CqRules extends TckArea {
         assumeChannel();
         Armed x = armedPair();
         MemoryRegion buf = tb.buffer(64);
-        x.p().recvB(1, buf, 0, 16);
-        x.p().recvB(2, buf, 16, 16);
+        MemoryRegion rbuf = x.p().remoteBuffer(64);
+        x.p().recvB(1, rbuf, 0, 16);
+        x.p().recvB(2, rbuf, 16, 16);
         x.recvCq().requestNotify(true);
         x.p().send(3, buf, 32, 8);
         Completions.awaitOne(x.recvCq(), "the unsolicited receive");
@@ -313,8 +322,8 @@ public abstract class CqRules extends TckArea {
     void required_solicitedOnlyWakesOnError() {
         assumeChannel();
         Armed x = armedPair();
-        MemoryRegion buf = tb.buffer(64);
-        x.p().recvB(1, buf, 0, 16);
+        MemoryRegion rbuf = x.p().remoteBuffer(64);
+        x.p().recvB(1, rbuf, 0, 16);
         x.recvCq().requestNotify(true);
         x.p().b().modify(org.verbs4j.QpAttributes.toState(org.verbs4j.QpState.ERR));
         assertSame(x.recvCq(), x.channel().awaitEvent(EVENT_WAIT_MS, TimeUnit.MILLISECONDS),
@@ -358,7 +367,7 @@ public abstract class CqRules extends TckArea {
     @DisplayName("required_ a send completion reports the WR's opcode class and ID [ibv_poll_cq(3) opcode, wr_id]")
     void required_sendCompletionFields() {
         MemoryRegion buf = tb.buffer(64);
-        QpPair p = pairWithReceives(1, buf);
+        QpPair p = pairWithReceives(1, tb.peer().buffer(64));
         WorkCompletion wc = p.send(0xFEEDFACECAFEL, buf, 32, 8);
         assertEquals(WcStatus.SUCCESS, wc.status());
         assertEquals(WcOpcode.SEND, wc.opcode());

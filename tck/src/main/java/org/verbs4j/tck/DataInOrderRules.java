@@ -132,8 +132,8 @@ public abstract class DataInOrderRules extends TckArea {
                 () -> "capability: the QP does not claim WHOLE_MSG for " + op);
     }
 
-    private MemoryRegion source(int size, int seed, byte last) {
-        MemoryRegion src = tb.buffer(size);
+    private static MemoryRegion source(Testbed where, int size, int seed, byte last) {
+        MemoryRegion src = where.buffer(size);
         Data.fill(src, seed);
         src.segment().set(ValueLayout.JAVA_BYTE, size - 1, last);
         return src;
@@ -145,8 +145,8 @@ public abstract class DataInOrderRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         assumeWholeMsg(p.b(), WrOpcode.RDMA_WRITE);
         int size = observedSize();
-        MemoryRegion src = source(size, 41, (byte) 0x7F);
-        MemoryRegion dst = tb.buffer(size);
+        MemoryRegion src = source(tb, size, 41, (byte) 0x7F);
+        MemoryRegion dst = p.remoteBuffer(size);
         p.a().postSend(p.wr(1, WrOpcode.RDMA_WRITE, src, 0, size).rdma(dst.address(), dst.rkey()));
         pollLastByteThenCheck("RDMA WRITE of " + size + " bytes", dst.segment(), size, (byte) 0x7F, 41);
         assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the large WRITE").status());
@@ -158,8 +158,8 @@ public abstract class DataInOrderRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         assumeWholeMsg(p.b(), WrOpcode.SEND);
         int size = observedSize();
-        MemoryRegion src = source(size, 42, (byte) 0x7E);
-        MemoryRegion dst = tb.buffer(size);
+        MemoryRegion src = source(tb, size, 42, (byte) 0x7E);
+        MemoryRegion dst = p.remoteBuffer(size);
         p.recvB(1, dst, 0, size);
         p.a().postSend(p.wr(2, WrOpcode.SEND, src, 0, size));
         pollLastByteThenCheck("SEND of " + size + " bytes", dst.segment(), size, (byte) 0x7E, 42);
@@ -172,7 +172,7 @@ public abstract class DataInOrderRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         assumeWholeMsg(p.a(), WrOpcode.RDMA_READ);
         int size = observedSize();
-        MemoryRegion remote = source(size, 43, (byte) 0x7D);
+        MemoryRegion remote = source(p.remote(), size, 43, (byte) 0x7D);
         MemoryRegion local = tb.buffer(size);
         p.a().postSend(p.wr(3, WrOpcode.RDMA_READ, local, 0, size).rdma(remote.address(), remote.rkey()));
         pollLastByteThenCheck("RDMA READ of " + size + " bytes", local.segment(), size, (byte) 0x7D, 43);

@@ -63,7 +63,7 @@ public abstract class ErrorRules extends TckArea {
     @DisplayName("required_ a send with a bad lkey completes with LOC_PROT_ERR and its wr_id [ibv_poll_cq(3) IBV_WC_LOC_PROT_ERR]")
     void required_badLkey() {
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion buf = tb.buffer(64);
+        MemoryRegion buf = p.remoteBuffer(64);
         p.recvB(1, buf, 0, 64);
         WorkCompletion wc = p.postA(new SendWr().wrId(77).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
                 .sgList(new Sge(buf.address(), 16, BAD_KEY)));
@@ -98,7 +98,7 @@ public abstract class ErrorRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 62);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         assumeTrue(rkey != dst.rkey() && rkey != src.rkey(), "the rkey under test happens to be a live region's");
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, dst.address(), rkey).status(), "rkey 0x" + hex);
         Data.assertFilled("the target of a refused WRITE", dst.segment(), 0, 64, (byte) 0);
@@ -109,23 +109,24 @@ public abstract class ErrorRules extends TckArea {
     void required_badRkeyRead() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion dst = tb.buffer(64);
-        MemoryRegion remote = tb.buffer(64);
+        MemoryRegion remote = p.remoteBuffer(64);
         assertEquals(WcStatus.REM_ACCESS_ERR, p.read(1, dst, 64, remote.address(), BAD_KEY).status());
     }
 
     @Test
     @DisplayName("required_ an RDMA WRITE to a QP that does not allow remote write fails with a remote error [ibv_modify_qp(3) qp_access_flags, IBA 9.7.5.1; rxe: REM_INV_REQ_ERR]")
     void required_qpAccessFlagsEnforced() {
+        Testbed far = tb.peer();
         QueuePair a = tb.qp(QpType.RC, tb.cq(16), null);
-        CompletionQueue cqB = tb.cq(16);
-        QueuePair b = tb.qp(QpType.RC, cqB, null);
+        CompletionQueue cqB = far.cq(16);
+        QueuePair b = far.qp(QpType.RC, cqB, null);
         CompletionQueue cqA = a.initAttributes().sendCq();
-        tb.bringUp(a, b.qpNum(), 7);
-        b.modify(QpAttributes.toInit(tb.port(), 0, 0));
-        tb.toRtr(b, a.qpNum());
-        tb.toRts(b, 7);
+        tb.bringUp(a, b.qpNum(), 7, far);
+        b.modify(QpAttributes.toInit(far.port(), 0, 0));
+        far.toRtr(b, a.qpNum(), tb);
+        far.toRts(b, 7);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = far.buffer(64);
         a.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
                 .sgList(Sge.of(src)).rdma(dst.address(), dst.rkey()));
         WorkCompletion wc = Completions.awaitOne(cqA, "the WRITE to a QP without REMOTE_WRITE");
@@ -141,11 +142,12 @@ public abstract class ErrorRules extends TckArea {
         if (op == WrOpcode.ATOMIC_FETCH_AND_ADD) {
             assumeAtomics();
         }
+        Testbed far = tb.peer();
         QueuePair a = tb.qp(QpType.RC, tb.cq(16), null);
-        CompletionQueue cqB = tb.cq(16);
-        QueuePair b = tb.qp(QpType.RC, cqB, null);
+        CompletionQueue cqB = far.cq(16);
+        QueuePair b = far.qp(QpType.RC, cqB, null);
         CompletionQueue cqA = a.initAttributes().sendCq();
-        tb.bringUp(a, b.qpNum(), 7);
+        tb.bringUp(a, b.qpNum(), 7, far);
         // Every remote access but the one this WR needs.
         int needed = switch (op) {
             case RDMA_READ -> AccessFlags.REMOTE_READ;
@@ -153,12 +155,12 @@ public abstract class ErrorRules extends TckArea {
             default -> AccessFlags.REMOTE_WRITE;
         };
         int others = (AccessFlags.REMOTE_READ | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC) & ~needed;
-        b.modify(QpAttributes.toInit(tb.port(), 0, others));
-        tb.toRtr(b, a.qpNum());
-        tb.toRts(b, 7);
+        b.modify(QpAttributes.toInit(far.port(), 0, others));
+        far.toRtr(b, a.qpNum(), tb);
+        far.toRts(b, 7);
         MemoryRegion local = tb.buffer(64);
-        MemoryRegion remote = tb.buffer(64);
-        MemoryRegion rbuf = tb.buffer(64);
+        MemoryRegion remote = far.buffer(64);
+        MemoryRegion rbuf = far.buffer(64);
         Data.fill(local, 5);
         byte[] localBefore = local.segment().toArray(ValueLayout.JAVA_BYTE);
         b.postRecv(new RecvWr(9, Sge.of(rbuf)));
@@ -184,16 +186,17 @@ public abstract class ErrorRules extends TckArea {
         if (op != WrOpcode.RDMA_READ) {
             assumeAtomics();
         }
+        Testbed far = tb.peer();
         QueuePair a = tb.qp(QpType.RC, tb.cq(16), null);
-        QueuePair b = tb.qp(QpType.RC, tb.cq(16), null);
+        QueuePair b = far.qp(QpType.RC, far.cq(16), null);
         CompletionQueue cqA = a.initAttributes().sendCq();
-        tb.bringUp(a, b.qpNum(), 7);
-        tb.toInit(b);
+        tb.bringUp(a, b.qpNum(), 7, far);
+        far.toInit(b);
         // The responder gets no resources for incoming RDMA READ and atomics.
-        b.modify(QpAttributes.toRtr(tb.av(), tb.mtu(), a.qpNum(), Testbed.PSN, 0, Testbed.MIN_RNR_TIMER));
-        tb.toRts(b, 7);
+        b.modify(QpAttributes.toRtr(far.avTo(tb), far.mtu(), a.qpNum(), Testbed.PSN, 0, Testbed.MIN_RNR_TIMER));
+        far.toRts(b, 7);
         MemoryRegion local = tb.buffer(64);
-        MemoryRegion remote = tb.buffer(64);
+        MemoryRegion remote = far.buffer(64);
         Data.fill(remote, 11);
         SendWr wr = new SendWr().wrId(4).opcode(op).sendFlags(SendFlags.SIGNALED);
         if (op == WrOpcode.RDMA_READ) {
@@ -214,16 +217,17 @@ public abstract class ErrorRules extends TckArea {
     @Test
     @DisplayName("required_ qp_access_flags govern only remote READ, WRITE and atomics: a SEND to a QP whose qp_access_flags are 0 is delivered [ibv_modify_qp(3) qp_access_flags]")
     void required_sendNeedsNoQpAccessFlags() {
+        Testbed far = tb.peer();
         QueuePair a = tb.qp(QpType.RC, tb.cq(16), null);
-        CompletionQueue cqB = tb.cq(16);
-        QueuePair b = tb.qp(QpType.RC, cqB, null);
-        tb.bringUp(a, b.qpNum(), 7);
-        b.modify(QpAttributes.toInit(tb.port(), 0, 0));
-        tb.toRtr(b, a.qpNum());
-        tb.toRts(b, 7);
+        CompletionQueue cqB = far.cq(16);
+        QueuePair b = far.qp(QpType.RC, cqB, null);
+        tb.bringUp(a, b.qpNum(), 7, far);
+        b.modify(QpAttributes.toInit(far.port(), 0, 0));
+        far.toRtr(b, a.qpNum(), tb);
+        far.toRts(b, 7);
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 12);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = far.buffer(64);
         b.postRecv(new RecvWr(1, Sge.of(dst)));
         a.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgList(Sge.of(src, 0, 48)));
         assertEquals(WcStatus.SUCCESS, Completions.awaitOne(a.initAttributes().sendCq(), "the SEND").status());
@@ -267,9 +271,10 @@ public abstract class ErrorRules extends TckArea {
     private ShortReceive shortReceive(int extraReceives) {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion buf = tb.buffer(4096);
-        p.recvB(1, buf, 0, 16);
+        MemoryRegion rbuf = p.remoteBuffer(2048);
+        p.recvB(1, rbuf, 0, 16);
         for (int i = 0; i < extraReceives; i++) {
-            p.recvB(10 + i, buf, 1024, 1024);
+            p.recvB(10 + i, rbuf, 1024, 1024);
         }
         WorkCompletion s = p.send(2, buf, 2048, 64);
         WorkCompletion r = Completions.awaitOne(p.cqB(), "the too-short receive");
@@ -316,11 +321,12 @@ public abstract class ErrorRules extends TckArea {
     void required_sendsFlushAfterError() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion buf = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         List<SendWr> list = new ArrayList<>();
         list.add(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .sgList(new Sge(buf.address(), 8, BAD_KEY)).rdma(buf.address() + 32, buf.rkey()));
+                .sgList(new Sge(buf.address(), 8, BAD_KEY)).rdma(dst.address() + 32, dst.rkey()));
         for (int i = 2; i <= 5; i++) {
-            list.add(p.wr(i, WrOpcode.RDMA_WRITE, buf, 0, 8).rdma(buf.address() + 32, buf.rkey()));
+            list.add(p.wr(i, WrOpcode.RDMA_WRITE, buf, 0, 8).rdma(dst.address() + 32, dst.rkey()));
         }
         p.a().postSend(list);
         List<WorkCompletion> wcs = Completions.await(p.cqA(), 5, "the failing WR and the 4 behind it");
@@ -338,9 +344,10 @@ public abstract class ErrorRules extends TckArea {
     void required_postAfterErrorFlushes() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion buf = tb.buffer(64);
-        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, buf, 8, buf.address(), BAD_KEY).status());
+        MemoryRegion dst = p.remoteBuffer(64);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, buf, 8, dst.address(), BAD_KEY).status());
         assertState(p.a(), QpState.ERR, "the requester after REM_ACCESS_ERR");
-        assertEquals(WcStatus.WR_FLUSH_ERR, p.write(2, buf, 8, buf.address() + 32, buf.rkey()).status());
+        assertEquals(WcStatus.WR_FLUSH_ERR, p.write(2, buf, 8, dst.address() + 32, dst.rkey()).status());
     }
 
     @Test
@@ -349,10 +356,11 @@ public abstract class ErrorRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion buf = tb.buffer(128);
         Data.fill(buf, 29);
-        p.recvB(1, buf, 0, 32);
+        MemoryRegion rbuf = p.remoteBuffer(128);
+        p.recvB(1, rbuf, 0, 32);
         p.b().modify(QpAttributes.toState(QpState.RESET));
-        tb.bringUp(p.b(), p.a().qpNum(), 7);
-        p.recvB(2, buf, 64, 32);
+        p.reconnectB(7);
+        p.recvB(2, rbuf, 64, 32);
         assertEquals(WcStatus.SUCCESS, p.send(3, buf, 96, 8).status(), "the SEND after the reset");
         WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive posted after the reset");
         assertEquals(2, r.wrId(), "the receive posted before the reset was discarded with the queue");
@@ -364,7 +372,7 @@ public abstract class ErrorRules extends TckArea {
     @DisplayName("required_ moving a QP to ERR flushes its posted receives with WR_FLUSH_ERR [ibv_modify_qp(3), IBA 10.3.1.2]")
     void required_modifyToErrFlushesReceives() {
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion buf = tb.buffer(64);
+        MemoryRegion buf = p.remoteBuffer(64);
         for (int i = 0; i < 4; i++) {
             p.recvB(i, buf, 0, 64);
         }
@@ -398,7 +406,7 @@ public abstract class ErrorRules extends TckArea {
     void required_recvInErrFlushes() {
         QpPair p = tb.pair(QpType.RC);
         p.b().modify(QpAttributes.toState(QpState.ERR));
-        MemoryRegion buf = tb.buffer(64);
+        MemoryRegion buf = p.remoteBuffer(64);
         p.recvB(9, buf, 0, 64);
         WorkCompletion wc = Completions.awaitOne(p.cqB(), "the receive posted in ERR");
         assertEquals(WcStatus.WR_FLUSH_ERR, wc.status());
@@ -446,14 +454,16 @@ public abstract class ErrorRules extends TckArea {
     @Test
     @DisplayName("required_ a receive posted in INIT is kept and used once the QP is connected [IBA 10.3.1: INIT accepts receives]")
     void required_postRecvInInit() {
-        QueuePair b = tb.qp(QpType.RC, tb.cq(8), null);
+        Testbed far = tb.peer();
+        QueuePair b = far.qp(QpType.RC, far.cq(8), null);
         QueuePair a = tb.qp(QpType.RC, tb.cq(8), null);
-        tb.toInit(b);
+        far.toInit(b);
+        MemoryRegion rbuf = far.buffer(32);
+        b.postRecv(new RecvWr(5, Sge.of(rbuf, 0, 32)));
+        far.toRtr(b, a.qpNum(), tb);
+        far.toRts(b, 7);
+        tb.bringUp(a, b.qpNum(), 7, far);
         MemoryRegion buf = tb.buffer(64);
-        b.postRecv(new RecvWr(5, Sge.of(buf, 0, 32)));
-        tb.toRtr(b, a.qpNum());
-        tb.toRts(b, 7);
-        tb.bringUp(a, b.qpNum(), 7);
         a.postSend(new SendWr().wrId(6).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgList(Sge.of(buf, 32, 8)));
         assertEquals(5, Completions.awaitOne(b.initAttributes().recvCq(), "the receive posted in INIT").wrId());
     }

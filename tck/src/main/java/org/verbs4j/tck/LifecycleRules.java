@@ -212,7 +212,7 @@ public abstract class LifecycleRules extends TckArea {
     @DisplayName("required_ a QP with outstanding WRs can be closed, and its CQ then closes too [ibv_destroy_qp(3)]")
     void required_closeQpWithOutstandingWrs() {
         QpPair p = tb.pair(QpType.RC, null, 7);
-        MemoryRegion buf = tb.buffer(64);
+        MemoryRegion buf = p.remoteBuffer(64);
         p.recvB(1, buf, 0, 8);
         for (int i = 0; i < 4; i++) {
             p.b().postSend(p.wr(i, WrOpcode.SEND, buf, 0, 8)); // b -> a, and a has no receive: they wait
@@ -447,8 +447,9 @@ public abstract class LifecycleRules extends TckArea {
         QueuePair extra = tb.qp(QpType.RC, p.cqA(), null);
         extra.close();
         MemoryRegion buf = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         org.junit.jupiter.api.Assertions.assertEquals(org.verbs4j.WcStatus.SUCCESS,
-                p.write(1, buf, 8, buf.address() + 32, buf.rkey()).status());
+                p.write(1, buf, 8, dst.address() + 32, dst.rkey()).status());
         org.junit.jupiter.api.Assertions.assertEquals(DataInOrder.fromBits(
                 p.a().queryDataInOrder(WrOpcode.RDMA_WRITE, DataInOrder.RETURN_CAPS)), p.a().dataInOrder(WrOpcode.RDMA_WRITE));
     }

@@ -134,7 +134,7 @@ public abstract class MemoryRules extends TckArea {
     @DisplayName("required_ an SGE using a deregistered region's lkey completes with LOC_PROT_ERR [ibv_dereg_mr(3), ibv_poll_cq(3)]")
     void required_deregisteredLkeyRefused() {
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion dst = tb.buffer(256);
+        MemoryRegion dst = p.remoteBuffer(256);
         p.recvB(1, dst, 0, 256);
         MemoryRegion src = tb.buffer(256);
         int lkey = src.lkey();
@@ -151,7 +151,7 @@ public abstract class MemoryRules extends TckArea {
     void required_deregisteredRkeyRefused() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         long addr = dst.address();
         int rkey = dst.rkey();
         dst.close();
@@ -162,7 +162,7 @@ public abstract class MemoryRules extends TckArea {
     @DisplayName("required_ an lkey of another PD's region completes with LOC_PROT_ERR [ibv_alloc_pd(3): PDs separate resources]")
     void required_lkeyOfOtherPdRefused() {
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         p.recvB(1, dst, 0, 64);
         ProtectionDomain other = tb.context().allocPd();
         MemoryRegion foreign = other.registerMemory(tb.memory(64), Testbed.ALL_ACCESS);
@@ -186,7 +186,7 @@ public abstract class MemoryRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 3);
-        MemoryRegion dst = tb.buffer(256);
+        MemoryRegion dst = p.remoteBuffer(256);
         assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, dst.address() + 192, dst.rkey()).status());
         Data.assertPattern("the last 64 bytes", dst.segment(), 192, 64, 3, 0);
     }
@@ -197,7 +197,7 @@ public abstract class MemoryRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 3);
-        MemoryRegion dst = tb.buffer(256);
+        MemoryRegion dst = p.remoteBuffer(256);
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, dst.address() + 193, dst.rkey()).status());
         Data.assertFilled("the remote region", dst.segment(), 0, 256, (byte) 0);
     }
@@ -207,7 +207,7 @@ public abstract class MemoryRules extends TckArea {
     void required_readBeforeRegion() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion dst = tb.buffer(64);
-        MemoryRegion remote = tb.buffer(256);
+        MemoryRegion remote = p.remoteBuffer(256);
         assertEquals(WcStatus.REM_ACCESS_ERR, p.read(1, dst, 64, remote.address() - 8, remote.rkey()).status());
     }
 
@@ -215,7 +215,7 @@ public abstract class MemoryRules extends TckArea {
     @DisplayName("required_ an SGE reaching one byte past its region completes with LOC_PROT_ERR [ibv_post_send(3) sg_list, rxe]")
     void required_sgePastRegion() {
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion dst = tb.buffer(256);
+        MemoryRegion dst = p.remoteBuffer(256);
         p.recvB(1, dst, 0, 256);
         MemoryRegion src = tb.buffer(64);
         WorkCompletion wc = p.postA(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
@@ -228,7 +228,7 @@ public abstract class MemoryRules extends TckArea {
     void required_writeNeedsRemoteWrite() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ);
+        MemoryRegion dst = p.remoteBuffer(64, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ);
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, dst.address(), dst.rkey()).status());
     }
 
@@ -237,7 +237,7 @@ public abstract class MemoryRules extends TckArea {
     void required_readNeedsRemoteRead() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion dst = tb.buffer(64);
-        MemoryRegion remote = tb.buffer(64, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+        MemoryRegion remote = p.remoteBuffer(64, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
         assertEquals(WcStatus.REM_ACCESS_ERR, p.read(1, dst, 64, remote.address(), remote.rkey()).status());
     }
 
@@ -247,7 +247,7 @@ public abstract class MemoryRules extends TckArea {
         assumeAtomics();
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion local = tb.buffer(8);
-        MemoryRegion remote = tb.buffer(8, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ);
+        MemoryRegion remote = p.remoteBuffer(8, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ);
         WorkCompletion wc = p.postA(p.wr(1, WrOpcode.ATOMIC_FETCH_AND_ADD, local, 0, 8)
                 .atomic(remote.address(), 1, 0, remote.rkey()));
         assertEquals(WcStatus.REM_ACCESS_ERR, wc.status());
@@ -286,7 +286,12 @@ public abstract class MemoryRules extends TckArea {
     }
 
     private MemoryRegion bindable(long bytes) {
-        return tb.buffer(bytes, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
+        return bindable(tb, bytes);
+    }
+
+    /** A region windows can be bound to, in the PD of {@code where}: the testbed of the QP that binds them. */
+    private static MemoryRegion bindable(Testbed where, long bytes) {
+        return where.buffer(bytes, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
     }
 
     @Test
@@ -294,8 +299,8 @@ public abstract class MemoryRules extends TckArea {
     void required_type1BindAndWrite() {
         assumeMw(MwType.TYPE_1);
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion target = bindable(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_1);
         int rkey = p.b().bindMw(mw, 11, SendFlags.SIGNALED, new MwBindInfo(target, target.address() + 1024, 1024, WINDOW_ACCESS));
         WorkCompletion bind = Completions.awaitOne(p.cqB(), "the type 1 bind");
         assertEquals(WcStatus.SUCCESS, bind.status());
@@ -312,8 +317,8 @@ public abstract class MemoryRules extends TckArea {
     void required_type1OutsideWindow() {
         assumeMw(MwType.TYPE_1);
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion target = bindable(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_1);
         int rkey = p.b().bindMw(mw, 11, SendFlags.SIGNALED, new MwBindInfo(target, target.address() + 1024, 1024, WINDOW_ACCESS));
         Completions.awaitOne(p.cqB(), "the type 1 bind");
         MemoryRegion src = tb.buffer(128);
@@ -326,8 +331,8 @@ public abstract class MemoryRules extends TckArea {
     void required_type1AccessFlags() {
         assumeMw(MwType.TYPE_1);
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion target = bindable(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_1);
         int rkey = p.b().bindMw(mw, 11, SendFlags.SIGNALED, new MwBindInfo(target, target.address(), 4096, AccessFlags.REMOTE_READ));
         Completions.awaitOne(p.cqB(), "the type 1 bind");
         MemoryRegion src = tb.buffer(64);
@@ -339,8 +344,8 @@ public abstract class MemoryRules extends TckArea {
     void required_type1RebindNewRkey() {
         assumeMw(MwType.TYPE_1);
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion target = bindable(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_1);
         MwBindInfo info = new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS);
         int first = p.b().bindMw(mw, 1, SendFlags.SIGNALED, info);
         Completions.awaitOne(p.cqB(), "the first bind");
@@ -356,8 +361,8 @@ public abstract class MemoryRules extends TckArea {
     void required_type1NeedsMwBindAccess() {
         assumeMw(MwType.TYPE_1);
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion plain = tb.buffer(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+        MemoryRegion plain = p.remoteBuffer(4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_1);
         try {
             p.b().bindMw(mw, 3, SendFlags.SIGNALED, new MwBindInfo(plain, plain.address(), 4096, WINDOW_ACCESS));
         } catch (VerbsException e) {
@@ -374,8 +379,8 @@ public abstract class MemoryRules extends TckArea {
     void required_qpBindMwRefusesType2() {
         assumeMw(MwType.TYPE_2);
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion target = bindable(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
         Expect.thrown("bindMw(type 2)", IllegalArgumentException.class,
                 () -> p.b().bindMw(mw, 1, SendFlags.SIGNALED, new MwBindInfo(target, target.address(), 64, WINDOW_ACCESS)));
     }
@@ -416,8 +421,8 @@ public abstract class MemoryRules extends TckArea {
     void required_type2BindWithSession() {
         assumeType2Session();
         QpPair p = mwPair();
-        MemoryRegion target = bindable(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
         int rkey = bindType2(p, mw, target);
         assertEquals(rkey, mw.rkey(), "the window's rkey after ibv_wr_bind_mw is the rkey given");
         MemoryRegion src = tb.buffer(64);
@@ -432,8 +437,8 @@ public abstract class MemoryRules extends TckArea {
         assumeMw(MwType.TYPE_2);
         assumeOp(QpType.RC, WrOpcode.BIND_MW);
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion target = bindable(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
         int rkey = nextRkey(mw.rkey());
         p.b().postSend(new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
                 .bindMw(mw, rkey, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS)));
@@ -450,8 +455,8 @@ public abstract class MemoryRules extends TckArea {
         assumeMw(MwType.TYPE_2);
         assumeOp(QpType.RC, WrOpcode.BIND_MW);
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion target = bindable(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
         int rkey = nextRkey(mw.rkey());
         p.b().postSend(new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
                 .bindMw(mw, rkey, new MwBindInfo(target, target.address() + 1024, 1024, WINDOW_ACCESS)));
@@ -467,8 +472,8 @@ public abstract class MemoryRules extends TckArea {
     void required_localInvInvalidates() {
         assumeType2Session();
         QpPair p = mwPair();
-        MemoryRegion target = bindable(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
         int rkey = bindType2(p, mw, target);
         try (var s = p.b().startWr()) {
             s.wrId(22);
@@ -489,10 +494,10 @@ public abstract class MemoryRules extends TckArea {
     void required_sendWithInv() {
         assumeType2Session();
         QpPair p = mwPair();
-        MemoryRegion target = bindable(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
         int rkey = bindType2(p, mw, target);
-        MemoryRegion rbuf = tb.buffer(64);
+        MemoryRegion rbuf = p.remoteBuffer(64);
         p.recvB(30, rbuf, 0, 64);
         MemoryRegion src = tb.buffer(64);
         p.session(s -> {
@@ -513,15 +518,16 @@ public abstract class MemoryRules extends TckArea {
     @Test
     @DisplayName("required_ a PD holds many live regions at once (1,024, or max_mr if smaller), each with its own lkey and rkey, and the first and the last one registered carry data [ibv_reg_mr(3), ibv_query_device(3) max_mr]")
     void required_manyLiveRegions() {
-        int n = (int) Math.min(1024, tb.deviceAttributes().maxMr() - 16L);
-        assumeTrue(n >= 300, "capability: max_mr " + tb.deviceAttributes().maxMr() + " is below 316");
+        int n = (int) Math.min(1024, tb.peer().deviceAttributes().maxMr() - 16L);
+        assumeTrue(n >= 300, "capability: max_mr " + tb.peer().deviceAttributes().maxMr() + " is below 316");
         Set<Integer> lkeys = new java.util.HashSet<>();
         Set<Integer> rkeys = new java.util.HashSet<>();
         MemoryRegion first = null;
         MemoryRegion last = null;
-        MemorySegment mem = tb.memory(64L * n);
+        Testbed far = tb.peer(); // the responder's: the WRITEs below reach these regions through b
+        MemorySegment mem = far.memory(64L * n);
         for (int i = 0; i < n; i++) {
-            last = tb.pd().registerMemory(mem.asSlice(64L * i, 64), Testbed.ALL_ACCESS);
+            last = far.pd().registerMemory(mem.asSlice(64L * i, 64), Testbed.ALL_ACCESS);
             first = first == null ? last : first;
             assertTrue(lkeys.add(last.lkey()), "region " + i + " reuses a live lkey");
             assertTrue(rkeys.add(last.rkey()), "region " + i + " reuses a live rkey");
@@ -543,8 +549,8 @@ public abstract class MemoryRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64, 0);
         Data.fill(src, 64);
-        MemoryRegion dst = tb.buffer(64);
-        MemoryRegion rbuf = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
+        MemoryRegion rbuf = p.remoteBuffer(64);
         assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, dst.address(), dst.rkey()).status(),
                 "an RDMA WRITE from a region with access 0");
         Data.assertPattern("the WRITE's data", dst.segment(), 0, 64, 64, 0);
@@ -577,8 +583,8 @@ public abstract class MemoryRules extends TckArea {
     void required_type2RebindWhileBoundFails() {
         assumeType2Session();
         QpPair p = mwPair();
-        MemoryRegion target = bindable(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
         int rkey = bindType2(p, mw, target);
         try (var s = p.b().startWr()) {
             s.wrId(22);
@@ -598,7 +604,7 @@ public abstract class MemoryRules extends TckArea {
     void required_sendInvUnknownRkey() {
         assumeType2Session();
         QpPair p = mwPair();
-        MemoryRegion rbuf = tb.buffer(64);
+        MemoryRegion rbuf = p.remoteBuffer(64);
         p.recvB(30, rbuf, 0, 64);
         MemoryRegion src = tb.buffer(64);
         p.session(s -> {
@@ -622,7 +628,7 @@ public abstract class MemoryRules extends TckArea {
     void required_sgePastRegionEndFails() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(128);
+        MemoryRegion dst = p.remoteBuffer(128);
         WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
                 .sgList(new Sge(src.address() + 32, 64, src.lkey())).rdma(dst.address(), dst.rkey()));
         assertTrue(Set.of(WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR).contains(wc.status()),
@@ -640,7 +646,7 @@ public abstract class MemoryRules extends TckArea {
         int rkey = p.a().bindMw(mw, 11, SendFlags.SIGNALED,
                 new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS));
         assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the type 1 bind").status());
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
                 .sgList(new Sge(target.address(), 64, rkey)).rdma(dst.address(), dst.rkey()));
         assertTrue(Set.of(WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR).contains(wc.status()),
@@ -653,8 +659,8 @@ public abstract class MemoryRules extends TckArea {
     void required_type2WindowOnlyThroughItsQp() {
         assumeType2Session();
         QpPair p = mwPair();
-        MemoryRegion target = bindable(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
         int rkey = bindType2(p, mw, target);
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 32);
@@ -672,8 +678,8 @@ public abstract class MemoryRules extends TckArea {
     void required_type2BindWrongIndex() {
         assumeType2Session();
         QpPair p = mwPair();
-        MemoryRegion target = bindable(4096);
-        MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
         int bad = mw.rkey() ^ 0x100;
         try (var s = p.b().startWr()) {
             s.wrId(23);
@@ -691,7 +697,7 @@ public abstract class MemoryRules extends TckArea {
     @DisplayName("required_ a zero-length SEND needs no lkey and a receive into a local-write region succeeds [ibv_post_send(3) num_sge 0]")
     void required_zeroLengthNeedsNoKey() {
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion rbuf = tb.buffer(64);
+        MemoryRegion rbuf = p.remoteBuffer(64);
         p.b().postRecv(new RecvWr().wrId(1).sgList(Sge.of(rbuf, 0, 64)));
         WorkCompletion wc = p.postA(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED));
         assertEquals(WcStatus.SUCCESS, wc.status());
@@ -704,7 +710,7 @@ public abstract class MemoryRules extends TckArea {
     void required_readTargetNeedsLocalWrite() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion dst = tb.buffer(64, AccessFlags.REMOTE_READ);
-        MemoryRegion remote = tb.buffer(64);
+        MemoryRegion remote = p.remoteBuffer(64);
         WorkCompletion wc = p.read(1, dst, 64, remote.address(), remote.rkey());
         if (wc.status() == WcStatus.SUCCESS) {
             fail("an RDMA READ wrote into a region registered without LOCAL_WRITE");

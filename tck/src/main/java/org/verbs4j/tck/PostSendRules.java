@@ -113,8 +113,8 @@ public abstract class PostSendRules extends TckArea {
         }
         QpPair p = tb.pair(type);
         MemoryRegion local = tb.buffer(64);
-        MemoryRegion remote = tb.buffer(64);
-        MemoryRegion rbuf = tb.buffer(128);
+        MemoryRegion remote = p.remoteBuffer(64);
+        MemoryRegion rbuf = p.remoteBuffer(128);
         p.recvB(1, rbuf, 0, 128);
         SendWr wr = validWr(p, op, local, remote);
         if (!inTable) {
@@ -142,7 +142,7 @@ public abstract class PostSendRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(16);
         Data.fill(src, 31);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         List<SendWr> list = List.of(write(p, 1, src, dst, 0), write(p, 2, src, dst, 16),
                 p.wr(3, WrOpcode.TSO, src, 0, 16), write(p, 4, src, dst, 32));
         PostSendException e = postSendError("a list with TSO (invalid on RC) at index 2", () -> p.a().postSend(list), Errno.EINVAL);
@@ -160,7 +160,7 @@ public abstract class PostSendRules extends TckArea {
     void required_badFirstPostsNothing() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(16);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         List<SendWr> list = List.of(p.wr(1, WrOpcode.TSO, src, 0, 16), write(p, 2, src, dst, 0));
         assertEquals(0, postSendError("TSO first", () -> p.a().postSend(list), Errno.EINVAL).badWrIndex());
         Completions.assertNone(p.cqA(), "nothing of the list may be posted");
@@ -172,7 +172,7 @@ public abstract class PostSendRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         int max = p.a().initAttributes().cap().maxSendSge();
         MemoryRegion src = tb.buffer(8L * (max + 1));
-        MemoryRegion dst = tb.buffer(8L * (max + 1));
+        MemoryRegion dst = p.remoteBuffer(8L * (max + 1));
         Sge[] sges = new Sge[max + 1];
         for (int i = 0; i <= max; i++) {
             sges[i] = Sge.of(src, 8L * i, 8);
@@ -187,7 +187,7 @@ public abstract class PostSendRules extends TckArea {
         QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(Math.min(64, caps().maxInlineData())));
         int granted = p.a().initAttributes().cap().maxInlineData();
         MemoryRegion src = tb.buffer(granted + 1);
-        MemoryRegion dst = tb.buffer(granted + 1);
+        MemoryRegion dst = p.remoteBuffer(granted + 1);
         SendWr wr = p.wr(1, WrOpcode.RDMA_WRITE, src, 0, granted + 1).rdma(dst.address(), dst.rkey())
                 .sendFlags(SendFlags.SIGNALED | SendFlags.INLINE);
         postSendError("INLINE of max_inline_data + 1 bytes", () -> p.a().postSend(wr), Errno.EINVAL);
@@ -200,7 +200,7 @@ public abstract class PostSendRules extends TckArea {
         QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(32));
         MemoryRegion src = tb.buffer(32);
         Data.fill(src, 32);
-        MemoryRegion dst = tb.buffer(32);
+        MemoryRegion dst = p.remoteBuffer(32);
         p.a().postSend(p.wr(1, WrOpcode.RDMA_WRITE, src, 0, 32).rdma(dst.address(), dst.rkey())
                 .sendFlags(SendFlags.SIGNALED | SendFlags.INLINE));
         src.segment().fill((byte) 0x33);
@@ -215,7 +215,7 @@ public abstract class PostSendRules extends TckArea {
         QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(16));
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 37);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         p.a().postSend(List.of(
                 p.wr(1, WrOpcode.RDMA_WRITE, src, 0, 16).rdma(dst.address(), dst.rkey()).sendFlags(SendFlags.INLINE),
                 p.wr(2, WrOpcode.RDMA_WRITE, src, 16, 16).rdma(dst.address() + 16, dst.rkey()).sendFlags(SendFlags.INLINE),
@@ -232,7 +232,7 @@ public abstract class PostSendRules extends TckArea {
         QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(16));
         MemorySegment raw = tb.buffer(16).segment();
         Data.fill(raw, 34);
-        MemoryRegion dst = tb.buffer(16);
+        MemoryRegion dst = p.remoteBuffer(16);
         WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE)
                 .sendFlags(SendFlags.SIGNALED | SendFlags.INLINE).sgList(new Sge(raw.address(), 16, 0xBAD0BAD))
                 .rdma(dst.address(), dst.rkey()));
@@ -266,7 +266,8 @@ public abstract class PostSendRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         p.a().modify(QpAttributes.toState(QpState.ERR));
         MemoryRegion buf = tb.buffer(64);
-        p.a().postSend(p.wr(5, WrOpcode.RDMA_WRITE, buf, 0, 8).rdma(buf.address() + 32, buf.rkey()));
+        MemoryRegion dst = p.remoteBuffer(64);
+        p.a().postSend(p.wr(5, WrOpcode.RDMA_WRITE, buf, 0, 8).rdma(dst.address() + 32, dst.rkey()));
         WorkCompletion wc = Completions.awaitOne(p.cqA(), "the WR posted in ERR");
         assertEquals(WcStatus.WR_FLUSH_ERR, wc.status());
         assertEquals(5, wc.wrId());
@@ -278,7 +279,7 @@ public abstract class PostSendRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(16);
         Data.fill(src, 35);
-        MemoryRegion dst = tb.buffer(32);
+        MemoryRegion dst = p.remoteBuffer(32);
         p.a().postSend(write(p, 1, src, dst, 0).sendFlags(0));
         p.a().postSend(write(p, 2, src, dst, 16));
         assertEquals(2, Completions.awaitOne(p.cqA(), "the signaled WR").wrId());
@@ -291,7 +292,7 @@ public abstract class PostSendRules extends TckArea {
     void required_sqSigAll() {
         QpPair p = tb.pair(QpType.RC, b -> b.sqSigAll(true));
         MemoryRegion src = tb.buffer(16);
-        MemoryRegion dst = tb.buffer(32);
+        MemoryRegion dst = p.remoteBuffer(32);
         p.a().postSend(write(p, 1, src, dst, 0).sendFlags(0));
         assertEquals(1, Completions.awaitOne(p.cqA(), "an unsignaled WR on sq_sig_all").wrId());
     }
@@ -300,18 +301,20 @@ public abstract class PostSendRules extends TckArea {
     @DisplayName("required_ SOLICITED on RDMA WRITE with immediate wakes a solicited-only CQ [ibv_post_send(3) IBV_SEND_SOLICITED]")
     void required_solicitedWriteImm() {
         assumeTrue(caps().completionChannel(), "capability: the device has no completion channels");
-        CompletionChannel ch = tb.context().createCompletionChannel();
-        CompletionQueue cqB = tb.context().createCq(16, ch, 0);
+        Testbed far = tb.peer();
+        CompletionChannel ch = far.context().createCompletionChannel();
+        CompletionQueue cqB = far.context().createCq(16, ch, 0);
         CompletionQueue cqA = tb.cq(16);
         QueuePair a = tb.qp(QpType.RC, cqA, null);
-        QueuePair b = tb.qp(QpType.RC, cqB, null);
-        tb.bringUp(a, b.qpNum(), 7);
-        tb.bringUp(b, a.qpNum(), 7);
+        QueuePair b = far.qp(QpType.RC, cqB, null);
+        tb.bringUp(a, b.qpNum(), 7, far);
+        far.bringUp(b, a.qpNum(), 7, tb);
         MemoryRegion buf = tb.buffer(64);
-        b.postRecv(new org.verbs4j.RecvWr(1, Sge.of(buf, 0, 8)));
+        MemoryRegion rbuf = far.buffer(64);
+        b.postRecv(new org.verbs4j.RecvWr(1, Sge.of(rbuf, 0, 8)));
         cqB.requestNotify(true);
         a.postSend(new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE_WITH_IMM).sendFlags(SendFlags.SIGNALED | SendFlags.SOLICITED)
-                .sgList(Sge.of(buf, 32, 8)).rdma(buf.address() + 16, buf.rkey()).immData(3));
+                .sgList(Sge.of(buf, 32, 8)).rdma(rbuf.address() + 16, rbuf.rkey()).immData(3));
         assertSame(cqB, ch.awaitEvent(Completions.timeoutMs(), TimeUnit.MILLISECONDS), "the solicited event");
         assertEquals(WcOpcode.RECV_RDMA_WITH_IMM, Completions.awaitOne(cqB, "the receive").opcode());
     }
@@ -320,10 +323,10 @@ public abstract class PostSendRules extends TckArea {
     @DisplayName("required_ FENCE on RC holds a WR until the prior RDMA READ completed, so it sends the data read [ibv_post_send(3) IBV_SEND_FENCE]")
     void required_fence() {
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion remote = tb.buffer(4096);
+        MemoryRegion remote = p.remoteBuffer(4096);
         Data.fill(remote, 36);
         MemoryRegion local = tb.buffer(4096);
-        MemoryRegion out = tb.buffer(4096);
+        MemoryRegion out = p.remoteBuffer(4096);
         p.a().postSend(p.wr(1, WrOpcode.RDMA_READ, local, 0, 4096).rdma(remote.address(), remote.rkey()));
         p.a().postSend(p.wr(2, WrOpcode.RDMA_WRITE, local, 0, 4096).rdma(out.address(), out.rkey())
                 .sendFlags(SendFlags.SIGNALED | SendFlags.FENCE));
@@ -349,7 +352,7 @@ public abstract class PostSendRules extends TckArea {
     void required_unknownFlags() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion buf = tb.buffer(64);
-        SendWr wr = write(p, 1, buf, buf, 32).sendFlags(SendFlags.SIGNALED | (1 << 20));
+        SendWr wr = write(p, 1, buf, p.remoteBuffer(64), 32).sendFlags(SendFlags.SIGNALED | (1 << 20));
         Expect.refused("send_flags with bit 20", () -> p.a().postSend(wr));
         Completions.assertNone(p.cqA(), "a WR with unknown flags must not execute");
     }
@@ -386,7 +389,7 @@ public abstract class PostSendRules extends TckArea {
     void required_reuseSendWr() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(16);
-        MemoryRegion dst = tb.buffer(32);
+        MemoryRegion dst = p.remoteBuffer(32);
         SendWr wr = write(p, 1, src, dst, 0);
         assertEquals(WcStatus.SUCCESS, p.postA(wr).status());
         wr.wrId(2).rdma(dst.address() + 16, dst.rkey());
@@ -410,7 +413,7 @@ public abstract class PostSendRules extends TckArea {
     void required_listOrder() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(16);
-        MemoryRegion dst = tb.buffer(16 * 10);
+        MemoryRegion dst = p.remoteBuffer(16 * 10);
         List<SendWr> list = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             list.add(write(p, 50 + i, src, dst, 16L * i));
@@ -428,8 +431,9 @@ public abstract class PostSendRules extends TckArea {
         assumeQp(QpType.UC);
         QpPair p = tb.pair(QpType.UC);
         MemoryRegion buf = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         for (WrOpcode op : List.of(WrOpcode.RDMA_READ, WrOpcode.ATOMIC_CMP_AND_SWP, WrOpcode.ATOMIC_FETCH_AND_ADD)) {
-            SendWr wr = p.wr(1, op, buf, 0, 8).rdma(buf.address() + 32, buf.rkey());
+            SendWr wr = p.wr(1, op, buf, 0, 8).rdma(dst.address() + 32, dst.rkey());
             assertEquals(0, postSendError(op + " on UC", () -> p.a().postSend(wr), Errno.EINVAL).badWrIndex());
         }
         assertNotEquals(QpState.ERR, p.a().query().state(), "a refused post must not move the QP to ERR");

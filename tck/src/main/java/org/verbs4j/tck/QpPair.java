@@ -15,18 +15,83 @@ import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
 
 /**
- * Two connected QPs of one testbed: {@code a} is usually the requester, {@code b} the responder. Each
- * has its own CQ for both its send and receive completions. On UD, {@code ah} reaches the port both use.
+ * Two connected QPs: {@code a} is usually the requester, {@code b} the responder. Each has its own CQ for
+ * both its send and receive completions. On UD, {@code ah} reaches b's port from a.
  *
- * @param testbed the testbed that made them
+ * <p>a belongs to {@code testbed} and b to {@code remote}: the same testbed for a loopback pair, or two testbeds
+ * on two devices when the kit splits its pairs. A region that b receives into, or that a's RDMA and atomic WRs
+ * target, must be registered in {@code remote}'s PD ({@link #remoteBuffer(long)}); a's own buffers in
+ * {@code testbed}'s.
+ *
+ * @param testbed the testbed that made them, and a's
  * @param a the first QP, in RTS
  * @param b the second QP, in RTS
  * @param cqA a's CQ
  * @param cqB b's CQ
- * @param ah on UD, the address handle to the shared port; else null
+ * @param ah on UD, the address handle from a's PD to b's port; else null
+ * @param remote b's testbed: {@code testbed} itself, or its {@linkplain Testbed#peer() peer} on another device
  */
 public record QpPair(Testbed testbed, QueuePair a, QueuePair b, CompletionQueue cqA, CompletionQueue cqB,
-                     AddressHandle ah) {
+                     AddressHandle ah, Testbed remote) {
+
+    /**
+     * A loopback pair, both QPs on one testbed.
+     *
+     * @param testbed the testbed that made them
+     * @param a the first QP, in RTS
+     * @param b the second QP, in RTS
+     * @param cqA a's CQ
+     * @param cqB b's CQ
+     * @param ah on UD, the address handle to the shared port; else null
+     */
+    public QpPair(Testbed testbed, QueuePair a, QueuePair b, CompletionQueue cqA, CompletionQueue cqB,
+                  AddressHandle ah) {
+        this(testbed, a, b, cqA, cqB, ah, testbed);
+    }
+
+    /**
+     * A zeroed buffer in b's PD with local write and every remote access ({@link Testbed#ALL_ACCESS}).
+     *
+     * @param bytes its size, bytes
+     * @return the memory region, in {@link #remote()}'s PD
+     */
+    public MemoryRegion remoteBuffer(long bytes) {
+        return remote.buffer(bytes);
+    }
+
+    /**
+     * A zeroed buffer in b's PD.
+     *
+     * @param bytes its size, bytes
+     * @param access the region's {@link org.verbs4j.AccessFlags}
+     * @return the memory region, in {@link #remote()}'s PD
+     */
+    public MemoryRegion remoteBuffer(long bytes, int access) {
+        return remote.buffer(bytes, access);
+    }
+
+    /**
+     * Moves b, back in RESET, to RTS again, connected to a ({@link Testbed#bringUp(QueuePair, int, int, Testbed)}).
+     *
+     * @param rnrRetry the RNR retry count for RC, 0 to 7 (7 retries forever)
+     */
+    public void reconnectB(int rnrRetry) {
+        remote.bringUp(b, a.qpNum(), rnrRetry, testbed);
+    }
+
+    /**
+     * Moves a, back in RESET, to RTS again, connected to b ({@link Testbed#bringUp(QueuePair, int, int, Testbed)}).
+     *
+     * @param rnrRetry the RNR retry count for RC, 0 to 7 (7 retries forever)
+     */
+    public void reconnectA(int rnrRetry) {
+        testbed.bringUp(a, b.qpNum(), rnrRetry, remote);
+    }
+
+    /** {@return whether a and b are on two devices} */
+    public boolean isSplit() {
+        return remote != testbed;
+    }
 
     /** {@return the transport of both QPs} */
     public QpType type() {

@@ -82,7 +82,7 @@ public abstract class SessionMisuseRules extends TckArea {
     void required_nonOwnerCannotEndSession() throws Exception {
         QpPair p = writers();
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         Data.u64(src.segment(), 0, 0x5ca1ab1eL);
         WrSession s = p.a().startWr();
         try {
@@ -121,11 +121,12 @@ public abstract class SessionMisuseRules extends TckArea {
     void required_unknownWrFlagsRefused() {
         QpPair p = writers();
         MemoryRegion buf = tb.buffer(64);
+        MemoryRegion target = p.remoteBuffer(64);
         WrSession s = p.a().startWr();
         try {
             s.wrId(1);
             s.wrFlags(-1);
-            s.rdmaWrite(buf.rkey(), buf.address());
+            s.rdmaWrite(target.rkey(), target.address());
             s.setSge(buf.lkey(), buf.address() + 32, 8);
             VerbsException e = assertThrows(VerbsException.class, s::complete);
             assertEquals(Errno.EINVAL, e.errno(), "errno of complete() with wr_flags -1");
@@ -142,10 +143,11 @@ public abstract class SessionMisuseRules extends TckArea {
     void required_postSendInsideOwnSessionRefused() {
         QpPair p = writers();
         MemoryRegion buf = tb.buffer(64);
+        MemoryRegion target = p.remoteBuffer(64);
         WrSession s = p.a().startWr();
         try {
             SendWr wr = new SendWr().wrId(3).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                    .sgList(org.verbs4j.Sge.of(buf, 0, 8)).rdma(buf.address() + 32, buf.rkey());
+                    .sgList(org.verbs4j.Sge.of(buf, 0, 8)).rdma(target.address() + 32, target.rkey());
             assertThrows(IllegalStateException.class, () -> p.a().postSend(wr));
             assertTrue(s.isActive(), "the session stays open");
         } finally {
@@ -169,7 +171,7 @@ public abstract class SessionMisuseRules extends TckArea {
     static void closeFromOtherThreadWaitsForSessionScenario(Testbed tb) throws Exception {
         QpPair p = writers(tb);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         QueuePair qp = p.a();
         WrSession s = qp.startWr();
         ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -235,7 +237,7 @@ public abstract class SessionMisuseRules extends TckArea {
     static void postingWhileClosedFromOtherThreadScenario(Testbed tb) throws Exception {
         QpPair p = writers(tb);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         QueuePair qp = p.a();
         AtomicReference<Throwable> unexpected = new AtomicReference<>();
         AtomicBoolean stopped = new AtomicBoolean();
@@ -302,7 +304,7 @@ public abstract class SessionMisuseRules extends TckArea {
     static void postSendWhileClosedFromOtherThreadScenario(Testbed tb) throws Exception {
         QpPair p = writers(tb);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         QueuePair qp = p.a();
         SendWr wr = new SendWr().opcode(WrOpcode.RDMA_WRITE).sgList(org.verbs4j.Sge.of(src, 0, 8))
                 .rdma(dst.address(), dst.rkey());

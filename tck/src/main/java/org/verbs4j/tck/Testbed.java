@@ -29,6 +29,10 @@ import org.verbs4j.spi.VerbsProvider;
  * buffers, CQs, QPs and connected QP pairs over the device's own port (loopback), as pyverbs' base
  * classes do. Closing it closes the context, which releases everything made from it, then frees the memory.
  *
+ * <p>A testbed may be opened with a {@linkplain #peer() peer}: a second testbed on another device (its own
+ * context, PD, CQs and buffers), which then holds the {@code b} side of every {@linkplain #pair(QpType) pair},
+ * addressed through the peer's port and GID. Without one, the peer is the testbed itself and pairs are loopback.
+ *
  * <p>Reusable by vendors and by {@link DifferentialWorkload}.
  */
 public final class Testbed implements AutoCloseable {
@@ -57,6 +61,8 @@ public final class Testbed implements AutoCloseable {
     private final DeviceAttributes deviceAttributes;
     private final Capabilities capabilities;
     private final ProtectionDomain pd;
+    /** The testbed of the pairs' b side: this one, or another device's that this one closes. */
+    private Testbed peer = this;
 
     /**
      * Opens {@code deviceName} (the first device when null) of {@code provider} and allocates a PD.
@@ -92,6 +98,37 @@ public final class Testbed implements AutoCloseable {
         return new Testbed(provider, device, port, gidIndex, ackTimeout);
     }
 
+    /**
+     * Opens a testbed on {@code deviceName} whose pairs put their {@code b} QP on another device of the same
+     * provider, {@code peerDeviceName}, with the same port, GID index and ACK timeout; or, when
+     * {@code peerDeviceName} is null, the same as {@link #open(VerbsProvider, String, int, int, int)}.
+     *
+     * @param provider the provider whose devices to open
+     * @param deviceName the device of the pairs' a side, or null for the first device
+     * @param port the port to use on both devices, 1-based
+     * @param gidIndex the source GID index on both, or -1 for the first non-zero entry of each port's table
+     * @param ackTimeout the RC ACK timeout code, 0 to 31: 4.096 microseconds times 2 to its power
+     * @param peerDeviceName the device of the pairs' b side, or null for loopback pairs on one device
+     * @return the open testbed; the caller closes it, which closes the peer too
+     * @throws IllegalArgumentException if the provider has no device of either name, or the code is outside 0..31
+     */
+    public static Testbed open(VerbsProvider provider, String deviceName, int port, int gidIndex, int ackTimeout,
+                               String peerDeviceName) {
+        Testbed near = open(provider, deviceName, port, gidIndex, ackTimeout);
+        if (peerDeviceName == null) {
+            return near;
+        }
+        try {
+            Testbed far = open(provider, peerDeviceName, port, gidIndex, ackTimeout);
+            near.peer = far;
+            far.peer = near;
+            return near;
+        } catch (RuntimeException | Error e) {
+            near.close();
+            throw e;
+        }
+    }
+
     private Testbed(VerbsProvider provider, Device device, int port, int gidIndex, int ackTimeout) {
         this.provider = provider;
         this.device = device;
@@ -119,6 +156,21 @@ public final class Testbed implements AutoCloseable {
             }
         }
         return 0;
+    }
+
+    /**
+     * The testbed of the {@code b} side of this testbed's pairs: buffers a pair's {@code b} QP receives into, or
+     * that a's RDMA and atomics target, are registered in its PD.
+     *
+     * @return another device's testbed when the kit splits pairs over two devices, else this testbed
+     */
+    public Testbed peer() {
+        return peer;
+    }
+
+    /** {@return whether the pairs of this testbed span two devices (the {@linkplain #peer() peer} is another testbed)} */
+    public boolean isSplit() {
+        return peer != this;
     }
 
     /** {@return the provider the testbed's device belongs to} */
@@ -171,9 +223,11 @@ public final class Testbed implements AutoCloseable {
         return capabilities;
     }
 
-    /** {@return the MTU connected QPs use: the port's active MTU} */
+    /** {@return the MTU connected QPs use: the port's active MTU, or the smaller of the two ports' when split} */
     public Mtu mtu() {
-        return portAttributes.activeMtu();
+        Mtu own = portAttributes.activeMtu();
+        Mtu far = peer.portAttributes.activeMtu();
+        return far.bytes() < own.bytes() ? far : own;
     }
 
     /**
@@ -235,10 +289,22 @@ public final class Testbed implements AutoCloseable {
 
     /** {@return the address vector that reaches this testbed's own port: loopback} */
     public AhAttributes av() {
-        if (portAttributes.linkLayer() == LinkLayer.INFINIBAND && portAttributes.lid() != 0) {
-            return new AhAttributes(null, portAttributes.lid(), 0, 0, 0, port);
+        return avTo(this);
+    }
+
+    /**
+     * The address vector from this testbed's port to another testbed's port: its LID on InfiniBand, else its GID,
+     * sent from this testbed's source GID index.
+     *
+     * @param dest the testbed to reach: this one (loopback) or its {@linkplain #peer() peer}
+     * @return the address vector
+     */
+    public AhAttributes avTo(Testbed dest) {
+        PortAttributes far = dest.portAttributes;
+        if (far.linkLayer() == LinkLayer.INFINIBAND && far.lid() != 0) {
+            return new AhAttributes(null, far.lid(), 0, 0, 0, port);
         }
-        return AhAttributes.roce(gid, gidIndex, port);
+        return AhAttributes.roce(dest.gid, gidIndex, port);
     }
 
     /** {@return a new address handle to this testbed's own port} */
@@ -264,10 +330,22 @@ public final class Testbed implements AutoCloseable {
      * @param remoteQpn the QP number it sends to (ignored on UD)
      */
     public void toRtr(QueuePair qp, int remoteQpn) {
+        toRtr(qp, remoteQpn, this);
+    }
+
+    /**
+     * INIT to RTR towards a remote QP on {@code dest}'s port, as the QP's type requires.
+     *
+     * @param qp a QP of this testbed, in INIT
+     * @param remoteQpn the QP number it sends to (ignored on UD)
+     * @param dest the testbed of the remote QP: this one or its {@linkplain #peer() peer}
+     */
+    public void toRtr(QueuePair qp, int remoteQpn, Testbed dest) {
+        AhAttributes av = avTo(dest);
         switch (qp.type()) {
             case UD -> qp.modify(QpAttributes.toState(QpState.RTR));
-            case UC -> qp.modify(QpAttributes.toRtrUc(av(), mtu(), remoteQpn, PSN));
-            default -> qp.modify(QpAttributes.toRtr(av(), mtu(), remoteQpn, PSN, maxRdAtomic(true), MIN_RNR_TIMER));
+            case UC -> qp.modify(QpAttributes.toRtrUc(av, mtu(), remoteQpn, PSN));
+            default -> qp.modify(QpAttributes.toRtr(av, mtu(), remoteQpn, PSN, maxRdAtomic(true), MIN_RNR_TIMER));
         }
     }
 
@@ -298,13 +376,26 @@ public final class Testbed implements AutoCloseable {
      * @param rnrRetry the RNR retry count for RC, 0 to 7 (7 retries forever)
      */
     public void bringUp(QueuePair qp, int remoteQpn, int rnrRetry) {
+        bringUp(qp, remoteQpn, rnrRetry, this);
+    }
+
+    /**
+     * Moves a QP from RESET to RTS, connected to a QP on {@code dest}'s port.
+     *
+     * @param qp a QP of this testbed, in RESET
+     * @param remoteQpn the QP number it is connected to (ignored on UD)
+     * @param rnrRetry the RNR retry count for RC, 0 to 7 (7 retries forever)
+     * @param dest the testbed of the remote QP: this one or its {@linkplain #peer() peer}
+     */
+    public void bringUp(QueuePair qp, int remoteQpn, int rnrRetry, Testbed dest) {
         toInit(qp);
-        toRtr(qp, remoteQpn);
+        toRtr(qp, remoteQpn, dest);
         toRts(qp, rnrRetry);
     }
 
     /**
-     * Two QPs, each on its own CQ, connected to each other and in RTS.
+     * Two QPs, each on its own CQ, connected to each other and in RTS: a on this testbed, b on its
+     * {@linkplain #peer() peer} (this testbed unless the pairs are split over two devices).
      *
      * @param type their transport
      * @return the pair
@@ -333,28 +424,50 @@ public final class Testbed implements AutoCloseable {
      * @return the pair
      */
     public QpPair pair(QpType type, Consumer<QpInitAttributes.Builder> customizer, int rnrRetry) {
-        CompletionQueue cqA = cq(256);
-        CompletionQueue cqB = cq(256);
-        QueuePair a = qp(type, cqA, customizer);
-        QueuePair b = qp(type, cqB, customizer);
-        bringUp(a, b.qpNum(), rnrRetry);
-        bringUp(b, a.qpNum(), rnrRetry);
-        return new QpPair(this, a, b, cqA, cqB, type == QpType.UD ? ah() : null);
+        return pair(type, customizer, customizer, rnrRetry);
     }
 
-    /** Closes the context, releasing every verbs object of the testbed, then frees its memory. */
+    /**
+     * Two connected QPs in RTS, each on its own CQ, each QP with its own changes to the builder's defaults: for an
+     * attribute that belongs to one context (a thread domain) when the pair spans two devices.
+     *
+     * @param type their transport
+     * @param customizerA changes to a's builder defaults, or null
+     * @param customizerB changes to b's builder defaults, or null
+     * @param rnrRetry the RNR retry count of RC QPs, 0 to 7 (7 retries forever)
+     * @return the pair
+     */
+    public QpPair pair(QpType type, Consumer<QpInitAttributes.Builder> customizerA,
+                       Consumer<QpInitAttributes.Builder> customizerB, int rnrRetry) {
+        CompletionQueue cqA = cq(256);
+        CompletionQueue cqB = peer.cq(256);
+        QueuePair a = qp(type, cqA, customizerA);
+        QueuePair b = peer.qp(type, cqB, customizerB);
+        bringUp(a, b.qpNum(), rnrRetry, peer);
+        peer.bringUp(b, a.qpNum(), rnrRetry, this);
+        return new QpPair(this, a, b, cqA, cqB, type == QpType.UD ? pd.createAh(avTo(peer)) : null, peer);
+    }
+
+    /** Closes the context, releasing every verbs object of the testbed, then frees its memory; then its peer's. */
     @Override
     public void close() {
         try {
             context.close();
         } finally {
             arena.close();
+            Testbed far = peer;
+            if (far != this) {
+                peer = this;
+                far.peer = far;
+                far.close();
+            }
         }
     }
 
     @Override
     public String toString() {
-        return provider.name() + ":" + device.name() + " port " + port + " GID[" + gidIndex + "] " + gid;
+        String own = provider.name() + ":" + device.name() + " port " + port + " GID[" + gidIndex + "] " + gid;
+        return peer == this ? own : own + " <-> " + peer.device.name() + " GID[" + peer.gidIndex + "] " + peer.gid;
     }
 
 }

@@ -56,7 +56,7 @@ public abstract class TransportRules extends TckArea {
     void required_rcSendRecv() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(1000);
-        MemoryRegion dst = tb.buffer(1000);
+        MemoryRegion dst = p.remoteBuffer(1000);
         Data.fill(src, 51);
         p.recvB(42, dst, 0, 1000);
         WorkCompletion s = p.send(43, src, 0, 777);
@@ -78,7 +78,7 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.RC, b -> b.maxRecvSge(2));
         MemoryRegion src = tb.buffer(300);
         Data.fill(src, 52);
-        MemoryRegion dst = tb.buffer(400);
+        MemoryRegion dst = p.remoteBuffer(400);
         p.b().postRecv(new RecvWr().wrId(1).sgList(Sge.of(dst, 200, 100), Sge.of(dst, 0, 200)));
         p.send(2, src, 0, 300);
         assertEquals(300, Completions.awaitOne(p.cqB(), "the scattered receive").byteLen());
@@ -92,7 +92,7 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         int size = tb.mtu().bytes() * 5 + 3;
         MemoryRegion src = tb.buffer(size);
-        MemoryRegion dst = tb.buffer(size);
+        MemoryRegion dst = p.remoteBuffer(size);
         Data.fill(src, 53);
         p.recvB(1, dst, 0, size);
         assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, size).status());
@@ -105,8 +105,9 @@ public abstract class TransportRules extends TckArea {
     void required_writeConsumesNoReceive() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion buf = tb.buffer(256);
-        p.recvB(7, buf, 128, 128);
-        assertEquals(WcStatus.SUCCESS, p.write(1, buf, 64, buf.address() + 64, buf.rkey()).status());
+        MemoryRegion rbuf = p.remoteBuffer(256);
+        p.recvB(7, rbuf, 128, 128);
+        assertEquals(WcStatus.SUCCESS, p.write(1, buf, 64, rbuf.address() + 64, rbuf.rkey()).status());
         Completions.assertNone(p.cqB(), "an RDMA WRITE");
         p.send(2, buf, 0, 8);
         assertEquals(7, Completions.awaitOne(p.cqB(), "the SEND after the WRITE").wrId());
@@ -118,7 +119,7 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         int size = (int) Math.min(1 << 20, tb.portAttributes().maxMsgSz());
         MemoryRegion src = tb.buffer(size);
-        MemoryRegion dst = tb.buffer(size);
+        MemoryRegion dst = p.remoteBuffer(size);
         Data.fill(src, 54);
         assertEquals(WcStatus.SUCCESS, p.write(1, src, size, dst.address(), dst.rkey()).status());
         Data.assertSame("1 MiB WRITE", src.segment(), dst.segment(), size);
@@ -129,7 +130,7 @@ public abstract class TransportRules extends TckArea {
     void required_readScatter() {
         assumeTrue(caps().maxSendSge() >= 2, "capability: fewer than 2 send SGEs");
         QpPair p = tb.pair(QpType.RC, b -> b.maxSendSge(2));
-        MemoryRegion remote = tb.buffer(200);
+        MemoryRegion remote = p.remoteBuffer(200);
         Data.fill(remote, 55);
         MemoryRegion local = tb.buffer(400);
         WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
@@ -145,7 +146,7 @@ public abstract class TransportRules extends TckArea {
     void required_immediateRoundTrip(int imm) {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion buf = tb.buffer(64);
-        p.recvB(1, buf, 0, 32);
+        p.recvB(1, p.remoteBuffer(32), 0, 32);
         p.postA(p.wr(2, WrOpcode.SEND_WITH_IMM, buf, 32, 4).immData(imm));
         WorkCompletion r = Completions.awaitOne(p.cqB(), "the SEND_WITH_IMM receive");
         assertTrue((r.wcFlags() & WcFlags.WITH_IMM) != 0, "IBV_WC_WITH_IMM");
@@ -158,8 +159,8 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(100);
         Data.fill(src, 56);
-        MemoryRegion dst = tb.buffer(100);
-        MemoryRegion none = tb.buffer(8);
+        MemoryRegion dst = p.remoteBuffer(100);
+        MemoryRegion none = p.remoteBuffer(8);
         p.recvB(5, none, 0, 8);
         p.postA(p.wr(6, WrOpcode.RDMA_WRITE_WITH_IMM, src, 0, 100).rdma(dst.address(), dst.rkey()).immData(0x31415926));
         WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive of WRITE_WITH_IMM");
@@ -176,7 +177,7 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         int n = 30;
         MemoryRegion src = tb.buffer(8L * n);
-        MemoryRegion dst = tb.buffer(8L * n);
+        MemoryRegion dst = p.remoteBuffer(8L * n);
         for (int i = 0; i < n; i++) {
             Data.u64(src.segment(), 8L * i, 0xABC000L + i);
             p.recvB(i, dst, 8L * i, 8);
@@ -198,7 +199,7 @@ public abstract class TransportRules extends TckArea {
     @DisplayName("required_ a zero-length RDMA WRITE completes successfully and writes nothing [ibv_post_send(3) num_sge 0]")
     void required_zeroLengthWrite() {
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion dst = tb.buffer(16);
+        MemoryRegion dst = p.remoteBuffer(16);
         WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
                 .rdma(dst.address(), dst.rkey()));
         assertEquals(WcStatus.SUCCESS, wc.status());
@@ -209,7 +210,7 @@ public abstract class TransportRules extends TckArea {
     @DisplayName("required_ a zero-length RDMA WRITE with immediate delivers the immediate with byte_len 0 [IBA 9.4.4]")
     void required_zeroLengthWriteImm() {
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion buf = tb.buffer(16);
+        MemoryRegion buf = p.remoteBuffer(16);
         p.recvB(1, buf, 0, 16);
         p.postA(new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE_WITH_IMM).sendFlags(SendFlags.SIGNALED)
                 .rdma(buf.address(), buf.rkey()).immData(99));
@@ -223,7 +224,7 @@ public abstract class TransportRules extends TckArea {
     @DisplayName("required_ a zero-length RDMA operation needs no valid rkey or address: with rkey 0 and address 0 it completes successfully [ibv_post_send(3) num_sge 0; rxe check_rkey: a zero-byte operation need not set an address or rkey]")
     void required_zeroLengthRdmaNeedsNoRkey(WrOpcode op) {
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion rbuf = tb.buffer(64);
+        MemoryRegion rbuf = p.remoteBuffer(64);
         if (op == WrOpcode.RDMA_WRITE_WITH_IMM) {
             p.recvB(7, rbuf, 0, 64);
         }
@@ -248,7 +249,7 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 24);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         p.b().modify(QpAttributes.toState(QpState.SQD));
         p.recvB(1, dst, 0, 64);
         assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 32).status(), "a SEND to a QP in SQD");
@@ -264,7 +265,7 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 26);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         p.a().modify(QpAttributes.toState(QpState.SQD));
         long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
         while (p.a().query().state() != QpState.SQD && System.nanoTime() < deadline) {
@@ -295,7 +296,7 @@ public abstract class TransportRules extends TckArea {
         MemoryRegion dst = tb.buffer(64);
         assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, dst.address(), 0x0BADBAD0).status(),
                 "UC has no acknowledgement: the sender cannot see the bad rkey");
-        MemoryRegion rbuf = tb.buffer(64);
+        MemoryRegion rbuf = p.remoteBuffer(64);
         p.recvB(2, rbuf, 0, 64);
         assertEquals(WcStatus.SUCCESS, p.send(3, src, 0, 16).status());
         WorkCompletion r = Completions.awaitOne(p.cqB(), "the SEND after the dropped WRITE");
@@ -311,7 +312,7 @@ public abstract class TransportRules extends TckArea {
         assumeQp(QpType.UC);
         QpPair p = tb.pair(QpType.UC);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(128);
+        MemoryRegion dst = p.remoteBuffer(128);
         p.recvB(1, dst, 0, 16);
         assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 64).status(), "UC has no acknowledgement");
         for (WorkCompletion r : Completions.collect(p.cqB(), Completions.QUIET_MS)) {
@@ -325,7 +326,7 @@ public abstract class TransportRules extends TckArea {
     @DisplayName("required_ a zero-length RDMA READ completes successfully [ibv_post_send(3) num_sge 0]")
     void required_zeroLengthRead() {
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion remote = tb.buffer(16);
+        MemoryRegion remote = p.remoteBuffer(16);
         WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
                 .rdma(remote.address(), remote.rkey()));
         assertEquals(WcStatus.SUCCESS, wc.status());
@@ -336,7 +337,7 @@ public abstract class TransportRules extends TckArea {
     void required_zeroLengthUd() {
         assumeQp(QpType.UD);
         QpPair p = tb.pair(QpType.UD);
-        MemoryRegion buf = tb.buffer(64);
+        MemoryRegion buf = p.remoteBuffer(64);
         p.recvB(1, buf, 0, 64);
         p.postA(p.address(new SendWr().wrId(2).opcode(WrOpcode.SEND_WITH_IMM).sendFlags(SendFlags.SIGNALED).immData(5)));
         WorkCompletion r = Completions.awaitOne(p.cqB(), "the zero-length UD receive");
@@ -353,7 +354,7 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.UC);
         MemoryRegion src = tb.buffer(128);
         Data.fill(src, 57);
-        MemoryRegion dst = tb.buffer(512);
+        MemoryRegion dst = p.remoteBuffer(512);
         p.recvB(1, dst, 0, 128);
         p.recvB(2, dst, 128, 8);
         assertEquals(WcStatus.SUCCESS, p.send(3, src, 0, 128).status());
@@ -377,7 +378,7 @@ public abstract class TransportRules extends TckArea {
         MemoryRegion buf = tb.buffer(64);
         assertEquals(WcStatus.SUCCESS, p.send(1, buf, 0, 8).status(), "an unreliable SEND completes without an ACK");
         Completions.assertNone(p.cqB(), "the message had no receive");
-        p.recvB(2, buf, 32, 16);
+        p.recvB(2, p.remoteBuffer(64), 32, 16);
         p.send(3, buf, 0, 8);
         assertEquals(2, Completions.awaitOne(p.cqB(), "the next message").wrId());
         assertEquals(QpState.RTS, p.a().query().state());
@@ -392,7 +393,7 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.UD);
         MemoryRegion src = tb.buffer(100);
         Data.fill(src, 58);
-        MemoryRegion dst = tb.buffer(140);
+        MemoryRegion dst = p.remoteBuffer(140);
         p.recvB(1, dst, 0, 140);
         assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 100).status());
         WorkCompletion r = Completions.awaitOne(p.cqB(), "the UD receive");
@@ -408,7 +409,7 @@ public abstract class TransportRules extends TckArea {
         assumeQp(QpType.UD);
         QpPair p = tb.pair(QpType.UD);
         MemoryRegion buf = tb.buffer(128);
-        p.recvB(1, buf, 0, 128);
+        p.recvB(1, p.remoteBuffer(128), 0, 128);
         WorkCompletion s = p.postA(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
                 .sgList(Sge.of(buf, 100, 8)).ud(p.ah(), p.b().qpNum(), Testbed.QKEY + 1));
         assertEquals(WcStatus.SUCCESS, s.status());
@@ -421,22 +422,23 @@ public abstract class TransportRules extends TckArea {
     @DisplayName("required_ a UD message reaching a QP still in INIT is dropped, and once that QP is in RTR the next one lands in the same receive [IBA 10.3.1: only RTR and later states process incoming messages; rxe drops requests below RTR]")
     void required_udDroppedBeforeRtr() {
         assumeQp(QpType.UD);
+        Testbed far = tb.peer();
         CompletionQueue cqA = tb.cq(16);
-        CompletionQueue cqB = tb.cq(16);
+        CompletionQueue cqB = far.cq(16);
         QueuePair a = tb.qp(QpType.UD, cqA, null);
-        QueuePair b = tb.qp(QpType.UD, cqB, null);
+        QueuePair b = far.qp(QpType.UD, cqB, null);
         tb.bringUp(a, 0, 7);
-        tb.toInit(b);
+        far.toInit(b);
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 21);
-        MemoryRegion dst = tb.buffer(128);
+        MemoryRegion dst = far.buffer(128);
         b.postRecv(new RecvWr(1, Sge.of(dst, 0, 128)));
-        AddressHandle ah = tb.ah();
+        AddressHandle ah = tb.pd().createAh(tb.avTo(far));
         a.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
                 .sgList(Sge.of(src, 0, 32)).ud(ah, b.qpNum(), Testbed.QKEY));
         assertEquals(WcStatus.SUCCESS, Completions.awaitOne(cqA, "the UD send to a QP in INIT").status());
         Completions.assertNone(cqB, "a UD message to a QP in INIT");
-        tb.toRtr(b, 0);
+        far.toRtr(b, 0);
         a.postSend(new SendWr().wrId(3).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
                 .sgList(Sge.of(src, 32, 32)).ud(ah, b.qpNum(), Testbed.QKEY));
         assertEquals(WcStatus.SUCCESS, Completions.awaitOne(cqA, "the UD send to the QP in RTR").status());
@@ -454,7 +456,7 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.UD);
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 22);
-        MemoryRegion dst = tb.buffer(256);
+        MemoryRegion dst = p.remoteBuffer(256);
         p.recvB(1, dst, 0, 40 + 16);
         assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 64).status(), "UD has no acknowledgement");
         List<WorkCompletion> seen = Completions.collect(p.cqB(), Completions.QUIET_MS);
@@ -471,9 +473,9 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.UD);
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 23);
-        MemoryRegion dst = tb.buffer(128);
+        MemoryRegion dst = p.remoteBuffer(128);
         // One receive is posted and used first: the message that finds none must not land in it again.
-        MemoryRegion first = tb.buffer(128);
+        MemoryRegion first = p.remoteBuffer(128);
         p.recvB(9, first, 0, 128);
         assertEquals(WcStatus.SUCCESS, p.send(8, src, 0, 16).status());
         assertEquals(9, Completions.awaitOne(p.cqB(), "the first UD receive").wrId());
@@ -495,7 +497,7 @@ public abstract class TransportRules extends TckArea {
         assumeOp(QpType.UD, WrOpcode.SEND_WITH_IMM);
         QpPair p = tb.pair(QpType.UD);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(256);
+        MemoryRegion dst = p.remoteBuffer(256);
         p.recvB(1, dst, 0, 128);
         p.recvB(2, dst, 128, 128);
         assertEquals(WcStatus.SUCCESS, p.postA(p.wr(3, WrOpcode.SEND_WITH_IMM, src, 0, 8).immData(0x5eedf00d)).status());
@@ -515,7 +517,7 @@ public abstract class TransportRules extends TckArea {
     void required_postRecvList() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(192);
+        MemoryRegion dst = p.remoteBuffer(192);
         p.b().postRecv(List.of(new RecvWr(1, Sge.of(dst, 0, 64)), new RecvWr(2, Sge.of(dst, 64, 64)),
                 new RecvWr(3, Sge.of(dst, 128, 64))));
         for (int i = 0; i < 3; i++) {
@@ -540,7 +542,7 @@ public abstract class TransportRules extends TckArea {
             QpPair p = tb.pair(type, b -> b.maxRecvSge(4));
             MemoryRegion src = tb.buffer(128);
             Data.fill(src, 27);
-            MemoryRegion dst = tb.buffer(512);
+            MemoryRegion dst = p.remoteBuffer(512);
             int grh = type == QpType.UD ? 40 : 0;
             // SGE lengths 24, 23, 1 and 300, spread over the buffer with gaps that must stay untouched.
             int[] len = {24, 23, 1, 300};
@@ -551,7 +553,7 @@ public abstract class TransportRules extends TckArea {
             }
             p.b().postRecv(new RecvWr().wrId(1).sgList(sges));
             // A second receive of 4 SGEs waits behind it: the message must land in the first one's buffers only.
-            MemoryRegion other = tb.buffer(256);
+            MemoryRegion other = p.remoteBuffer(256);
             p.b().postRecv(new RecvWr().wrId(5).sgList(Sge.of(other, 0, 64), Sge.of(other, 64, 64),
                     Sge.of(other, 128, 64), Sge.of(other, 192, 64)));
             assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 100).status(), type + " SEND of 100 bytes");
@@ -585,20 +587,21 @@ public abstract class TransportRules extends TckArea {
     void required_udReachesTheNamedQpAmongMany() {
         assumeQp(QpType.UD);
         int n = 64;
+        Testbed far = tb.peer();
         CompletionQueue cqA = tb.cq(2 * n + 8);
-        CompletionQueue recvCq = tb.cq(2 * n + 8);
+        CompletionQueue recvCq = far.cq(2 * n + 8);
         QueuePair a = tb.qp(QpType.UD, cqA, b -> b.maxSendWr(n + 4));
         tb.bringUp(a, 0, 7);
         List<QueuePair> qps = new java.util.ArrayList<>();
         MemoryRegion src = tb.buffer(n);
-        MemoryRegion dst = tb.buffer(64L * n);
+        MemoryRegion dst = far.buffer(64L * n);
         for (int i = 0; i < n; i++) {
             src.segment().set(ValueLayout.JAVA_BYTE, i, (byte) (i + 1));
-            QueuePair q = tb.qp(QpType.UD, recvCq, null);
-            tb.bringUp(q, 0, 7);
+            QueuePair q = far.qp(QpType.UD, recvCq, null);
+            far.bringUp(q, 0, 7);
             qps.add(q);
         }
-        AddressHandle ah = tb.ah();
+        AddressHandle ah = tb.pd().createAh(tb.avTo(far));
         for (int round = 0; round < 2; round++) {
             List<Integer> live = new java.util.ArrayList<>();
             for (int i = round; i < n; i += round + 1) {
@@ -634,11 +637,11 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(262_144);
         Data.fill(src, 28);
-        MemoryRegion dst = tb.buffer(262_144);
+        MemoryRegion dst = p.remoteBuffer(262_144);
         assertEquals(WcStatus.SUCCESS, p.write(1, src, len, dst.address(), dst.rkey()).status());
         Data.assertPattern("the large WRITE", dst.segment(), 0, len, 28, 0);
         Data.assertFilled("the bytes past the large WRITE", dst.segment(), len, 262_144 - len, (byte) 0);
-        MemoryRegion rbuf = tb.buffer(262_144);
+        MemoryRegion rbuf = p.remoteBuffer(262_144);
         p.recvB(2, rbuf, 0, 262_144);
         assertEquals(WcStatus.SUCCESS, p.send(3, src, 0, len).status());
         assertEquals(len, Completions.awaitOne(p.cqB(), "the large SEND's receive").byteLen());
@@ -653,7 +656,7 @@ public abstract class TransportRules extends TckArea {
         QpPair ud = tb.pair(QpType.UD);
         QpPair rc = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(128);
+        MemoryRegion dst = rc.remoteBuffer(128);
         rc.recvB(1, dst, 0, 128);
         // With the testbed's Q_Key and with Q_Key 0: an RC QP has no Q_Key to compare, so neither may pass.
         for (int qkey : new int[] {Testbed.QKEY, 0}) {
@@ -673,7 +676,7 @@ public abstract class TransportRules extends TckArea {
         assumeQp(QpType.UD);
         QpPair p = tb.pair(QpType.UD);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(128);
+        MemoryRegion dst = p.remoteBuffer(128);
         p.b().postRecv(new RecvWr(1, new Sge(dst.address(), 128, 0x0BADBAD0)));
         assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 16).status(), "UD has no acknowledgement");
         for (WorkCompletion r : Completions.collect(p.cqB(), Completions.QUIET_MS)) {
@@ -687,17 +690,18 @@ public abstract class TransportRules extends TckArea {
     void required_udSolicited() {
         assumeQp(QpType.UD);
         assumeTrue(caps().completionChannel(), "capability: the device has no completion channels");
-        CompletionChannel ch = tb.context().createCompletionChannel();
-        CompletionQueue cqB = tb.context().createCq(16, ch, 0);
+        Testbed far = tb.peer();
+        CompletionChannel ch = far.context().createCompletionChannel();
+        CompletionQueue cqB = far.context().createCq(16, ch, 0);
         CompletionQueue cqA = tb.cq(16);
         QueuePair a = tb.qp(QpType.UD, cqA, null);
-        QueuePair b = tb.qp(QpType.UD, cqB, null);
+        QueuePair b = far.qp(QpType.UD, cqB, null);
         tb.bringUp(a, 0, 7);
-        tb.bringUp(b, 0, 7);
-        MemoryRegion buf = tb.buffer(256);
+        far.bringUp(b, 0, 7);
+        MemoryRegion buf = far.buffer(256);
         b.postRecv(new RecvWr(1, Sge.of(buf, 0, 128)));
         b.postRecv(new RecvWr(2, Sge.of(buf, 128, 128)));
-        AddressHandle ah = tb.ah();
+        AddressHandle ah = tb.pd().createAh(tb.avTo(far));
         MemoryRegion src = tb.buffer(16);
         cqB.requestNotify(true);
         a.postSend(new SendWr().wrId(3).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
@@ -717,7 +721,7 @@ public abstract class TransportRules extends TckArea {
         assumeQp(QpType.UC);
         QpPair p = tb.pair(QpType.UC);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         p.b().postRecv(new RecvWr(1, new Sge(dst.address(), 64, 0x0BADBAD0)));
         assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 32).status(), "UC has no NAK");
         for (WorkCompletion r : Completions.collect(p.cqB(), Completions.QUIET_MS)) {
@@ -733,7 +737,7 @@ public abstract class TransportRules extends TckArea {
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 29);
         MemoryRegion dst = tb.buffer(64);
-        MemoryRegion rbuf = tb.buffer(16);
+        MemoryRegion rbuf = p.remoteBuffer(16);
         p.recvB(1, rbuf, 0, 16);
         WorkCompletion s = p.postA(p.wr(2, WrOpcode.RDMA_WRITE_WITH_IMM, src, 0, 64).rdma(dst.address(), 0x0BADBAD0)
                 .immData(7));
@@ -752,7 +756,7 @@ public abstract class TransportRules extends TckArea {
         int mtu = tb.mtu().bytes();
         MemoryRegion src = tb.buffer(mtu);
         Data.fill(src, 59);
-        MemoryRegion dst = tb.buffer(mtu + 40);
+        MemoryRegion dst = p.remoteBuffer(mtu + 40);
         p.recvB(1, dst, 0, mtu + 40);
         assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, mtu).status());
         assertEquals(mtu + 40, Completions.awaitOne(p.cqB(), "the MTU-sized UD receive").byteLen());
@@ -766,7 +770,7 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.UD);
         int mtu = tb.mtu().bytes();
         MemoryRegion src = tb.buffer(mtu + 1);
-        MemoryRegion dst = tb.buffer(mtu + 64);
+        MemoryRegion dst = p.remoteBuffer(mtu + 64);
         p.recvB(1, dst, 0, mtu + 64);
         try {
             // C10-93.1.1: no packet is emitted and no error need be raised, so any completion status is allowed.
@@ -797,7 +801,7 @@ public abstract class TransportRules extends TckArea {
     void required_cmpSwpMismatch() {
         assumeAtomics();
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion remote = tb.buffer(8);
+        MemoryRegion remote = p.remoteBuffer(8);
         MemoryRegion local = tb.buffer(8);
         Data.u64(remote.segment(), 0, 5);
         WorkCompletion wc = p.postA(p.wr(1, WrOpcode.ATOMIC_CMP_AND_SWP, local, 0, 8).atomic(remote.address(), 6, 77, remote.rkey()));
@@ -812,7 +816,7 @@ public abstract class TransportRules extends TckArea {
     void required_fetchAddWraps() {
         assumeAtomics();
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion remote = tb.buffer(8);
+        MemoryRegion remote = p.remoteBuffer(8);
         MemoryRegion local = tb.buffer(8);
         Data.u64(remote.segment(), 0, -1L);
         WorkCompletion wc = p.postA(p.wr(1, WrOpcode.ATOMIC_FETCH_AND_ADD, local, 0, 8).atomic(remote.address(), 2, 0, remote.rkey()));
@@ -827,7 +831,7 @@ public abstract class TransportRules extends TckArea {
     void required_atomicMisaligned() {
         assumeAtomics();
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion remote = tb.buffer(32);
+        MemoryRegion remote = p.remoteBuffer(32);
         MemoryRegion local = tb.buffer(8);
         try {
             WorkCompletion wc = p.postA(p.wr(1, WrOpcode.ATOMIC_FETCH_AND_ADD, local, 0, 8)
@@ -845,7 +849,7 @@ public abstract class TransportRules extends TckArea {
     void required_atomicResultNeedsLocalWrite(WrOpcode op) {
         assumeAtomics();
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion remote = tb.buffer(8);
+        MemoryRegion remote = p.remoteBuffer(8);
         Data.u64(remote.segment(), 0, 0x1122334455667788L);
         MemoryRegion local = tb.buffer(8, AccessFlags.REMOTE_READ);
         WorkCompletion wc = p.postA(p.wr(1, op, local, 0, 8).atomic(remote.address(), 0x1122334455667788L, 5, remote.rkey()));
@@ -859,7 +863,7 @@ public abstract class TransportRules extends TckArea {
     void required_atomicShortLocalSge() {
         assumeAtomics();
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion remote = tb.buffer(8);
+        MemoryRegion remote = p.remoteBuffer(8);
         MemoryRegion local = tb.buffer(16);
         try {
             WorkCompletion wc = p.postA(p.wr(1, WrOpcode.ATOMIC_FETCH_AND_ADD, local, 0, 4)
@@ -877,7 +881,7 @@ public abstract class TransportRules extends TckArea {
         assumeAtomics();
         QpPair p1 = tb.pair(QpType.RC);
         QpPair p2 = tb.pair(QpType.RC);
-        MemoryRegion remote = tb.buffer(8);
+        MemoryRegion remote = p1.remoteBuffer(8); // both responders are on the same testbed
         MemoryRegion l1 = tb.buffer(8L * 50);
         MemoryRegion l2 = tb.buffer(8L * 50);
         for (int i = 0; i < 25; i++) {
@@ -920,7 +924,7 @@ public abstract class TransportRules extends TckArea {
         Data.fill(buf, 60);
         p.a().postSend(p.wr(1, WrOpcode.SEND, buf, 0, 16));
         Completions.assertNone(p.cqA(), "the SEND waits for a receive");
-        p.recvB(2, buf, 32, 32);
+        p.recvB(2, p.remoteBuffer(64), 32, 32);
         assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the SEND after the receive came").status());
         assertEquals(16, Completions.awaitOne(p.cqB(), "the late receive").byteLen());
     }
@@ -1018,16 +1022,18 @@ public abstract class TransportRules extends TckArea {
     @Test
     @DisplayName("required_ an RC send to a QP that no longer exists completes with RETRY_EXC_ERR once retry_cnt is spent [IBA 9.7.6.1.3, ibv_modify_qp(3) retry_cnt]")
     void required_retryExceeded() {
+        Testbed far = tb.peer();
         CompletionQueue cq = tb.cq(16);
         QueuePair a = tb.qp(QpType.RC, cq, null);
-        QueuePair gone = tb.qp(QpType.RC, tb.cq(8), null);
+        QueuePair gone = far.qp(QpType.RC, far.cq(8), null);
         tb.toInit(a);
-        tb.toRtr(a, gone.qpNum());
+        tb.toRtr(a, gone.qpNum(), far);
         a.modify(org.verbs4j.QpAttributes.toRts(Testbed.PSN, 8, 1, 0, 1)); // ~1 ms ACK timeout, one retry
         gone.close();
         MemoryRegion buf = tb.buffer(64);
+        MemoryRegion dst = far.buffer(64);
         a.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .sgList(Sge.of(buf, 0, 8)).rdma(buf.address() + 32, buf.rkey()));
+                .sgList(Sge.of(buf, 0, 8)).rdma(dst.address() + 32, dst.rkey()));
         WorkCompletion wc = Completions.awaitOne(cq, "the WRITE to a destroyed QP");
         assertEquals(WcStatus.RETRY_EXC_ERR, wc.status());
     }
@@ -1040,7 +1046,7 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.UD, b -> b.sendOps(WrOpcode.SEND_WITH_IMM));
         MemoryRegion buf = tb.buffer(128);
         Data.fill(buf, 62);
-        MemoryRegion dst = tb.buffer(128);
+        MemoryRegion dst = p.remoteBuffer(128);
         p.recvB(1, dst, 0, 128);
         p.session(s -> {
             s.wrId(2);
@@ -1064,7 +1070,7 @@ public abstract class TransportRules extends TckArea {
         QpPair p = tb.pair(QpType.UC, b -> b.sendOps(WrOpcode.RDMA_WRITE_WITH_IMM));
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 63);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         p.recvB(1, dst, 0, 0);
         p.session(s -> {
             s.wrId(2);

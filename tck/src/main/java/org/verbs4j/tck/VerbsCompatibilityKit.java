@@ -56,6 +56,18 @@ public abstract class VerbsCompatibilityKit {
         return name == null || name.isBlank() ? null : name.trim();
     }
 
+    /**
+     * The device that holds the {@code b} QP of every pair the kit connects, or null for loopback pairs on the
+     * device under test. A provider with devices that reach each other (two RoCE devices on one network) names the
+     * second one here: each pair then spans two contexts, each with its own PD, CQs and buffers, addressed through
+     * the other device's GID. Rules that are about one device (its own objects, loopback) still use one.
+     *
+     * @return the second device's name, or null (the default)
+     */
+    protected String peerDeviceName() {
+        return null;
+    }
+
     /** {@return the port under test, 1-based} */
     protected int port() {
         return 1;
@@ -137,9 +149,9 @@ public abstract class VerbsCompatibilityKit {
         return Testbed.ACK_TIMEOUT;
     }
 
-    /** {@return a new testbed on the device under test; the caller closes it} */
+    /** {@return a new testbed on the device under test, with the {@linkplain #peerDeviceName() peer} if any; the caller closes it} */
     public Testbed openTestbed() {
-        return Testbed.open(providerUnderTest(), deviceName(), port(), gidIndex(), ackTimeout());
+        return Testbed.open(providerUnderTest(), deviceName(), port(), gidIndex(), ackTimeout(), peerDeviceName());
     }
 
     @Nested

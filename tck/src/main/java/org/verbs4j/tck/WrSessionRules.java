@@ -117,7 +117,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_send() {
         QpPair p = rc(WrOpcode.SEND);
         MemoryRegion src = tb.buffer(256);
-        MemoryRegion dst = tb.buffer(256);
+        MemoryRegion dst = p.remoteBuffer(256);
         Data.fill(src, 1);
         p.recvB(9, dst, 0, 256);
         p.session(s -> {
@@ -140,7 +140,8 @@ public abstract class WrSessionRules extends TckArea {
     void required_sendImm() {
         QpPair p = rc(WrOpcode.SEND_WITH_IMM);
         MemoryRegion buf = tb.buffer(128);
-        p.recvB(9, buf, 64, 64);
+        MemoryRegion target = p.remoteBuffer(128);
+        p.recvB(9, target, 64, 64);
         p.session(s -> {
             s.wrId(1);
             s.wrFlags(SendFlags.SIGNALED);
@@ -159,7 +160,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_rdmaWrite() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion src = tb.buffer(4096);
-        MemoryRegion dst = tb.buffer(8192);
+        MemoryRegion dst = p.remoteBuffer(8192);
         Data.fill(src, 2);
         p.session(s -> {
             s.wrId(3);
@@ -181,7 +182,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_rdmaWriteImm() {
         QpPair p = rc(WrOpcode.RDMA_WRITE_WITH_IMM);
         MemoryRegion src = tb.buffer(512);
-        MemoryRegion dst = tb.buffer(512);
+        MemoryRegion dst = p.remoteBuffer(512);
         Data.fill(src, 4);
         p.recvB(77, dst, 0, 0);
         p.session(s -> {
@@ -204,7 +205,7 @@ public abstract class WrSessionRules extends TckArea {
     @DisplayName("required_ ibv_wr_rdma_read reads the remote memory into the DATA buffers [ibv_wr_post(3) RDMA]")
     void required_rdmaRead() {
         QpPair p = rc(WrOpcode.RDMA_READ);
-        MemoryRegion remote = tb.buffer(3000);
+        MemoryRegion remote = p.remoteBuffer(3000);
         MemoryRegion local = tb.buffer(3000);
         Data.fill(remote, 6);
         p.session(s -> {
@@ -224,7 +225,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_atomicCmpSwp() {
         assumeAtomics();
         QpPair p = rc(WrOpcode.ATOMIC_CMP_AND_SWP);
-        MemoryRegion remote = tb.buffer(64);
+        MemoryRegion remote = p.remoteBuffer(64);
         MemoryRegion local = tb.buffer(8);
         Data.u64(remote.segment(), 8, 42);
         p.session(s -> {
@@ -245,7 +246,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_atomicFetchAdd() {
         assumeAtomics();
         QpPair p = rc(WrOpcode.ATOMIC_FETCH_AND_ADD);
-        MemoryRegion remote = tb.buffer(64);
+        MemoryRegion remote = p.remoteBuffer(64);
         MemoryRegion local = tb.buffer(8);
         Data.u64(remote.segment(), 16, 1000);
         p.session(s -> {
@@ -265,7 +266,7 @@ public abstract class WrSessionRules extends TckArea {
     @DisplayName("optional_ ibv_wr_atomic_write writes 8 bytes atomically at the remote address [rdma-core 44+ ibv_wr_atomic_write]")
     void optional_atomicWrite() {
         QpPair p = rc(WrOpcode.ATOMIC_WRITE);
-        MemoryRegion remote = tb.buffer(64);
+        MemoryRegion remote = p.remoteBuffer(64);
         p.session(s -> {
             s.wrId(8);
             s.wrFlags(SendFlags.SIGNALED);
@@ -281,7 +282,7 @@ public abstract class WrSessionRules extends TckArea {
     @DisplayName("optional_ ibv_wr_flush of a written range completes with IBV_WC_FLUSH [ibv_wr_post(3) ibv_wr_flush, rdma-core 45+]")
     void optional_flush() {
         QpPair p = rc(WrOpcode.RDMA_WRITE, WrOpcode.FLUSH);
-        MemoryRegion remote = tb.buffer(4096, Testbed.ALL_ACCESS | AccessFlags.FLUSH_GLOBAL);
+        MemoryRegion remote = p.remoteBuffer(4096, Testbed.ALL_ACCESS | AccessFlags.FLUSH_GLOBAL);
         MemoryRegion src = tb.buffer(64);
         p.session(s -> {
             s.wrId(9);
@@ -316,7 +317,7 @@ public abstract class WrSessionRules extends TckArea {
     @DisplayName("optional_ ibv_wr_flush completes with REM_ACCESS_ERR when the rkey's region lacks IBV_ACCESS_FLUSH_GLOBAL or _PERSISTENT for the flush type, or the range leaves the region [ibv_wr_post(3) ibv_wr_flush, ibv_reg_mr(3) IBV_ACCESS_FLUSH_*, rdma-core 45+]")
     void optional_flushNeedsAccess(String name, int type, int level, int access, int offset) {
         QpPair p = rc(WrOpcode.FLUSH);
-        MemoryRegion remote = tb.buffer(4096, access);
+        MemoryRegion remote = p.remoteBuffer(4096, access);
         p.session(s -> {
             s.wrId(11);
             s.wrFlags(SendFlags.SIGNALED);
@@ -331,7 +332,7 @@ public abstract class WrSessionRules extends TckArea {
     @DisplayName("optional_ a PERSISTENT flush needs only IBV_ACCESS_FLUSH_PERSISTENT on the region: it completes with IBV_WC_FLUSH [ibv_wr_post(3) ibv_wr_flush IBV_FLUSH_PERSISTENT, ibv_reg_mr(3), rdma-core 45+]")
     void optional_flushPersistent() {
         QpPair p = rc(WrOpcode.FLUSH);
-        MemoryRegion remote = tb.buffer(4096, Testbed.ALL_ACCESS | AccessFlags.FLUSH_PERSISTENT);
+        MemoryRegion remote = p.remoteBuffer(4096, Testbed.ALL_ACCESS | AccessFlags.FLUSH_PERSISTENT);
         p.session(s -> {
             s.wrId(13);
             s.wrFlags(SendFlags.SIGNALED);
@@ -346,7 +347,7 @@ public abstract class WrSessionRules extends TckArea {
     @DisplayName("optional_ ibv_wr_flush at the whole-MR level ignores the range: with address and length 0 it completes with IBV_WC_FLUSH [ibv_wr_post(3) ibv_wr_flush IBV_FLUSH_MR, rdma-core 45+]")
     void optional_flushWholeMr() {
         QpPair p = rc(WrOpcode.FLUSH);
-        MemoryRegion remote = tb.buffer(4096, Testbed.ALL_ACCESS | AccessFlags.FLUSH_GLOBAL);
+        MemoryRegion remote = p.remoteBuffer(4096, Testbed.ALL_ACCESS | AccessFlags.FLUSH_GLOBAL);
         p.session(s -> {
             s.wrId(12);
             s.wrFlags(SendFlags.SIGNALED);
@@ -362,7 +363,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_ucSendAndWrite() {
         QpPair p = pair(QpType.UC, WrOpcode.SEND, WrOpcode.RDMA_WRITE);
         MemoryRegion src = tb.buffer(128);
-        MemoryRegion dst = tb.buffer(256);
+        MemoryRegion dst = p.remoteBuffer(256);
         Data.fill(src, 12);
         p.recvB(1, dst, 128, 128);
         // The WRITE goes first: UC has no acknowledgements, so only the receive of a later SEND tells that the
@@ -388,7 +389,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_udSend() {
         QpPair p = pair(QpType.UD, WrOpcode.SEND);
         MemoryRegion src = tb.buffer(256);
-        MemoryRegion dst = tb.buffer(40 + 256);
+        MemoryRegion dst = p.remoteBuffer(40 + 256);
         Data.fill(src, 13);
         p.recvB(1, dst, 0, 40 + 256);
         p.session(s -> {
@@ -409,7 +410,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_udInlineSend() {
         assumeTrue(caps().maxInlineData() >= 32, "capability: less than 32 bytes of inline data");
         QpPair p = pair(QpType.UD, WrOpcode.SEND);
-        MemoryRegion dst = tb.buffer(40 + 64);
+        MemoryRegion dst = p.remoteBuffer(40 + 64);
         MemorySegment data = tb.memory(32);
         for (int i = 0; i < 32; i++) {
             data.set(ValueLayout.JAVA_BYTE, i, (byte) (0x40 + i));
@@ -439,7 +440,7 @@ public abstract class WrSessionRules extends TckArea {
         assumeTrue(caps().maxSendSge() >= 3, "capability: fewer than 3 send SGEs");
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion src = tb.buffer(300);
-        MemoryRegion dst = tb.buffer(300);
+        MemoryRegion dst = p.remoteBuffer(300);
         Data.fill(src, 14);
         Sge[] list = {Sge.of(src, 200, 100), Sge.of(src, 0, 100), Sge.of(src, 100, 100)};
         p.session(s -> {
@@ -460,7 +461,7 @@ public abstract class WrSessionRules extends TckArea {
         assumeTrue(caps().maxSendSge() >= 2, "capability: fewer than 2 send SGEs");
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion src = tb.buffer(200);
-        MemoryRegion dst = tb.buffer(300);
+        MemoryRegion dst = p.remoteBuffer(300);
         Data.fill(src, 15);
         Sge[] list = {Sge.of(src, 0, 100), Sge.of(src, 100, 100), new Sge(0, 100, 0xdead)};
         p.session(s -> {
@@ -480,7 +481,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_inlineCopiedAtSetter() {
         assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
         QpPair p = rc(WrOpcode.RDMA_WRITE);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         MemorySegment data = tb.memory(16);
         Data.fill(data, 16);
         try (WrSession s = p.a().startWr()) {
@@ -500,7 +501,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_inlineFromHeap() {
         assumeTrue(caps().maxInlineData() >= 8, "capability: less than 8 bytes of inline data");
         QpPair p = rc(WrOpcode.SEND);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         p.recvB(1, dst, 0, 64);
         byte[] bytes = {1, 2, 3, 4, 5, 6, 7, 8};
         p.session(s -> {
@@ -521,7 +522,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_inlineDataList() {
         assumeTrue(caps().maxInlineData() >= 24, "capability: less than 24 bytes of inline data");
         QpPair p = rc(WrOpcode.RDMA_WRITE);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         MemorySegment all = tb.memory(24);
         Data.fill(all, 17);
         MemorySegment[] parts = {all.asSlice(0, 8), all.asSlice(8, 10), all.asSlice(18, 6), tb.memory(100)};
@@ -541,7 +542,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_inlineTooLarge() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         int granted = p.a().initAttributes().cap().maxInlineData();
-        MemoryRegion dst = tb.buffer(granted + 64);
+        MemoryRegion dst = p.remoteBuffer(granted + 64);
         MemorySegment data = tb.memory(granted + 1);
         data.fill((byte) 7);
         assertBatchRefused(p, dst, s -> {
@@ -555,7 +556,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_inlineOnlyForSendAndWrite() {
         assumeTrue(caps().maxInlineData() >= 8, "capability: less than 8 bytes of inline data");
         QpPair p = rc(WrOpcode.RDMA_READ, WrOpcode.RDMA_WRITE);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         assertBatchRefused(p, dst, s -> {
             s.rdmaRead(dst.rkey(), dst.address());
             s.setInlineData(tb.memory(8));
@@ -569,10 +570,11 @@ public abstract class WrSessionRules extends TckArea {
     void required_wrIdCapturedAtBuilder() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion src = tb.buffer(64);
+        MemoryRegion target = p.remoteBuffer(64);
         p.session(s -> {
             s.wrFlags(SendFlags.SIGNALED);
             s.wrId(111);
-            s.rdmaWrite(src.rkey(), src.address());
+            s.rdmaWrite(target.rkey(), target.address());
             s.wrId(222);
             s.setSge(src.lkey(), src.address() + 32, 8);
         });
@@ -584,10 +586,11 @@ public abstract class WrSessionRules extends TckArea {
     void required_wrFlagsCapturedAtBuilder() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion src = tb.buffer(64);
+        MemoryRegion target = p.remoteBuffer(64);
         p.session(s -> {
             s.wrId(5);
             s.wrFlags(SendFlags.SIGNALED);
-            s.rdmaWrite(src.rkey(), src.address());
+            s.rdmaWrite(target.rkey(), target.address());
             s.wrFlags(0);
             s.setSge(src.lkey(), src.address() + 32, 8);
         });
@@ -599,7 +602,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_unsignaledGivesNoCompletion() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         Data.fill(src, 18);
         p.session(s -> {
             s.wrId(1);
@@ -626,10 +629,11 @@ public abstract class WrSessionRules extends TckArea {
         assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
         QpPair p = tb.pair(QpType.RC, opts(WrOpcode.RDMA_WRITE).andThen(b -> b.sqSigAll(true)));
         MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         p.session(s -> {
             s.wrId(1);
             s.wrFlags(0);
-            s.rdmaWrite(src.rkey(), src.address());
+            s.rdmaWrite(dst.rkey(), dst.address());
             s.setSge(src.lkey(), src.address() + 32, 8);
         });
         assertEquals(1, Completions.awaitOne(p.cqA(), "an unsignaled WR on an sq_sig_all QP").wrId());
@@ -640,7 +644,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_batchInOrder() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64 * 20);
+        MemoryRegion dst = p.remoteBuffer(64 * 20);
         p.session(s -> {
             s.wrFlags(SendFlags.SIGNALED);
             for (int i = 0; i < 20; i++) {
@@ -663,7 +667,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_nothingBeforeComplete() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         Data.fill(src, 19);
         try (WrSession s = p.a().startWr()) {
             s.wrId(1);
@@ -685,7 +689,7 @@ public abstract class WrSessionRules extends TckArea {
         // Twice the queue and one more: beyond any rounding up of max_send_wr a device may make.
         int n = 2 * p.a().initAttributes().cap().maxSendWr() + 1;
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         Data.fill(src, 21);
         WrSession s = p.a().startWr();
         s.wrFlags(SendFlags.SIGNALED);
@@ -706,7 +710,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_abortDiscards() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         Data.fill(src, 20);
         WrSession s = p.a().startWr();
         s.wrFlags(SendFlags.SIGNALED);
@@ -733,7 +737,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_closeAborts() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         Data.fill(src, 21);
         try (WrSession s = p.a().startWr()) {
             s.wrId(1);
@@ -753,7 +757,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_callsOutsideOwnSessionRefused() throws Exception {
         QpPair p = rc(WrOpcode.RDMA_WRITE, WrOpcode.SEND);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         Data.fill(src, 23);
         MemorySegment inline = tb.memory(8);
         List<Consumer<WrSession>> calls = List.of(
@@ -845,7 +849,7 @@ public abstract class WrSessionRules extends TckArea {
     /** Builds a good WRITE, then {@code bad}, then another good WRITE; complete() must fail and nothing may move. */
     private void assertBatchRefused(QpPair p, MemoryRegion dst, Consumer<WrSession> bad, String what) {
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion sink = tb.buffer(128);
+        MemoryRegion sink = p.remoteBuffer(128);
         Data.fill(src, 23);
         WrSession s = p.a().startWr();
         s.wrFlags(SendFlags.SIGNALED);
@@ -891,7 +895,7 @@ public abstract class WrSessionRules extends TckArea {
     @DisplayName("required_ a data WR without a DATA setter makes complete() fail [ibv_wr_post(3) DATA transfer setters]")
     void required_missingDataSetter() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
-        MemoryRegion dst = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         assertBatchRefused(p, dst, s -> s.rdmaWrite(dst.rkey(), dst.address()), "RDMA WRITE without a DATA setter");
     }
 
@@ -900,8 +904,9 @@ public abstract class WrSessionRules extends TckArea {
     void required_secondDataSetter() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion dst = tb.buffer(64);
+        MemoryRegion target = p.remoteBuffer(64);
         assertBatchRefused(p, dst, s -> {
-            s.rdmaWrite(dst.rkey(), dst.address());
+            s.rdmaWrite(target.rkey(), target.address());
             s.setSge(dst.lkey(), dst.address(), 8);
             s.setSge(dst.lkey(), dst.address(), 8);
         }, "two DATA setters");
@@ -913,12 +918,13 @@ public abstract class WrSessionRules extends TckArea {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         int max = p.a().initAttributes().cap().maxSendSge();
         MemoryRegion dst = tb.buffer(64L * (max + 1));
+        MemoryRegion target = p.remoteBuffer(64L * (max + 1));
         Sge[] list = new Sge[max + 1];
         for (int i = 0; i <= max; i++) {
             list[i] = Sge.of(dst, 64L * i, 8);
         }
         assertBatchRefused(p, dst, s -> {
-            s.rdmaWrite(dst.rkey(), dst.address());
+            s.rdmaWrite(target.rkey(), target.address());
             s.setSgeList(list, max + 1);
         }, (max + 1) + " SGEs on a QP granted " + max);
     }
@@ -928,7 +934,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_udAddrMandatory() {
         QpPair p = pair(QpType.UD, WrOpcode.SEND);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = tb.buffer(128);
+        MemoryRegion dst = p.remoteBuffer(128);
         p.recvB(1, dst, 0, 128);
         assertBatchRefused(p, dst, s -> {
             s.send();
@@ -958,11 +964,12 @@ public abstract class WrSessionRules extends TckArea {
     void required_recoverAfterFailedComplete() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion dst = tb.buffer(64);
-        assertBatchRefused(p, dst, s -> s.rdmaWrite(dst.rkey(), dst.address()), "a WRITE without DATA");
+        MemoryRegion target = p.remoteBuffer(64);
+        assertBatchRefused(p, dst, s -> s.rdmaWrite(target.rkey(), target.address()), "a WRITE without DATA");
         p.session(s -> {
             s.wrId(7);
             s.wrFlags(SendFlags.SIGNALED);
-            s.rdmaWrite(dst.rkey(), dst.address());
+            s.rdmaWrite(target.rkey(), target.address());
             s.setSge(dst.lkey(), dst.address() + 32, 8);
         });
         assertEquals(7, Completions.awaitOne(p.cqA(), "the WR after the failed batch").wrId());
@@ -975,6 +982,7 @@ public abstract class WrSessionRules extends TckArea {
     void required_criticalSectionBlocks() throws Exception {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion buf = tb.buffer(64);
+        MemoryRegion target = p.remoteBuffer(64);
         WrSession s = p.a().startWr();
         AtomicBoolean entered = new AtomicBoolean();
         CountDownLatch started = new CountDownLatch(1);
@@ -992,7 +1000,7 @@ public abstract class WrSessionRules extends TckArea {
             assertFalse(entered.get(), "a second thread entered the session while the first held it");
             s.wrId(1);
             s.wrFlags(SendFlags.SIGNALED);
-            s.rdmaWrite(buf.rkey(), buf.address());
+            s.rdmaWrite(target.rkey(), target.address());
             s.setSge(buf.lkey(), buf.address() + 32, 8);
             s.complete();
             other.get(Completions.timeoutMs(), TimeUnit.MILLISECONDS);
@@ -1012,7 +1020,7 @@ public abstract class WrSessionRules extends TckArea {
         int threads = 4;
         int perThread = 40;
         MemoryRegion src = tb.buffer(8L * threads * perThread);
-        MemoryRegion dst = tb.buffer(8L * threads * perThread);
+        MemoryRegion dst = p.remoteBuffer(8L * threads * perThread);
         for (int i = 0; i < threads * perThread; i++) {
             Data.u64(src.segment(), 8L * i, 0x1000_0000L + i);
         }
@@ -1056,12 +1064,16 @@ public abstract class WrSessionRules extends TckArea {
         assumeTrue(caps().threadDomains(), "capability: the device has no thread domains");
         assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
         var td = tb.context().allocTd();
-        QpPair p = tb.pair(QpType.RC, opts(WrOpcode.RDMA_WRITE).andThen(b -> b.threadDomain(td)));
+        // A thread domain belongs to one context: b, when on the peer device, gets one of the peer's.
+        var tdB = tb.isSplit() ? tb.peer().context().allocTd() : td;
+        QpPair p = tb.pair(QpType.RC, opts(WrOpcode.RDMA_WRITE).andThen(b -> b.threadDomain(td)),
+                opts(WrOpcode.RDMA_WRITE).andThen(b -> b.threadDomain(tdB)), 7);
         MemoryRegion buf = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
         p.session(s -> {
             s.wrId(3);
             s.wrFlags(SendFlags.SIGNALED);
-            s.rdmaWrite(buf.rkey(), buf.address());
+            s.rdmaWrite(dst.rkey(), dst.address());
             s.setSge(buf.lkey(), buf.address() + 32, 8);
         });
         assertEquals(3, Completions.awaitOne(p.cqA(), "the WR on a thread-domain QP").wrId());
@@ -1072,17 +1084,18 @@ public abstract class WrSessionRules extends TckArea {
     void required_interleaveWithPostSend() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion buf = tb.buffer(64);
+        MemoryRegion target = p.remoteBuffer(64);
         p.session(s -> {
             s.wrId(1);
             s.wrFlags(SendFlags.SIGNALED);
-            s.rdmaWrite(buf.rkey(), buf.address());
+            s.rdmaWrite(target.rkey(), target.address());
             s.setSge(buf.lkey(), buf.address() + 32, 8);
         });
-        p.a().postSend(p.wr(2, WrOpcode.RDMA_WRITE, buf, 32, 8).rdma(buf.address() + 8, buf.rkey()));
+        p.a().postSend(p.wr(2, WrOpcode.RDMA_WRITE, buf, 32, 8).rdma(target.address() + 8, target.rkey()));
         p.session(s -> {
             s.wrId(3);
             s.wrFlags(SendFlags.SIGNALED);
-            s.rdmaWrite(buf.rkey(), buf.address() + 16);
+            s.rdmaWrite(target.rkey(), target.address() + 16);
             s.setSge(buf.lkey(), buf.address() + 32, 8);
         });
         List<WorkCompletion> wcs = Completions.await(p.cqA(), 3, "session, postSend, session");
@@ -1094,15 +1107,16 @@ public abstract class WrSessionRules extends TckArea {
     void required_sessionSolicited() {
         assumeTrue(caps().completionChannel(), "capability: the device has no completion channels");
         assumeSession(QpType.RC, WrOpcode.SEND);
-        var ch = tb.context().createCompletionChannel();
-        var cqB = tb.context().createCq(16, ch, 0);
+        Testbed far = tb.peer();
+        var ch = far.context().createCompletionChannel();
+        var cqB = far.context().createCq(16, ch, 0);
         var cqA = tb.cq(16);
         QueuePair a = tb.qp(QpType.RC, cqA, opts(WrOpcode.SEND));
-        QueuePair b = tb.qp(QpType.RC, cqB, opts(WrOpcode.SEND));
-        tb.bringUp(a, b.qpNum(), 7);
-        tb.bringUp(b, a.qpNum(), 7);
+        QueuePair b = far.qp(QpType.RC, cqB, opts(WrOpcode.SEND));
+        tb.bringUp(a, b.qpNum(), 7, far);
+        far.bringUp(b, a.qpNum(), 7, tb);
         MemoryRegion buf = tb.buffer(64);
-        b.postRecv(new org.verbs4j.RecvWr(1, Sge.of(buf, 0, 32)));
+        b.postRecv(new org.verbs4j.RecvWr(1, Sge.of(far.buffer(32), 0, 32)));
         cqB.requestNotify(true);
         try (WrSession s = a.startWr()) {
             s.wrId(2);
