@@ -581,6 +581,43 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ each receive WR scatters into its own SGEs: six receives of four SGEs each, posted together, take six SENDs one by one, each message spread over its own receive's four buffers [ibv_post_recv(3) sg_list, num_sge]")
+    void required_eachReceiveScattersIntoItsOwnSges() {
+        assumeTrue(tb.deviceAttributes().maxSge() >= 4, "capability: fewer than 4 SGEs per receive WR");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxRecvSge(4).maxRecvWr(8));
+        int n = 6;
+        MemoryRegion src = tb.buffer(100L * n);
+        // Every receive's four SGEs in their own 256-byte block: 20, 30, 40 and 64 bytes, 64 bytes apart.
+        MemoryRegion dst = tb.buffer(256L * n);
+        int[] len = {20, 30, 40, 64};
+        for (int r = 0; r < n; r++) {
+            Data.fill(src.segment().asSlice(100L * r, 100), 40 + r);
+            Sge[] sges = new Sge[4];
+            for (int i = 0; i < 4; i++) {
+                sges[i] = Sge.of(dst, 256L * r + 64L * i, len[i]);
+            }
+            p.b().postRecv(new RecvWr().wrId(10 + r).sgList(sges));
+        }
+        for (int r = 0; r < n; r++) {
+            assertEquals(WcStatus.SUCCESS, p.send(r, src, 100L * r, 100).status(), "SEND " + r);
+            WorkCompletion wc = Completions.awaitOne(p.cqB(), "receive " + r);
+            assertEquals(10 + r, wc.wrId(), "the receives are used in the order they were posted");
+            assertEquals(100, wc.byteLen());
+        }
+        for (int r = 0; r < n; r++) {
+            int k = 0;
+            for (int i = 0; i < 4; i++) {
+                long at = 256L * r + 64L * i;
+                int used = Math.min(len[i], 100 - k);
+                Data.assertPattern("receive " + r + ", SGE " + i, dst.segment(), at, used, 40 + r, k);
+                Data.assertFilled("receive " + r + ": the rest of SGE " + i + "'s block", dst.segment(), at + used,
+                        64 - used, (byte) 0);
+                k += used;
+            }
+        }
+    }
+
+    @Test
     @DisplayName("required_ with 64 live UD QPs, a datagram reaches exactly the QP its destination QPN names, also after every other QP was destroyed [ibv_create_qp(3) qp_num, ibv_post_send(3) remote_qpn]")
     void required_udReachesTheNamedQpAmongMany() {
         assumeQp(QpType.UD);
@@ -854,19 +891,20 @@ public abstract class TransportRules extends TckArea {
         Data.assertFilled("the local buffer without LOCAL_WRITE", local.segment(), 0, 8, (byte) 0);
     }
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WrOpcode.class, names = {"ATOMIC_FETCH_AND_ADD", "ATOMIC_CMP_AND_SWP"})
     @DisplayName("required_ an atomic whose local SGE is shorter than its 8-byte operand is refused at post with EINVAL or completes in error, and writes nothing past the SGE [ibv_post_send(3) atomics: 8-byte operands; librxe refuses at post]")
-    void required_atomicShortLocalSge() {
+    void required_atomicShortLocalSge(WrOpcode op) {
         assumeAtomics();
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion remote = tb.buffer(8);
         MemoryRegion local = tb.buffer(16);
         try {
-            WorkCompletion wc = p.postA(p.wr(1, WrOpcode.ATOMIC_FETCH_AND_ADD, local, 0, 4)
-                    .atomic(remote.address(), 1, 0, remote.rkey()));
-            assertNotEquals(WcStatus.SUCCESS, wc.status(), "an atomic with a 4-byte local SGE must fail");
+            // For compare-and-swap: compare with the remote's current value (0), so that an executed swap shows.
+            WorkCompletion wc = p.postA(p.wr(1, op, local, 0, 4).atomic(remote.address(), 0, 1, remote.rkey()));
+            assertNotEquals(WcStatus.SUCCESS, wc.status(), op + " with a 4-byte local SGE must fail");
         } catch (VerbsException e) {
-            assertEquals(Errno.EINVAL, e.errno(), "an atomic with a 4-byte local SGE refused at post: " + e);
+            assertEquals(Errno.EINVAL, e.errno(), op + " with a 4-byte local SGE refused at post: " + e);
         }
         Data.assertFilled("the local buffer past the 4-byte SGE", local.segment(), 4, 12, (byte) 0);
     }
