@@ -684,6 +684,46 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ a message over several SGEs of unequal lengths (100, 5,000, 3 and 7,000 bytes), many path MTUs long, lands exactly: gathered by an RDMA WRITE and a SEND, and scattered into the local SGEs of an RDMA READ, every byte in place and none past its SGE [ibv_post_send(3) sg_list, num_sge; IBA 9.5: a message is split into MTU-sized packets]")
+    void required_multiSgeMessageOverManyPackets() {
+        assumeTrue(tb.deviceAttributes().maxSge() >= 4, "capability: fewer than 4 SGEs per WR");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxSendSge(4).maxRecvSge(4));
+        int[] len = {100, 5000, 3, 7000};
+        int total = 12_103;
+        // The local SGEs sit 8,192 bytes apart, so that every SGE has untouched bytes after it.
+        MemoryRegion local = tb.buffer(8192L * 4);
+        Sge[] sges = new Sge[4];
+        for (int i = 0; i < 4; i++) {
+            sges[i] = Sge.of(local, 8192L * i, len[i]);
+        }
+        Data.fill(local, 29);
+        MemoryRegion dst = tb.buffer(16_384);
+        assertEquals(WcStatus.SUCCESS, p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE)
+                .sendFlags(SendFlags.SIGNALED).sgList(sges).rdma(dst.address(), dst.rkey())).status(), "the WRITE");
+        MemoryRegion rbuf = tb.buffer(16_384);
+        p.recvB(2, rbuf, 0, 16_384);
+        assertEquals(WcStatus.SUCCESS, p.postA(new SendWr().wrId(3).opcode(WrOpcode.SEND)
+                .sendFlags(SendFlags.SIGNALED).sgList(sges)).status(), "the SEND");
+        assertEquals(total, Completions.awaitOne(p.cqB(), "the SEND's receive").byteLen());
+        long at = 0;
+        for (int i = 0; i < 4; i++) {
+            Data.assertPattern("the WRITE's bytes from SGE " + i, dst.segment(), at, len[i], 29, 8192L * i);
+            Data.assertPattern("the SEND's bytes from SGE " + i, rbuf.segment(), at, len[i], 29, 8192L * i);
+            at += len[i];
+        }
+        Data.assertFilled("past the WRITE", dst.segment(), total, 16_384 - total, (byte) 0);
+        Data.assertFilled("past the SEND", rbuf.segment(), total, 16_384 - total, (byte) 0);
+        // The READ brings the WRITE's target back into the four SGEs of a cleared local buffer.
+        local.segment().fill((byte) 0);
+        assertEquals(WcStatus.SUCCESS, p.postA(new SendWr().wrId(4).opcode(WrOpcode.RDMA_READ)
+                .sendFlags(SendFlags.SIGNALED).sgList(sges).rdma(dst.address(), dst.rkey())).status(), "the READ");
+        for (int i = 0; i < 4; i++) {
+            Data.assertPattern("the READ's bytes into SGE " + i, local.segment(), 8192L * i, len[i], 29, 8192L * i);
+            Data.assertFilled("past the READ's SGE " + i, local.segment(), 8192L * i + len[i], 8192 - len[i], (byte) 0);
+        }
+    }
+
+    @Test
     @DisplayName("required_ a UD datagram addressed to the number of an RC QP is dropped: the RC QP's receive stays posted and the QP stays in RTS [IBA: the transport of the BTH opcode must match the QP's; rxe drops it]")
     void required_udToRcQpDropped() {
         assumeQp(QpType.UD);
