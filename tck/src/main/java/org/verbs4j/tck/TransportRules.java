@@ -581,20 +581,22 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ each receive WR scatters into its own SGEs: six receives of four SGEs each, posted together, take six SENDs one by one, each message spread over its own receive's four buffers [ibv_post_recv(3) sg_list, num_sge]")
+    @DisplayName("required_ each receive WR scatters into its own SGEs: six receives of four SGEs each (each receive in a region of its own), posted together, take six SENDs one by one, each message spread over its own receive's four buffers [ibv_post_recv(3) sg_list, num_sge]")
     void required_eachReceiveScattersIntoItsOwnSges() {
         assumeTrue(tb.deviceAttributes().maxSge() >= 4, "capability: fewer than 4 SGEs per receive WR");
         QpPair p = tb.pair(QpType.RC, b -> b.maxRecvSge(4).maxRecvWr(8));
         int n = 6;
         MemoryRegion src = tb.buffer(100L * n);
-        // Every receive's four SGEs in their own 256-byte block: 20, 30, 40 and 64 bytes, 64 bytes apart.
-        MemoryRegion dst = tb.buffer(256L * n);
+        // Every receive's four SGEs in a region of its own (so each receive has its own lkey): 20, 30, 40 and
+        // 64 bytes, 64 bytes apart.
+        MemoryRegion[] dst = new MemoryRegion[n];
         int[] len = {20, 30, 40, 64};
         for (int r = 0; r < n; r++) {
             Data.fill(src.segment().asSlice(100L * r, 100), 40 + r);
+            dst[r] = tb.buffer(256);
             Sge[] sges = new Sge[4];
             for (int i = 0; i < 4; i++) {
-                sges[i] = Sge.of(dst, 256L * r + 64L * i, len[i]);
+                sges[i] = Sge.of(dst[r], 64L * i, len[i]);
             }
             p.b().postRecv(new RecvWr().wrId(10 + r).sgList(sges));
         }
@@ -607,10 +609,10 @@ public abstract class TransportRules extends TckArea {
         for (int r = 0; r < n; r++) {
             int k = 0;
             for (int i = 0; i < 4; i++) {
-                long at = 256L * r + 64L * i;
+                long at = 64L * i;
                 int used = Math.min(len[i], 100 - k);
-                Data.assertPattern("receive " + r + ", SGE " + i, dst.segment(), at, used, 40 + r, k);
-                Data.assertFilled("receive " + r + ": the rest of SGE " + i + "'s block", dst.segment(), at + used,
+                Data.assertPattern("receive " + r + ", SGE " + i, dst[r].segment(), at, used, 40 + r, k);
+                Data.assertFilled("receive " + r + ": the rest of SGE " + i + "'s block", dst[r].segment(), at + used,
                         64 - used, (byte) 0);
                 k += used;
             }
