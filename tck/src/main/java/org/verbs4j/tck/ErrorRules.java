@@ -19,6 +19,9 @@ import org.verbs4j.AccessFlags;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.MwType;
 import org.verbs4j.PostRecvException;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
@@ -111,6 +114,22 @@ public abstract class ErrorRules extends TckArea {
         MemoryRegion dst = tb.buffer(64);
         MemoryRegion remote = p.remoteBuffer(64);
         assertEquals(WcStatus.REM_ACCESS_ERR, p.read(1, dst, 64, remote.address(), BAD_KEY).status());
+    }
+
+    @Test
+    @DisplayName("required_ an unsignaled WR that fails still completes, with its error status and wr_id: only successful completions are left out [ibv_post_send(3) IBV_SEND_SIGNALED, IBA 10.8: a WR that completes in error always generates a work completion; rxe do_complete]")
+    void required_unsignaledFailureCompletes() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 63);
+        MemoryRegion dst = tb.buffer(64);
+        p.a().postSend(new SendWr().wrId(17).opcode(WrOpcode.RDMA_WRITE).sendFlags(0).sgList(Sge.of(src))
+                .rdma(dst.address(), BAD_KEY));
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the unsignaled WRITE through a bad rkey");
+        assertEquals(17, wc.wrId(), "the failed unsignaled WR's wr_id");
+        assertEquals(WcStatus.REM_ACCESS_ERR, wc.status(), "an unsignaled WRITE through a bad rkey");
+        Completions.assertNone(p.cqA(), "after the failed WR's one completion");
+        Data.assertFilled("the target of the refused WRITE", dst.segment(), 0, 64, (byte) 0);
     }
 
     @Test
@@ -238,21 +257,34 @@ public abstract class ErrorRules extends TckArea {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"a bad lkey", "a region without LOCAL_WRITE", "a region of another PD", "a range past its region's end"})
-    @DisplayName("required_ a SEND into a receive WR whose SGE has a bad lkey, lacks LOCAL_WRITE, belongs to another PD or runs past its region fails at both ends: the receive with LOC_PROT_ERR (rxe: LOC_QP_OP_ERR), the sender with REM_OP_ERR, and nothing is written [ibv_post_recv(3) sg_list, ibv_reg_mr(3), ibv_poll_cq(3) IBV_WC_LOC_PROT_ERR, IBV_WC_REM_OP_ERR]")
+    @ValueSource(strings = {"a bad lkey", "a region without LOCAL_WRITE", "a region of another PD", "a range past its region's end",
+        "a memory window's rkey as its lkey"})
+    @DisplayName("required_ a SEND into a receive WR whose SGE has a bad lkey, lacks LOCAL_WRITE, belongs to another PD, runs past its region or names a memory window fails at both ends: the receive with LOC_PROT_ERR (rxe: LOC_QP_OP_ERR), the sender with REM_OP_ERR, and nothing is written [ibv_post_recv(3) sg_list, ibv_reg_mr(3), ibv_bind_mw(3): a window's rkey is for remote access, ibv_poll_cq(3) IBV_WC_LOC_PROT_ERR, IBV_WC_REM_OP_ERR]")
     void required_badReceiveSgeFails(String fault) {
+        boolean window = fault.startsWith("a memory window");
+        if (window) {
+            assumeMw(MwType.TYPE_1);
+        }
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
         MemoryRegion dst = switch (fault) {
             case "a region without LOCAL_WRITE" -> tb.buffer(64, AccessFlags.REMOTE_READ);
             case "a region of another PD" -> tb.context().allocPd().registerMemory(tb.memory(64), Testbed.ALL_ACCESS);
-            default -> tb.buffer(64);
+            default -> tb.buffer(64, window ? Testbed.ALL_ACCESS | AccessFlags.MW_BIND : Testbed.ALL_ACCESS);
         };
         Sge sge = switch (fault) {
             case "a bad lkey" -> new Sge(dst.address(), 64, BAD_KEY);
             case "a range past its region's end" -> new Sge(dst.address() + 32, 64, dst.lkey());
             default -> Sge.of(dst);
         };
+        if (window) {
+            // A type 1 window over the whole receive buffer, bound through the receiver; its rkey stands as the lkey.
+            MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+            int rkey = p.b().bindMw(mw, 3, SendFlags.SIGNALED, new MwBindInfo(dst, dst.address(), 64,
+                    AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ));
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the type 1 bind").status());
+            sge = new Sge(dst.address(), 64, rkey);
+        }
         p.b().postRecv(new RecvWr(1, sge));
         // 64 bytes: the whole SGE is written, so a range past the region's end is really used (rxe, like hardware,
         // checks the bytes it places, not the SGE as posted).

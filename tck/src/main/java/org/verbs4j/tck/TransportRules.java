@@ -583,6 +583,45 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ each receive WR scatters into its own SGEs: six receives of four SGEs each (each receive in a region of its own), posted together, take six SENDs one by one, each message spread over its own receive's four buffers [ibv_post_recv(3) sg_list, num_sge]")
+    void required_eachReceiveScattersIntoItsOwnSges() {
+        assumeTrue(tb.deviceAttributes().maxSge() >= 4, "capability: fewer than 4 SGEs per receive WR");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxRecvSge(4).maxRecvWr(8));
+        int n = 6;
+        MemoryRegion src = tb.buffer(100L * n);
+        // Every receive's four SGEs in a region of its own (so each receive has its own lkey): 20, 30, 40 and
+        // 64 bytes, 64 bytes apart.
+        MemoryRegion[] dst = new MemoryRegion[n];
+        int[] len = {20, 30, 40, 64};
+        for (int r = 0; r < n; r++) {
+            Data.fill(src.segment().asSlice(100L * r, 100), 40 + r);
+            dst[r] = tb.buffer(256);
+            Sge[] sges = new Sge[4];
+            for (int i = 0; i < 4; i++) {
+                sges[i] = Sge.of(dst[r], 64L * i, len[i]);
+            }
+            p.b().postRecv(new RecvWr().wrId(10 + r).sgList(sges));
+        }
+        for (int r = 0; r < n; r++) {
+            assertEquals(WcStatus.SUCCESS, p.send(r, src, 100L * r, 100).status(), "SEND " + r);
+            WorkCompletion wc = Completions.awaitOne(p.cqB(), "receive " + r);
+            assertEquals(10 + r, wc.wrId(), "the receives are used in the order they were posted");
+            assertEquals(100, wc.byteLen());
+        }
+        for (int r = 0; r < n; r++) {
+            int k = 0;
+            for (int i = 0; i < 4; i++) {
+                long at = 64L * i;
+                int used = Math.min(len[i], 100 - k);
+                Data.assertPattern("receive " + r + ", SGE " + i, dst[r].segment(), at, used, 40 + r, k);
+                Data.assertFilled("receive " + r + ": the rest of SGE " + i + "'s block", dst[r].segment(), at + used,
+                        64 - used, (byte) 0);
+                k += used;
+            }
+        }
+    }
+
+    @Test
     @DisplayName("required_ with 64 live UD QPs, a datagram reaches exactly the QP its destination QPN names, also after every other QP was destroyed [ibv_create_qp(3) qp_num, ibv_post_send(3) remote_qpn]")
     void required_udReachesTheNamedQpAmongMany() {
         assumeQp(QpType.UD);
@@ -647,6 +686,46 @@ public abstract class TransportRules extends TckArea {
         assertEquals(len, Completions.awaitOne(p.cqB(), "the large SEND's receive").byteLen());
         Data.assertPattern("the large SEND", rbuf.segment(), 0, len, 28, 0);
         Data.assertFilled("the bytes past the large SEND", rbuf.segment(), len, 262_144 - len, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a message over several SGEs of unequal lengths (100, 5,000, 3 and 7,000 bytes), many path MTUs long, lands exactly: gathered by an RDMA WRITE and a SEND, and scattered into the local SGEs of an RDMA READ, every byte in place and none past its SGE [ibv_post_send(3) sg_list, num_sge; IBA 9.5: a message is split into MTU-sized packets]")
+    void required_multiSgeMessageOverManyPackets() {
+        assumeTrue(tb.deviceAttributes().maxSge() >= 4, "capability: fewer than 4 SGEs per WR");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxSendSge(4).maxRecvSge(4));
+        int[] len = {100, 5000, 3, 7000};
+        int total = 12_103;
+        // The local SGEs sit 8,192 bytes apart, so that every SGE has untouched bytes after it.
+        MemoryRegion local = tb.buffer(8192L * 4);
+        Sge[] sges = new Sge[4];
+        for (int i = 0; i < 4; i++) {
+            sges[i] = Sge.of(local, 8192L * i, len[i]);
+        }
+        Data.fill(local, 29);
+        MemoryRegion dst = tb.buffer(16_384);
+        assertEquals(WcStatus.SUCCESS, p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE)
+                .sendFlags(SendFlags.SIGNALED).sgList(sges).rdma(dst.address(), dst.rkey())).status(), "the WRITE");
+        MemoryRegion rbuf = tb.buffer(16_384);
+        p.recvB(2, rbuf, 0, 16_384);
+        assertEquals(WcStatus.SUCCESS, p.postA(new SendWr().wrId(3).opcode(WrOpcode.SEND)
+                .sendFlags(SendFlags.SIGNALED).sgList(sges)).status(), "the SEND");
+        assertEquals(total, Completions.awaitOne(p.cqB(), "the SEND's receive").byteLen());
+        long at = 0;
+        for (int i = 0; i < 4; i++) {
+            Data.assertPattern("the WRITE's bytes from SGE " + i, dst.segment(), at, len[i], 29, 8192L * i);
+            Data.assertPattern("the SEND's bytes from SGE " + i, rbuf.segment(), at, len[i], 29, 8192L * i);
+            at += len[i];
+        }
+        Data.assertFilled("past the WRITE", dst.segment(), total, 16_384 - total, (byte) 0);
+        Data.assertFilled("past the SEND", rbuf.segment(), total, 16_384 - total, (byte) 0);
+        // The READ brings the WRITE's target back into the four SGEs of a cleared local buffer.
+        local.segment().fill((byte) 0);
+        assertEquals(WcStatus.SUCCESS, p.postA(new SendWr().wrId(4).opcode(WrOpcode.RDMA_READ)
+                .sendFlags(SendFlags.SIGNALED).sgList(sges).rdma(dst.address(), dst.rkey())).status(), "the READ");
+        for (int i = 0; i < 4; i++) {
+            Data.assertPattern("the READ's bytes into SGE " + i, local.segment(), 8192L * i, len[i], 29, 8192L * i);
+            Data.assertFilled("past the READ's SGE " + i, local.segment(), 8192L * i + len[i], 8192 - len[i], (byte) 0);
+        }
     }
 
     @Test
@@ -858,19 +937,20 @@ public abstract class TransportRules extends TckArea {
         Data.assertFilled("the local buffer without LOCAL_WRITE", local.segment(), 0, 8, (byte) 0);
     }
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WrOpcode.class, names = {"ATOMIC_FETCH_AND_ADD", "ATOMIC_CMP_AND_SWP"})
     @DisplayName("required_ an atomic whose local SGE is shorter than its 8-byte operand is refused at post with EINVAL or completes in error, and writes nothing past the SGE [ibv_post_send(3) atomics: 8-byte operands; librxe refuses at post]")
-    void required_atomicShortLocalSge() {
+    void required_atomicShortLocalSge(WrOpcode op) {
         assumeAtomics();
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion remote = p.remoteBuffer(8);
         MemoryRegion local = tb.buffer(16);
         try {
-            WorkCompletion wc = p.postA(p.wr(1, WrOpcode.ATOMIC_FETCH_AND_ADD, local, 0, 4)
-                    .atomic(remote.address(), 1, 0, remote.rkey()));
-            assertNotEquals(WcStatus.SUCCESS, wc.status(), "an atomic with a 4-byte local SGE must fail");
+            // For compare-and-swap: compare with the remote's current value (0), so that an executed swap shows.
+            WorkCompletion wc = p.postA(p.wr(1, op, local, 0, 4).atomic(remote.address(), 0, 1, remote.rkey()));
+            assertNotEquals(WcStatus.SUCCESS, wc.status(), op + " with a 4-byte local SGE must fail");
         } catch (VerbsException e) {
-            assertEquals(Errno.EINVAL, e.errno(), "an atomic with a 4-byte local SGE refused at post: " + e);
+            assertEquals(Errno.EINVAL, e.errno(), op + " with a 4-byte local SGE refused at post: " + e);
         }
         Data.assertFilled("the local buffer past the 4-byte SGE", local.segment(), 4, 12, (byte) 0);
     }

@@ -28,13 +28,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.Flush;
 import org.verbs4j.MemoryRegion;
+import org.verbs4j.QpAttributes;
 import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WcOpcode;
@@ -278,6 +281,45 @@ public abstract class WrSessionRules extends TckArea {
         assertEquals(0x0102030405060708L, Data.u64(remote.segment(), 24));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"an rkey that names nothing", "a region without REMOTE_WRITE", "a target QP without REMOTE_WRITE",
+        "a target QP with max_dest_rd_atomic 0", "an address not 8-byte aligned"})
+    @DisplayName("optional_ ibv_wr_atomic_write is refused by the target and writes nothing: with an rkey that names nothing or a region without REMOTE_WRITE it completes with REM_ACCESS_ERR; to a QP whose qp_access_flags lack REMOTE_WRITE, a QP with max_dest_rd_atomic 0, or an address not 8-byte aligned, with REM_INV_REQ_ERR [rdma-core 45+ ibv_wr_atomic_write, ibv_modify_qp(3) qp_access_flags and max_dest_rd_atomic, IBA 1.5 9.4.7 (ATOMIC WRITE: RETH, 8 aligned bytes, an atomic resource); rxe check_op_valid, check_resource, RESPST_ERR_MISALIGNED_ATOMIC]")
+    void optional_atomicWriteRefused(String fault) {
+        assumeSession(QpType.RC, WrOpcode.ATOMIC_WRITE);
+        Consumer<QpInitAttributes.Builder> o = opts(WrOpcode.ATOMIC_WRITE);
+        QueuePair a = tb.qp(QpType.RC, tb.cq(16), o);
+        QueuePair b = tb.qp(QpType.RC, tb.cq(16), o);
+        tb.bringUp(a, b.qpNum(), 7);
+        if (fault.equals("a target QP without REMOTE_WRITE")) {
+            b.modify(QpAttributes.toInit(tb.port(), 0, AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC));
+        } else {
+            tb.toInit(b);
+        }
+        if (fault.equals("a target QP with max_dest_rd_atomic 0")) {
+            b.modify(QpAttributes.toRtr(tb.av(), tb.mtu(), a.qpNum(), Testbed.PSN, 0, Testbed.MIN_RNR_TIMER));
+        } else {
+            tb.toRtr(b, a.qpNum());
+        }
+        tb.toRts(b, 7);
+        MemoryRegion remote = fault.equals("a region without REMOTE_WRITE")
+                ? tb.buffer(64, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC)
+                : tb.buffer(64);
+        int rkey = fault.equals("an rkey that names nothing") ? 0x0BADBAD0 : remote.rkey();
+        long address = remote.address() + (fault.equals("an address not 8-byte aligned") ? 20 : 16);
+        WrSession s = a.startWr();
+        s.wrId(21);
+        s.wrFlags(SendFlags.SIGNALED);
+        s.atomicWrite(rkey, address, 0x1122334455667788L);
+        s.complete();
+        WorkCompletion wc = Completions.awaitOne(a.initAttributes().sendCq(), "the ATOMIC_WRITE to " + fault);
+        assertEquals(21, wc.wrId());
+        WcStatus expected = fault.startsWith("a target QP") || fault.startsWith("an address")
+                ? WcStatus.REM_INV_REQ_ERR : WcStatus.REM_ACCESS_ERR;
+        assertEquals(expected, wc.status(), "ATOMIC_WRITE with " + fault);
+        Data.assertFilled("the target of the refused ATOMIC_WRITE", remote.segment(), 0, 64, (byte) 0);
+    }
+
     @Test
     @DisplayName("optional_ ibv_wr_flush of a written range completes with IBV_WC_FLUSH [ibv_wr_post(3) ibv_wr_flush, rdma-core 45+]")
     void optional_flush() {
@@ -356,6 +398,22 @@ public abstract class WrSessionRules extends TckArea {
         WorkCompletion wc = Completions.awaitOne(p.cqA(), "the whole-MR FLUSH");
         assertEquals(WcStatus.SUCCESS, wc.status());
         assertEquals(WcOpcode.FLUSH, wc.opcode());
+    }
+
+    @Test
+    @DisplayName("optional_ a whole-MR ibv_wr_flush through the rkey of another PD's region completes with REM_ACCESS_ERR: the MR level skips the range check, not the PD check [ibv_wr_post(3) ibv_wr_flush IBV_FLUSH_MR, ibv_reg_mr(3): a region is reached only through QPs of its PD, rdma-core 45+]")
+    void optional_flushWholeMrOfAnotherPd() {
+        QpPair p = rc(WrOpcode.FLUSH);
+        MemoryRegion foreign = tb.context().allocPd().registerMemory(tb.memory(4096),
+                Testbed.ALL_ACCESS | AccessFlags.FLUSH_GLOBAL);
+        p.session(s -> {
+            s.wrId(14);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.flush(foreign.rkey(), 0, 0, Flush.TYPE_GLOBAL, Flush.LEVEL_MR);
+        });
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the whole-MR FLUSH of another PD's region");
+        assertEquals(14, wc.wrId());
+        assertEquals(WcStatus.REM_ACCESS_ERR, wc.status(), "a whole-MR FLUSH through another PD's rkey");
     }
 
     @Test
@@ -703,6 +761,32 @@ public abstract class WrSessionRules extends TckArea {
         assertFalse(s.isActive(), "a session is closed after a failed complete()");
         Completions.assertNone(p.cqA(), "the batch that did not fit");
         Data.assertFilled("remote memory after the failed complete()", dst.segment(), 0, 64, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a session's room counts the WRs still outstanding: with max_send_wr WRs waiting in the send queue, a batch of one more fails at complete() with ENOMEM and executes nothing [ibv_create_qp(3) cap.max_send_wr: the outstanding WRs the send queue holds, ibv_wr_post(3) ibv_wr_complete ENOMEM]")
+    void required_sessionRoomCountsOutstandingWrs() {
+        assumeSession(QpType.RC, WrOpcode.SEND, WrOpcode.RDMA_WRITE);
+        QpPair p = tb.pair(QpType.RC, opts(WrOpcode.SEND, WrOpcode.RDMA_WRITE).andThen(b -> b.maxSendWr(8)), 7);
+        int n = p.a().initAttributes().cap().maxSendWr();
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 23);
+        MemoryRegion dst = tb.buffer(64);
+        // No receive is ever posted at b: the first SEND waits on RNR NAKs (rnr_retry 7 retries forever), and every
+        // WR behind it stays outstanding too.
+        for (int i = 0; i < n; i++) {
+            p.a().postSend(new SendWr().wrId(100 + i).opcode(WrOpcode.SEND).sendFlags(0).sgList(Sge.of(src, 0, 8)));
+        }
+        WrSession s = p.a().startWr();
+        s.wrId(1);
+        s.wrFlags(SendFlags.SIGNALED);
+        s.rdmaWrite(dst.rkey(), dst.address());
+        s.setSge(src.lkey(), src.address(), 64);
+        assertThrows(VerbsException.class, s::complete,
+                "one WR more than the " + n + " outstanding in a send queue of max_send_wr " + n);
+        assertFalse(s.isActive(), "a session is closed after a failed complete()");
+        Completions.assertNone(p.cqA(), "the batch that did not fit, and the waiting unsignaled SENDs");
+        Data.assertFilled("the target of the WRITE that did not fit", dst.segment(), 0, 64, (byte) 0);
     }
 
     @Test

@@ -1,6 +1,5 @@
 package org.verbs4j.provider.emulated.internal;
 
-import org.verbs4j.QpType;
 import org.verbs4j.WcOpcode;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WrOpcode;
@@ -27,7 +26,6 @@ public final class Completer {
 
     private final EngineQp qp;
     private final Transport transport;
-    private final QpType type;
     private final int qpn;
     /** The RNR timer's task, made once so that arming the timer allocates nothing of its own. */
     private final Runnable rnrTimer = this::onRnrTimer;
@@ -36,7 +34,6 @@ public final class Completer {
     Completer(EngineQp qp, Transport transport) {
         this.qp = qp;
         this.transport = transport;
-        this.type = qp.type();
         this.qpn = qp.qpNum();
     }
 
@@ -65,17 +62,14 @@ public final class Completer {
 
     /**
      * Ends an operation whose request got the answer {@code r} from the transport: a WC status,
-     * {@link Transport#DROPPED} or {@link Transport#RNR_NAK}.
+     * {@link Transport#DROPPED} or {@link Transport#RNR_NAK}. A UC request is only ever answered SUCCESS or
+     * DROPPED (UC has no acknowledgements), so an error status here is an RC NAK.
      */
     int finish(SendWqe w, int r) {
         if (r == Transport.RNR_NAK) {
             return rnr(w);
         }
         if (r == SUCCESS || r == Transport.DROPPED) {
-            return done(w);
-        }
-        if (type == QpType.UC) {
-            // UC has no acknowledgements: the requester never learns that the responder refused.
             return done(w);
         }
         return fail(w, r);

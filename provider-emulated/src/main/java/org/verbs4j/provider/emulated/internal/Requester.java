@@ -272,7 +272,8 @@ public final class Requester {
             return w.numSge >= 1 && Integer.toUnsignedLong(w.sgeLength[0]) >= 8;
         }
         if (op == OP_ATOMIC_WRITE) {
-            return w.isInline ? w.inlineLength >= 8 : w.numSge == 0 || Integer.toUnsignedLong(w.sgeLength[0]) >= 8;
+            // Never inline (IBV_SEND_INLINE is for SEND and RDMA WRITE only); a session's carries its value, no SGE.
+            return w.numSge == 0 || Integer.toUnsignedLong(w.sgeLength[0]) >= 8;
         }
         return true;
     }

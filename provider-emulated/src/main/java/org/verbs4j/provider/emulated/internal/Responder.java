@@ -290,10 +290,10 @@ public final class Responder {
     }
 
     private int atomicWrite(SendWqe w) {
+        // The value: from the SGE of a posted ATOMIC_WRITE, or the session's operand. It is never inline data
+        // (IBV_SEND_INLINE applies to SEND and RDMA WRITE only).
         long value;
-        if (w.isInline) {
-            value = w.inline.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
-        } else if (w.numSge > 0) {
+        if (w.numSge > 0) {
             value = w.sgeSegment[0].get(ValueLayout.JAVA_LONG_UNALIGNED, w.sgeOffset[0]);
         } else {
             value = w.swap;

@@ -31,7 +31,8 @@ public interface Transport {
     /**
      * Carries a request to the responder and returns its answer: a {@code WcStatus} value ({@code SUCCESS}
      * is an ACK; an error is a NAK, or a local error in reaching the destination), {@link #DROPPED} or
-     * {@link #RNR_NAK}, or {@link #IN_FLIGHT}.
+     * {@link #RNR_NAK}, or {@link #IN_FLIGHT}. A UC request is answered {@code SUCCESS} or {@link #DROPPED}
+     * only, whatever the responder found: UC has no acknowledgements, so the requester never learns of a refusal.
      */
     int request(SendWqe w);
 
