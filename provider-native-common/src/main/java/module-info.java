@@ -2,6 +2,7 @@
  * What the two libibverbs providers ({@code ffm} and {@code jnr}) share and neither binding library needs: the
  * capability probe over the {@link org.verbs4j.provider.nativecommon.IbverbsDeviceFacts} each binding gives,
  * and (in a package exported only to them) the one description of the libibverbs and librdmacm struct layouts,
+ * the native object model shared by both over {@code IbverbsBinding},
  * and librdmacm as {@code CmBinding}. Not a
  * provider.
  */

@@ -23,8 +23,13 @@ import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.verbs4j.AddressHandle;
+import org.verbs4j.CompletionChannel;
 import org.verbs4j.Context;
 import org.verbs4j.Device;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsObject;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrSession;
@@ -128,6 +133,22 @@ class ArchitectureTest {
                 .as("the layout description and the capability probe are binding-neutral: FFM layouts and "
                         + "VarHandles are built in provider-ffm, JNR calls are made in provider-jnr, each behind "
                         + "IbverbsDeviceFacts or from the description's offsets");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("the native object model lives in the shared native module, not in ffm or jnr")
+    void nativeObjectModelIsShared() {
+        ArchRule rule = noClasses().that().resideInAnyPackage("org.verbs4j.provider.ffm..", "org.verbs4j.provider.jnr..")
+                .and().areNotInterfaces()
+                .should().implement(MemoryRegion.class)
+                .orShould().implement(MemoryWindow.class)
+                .orShould().implement(AddressHandle.class)
+                .orShould().implement(ThreadDomain.class)
+                .orShould().implement(CompletionChannel.class)
+                .as("ffm and jnr share one object model over IbverbsBinding (provider-native-common's Native* "
+                        + "classes); a binding implements the calls, never the object. Still per binding: the "
+                        + "context, PD, CQ, SRQ, QP and WR session (issue 12)");
         rule.check(classes);
     }
 

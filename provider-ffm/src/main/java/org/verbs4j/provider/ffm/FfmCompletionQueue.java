@@ -16,6 +16,7 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_wc;
 import org.verbs4j.provider.nativecommon.internal.CqStructs;
 import org.verbs4j.spi.support.AbstractCompletionQueue;
 import org.verbs4j.spi.support.CompletionFields;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionChannel;
 
 /**
  * A completion queue: an extended one ({@code struct ibv_cq_ex}) polled through its
@@ -54,7 +55,7 @@ final class FfmCompletionQueue extends AbstractCompletionQueue {
     /** The zeroed {@code ibv_poll_cq_attr} that {@code start_poll} takes. */
     private final MemorySegment pollAttr;
 
-    FfmCompletionQueue(FfmContext ctx, MemorySegment cq, FfmCompletionChannel channel, boolean extended) {
+    FfmCompletionQueue(FfmContext ctx, MemorySegment cq, NativeCompletionChannel channel, boolean extended) {
         super(ctx, null, channel, (int) ibv_cq.cqe$vh.get(cq.reinterpret(ibv_cq.LAYOUT.byteSize()), 0L));
         this.ctx = ctx;
         this.extended = extended;

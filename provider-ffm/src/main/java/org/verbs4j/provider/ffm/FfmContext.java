@@ -33,8 +33,10 @@ import org.verbs4j.PortState;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
+import org.verbs4j.provider.ffm.internal.FfmIbverbsBinding;
 import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.InlineOps;
+import org.verbs4j.provider.ffm.internal.Poller;
 import org.verbs4j.provider.ffm.internal.Structs;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_async_event;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_context;
@@ -46,13 +48,18 @@ import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.provider.nativecommon.CapabilityProbe;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs;
+import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionChannel;
+import org.verbs4j.provider.nativecommon.internal.NativeContextSupport;
+import org.verbs4j.provider.nativecommon.internal.NativeKind;
+import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
 
 /**
  * An open device, {@code struct ibv_context}, with the function pointers of its {@code ops} and of the
  * {@code verbs_context} in front of it. It tracks every object created from it, destroys them when it
  * closes, and maps native addresses back to objects for completion and async events.
  */
-final class FfmContext extends AbstractVerbsObject implements Context {
+final class FfmContext extends AbstractVerbsObject implements NativeContextSupport {
     static final Cleaner CLEANER = Cleaner.create();
     private static final System.Logger LOG = System.getLogger(FfmContext.class.getName());
     /** Whether CQs are created extended where the device allows it; see {@link FfmProvider#EXTENDED_CQ_PROPERTY}. */
@@ -136,6 +143,33 @@ final class FfmContext extends AbstractVerbsObject implements Context {
             return MemorySegment.NULL;
         }
         return verbsContext.get(ADDRESS, offset);
+    }
+
+    @Override
+    public IbverbsBinding binding() {
+        return FfmIbverbsBinding.INSTANCE;
+    }
+
+    @Override
+    public long contextOp(long opsOffset) {
+        return context.get(ADDRESS, opsOffset).address();
+    }
+
+    @Override
+    public long verbsContextOp(long offset) {
+        return verbsOp(offset).address();
+    }
+
+    /** ffm keeps no table of these objects by kind: its {@link #CLEANER} closes only the device. */
+    @Override
+    public void track(NativeKind kind, long address, AbstractVerbsObject object) {}
+
+    @Override
+    public void untrack(NativeKind kind, long address, AbstractVerbsObject object) {}
+
+    @Override
+    public CompletionQueue completionQueueAt(long cq) {
+        return cqs.get(cq);
     }
 
     @Override
@@ -277,8 +311,7 @@ final class FfmContext extends AbstractVerbsObject implements Context {
         if (ch.address() == 0) {
             throw new VerbsException("ibv_create_comp_channel", Ibverbs.errnoOf(-1), null);
         }
-        FfmCompletionChannel c = new FfmCompletionChannel(this, ch);
-        return c;
+        return new NativeCompletionChannel(this, ch.address());
     }
 
     @Override
@@ -292,9 +325,9 @@ final class FfmContext extends AbstractVerbsObject implements Context {
         if (cqe < 1) {
             throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
         }
-        FfmCompletionChannel ch = null;
+        NativeCompletionChannel ch = null;
         if (channel != null) {
-            if (!(channel instanceof FfmCompletionChannel f)) {
+            if (!(channel instanceof NativeCompletionChannel f) || !(f.nativeContext() instanceof FfmContext)) {
                 throw new IllegalArgumentException("the channel is not from the ffm provider");
             }
             checkSibling(f, "the completion channel");
@@ -304,7 +337,7 @@ final class FfmContext extends AbstractVerbsObject implements Context {
         if (compVector < 0 || (vectors > 0 && compVector >= vectors)) {
             throw new IllegalArgumentException("compVector is 0.." + (vectors - 1) + ", not " + compVector);
         }
-        MemorySegment channelPtr = ch == null ? MemorySegment.NULL : ch.channel;
+        MemorySegment channelPtr = ch == null ? MemorySegment.NULL : MemorySegment.ofAddress(ch.handle());
         MemorySegment cq = tryExtended ? createCqEx(cqe, channelPtr, compVector) : MemorySegment.NULL;
         boolean extended = cq.address() != 0;
         if (!extended) {
@@ -374,8 +407,7 @@ final class FfmContext extends AbstractVerbsObject implements Context {
             if (td.address() == 0) {
                 throw new VerbsException("ibv_alloc_td", Ibverbs.errnoOf(-1), null);
             }
-            FfmThreadDomain t = new FfmThreadDomain(this, td);
-            return t;
+            return new NativeThreadDomain(this, td.address());
         }
     }
 

@@ -37,6 +37,10 @@ import org.verbs4j.provider.nativecommon.internal.QpStructs;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.RegionTable;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryRegion;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryWindow;
+import org.verbs4j.provider.nativecommon.internal.NativeAddressHandle;
+import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
 
 /** A protection domain, {@code struct ibv_pd}, and the factory of everything that lives in it. */
 final class FfmProtectionDomain extends AbstractVerbsObject implements ProtectionDomain {
@@ -73,7 +77,7 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
             throw new VerbsException("ibv_reg_mr", Ibverbs.errnoOf(-1),
                     segment.byteSize() + " bytes, access " + AccessFlags.toString(access));
         }
-        FfmMemoryRegion r = new FfmMemoryRegion(this, mr, segment, access);
+        NativeMemoryRegion r = new NativeMemoryRegion(ctx, this, regions, mr.address(), segment, access);
         regions.add(segment);
         return r;
     }
@@ -89,8 +93,7 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
         if (mw.address() == 0) {
             throw new VerbsException("ibv_alloc_mw", Ibverbs.errnoOf(-1), type.toString());
         }
-        FfmMemoryWindow w = new FfmMemoryWindow(this, mw, type);
-        return w;
+        return new NativeMemoryWindow(ctx, this, mw.address(), type);
     }
 
     @Override
@@ -105,8 +108,7 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
             if (ah.address() == 0) {
                 throw new VerbsException("ibv_create_ah", Ibverbs.errnoOf(-1), attributes.toString());
             }
-            FfmAddressHandle h = new FfmAddressHandle(this, ah, attributes);
-            return h;
+            return new NativeAddressHandle(ctx, this, ah.address(), attributes);
         }
     }
 
@@ -132,9 +134,9 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
             checkSibling(s, "the SRQ");
             srq = s;
         }
-        FfmThreadDomain td = null;
+        NativeThreadDomain td = null;
         if (a.threadDomain() != null) {
-            if (!(a.threadDomain() instanceof FfmThreadDomain t)) {
+            if (!(a.threadDomain() instanceof NativeThreadDomain t) || !(t.nativeContext() instanceof FfmContext)) {
                 throw new IllegalArgumentException("the thread domain is not from the ffm provider");
             }
             checkSibling(t, "the thread domain");
@@ -180,7 +182,7 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
                 }
                 MemorySegment pdAttr = arena.allocate(ibv_parent_domain_init_attr.LAYOUT);
                 ibv_parent_domain_init_attr.pd$vh.set(pdAttr, 0L, pd);
-                ibv_parent_domain_init_attr.td$vh.set(pdAttr, 0L, td.td);
+                ibv_parent_domain_init_attr.td$vh.set(pdAttr, 0L, MemorySegment.ofAddress(td.handle()));
                 parentDomain = InlineOps.create(op, ctx.context, pdAttr);
                 if (parentDomain.address() == 0) {
                     throw new VerbsException("ibv_alloc_parent_domain", Ibverbs.errnoOf(-1), null);

@@ -43,6 +43,10 @@ import org.verbs4j.provider.nativecommon.internal.QpStructs;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.AbstractWrSession;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryRegion;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryWindow;
+import org.verbs4j.provider.nativecommon.internal.NativeAddressHandle;
+import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
 
 /**
  * A queue pair, {@code struct ibv_qp}, and its {@code ibv_qp_ex} when created with {@code sendOps}.
@@ -64,7 +68,7 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
     private final FfmCompletionQueue sendCq;
     private final FfmCompletionQueue recvCq;
     private final FfmSharedReceiveQueue srq;
-    private final FfmThreadDomain td;
+    private final NativeThreadDomain td;
     private final MemorySegment parentDomain;
     private final Scratch scratch;
     private final RecvPoster recvPoster;
@@ -90,7 +94,7 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
 
     FfmQueuePair(FfmProtectionDomain pd, MemorySegment qp, MemorySegment qpx, QpInitAttributes init,
                  FfmCompletionQueue sendCq, FfmCompletionQueue recvCq, FfmSharedReceiveQueue srq,
-                 FfmThreadDomain td, MemorySegment parentDomain) {
+                 NativeThreadDomain td, MemorySegment parentDomain) {
         super("QueuePair", pd.ctx);
         this.ctx = pd.ctx;
         this.pd = pd;
@@ -322,10 +326,10 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
         }
     }
 
-    /** After a BIND_MW WR was posted: the window's rkey is the one it binds (see FfmMemoryWindow). */
+    /** After a BIND_MW WR was posted: the window's rkey is the one it binds (see NativeMemoryWindow.boundByWr). */
     private static void recordBind(SendWr wr) {
-        if (wr.opcode() == WrOpcode.BIND_MW && wr.bindMwWindow() instanceof FfmMemoryWindow mw) {
-            mw.boundWithRkey(wr.bindMwRkey());
+        if (wr.opcode() == WrOpcode.BIND_MW && wr.bindMwWindow() instanceof NativeMemoryWindow mw) {
+            mw.boundByWr(wr.bindMwRkey(), wr.bindMwInfo());
         }
     }
 
@@ -437,10 +441,10 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
             default -> { }
         }
         if (type == QpType.UD) {
-            if (!(wr.ah() instanceof FfmAddressHandle ah) || ah.isClosed() || ah.ctx != ctx) {
+            if (!(wr.ah() instanceof NativeAddressHandle ah) || ah.isClosed() || ah.nativeContext() != ctx) {
                 return Errno.EINVAL;
             }
-            w.set(JAVA_LONG, at + QpStructs.ibv_send_wr.wr$ud$ah$off, ah.ah.address());
+            w.set(JAVA_LONG, at + QpStructs.ibv_send_wr.wr$ud$ah$off, ah.handle());
             ibv_send_wr.ud_remote_qpn$vh.set(w, at, wr.remoteQpn());
             ibv_send_wr.ud_remote_qkey$vh.set(w, at, wr.remoteQkey());
         } else if (op == WrOpcode.ATOMIC_CMP_AND_SWP || op == WrOpcode.ATOMIC_FETCH_AND_ADD) {
@@ -473,17 +477,18 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
     private int writeBind(long at, SendWr wr) {
         MemorySegment w = sendWrs;
         MwBindInfo info = wr.bindMwInfo();
-        if (!(wr.bindMwWindow() instanceof FfmMemoryWindow mw) || mw.isClosed() || mw.ctx != ctx || info == null
-                || !(info.mr() instanceof FfmMemoryRegion mr) || mr.isClosed() || mr.ctx != ctx) {
+        if (!(wr.bindMwWindow() instanceof NativeMemoryWindow mw) || mw.isClosed() || mw.nativeContext() != ctx
+                || info == null || !(info.mr() instanceof NativeMemoryRegion mr) || mr.isClosed()
+                || mr.nativeContext() != ctx) {
             return Errno.EINVAL;
         }
         if (!mw.keepsIndex(wr.bindMwRkey())) {
             return Errno.EINVAL;
         }
-        w.set(JAVA_LONG, at + QpStructs.ibv_send_wr.bind_mw$mw$off, mw.mw.address());
+        w.set(JAVA_LONG, at + QpStructs.ibv_send_wr.bind_mw$mw$off, mw.handle());
         ibv_send_wr.bind_mw_rkey$vh.set(w, at, wr.bindMwRkey());
         long bi = at + QpStructs.ibv_send_wr.bind_mw$bind_info$off;
-        w.set(JAVA_LONG, bi + MemoryStructs.ibv_mw_bind_info.mr$off, mr.mr.address());
+        w.set(JAVA_LONG, bi + MemoryStructs.ibv_mw_bind_info.mr$off, mr.handle());
         ibv_mw_bind_info.addr$vh.set(w, bi, info.addr());
         ibv_mw_bind_info.length$vh.set(w, bi, info.length());
         ibv_mw_bind_info.mw_access_flags$vh.set(w, bi, info.mwAccessFlags());
@@ -505,14 +510,14 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
         checkOpen();
         checkNotInSession();
         Objects.requireNonNull(bindInfo, "bindInfo");
-        if (!(mw instanceof FfmMemoryWindow w)) {
+        if (!(mw instanceof NativeMemoryWindow w) || !(w.nativeContext() instanceof FfmContext)) {
             throw new IllegalArgumentException("the memory window is not from the ffm provider");
         }
         checkSibling(w, "the memory window");
         if (w.type() != MwType.TYPE_1) {
             throw new IllegalArgumentException("bindMw binds type 1 windows; bind a type 2 window in a WrSession");
         }
-        if (!(bindInfo.mr() instanceof FfmMemoryRegion mr)) {
+        if (!(bindInfo.mr() instanceof NativeMemoryRegion mr) || !(mr.nativeContext() instanceof FfmContext)) {
             throw new IllegalArgumentException("the memory region is not from the ffm provider");
         }
         checkSibling(mr, "the memory region");
@@ -528,14 +533,14 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
             ibv_mw_bind.wr_id$vh.set(bind, 0L, wrId);
             ibv_mw_bind.send_flags$vh.set(bind, 0L, sendFlags);
             long bi = MemoryStructs.ibv_mw_bind.bind_info$off;
-            ibv_mw_bind_info.mr$vh.set(bind, bi, mr.mr);
+            ibv_mw_bind_info.mr$vh.set(bind, bi, MemorySegment.ofAddress(mr.handle()));
             ibv_mw_bind_info.addr$vh.set(bind, bi, bindInfo.addr());
             ibv_mw_bind_info.length$vh.set(bind, bi, bindInfo.length());
             ibv_mw_bind_info.mw_access_flags$vh.set(bind, bi, bindInfo.mwAccessFlags());
             int rc;
             synchronized (sendLock) {
                 checkOpen();
-                rc = InlineOps.bind_mw(ctx.bindMw, qp, w.mw, bind);
+                rc = InlineOps.bind_mw(ctx.bindMw, qp, MemorySegment.ofAddress(w.handle()), bind);
             }
             if (rc != 0) {
                 throw new VerbsException("ibv_bind_mw", Ibverbs.errnoOf(rc), null);

@@ -11,6 +11,7 @@ import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.Rdmacm;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_qp_attr;
 import org.verbs4j.provider.nativecommon.internal.LibRdmaCm;
+import org.verbs4j.provider.ffm.internal.Poller;
 
 /** librdmacm through FFM: the raw calls and memory primitives {@link LibRdmaCm} needs, nothing more. */
 final class FfmRdmaCm extends LibRdmaCm {

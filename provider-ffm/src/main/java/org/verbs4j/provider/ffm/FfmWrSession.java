@@ -21,6 +21,9 @@ import org.verbs4j.provider.nativecommon.internal.MemoryStructs;
 import org.verbs4j.provider.nativecommon.internal.QpStructs;
 import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.PendingWr;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryRegion;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryWindow;
+import org.verbs4j.provider.nativecommon.internal.NativeAddressHandle;
 
 /**
  * The WR session of one QP, bound to the {@code ibv_wr_*} function pointers of its {@code ibv_qp_ex}, read once at
@@ -189,11 +192,11 @@ final class FfmWrSession extends AbstractWrSession {
             case LOCAL_INV -> InlineOps.wr_u32(localInv, qpx, wr.invalidateRkey());
             case BIND_MW -> {
                 MwBindInfo info = wr.bindInfo();
-                bindInfo.set(JAVA_LONG, MemoryStructs.ibv_mw_bind_info.mr$off, ((FfmMemoryRegion) info.mr()).mr.address());
+                bindInfo.set(JAVA_LONG, MemoryStructs.ibv_mw_bind_info.mr$off, ((NativeMemoryRegion) info.mr()).handle());
                 ibv_mw_bind_info.addr$vh.set(bindInfo, 0L, info.addr());
                 ibv_mw_bind_info.length$vh.set(bindInfo, 0L, info.length());
                 ibv_mw_bind_info.mw_access_flags$vh.set(bindInfo, 0L, info.mwAccessFlags());
-                InlineOps.wr_bind_mw(bindMw, qpx, ((FfmMemoryWindow) wr.mw()).mw, wr.bindRkey(), bindInfo);
+                InlineOps.wr_bind_mw(bindMw, qpx, ((NativeMemoryWindow) wr.mw()).handle(), wr.bindRkey(), bindInfo);
             }
             case TSO -> InlineOps.wr_send_tso(sendTso, qpx, wr.tsoHeader(), (short) wr.tsoHeaderLength(),
                     (short) wr.mss());
@@ -206,7 +209,7 @@ final class FfmWrSession extends AbstractWrSession {
     /** {@code wr_set_ud_addr} on a UD QP, {@code wr_set_xrc_srqn} on an XRC_SEND QP. */
     private void address(PendingWr wr) {
         if (wr.ah() != null) {
-            InlineOps.wr_set_ud_addr(setUdAddr, qpx, ((FfmAddressHandle) wr.ah()).ah, wr.remoteQpn(),
+            InlineOps.wr_set_ud_addr(setUdAddr, qpx, ((NativeAddressHandle) wr.ah()).handle(), wr.remoteQpn(),
                     wr.remoteQkey());
         }
         if (xrc) {
@@ -268,6 +271,6 @@ final class FfmWrSession extends AbstractWrSession {
 
     @Override
     protected void onBound(MemoryWindow mw, int rkey, MwBindInfo info) {
-        ((FfmMemoryWindow) mw).boundWithRkey(rkey);
+        ((NativeMemoryWindow) mw).boundByWr(rkey, info);
     }
 }

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.ProviderUnavailableException;
+import org.verbs4j.provider.ffm.internal.Poller;
 import org.verbs4j.provider.nativecommon.IbverbsUnavailableException;
 import org.verbs4j.provider.nativecommon.IbverbsUnavailableException.Reason;
 import org.verbs4j.spi.VerbsProvider;

@@ -6,7 +6,6 @@ import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WcFlags;
 import org.verbs4j.WorkCompletionBatch;
-import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
@@ -16,6 +15,8 @@ import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_poll_cq_attr;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_wc;
 import org.verbs4j.spi.support.AbstractCompletionQueue;
 import org.verbs4j.spi.support.CompletionFields;
+import org.verbs4j.provider.nativecommon.internal.NativeKind;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionChannel;
 
 /**
  * A completion queue: an extended one, {@code struct ibv_cq_ex}, polled through its {@code start_poll},
@@ -66,11 +67,11 @@ final class JnrCompletionQueue extends AbstractCompletionQueue {
      * @param cq an {@code ibv_cq_ex *} when {@code extended}, else an {@code ibv_cq *}
      * @param extended whether {@code ibv_create_cq_ex} created it with {@code IBV_WC_STANDARD_FLAGS}
      */
-    JnrCompletionQueue(JnrContext context, long cq, JnrCompletionChannel channel, boolean extended) {
+    JnrCompletionQueue(JnrContext context, long cq, NativeCompletionChannel channel, boolean extended) {
         super(context, null, channel, NativeMemory.getInt(cq + ibv_cq.cqe$off));
         this.context = context;
         this.handle = cq;
-        context.track(ContextResources.Kind.CQ, cq, this);
+        context.track(NativeKind.CQ, cq, this);
         this.extended = extended;
         this.pollCq = context.op(ibv_context.ops$poll_cq$off);
         this.reqNotifyCq = context.op(ibv_context.ops$req_notify_cq$off);
@@ -243,7 +244,7 @@ final class JnrCompletionQueue extends AbstractCompletionQueue {
 
     @Override
     protected synchronized void afterDestroy() {
-        context.untrack(ContextResources.Kind.CQ, handle, this);
+        context.untrack(NativeKind.CQ, handle, this);
         if (wcArray != 0) {
             context.resources.free(wcArray);
             wcArray = 0;

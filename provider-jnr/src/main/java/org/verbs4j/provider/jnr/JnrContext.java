@@ -39,6 +39,13 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_port_attr;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_attr;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq_init_attr_ex;
 import org.verbs4j.provider.nativecommon.internal.PosixStructs;
+import org.verbs4j.provider.nativecommon.internal.NativeKind;
+import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionChannel;
+import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
+import org.verbs4j.provider.nativecommon.internal.NativeContextSupport;
+import org.verbs4j.provider.jnr.internal.Fds;
+import org.verbs4j.provider.jnr.internal.JnrIbverbsBinding;
 
 /**
  * An open device, {@code struct ibv_context}. It owns every object created from it through
@@ -46,7 +53,7 @@ import org.verbs4j.provider.nativecommon.internal.PosixStructs;
  *
  * @see "ibv_open_device(3)"
  */
-final class JnrContext extends AbstractVerbsObject implements Context {
+final class JnrContext extends AbstractVerbsObject implements NativeContextSupport {
     private static final Cleaner CLEANER = Cleaner.create();
     private static final System.Logger LOG = System.getLogger(JnrContext.class.getName());
     /**
@@ -56,6 +63,7 @@ final class JnrContext extends AbstractVerbsObject implements Context {
     static final String EXTENDED_CQ_PROPERTY = "verbs4j.jnr.extendedCq";
 
     final NativeLibraries libs;
+    private final JnrIbverbsBinding binding;
     final long handle;
     final ContextResources resources;
     private final JnrDevice device;
@@ -70,6 +78,7 @@ final class JnrContext extends AbstractVerbsObject implements Context {
     JnrContext(NativeLibraries libs, JnrDevice device, long handle) {
         super("Context", null);
         this.libs = libs;
+        this.binding = new JnrIbverbsBinding(libs);
         this.device = device;
         this.handle = handle;
         this.resources = new ContextResources(libs, handle);
@@ -96,20 +105,32 @@ final class JnrContext extends AbstractVerbsObject implements Context {
         }
     }
 
+    @Override
+    public IbverbsBinding binding() {
+        return binding;
+    }
+
     /** Records an object made from this context, by its native address, for the events that name it. */
-    void track(ContextResources.Kind kind, long h, AbstractVerbsObject o) {
+    @Override
+    public void track(NativeKind kind, long h, AbstractVerbsObject o) {
         resources.add(kind, h);
         byHandle.put(h, o);
     }
 
     /** Forgets an object that was destroyed. */
-    void untrack(ContextResources.Kind kind, long h, AbstractVerbsObject o) {
+    @Override
+    public void untrack(NativeKind kind, long h, AbstractVerbsObject o) {
         resources.remove(kind, h);
         byHandle.remove(h, o);
     }
 
     AbstractVerbsObject lookup(long h) {
         return byHandle.get(h);
+    }
+
+    @Override
+    public CompletionQueue completionQueueAt(long cq) {
+        return byHandle.get(cq) instanceof CompletionQueue q ? q : null;
     }
 
     long handle() {
@@ -120,6 +141,16 @@ final class JnrContext extends AbstractVerbsObject implements Context {
     /** The function at {@code ibv_context.ops + offset}. */
     long op(long opsOffset) {
         return InlineVerbs.fn(handle(), opsOffset);
+    }
+
+    @Override
+    public long contextOp(long opsOffset) {
+        return op(opsOffset);
+    }
+
+    @Override
+    public long verbsContextOp(long offset) {
+        return InlineVerbs.verbsContextOp(handle(), offset);
     }
 
     @Override
@@ -286,7 +317,7 @@ final class JnrContext extends AbstractVerbsObject implements Context {
         if (ch == 0) {
             throw new VerbsException("ibv_create_comp_channel", libs.lastErrno(), null);
         }
-        return new JnrCompletionChannel(this, ch);
+        return new NativeCompletionChannel(this, ch);
     }
 
     @Override
@@ -295,9 +326,9 @@ final class JnrContext extends AbstractVerbsObject implements Context {
         if (cqe < 1) {
             throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
         }
-        JnrCompletionChannel ch = null;
+        NativeCompletionChannel ch = null;
         if (channel != null) {
-            if (!(channel instanceof JnrCompletionChannel jc) || jc.context != this) {
+            if (!(channel instanceof NativeCompletionChannel jc) || jc.nativeContext() != this) {
                 throw new IllegalArgumentException("the completion channel belongs to another context");
             }
             ch = jc;
@@ -307,7 +338,7 @@ final class JnrContext extends AbstractVerbsObject implements Context {
         if (compVector < 0 || compVector >= Math.max(vectors, 1)) {
             throw new IllegalArgumentException("compVector is 0.." + (Math.max(vectors, 1) - 1) + ": " + compVector);
         }
-        long chHandle = ch == null ? 0 : ch.handle;
+        long chHandle = ch == null ? 0 : ch.handle();
         if (!"false".equals(System.getProperty(EXTENDED_CQ_PROPERTY))) {
             long cqx = createCqEx(cqe, chHandle, compVector);
             if (cqx != 0) {
@@ -370,7 +401,7 @@ final class JnrContext extends AbstractVerbsObject implements Context {
                 int e = InlineVerbs.lastErrno();
                 throw new VerbsException("ibv_alloc_td", e != 0 ? e : Errno.EOPNOTSUPP, null);
             }
-            return new JnrThreadDomain(this, td);
+            return new NativeThreadDomain(this, td);
         } finally {
             NativeMemory.free(attr);
         }

@@ -18,7 +18,6 @@ import org.verbs4j.QueuePair;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
-import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
@@ -27,6 +26,10 @@ import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_init_attr;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.RegionTable;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.provider.nativecommon.internal.NativeKind;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryRegion;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryWindow;
+import org.verbs4j.provider.nativecommon.internal.NativeAddressHandle;
 
 /**
  * A protection domain, {@code struct ibv_pd}.
@@ -43,7 +46,7 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
         super("ProtectionDomain", context);
         this.context = context;
         this.handle = pd;
-        context.track(ContextResources.Kind.PD, pd, this);
+        context.track(NativeKind.PD, pd, this);
         register();
     }
 
@@ -66,7 +69,7 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
             throw new VerbsException("ibv_reg_mr", context.libs.lastErrno(), segment.byteSize() + " bytes, access "
                     + AccessFlags.toString(access));
         }
-        JnrMemoryRegion r = new JnrMemoryRegion(this, mr, segment, access);
+        NativeMemoryRegion r = new NativeMemoryRegion(context, this, regions, mr, segment, access);
         regions.add(segment);
         return r;
     }
@@ -86,7 +89,7 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
             int e = InlineVerbs.lastErrno();
             throw new VerbsException("ibv_alloc_mw", e != 0 ? e : Errno.EOPNOTSUPP, type.toString());
         }
-        return new JnrMemoryWindow(this, mw, type);
+        return new NativeMemoryWindow(context, this, mw, type);
     }
 
     @Override
@@ -114,7 +117,7 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
             if (ah == 0) {
                 throw new VerbsException("ibv_create_ah", context.libs.lastErrno(), attributes.toString());
             }
-            return new JnrAddressHandle(this, ah, attributes);
+            return new NativeAddressHandle(context, this, ah, attributes);
         } finally {
             NativeMemory.free(a);
         }
@@ -198,6 +201,6 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
 
     @Override
     protected void afterDestroy() {
-        context.untrack(ContextResources.Kind.PD, handle, this);
+        context.untrack(NativeKind.PD, handle, this);
     }
 }

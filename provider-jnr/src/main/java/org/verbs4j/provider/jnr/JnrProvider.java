@@ -6,6 +6,7 @@ import org.verbs4j.ConnectionManager;
 import org.verbs4j.Device;
 import org.verbs4j.Errno;
 import org.verbs4j.provider.jnr.internal.Ibverbs;
+import org.verbs4j.provider.jnr.internal.JnrIbverbsBinding;
 import org.verbs4j.provider.jnr.internal.NativeLibraries;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.nativecommon.IbverbsAvailability;
@@ -128,11 +129,7 @@ public final class JnrProvider implements VerbsProvider {
 
     /** The errno of a libibverbs call that returned {@code rc}: the value itself, or errno when it is -1. */
     static int errnoOf(int rc) {
-        if (rc > 0) {
-            return rc;
-        }
-        int e = libraries().lastErrno();
-        return e != 0 ? e : Errno.EINVAL;
+        return JnrIbverbsBinding.errnoOf(libraries(), rc);
     }
 
     static List<Device> listDevices(NativeLibraries libs) {

@@ -28,7 +28,6 @@ import org.verbs4j.SendWr;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
-import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.nativecommon.IbverbsDeviceFacts;
@@ -44,6 +43,10 @@ import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr_ex;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.AbstractWrSession;
+import org.verbs4j.provider.nativecommon.internal.NativeKind;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryRegion;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryWindow;
+import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
 
 /**
  * A queue pair, created with {@code ibv_create_qp_ex} (through {@code verbs_context.create_qp_ex}) and
@@ -70,7 +73,7 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
     private final JnrCompletionQueue sendCq;
     private final JnrCompletionQueue recvCq;
     private final JnrSharedReceiveQueue srq;
-    private final JnrThreadDomain td;
+    private final NativeThreadDomain td;
     private final long parentDomain;
     private final long qpx;
     private final long postSend;
@@ -85,11 +88,11 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
 
     private JnrQueuePair(JnrProtectionDomain pd, long qp, long qpx, long parentDomain, QpInitAttributes granted,
                          JnrCompletionQueue sendCq, JnrCompletionQueue recvCq, JnrSharedReceiveQueue srq,
-                         JnrThreadDomain td) {
+                         NativeThreadDomain td) {
         super("QueuePair", pd.context);
         this.context = pd.context;
         this.handle = qp;
-        context.track(ContextResources.Kind.QP, qp, this);
+        context.track(NativeKind.QP, qp, this);
         this.pd = pd;
         this.type = granted.type();
         this.qpNum = NativeMemory.getInt(qp + ibv_qp.qp_num$off);
@@ -124,8 +127,8 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         JnrCompletionQueue sendCq = ctx.sibling(a.sendCq(), JnrCompletionQueue.class, "the send CQ");
         JnrCompletionQueue recvCq = ctx.sibling(a.recvCq(), JnrCompletionQueue.class, "the receive CQ");
         JnrSharedReceiveQueue srq = a.srq() == null ? null : ctx.sibling(a.srq(), JnrSharedReceiveQueue.class, "the SRQ");
-        JnrThreadDomain td = a.threadDomain() == null ? null
-                : ctx.sibling(a.threadDomain(), JnrThreadDomain.class, "the thread domain");
+        NativeThreadDomain td = a.threadDomain() == null ? null
+                : ctx.sibling(a.threadDomain(), NativeThreadDomain.class, "the thread domain");
         for (WrOpcode op : a.sendOps()) {
             if (!op.isValidFor(a.type())) {
                 throw new IllegalArgumentException("sendOps: " + op + " is not valid on " + a.type()
@@ -150,7 +153,7 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         if (createQpEx == 0) {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the device has no create_qp_ex");
         }
-        long parentDomain = td == null ? 0 : allocParentDomain(ctx, pd.handle, td.handle);
+        long parentDomain = td == null ? 0 : allocParentDomain(ctx, pd.handle, td.handle());
         long attr = NativeMemory.allocate(ibv_qp_init_attr_ex.SIZEOF);
         try {
             NativeMemory.putAddress(attr + ibv_qp_init_attr_ex.send_cq$off, sendCq.handle);
@@ -195,7 +198,7 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         } catch (RuntimeException e) {
             if (parentDomain != 0) {
                 ctx.libs.ibverbs().ibv_dealloc_pd(parentDomain);
-                ctx.resources.remove(ContextResources.Kind.PARENT_DOMAIN, parentDomain);
+                ctx.resources.remove(NativeKind.PARENT_DOMAIN, parentDomain);
             }
             throw e;
         } finally {
@@ -239,7 +242,7 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
                 int e = InlineVerbs.lastErrno();
                 throw new VerbsException("ibv_alloc_parent_domain", e != 0 ? e : Errno.EOPNOTSUPP, null);
             }
-            ctx.resources.add(ContextResources.Kind.PARENT_DOMAIN, parent);
+            ctx.resources.add(NativeKind.PARENT_DOMAIN, parent);
             return parent;
         } finally {
             NativeMemory.free(a);
@@ -554,8 +557,7 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         for (int i = 0; i < posted; i++) {
             SendWr wr = wrs.get(i);
             if (wr.opcode() == WrOpcode.BIND_MW) {
-                ((JnrMemoryWindow) wr.bindMwWindow()).boundType2(wr.bindMwRkey(),
-                        wr.bindMwInfo().length() == 0 ? null : (JnrMemoryRegion) wr.bindMwInfo().mr());
+                ((NativeMemoryWindow) wr.bindMwWindow()).boundByWr(wr.bindMwRkey(), wr.bindMwInfo());
             }
         }
     }
@@ -578,13 +580,13 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         Objects.requireNonNull(bindInfo, "bindInfo");
         checkOpen();
         long qp = handle;
-        if (!(mw instanceof JnrMemoryWindow w) || w.context != context) {
+        if (!(mw instanceof NativeMemoryWindow w) || w.nativeContext() != context) {
             throw new IllegalArgumentException("the memory window belongs to another context or provider");
         }
         if (w.type() != MwType.TYPE_1) {
             throw new IllegalArgumentException("bindMw binds type 1 windows; bind type 2 with a BIND_MW WR");
         }
-        if (!(bindInfo.mr() instanceof JnrMemoryRegion mr) || mr.context != context) {
+        if (!(bindInfo.mr() instanceof NativeMemoryRegion mr) || mr.nativeContext() != context) {
             throw new IllegalArgumentException("the bind info's region belongs to another context or provider");
         }
         String outside = Arguments.bindRange(bindInfo);
@@ -592,9 +594,9 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
             throw new VerbsException("ibv_bind_mw", Errno.EINVAL, outside);
         }
         w.checkOpen();
-        long mwh = w.handle;
+        long mwh = w.handle();
         mr.checkOpen();
-        long mrh = mr.handle;
+        long mrh = mr.handle();
         NativeMemory.putLong(mwBind + ibv_mw_bind.wr_id$off, wrId);
         NativeMemory.putInt(mwBind + ibv_mw_bind.send_flags$off, sendFlags);
         NativeMemory.putAddress(mwBind + ibv_mw_bind.bind_info$mr$off, mrh);
@@ -643,13 +645,13 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
 
     @Override
     protected synchronized void afterDestroy() {
-        context.untrack(ContextResources.Kind.QP, handle, this);
+        context.untrack(NativeKind.QP, handle, this);
         sendWrs.free();
         recvWrs.free();
         context.resources.free(mwBind);
         if (parentDomain != 0) {
             context.libs.ibverbs().ibv_dealloc_pd(parentDomain);
-            context.resources.remove(ContextResources.Kind.PARENT_DOMAIN, parentDomain);
+            context.resources.remove(NativeKind.PARENT_DOMAIN, parentDomain);
         }
     }
 

@@ -9,6 +9,7 @@ import org.verbs4j.provider.jnr.internal.NativeLibraries;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.jnr.internal.Rdmacm;
 import org.verbs4j.provider.nativecommon.internal.LibRdmaCm;
+import org.verbs4j.provider.jnr.internal.Fds;
 
 /** librdmacm through JNR-FFI: the raw calls and memory primitives {@link LibRdmaCm} needs, nothing more. */
 final class JnrRdmaCm extends LibRdmaCm {

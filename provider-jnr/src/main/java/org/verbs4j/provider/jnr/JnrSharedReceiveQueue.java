@@ -10,13 +10,13 @@ import org.verbs4j.RecvWr;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
-import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_attr;
+import org.verbs4j.provider.nativecommon.internal.NativeKind;
 
 /**
  * A shared receive queue, {@code struct ibv_srq}; receives are posted through
@@ -38,7 +38,7 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
         super("SharedReceiveQueue", pd.context);
         this.context = pd.context;
         this.handle = srq;
-        context.track(ContextResources.Kind.SRQ, srq, this);
+        context.track(NativeKind.SRQ, srq, this);
         this.pd = pd;
         this.postSrqRecv = pd.context.op(ibv_context.ops$post_srq_recv$off);
         this.recvWrs = new RecvWrArray(pd.context.resources);
@@ -126,7 +126,7 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
 
     @Override
     protected synchronized void afterDestroy() {
-        context.untrack(ContextResources.Kind.SRQ, handle, this);
+        context.untrack(NativeKind.SRQ, handle, this);
         recvWrs.free();
         context.resources.free(scratch);
     }

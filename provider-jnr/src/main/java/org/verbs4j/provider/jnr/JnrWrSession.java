@@ -18,6 +18,8 @@ import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_ex;
 import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.PendingWr;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryWindow;
+import org.verbs4j.provider.nativecommon.internal.NativeAddressHandle;
 
 /**
  * A QP's WR session over the {@code struct ibv_qp_ex} function pointers ({@code ibv_wr_post(3)}), called through
@@ -169,14 +171,14 @@ final class JnrWrSession extends AbstractWrSession {
                 MwBindInfo info = wr.bindInfo();
                 long b = bindInfo.address();
                 SendWrArray.putBindInfo(b, info);
-                InlineVerbs.wrPU32P(bindMw, qpx, ((JnrMemoryWindow) wr.mw()).handle, wr.bindRkey(), b);
+                InlineVerbs.wrPU32P(bindMw, qpx, ((NativeMemoryWindow) wr.mw()).handle(), wr.bindRkey(), b);
             }
             case TSO -> InlineVerbs.wrPU16U16(sendTso, qpx, wr.tsoHeader().address(), wr.tsoHeaderLength(),
                     wr.mss());
             case FLUSH -> throw new AssertionError("refused above");
         }
         if (wr.ah() != null) {
-            InlineVerbs.wrPU32U32(setUdAddr, qpx, ((JnrAddressHandle) wr.ah()).handle, wr.remoteQpn(),
+            InlineVerbs.wrPU32U32(setUdAddr, qpx, ((NativeAddressHandle) wr.ah()).handle(), wr.remoteQpn(),
                     wr.remoteQkey());
         }
         if (xrc) {
@@ -216,6 +218,6 @@ final class JnrWrSession extends AbstractWrSession {
 
     @Override
     protected void onBound(MemoryWindow mw, int rkey, MwBindInfo info) {
-        ((JnrMemoryWindow) mw).boundType2(rkey, info.length() == 0 ? null : (JnrMemoryRegion) info.mr());
+        ((NativeMemoryWindow) mw).boundByWr(rkey, info);
     }
 }

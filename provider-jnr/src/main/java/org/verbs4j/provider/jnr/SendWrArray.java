@@ -17,6 +17,9 @@ import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_send_wr;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.RegionTable;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryRegion;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryWindow;
+import org.verbs4j.provider.nativecommon.internal.NativeAddressHandle;
 
 /**
  * A reused native {@code ibv_send_wr} array and its SGE pool. It grows to the largest post seen and is then
@@ -125,7 +128,7 @@ final class SendWrArray {
                 return bytes + " inline bytes, but the QP was granted max_inline_data " + cap.maxInlineData();
             }
         }
-        if (op == WrOpcode.BIND_MW && !((JnrMemoryWindow) wr.bindMwWindow()).keepsIndex(wr.bindMwRkey())) {
+        if (op == WrOpcode.BIND_MW && !((NativeMemoryWindow) wr.bindMwWindow()).keepsIndex(wr.bindMwRkey())) {
             return "a type 2 bind may change only the low 8 bits (the key) of the window's rkey";
         }
         if (type == QpType.UD && wr.ah() == null) {
@@ -136,18 +139,18 @@ final class SendWrArray {
 
     private void check(SendWr wr, int i) {
         if (wr.ah() != null) {
-            if (!(wr.ah() instanceof JnrAddressHandle ah) || ah.context != context) {
+            if (!(wr.ah() instanceof NativeAddressHandle ah) || ah.nativeContext() != context) {
                 throw new IllegalArgumentException("WR #" + i + ": the address handle belongs to another context");
             }
             ah.checkOpen();
         }
         if (wr.opcode() == WrOpcode.BIND_MW) {
-            if (!(wr.bindMwWindow() instanceof JnrMemoryWindow mw) || mw.context != context) {
+            if (!(wr.bindMwWindow() instanceof NativeMemoryWindow mw) || mw.nativeContext() != context) {
                 throw new IllegalArgumentException("WR #" + i + ": BIND_MW needs a memory window of this context");
             }
             mw.checkOpen();
             MwBindInfo info = wr.bindMwInfo();
-            if (info == null || !(info.mr() instanceof JnrMemoryRegion mr) || mr.context != context) {
+            if (info == null || !(info.mr() instanceof NativeMemoryRegion mr) || mr.nativeContext() != context) {
                 throw new IllegalArgumentException("WR #" + i + ": BIND_MW needs bind info with a region of this context");
             }
             mr.checkOpen();
@@ -195,7 +198,7 @@ final class SendWrArray {
             }
             case BIND_MW -> {
                 MwBindInfo info = wr.bindMwInfo();
-                NativeMemory.putAddress(w + ibv_send_wr.bind_mw$mw$off, ((JnrMemoryWindow) wr.bindMwWindow()).handle);
+                NativeMemory.putAddress(w + ibv_send_wr.bind_mw$mw$off, ((NativeMemoryWindow) wr.bindMwWindow()).handle());
                 NativeMemory.putInt(w + ibv_send_wr.bind_mw$rkey$off, wr.bindMwRkey());
                 putBindInfo(w + ibv_send_wr.bind_mw$bind_info$off, info);
             }
@@ -210,7 +213,7 @@ final class SendWrArray {
             }
         }
         if (ud && wr.ah() != null) {
-            NativeMemory.putAddress(w + ibv_send_wr.wr$ud$ah$off, ((JnrAddressHandle) wr.ah()).handle);
+            NativeMemory.putAddress(w + ibv_send_wr.wr$ud$ah$off, ((NativeAddressHandle) wr.ah()).handle());
             NativeMemory.putInt(w + ibv_send_wr.wr$ud$remote_qpn$off, wr.remoteQpn());
             NativeMemory.putInt(w + ibv_send_wr.wr$ud$remote_qkey$off, wr.remoteQkey());
         }
@@ -232,7 +235,7 @@ final class SendWrArray {
 
     /** Writes a {@code struct ibv_mw_bind_info} at {@code at}. */
     static void putBindInfo(long at, MwBindInfo info) {
-        NativeMemory.putAddress(at + ibv_mw_bind_info.mr$off, ((JnrMemoryRegion) info.mr()).handle);
+        NativeMemory.putAddress(at + ibv_mw_bind_info.mr$off, ((NativeMemoryRegion) info.mr()).handle());
         NativeMemory.putLong(at + ibv_mw_bind_info.addr$off, info.addr());
         NativeMemory.putLong(at + ibv_mw_bind_info.length$off, info.length());
         NativeMemory.putInt(at + ibv_mw_bind_info.mw_access_flags$off, info.mwAccessFlags());

@@ -267,10 +267,10 @@ public final class InlineOps {
         }
     }
 
-    public static void wr_bind_mw(MemorySegment fn, MemorySegment qpx, MemorySegment mw, int rkey,
+    public static void wr_bind_mw(MemorySegment fn, MemorySegment qpx, long mw, int rkey,
                                   MemorySegment bindInfo) {
         try {
-            wr_bind_mw$mh.invokeExact(fn, qpx.address(), mw.address(), rkey, bindInfo.address());
+            wr_bind_mw$mh.invokeExact(fn, qpx.address(), mw, rkey, bindInfo.address());
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -328,9 +328,9 @@ public final class InlineOps {
         }
     }
 
-    public static void wr_set_ud_addr(MemorySegment fn, MemorySegment qpx, MemorySegment ah, int qpn, int qkey) {
+    public static void wr_set_ud_addr(MemorySegment fn, MemorySegment qpx, long ah, int qpn, int qkey) {
         try {
-            wr_set_ud_addr$mh.invokeExact(fn, qpx.address(), ah.address(), qpn, qkey);
+            wr_set_ud_addr$mh.invokeExact(fn, qpx.address(), ah, qpn, qkey);
         } catch (Throwable t) {
             throw unexpected(t);
         }

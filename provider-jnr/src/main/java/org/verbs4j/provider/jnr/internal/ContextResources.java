@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
+import org.verbs4j.provider.nativecommon.internal.NativeKind;
 
 /**
  * Every native object and every block of native memory that belongs to one open device, by kind. It
@@ -16,45 +17,39 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
  * the memory.
  */
 public final class ContextResources implements Runnable {
-    /**
-     * The kinds, in the order they are destroyed. Windows come first: on rxe, destroying the QP that bound a
-     * type 2 window while the window is still allocated takes about 50 s, and deallocating the window first
-     * about 13 ms (issue 13).
-     */
-    public enum Kind { MW, QP, SRQ, AH, MR, CQ, COMP_CHANNEL, PARENT_DOMAIN, TD, PD, MEMORY }
 
     private final NativeLibraries libs;
     private final long context;
-    private final Map<Kind, LinkedHashSet<Long>> live = new EnumMap<>(Kind.class);
+    private final Map<NativeKind, LinkedHashSet<Long>> live = new EnumMap<>(NativeKind.class);
     private boolean released;
 
     public ContextResources(NativeLibraries libs, long context) {
         this.libs = libs;
         this.context = context;
-        for (Kind k : Kind.values()) {
+        for (NativeKind k : NativeKind.values()) {
             live.put(k, new LinkedHashSet<>());
         }
     }
 
     /** Records a new native object or memory block. */
-    public synchronized void add(Kind kind, long address) {
+    public synchronized void add(NativeKind kind, long address) {
         live.get(kind).add(address);
     }
 
     /** Forgets one that was destroyed or freed by its owner. */
-    public synchronized void remove(Kind kind, long address) {
+    public synchronized void remove(NativeKind kind, long address) {
         live.get(kind).remove(address);
     }
 
     /** Allocates zeroed native memory that lives until it is freed with {@link #free} or the context closes. */
     public long allocate(long bytes) {
         long a = NativeMemory.allocate(bytes);
-        add(Kind.MEMORY, a);
+        add(NativeKind.MEMORY, a);
         return a;
     }
 
     public void free(long address) {
-        remove(Kind.MEMORY, address);
+        remove(NativeKind.MEMORY, address);
         NativeMemory.free(address);
     }
 
@@ -68,8 +63,8 @@ public final class ContextResources implements Runnable {
             }
             released = true;
             Ibverbs ib = libs.ibverbs();
-            for (Kind k : Kind.values()) {
-                if (k == Kind.MEMORY) {
+            for (NativeKind k : NativeKind.values()) {
+                if (k == NativeKind.MEMORY) {
                     continue;
                 }
                 List<Long> handles = new ArrayList<>(live.get(k));
@@ -80,15 +75,15 @@ public final class ContextResources implements Runnable {
                 live.get(k).clear();
             }
             ib.ibv_close_device(context);
-            memory = new ArrayList<>(live.get(Kind.MEMORY));
-            live.get(Kind.MEMORY).clear();
+            memory = new ArrayList<>(live.get(NativeKind.MEMORY));
+            live.get(NativeKind.MEMORY).clear();
         }
         for (long m : memory) {
             NativeMemory.free(m);
         }
     }
 
-    private void destroy(Ibverbs ib, Kind kind, long h) {
+    private void destroy(Ibverbs ib, NativeKind kind, long h) {
         switch (kind) {
             case QP -> ib.ibv_destroy_qp(h);
             case SRQ -> ib.ibv_destroy_srq(h);

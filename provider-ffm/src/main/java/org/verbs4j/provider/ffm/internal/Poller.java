@@ -1,16 +1,15 @@
-package org.verbs4j.provider.ffm;
+package org.verbs4j.provider.ffm.internal;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
-import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.Structs.pollfd;
 import org.verbs4j.spi.support.Arguments;
 
 /** Waits for a libibverbs event descriptor (completion channel, async events) with {@code poll(2)}. */
-final class Poller {
+public final class Poller {
     private static final short POLLIN = 1;
 
     private Poller() {}
@@ -20,7 +19,7 @@ final class Poller {
      *
      * @throws IllegalArgumentException if timeout is negative
      */
-    static boolean awaitReadable(int fd, long timeout, TimeUnit unit, String verb) {
+    public static boolean awaitReadable(int fd, long timeout, TimeUnit unit, String verb) {
         Arguments.timeout(timeout, unit);
         long nanos = unit.toNanos(timeout);
         long deadline = System.nanoTime() + nanos;

@@ -1,14 +1,12 @@
-package org.verbs4j.provider.jnr;
+package org.verbs4j.provider.jnr.internal;
 
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
-import org.verbs4j.provider.jnr.internal.NativeLibraries;
-import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.nativecommon.internal.PosixStructs;
 
 /** Waiting on the file descriptors of completion channels and async events, with a timeout. */
-final class Fds {
+public final class Fds {
     private static final short POLLIN = 1;
 
     private Fds() {}
@@ -20,7 +18,7 @@ final class Fds {
      * @return whether it is readable
      * @see "poll(2)"
      */
-    static boolean awaitReadable(NativeLibraries libs, long pollfd, int fd, long timeout, TimeUnit unit) {
+    public static boolean awaitReadable(NativeLibraries libs, long pollfd, int fd, long timeout, TimeUnit unit) {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         while (true) {
             long left = deadline - System.nanoTime();

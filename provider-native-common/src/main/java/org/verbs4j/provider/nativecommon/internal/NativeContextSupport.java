@@ -1,0 +1,64 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Context;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+
+/**
+ * What the shared native objects ({@link NativeMemoryRegion}, {@link NativeMemoryWindow},
+ * {@link NativeAddressHandle}, {@link NativeThreadDomain}, {@link NativeCompletionChannel}) need from the
+ * provider's context that owns them. {@code FfmContext} and {@code JnrContext} implement it and extend
+ * {@link AbstractVerbsObject}.
+ */
+public interface NativeContextSupport extends Context {
+    /**
+     * The binding every object of the context calls.
+     *
+     * @return the one binding of the provider
+     */
+    IbverbsBinding binding();
+
+    /**
+     * An op of {@code ibv_context.ops}, as the inline functions of {@code verbs.h} call it.
+     *
+     * @param opsOffset the op's offset in {@code struct ibv_context}
+     * @return its address, or 0 if it is not set
+     */
+    long contextOp(long opsOffset);
+
+    /**
+     * An op of {@code struct verbs_context}, as {@code verbs_get_ctx_op} finds it.
+     *
+     * @param offset the op's offset in {@code struct verbs_context}
+     * @return its address, or 0 if the context is not extended, its size does not cover the op, or it is not
+     *     set
+     */
+    long verbsContextOp(long offset);
+
+    /**
+     * Records a native object made from this context, so that the context can find it by address and
+     * destroy it if it is never closed.
+     *
+     * @param kind what it is
+     * @param address its native address
+     * @param object its Java object
+     */
+    void track(NativeKind kind, long address, AbstractVerbsObject object);
+
+    /**
+     * Forgets an object {@link #track}ed before, after its destroy verb succeeded.
+     *
+     * @param kind what it is
+     * @param address its native address
+     * @param object its Java object
+     */
+    void untrack(NativeKind kind, long address, AbstractVerbsObject object);
+
+    /**
+     * The live completion queue of this context at a native address, as a completion event names it.
+     *
+     * @param cq the {@code struct ibv_cq *}
+     * @return it, or null if no live CQ of this context has that address
+     */
+    CompletionQueue completionQueueAt(long cq);
+}

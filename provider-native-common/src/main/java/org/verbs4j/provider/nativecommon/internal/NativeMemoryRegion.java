@@ -1,0 +1,76 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import java.lang.foreign.MemorySegment;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mr;
+import org.verbs4j.spi.support.AbstractMemoryRegion;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.RegionTable;
+
+/**
+ * A registered region, {@code struct ibv_mr}, of either native provider. Its keys are read once, at
+ * registration; the object model is {@link AbstractMemoryRegion}'s.
+ *
+ * @see "ibv_reg_mr(3)"
+ */
+public final class NativeMemoryRegion extends AbstractMemoryRegion {
+    private final NativeContextSupport context;
+    private final long handle;
+    private final int lkey;
+    private final int rkey;
+
+    /**
+     * Wraps a region {@code ibv_reg_mr} returned; the domain adds the segment to {@code regions} after.
+     *
+     * @param <C> the provider's context
+     * @param <P> the provider's protection domain
+     * @param context the context it belongs to
+     * @param pd the protection domain it was registered in
+     * @param regions the domain's table of live registered memory
+     * @param mr the {@code struct ibv_mr *}, not 0
+     * @param segment the registered memory
+     * @param access the {@link org.verbs4j.AccessFlags} bits it was registered with
+     */
+    public <C extends AbstractVerbsObject & NativeContextSupport, P extends AbstractVerbsObject & ProtectionDomain>
+            NativeMemoryRegion(C context, P pd, RegionTable regions, long mr, MemorySegment segment, int access) {
+        super(context, null, pd, regions, segment, access, segment.address());
+        this.context = context;
+        this.handle = mr;
+        context.track(NativeKind.MR, mr, this);
+        this.lkey = context.binding().getInt(mr + ibv_mr.lkey$off);
+        this.rkey = context.binding().getInt(mr + ibv_mr.rkey$off);
+        dependOn(pd);
+        register();
+    }
+
+    /** {@return the context it belongs to, for a sibling check} */
+    public NativeContextSupport nativeContext() {
+        return context;
+    }
+
+    /** {@return the {@code struct ibv_mr *}; the caller checks that the region is open} */
+    public long handle() {
+        return handle;
+    }
+
+    @Override
+    protected int lkeyValue() {
+        return lkey;
+    }
+
+    @Override
+    protected int rkeyValue() {
+        return rkey;
+    }
+
+    @Override
+    protected int destroy() {
+        return context.binding().deregMr(handle);
+    }
+
+    @Override
+    protected void afterDestroy() {
+        context.untrack(NativeKind.MR, handle, this);
+        super.afterDestroy();
+    }
+}
