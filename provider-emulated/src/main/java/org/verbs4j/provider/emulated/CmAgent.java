@@ -181,7 +181,7 @@ final class CmAgent {
             reject(m.localCommId, 0, m.transactionId, CmMad.REJECTED_REQ, REJECT_INVALID_SERVICE_ID, new byte[0], from);
             return;
         }
-        EmulatedCmId child = new EmulatedCmId(cm, listener.channel, listener.portSpace);
+        EmulatedCmId child = new EmulatedCmId(cm, listener.events(), listener.portSpace());
         child.attach(device);
         child.local = new InetSocketAddress(ipv4(hdr.dstAddr()), port);
         child.remote = new InetSocketAddress(ipv4(hdr.srcAddr()), hdr.srcPort());
@@ -199,7 +199,7 @@ final class CmAgent {
         s.reqRnrRetryCount = m.rnrRetryCount;
         // rdma_cm reports the parameters from the passive side's view: the REQ's initiator depth is the responder
         // resources this side needs, and the other way round.
-        listener.channel.post(new EmulatedCmEvent(CmEventType.CONNECT_REQUEST, 0, child, listener,
+        listener.events().post(new EmulatedCmEvent(CmEventType.CONNECT_REQUEST, 0, child, listener,
                 CmaHeader.userData(m.privateData), m.initiatorDepth, m.responderResources));
     }
 
@@ -490,7 +490,7 @@ final class CmAgent {
 
     private static void post(EmulatedCmId id, EmulatedCmEvent event) {
         if (!id.isClosed()) {
-            id.channel.post(event);
+            id.events().post(event);
         }
     }
 
