@@ -79,15 +79,6 @@ public record QpPair(Testbed testbed, QueuePair a, QueuePair b, CompletionQueue 
         remote.bringUp(b, a.qpNum(), rnrRetry, testbed);
     }
 
-    /**
-     * Moves a, back in RESET, to RTS again, connected to b ({@link Testbed#bringUp(QueuePair, int, int, Testbed)}).
-     *
-     * @param rnrRetry the RNR retry count for RC, 0 to 7 (7 retries forever)
-     */
-    public void reconnectA(int rnrRetry) {
-        testbed.bringUp(a, b.qpNum(), rnrRetry, remote);
-    }
-
     /** {@return whether a and b are on two devices} */
     public boolean isSplit() {
         return remote != testbed;
