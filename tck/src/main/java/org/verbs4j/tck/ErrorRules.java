@@ -266,11 +266,12 @@ public abstract class ErrorRules extends TckArea {
             assumeMw(MwType.TYPE_1);
         }
         QpPair p = tb.pair(QpType.RC);
+        Testbed far = p.remote();
         MemoryRegion src = tb.buffer(64);
         MemoryRegion dst = switch (fault) {
-            case "a region without LOCAL_WRITE" -> tb.buffer(64, AccessFlags.REMOTE_READ);
-            case "a region of another PD" -> tb.context().allocPd().registerMemory(tb.memory(64), Testbed.ALL_ACCESS);
-            default -> tb.buffer(64, window ? Testbed.ALL_ACCESS | AccessFlags.MW_BIND : Testbed.ALL_ACCESS);
+            case "a region without LOCAL_WRITE" -> far.buffer(64, AccessFlags.REMOTE_READ);
+            case "a region of another PD" -> far.context().allocPd().registerMemory(far.memory(64), Testbed.ALL_ACCESS);
+            default -> far.buffer(64, window ? Testbed.ALL_ACCESS | AccessFlags.MW_BIND : Testbed.ALL_ACCESS);
         };
         Sge sge = switch (fault) {
             case "a bad lkey" -> new Sge(dst.address(), 64, BAD_KEY);
@@ -279,7 +280,7 @@ public abstract class ErrorRules extends TckArea {
         };
         if (window) {
             // A type 1 window over the whole receive buffer, bound through the receiver; its rkey stands as the lkey.
-            MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_1);
+            MemoryWindow mw = far.pd().allocMw(MwType.TYPE_1);
             int rkey = p.b().bindMw(mw, 3, SendFlags.SIGNALED, new MwBindInfo(dst, dst.address(), 64,
                     AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ));
             assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the type 1 bind").status());

@@ -595,7 +595,7 @@ public abstract class TransportRules extends TckArea {
         int[] len = {20, 30, 40, 64};
         for (int r = 0; r < n; r++) {
             Data.fill(src.segment().asSlice(100L * r, 100), 40 + r);
-            dst[r] = tb.buffer(256);
+            dst[r] = p.remoteBuffer(256);
             Sge[] sges = new Sge[4];
             for (int i = 0; i < 4; i++) {
                 sges[i] = Sge.of(dst[r], 64L * i, len[i]);
@@ -702,10 +702,10 @@ public abstract class TransportRules extends TckArea {
             sges[i] = Sge.of(local, 8192L * i, len[i]);
         }
         Data.fill(local, 29);
-        MemoryRegion dst = tb.buffer(16_384);
+        MemoryRegion dst = p.remoteBuffer(16_384);
         assertEquals(WcStatus.SUCCESS, p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE)
                 .sendFlags(SendFlags.SIGNALED).sgList(sges).rdma(dst.address(), dst.rkey())).status(), "the WRITE");
-        MemoryRegion rbuf = tb.buffer(16_384);
+        MemoryRegion rbuf = p.remoteBuffer(16_384);
         p.recvB(2, rbuf, 0, 16_384);
         assertEquals(WcStatus.SUCCESS, p.postA(new SendWr().wrId(3).opcode(WrOpcode.SEND)
                 .sendFlags(SendFlags.SIGNALED).sgList(sges)).status(), "the SEND");
