@@ -168,7 +168,7 @@ if [ "${WIRE_INTEROP_CM:-1}" = 1 ]; then
         fi
     }
     cm_pair rping-server "rdma_listen" "server ping data: rdma-ping-4: " "5 pings of 64 bytes checked" \
-        -- stdbuf -oL rping -s -v -a "$RXE_IP" -p 7474 \
+        -- stdbuf -oL rping -s -d -v -a "$RXE_IP" -p 7474 \
         -- "${jw[@]}" org.verbs4j.examples.Rping client "$RXE_IP" 7474 5 64
     cm_pair rping-client "listening on" "5 pings served" "ping data: rdma-ping-4: " \
         -- "${jw[@]}" org.verbs4j.examples.Rping server 7475 \
