@@ -222,7 +222,9 @@ final class CmAgent {
         s.peer = from;
         settle(s);
         try {
-            CmHandshake.bringUp(id, s.remoteGid, s.mtu, s.remoteQpn, s.remotePsn, m.initiatorDepth,
+            // The IB CM's starting PSNs name what each side's receive queue expects (Linux cm.c: the active side
+            // sends from the REP's, the passive side from the REQ's), so each side sends from the other's.
+            CmHandshake.bringUp(id, s.remoteGid, s.mtu, s.remoteQpn, id.psn, s.remotePsn, m.initiatorDepth,
                     m.responderResources, id.params.retryCount(), m.rnrRetryCount);
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, () -> "REP could not bring the QP up: " + e);
@@ -355,7 +357,8 @@ final class CmAgent {
     void accept(EmulatedCmId self, ConnectionParameters parameters) {
         Session s = byId.get(self);
         self.params = parameters;
-        CmHandshake.bringUp(self, s.remoteGid, s.mtu, s.remoteQpn, s.remotePsn, parameters.responderResources(),
+        CmHandshake.bringUp(self, s.remoteGid, s.mtu, s.remoteQpn, self.psn, s.remotePsn,
+                parameters.responderResources(),
                 parameters.initiatorDepth(), s.reqRetryCount, s.reqRnrRetryCount);
         CmMad m = out.begin(CmMad.ATTR_REP, s.tid);
         m.localCommId = s.localCommId;

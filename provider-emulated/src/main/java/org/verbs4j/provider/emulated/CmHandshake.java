@@ -113,18 +113,20 @@ final class CmHandshake {
     /** INIT to RTR to RTS towards the other end's QP, with the attributes the kernel CM gives librdmacm. */
     private static void bringUp(EmulatedCmId self, EmulatedCmId other, int responderResources, int initiatorDepth,
                                 int retryCount, int rnrRetryCount) {
-        bringUp(self, other.device.gid(GID_INDEX), EmulatedDevice.MTU, other.queuePair().qpn, other.psn,
-                responderResources,
-                initiatorDepth, retryCount, rnrRetryCount);
+        bringUp(self, other.device.gid(GID_INDEX), EmulatedDevice.MTU, other.queuePair().qpn, other.psn, self.psn,
+                responderResources, initiatorDepth, retryCount, rnrRetryCount);
     }
 
-    /** INIT to RTR to RTS towards a QP known by its GID, QPN and first PSN (a peer over the wire). */
-    static void bringUp(EmulatedCmId self, Gid gid, Mtu mtu, int qpn, int psn, int responderResources,
+    /**
+     * INIT to RTR to RTS towards a QP known by its GID and QPN (a peer over the wire), expecting {@code rqPsn} and
+     * sending from {@code sqPsn}.
+     */
+    static void bringUp(EmulatedCmId self, Gid gid, Mtu mtu, int qpn, int rqPsn, int sqPsn, int responderResources,
                         int initiatorDepth, int retryCount, int rnrRetryCount) {
         AhAttributes av = AhAttributes.roce(gid, GID_INDEX, PORT_NUM);
-        self.queuePair().modify(QpAttributes.toRtr(av, mtu, qpn, psn, Math.max(1, responderResources),
+        self.queuePair().modify(QpAttributes.toRtr(av, mtu, qpn, rqPsn, Math.max(1, responderResources),
                 MIN_RNR_TIMER));
-        self.queuePair().modify(QpAttributes.toRts(self.psn, ACK_TIMEOUT, retryCount, rnrRetryCount,
+        self.queuePair().modify(QpAttributes.toRts(sqPsn, ACK_TIMEOUT, retryCount, rnrRetryCount,
                 Math.max(1, initiatorDepth)));
     }
 
