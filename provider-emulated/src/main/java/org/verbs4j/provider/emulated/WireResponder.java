@@ -234,9 +234,15 @@ final class WireResponder {
             return null;
         }
         if (r == Transport.RNR_NAK) {
-            // The whole message comes again, from its first packet.
-            epsn = messageFirstPsn;
-            answer(Opcode.ACKNOWLEDGE, messageFirstPsn, Packet.AETH_RNR_NAK | qp.minRnrTimer & 0x1f, 0);
+            // Not ready for this, the last packet: the NAK names its PSN, and the requester sends again from there
+            // (IBA 9.7.5.2.8). The packets before it were accepted and may have been acknowledged already (the
+            // requester asks for an ACK every few packets), so a NAK for the message's first PSN would name a PSN
+            // the requester has retired: it drops such a NAK (rxe's completer does too) and times out. The
+            // message gathered so far is kept for the last packet's return.
+            epsn = p.psn;
+            messageLength -= p.payloadLength;
+            inMessage = p.psn != messageFirstPsn;
+            answer(Opcode.ACKNOWLEDGE, p.psn, Packet.AETH_RNR_NAK | qp.minRnrTimer & 0x1f, 0);
             return null;
         }
         return respond(r, p.psn, p.ackReq);

@@ -264,6 +264,34 @@ class WireDevicesTest {
         assertErr(q[0]);
     }
 
+    @Test
+    @DisplayName("A SEND acknowledged in the middle that then meets no receive gets an RNR NAK the requester acts on")
+    void rnrAfterPartialAck() throws InterruptedException {
+        // 20 packets at MTU 1024: the requester asks for an ACK at the 16th, which the responder gives before the
+        // last packet finds no receive. An RNR NAK for a PSN before that ACK would be ignored: retransmission then
+        // runs out (RETRY_EXC_ERR, after 7 short timeouts here) instead of RNR_RETRY_EXC_ERR.
+        int len = 20_000;
+        QueuePair a = qp(pdA, cqA, QpType.RC);
+        QueuePair b = qp(pdB, cqB, QpType.RC);
+        connect(a, ctxB, b.qpNum(), QpType.RC, 14, 7, 1);
+        connect(b, ctxA, a.qpNum(), QpType.RC, 14, 7, 1);
+        a.postSend(new SendWr().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(mrA, 0, len)));
+        assertEquals(WcStatus.RNR_RETRY_EXC_ERR, one(cqA));
+
+        QueuePair[] p = rcPair(7);
+        fill(bufA, 0, len, 5);
+        p[0].postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(mrA, 0, len)));
+        Thread.sleep(50);
+        assertEquals(0, cqA.poll(wc), "the SEND waits for a receive");
+        p[1].postRecv(new RecvWr(9, Sge.of(mrB, 0, len)));
+        assertEquals(WcStatus.SUCCESS, one(cqB));
+        assertEquals(len, wc.byteLen(0));
+        assertEquals(WcStatus.SUCCESS, one(cqA));
+        assertSame(bufA, 0, bufB, 0, len);
+    }
+
     /**
      * Asserts that {@code q} is in ERR, or gets there within 5 s: the receive thread that hands a WR its error
      * writes the completion first and moves the QP to ERR right after, so a poller may see the completion first.
