@@ -478,17 +478,25 @@ final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, 
         }
     }
 
+    /** Moves the QP to ERR ({@link #enterError} is this, then {@link #finishError}). */
+    @Override
+    public QpState beginError() {
+        QpState was = state;
+        if (!isClosed()) {
+            state = QpState.ERR;
+        }
+        return was;
+    }
+
     /**
-     * Moves the QP to ERR: flushes the receive queue now, and the send queue now if the QP's lock is free
+     * After {@link #beginError}: flushes the receive queue now, and the send queue now if the QP's lock is free
      * (otherwise its holder flushes it when it releases the lock).
      */
     @Override
-    public void enterError(AsyncEventType event) {
+    public void finishError(QpState was, AsyncEventType event) {
         if (isClosed()) {
             return;
         }
-        QpState was = state;
-        state = QpState.ERR;
         if (rq != null) {
             synchronized (rq) {
                 recvPoster.flushLocked();

@@ -1,5 +1,6 @@
 package org.verbs4j.provider.emulated.internal;
 
+import org.verbs4j.QpState;
 import org.verbs4j.WcOpcode;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WrOpcode;
@@ -47,10 +48,15 @@ public final class Completer {
         }
     }
 
-    /** Completes the WQE with an error, and moves the QP to ERR: every outstanding WR is flushed. */
+    /**
+     * Completes the WQE with an error, and moves the QP to ERR: every outstanding WR is flushed. The state changes
+     * before the completion is written, so that a poller who sees the error sees the QP in ERR (another thread polls
+     * while a wire device's receive thread fails the WQE); the flush comes after it, so the error comes first.
+     */
     int fail(SendWqe w, int status) {
+        QpState was = qp.beginError();
         complete(w, status);
-        qp.enterError(null);
+        qp.finishError(was, null);
         return Requester.DONE;
     }
 

@@ -54,9 +54,23 @@ public interface EngineQp {
 
     /**
      * Moves the QP to ERR and flushes its queues; reports {@code event} (if not null) when the QP was not in
-     * ERR already.
+     * ERR already. The same as {@link #finishError finishError}{@code (}{@link #beginError()}{@code , event)}.
      */
-    void enterError(AsyncEventType event);
+    default void enterError(AsyncEventType event) {
+        finishError(beginError(), event);
+    }
+
+    /**
+     * The first half of {@link #enterError}: the QP's state becomes ERR (unless the QP is closed), and nothing is
+     * flushed yet. A completion that reports the error is written between the halves, so that a poller who sees it
+     * also sees the QP in ERR, and sees it before the WRs flushed behind it.
+     *
+     * @return the state before
+     */
+    QpState beginError();
+
+    /** The second half of {@link #enterError}: flushes the queues and reports {@code event}; {@code was} as returned. */
+    void finishError(QpState was, AsyncEventType event);
 
     /** Marks the QP as in ERR without flushing anything: one of its CQs overflowed. */
     void markError();

@@ -196,13 +196,11 @@ public final class Responder {
                     if (!rc) {
                         return DROPPED;
                     }
-                    popRecv(q, wrId, srcQpn, LOC_LEN_ERR);
-                    qp.enterError(AsyncEventType.QP_REQ_ERR);
+                    failRecv(q, wrId, srcQpn, LOC_LEN_ERR, AsyncEventType.QP_REQ_ERR);
                     return REM_INV_REQ_ERR;
                 }
                 if (!Transfer.resolveScatter(keys, pd, q, slot)) {
-                    popRecv(q, wrId, srcQpn, LOC_PROT_ERR);
-                    qp.enterError(AsyncEventType.QP_ACCESS_ERR);
+                    failRecv(q, wrId, srcQpn, LOC_PROT_ERR, AsyncEventType.QP_ACCESS_ERR);
                     return rc ? REM_OP_ERR : DROPPED;
                 }
                 Transfer.scatter(w, q, slot, 0);
@@ -211,8 +209,7 @@ public final class Responder {
                     imm = w.immData;
                 } else if (op == OP_SEND_WITH_INV) {
                     if (!qp.invalidate(w.invalidateRkey)) {
-                        popRecv(q, wrId, srcQpn, REM_INV_REQ_ERR);
-                        qp.enterError(AsyncEventType.QP_REQ_ERR);
+                        failRecv(q, wrId, srcQpn, REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
                         return rc ? REM_INV_REQ_ERR : DROPPED;
                     }
                     wcFlags = WcFlags.WITH_INV;
@@ -226,9 +223,15 @@ public final class Responder {
         }
     }
 
-    /** Takes the head receive WR of {@code q} and completes it with an error. */
-    private void popRecv(RecvQueue q, long wrId, int srcQpn, int status) {
+    /**
+     * Takes the head receive WR of {@code q}, completes it with an error, and moves the QP to ERR, reporting
+     * {@code event}: the state changes before the completion is written, the flush after it (as in
+     * {@link Completer}).
+     */
+    private void failRecv(RecvQueue q, long wrId, int srcQpn, int status, AsyncEventType event) {
+        QpState was = qp.beginError();
         popRecv(q, wrId, srcQpn, status, 0, 0, 0, 0, false);
+        qp.finishError(was, event);
     }
 
     /** Takes the head receive WR of {@code q} and completes it on the receive CQ; false if the CQ overflowed. */
