@@ -261,7 +261,11 @@ public final class WireInterop {
             atomicCase(dir, req, WrOpcode.ATOMIC_CMP_AND_SWP, true);
             atomicCase(dir, req, WrOpcode.ATOMIC_CMP_AND_SWP, false);
             atomicCase(dir, req, WrOpcode.ATOMIC_FETCH_AND_ADD, true);
-            rnrRecoveryCase(dir, req);
+            rnrRecoveryCase(dir, req, 100);
+            // 100 packets: both requesters ask for an ACK in the middle (rxe every 64 packets, ours every 16). The wire
+            // device finds no receive only at the last packet, so its RNR NAK must name a PSN after what it has
+            // acknowledged; rxe NAKs at the first.
+            rnrRecoveryCase(dir, req, 100 * 1024);
             sendInvCase(dir, req);
             // Ends with both QPs in ERR.
             badRkeyCase(dir, req);
@@ -473,11 +477,13 @@ public final class WireInterop {
         }
     }
 
-    /** A SEND finds no receive; the responder posts one 300 ms later and the SEND completes (rnr_retry 7). */
-    private void rnrRecoveryCase(String dir, boolean req) {
-        String name = phase + " " + dir + " SEND after RNR NAKs (receive posted 300 ms late)";
+    /**
+     * A SEND of {@code size} bytes finds no receive; the responder posts one 300 ms later and the SEND completes
+     * (rnr_retry 7).
+     */
+    private void rnrRecoveryCase(String dir, boolean req, int size) {
+        String name = phase + " " + dir + " SEND " + size + " B after RNR NAKs (receive posted 300 ms late)";
         int seed = ++caseNo;
-        int size = 100;
         if (req) {
             expect("ready");
             fill(SRC, size, seed);
