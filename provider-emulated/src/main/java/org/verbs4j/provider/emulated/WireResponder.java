@@ -279,8 +279,9 @@ final class WireResponder {
     /** A malformed request: on RC an invalid-request NAK, and the QP moves to ERR (rxe does the same). */
     private Reject invalid(boolean rc, Packet p) {
         if (rc) {
-            answer(Opcode.ACKNOWLEDGE, p.psn, Packet.AETH_NAK | Packet.NAK_INVALID_REQUEST, 0);
+            // In ERR before the NAK leaves, as for the other NAKs: a requester that sees its error sees this QP in ERR.
             qp.enterError(AsyncEventType.QP_REQ_ERR);
+            answer(Opcode.ACKNOWLEDGE, p.psn, Packet.AETH_NAK | Packet.NAK_INVALID_REQUEST, 0);
         }
         return Reject.BAD_LENGTH;
     }
