@@ -384,4 +384,22 @@ class WirePipelineTest {
         ack(PSN + 1);
         assertCompleted(1, 2);
     }
+
+    @Test
+    @DisplayName("WRITEs that complete free no max_rd_atomic slot: after two answered WRITEs, max_rd_atomic 1 still "
+            + "holds a second READ back")
+    void completedWritesFreeNoReadSlot() throws Exception {
+        connect(1, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(write(1, 0), write(2, 0)));
+        receive(2);
+        ack(PSN + 1);
+        assertCompleted(1, 2);
+        qp.postSend(List.of(read(3), read(4)));
+        assertEquals(PSN + 2, receive(1).getFirst().psn);
+        assertQuiet("a second READ while max_rd_atomic is 1");
+        answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN + 2, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 8);
+        assertEquals(PSN + 3, receive(1).getFirst().psn, "the second READ once the first is answered");
+        answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN + 3, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 8);
+        assertCompleted(3, 4);
+    }
 }
