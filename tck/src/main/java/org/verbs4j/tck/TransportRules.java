@@ -1009,6 +1009,23 @@ public abstract class TransportRules extends TckArea {
         assertEquals(16, Completions.awaitOne(p.cqB(), "the late receive").byteLen());
     }
 
+    @Test
+    @DisplayName("required_ with rnr_retry 6 a SEND that meets no receive waits out its RNR NAK and succeeds once a receive is posted within its retries, rather than failing at the first RNR NAK [IBA 9.7.5.2.8, ibv_modify_qp(3) rnr_retry, min_rnr_timer]")
+    void required_rnrRetryWaitsBeforeGivingUp() throws InterruptedException {
+        QpPair p = tb.pair(QpType.RC, null, 6);
+        // The responder's longest RNR timer (code 0, 655.36 ms): six retries give the receive about 3.9 s to come.
+        p.b().modify(QpAttributes.toState(QpState.RTS).minRnrTimer(0));
+        MemoryRegion buf = tb.buffer(64);
+        Data.fill(buf, 61);
+        p.a().postSend(p.wr(1, WrOpcode.SEND, buf, 0, 16));
+        // Long enough for the SEND to meet the empty receive queue (its first RNR NAK), far shorter than the retries.
+        Thread.sleep(30);
+        p.recvB(2, p.remoteBuffer(64), 32, 32);
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the SEND after the receive came");
+        assertEquals(WcStatus.SUCCESS, wc.status(), "rnr_retry 6 and a receive posted during the first RNR wait");
+        assertEquals(16, Completions.awaitOne(p.cqB(), "the late receive").byteLen());
+    }
+
     // ---------------------------------------------------------------- SRQ
 
     private SharedReceiveQueue srq() {

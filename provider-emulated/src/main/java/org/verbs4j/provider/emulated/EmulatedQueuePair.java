@@ -218,6 +218,7 @@ final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, 
         try {
             state = QpState.RESET;
             sq.clear();
+            requester.clear();
         } finally {
             lock.unlock();
         }

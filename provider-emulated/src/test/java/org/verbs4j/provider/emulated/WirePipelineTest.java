@@ -21,13 +21,18 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.Gid;
 import org.verbs4j.MemoryRegion;
+import org.verbs4j.MemoryWindow;
 import org.verbs4j.Mtu;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.MwType;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpInitAttributes;
@@ -37,6 +42,7 @@ import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.emulated.internal.wire.Icrc;
@@ -131,8 +137,13 @@ class WirePipelineTest {
 
     /** Asserts that no packet reaches the peer for {@link #QUIET_MS}. */
     private void assertQuiet(String why) throws Exception {
+        assertQuiet(why, QUIET_MS);
+    }
+
+    /** Asserts that no packet reaches the peer for {@code ms} milliseconds. */
+    private void assertQuiet(String why, long ms) throws Exception {
         ByteBuffer b = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
-        long deadline = System.nanoTime() + QUIET_MS * 1_000_000L;
+        long deadline = System.nanoTime() + ms * 1_000_000L;
         while (System.nanoTime() < deadline) {
             if (peer.receive(b.clear()) != null) {
                 Packet p = new Packet();
@@ -247,6 +258,148 @@ class WirePipelineTest {
         assertEquals(PSN + 2, again.get(0).psn, "resent after the timeout");
         assertEquals(PSN + 3, again.get(1).psn);
         ack(PSN + 3);
+        assertCompleted(3, 4);
+    }
+
+    private SendWr atomic(long wrId, WrOpcode op) {
+        return new SendWr().wrId(wrId).opcode(op).sendFlags(SendFlags.SIGNALED)
+                .atomic(0x3000, 1, 2, 0x77).sgList(Sge.of(mr, 8 * wrId, 8));
+    }
+
+    private SendWr send(long wrId) {
+        return new SendWr().wrId(wrId).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgList(Sge.of(mr, 0, 64));
+    }
+
+    private void atomicAck(int psn) throws IOException {
+        answer(Opcode.ATOMIC_ACKNOWLEDGE, psn, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0);
+    }
+
+    /** Polls {@code n} completions, within 10 s, in the order the CQ gives them. */
+    private List<WorkCompletion> poll(int n) throws Exception {
+        List<WorkCompletion> got = new ArrayList<>();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (got.size() < n && System.nanoTime() < deadline) {
+            int k = cq.poll(wc);
+            for (int i = 0; i < k; i++) {
+                got.add(wc.get(i));
+            }
+            if (k == 0) {
+                Thread.sleep(1);
+            }
+        }
+        assertEquals(n, got.size(), "completions: " + got);
+        return got;
+    }
+
+    @Test
+    @DisplayName("Atomics count against max_rd_atomic as READs do (a second one waits for the first's answer); "
+            + "WRITEs do not count")
+    void atomicsCountAgainstMaxRdAtomicWritesDoNot() throws Exception {
+        connect(1, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(write(1, 0), write(2, 0), atomic(3, WrOpcode.ATOMIC_FETCH_AND_ADD),
+                atomic(4, WrOpcode.ATOMIC_CMP_AND_SWP), write(5, 0)));
+        List<Packet> got = receive(3);
+        assertEquals(Opcode.RC | Opcode.RDMA_WRITE_ONLY, got.get(1).opcode, "two WRITEs with max_rd_atomic 1");
+        assertEquals(Opcode.RC | Opcode.FETCH_ADD, got.get(2).opcode, "the fetch-and-add behind them");
+        assertQuiet("a compare-and-swap while a fetch-and-add is in flight and max_rd_atomic is 1");
+        atomicAck(PSN + 2);
+        got = receive(2);
+        assertEquals(Opcode.RC | Opcode.COMPARE_SWAP, got.get(0).opcode, "the compare-and-swap once the first is answered");
+        assertEquals(PSN + 3, got.get(0).psn);
+        assertEquals(PSN + 4, got.get(1).psn, "the WRITE behind it");
+        assertQuiet("nothing more");
+        atomicAck(PSN + 3);
+        ack(PSN + 4);
+        assertCompleted(1, 2, 3, 4, 5);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"LOCAL_INV", "BIND_MW"})
+    @DisplayName("A local operation (LOCAL_INV, BIND_MW) behind a WRITE in flight waits for its answer, and "
+            + "completes after it")
+    void localOperationWaitsForThePipeline(String operation) throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        SendWr local;
+        WcStatus expected;
+        if (operation.equals("LOCAL_INV")) {
+            // An rkey that names nothing: the invalidation fails (the QP then moves to ERR), after the WRITE.
+            local = new SendWr().wrId(2).opcode(WrOpcode.LOCAL_INV).sendFlags(SendFlags.SIGNALED).invalidateRkey(0x4242);
+            expected = WcStatus.LOC_QP_OP_ERR;
+        } else {
+            MemoryRegion target = mr.pd().registerMemory(arena.allocate(4096, 64), AccessFlags.LOCAL_WRITE | AccessFlags.MW_BIND);
+            MemoryWindow mw = mr.pd().allocMw(MwType.TYPE_2);
+            local = new SendWr().wrId(2).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
+                    .bindMw(mw, (mw.rkey() & ~0xff) | ((mw.rkey() + 1) & 0xff),
+                            new MwBindInfo(target, target.address(), 1024, AccessFlags.REMOTE_READ));
+            expected = WcStatus.SUCCESS;
+        }
+        qp.postSend(List.of(write(1, 0), local));
+        assertEquals(PSN, receive(1).getFirst().psn);
+        Thread.sleep(50);
+        assertEquals(0, cq.poll(wc), "the " + operation + " completed while the WRITE before it waits for its ACK");
+        ack(PSN);
+        List<WorkCompletion> got = poll(2);
+        WorkCompletion first = got.get(0);
+        assertEquals(1, first.wrId(), "the WRITE completes first");
+        assertEquals(WcStatus.SUCCESS, first.status());
+        WorkCompletion second = got.get(1);
+        assertEquals(2, second.wrId());
+        assertEquals(expected, second.status(), operation);
+    }
+
+    @Test
+    @DisplayName("A WR that fails its local checks behind a WRITE in flight waits for the WRITE's answer: "
+            + "the WRITE completes SUCCESS, then the WR with LOC_PROT_ERR")
+    void failingWrWaitsForThePipeline() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        SendWr bad = new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .rdma(0x1000, 0x77).sgList(new Sge(mr.address(), 100, mr.lkey() ^ 0x5500));
+        qp.postSend(List.of(write(1, 0), bad));
+        assertEquals(PSN, receive(1).getFirst().psn);
+        assertQuiet("the WR with a bad lkey");
+        assertEquals(0, cq.poll(wc), "the bad WR completed while the WRITE before it waits for its ACK");
+        ack(PSN);
+        List<WorkCompletion> got = poll(2);
+        WorkCompletion first = got.get(0);
+        assertEquals(1, first.wrId(), "the WRITE completes first");
+        assertEquals(WcStatus.SUCCESS, first.status());
+        WorkCompletion second = got.get(1);
+        assertEquals(2, second.wrId());
+        assertEquals(WcStatus.LOC_PROT_ERR, second.status());
+    }
+
+    @Test
+    @DisplayName("An RNR NAK holds the SENDs until its timer (code 0, 655.36 ms; scaled down 10 times here) has "
+            + "run, then they go again from the NAKed PSN")
+    void rnrNakWaitsForItsTimer() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(send(1), send(2)));
+        receive(2);
+        answer(Opcode.ACKNOWLEDGE, PSN, Packet.AETH_RNR_NAK, 0); // timer code 0
+        // 30 ms: under the emulated 65.5 ms; a loaded machine can only make the resend later.
+        assertQuiet("a SEND sent again before the RNR timer ran", 30);
+        List<Packet> again = receive(2);
+        assertEquals(PSN, again.get(0).psn, "resent from the NAKed PSN");
+        assertEquals(PSN + 1, again.get(1).psn);
+        ack(PSN + 1);
+        assertCompleted(1, 2);
+    }
+
+    @Test
+    @DisplayName("WRITEs that complete free no max_rd_atomic slot: after two answered WRITEs, max_rd_atomic 1 still "
+            + "holds a second READ back")
+    void completedWritesFreeNoReadSlot() throws Exception {
+        connect(1, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(write(1, 0), write(2, 0)));
+        receive(2);
+        ack(PSN + 1);
+        assertCompleted(1, 2);
+        qp.postSend(List.of(read(3), read(4)));
+        assertEquals(PSN + 2, receive(1).getFirst().psn);
+        assertQuiet("a second READ while max_rd_atomic is 1");
+        answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN + 2, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 8);
+        assertEquals(PSN + 3, receive(1).getFirst().psn, "the second READ once the first is answered");
+        answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN + 3, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 8);
         assertCompleted(3, 4);
     }
 }

@@ -30,12 +30,13 @@ public final class EngineTimer {
 
     /**
      * The emulated RNR NAK delay for a {@code min_rnr_timer} code, microseconds: the IBA table 45 value,
-     * scaled down 10 times and kept between 20 microseconds and 2 milliseconds so that tests stay fast.
+     * scaled down 10 times (so code 0, 655.36 ms, waits 65.5 ms) and at least 20 microseconds, so that tests
+     * stay fast and a long timer still gives a receive time to be posted.
      */
     public static long rnrDelayMicros(int code) {
         // One hundredth of a millisecond is 10 microseconds; a tenth of it is one microsecond per unit.
         long micros = RNR_HUNDREDTHS_MS[code & 31];
-        return Math.max(20, Math.min(2000, micros));
+        return Math.max(20, micros);
     }
 
     /** IBA table 45, in hundredths of a millisecond (code 0 is 655.36 ms). */

@@ -87,10 +87,6 @@ public final class Requester {
         }
         progressing = true;
         try {
-            if (next - sq.head < 0) {
-                // The send queue was cleared (RESET) under us.
-                next = sq.head;
-            }
             while (sq.head != sq.tail) {
                 QpState s = qp.state();
                 if (s == QpState.ERR) {
@@ -105,11 +101,9 @@ public final class Requester {
                         break;
                     }
                     rnrWaiting = false;
-                    // The head and the WQEs behind it are still the transport's: it sends them again.
-                    int r = transport.request(sq.slot(sq.head));
-                    if (r != Transport.IN_FLIGHT) {
-                        finishHead(r);
-                    }
+                    // The head and the WQEs behind it are still the transport's: it sends them again, and they are
+                    // in flight once more (only a transport that answered IN_FLIGHT can have NAKed them here).
+                    transport.request(sq.slot(sq.head));
                     continue;
                 }
                 if (next == sq.tail) {
@@ -199,7 +193,7 @@ public final class Requester {
         return next != sq.head && !rnrWaiting;
     }
 
-    /** The QP moved to RESET (its send queue was cleared): nothing waits any more. */
+    /** The QP moved to RESET or was destroyed (its send queue was cleared): nothing waits any more. */
     public void clear() {
         next = sq.head;
         readsAtomicsInFlight = 0;

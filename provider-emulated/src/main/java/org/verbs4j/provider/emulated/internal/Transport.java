@@ -33,6 +33,8 @@ public interface Transport {
      * is an ACK; an error is a NAK, or a local error in reaching the destination), {@link #DROPPED} or
      * {@link #RNR_NAK}, or {@link #IN_FLIGHT}. A UC request is answered {@code SUCCESS} or {@link #DROPPED}
      * only, whatever the responder found: UC has no acknowledgements, so the requester never learns of a refusal.
+     * A WQE handed over again after an {@link #RNR_NAK} that came through {@link Requester#answer} is in flight
+     * again: the answer is {@link #IN_FLIGHT}.
      */
     int request(SendWqe w);
 
