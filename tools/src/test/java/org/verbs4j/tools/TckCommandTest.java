@@ -58,11 +58,4 @@ class TckCommandTest {
         assertTrue(Integer.parseInt(row.group(1)) > 0, "some CQ rules passed");
         assertEquals("0", row.group(3), r.out());
     }
-
-    @Test
-    void thePeerDeviceIsNotTheDifferentials() {
-        Run r = Run.of("tck", "--differential", "--provider", "emulated", "--peer-dev", "emu0");
-        assertEquals(Main.EXIT_USAGE, r.exitCode(), r.out() + r.err());
-        assertTrue(r.err().contains("--peer-dev do not apply"), r.err());
-    }
 }
