@@ -156,40 +156,34 @@ public abstract class CqRules extends TckArea {
     @Test
     @DisplayName("required_ an overflowing CQ is reported as a CQ_ERR asynchronous event [ibv_create_cq(3), ibv_get_async_event(3)]")
     void required_overflowRaisesCqErr() {
-        CompletionQueue small = tb.context().createCq(1);
-        int capacity = small.capacity();
-        assumeTrue(capacity <= 256, "the device grants " + capacity + " entries for a 1-entry CQ; too many to overflow quickly");
-        Testbed far = tb.peer();
-        CompletionQueue other = far.cq(capacity * 2 + 8);
-        QueuePair a = tb.qp(QpType.RC, small, b -> b.maxSendWr(capacity + 4).sqSigAll(true));
-        QueuePair b = far.qp(QpType.RC, other, b2 -> b2.maxRecvWr(capacity + 4));
-        tb.bringUp(a, b.qpNum(), 7, far);
-        far.bringUp(b, a.qpNum(), 7, tb);
-        MemoryRegion buf = tb.buffer(64);
-        MemoryRegion rbuf = far.buffer(64);
-        for (int i = 0; i < capacity + 2; i++) {
-            b.postRecv(new org.verbs4j.RecvWr(i, org.verbs4j.Sge.of(rbuf, 0, 8)));
-        }
-        for (int i = 0; i < capacity + 2; i++) {
-            try {
-                a.postSend(new SendWr().wrId(i).opcode(WrOpcode.SEND).sgList(org.verbs4j.Sge.of(buf, 8, 8)));
-            } catch (org.verbs4j.PostSendException e) {
-                break; // the QP may already be in ERR after the overflow
-            }
-        }
-        awaitCqErr(tb.context(), small, capacity);
+        overflowOneCq(false);
     }
 
     @Test
     @DisplayName("required_ a receive CQ that overflows is reported as a CQ_ERR asynchronous event naming it, and the receiving QP goes to ERR [ibv_create_cq(3), ibv_get_async_event(3) IBV_EVENT_CQ_ERR; rxe moves the QP to ERR]")
     void required_receiveOverflowRaisesCqErr() {
+        QueuePair b = overflowOneCq(true);
+        long deadline = System.nanoTime() + EVENT_WAIT_MS * 1_000_000;
+        while (b.query().state() != org.verbs4j.QpState.ERR && System.nanoTime() < deadline) {
+            Thread.yield();
+        }
+        assertEquals(org.verbs4j.QpState.ERR, b.query().state(), "a QP whose receive CQ overflowed");
+    }
+
+    /**
+     * Sends {@code capacity + 2} messages from an RC QP on the testbed to one on its peer, where one CQ has the
+     * entries a 1-entry request grants: the sender's (all sends signaled) or, with {@code receiveSide}, the
+     * receiver's. Asserts the CQ_ERR event naming it, and returns the receiving QP.
+     */
+    private QueuePair overflowOneCq(boolean receiveSide) {
         Testbed far = tb.peer();
-        CompletionQueue small = far.context().createCq(1);
+        Testbed owner = receiveSide ? far : tb;
+        CompletionQueue small = owner.context().createCq(1);
         int capacity = small.capacity();
         assumeTrue(capacity <= 256, "the device grants " + capacity + " entries for a 1-entry CQ; too many to overflow quickly");
-        CompletionQueue other = tb.cq(capacity * 2 + 8);
-        QueuePair a = tb.qp(QpType.RC, other, b -> b.maxSendWr(capacity + 4));
-        QueuePair b = far.qp(QpType.RC, small, b2 -> b2.maxRecvWr(capacity + 4));
+        CompletionQueue other = (receiveSide ? tb : far).cq(capacity * 2 + 8);
+        QueuePair a = tb.qp(QpType.RC, receiveSide ? other : small, b -> b.maxSendWr(capacity + 4).sqSigAll(!receiveSide));
+        QueuePair b = far.qp(QpType.RC, receiveSide ? small : other, b2 -> b2.maxRecvWr(capacity + 4));
         tb.bringUp(a, b.qpNum(), 7, far);
         far.bringUp(b, a.qpNum(), 7, tb);
         MemoryRegion buf = tb.buffer(64);
@@ -204,12 +198,8 @@ public abstract class CqRules extends TckArea {
                 break; // the QP may already be in ERR after the overflow
             }
         }
-        awaitCqErr(far.context(), small, capacity);
-        long deadline = System.nanoTime() + EVENT_WAIT_MS * 1_000_000;
-        while (b.query().state() != org.verbs4j.QpState.ERR && System.nanoTime() < deadline) {
-            Thread.yield();
-        }
-        assertEquals(org.verbs4j.QpState.ERR, b.query().state(), "a QP whose receive CQ overflowed");
+        awaitCqErr(owner.context(), small, capacity);
+        return b;
     }
 
     private void awaitCqErr(Context ctx, CompletionQueue small, int capacity) {

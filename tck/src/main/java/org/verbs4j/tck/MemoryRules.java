@@ -564,18 +564,32 @@ public abstract class MemoryRules extends TckArea {
     @DisplayName("required_ LOCAL_INV of an rkey that names no region or window completes in error, not SUCCESS [ibv_wr_post(3) ibv_wr_local_inv; rxe: LOC_QP_OP_ERR]")
     void required_localInvUnknownRkeyFails() {
         assumeType2Session();
-        QpPair p = mwPair();
+        assertRefused(mwPair(), 41, s -> s.localInv(0x0BADBAD0), "the LOCAL_INV of an unknown rkey", null,
+                "LOCAL_INV of an rkey that names nothing");
+    }
+
+    /**
+     * One signaled WR ({@code wr} builds it) on b's session that must not succeed: either {@code complete()} fails,
+     * or the WR completes with {@code status} (with any status but SUCCESS when {@code status} is null).
+     * {@code what} names the completion awaited, {@code why} the rule broken.
+     */
+    private static void assertRefused(QpPair p, long wrId, java.util.function.Consumer<org.verbs4j.WrSession> wr,
+                                      String what, WcStatus status, String why) {
         try (var s = p.b().startWr()) {
-            s.wrId(41);
+            s.wrId(wrId);
             s.wrFlags(SendFlags.SIGNALED);
-            s.localInv(0x0BADBAD0);
+            wr.accept(s);
             s.complete();
         } catch (VerbsException e) {
             return;
         }
-        WorkCompletion wc = Completions.awaitOne(p.cqB(), "the LOCAL_INV of an unknown rkey");
-        assertEquals(41, wc.wrId());
-        assertNotEquals(WcStatus.SUCCESS, wc.status(), "LOCAL_INV of an rkey that names nothing");
+        WorkCompletion wc = Completions.awaitOne(p.cqB(), what);
+        assertEquals(wrId, wc.wrId(), "the wr_id of " + what);
+        if (status == null) {
+            assertNotEquals(WcStatus.SUCCESS, wc.status(), why);
+        } else {
+            assertEquals(status, wc.status(), why);
+        }
     }
 
     @Test
@@ -586,17 +600,9 @@ public abstract class MemoryRules extends TckArea {
         MemoryRegion target = bindable(p.remote(), 4096);
         MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
         int rkey = bindType2(p, mw, target);
-        try (var s = p.b().startWr()) {
-            s.wrId(22);
-            s.wrFlags(SendFlags.SIGNALED);
-            s.bindMw(mw, nextRkey(rkey), new MwBindInfo(target, target.address(), 1024, WINDOW_ACCESS));
-            s.complete();
-        } catch (VerbsException e) {
-            return;
-        }
-        WorkCompletion wc = Completions.awaitOne(p.cqB(), "the second bind of a bound type 2 window");
-        assertEquals(22, wc.wrId());
-        assertEquals(WcStatus.MW_BIND_ERR, wc.status(), "a type 2 window bound twice without an invalidation");
+        assertRefused(p, 22, s -> s.bindMw(mw, nextRkey(rkey), new MwBindInfo(target, target.address(), 1024,
+                WINDOW_ACCESS)), "the second bind of a bound type 2 window", WcStatus.MW_BIND_ERR,
+                "a type 2 window bound twice without an invalidation");
     }
 
     @Test
@@ -628,12 +634,17 @@ public abstract class MemoryRules extends TckArea {
     void required_sgePastRegionEndFails() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = p.remoteBuffer(128);
+        assertWriteFromBadSgeFails(p, new Sge(src.address() + 32, 64, src.lkey()), p.remoteBuffer(128),
+                "an SGE 32 bytes past its region's end");
+    }
+
+    /** An RDMA WRITE from {@code sge} into {@code dst} completes with LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR) and writes nothing. */
+    private static void assertWriteFromBadSgeFails(QpPair p, Sge sge, MemoryRegion dst, String what) {
         WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .sgList(new Sge(src.address() + 32, 64, src.lkey())).rdma(dst.address(), dst.rkey()));
+                .sgList(sge).rdma(dst.address(), dst.rkey()));
         assertTrue(Set.of(WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR).contains(wc.status()),
-                "an SGE 32 bytes past its region's end: expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR), got " + wc.status());
-        Data.assertFilled("the WRITE's target", dst.segment(), 0, 128, (byte) 0);
+                what + ": expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR), got " + wc.status());
+        Data.assertFilled("the WRITE's target", dst.segment(), 0, dst.length(), (byte) 0);
     }
 
     @Test
@@ -646,12 +657,8 @@ public abstract class MemoryRules extends TckArea {
         int rkey = p.a().bindMw(mw, 11, SendFlags.SIGNALED,
                 new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS));
         assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the type 1 bind").status());
-        MemoryRegion dst = p.remoteBuffer(64);
-        WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .sgList(new Sge(target.address(), 64, rkey)).rdma(dst.address(), dst.rkey()));
-        assertTrue(Set.of(WcStatus.LOC_PROT_ERR, WcStatus.LOC_QP_OP_ERR).contains(wc.status()),
-                "an SGE whose lkey is a window's rkey: expected LOC_PROT_ERR (or rxe's LOC_QP_OP_ERR), got " + wc.status());
-        Data.assertFilled("the WRITE's target", dst.segment(), 0, 64, (byte) 0);
+        assertWriteFromBadSgeFails(p, new Sge(target.address(), 64, rkey), p.remoteBuffer(64),
+                "an SGE whose lkey is a window's rkey");
     }
 
     @Test
@@ -681,16 +688,8 @@ public abstract class MemoryRules extends TckArea {
         MemoryRegion target = bindable(p.remote(), 4096);
         MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
         int bad = mw.rkey() ^ 0x100;
-        try (var s = p.b().startWr()) {
-            s.wrId(23);
-            s.wrFlags(SendFlags.SIGNALED);
-            s.bindMw(mw, bad, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS));
-            s.complete();
-        } catch (VerbsException e) {
-            return;
-        }
-        assertNotEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the bad bind").status(),
-                "only the low 8 bits (the key) of a type 2 window's rkey may change");
+        assertRefused(p, 23, s -> s.bindMw(mw, bad, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS)),
+                "the bad bind", null, "only the low 8 bits (the key) of a type 2 window's rkey may change");
     }
 
     @Test

@@ -40,4 +40,9 @@ public final class SelectedProviderCompatibilityTest extends VerbsCompatibilityK
         String device = TckRunner.currentDevice();
         return device != null ? device : super.deviceName();
     }
+
+    @Override
+    protected String peerDeviceName() {
+        return TckRunner.currentPeerDevice();
+    }
 }

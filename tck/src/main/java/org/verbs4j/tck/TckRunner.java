@@ -51,6 +51,7 @@ public final class TckRunner {
     private static final Object RUN_LOCK = new Object();
     private static volatile VerbsProvider current;
     private static volatile String currentDevice;
+    private static volatile String currentPeerDevice;
 
     private TckRunner() {}
 
@@ -60,8 +61,10 @@ public final class TckRunner {
      * @param areas the areas to run, by display name (case-insensitive); empty for all of {@link #AREAS}
      * @param reportDir where to write JUnit XML reports, or null for none
      * @param deviceName the device to test, or null for the provider's first device (or {@code VERBS4J_RDMA_DEVICE})
+     * @param peerDeviceName the device that holds the {@code b} QP of every pair, as
+     *     {@link VerbsCompatibilityKit#peerDeviceName()} names it, or null for loopback pairs on one device
      */
-    public record Options(Set<String> areas, Path reportDir, String deviceName) {
+    public record Options(Set<String> areas, Path reportDir, String deviceName, String peerDeviceName) {
         /**
          * Checks the area names.
          *
@@ -76,9 +79,21 @@ public final class TckRunner {
             }
         }
 
-        /** {@return every area, no reports, the default device} */
+        /**
+         * Options with loopback pairs on one device.
+         *
+         * @param areas the areas to run, by display name (case-insensitive); empty for all of {@link #AREAS}
+         * @param reportDir where to write JUnit XML reports, or null for none
+         * @param deviceName the device to test, or null for the provider's first device
+         * @throws IllegalArgumentException for an area that is not one of {@link #AREAS}, naming them
+         */
+        public Options(Set<String> areas, Path reportDir, String deviceName) {
+            this(areas, reportDir, deviceName, null);
+        }
+
+        /** {@return every area, no reports, the default device, loopback pairs} */
         public static Options defaults() {
-            return new Options(Set.of(), null, null);
+            return new Options(Set.of(), null, null, null);
         }
 
         /**
@@ -88,7 +103,7 @@ public final class TckRunner {
          * @return the new options
          */
         public Options areas(Set<String> names) {
-            return new Options(names, reportDir, deviceName);
+            return new Options(names, reportDir, deviceName, peerDeviceName);
         }
 
         /**
@@ -98,7 +113,7 @@ public final class TckRunner {
          * @return the new options
          */
         public Options reportDir(Path dir) {
-            return new Options(areas, dir, deviceName);
+            return new Options(areas, dir, deviceName, peerDeviceName);
         }
 
         /**
@@ -108,7 +123,17 @@ public final class TckRunner {
          * @return the new options
          */
         public Options deviceName(String name) {
-            return new Options(areas, reportDir, name);
+            return new Options(areas, reportDir, name, peerDeviceName);
+        }
+
+        /**
+         * The same options with the pairs split over the device under test and another device of the provider.
+         *
+         * @param name the device of every pair's {@code b} QP, or null for loopback pairs on one device
+         * @return the new options
+         */
+        public Options peerDeviceName(String name) {
+            return new Options(areas, reportDir, deviceName, name);
         }
     }
 
@@ -145,11 +170,13 @@ public final class TckRunner {
         synchronized (RUN_LOCK) {
             current = provider;
             currentDevice = options.deviceName();
+            currentPeerDevice = options.peerDeviceName();
             try {
                 return launch(provider.name(), options);
             } finally {
                 current = null;
                 currentDevice = null;
+                currentPeerDevice = null;
             }
         }
     }
@@ -160,6 +187,10 @@ public final class TckRunner {
 
     static String currentDevice() {
         return currentDevice;
+    }
+
+    static String currentPeerDevice() {
+        return currentPeerDevice;
     }
 
     private static TckReport launch(String providerName, Options options) {

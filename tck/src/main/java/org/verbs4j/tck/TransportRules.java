@@ -752,16 +752,25 @@ public abstract class TransportRules extends TckArea {
     @Test
     @DisplayName("required_ a UD datagram into a receive whose SGE has a bad lkey is never delivered as SUCCESS and writes nothing [ibv_post_recv(3) sg_list; rxe completes the receive with LOC_QP_OP_ERR]")
     void required_udBadReceiveLkeyNotDelivered() {
-        assumeQp(QpType.UD);
-        QpPair p = tb.pair(QpType.UD);
+        badReceiveLkeyNotDelivered(QpType.UD, 128, 16, "UD has no acknowledgement");
+    }
+
+    /**
+     * A SEND of {@code length} bytes on an unacknowledged {@code type} into a {@code size}-byte receive whose SGE
+     * has a bad lkey: the sender completes SUCCESS ({@code noAck} says why), the receive never completes SUCCESS,
+     * and the buffer stays untouched.
+     */
+    private void badReceiveLkeyNotDelivered(QpType type, int size, int length, String noAck) {
+        assumeQp(type);
+        QpPair p = tb.pair(type);
         MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = p.remoteBuffer(128);
-        p.b().postRecv(new RecvWr(1, new Sge(dst.address(), 128, 0x0BADBAD0)));
-        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 16).status(), "UD has no acknowledgement");
+        MemoryRegion dst = p.remoteBuffer(size);
+        p.b().postRecv(new RecvWr(1, new Sge(dst.address(), size, 0x0BADBAD0)));
+        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, length).status(), noAck);
         for (WorkCompletion r : Completions.collect(p.cqB(), Completions.QUIET_MS)) {
-            assertNotEquals(WcStatus.SUCCESS, r.status(), "a UD receive whose SGE has a bad lkey");
+            assertNotEquals(WcStatus.SUCCESS, r.status(), "a " + type + " receive whose SGE has a bad lkey");
         }
-        Data.assertFilled("the buffer behind the bad lkey", dst.segment(), 0, 128, (byte) 0);
+        Data.assertFilled("the buffer behind the bad lkey", dst.segment(), 0, size, (byte) 0);
     }
 
     @Test
@@ -797,16 +806,7 @@ public abstract class TransportRules extends TckArea {
     @Test
     @DisplayName("required_ UC: a SEND into a receive whose SGE has a bad lkey completes SUCCESS at the sender (no NAK) and is never delivered as SUCCESS [IBA 9.8.2; rxe completes the receive with LOC_QP_OP_ERR]")
     void required_ucBadReceiveLkey() {
-        assumeQp(QpType.UC);
-        QpPair p = tb.pair(QpType.UC);
-        MemoryRegion src = tb.buffer(64);
-        MemoryRegion dst = p.remoteBuffer(64);
-        p.b().postRecv(new RecvWr(1, new Sge(dst.address(), 64, 0x0BADBAD0)));
-        assertEquals(WcStatus.SUCCESS, p.send(2, src, 0, 32).status(), "UC has no NAK");
-        for (WorkCompletion r : Completions.collect(p.cqB(), Completions.QUIET_MS)) {
-            assertNotEquals(WcStatus.SUCCESS, r.status(), "a UC receive whose SGE has a bad lkey");
-        }
-        Data.assertFilled("the buffer behind the bad lkey", dst.segment(), 0, 64, (byte) 0);
+        badReceiveLkeyNotDelivered(QpType.UC, 64, 32, "UC has no NAK");
     }
 
     @Test

@@ -61,7 +61,11 @@ class DifferentialCommandTest {
     void tckRuleOptionsAreRefusedWithDifferential() {
         Run r = Run.of("tck", "--differential", "--provider", "emulated,emulated", "--area", "Discovery");
         assertEquals(Main.EXIT_USAGE, r.exitCode(), r.out() + r.err());
-        assertTrue(r.errLines().getFirst().contains("--area, --known-deviations and --reports do not apply"), r.err());
+        assertTrue(r.errLines().getFirst().contains("--area, --known-deviations, --reports and --peer-dev do not apply"),
+                r.err());
+        Run peer = Run.of("tck", "--differential", "--provider", "emulated,emulated", "--peer-dev", "emu0");
+        assertEquals(Main.EXIT_USAGE, peer.exitCode(), peer.out() + peer.err());
+        assertTrue(peer.err().contains("--peer-dev do not apply"), peer.err());
     }
 
     @Test

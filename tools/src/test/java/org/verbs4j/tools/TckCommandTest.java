@@ -1,6 +1,7 @@
 package org.verbs4j.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -34,5 +35,27 @@ class TckCommandTest {
         Run r = Run.of("tck", "--provider", "ffm", "--area", "Discovery");
         assertEquals(Main.EXIT_OK, r.exitCode(), r.out() + r.err());
         assertTrue(Pattern.compile("(?m)^ffm: not run: .*not available.*$").matcher(r.out()).find(), r.out());
+    }
+
+    @Test
+    void aMissingPeerDeviceIsOneLineNamingTheDevicesThereAre() {
+        Run r = Run.of("tck", "--provider", "emulated", "--area", "CQ", "--peer-dev", "roce9");
+        assertEquals(Main.EXIT_USAGE, r.exitCode(), r.out() + r.err());
+        assertEquals(1, r.errLines().size(), r.err());
+        assertTrue(r.err().contains("--peer-dev: provider 'emulated' has no device 'roce9'; it has [emu0"), r.err());
+        assertTrue(r.err().contains("VERBS4J_EMULATED_ROCE"), "how to get a second wire device: " + r.err());
+        assertFalse(r.out().contains("running the TCK"), "nothing ran: " + r.out());
+    }
+
+    @Test
+    void aPeerDeviceTakesEveryPairsBQp() {
+        // emu0 again: each pair's b QP on a second context of the device, the split's paths without a second device.
+        Run r = Run.of("tck", "--provider", "emulated", "--area", "CQ", "--peer-dev", "emu0");
+        assertEquals(Main.EXIT_OK, r.exitCode(), r.out() + r.err());
+        assertTrue(r.out().contains("running the TCK against 'emulated', each QP pair's b QP on emu0 ..."), r.out());
+        var row = Pattern.compile("(?m)^CQ\\s+\\| (\\d+)/(\\d+)/(\\d+)\\s*$").matcher(r.out());
+        assertTrue(row.find(), r.out());
+        assertTrue(Integer.parseInt(row.group(1)) > 0, "some CQ rules passed");
+        assertEquals("0", row.group(3), r.out());
     }
 }

@@ -33,77 +33,35 @@ import org.verbs4j.provider.emulated.internal.wire.Reject;
  * reject (REJ) and disconnect (DREQ, DREP) to a peer in another process, or to a kernel rdma_cm peer.
  *
  * <p>Every method, the receive path included, runs under the connection manager's lock, so a message and the
- * events and QP transitions it causes are one step, as in {@link CmHandshake}. A message that expects an answer
+ * events and QP transitions it causes are one step, as in {@link InJvmCmExchange}. A message that expects an answer
  * (REQ, REP, DREQ) is sent again every {@value #RETRY_MS} ms, at most {@value #MAX_RETRIES} times; then the
  * connection fails as rdma_cm's does (UNREACHABLE with {@code -ETIMEDOUT}, or DISCONNECTED for a DREQ).
  */
-final class CmAgent {
+final class CmAgent implements CmExchange {
     private static final System.Logger LOG = System.getLogger(CmAgent.class.getName());
-    /** The wire device's GID index of its IPv4-mapped GID, which RoCE v2 paths use. */
-    private static final int GID_INDEX = 1;
     static final int RETRY_MS = 1000;
     static final int MAX_RETRIES = 15;
     /** rdma_cm's CM response timeout, 4.096 us * 2^20, about 4.3 s. */
     private static final int CM_RESPONSE_TIMEOUT = 20;
-    /** The local ACK timeout a REQ proposes: 14, about 67 ms, as {@link CmHandshake} gives RC requesters. */
-    private static final int ACK_TIMEOUT = 14;
     private static final int HOP_LIMIT = 64;
     /** The IBA's reject reason when no listener has the REQ's service ID. */
     private static final int REJECT_INVALID_SERVICE_ID = CmEvent.REJECT_INVALID_SERVICE_ID;
-    /** IB_CM_REJ_STALE_CONN: a REQ for a connection this side does not know, or no longer has. */
-    private static final int REJECT_STALE_CONNECTION = 10;
     /** The headers of a RoCE v2 packet and ICRC beside the path MTU (IBA and Linux {@code iboe_get_mtu}). */
     private static final int ROCE_OVERHEAD = 40 + 8 + 12 + 8 + 28 + 4;
-
-    /** One connection's CM state on this device. Guarded by the cm lock. */
-    static final class Session {
-        final EmulatedCmId id;
-        final int localCommId;
-        int remoteCommId;
-        long remoteGuid;
-        long tid;
-        InetSocketAddress peer;
-        Gid remoteGid;
-        int remoteQpn;
-        int remotePsn;
-        Mtu mtu;
-        /** The REQ's values the passive side's QP takes on accept. */
-        int reqRetryCount;
-        int reqRnrRetryCount;
-        /** The last message that waits for an answer (REQ, REP, DREQ), its bytes, and how often it may go again. */
-        int pendingAttr;
-        byte[] pending;
-        int retriesLeft;
-        /** Counts pending messages, so that a timer of an answered one does nothing. */
-        int generation;
-        /** The last REP or RTU sent, for a duplicate REQ or REP. */
-        byte[] answer;
-
-        Session(EmulatedCmId id, int localCommId) {
-            this.id = id;
-            this.localCommId = localCommId;
-        }
-    }
 
     private final EmulatedConnectionManager cm = EmulatedConnectionManager.INSTANCE;
     private final RoceEndpoint endpoint;
     private final EmulatedDevice device;
-    private final PacketSender sender = new PacketSender();
-    /** The receive thread's MAD; the cm lock guards {@link #out}. */
+    private final GsiSender gsi;
+    /** The receive thread's MAD. */
     private final CmMad in = new CmMad();
-    private final CmMad out = new CmMad();
-    private final Map<Integer, Session> byCommId = new HashMap<>();
-    private final Map<EmulatedCmId, Session> byId = new IdentityHashMap<>();
-    private int gsiPsn;
+    private final Map<Integer, CmSession> byCommId = new HashMap<>();
+    private final Map<EmulatedCmId, CmSession> byId = new IdentityHashMap<>();
 
     CmAgent(RoceEndpoint endpoint, EmulatedDevice device) {
         this.endpoint = endpoint;
         this.device = device;
-    }
-
-    /** Whether the id's connection runs through this agent. Holds the cm lock. */
-    boolean owns(EmulatedCmId id) {
-        return byId.containsKey(id);
+        this.gsi = new GsiSender(endpoint, device.name());
     }
 
     // ---------------------------------------------------------------- receive
@@ -149,25 +107,25 @@ final class CmAgent {
      * The session a message answers: by the remote communication ID it names (ours), or, when that is 0 (a REJ or
      * DREQ from a side that never learned it), by its sender's communication ID and CA GUID.
      */
-    private Session answering(CmMad m) {
+    private CmSession answering(CmMad m) {
         if (m.remoteCommId == 0) {
-            for (Session s : byCommId.values()) {
+            for (CmSession s : byCommId.values()) {
                 if (s.remoteCommId == m.localCommId && m.localCommId != 0) {
                     return s;
                 }
             }
             return null;
         }
-        Session s = byCommId.get(m.remoteCommId);
+        CmSession s = byCommId.get(m.remoteCommId);
         return s != null && (s.remoteCommId == 0 || s.remoteCommId == m.localCommId) ? s : null;
     }
 
     private void onReq(CmMad m, InetSocketAddress from) {
-        for (Session s : byCommId.values()) {
+        for (CmSession s : byCommId.values()) {
             if (s.remoteCommId == m.localCommId && s.remoteGuid == m.localCaGuid) {
                 // A REQ again: our REP was lost, or is on its way.
                 if (s.answer != null) {
-                    sendBytes(s.answer, s.peer);
+                    gsi.sendBytes(s.answer, s.peer);
                 }
                 return;
             }
@@ -178,7 +136,7 @@ final class CmAgent {
                 : cm.listener(new InetSocketAddress(ipv4(hdr.dstAddr()), port), device);
         if (listener == null || m.transportServiceType != 0) {
             LOG.log(Level.DEBUG, () -> device.name() + ": no listener for service 0x" + Long.toHexString(m.serviceId));
-            reject(m.localCommId, 0, m.transactionId, CmMad.REJECTED_REQ, REJECT_INVALID_SERVICE_ID, new byte[0], from);
+            gsi.reject(m.localCommId, 0, m.transactionId, CmMad.REJECTED_REQ, REJECT_INVALID_SERVICE_ID, new byte[0], from);
             return;
         }
         EmulatedCmId child = new EmulatedCmId(cm, listener.events(), listener.portSpace());
@@ -186,7 +144,7 @@ final class CmAgent {
         child.local = new InetSocketAddress(ipv4(hdr.dstAddr()), port);
         child.remote = new InetSocketAddress(ipv4(hdr.srcAddr()), hdr.srcPort());
         child.state = State.REQ_RECEIVED;
-        Session s = open(child);
+        CmSession s = open(child);
         s.remoteCommId = m.localCommId;
         s.remoteGuid = m.localCaGuid;
         s.tid = m.transactionId;
@@ -204,14 +162,14 @@ final class CmAgent {
     }
 
     private void onRep(CmMad m, InetSocketAddress from) {
-        Session s = byCommId.get(m.remoteCommId);
+        CmSession s = byCommId.get(m.remoteCommId);
         if (s == null) {
             return;
         }
         EmulatedCmId id = s.id;
         if (id.state != State.CONNECT || s.remoteCommId != 0) {
             if (s.remoteCommId == m.localCommId && s.answer != null) {
-                sendBytes(s.answer, s.peer);
+                gsi.sendBytes(s.answer, s.peer);
             }
             return;
         }
@@ -220,43 +178,43 @@ final class CmAgent {
         s.remoteQpn = m.localQpn;
         s.remotePsn = m.startingPsn;
         s.peer = from;
-        settle(s);
+        s.settle();
         try {
             // The IB CM's starting PSNs name what each side's receive queue expects (Linux cm.c: the active side
             // sends from the REP's, the passive side from the REQ's), so each side sends from the other's.
-            CmHandshake.bringUp(id, s.remoteGid, s.mtu, s.remoteQpn, id.psn, s.remotePsn, m.initiatorDepth,
+            CmTransitions.bringUp(id, s.remoteGid, s.mtu, s.remoteQpn, id.psn, s.remotePsn, m.initiatorDepth,
                     m.responderResources, id.params.retryCount(), m.rnrRetryCount);
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, () -> "REP could not bring the QP up: " + e);
             id.state = State.DONE;
-            CmHandshake.toError(id);
-            reject(s.remoteCommId, s.localCommId, s.tid, CmMad.REJECTED_REP, CmEvent.REJECT_CONSUMER_DEFINED,
+            CmTransitions.toError(id);
+            gsi.reject(s.remoteCommId, s.localCommId, s.tid, CmMad.REJECTED_REP, CmEvent.REJECT_CONSUMER_DEFINED,
                     new byte[0], s.peer);
             close(s);
             post(id, new EmulatedCmEvent(CmEventType.CONNECT_ERROR, -Errno.EINVAL, id, null, new byte[0], 0, 0));
             return;
         }
-        out.begin(CmMad.ATTR_RTU, s.tid);
-        out.localCommId = s.localCommId;
-        out.remoteCommId = s.remoteCommId;
-        s.answer = send(out, s.peer);
+        CmMad rtu = gsi.begin(CmMad.ATTR_RTU, s.tid);
+        rtu.localCommId = s.localCommId;
+        rtu.remoteCommId = s.remoteCommId;
+        s.answer = gsi.send(rtu, s.peer);
         id.state = State.ESTABLISHED;
         post(id, new EmulatedCmEvent(CmEventType.ESTABLISHED, 0, id, null, m.privateData, m.initiatorDepth,
                 m.responderResources));
     }
 
     private void onRtu(CmMad m) {
-        Session s = answering(m);
+        CmSession s = answering(m);
         if (s == null || s.id.state != State.CONNECT) {
             return;
         }
-        settle(s);
+        s.settle();
         s.id.state = State.ESTABLISHED;
         post(s.id, EmulatedCmEvent.of(CmEventType.ESTABLISHED, 0, s.id));
     }
 
     private void onRej(CmMad m) {
-        Session s = answering(m);
+        CmSession s = answering(m);
         if (s == null) {
             return;
         }
@@ -266,15 +224,15 @@ final class CmAgent {
         }
         close(s);
         id.state = State.DONE;
-        CmHandshake.toError(id);
+        CmTransitions.toError(id);
         post(id, new EmulatedCmEvent(CmEventType.REJECTED, m.reason, id, null, m.privateData, 0, 0));
     }
 
     private void onDreq(CmMad m, InetSocketAddress from) {
-        Session s = answering(m);
+        CmSession s = answering(m);
         if (s == null || s.id.state == State.DISCONNECTED || s.id.state == State.DONE) {
             // IBA 12.9.6: a DREQ for a connection that is gone is answered at once.
-            drep(m.remoteCommId, m.localCommId, m.transactionId, from);
+            gsi.drep(m.remoteCommId, m.localCommId, m.transactionId, from);
             return;
         }
         EmulatedCmId id = s.id;
@@ -286,7 +244,7 @@ final class CmAgent {
             }
             case DISCONNECT_SENT -> {
                 // Both ends disconnected at once: answer, and take the DREQ as this end's answer.
-                drep(s.localCommId, s.remoteCommId, m.transactionId, from);
+                gsi.drep(s.localCommId, s.remoteCommId, m.transactionId, from);
                 finish(s);
             }
             default -> { }
@@ -294,31 +252,32 @@ final class CmAgent {
     }
 
     private void onDrep(CmMad m) {
-        Session s = answering(m);
+        CmSession s = answering(m);
         if (s != null && s.id.state == State.DISCONNECT_SENT) {
             finish(s);
         }
     }
 
     private void onMra(CmMad m) {
-        Session s = answering(m);
+        CmSession s = answering(m);
         if (s != null && s.pending != null) {
             // The peer needs longer: start the retries over.
             s.retriesLeft = MAX_RETRIES;
         }
     }
 
-    // ---------------------------------------------------------------- the id's calls, from CmHandshake
+    // ---------------------------------------------------------------- the id's calls: CmExchange
 
     /** rdma_connect over the wire: a REQ to the listener's device; CONNECT until REP or REJ. */
-    void connect(EmulatedCmId self, ConnectionParameters parameters) {
-        Session s = open(self);
+    @Override
+    public void connect(EmulatedCmId self, ConnectionParameters parameters) {
+        CmSession s = open(self);
         self.params = parameters;
         s.tid = ThreadLocalRandom.current().nextLong() & 0x0000_0000_ffff_ffffL;
         s.peer = new InetSocketAddress(self.remote.getAddress(), endpoint.localPort);
         s.remoteGid = Gid.ofIpv4(self.remote.getAddress().getAddress());
         s.mtu = pathMtu();
-        CmMad m = out.begin(CmMad.ATTR_REQ, s.tid);
+        CmMad m = gsi.begin(CmMad.ATTR_REQ, s.tid);
         m.localCommId = s.localCommId;
         m.serviceId = CmaHeader.serviceId(self.remote.getPort());
         m.localCaGuid = device.guid();
@@ -338,7 +297,7 @@ final class CmAgent {
         m.srq = false;
         m.localLid = CmMad.PERMISSIVE_LID;
         m.remoteLid = CmMad.PERMISSIVE_LID;
-        System.arraycopy(device.gid(GID_INDEX).toBytes(), 0, m.localGid, 0, 16);
+        System.arraycopy(device.gid(CmTransitions.GID_INDEX).toBytes(), 0, m.localGid, 0, 16);
         System.arraycopy(s.remoteGid.toBytes(), 0, m.remoteGid, 0, 16);
         m.flowLabel = 0;
         m.packetRate = 0;
@@ -346,21 +305,22 @@ final class CmAgent {
         m.hopLimit = HOP_LIMIT;
         m.sl = 0;
         m.subnetLocal = false;
-        m.localAckTimeout = ACK_TIMEOUT;
+        m.localAckTimeout = CmTransitions.ACK_TIMEOUT;
         m.privateData = new CmaHeader(RoceEndpoint.ipv4(self.local), self.local.getPort(),
                 RoceEndpoint.ipv4(self.remote)).prepend(parameters.privateData());
         self.state = State.CONNECT;
-        expectAnswer(s, CmMad.ATTR_REQ, send(m, s.peer));
+        expectAnswer(s, CmMad.ATTR_REQ, gsi.send(m, s.peer));
     }
 
     /** rdma_accept over the wire: the QP to RTR and RTS, then a REP; CONNECT until the RTU. */
-    void accept(EmulatedCmId self, ConnectionParameters parameters) {
-        Session s = byId.get(self);
+    @Override
+    public void accept(EmulatedCmId self, ConnectionParameters parameters) {
+        CmSession s = byId.get(self);
         self.params = parameters;
-        CmHandshake.bringUp(self, s.remoteGid, s.mtu, s.remoteQpn, self.psn, s.remotePsn,
+        CmTransitions.bringUp(self, s.remoteGid, s.mtu, s.remoteQpn, self.psn, s.remotePsn,
                 parameters.responderResources(),
                 parameters.initiatorDepth(), s.reqRetryCount, s.reqRnrRetryCount);
-        CmMad m = out.begin(CmMad.ATTR_REP, s.tid);
+        CmMad m = gsi.begin(CmMad.ATTR_REP, s.tid);
         m.localCommId = s.localCommId;
         m.remoteCommId = s.remoteCommId;
         m.localQkey = 0;
@@ -376,74 +336,71 @@ final class CmAgent {
         m.localCaGuid = device.guid();
         m.privateData = parameters.privateData();
         self.state = State.CONNECT;
-        byte[] rep = send(m, s.peer);
+        byte[] rep = gsi.send(m, s.peer);
         s.answer = rep;
         expectAnswer(s, CmMad.ATTR_REP, rep);
     }
 
     /** rdma_reject, or the end of a pending connect at close: a REJ; the id's connection is over. */
-    void reject(EmulatedCmId self, int reason, byte[] privateData) {
-        Session s = byId.get(self);
+    @Override
+    public void reject(EmulatedCmId self, int reason, byte[] privateData) {
+        CmSession s = byId.get(self);
         close(s);
         int rejected = self.state == State.CONNECT && s.remoteCommId == 0 ? CmMad.REJECTED_OTHER
                 : s.remoteCommId != 0 && s.answer != null ? CmMad.REJECTED_REP : CmMad.REJECTED_REQ;
-        reject(s.remoteCommId, s.localCommId, s.tid, rejected, reason, privateData, s.peer);
+        gsi.reject(s.remoteCommId, s.localCommId, s.tid, rejected, reason, privateData, s.peer);
     }
 
     /** DREQ: this end disconnects first; DISCONNECTED comes with the DREP, or when the retries run out. */
-    void sendDreq(EmulatedCmId self) {
-        Session s = byId.get(self);
+    @Override
+    public void sendDreq(EmulatedCmId self) {
+        CmSession s = byId.get(self);
         s.tid = ThreadLocalRandom.current().nextLong() & 0x0000_0000_ffff_ffffL;
         self.state = State.DISCONNECT_SENT;
-        CmMad m = out.begin(CmMad.ATTR_DREQ, s.tid);
+        CmMad m = gsi.begin(CmMad.ATTR_DREQ, s.tid);
         m.localCommId = s.localCommId;
         m.remoteCommId = s.remoteCommId;
         m.remoteQpn = s.remoteQpn;
-        expectAnswer(s, CmMad.ATTR_DREQ, send(m, s.peer));
+        expectAnswer(s, CmMad.ATTR_DREQ, gsi.send(m, s.peer));
     }
 
     /** DREP: this end answers the other's DREQ; the connection is over. */
-    void sendDrep(EmulatedCmId self) {
-        Session s = byId.get(self);
-        drep(s.localCommId, s.remoteCommId, s.tid, s.peer);
+    @Override
+    public void sendDrep(EmulatedCmId self) {
+        CmSession s = byId.get(self);
+        gsi.drep(s.localCommId, s.remoteCommId, s.tid, s.peer);
         close(s);
     }
 
-    // ---------------------------------------------------------------- sessions, retries, sending
+    // ---------------------------------------------------------------- sessions and retries
 
-    private Session open(EmulatedCmId id) {
+    private CmSession open(EmulatedCmId id) {
         int commId;
         do {
             commId = ThreadLocalRandom.current().nextInt();
         } while (commId == 0 || byCommId.containsKey(commId));
-        Session s = new Session(id, commId);
+        CmSession s = new CmSession(id, commId);
         byCommId.put(commId, s);
         byId.put(id, s);
         return s;
     }
 
-    private void close(Session s) {
-        settle(s);
+    private void close(CmSession s) {
+        s.settle();
         byCommId.remove(s.localCommId, s);
         byId.remove(s.id, s);
     }
 
-    /** The pending message was answered: its retries stop. */
-    private static void settle(Session s) {
-        s.pending = null;
-        s.generation++;
-    }
-
     /** The disconnect is complete on this end: DISCONNECTED, and the session ends. */
-    private void finish(Session s) {
+    private void finish(CmSession s) {
         close(s);
         EmulatedCmId id = s.id;
         id.state = State.DISCONNECTED;
-        CmHandshake.toError(id);
+        CmTransitions.toError(id);
         post(id, EmulatedCmEvent.of(CmEventType.DISCONNECTED, 0, id));
     }
 
-    private void expectAnswer(Session s, int attr, byte[] mad) {
+    private void expectAnswer(CmSession s, int attr, byte[] mad) {
         s.pendingAttr = attr;
         s.pending = mad;
         s.retriesLeft = MAX_RETRIES;
@@ -451,12 +408,12 @@ final class CmAgent {
         cm.schedule(() -> retry(s, generation), RETRY_MS);
     }
 
-    private void retry(Session s, int generation) {
+    private void retry(CmSession s, int generation) {
         if (s.generation != generation || s.pending == null) {
             return;
         }
         if (s.retriesLeft-- > 0) {
-            sendBytes(s.pending, s.peer);
+            gsi.sendBytes(s.pending, s.peer);
             cm.schedule(() -> retry(s, generation), RETRY_MS);
             return;
         }
@@ -468,57 +425,13 @@ final class CmAgent {
         }
         close(s);
         id.state = State.DONE;
-        CmHandshake.toError(id);
+        CmTransitions.toError(id);
         post(id, EmulatedCmEvent.of(CmEventType.UNREACHABLE, -Errno.ETIMEDOUT, id));
-    }
-
-    private void reject(int remoteCommId, int localCommId, long tid, int rejected, int reason, byte[] privateData,
-                        InetSocketAddress to) {
-        CmMad m = out.begin(CmMad.ATTR_REJ, tid);
-        m.localCommId = localCommId;
-        m.remoteCommId = remoteCommId;
-        m.messageRejected = rejected;
-        m.rejectInfoLength = 0;
-        m.reason = reason;
-        m.privateData = privateData;
-        send(m, to);
-    }
-
-    private void drep(int localCommId, int remoteCommId, long tid, InetSocketAddress to) {
-        CmMad m = out.begin(CmMad.ATTR_DREP, tid);
-        m.localCommId = localCommId;
-        m.remoteCommId = remoteCommId;
-        send(m, to);
     }
 
     private static void post(EmulatedCmId id, EmulatedCmEvent event) {
         if (!id.isClosed()) {
             id.events().post(event);
-        }
-    }
-
-    /** Sends a MAD to QP1 of {@code to}'s device; returns its bytes, for a retry. */
-    private byte[] send(CmMad m, InetSocketAddress to) {
-        ByteBuffer b = ByteBuffer.allocate(CmMad.LENGTH);
-        m.write(b, 0);
-        LOG.log(Level.DEBUG, () -> device.name() + ": sending " + m + " to " + to);
-        byte[] mad = b.array();
-        sendBytes(mad, to);
-        return mad;
-    }
-
-    /** A UD SEND_ONLY from QP1 to QP1, with the GSI Q_Key, carrying one MAD. */
-    private void sendBytes(byte[] mad, InetSocketAddress to) {
-        synchronized (sender) {
-            Packet p = sender.begin(Opcode.UD | Opcode.SEND_ONLY, CmMad.GSI_QPN, gsiPsn);
-            gsiPsn = gsiPsn + 1 & Packet.MASK_24;
-            p.pkey = Packet.DEFAULT_PKEY;
-            p.qkey = CmMad.GSI_QKEY;
-            p.srcQpn = CmMad.GSI_QPN;
-            p.payloadLength = CmMad.LENGTH;
-            int at = p.writeHeaders(sender.buf);
-            sender.buf.put(at, mad);
-            sender.emit(endpoint, to);
         }
     }
 

@@ -20,7 +20,8 @@ import org.verbs4j.spi.support.CmArguments;
 
 /**
  * An id of the emulated connection manager: its addresses, its QP, its channel and its state, which follows
- * rdma_cm's. Connect, accept, reject and disconnect are {@link CmHandshake}'s, under the manager's lock.
+ * rdma_cm's. Connect, accept, reject and disconnect check the state here, then go through the id's
+ * {@link CmExchange}, chosen once when the id is attached to its device, under the manager's lock.
  */
 final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
     /** The one port of an emulated device. */
@@ -36,10 +37,12 @@ final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
         DISCONNECT_SENT, DISCONNECT_RECEIVED, DISCONNECTED, DONE
     }
 
-    // The fields are guarded by the connection manager's lock; CmHandshake changes them too.
+    // The fields are guarded by the connection manager's lock; the CmExchange implementations change them too.
     final EmulatedConnectionManager cm;
     State state = State.IDLE;
     EmulatedDevice device;
+    /** How the id's CM messages travel: its device's exchange, in-JVM until it is attached to a wire device. */
+    private CmExchange exchange = InJvmCmExchange.INSTANCE;
     private EmulatedContext context;
     InetSocketAddress local;
     InetSocketAddress remote;
@@ -136,9 +139,11 @@ final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
         }
     }
 
+    /** Binds the id to its device, which decides how its CM messages travel. Holds the cm lock. */
     void attach(EmulatedDevice d) {
         device = d;
         context = cm.context(d);
+        exchange = d.cmExchange();
     }
 
     @Override
@@ -248,12 +253,26 @@ final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
 
     @Override
     protected void onConnect(ConnectionParameters parameters) {
-        CmHandshake.connect(this, parameters);
+        if (state != State.ROUTE_RESOLVED) {
+            throw invalid("rdma_connect", "the route is not resolved (state " + state + ")");
+        }
+        if (qp() == null) {
+            throw invalid("rdma_connect", "the id has no QP: create it with createQp first (connecting without"
+                    + " a QP, as rdma_establish(3) allows, is not supported by the emulated provider)");
+        }
+        exchange.connect(this, parameters);
     }
 
     @Override
     protected void onAccept(ConnectionParameters parameters) {
-        CmHandshake.accept(this, parameters);
+        if (state != State.REQ_RECEIVED) {
+            throw invalid("rdma_accept", "the id is not a connect request's, or it was answered (state "
+                    + state + ")");
+        }
+        if (qp() == null) {
+            throw invalid("rdma_accept", "the id has no QP: create it with createQp first");
+        }
+        exchange.accept(this, parameters);
     }
 
     @Override
@@ -263,12 +282,25 @@ final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
                     + state + ")");
         }
         state = State.DONE;
-        CmHandshake.reject(this, CmEvent.REJECT_CONSUMER_DEFINED, privateData);
+        exchange.reject(this, CmEvent.REJECT_CONSUMER_DEFINED, privateData);
     }
 
+    /** rdma_disconnect: this side's QP to ERR, then a DREQ (first to disconnect) or a DREP (second). */
     @Override
     protected void onDisconnect() {
-        CmHandshake.disconnect(this);
+        switch (state) {
+            case ESTABLISHED -> {
+                CmTransitions.toError(this);
+                state = State.DISCONNECT_SENT;
+                exchange.sendDreq(this);
+            }
+            case DISCONNECT_RECEIVED -> {
+                CmTransitions.toError(this);
+                state = State.DISCONNECTED;
+                exchange.sendDrep(this);
+            }
+            default -> throw invalid("rdma_disconnect", "the id is not connected (state " + state + ")");
+        }
     }
 
     // ---------------------------------------------------------------- acknowledge and close
@@ -288,10 +320,10 @@ final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
     @Override
     protected void onClose() {
         switch (state) {
-            case ESTABLISHED -> CmHandshake.sendDreq(this);
-            case DISCONNECT_RECEIVED -> CmHandshake.sendDrep(this);
-            case CONNECT -> CmHandshake.reject(this, REJECT_TIMEOUT, new byte[0]);
-            case REQ_RECEIVED -> CmHandshake.reject(this, CmEvent.REJECT_CONSUMER_DEFINED, new byte[0]);
+            case ESTABLISHED -> exchange.sendDreq(this);
+            case DISCONNECT_RECEIVED -> exchange.sendDrep(this);
+            case CONNECT -> exchange.reject(this, REJECT_TIMEOUT, new byte[0]);
+            case REQ_RECEIVED -> exchange.reject(this, CmEvent.REJECT_CONSUMER_DEFINED, new byte[0]);
             default -> { }
         }
         state = State.DONE;

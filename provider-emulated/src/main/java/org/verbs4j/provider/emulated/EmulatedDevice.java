@@ -193,6 +193,11 @@ final class EmulatedDevice implements Device {
         return qpn;
     }
 
+    /** {@return how the CM messages of this device's ids travel: the wire device's CM agent, or in this JVM} */
+    CmExchange cmExchange() {
+        return roce == null ? InJvmCmExchange.INSTANCE : roce.cmAgent();
+    }
+
     @Override
     public String name() {
         return name;

@@ -298,7 +298,7 @@ public final class PerfCommand implements Callable<Integer> {
         table.footer();
         PerfReport report = new PerfReport("verbs4j perf", Messages.version(), test.cliName(),
                 test.kind().name().toLowerCase(Locale.ROOT), test.opcode().name(), p.name(), device.name(), port,
-                base.gidIndex(), mode, qpType.name(), api.cliName(), base.qps(), base.txDepth(), base.cqMod(),
+                base.gidIndex(), mode, rdmaCm, qpType.name(), api.cliName(), base.qps(), base.txDepth(), base.cqMod(),
                 base.postList(), base.inlineSize(), mtuBytes, base.timed() ? base.durationSeconds() : 0,
                 rows);
         Path jsonFile = jsonFile();

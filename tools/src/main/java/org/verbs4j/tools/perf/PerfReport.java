@@ -15,6 +15,8 @@ import java.util.List;
  * @param port the port, 1-based
  * @param gidIndex the GID index, or -1 when the LID was used
  * @param mode {@code loopback}, {@code server} or {@code client}
+ * @param rdmaCm whether the QPs were connected through the connection manager ({@code -R}, perftest's rdma_cm
+ *     mode) rather than moved to RTS from exchanged QPNs and PSNs
  * @param qpType RC, UC or UD
  * @param postApi {@code wr} or {@code post_send}
  * @param qps QPs per side
@@ -28,7 +30,7 @@ import java.util.List;
  *     (microseconds)
  */
 public record PerfReport(String tool, String version, String test, String kind, String opcode, String provider,
-                         String device, int port, int gidIndex, String mode, String qpType, String postApi, int qps,
+                         String device, int port, int gidIndex, String mode, boolean rdmaCm, String qpType, String postApi, int qps,
                          int txDepth, int cqMod, int postList, int inlineSize, int mtuBytes, int durationSeconds,
                          List<PerfRow> results) {
     public PerfReport {

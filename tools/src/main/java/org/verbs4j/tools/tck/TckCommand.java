@@ -50,6 +50,12 @@ public final class TckCommand implements Callable<Integer> {
             + "provider's first).")
     String deviceName;
 
+    @Option(names = "--peer-dev", paramLabel = "DEV", description = "Split every QP pair over two devices: its a QP "
+            + "on the device under test, its b QP on DEV, another device of the same provider that it reaches (for "
+            + "the emulated provider, roce1 beside roce0; see VERBS4J_EMULATED_ROCE). Rules about one device keep "
+            + "one. Default: both QPs on the device under test.")
+    String peerDeviceName;
+
     @Option(names = {"-v", "--verbose"}, description = "List every skipped test with its reason.")
     boolean verbose;
 
@@ -89,12 +95,15 @@ public final class TckCommand implements Callable<Integer> {
         knownDeviationsFiles.forEach(f -> entries.addAll(KnownDeviations.read(f).entries()));
         KnownDeviations known = new KnownDeviations(entries);
         List<VerbsProvider> targets = targets();
+        if (peerDeviceName != null) {
+            checkPeerDevice(targets);
+        }
         PrintWriter out = spec.commandLine().getOut();
         Map<String, TckReport> reportsByProvider = new LinkedHashMap<>();
         for (VerbsProvider p : targets) {
-            TckRunner.Options options = TckRunner.Options.defaults().areas(wanted)
-                    .reportDir(reports == null ? null : reports.resolve(p.name())).deviceName(deviceName);
-            out.printf("running the TCK against '%s' ...%n", p.name());
+            TckRunner.Options options = options(p.name(), wanted);
+            out.printf("running the TCK against '%s'%s ...%n", p.name(),
+                    peerDeviceName == null ? "" : ", each QP pair's b QP on " + peerDeviceName);
             out.flush();
             reportsByProvider.put(p.name(), TckRunner.run(p, options));
         }
@@ -105,10 +114,17 @@ public final class TckCommand implements Callable<Integer> {
         return unknownFailure ? ExitCodes.FAILURE : ExitCodes.OK;
     }
 
+    /** The runner's options for one provider: the areas, its report directory, the device and the peer device. */
+    TckRunner.Options options(String providerName, Set<String> wanted) {
+        return TckRunner.Options.defaults().areas(wanted)
+                .reportDir(reports == null ? null : reports.resolve(providerName)).deviceName(deviceName)
+                .peerDeviceName(peerDeviceName);
+    }
+
     private int differential() {
-        if (!areas.isEmpty() || !knownDeviationsFiles.isEmpty() || reports != null) {
-            throw new UsageException("--differential runs no TCK rules, so --area, --known-deviations and --reports "
-                    + "do not apply to it");
+        if (!areas.isEmpty() || !knownDeviationsFiles.isEmpty() || reports != null || peerDeviceName != null) {
+            throw new UsageException("--differential runs no TCK rules, so --area, --known-deviations, --reports "
+                    + "and --peer-dev do not apply to it");
         }
         int ops = operations == null ? DifferentialWorkload.DEFAULT_OPERATIONS : operations;
         if (ops < 1) {
@@ -119,6 +135,28 @@ public final class TckCommand implements Callable<Integer> {
                 seeds.isEmpty() ? Differential.DEFAULT_SEEDS : seeds, ops);
         spec.commandLine().getOut().flush();
         return code;
+    }
+
+    /**
+     * Checks, before anything runs, that every available provider to test has the peer device, so that a misspelt
+     * or unconfigured device is one line naming the devices there are, not a failure in every rule. An unavailable
+     * provider is left to its skip.
+     */
+    private void checkPeerDevice(List<VerbsProvider> targets) {
+        for (VerbsProvider p : targets) {
+            if (!Providers.available(p)) {
+                continue;
+            }
+            try {
+                Providers.device(p, peerDeviceName);
+            } catch (UsageException e) {
+                // The one provider whose second device is a matter of configuration: say how.
+                String hint = p.name().equals("emulated") ? "; the emulated provider's second wire device, roce1, "
+                        + "needs two addresses in VERBS4J_EMULATED_ROCE (for example 127.0.83.1:0,127.0.83.2:0; "
+                        + "the TCK then wants VERBS4J_JAVA_OPTS=-Dverbs4j.rdma.gidIndex=1)" : "";
+                throw new UsageException("--peer-dev: " + e.getMessage() + hint, e);
+            }
+        }
     }
 
     /** The providers to run: every one found for {@code all}, else the named or chosen one. */

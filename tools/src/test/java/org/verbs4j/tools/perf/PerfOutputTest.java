@@ -27,7 +27,7 @@ class PerfOutputTest {
 
     static PerfReport report(String kind, List<PerfRow> rows) {
         return new PerfReport("verbs4j perf", "development", kind.equals("bandwidth") ? "write_bw" : "send_lat", kind,
-                "RDMA_WRITE", "emulated", "emu0", 1, -1, "loopback", "RC", "wr", 1, 128, 100, 1, 0, 4096, 0, rows);
+                "RDMA_WRITE", "emulated", "emu0", 1, -1, "loopback", false, "RC", "wr", 1, 128, 100, 1, 0, 4096, 0, rows);
     }
 
     /** Checks the schema of a perf JSON report: every field, with its type. */
@@ -40,6 +40,7 @@ class PerfOutputTest {
                 "durationSeconds")) {
             assertTrue(root.path(f).isInt(), () -> f + " is an integer in " + root);
         }
+        assertTrue(root.path("rdmaCm").isBoolean(), () -> "rdmaCm is a boolean in " + root);
         assertEquals("verbs4j perf", root.get("tool").asText());
         assertEquals(kind, root.get("kind").asText());
         JsonNode results = root.path("results");

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -12,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.verbs4j.tools.Main;
@@ -54,6 +59,18 @@ class PerfRdmaCmTest {
         assertTrue(r.out().contains("rdma_cm QPs     : ON"), r.out());
         Pattern row = test.endsWith("_bw") ? BW_ROW : LAT_ROW;
         assertTrue(row.matcher(r.out()).find(), r.out());
+    }
+
+    @Test
+    @DisplayName("--json records -R: the report says the QPs were connected through rdma_cm")
+    void jsonRecordsRdmaCm(@TempDir Path dir) throws IOException {
+        Path json = dir.resolve("r.json");
+        Run r = run("write_bw", "-n", "20", "--perform_warm_up=false", "--json", json.toString());
+        assertEquals(Main.EXIT_OK, r.exitCode(), r::err);
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        PerfOutputTest.assertSchema(root, "bandwidth");
+        assertTrue(root.get("rdmaCm").asBoolean(), root::toString);
+        assertEquals("loopback", root.get("mode").asText());
     }
 
     @ParameterizedTest(name = "{0}")

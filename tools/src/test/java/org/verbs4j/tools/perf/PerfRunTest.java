@@ -102,6 +102,7 @@ class PerfRunTest {
         JsonNode root = new ObjectMapper().readTree(json.toFile());
         PerfOutputTest.assertSchema(root, "bandwidth");
         assertEquals(20, root.at("/results/0/iterations").asLong());
+        assertFalse(root.get("rdmaCm").asBoolean(), "without -R the report says the QPs were not connected by rdma_cm");
         Run both = Run.of("perf", "write_bw", "--provider", "emulated", "--json", dir.resolve("a.json").toString(),
                 "--out_json");
         assertEquals(Main.EXIT_USAGE, both.exitCode(), both::out);
