@@ -44,10 +44,11 @@ public final class InlineOps {
 
     // ---- ibv_context.ops ----
     /*
-     * post_send takes the QP, the WR list and the bad-WR word as plain addresses: the list and the word are the
-     * QP's scratch memory, kept alive by the QP's send lock and destroy order, so the linker need not acquire and
-     * release their shared arena (two atomic operations each) on every post. It is not a critical call: rxe rings
-     * its doorbell with a system call, and hardware providers take the send queue's spinlock.
+     * post_send (and post_recv, post_srq_recv and bind_mw, which share its signature: call_ppp) takes the QP, the
+     * WR list and the bad-WR word as plain addresses: the list and the word are the QP's scratch memory, kept
+     * alive by the QP's posting locks and destroy order, so the linker need not acquire and release their shared
+     * arena (two atomic operations each) on every post. It is not a critical call: rxe rings its doorbell with a
+     * system call, and hardware providers take the send queue's spinlock.
      */
     static final MethodHandle post_send$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     static final MethodHandle poll_cq$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
