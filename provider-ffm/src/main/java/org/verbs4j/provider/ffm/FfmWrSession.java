@@ -114,9 +114,14 @@ final class FfmWrSession extends AbstractWrSession {
             }
         }
         this.missingOps = missing;
-        sgeList = scratch.allocate(SGE_SIZE * Math.max(1, init.cap().maxSendSge()));
-        atomicValue = scratch.allocate(8);
-        bindInfo = scratch.allocate(ibv_mw_bind_info.LAYOUT.byteSize());
+        sgeList = segment(scratch, SGE_SIZE * Math.max(1, init.cap().maxSendSge()));
+        atomicValue = segment(scratch, 8);
+        bindInfo = segment(scratch, ibv_mw_bind_info.LAYOUT.byteSize());
+    }
+
+    /** Scratch memory of the QP as a segment; it lives until the QP's destroy verb, which ends this session first. */
+    private static MemorySegment segment(NativeScratch scratch, long bytes) {
+        return MemorySegment.ofAddress(scratch.allocate(bytes)).reinterpret(bytes);
     }
 
     private MemorySegment fn(String field) {

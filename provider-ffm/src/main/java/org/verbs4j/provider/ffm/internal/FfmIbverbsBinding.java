@@ -117,6 +117,20 @@ public final class FfmIbverbsBinding implements IbverbsBinding {
     }
 
     @Override
+    public long allocate(long bytes) {
+        long address = Ibverbs.calloc(bytes);
+        if (address == 0) {
+            throw new OutOfMemoryError("calloc of " + bytes + " bytes failed");
+        }
+        return address;
+    }
+
+    @Override
+    public void free(long address) {
+        Ibverbs.free(address);
+    }
+
+    @Override
     public int postSend(long fn, long qp, long wr, long badWr) {
         return InlineOps.call_ppp(MemorySegment.ofAddress(fn), qp, wr, badWr);
     }

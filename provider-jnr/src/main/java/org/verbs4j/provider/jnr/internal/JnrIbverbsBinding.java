@@ -143,6 +143,16 @@ public final class JnrIbverbsBinding implements IbverbsBinding {
     }
 
     @Override
+    public long allocate(long bytes) {
+        return NativeMemory.allocate(bytes);
+    }
+
+    @Override
+    public void free(long address) {
+        NativeMemory.free(address);
+    }
+
+    @Override
     public int postSend(long fn, long qp, long wr, long badWr) {
         return InlineVerbs.callPPP(fn, qp, wr, badWr);
     }

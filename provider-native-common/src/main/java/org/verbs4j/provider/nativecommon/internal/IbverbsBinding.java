@@ -158,6 +158,22 @@ public interface IbverbsBinding {
     void putBytes(long address, byte[] from);
 
     /**
+     * Allocates zeroed native memory, 8-byte aligned ({@code calloc(3)}).
+     *
+     * @param bytes its size, at least 1
+     * @return its address
+     * @throws OutOfMemoryError if the allocation fails
+     */
+    long allocate(long bytes);
+
+    /**
+     * Frees memory {@link #allocate} gave ({@code free(3)}).
+     *
+     * @param address its address
+     */
+    void free(long address);
+
+    /**
      * Calls {@code ibv_context.ops.post_send}, as the inline {@code ibv_post_send(3)} does.
      *
      * @param fn the op's address

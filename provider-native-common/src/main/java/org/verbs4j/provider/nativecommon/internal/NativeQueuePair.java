@@ -1,6 +1,5 @@
 package org.verbs4j.provider.nativecommon.internal;
 
-import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.Objects;
 import org.verbs4j.DataInOrder;
@@ -80,13 +79,13 @@ public final class NativeQueuePair extends AbstractVerbsObject implements QueueP
         this.init = init;
         this.type = init.type();
         this.qpNum = binding.getInt(qp + ibv_qp.qp_num$off);
-        this.scratch = new NativeScratch(this);
+        this.scratch = new NativeScratch(binding, this);
         try {
             this.sendPoster = new NativeSendPoster(context, scratch, regions, type, init.cap());
             this.recvPoster = srq != null ? null : new NativeRecvPoster(binding, scratch, "ibv_post_recv",
                     context.contextOp(ibv_context.ops$post_recv$off), init.cap().maxRecvWr(),
                     init.cap().maxRecvSge());
-            this.mwBind = scratch.allocate(ibv_mw_bind.SIZEOF).address();
+            this.mwBind = scratch.allocate(ibv_mw_bind.SIZEOF);
             this.bindMwOp = context.contextOp(ibv_context.ops$bind_mw$off);
             this.session = qpx == 0 ? null : context.newWrSession(this, qpx, init, scratch);
             this.sessionControl = session == null ? null : context.wrSessionControl(session);
@@ -195,8 +194,8 @@ public final class NativeQueuePair extends AbstractVerbsObject implements QueueP
         if ((mask & QpAttrMask.ALT_PATH) != 0) {
             context.checkPort(attributes.altPort());
         }
-        try (Arena a = Arena.ofConfined()) {
-            long attr = a.allocate(ibv_qp_attr.SIZEOF, 8).address();
+        try (TempMemory a = new TempMemory(binding)) {
+            long attr = a.allocate(ibv_qp_attr.SIZEOF);
             NativeQpAttrs.writeQpAttr(binding, attr, attributes);
             QpState from = stateOf(binding.getInt(handle + ibv_qp.state$off));
             int errno = binding.modifyQp(handle, attr, mask);
@@ -210,9 +209,9 @@ public final class NativeQueuePair extends AbstractVerbsObject implements QueueP
     @Override
     public synchronized QpAttributes query() {
         checkOpen();
-        try (Arena a = Arena.ofConfined()) {
-            long attr = a.allocate(ibv_qp_attr.SIZEOF, 8).address();
-            long initAttr = a.allocate(ibv_qp_init_attr.SIZEOF, 8).address();
+        try (TempMemory a = new TempMemory(binding)) {
+            long attr = a.allocate(ibv_qp_attr.SIZEOF);
+            long initAttr = a.allocate(ibv_qp_init_attr.SIZEOF);
             int errno = binding.queryQp(handle, attr, QUERY_MASK, initAttr);
             if (errno != 0) {
                 throw new VerbsException("ibv_query_qp", errno, null);

@@ -1,6 +1,5 @@
 package org.verbs4j.provider.nativecommon.internal;
 
-import java.lang.foreign.Arena;
 import java.util.Objects;
 import org.verbs4j.Errno;
 import org.verbs4j.ProtectionDomain;
@@ -70,8 +69,8 @@ public final class NativeQueuePairs {
         IbverbsBinding b = context.binding();
         long parentDomain = td == null ? 0 : allocParentDomain(context, pdHandle, td.handle());
         long qp = 0;
-        try (Arena arena = Arena.ofConfined()) {
-            long attr = arena.allocate(ibv_qp_init_attr_ex.SIZEOF, 8).address();
+        try (TempMemory temp = new TempMemory(b)) {
+            long attr = temp.allocate(ibv_qp_init_attr_ex.SIZEOF);
             b.putLong(attr + ibv_qp_init_attr_ex.send_cq$off, context.cqHandle(sendCq));
             b.putLong(attr + ibv_qp_init_attr_ex.recv_cq$off, context.cqHandle(recvCq));
             b.putLong(attr + ibv_qp_init_attr_ex.srq$off, srq == null ? 0 : srq.handle());
@@ -110,7 +109,7 @@ public final class NativeQueuePairs {
                 throw new VerbsException("ibv_create_qp_ex", errno, a.type() + " QP, sendOps " + a.sendOps()
                         + ", " + cap);
             }
-            QpCapabilities granted = grantedCap(b, arena, qp, NativeQpAttrs.readCap(b, capAt));
+            QpCapabilities granted = grantedCap(b, temp, qp, NativeQpAttrs.readCap(b, capAt));
             long qpx = 0;
             if (!a.sendOps().isEmpty()) {
                 qpx = b.qpToQpEx(qp);
@@ -177,8 +176,8 @@ public final class NativeQueuePairs {
                     "the device cannot attach a thread domain to a QP");
         }
         IbverbsBinding b = context.binding();
-        try (Arena arena = Arena.ofConfined()) {
-            long attr = arena.allocate(ibv_parent_domain_init_attr.SIZEOF, 8).address();
+        try (TempMemory temp = new TempMemory(b)) {
+            long attr = temp.allocate(ibv_parent_domain_init_attr.SIZEOF);
             b.putLong(attr + ibv_parent_domain_init_attr.pd$off, pd);
             b.putLong(attr + ibv_parent_domain_init_attr.td$off, td);
             long parent = b.callCreateOp(op, context.contextHandle(), attr);
@@ -193,9 +192,9 @@ public final class NativeQueuePairs {
      * The queue sizes the device granted, from {@code ibv_query_qp}: the extended creation path does not
      * always write them back into the request (rxe grants 15 WRs for 8 and leaves 8 there).
      */
-    private static QpCapabilities grantedCap(IbverbsBinding b, Arena arena, long qp, QpCapabilities fallback) {
-        long attr = arena.allocate(ibv_qp_attr.SIZEOF, 8).address();
-        long init = arena.allocate(ibv_qp_init_attr.SIZEOF, 8).address();
+    private static QpCapabilities grantedCap(IbverbsBinding b, TempMemory temp, long qp, QpCapabilities fallback) {
+        long attr = temp.allocate(ibv_qp_attr.SIZEOF);
+        long init = temp.allocate(ibv_qp_init_attr.SIZEOF);
         if (b.queryQp(qp, attr, QpAttrMask.CAP, init) != 0) {
             return fallback;
         }
@@ -221,8 +220,8 @@ public final class NativeQueuePairs {
         pd.checkOpen();
         Objects.requireNonNull(attributes, "attributes");
         IbverbsBinding b = context.binding();
-        try (Arena arena = Arena.ofConfined()) {
-            long init = arena.allocate(ibv_srq_init_attr.SIZEOF, 8).address();
+        try (TempMemory temp = new TempMemory(b)) {
+            long init = temp.allocate(ibv_srq_init_attr.SIZEOF);
             b.putInt(init + ibv_srq_init_attr.attr$max_wr$off, attributes.maxWr());
             b.putInt(init + ibv_srq_init_attr.attr$max_sge$off, attributes.maxSge());
             b.putInt(init + ibv_srq_init_attr.attr$srq_limit$off, attributes.srqLimit());

@@ -49,9 +49,9 @@ final class NativeRecvPoster {
         this.fn = fn;
         this.capacity = Math.max(1, Math.min(capacity, 256));
         this.maxSge = Math.max(1, maxSge);
-        this.wrs = scratch.allocate(WR_SIZE * this.capacity).address();
-        this.sges = scratch.allocate(SGE_SIZE * this.capacity * this.maxSge).address();
-        this.badWr = scratch.allocate(8).address();
+        this.wrs = scratch.allocate(WR_SIZE * this.capacity);
+        this.sges = scratch.allocate(SGE_SIZE * this.capacity * this.maxSge);
+        this.badWr = scratch.allocate(8);
         // Each slot's SGE array is fixed; its list link is written per post.
         for (int i = 0; i < this.capacity; i++) {
             binding.putLong(wrs + i * WR_SIZE + ibv_recv_wr.sg_list$off, sges + (long) i * this.maxSge * SGE_SIZE);

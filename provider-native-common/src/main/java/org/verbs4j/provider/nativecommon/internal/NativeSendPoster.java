@@ -77,9 +77,9 @@ final class NativeSendPoster {
         this.sgeStride = SGE_SIZE * sgePerWr;
         this.sendFlagsAllowed = context.ipCsum() ? SendFlags.ALL : SendFlags.ALL & ~SendFlags.IP_CSUM;
         this.flush = context.rdmaCoreVersion() >= 45;
-        this.wrs = scratch.allocate(WR_SIZE * capacity).address();
-        this.sges = scratch.allocate(sgeStride * capacity).address();
-        this.badWr = scratch.allocate(8).address();
+        this.wrs = scratch.allocate(WR_SIZE * capacity);
+        this.sges = scratch.allocate(sgeStride * capacity);
+        this.badWr = scratch.allocate(8);
         for (int i = 0; i < capacity; i++) {
             long at = wrs + i * WR_SIZE;
             binding.putLong(at + ibv_send_wr.next$off, i + 1 < capacity ? at + WR_SIZE : 0L);
@@ -317,7 +317,7 @@ final class NativeSendPoster {
         }
         if (op == WrOpcode.TSO) {
             MemorySegment hdr = wr.tsoHdr();
-            if (hdr == null || !hdr.isNative() || hdr.byteSize() > 0xffff || !hdr.scope().isAlive()) {
+            if (!Arguments.tsoHeader(hdr)) {
                 return Errno.EINVAL;
             }
             b.putLong(w + ibv_send_wr.tso$hdr$off, hdr.address());

@@ -1,6 +1,5 @@
 package org.verbs4j.provider.nativecommon.internal;
 
-import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.Objects;
 import org.verbs4j.ProtectionDomain;
@@ -41,7 +40,7 @@ public final class NativeSharedReceiveQueue extends AbstractVerbsObject implemen
         this.binding = context.binding();
         this.pd = pd;
         this.handle = srq;
-        this.scratch = new NativeScratch(this);
+        this.scratch = new NativeScratch(binding, this);
         this.poster = new NativeRecvPoster(binding, scratch, "ibv_post_srq_recv",
                 context.contextOp(ibv_context.ops$post_srq_recv$off), maxWr, maxSge);
         this.srqNum = readSrqNum(context.verbsContextOp(verbs_context.get_srq_num$off));
@@ -62,8 +61,8 @@ public final class NativeSharedReceiveQueue extends AbstractVerbsObject implemen
         if (op == 0) {
             return 0;
         }
-        try (Arena a = Arena.ofConfined()) {
-            long out = a.allocate(8, 8).address();
+        try (TempMemory a = new TempMemory(binding)) {
+            long out = a.allocate(8);
             return binding.callSrqNumOp(op, handle, out) == 0 ? binding.getInt(out) : 0;
         }
     }
@@ -93,8 +92,8 @@ public final class NativeSharedReceiveQueue extends AbstractVerbsObject implemen
     @Override
     public synchronized SrqInitAttributes query() {
         checkOpen();
-        try (Arena a = Arena.ofConfined()) {
-            long attr = a.allocate(ibv_srq_attr.SIZEOF, 8).address();
+        try (TempMemory a = new TempMemory(binding)) {
+            long attr = a.allocate(ibv_srq_attr.SIZEOF);
             int errno = binding.querySrq(handle, attr);
             if (errno != 0) {
                 throw new VerbsException("ibv_query_srq", errno, null);
@@ -111,8 +110,8 @@ public final class NativeSharedReceiveQueue extends AbstractVerbsObject implemen
         if (srqLimit < 0) {
             throw new IllegalArgumentException("srqLimit cannot be negative: " + srqLimit);
         }
-        try (Arena a = Arena.ofConfined()) {
-            long attr = a.allocate(ibv_srq_attr.SIZEOF, 8).address();
+        try (TempMemory a = new TempMemory(binding)) {
+            long attr = a.allocate(ibv_srq_attr.SIZEOF);
             binding.putInt(attr + ibv_srq_attr.srq_limit$off, srqLimit);
             int errno = binding.modifySrq(handle, attr, IBV_SRQ_LIMIT);
             if (errno != 0) {

@@ -328,6 +328,22 @@ class NativeObjectModelTest {
             }
         }
 
+        /** Fake addresses, never touched: this binding's memory is the maps. */
+        private long nextFree = 0x100_0000;
+        final List<Long> freed = new ArrayList<>();
+
+        @Override
+        public long allocate(long bytes) {
+            long a = nextFree;
+            nextFree += (bytes + 15) & ~15L;
+            return a;
+        }
+
+        @Override
+        public void free(long address) {
+            freed.add(address);
+        }
+
         private int post(String what, long wr, long badWr, long nextOffset) {
             calls.add(what + " " + wr);
             int n = 0;
