@@ -88,11 +88,11 @@ class NativeQueuePairTest {
         assertEquals(QP, q.handle());
         assertEquals(NativeKind.QP, context.tracked.get(QP));
         assertEquals(4, q.initAttributes().cap().maxSendWr());
-        assertTrue(binding.freed.isEmpty());
+        int freed = binding.freed.size();
         q.close();
         assertEquals(List.of("destroyQp " + QP), binding.calls);
         assertNull(context.tracked.get(QP));
-        assertFalse(binding.freed.isEmpty(), "the scratch memory is freed after the destroy verb");
+        assertTrue(binding.freed.size() > freed, "the scratch memory is freed after the destroy verb");
     }
 
     @Test
