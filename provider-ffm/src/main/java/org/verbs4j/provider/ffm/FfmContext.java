@@ -31,6 +31,9 @@ import org.verbs4j.Mtu;
 import org.verbs4j.PortAttributes;
 import org.verbs4j.PortState;
 import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QueuePair;
+import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.ffm.internal.FfmIbverbsBinding;
@@ -45,6 +48,7 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_device_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_port_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.provider.nativecommon.CapabilityProbe;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs;
@@ -52,6 +56,8 @@ import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
 import org.verbs4j.provider.nativecommon.internal.NativeCompletionChannel;
 import org.verbs4j.provider.nativecommon.internal.NativeContextSupport;
 import org.verbs4j.provider.nativecommon.internal.NativeKind;
+import org.verbs4j.provider.nativecommon.internal.NativeQueuePair;
+import org.verbs4j.provider.nativecommon.internal.NativeScratch;
 import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
 
 /**
@@ -81,18 +87,14 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
     /** {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, 0 without the extended query. */
     final long deviceCapFlagsEx;
 
-    final MemorySegment postSend;
-    final MemorySegment postRecv;
-    final MemorySegment postSrqRecv;
     final MemorySegment pollCq;
     final MemorySegment reqNotifyCq;
     final MemorySegment allocMw;
-    final MemorySegment bindMw;
     final MemorySegment deallocMw;
 
     final Map<Long, FfmCompletionQueue> cqs = new ConcurrentHashMap<>();
-    final Map<Long, FfmQueuePair> qps = new ConcurrentHashMap<>();
-    final Map<Long, FfmSharedReceiveQueue> srqs = new ConcurrentHashMap<>();
+    final Map<Long, QueuePair> qps = new ConcurrentHashMap<>();
+    final Map<Long, SharedReceiveQueue> srqs = new ConcurrentHashMap<>();
     private final Cleaner.Cleanable cleanable;
     private final Object asyncLock = new Object();
     private volatile Capabilities capabilities;
@@ -107,13 +109,9 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
                 ? MemorySegment.ofAddress(context.address() - ContextStructs.verbs_context.context$off)
                         .reinterpret(verbs_context.LAYOUT.byteSize())
                 : null;
-        postSend = context.get(ADDRESS, ContextStructs.ibv_context.ops$post_send$off);
-        postRecv = context.get(ADDRESS, ContextStructs.ibv_context.ops$post_recv$off);
-        postSrqRecv = context.get(ADDRESS, ContextStructs.ibv_context.ops$post_srq_recv$off);
         pollCq = context.get(ADDRESS, ContextStructs.ibv_context.ops$poll_cq$off);
         reqNotifyCq = context.get(ADDRESS, ContextStructs.ibv_context.ops$req_notify_cq$off);
         allocMw = context.get(ADDRESS, ContextStructs.ibv_context.ops$alloc_mw$off);
-        bindMw = context.get(ADDRESS, ContextStructs.ibv_context.ops$bind_mw$off);
         deallocMw = context.get(ADDRESS, ContextStructs.ibv_context.ops$dealloc_mw$off);
         long address = context.address();
         this.cleanable = CLEANER.register(this, () -> Ibverbs.ibv_close_device(MemorySegment.ofAddress(address)));
@@ -160,12 +158,69 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
         return verbsOp(offset).address();
     }
 
-    /** ffm keeps no table of these objects by kind: its {@link #CLEANER} closes only the device. */
+    /**
+     * ffm keeps no table of these objects by kind (its {@link #CLEANER} closes only the device), only the QPs
+     * and SRQs by address, for async events.
+     */
     @Override
-    public void track(NativeKind kind, long address, AbstractVerbsObject object) {}
+    public void track(NativeKind kind, long address, AbstractVerbsObject object) {
+        if (kind == NativeKind.QP) {
+            qps.put(address, (QueuePair) object);
+        } else if (kind == NativeKind.SRQ) {
+            srqs.put(address, (SharedReceiveQueue) object);
+        }
+    }
 
     @Override
-    public void untrack(NativeKind kind, long address, AbstractVerbsObject object) {}
+    public void untrack(NativeKind kind, long address, AbstractVerbsObject object) {
+        if (kind == NativeKind.QP) {
+            qps.remove(address, object);
+        } else if (kind == NativeKind.SRQ) {
+            srqs.remove(address, object);
+        }
+    }
+
+    // ---- nqp: what the shared QPs and SRQs need of the context
+
+    @Override
+    public long contextHandle() {
+        return context.address();
+    }
+
+    @Override
+    public int rdmaCoreVersion() {
+        return rdmaCoreVersion;
+    }
+
+    @Override
+    public long deviceCapFlagsEx() {
+        return deviceCapFlagsEx;
+    }
+
+    @Override
+    public boolean ipCsum() {
+        return ipCsum;
+    }
+
+    @Override
+    public AbstractVerbsObject siblingCq(Object cq, String what) {
+        return sibling(cq, FfmCompletionQueue.class, what);
+    }
+
+    @Override
+    public long cqHandle(AbstractVerbsObject cq) {
+        return ((FfmCompletionQueue) cq).cq.address();
+    }
+
+    @Override
+    public AbstractWrSession newWrSession(NativeQueuePair qp, long qpx, QpInitAttributes init, NativeScratch scratch) {
+        return new FfmWrSession(qp, MemorySegment.ofAddress(qpx), init, scratch);
+    }
+
+    @Override
+    public AbstractWrSession.Control wrSessionControl(AbstractWrSession session) {
+        return ((FfmWrSession) session).qpSide();
+    }
 
     @Override
     public CompletionQueue completionQueueAt(long cq) {
@@ -228,7 +283,8 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
         return v < 0 ? Long.MAX_VALUE : v;
     }
 
-    void checkPort(int portNum) {
+    @Override
+    public void checkPort(int portNum) {
         if (portNum < 1 || portNum > physPortCnt) {
             throw new IllegalArgumentException(device.name() + " has ports 1.." + physPortCnt + ", not " + portNum);
         }

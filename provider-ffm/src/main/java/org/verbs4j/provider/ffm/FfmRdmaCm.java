@@ -1,5 +1,7 @@
 package org.verbs4j.provider.ffm;
 
+import org.verbs4j.provider.ffm.internal.FfmIbverbsBinding;
+import org.verbs4j.provider.nativecommon.internal.NativeQpAttrs;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import java.lang.foreign.Arena;
@@ -169,7 +171,7 @@ final class FfmRdmaCm extends LibRdmaCm {
 
     @Override
     protected QpAttributes readQpAttr(long qpAttr, int mask) {
-        return NativeAttrs.readQpAttr(at(qpAttr, qpAttrSize()), mask);
+        return NativeQpAttrs.readQpAttr(FfmIbverbsBinding.INSTANCE, qpAttr, mask);
     }
 
     @Override

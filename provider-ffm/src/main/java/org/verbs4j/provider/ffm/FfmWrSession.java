@@ -24,6 +24,8 @@ import org.verbs4j.spi.support.PendingWr;
 import org.verbs4j.provider.nativecommon.internal.NativeMemoryRegion;
 import org.verbs4j.provider.nativecommon.internal.NativeMemoryWindow;
 import org.verbs4j.provider.nativecommon.internal.NativeAddressHandle;
+import org.verbs4j.provider.nativecommon.internal.NativeQueuePair;
+import org.verbs4j.provider.nativecommon.internal.NativeScratch;
 
 /**
  * The WR session of one QP, bound to the {@code ibv_wr_*} function pointers of its {@code ibv_qp_ex}, read once at
@@ -39,7 +41,7 @@ import org.verbs4j.provider.nativecommon.internal.NativeAddressHandle;
 final class FfmWrSession extends AbstractWrSession {
     private static final long SGE_SIZE = ibv_sge.LAYOUT.byteSize();
 
-    private final FfmQueuePair qp;
+    private final NativeQueuePair qp;
     private final MemorySegment qpx;
     private final int maxTsoHeader;
     private final boolean xrc;
@@ -74,8 +76,9 @@ final class FfmWrSession extends AbstractWrSession {
     private final MemorySegment atomicValue;
     private final MemorySegment bindInfo;
 
-    FfmWrSession(FfmQueuePair qp, MemorySegment qpx, QpInitAttributes init, Scratch scratch) {
-        super(qp, init.type(), init.sendOps(), init.cap().maxInlineData(), init.cap().maxSendSge(), qp.ctx.ipCsum);
+    FfmWrSession(NativeQueuePair qp, MemorySegment qpx, QpInitAttributes init, NativeScratch scratch) {
+        super(qp, init.type(), init.sendOps(), init.cap().maxInlineData(), init.cap().maxSendSge(),
+                qp.nativeContext().ipCsum());
         this.qp = qp;
         this.qpx = qpx.reinterpret(ibv_qp_ex.LAYOUT.byteSize() + 8);
         this.maxTsoHeader = init.maxTsoHeader();
@@ -101,7 +104,7 @@ final class FfmWrSession extends AbstractWrSession {
         wrAbort = fn("wr_abort");
         atomicWrite = fn("wr_atomic_write");
         // wr_flush exists from rdma-core 45; on 44 the word after wr_atomic_write is not part of the struct.
-        flush = qp.context().rdmaCoreVersion >= 45 ? this.qpx.get(ADDRESS, QpStructs.ibv_qp_ex.wr_flush$off)
+        flush = qp.nativeContext().rdmaCoreVersion() >= 45 ? this.qpx.get(ADDRESS, QpStructs.ibv_qp_ex.wr_flush$off)
                 : MemorySegment.NULL;
         this.addressed = xrc || init.type() == QpType.UD;
         long missing = 0;
@@ -111,9 +114,14 @@ final class FfmWrSession extends AbstractWrSession {
             }
         }
         this.missingOps = missing;
-        sgeList = scratch.allocate(SGE_SIZE * Math.max(1, init.cap().maxSendSge()));
-        atomicValue = scratch.allocate(8);
-        bindInfo = scratch.allocate(ibv_mw_bind_info.LAYOUT.byteSize());
+        sgeList = segment(scratch, SGE_SIZE * Math.max(1, init.cap().maxSendSge()));
+        atomicValue = segment(scratch, 8);
+        bindInfo = segment(scratch, ibv_mw_bind_info.LAYOUT.byteSize());
+    }
+
+    /** Scratch memory of the QP as a segment; it lives until the QP's destroy verb, which ends this session first. */
+    private static MemorySegment segment(NativeScratch scratch, long bytes) {
+        return MemorySegment.ofAddress(scratch.allocate(bytes)).reinterpret(bytes);
     }
 
     private MemorySegment fn(String field) {

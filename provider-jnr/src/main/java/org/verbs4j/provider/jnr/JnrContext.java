@@ -21,14 +21,19 @@ import org.verbs4j.Mtu;
 import org.verbs4j.PortAttributes;
 import org.verbs4j.PortState;
 import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QueuePair;
+import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
+import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeLibraries;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.provider.nativecommon.CapabilityProbe;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_async_event;
@@ -40,6 +45,8 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_att
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq_init_attr_ex;
 import org.verbs4j.provider.nativecommon.internal.PosixStructs;
 import org.verbs4j.provider.nativecommon.internal.NativeKind;
+import org.verbs4j.provider.nativecommon.internal.NativeQueuePair;
+import org.verbs4j.provider.nativecommon.internal.NativeScratch;
 import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
 import org.verbs4j.provider.nativecommon.internal.NativeCompletionChannel;
 import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
@@ -138,6 +145,62 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
         return handle;
     }
 
+    // ---- nqp: what the shared QPs and SRQs need of the context
+
+    @Override
+    public long contextHandle() {
+        return handle();
+    }
+
+    @Override
+    public int rdmaCoreVersion() {
+        return libs.rdmaCoreMajor();
+    }
+
+    @Override
+    public long deviceCapFlagsEx() {
+        return deviceCapFlagsEx;
+    }
+
+    @Override
+    public boolean ipCsum() {
+        return (cachedDeviceAttributes().deviceCapFlags()
+                & (DeviceAttributes.CAP_UD_IP_CSUM | DeviceAttributes.CAP_RAW_IP_CSUM)) != 0;
+    }
+
+    @Override
+    public AbstractVerbsObject siblingCq(Object cq, String what) {
+        return sibling(cq, JnrCompletionQueue.class, what);
+    }
+
+    @Override
+    public long cqHandle(AbstractVerbsObject cq) {
+        return ((JnrCompletionQueue) cq).handle;
+    }
+
+    /**
+     * A {@link JnrWrSession}; creation fails with {@code EOPNOTSUPP} for a requested opcode whose builder the
+     * library left NULL, and for FLUSH, which this provider's session does not bind.
+     */
+    @Override
+    public AbstractWrSession newWrSession(NativeQueuePair qp, long qpx, QpInitAttributes init, NativeScratch scratch) {
+        if (init.sendOps().contains(WrOpcode.FLUSH)) {
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
+                    "ibv_wr_flush is not bound by this provider's WR session");
+        }
+        String missing = JnrWrSession.missingOps(qpx, init.sendOps());
+        if (missing != null) {
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the device gives no " + missing
+                    + " for " + init.type() + " QPs");
+        }
+        return new JnrWrSession(qp, qpx, init.sendOps(), init.cap(), ipCsum());
+    }
+
+    @Override
+    public AbstractWrSession.Control wrSessionControl(AbstractWrSession session) {
+        return ((JnrWrSession) session).qpSide();
+    }
+
     /** The function at {@code ibv_context.ops + offset}. */
     long op(long opsOffset) {
         return InlineVerbs.fn(handle(), opsOffset);
@@ -220,7 +283,8 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
         return d != null ? d : queryDevice();
     }
 
-    private void checkPort(int portNum) {
+    @Override
+    public void checkPort(int portNum) {
         int ports = cachedDeviceAttributes().physPortCnt();
         if (portNum < 1 || portNum > ports) {
             throw new IllegalArgumentException("device " + device.name() + " has ports 1.." + ports + ", not "
@@ -431,9 +495,9 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
                 return switch (t) {
                     case CQ_ERR -> new AsyncEvent(t, null, (CompletionQueue) lookup(element), null, 0);
                     case QP_FATAL, QP_REQ_ERR, QP_ACCESS_ERR, COMM_EST, SQ_DRAINED, PATH_MIG, PATH_MIG_ERR,
-                         QP_LAST_WQE_REACHED -> new AsyncEvent(t, (JnrQueuePair) lookup(element), null, null, 0);
+                         QP_LAST_WQE_REACHED -> new AsyncEvent(t, (QueuePair) lookup(element), null, null, 0);
                     case SRQ_ERR, SRQ_LIMIT_REACHED ->
-                            new AsyncEvent(t, null, null, (JnrSharedReceiveQueue) lookup(element), 0);
+                            new AsyncEvent(t, null, null, (SharedReceiveQueue) lookup(element), 0);
                     case PORT_ACTIVE, PORT_ERR, LID_CHANGE, PKEY_CHANGE, SM_CHANGE, CLIENT_REREGISTER, GID_CHANGE ->
                             new AsyncEvent(t, null, null, null,
                                     NativeMemory.getInt(ev + ibv_async_event.element$port_num$off));

@@ -22,7 +22,6 @@ import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ah_attr;
-import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_init_attr;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.RegionTable;
 import org.verbs4j.spi.support.AbstractVerbsObject;
@@ -30,6 +29,8 @@ import org.verbs4j.provider.nativecommon.internal.NativeKind;
 import org.verbs4j.provider.nativecommon.internal.NativeMemoryRegion;
 import org.verbs4j.provider.nativecommon.internal.NativeMemoryWindow;
 import org.verbs4j.provider.nativecommon.internal.NativeAddressHandle;
+import org.verbs4j.provider.nativecommon.internal.NativeQpAttrs;
+import org.verbs4j.provider.nativecommon.internal.NativeQueuePairs;
 
 /**
  * A protection domain, {@code struct ibv_pd}.
@@ -112,7 +113,7 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
         }
         long a = NativeMemory.allocate(ibv_ah_attr.SIZEOF);
         try {
-            writeAhAttr(a, attributes);
+            NativeQpAttrs.writeAhAttr(context.binding(), a, attributes);
             long ah = context.libs.ibverbs().ibv_create_ah(pd, a);
             if (ah == 0) {
                 throw new VerbsException("ibv_create_ah", context.libs.lastErrno(), attributes.toString());
@@ -123,74 +124,14 @@ final class JnrProtectionDomain extends AbstractVerbsObject implements Protectio
         }
     }
 
-    /** Writes {@code struct ibv_ah_attr} at {@code a}. */
-    static void writeAhAttr(long a, AhAttributes av) {
-        NativeMemory.clear(a, ibv_ah_attr.SIZEOF);
-        if (av.grh() != null) {
-            byte[] dgid = av.grh().dgid().toBytes();
-            NativeMemory.putBytes(a + ibv_ah_attr.grh$dgid$off, dgid, 0, 16);
-            NativeMemory.putInt(a + ibv_ah_attr.grh$flow_label$off, av.grh().flowLabel());
-            NativeMemory.putByte(a + ibv_ah_attr.grh$sgid_index$off, av.grh().sgidIndex());
-            NativeMemory.putByte(a + ibv_ah_attr.grh$hop_limit$off, av.grh().hopLimit());
-            NativeMemory.putByte(a + ibv_ah_attr.grh$traffic_class$off, av.grh().trafficClass());
-            NativeMemory.putByte(a + ibv_ah_attr.is_global$off, 1);
-        }
-        NativeMemory.putShort(a + ibv_ah_attr.dlid$off, av.dlid());
-        NativeMemory.putByte(a + ibv_ah_attr.sl$off, av.sl());
-        NativeMemory.putByte(a + ibv_ah_attr.src_path_bits$off, av.srcPathBits());
-        NativeMemory.putByte(a + ibv_ah_attr.static_rate$off, av.staticRate());
-        NativeMemory.putByte(a + ibv_ah_attr.port_num$off, av.portNum());
-    }
-
-    /** Reads {@code struct ibv_ah_attr} at {@code a}, or null when it names no port. */
-    static AhAttributes readAhAttr(long a) {
-        int port = NativeMemory.getU8(a + ibv_ah_attr.port_num$off);
-        if (port == 0) {
-            return null;
-        }
-        org.verbs4j.GlobalRoute grh = null;
-        if (NativeMemory.getU8(a + ibv_ah_attr.is_global$off) != 0) {
-            byte[] dgid = new byte[16];
-            NativeMemory.getBytes(a + ibv_ah_attr.grh$dgid$off, dgid, 0, 16);
-            grh = new org.verbs4j.GlobalRoute(org.verbs4j.Gid.of(dgid),
-                    NativeMemory.getInt(a + ibv_ah_attr.grh$flow_label$off) & 0xfffff,
-                    NativeMemory.getU8(a + ibv_ah_attr.grh$sgid_index$off),
-                    NativeMemory.getU8(a + ibv_ah_attr.grh$hop_limit$off),
-                    NativeMemory.getU8(a + ibv_ah_attr.grh$traffic_class$off));
-        }
-        return new AhAttributes(grh, NativeMemory.getU16(a + ibv_ah_attr.dlid$off),
-                NativeMemory.getU8(a + ibv_ah_attr.sl$off) & 0xf, NativeMemory.getU8(a + ibv_ah_attr.src_path_bits$off),
-                NativeMemory.getU8(a + ibv_ah_attr.static_rate$off), port);
-    }
-
     @Override
     public QueuePair createQp(QpInitAttributes attributes) {
-        checkOpen();
-        Objects.requireNonNull(attributes, "attributes");
-        checkOpen();
-        return JnrQueuePair.create(this, attributes);
+        return NativeQueuePairs.createQp(context, this, handle, regions, attributes);
     }
 
     @Override
     public SharedReceiveQueue createSrq(SrqInitAttributes attributes) {
-        checkOpen();
-        Objects.requireNonNull(attributes, "attributes");
-        checkOpen();
-        long pd = handle;
-        long a = NativeMemory.allocate(ibv_srq_init_attr.SIZEOF);
-        try {
-            NativeMemory.putInt(a + ibv_srq_init_attr.attr$max_wr$off, attributes.maxWr());
-            NativeMemory.putInt(a + ibv_srq_init_attr.attr$max_sge$off, attributes.maxSge());
-            NativeMemory.putInt(a + ibv_srq_init_attr.attr$srq_limit$off, attributes.srqLimit());
-            long srq = context.libs.ibverbs().ibv_create_srq(pd, a);
-            if (srq == 0) {
-                throw new VerbsException("ibv_create_srq", context.libs.lastErrno(), attributes.toString());
-            }
-            return new JnrSharedReceiveQueue(this, srq,
-                    NativeMemory.getInt(a + ibv_srq_init_attr.attr$max_sge$off));
-        } finally {
-            NativeMemory.free(a);
-        }
+        return NativeQueuePairs.createSrq(context, this, handle, attributes);
     }
 
     @Override

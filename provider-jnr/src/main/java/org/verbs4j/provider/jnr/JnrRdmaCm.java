@@ -1,5 +1,7 @@
 package org.verbs4j.provider.jnr;
 
+import org.verbs4j.provider.jnr.internal.JnrIbverbsBinding;
+import org.verbs4j.provider.nativecommon.internal.NativeQpAttrs;
 import java.util.concurrent.TimeUnit;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Runtime;
@@ -14,6 +16,7 @@ import org.verbs4j.provider.jnr.internal.Fds;
 /** librdmacm through JNR-FFI: the raw calls and memory primitives {@link LibRdmaCm} needs, nothing more. */
 final class JnrRdmaCm extends LibRdmaCm {
     private final NativeLibraries libs;
+    private final JnrIbverbsBinding binding;
     private final Rdmacm rdmacm;
     private final Runtime runtime;
     /** 8 bytes for one {@code struct pollfd} per waiting thread. */
@@ -21,6 +24,7 @@ final class JnrRdmaCm extends LibRdmaCm {
 
     private JnrRdmaCm(NativeLibraries libs, Rdmacm rdmacm) {
         this.libs = libs;
+        this.binding = new JnrIbverbsBinding(libs);
         this.rdmacm = rdmacm;
         this.runtime = Runtime.getRuntime(rdmacm);
     }
@@ -158,7 +162,7 @@ final class JnrRdmaCm extends LibRdmaCm {
 
     @Override
     protected QpAttributes readQpAttr(long qpAttr, int mask) {
-        return JnrQueuePair.readQpAttr(qpAttr).mask(mask);
+        return NativeQpAttrs.readQpAttr(binding, qpAttr, mask);
     }
 
     @Override

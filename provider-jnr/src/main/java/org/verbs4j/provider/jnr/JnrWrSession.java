@@ -8,7 +8,6 @@ import org.verbs4j.Errno;
 import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.QpCapabilities;
-import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
@@ -20,6 +19,8 @@ import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.PendingWr;
 import org.verbs4j.provider.nativecommon.internal.NativeMemoryWindow;
 import org.verbs4j.provider.nativecommon.internal.NativeAddressHandle;
+import org.verbs4j.provider.nativecommon.internal.NativeMemoryRegion;
+import org.verbs4j.provider.nativecommon.internal.NativeQueuePair;
 
 /**
  * A QP's WR session over the {@code struct ibv_qp_ex} function pointers ({@code ibv_wr_post(3)}), called through
@@ -32,7 +33,7 @@ import org.verbs4j.provider.nativecommon.internal.NativeAddressHandle;
  * allocate nothing: they write the reused native scratch memory of this session.
  */
 final class JnrWrSession extends AbstractWrSession {
-    private final JnrQueuePair qp;
+    private final NativeQueuePair qp;
     private final long qpx;
     private final boolean xrc;
 
@@ -63,7 +64,7 @@ final class JnrWrSession extends AbstractWrSession {
     private final MemorySegment bindInfo;
     private final MemorySegment atomicOperand;
 
-    JnrWrSession(JnrQueuePair qp, long qpx, Set<WrOpcode> sendOps, QpCapabilities cap, boolean ipCsum) {
+    JnrWrSession(NativeQueuePair qp, long qpx, Set<WrOpcode> sendOps, QpCapabilities cap, boolean ipCsum) {
         super(qp, qp.type(), sendOps, cap.maxInlineData(), cap.maxSendSge(), ipCsum);
         this.qp = qp;
         this.qpx = qpx;
@@ -132,8 +133,7 @@ final class JnrWrSession extends AbstractWrSession {
 
     @Override
     protected boolean sendQueueReady() {
-        QpState s = qp.state();
-        return s == QpState.RTS || s == QpState.SQD || s == QpState.SQE || s == QpState.ERR;
+        return qp.sendQueueReady();
     }
 
     @Override
@@ -170,7 +170,10 @@ final class JnrWrSession extends AbstractWrSession {
             case BIND_MW -> {
                 MwBindInfo info = wr.bindInfo();
                 long b = bindInfo.address();
-                SendWrArray.putBindInfo(b, info);
+                NativeMemory.putAddress(b + ibv_mw_bind_info.mr$off, ((NativeMemoryRegion) info.mr()).handle());
+                NativeMemory.putLong(b + ibv_mw_bind_info.addr$off, info.addr());
+                NativeMemory.putLong(b + ibv_mw_bind_info.length$off, info.length());
+                NativeMemory.putInt(b + ibv_mw_bind_info.mw_access_flags$off, info.mwAccessFlags());
                 InlineVerbs.wrPU32P(bindMw, qpx, ((NativeMemoryWindow) wr.mw()).handle(), wr.bindRkey(), b);
             }
             case TSO -> InlineVerbs.wrPU16U16(sendTso, qpx, wr.tsoHeader().address(), wr.tsoHeaderLength(),

@@ -154,6 +154,18 @@ public final class Arguments {
     }
 
     /**
+     * Whether the provider library may read {@code hdr} as a TSO header ({@code ibv_post_send(3)},
+     * {@code wr.tso.hdr}): native, alive, and at most 65535 bytes ({@code hdr_sz} is 16 bits). A provider
+     * refuses any other header with {@code EINVAL}. Allocates nothing.
+     *
+     * @param hdr the header, or null
+     * @return whether it may
+     */
+    public static boolean tsoHeader(MemorySegment hdr) {
+        return hdr != null && hdr.isNative() && hdr.byteSize() <= 0xffff && hdr.scope().isAlive();
+    }
+
+    /**
      * Why a type 1 bind of {@code info} is outside its region ({@code ibv_bind_mw(3)}: EINVAL), or null.
      * The window must lie inside {@code [mr.address(), mr.address() + mr.length())}; a negative address or a
      * range past the region's end is refused before it reaches the device, whatever the device checks.

@@ -1,7 +1,10 @@
 package org.verbs4j.provider.ffm.internal;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -69,5 +72,148 @@ public final class FfmIbverbsBinding implements IbverbsBinding {
             Ibverbs.ibv_ack_cq_events(cq, 1);
             return cq.address();
         }
+    }
+
+    // ---- nqp: queue pairs and shared receive queues
+
+    @Override
+    public long getLong(long address) {
+        return ALL.get(JAVA_LONG, address);
+    }
+
+    @Override
+    public void putLong(long address, long value) {
+        ALL.set(JAVA_LONG, address, value);
+    }
+
+    @Override
+    public short getShort(long address) {
+        return ALL.get(JAVA_SHORT, address);
+    }
+
+    @Override
+    public void putShort(long address, short value) {
+        ALL.set(JAVA_SHORT, address, value);
+    }
+
+    @Override
+    public byte getByte(long address) {
+        return ALL.get(JAVA_BYTE, address);
+    }
+
+    @Override
+    public void putByte(long address, byte value) {
+        ALL.set(JAVA_BYTE, address, value);
+    }
+
+    @Override
+    public void getBytes(long address, byte[] into) {
+        MemorySegment.copy(ALL, JAVA_BYTE, address, into, 0, into.length);
+    }
+
+    @Override
+    public void putBytes(long address, byte[] from) {
+        MemorySegment.copy(from, 0, ALL, JAVA_BYTE, address, from.length);
+    }
+
+    @Override
+    public long allocate(long bytes) {
+        long address = Ibverbs.calloc(bytes);
+        if (address == 0) {
+            throw new OutOfMemoryError("calloc of " + bytes + " bytes failed");
+        }
+        return address;
+    }
+
+    @Override
+    public void free(long address) {
+        Ibverbs.free(address);
+    }
+
+    @Override
+    public int postSend(long fn, long qp, long wr, long badWr) {
+        return InlineOps.call_ppp(MemorySegment.ofAddress(fn), qp, wr, badWr);
+    }
+
+    @Override
+    public int postRecv(long fn, long queue, long wr, long badWr) {
+        return InlineOps.call_ppp(MemorySegment.ofAddress(fn), queue, wr, badWr);
+    }
+
+    @Override
+    public int bindMw(long fn, long qp, long mw, long bind) {
+        return InlineOps.call_ppp(MemorySegment.ofAddress(fn), qp, mw, bind);
+    }
+
+    private static long created(MemorySegment object) {
+        return object.address() != 0 ? object.address() : -Ibverbs.errnoOf(-1);
+    }
+
+    @Override
+    public long createQp(long pd, long initAttr) {
+        return created(Ibverbs.ibv_create_qp(MemorySegment.ofAddress(pd), MemorySegment.ofAddress(initAttr)));
+    }
+
+    @Override
+    public long callCreateOp(long fn, long context, long attr) {
+        return created(InlineOps.create(MemorySegment.ofAddress(fn), MemorySegment.ofAddress(context),
+                MemorySegment.ofAddress(attr)));
+    }
+
+    @Override
+    public long qpToQpEx(long qp) {
+        return created(Ibverbs.ibv_qp_to_qp_ex(MemorySegment.ofAddress(qp)));
+    }
+
+    @Override
+    public int modifyQp(long qp, long attr, int mask) {
+        return Ibverbs.failure(Ibverbs.ibv_modify_qp(MemorySegment.ofAddress(qp), MemorySegment.ofAddress(attr), mask));
+    }
+
+    @Override
+    public int queryQp(long qp, long attr, int mask, long initAttr) {
+        return Ibverbs.failure(Ibverbs.ibv_query_qp(MemorySegment.ofAddress(qp), MemorySegment.ofAddress(attr), mask,
+                MemorySegment.ofAddress(initAttr)));
+    }
+
+    @Override
+    public int destroyQp(long qp) {
+        return Ibverbs.failure(Ibverbs.ibv_destroy_qp(MemorySegment.ofAddress(qp)));
+    }
+
+    @Override
+    public int deallocPd(long pd) {
+        return Ibverbs.failure(Ibverbs.ibv_dealloc_pd(MemorySegment.ofAddress(pd)));
+    }
+
+    @Override
+    public int queryDataInOrder(long qp, int op, int flags) {
+        return Ibverbs.ibv_query_qp_data_in_order(MemorySegment.ofAddress(qp), op, flags);
+    }
+
+    @Override
+    public long createSrq(long pd, long initAttr) {
+        return created(Ibverbs.ibv_create_srq(MemorySegment.ofAddress(pd), MemorySegment.ofAddress(initAttr)));
+    }
+
+    @Override
+    public int modifySrq(long srq, long attr, int mask) {
+        return Ibverbs.failure(Ibverbs.ibv_modify_srq(MemorySegment.ofAddress(srq), MemorySegment.ofAddress(attr),
+                mask));
+    }
+
+    @Override
+    public int querySrq(long srq, long attr) {
+        return Ibverbs.failure(Ibverbs.ibv_query_srq(MemorySegment.ofAddress(srq), MemorySegment.ofAddress(attr)));
+    }
+
+    @Override
+    public int destroySrq(long srq) {
+        return Ibverbs.failure(Ibverbs.ibv_destroy_srq(MemorySegment.ofAddress(srq)));
+    }
+
+    @Override
+    public int callSrqNumOp(long fn, long srq, long out) {
+        return InlineOps.get_srq_num(MemorySegment.ofAddress(fn), srq, out);
     }
 }

@@ -91,6 +91,10 @@ public final class Ibverbs {
     static final MethodHandle ibv_query_qp_data_in_order$mh = bind("ibv_query_qp_data_in_order",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
     static final MethodHandle poll$mh = bindLibc("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    static final MethodHandle calloc$mh = LINKER.downcallHandle(LINKER.defaultLookup().find("calloc").orElseThrow(),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle free$mh = LINKER.downcallHandle(LINKER.defaultLookup().find("free").orElseThrow(),
+            FunctionDescriptor.ofVoid(JAVA_LONG));
 
     /** The calling thread's capture segment, reused for every call it makes. */
     static MemorySegment errnoSegment() {
@@ -385,6 +389,24 @@ public final class Ibverbs {
     }
 
     /** {@code poll(2)} on one descriptor. */
+    /** {@code calloc(1, bytes)}: zeroed memory, 16-byte aligned on glibc x86-64, or 0. */
+    public static long calloc(long bytes) {
+        try {
+            return (long) calloc$mh.invokeExact(1L, bytes);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** {@code free(3)}. */
+    public static void free(long address) {
+        try {
+            free$mh.invokeExact(address);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
     public static int poll(MemorySegment fds, long nfds, int timeoutMillis) {
         try {
             return (int) poll$mh.invokeExact(ERRNO.get(), fds, nfds, timeoutMillis);

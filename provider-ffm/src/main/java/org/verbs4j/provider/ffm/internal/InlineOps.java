@@ -44,17 +44,16 @@ public final class InlineOps {
 
     // ---- ibv_context.ops ----
     /*
-     * post_send takes the QP, the WR list and the bad-WR word as plain addresses: the list and the word are the
-     * QP's scratch memory, kept alive by the QP's send lock and destroy order, so the linker need not acquire and
-     * release their shared arena (two atomic operations each) on every post. It is not a critical call: rxe rings
-     * its doorbell with a system call, and hardware providers take the send queue's spinlock.
+     * post_send (and post_recv, post_srq_recv and bind_mw, which share its signature: call_ppp) takes the QP, the
+     * WR list and the bad-WR word as plain addresses: the list and the word are the QP's scratch memory, kept
+     * alive by the QP's posting locks and destroy order, so the linker need not acquire and release their shared
+     * arena (two atomic operations each) on every post. It is not a critical call: rxe rings its doorbell with a
+     * system call, and hardware providers take the send queue's spinlock.
      */
     static final MethodHandle post_send$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
-    static final MethodHandle post_recv$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
     static final MethodHandle poll_cq$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
     static final MethodHandle req_notify_cq$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
     static final MethodHandle alloc_mw$mh = fnErrno(FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
-    static final MethodHandle bind_mw$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
     static final MethodHandle dealloc_mw$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS));
 
     // ---- verbs_context ----
@@ -66,7 +65,7 @@ public final class InlineOps {
     static final MethodHandle alloc_td$mh = create_qp_ex$mh;
     static final MethodHandle alloc_parent_domain$mh = create_qp_ex$mh;
     static final MethodHandle dealloc_td$mh = dealloc_mw$mh;
-    static final MethodHandle get_srq_num$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    static final MethodHandle get_srq_num$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
 
     // ---- ibv_cq_ex ----
     // The ibv_cq_ex ops take the CQ and the poll attributes as addresses: the CQ is the library's (global scope),
@@ -112,21 +111,12 @@ public final class InlineOps {
             JAVA_BYTE, JAVA_BYTE));
 
     /**
-     * {@code ops.post_send}: (qp, wr, bad_wr) to an errno; {@code wr} and {@code badWr} are the addresses of
-     * memory the caller keeps alive across the call.
+     * {@code ops.post_send}, {@code post_recv}, {@code post_srq_recv} and {@code bind_mw}: three pointers to an
+     * errno, each passed as the address of memory the caller keeps alive across the call.
      */
-    public static int post_send(MemorySegment fn, MemorySegment qp, long wr, long badWr) {
+    public static int call_ppp(MemorySegment fn, long a, long b, long c) {
         try {
-            return (int) post_send$mh.invokeExact(fn, qp.address(), wr, badWr);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    /** {@code post_recv} and {@code post_srq_recv}: same signature. */
-    public static int post_recv(MemorySegment fn, MemorySegment qp, MemorySegment wr, MemorySegment badWr) {
-        try {
-            return (int) post_recv$mh.invokeExact(fn, qp, wr, badWr);
+            return (int) post_send$mh.invokeExact(fn, a, b, c);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -151,14 +141,6 @@ public final class InlineOps {
     public static MemorySegment alloc_mw(MemorySegment fn, MemorySegment pd, int type) {
         try {
             return (MemorySegment) alloc_mw$mh.invokeExact(fn, Ibverbs.errnoSegment(), pd, type);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int bind_mw(MemorySegment fn, MemorySegment qp, MemorySegment mw, MemorySegment bind) {
-        try {
-            return (int) bind_mw$mh.invokeExact(fn, qp, mw, bind);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -202,7 +184,7 @@ public final class InlineOps {
         }
     }
 
-    public static int get_srq_num(MemorySegment fn, MemorySegment srq, MemorySegment out) {
+    public static int get_srq_num(MemorySegment fn, long srq, long out) {
         try {
             return (int) get_srq_num$mh.invokeExact(fn, srq, out);
         } catch (Throwable t) {

@@ -89,7 +89,10 @@ public interface Ibverbs {
     @SaveError
     int ibv_destroy_srq(long srq);
 
-    @IgnoreError
+    @SaveError
+    long ibv_create_qp(long pd, long qpInitAttr);
+
+    @SaveError
     long ibv_qp_to_qp_ex(long qp);
 
     @SaveError

@@ -99,4 +99,150 @@ public final class JnrIbverbsBinding implements IbverbsBinding {
             NativeMemory.free(out);
         }
     }
+
+    // ---- nqp: queue pairs and shared receive queues
+
+    @Override
+    public long getLong(long address) {
+        return NativeMemory.getLong(address);
+    }
+
+    @Override
+    public void putLong(long address, long value) {
+        NativeMemory.putLong(address, value);
+    }
+
+    @Override
+    public short getShort(long address) {
+        return (short) NativeMemory.getU16(address);
+    }
+
+    @Override
+    public void putShort(long address, short value) {
+        NativeMemory.putShort(address, value);
+    }
+
+    @Override
+    public byte getByte(long address) {
+        return NativeMemory.getByte(address);
+    }
+
+    @Override
+    public void putByte(long address, byte value) {
+        NativeMemory.putByte(address, value);
+    }
+
+    @Override
+    public void getBytes(long address, byte[] into) {
+        NativeMemory.getBytes(address, into, 0, into.length);
+    }
+
+    @Override
+    public void putBytes(long address, byte[] from) {
+        NativeMemory.putBytes(address, from, 0, from.length);
+    }
+
+    @Override
+    public long allocate(long bytes) {
+        return NativeMemory.allocate(bytes);
+    }
+
+    @Override
+    public void free(long address) {
+        NativeMemory.free(address);
+    }
+
+    @Override
+    public int postSend(long fn, long qp, long wr, long badWr) {
+        return InlineVerbs.callPPP(fn, qp, wr, badWr);
+    }
+
+    @Override
+    public int postRecv(long fn, long queue, long wr, long badWr) {
+        return InlineVerbs.callPPP(fn, queue, wr, badWr);
+    }
+
+    @Override
+    public int bindMw(long fn, long qp, long mw, long bind) {
+        return InlineVerbs.callPPP(fn, qp, mw, bind);
+    }
+
+    /** A made object's address, or the errno its exported verb left negated. */
+    private long created(long object) {
+        if (object != 0) {
+            return object;
+        }
+        int e = libs.lastErrno();
+        return -(e != 0 ? e : Errno.EINVAL);
+    }
+
+    @Override
+    public long createQp(long pd, long initAttr) {
+        return created(libs.ibverbs().ibv_create_qp(pd, initAttr));
+    }
+
+    @Override
+    public long callCreateOp(long fn, long context, long attr) {
+        long object = InlineVerbs.createPP(fn, context, attr);
+        if (object != 0) {
+            return object;
+        }
+        int e = InlineVerbs.lastErrno();
+        return -(e != 0 ? e : Errno.EINVAL);
+    }
+
+    @Override
+    public long qpToQpEx(long qp) {
+        return created(libs.ibverbs().ibv_qp_to_qp_ex(qp));
+    }
+
+    @Override
+    public int modifyQp(long qp, long attr, int mask) {
+        return failure(libs.ibverbs().ibv_modify_qp(qp, attr, mask));
+    }
+
+    @Override
+    public int queryQp(long qp, long attr, int mask, long initAttr) {
+        return failure(libs.ibverbs().ibv_query_qp(qp, attr, mask, initAttr));
+    }
+
+    @Override
+    public int destroyQp(long qp) {
+        return failure(libs.ibverbs().ibv_destroy_qp(qp));
+    }
+
+    @Override
+    public int deallocPd(long pd) {
+        return failure(libs.ibverbs().ibv_dealloc_pd(pd));
+    }
+
+    @Override
+    public int queryDataInOrder(long qp, int op, int flags) {
+        return libs.ibverbs().ibv_query_qp_data_in_order(qp, op, flags);
+    }
+
+    @Override
+    public long createSrq(long pd, long initAttr) {
+        return created(libs.ibverbs().ibv_create_srq(pd, initAttr));
+    }
+
+    @Override
+    public int modifySrq(long srq, long attr, int mask) {
+        return failure(libs.ibverbs().ibv_modify_srq(srq, attr, mask));
+    }
+
+    @Override
+    public int querySrq(long srq, long attr) {
+        return failure(libs.ibverbs().ibv_query_srq(srq, attr));
+    }
+
+    @Override
+    public int destroySrq(long srq) {
+        return failure(libs.ibverbs().ibv_destroy_srq(srq));
+    }
+
+    @Override
+    public int callSrqNumOp(long fn, long srq, long out) {
+        return InlineVerbs.callPP(fn, srq, out);
+    }
 }

@@ -2,7 +2,9 @@ package org.verbs4j.provider.nativecommon.internal;
 
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
+import org.verbs4j.QpInitAttributes;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AbstractWrSession;
 
 /**
  * What the shared native objects ({@link NativeMemoryRegion}, {@link NativeMemoryWindow},
@@ -61,4 +63,65 @@ public interface NativeContextSupport extends Context {
      * @return it, or null if no live CQ of this context has that address
      */
     CompletionQueue completionQueueAt(long cq);
+
+    // ---- nqp: what NativeQueuePair, NativeSharedReceiveQueue and NativeQueuePairs need of the context
+
+    /** {@return the {@code struct ibv_context *}; the caller checks that the context is open} */
+    long contextHandle();
+
+    /** {@return the rdma-core release of the loaded libibverbs (44 on Debian 12), 0 if unknown} */
+    int rdmaCoreVersion();
+
+    /** {@return {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, 0 without the extended query} */
+    long deviceCapFlagsEx();
+
+    /** {@return whether the device offloads IP checksums, so that sends may carry {@code IP_CSUM}} */
+    boolean ipCsum();
+
+    /**
+     * Refuses a port number the device does not have.
+     *
+     * @param portNum the port
+     * @throws IllegalArgumentException if it is not 1 to the device's port count
+     */
+    void checkPort(int portNum);
+
+    /**
+     * A completion queue argument of this context.
+     *
+     * @param cq the argument
+     * @param what what it is, for the exception
+     * @return it, as its object
+     * @throws IllegalArgumentException if it is not a CQ of this provider
+     * @throws IllegalStateException if it is closed or belongs to another context
+     */
+    AbstractVerbsObject siblingCq(Object cq, String what);
+
+    /**
+     * The {@code struct ibv_cq *} of a CQ {@link #siblingCq} gave.
+     *
+     * @param cq the CQ
+     * @return its address
+     */
+    long cqHandle(AbstractVerbsObject cq);
+
+    /**
+     * Makes the WR session of a QP created with {@code sendOps}.
+     *
+     * @param qp the QP
+     * @param qpx its {@code struct ibv_qp_ex *}
+     * @param init the granted attributes
+     * @param scratch the QP's scratch memory
+     * @return the session
+     * @throws org.verbs4j.VerbsException if the library gives no builder for a requested opcode
+     */
+    AbstractWrSession newWrSession(NativeQueuePair qp, long qpx, QpInitAttributes init, NativeScratch scratch);
+
+    /**
+     * The QP side of a session {@link #newWrSession} made.
+     *
+     * @param session the session
+     * @return its control
+     */
+    AbstractWrSession.Control wrSessionControl(AbstractWrSession session);
 }

@@ -41,10 +41,12 @@ import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
+import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_comp_channel;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mr;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.RegionTable;
 
 /**
@@ -60,6 +62,7 @@ class NativeObjectModelTest {
     private static final long CHANNEL = 0x5000;
     private static final long DEALLOC_MW = 0xd1;
     private static final long DEALLOC_TD = 0xd2;
+    static final long CONTEXT_HANDLE = 0xc0;
 
     private final Binding binding = new Binding();
     private final FakeContext context = new FakeContext(binding);
@@ -213,7 +216,7 @@ class NativeObjectModelTest {
     }
 
     /** Native memory as a map of 32-bit fields, and every call recorded. */
-    private static final class Binding implements IbverbsBinding {
+    static final class Binding implements IbverbsBinding {
         final Map<Long, Integer> memory = new HashMap<>();
         final List<String> calls = new ArrayList<>();
         int writes;
@@ -268,10 +271,184 @@ class NativeObjectModelTest {
             call("getAndAckCqEvent " + channel);
             return eventCq;
         }
+
+        // ---- nqp: queue pairs and shared receive queues. 64-bit fields are a map of their own; 8- and 16-bit
+        // ones share the 32-bit map. A create verb answers nextObject, or -failWith when it is set.
+        final Map<Long, Long> longs = new HashMap<>();
+        long nextObject;
+        /** What the next posts answer (0 once empty), and the WR address a failed one stores in bad_wr. */
+        final java.util.ArrayDeque<Integer> postResults = new java.util.ArrayDeque<>();
+        long badWrAt;
+        /** The length of each posted list, followed from its first WR through {@code next}. */
+        final List<Integer> postedLengths = new ArrayList<>();
+        int queryQpResult;
+
+        @Override
+        public long getLong(long address) {
+            return longs.getOrDefault(address, 0L);
+        }
+
+        @Override
+        public void putLong(long address, long value) {
+            writes++;
+            longs.put(address, value);
+        }
+
+        @Override
+        public short getShort(long address) {
+            return (short) getInt(address);
+        }
+
+        @Override
+        public void putShort(long address, short value) {
+            putInt(address, value);
+        }
+
+        @Override
+        public byte getByte(long address) {
+            return (byte) getInt(address);
+        }
+
+        @Override
+        public void putByte(long address, byte value) {
+            putInt(address, value);
+        }
+
+        @Override
+        public void getBytes(long address, byte[] into) {
+            for (int i = 0; i < into.length; i++) {
+                into[i] = getByte(address + i);
+            }
+        }
+
+        @Override
+        public void putBytes(long address, byte[] from) {
+            for (int i = 0; i < from.length; i++) {
+                putByte(address + i, from[i]);
+            }
+        }
+
+        /** Fake addresses, never touched: this binding's memory is the maps. */
+        private long nextFree = 0x100_0000;
+        final List<Long> freed = new ArrayList<>();
+
+        @Override
+        public long allocate(long bytes) {
+            long a = nextFree;
+            nextFree += (bytes + 15) & ~15L;
+            return a;
+        }
+
+        @Override
+        public void free(long address) {
+            freed.add(address);
+        }
+
+        private int post(String what, long wr, long badWr, long nextOffset) {
+            calls.add(what + " " + wr);
+            int n = 0;
+            for (long at = wr; at != 0 && n < 1000; at = getLong(at + nextOffset)) {
+                n++;
+            }
+            postedLengths.add(n);
+            Integer result = postResults.poll();
+            if (result != null && result != 0) {
+                putLong(badWr, badWrAt);
+                return result;
+            }
+            return 0;
+        }
+
+        @Override
+        public int postSend(long fn, long qp, long wr, long badWr) {
+            return post("postSend " + fn + " " + qp, wr, badWr, QpStructs.ibv_send_wr.next$off);
+        }
+
+        @Override
+        public int postRecv(long fn, long queue, long wr, long badWr) {
+            return post("postRecv " + fn + " " + queue, wr, badWr, QpStructs.ibv_recv_wr.next$off);
+        }
+
+        @Override
+        public int bindMw(long fn, long qp, long mw, long bind) {
+            return call("bindMw " + fn + " " + qp + " " + mw);
+        }
+
+        private long create(String what) {
+            calls.add(what);
+            return failWith != 0 ? -failWith : nextObject;
+        }
+
+        @Override
+        public long createQp(long pd, long initAttr) {
+            return create("createQp " + pd);
+        }
+
+        @Override
+        public long callCreateOp(long fn, long context, long attr) {
+            return create("callCreateOp " + fn + " " + context);
+        }
+
+        @Override
+        public long qpToQpEx(long qp) {
+            return create("qpToQpEx " + qp);
+        }
+
+        @Override
+        public int modifyQp(long qp, long attr, int mask) {
+            return call("modifyQp " + qp + " " + mask);
+        }
+
+        @Override
+        public int queryQp(long qp, long attr, int mask, long initAttr) {
+            calls.add("queryQp " + qp + " " + mask);
+            return queryQpResult;
+        }
+
+        @Override
+        public int destroyQp(long qp) {
+            return call("destroyQp " + qp);
+        }
+
+        @Override
+        public int deallocPd(long pd) {
+            return call("deallocPd " + pd);
+        }
+
+        @Override
+        public int queryDataInOrder(long qp, int op, int flags) {
+            calls.add("queryDataInOrder " + qp + " " + op + " " + flags);
+            return 1;
+        }
+
+        @Override
+        public long createSrq(long pd, long initAttr) {
+            return create("createSrq " + pd);
+        }
+
+        @Override
+        public int modifySrq(long srq, long attr, int mask) {
+            return call("modifySrq " + srq + " " + mask);
+        }
+
+        @Override
+        public int querySrq(long srq, long attr) {
+            return call("querySrq " + srq);
+        }
+
+        @Override
+        public int destroySrq(long srq) {
+            return call("destroySrq " + srq);
+        }
+
+        @Override
+        public int callSrqNumOp(long fn, long srq, long out) {
+            return call("callSrqNumOp " + fn + " " + srq);
+        }
     }
 
     /** A context with no device behind it: the ops, the table of tracked objects and the CQs by address. */
-    private static final class FakeContext extends AbstractVerbsObject implements NativeContextSupport {
+    static final class FakeContext extends AbstractVerbsObject implements NativeContextSupport {
         final Binding binding;
         final Map<Long, NativeKind> tracked = new HashMap<>();
         final Map<Long, CompletionQueue> cqs = new HashMap<>();
@@ -289,7 +466,8 @@ class NativeObjectModelTest {
 
         @Override
         public long contextOp(long opsOffset) {
-            return opsOffset == ContextStructs.ibv_context.ops$dealloc_mw$off ? DEALLOC_MW : 0;
+            // The other ops are named by their offset, so that a test sees which one was called.
+            return opsOffset == ContextStructs.ibv_context.ops$dealloc_mw$off ? DEALLOC_MW : 0x10000 + opsOffset;
         }
 
         @Override
@@ -366,10 +544,103 @@ class NativeObjectModelTest {
         public AsyncEvent pollAsyncEvent(long timeout, TimeUnit unit) {
             throw new UnsupportedOperationException();
         }
+
+        // ---- nqp: what the shared QPs and SRQs need of the context
+
+        @Override
+        public long contextHandle() {
+            return CONTEXT_HANDLE;
+        }
+
+        @Override
+        public int rdmaCoreVersion() {
+            return 44;
+        }
+
+        @Override
+        public long deviceCapFlagsEx() {
+            return 0;
+        }
+
+        @Override
+        public boolean ipCsum() {
+            return false;
+        }
+
+        @Override
+        public void checkPort(int portNum) {
+            if (portNum != 1) {
+                throw new IllegalArgumentException("the fake device has port 1, not " + portNum);
+            }
+        }
+
+        @Override
+        public AbstractVerbsObject siblingCq(Object cq, String what) {
+            return sibling(cq, FakeCq.class, what);
+        }
+
+        @Override
+        public long cqHandle(AbstractVerbsObject cq) {
+            return ((FakeCq) cq).handle;
+        }
+
+        @Override
+        public AbstractWrSession newWrSession(NativeQueuePair qp, long qpx, QpInitAttributes init,
+                                              NativeScratch scratch) {
+            throw new UnsupportedOperationException("no WR session in these tests");
+        }
+
+        @Override
+        public AbstractWrSession.Control wrSessionControl(AbstractWrSession session) {
+            throw new UnsupportedOperationException("no WR session in these tests");
+        }
+    }
+
+    /** A completion queue that is only an address. */
+    static final class FakeCq extends AbstractVerbsObject implements CompletionQueue {
+        final long handle;
+        private final FakeContext context;
+
+        FakeCq(FakeContext context, long handle) {
+            super("CompletionQueue", context);
+            this.context = context;
+            this.handle = handle;
+            register();
+        }
+
+        @Override
+        protected int destroy() {
+            return 0;
+        }
+
+        @Override
+        public FakeContext context() {
+            return context;
+        }
+
+        @Override
+        public int capacity() {
+            return 16;
+        }
+
+        @Override
+        public CompletionChannel channel() {
+            return null;
+        }
+
+        @Override
+        public int poll(WorkCompletionBatch batch) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void requestNotify(boolean solicitedOnly) {
+            throw new UnsupportedOperationException();
+        }
     }
 
     /** A protection domain that only owns the objects made in it. */
-    private static final class FakePd extends AbstractVerbsObject implements ProtectionDomain {
+    static final class FakePd extends AbstractVerbsObject implements ProtectionDomain {
         final RegionTable regions = new RegionTable();
         private final FakeContext context;
 

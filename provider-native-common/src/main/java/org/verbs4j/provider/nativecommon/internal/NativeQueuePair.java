@@ -1,0 +1,401 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import java.util.List;
+import java.util.Objects;
+import org.verbs4j.DataInOrder;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.MwType;
+import org.verbs4j.PostRecvException;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpAttrMask;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpState;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.RecvWr;
+import org.verbs4j.SendWr;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.WrSession;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw_bind;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_attr;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AbstractWrSession;
+import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.spi.support.RegionTable;
+
+/**
+ * A queue pair, {@code struct ibv_qp}, of either native provider, and its {@code ibv_qp_ex} when created with
+ * {@code sendOps}. Its state is {@code ibv_qp.state}, which libibverbs updates at every successful modify and
+ * query (rdma_cm's included). {@code postSend} goes through {@link NativeSendPoster}, {@code postRecv} through
+ * {@link NativeRecvPoster} (unless the QP receives through an SRQ), and {@link #startWr()} opens the provider's
+ * WR session. Created by {@link NativeQueuePairs}.
+ *
+ * <p>The destroy verb runs under the QP's monitor and both posting locks and marks the QP closed before it
+ * lets them go, so a post, a modify or a query checks {@link #checkOpen()} again once it holds its lock,
+ * instead of calling into a destroyed QP or its freed scratch memory.
+ *
+ * @see "ibv_create_qp(3), ibv_modify_qp(3), ibv_query_qp(3), ibv_post_send(3), ibv_post_recv(3)"
+ */
+public final class NativeQueuePair extends AbstractVerbsObject implements QueuePair {
+    private static final int QUERY_MASK = QpAttrMask.ALL & ~QpAttrMask.RATE_LIMIT;
+
+    private final NativeContextSupport context;
+    private final IbverbsBinding binding;
+    private final ProtectionDomain pd;
+    private final long handle;
+    /** The parent domain pairing the PD with the thread domain, or 0; deallocated after the QP. */
+    private final long parentDomain;
+    private final QpInitAttributes init;
+    private final QpType type;
+    private final int qpNum;
+    private final NativeScratch scratch;
+    private final NativeSendPoster sendPoster;
+    private final NativeRecvPoster recvPoster;
+    /** {@code struct ibv_mw_bind} for {@link #bindMw}, used under the send lock. */
+    private final long mwBind;
+    private final long bindMwOp;
+    private final AbstractWrSession session;
+    private final AbstractWrSession.Control sessionControl;
+    private final Object sendLock = new Object();
+    private final Object recvLock = new Object();
+
+    <C extends AbstractVerbsObject & NativeContextSupport, P extends AbstractVerbsObject & ProtectionDomain>
+            NativeQueuePair(C context, P pd, RegionTable regions, long qp, long qpx, long parentDomain,
+                            QpInitAttributes init, AbstractVerbsObject sendCq, AbstractVerbsObject recvCq,
+                            NativeSharedReceiveQueue srq, NativeThreadDomain td) {
+        super("QueuePair", context);
+        this.context = context;
+        this.binding = context.binding();
+        this.pd = pd;
+        this.handle = qp;
+        this.parentDomain = parentDomain;
+        this.init = init;
+        this.type = init.type();
+        this.qpNum = binding.getInt(qp + ibv_qp.qp_num$off);
+        this.scratch = new NativeScratch(binding, this);
+        try {
+            this.sendPoster = new NativeSendPoster(context, scratch, regions, type, init.cap());
+            this.recvPoster = srq != null ? null : new NativeRecvPoster(binding, scratch, "ibv_post_recv",
+                    context.contextOp(ibv_context.ops$post_recv$off), init.cap().maxRecvWr(),
+                    init.cap().maxRecvSge());
+            this.mwBind = scratch.allocate(ibv_mw_bind.SIZEOF);
+            this.bindMwOp = context.contextOp(ibv_context.ops$bind_mw$off);
+            this.session = qpx == 0 ? null : context.newWrSession(this, qpx, init, scratch);
+            this.sessionControl = session == null ? null : context.wrSessionControl(session);
+        } catch (RuntimeException e) {
+            scratch.free();
+            throw e;
+        }
+        dependOn(pd);
+        dependOn(sendCq);
+        dependOn(recvCq);
+        if (srq != null) {
+            dependOn(srq);
+        }
+        if (td != null) {
+            dependOn(td);
+        }
+        context.track(NativeKind.QP, qp, this);
+        if (parentDomain != 0) {
+            context.track(NativeKind.PARENT_DOMAIN, parentDomain, this);
+        }
+        try {
+            register();
+        } catch (RuntimeException e) {
+            // The context is closing: the factory destroys the QP, so the context must not.
+            context.untrack(NativeKind.QP, qp, this);
+            if (parentDomain != 0) {
+                context.untrack(NativeKind.PARENT_DOMAIN, parentDomain, this);
+            }
+            scratch.free();
+            throw e;
+        }
+    }
+
+    /** {@return the context it belongs to} */
+    public NativeContextSupport nativeContext() {
+        return context;
+    }
+
+    /** {@return the {@code struct ibv_qp *}; the caller checks that the QP is open} */
+    public long handle() {
+        return handle;
+    }
+
+    /**
+     * The API's state for a value of {@code enum ibv_qp_state}.
+     *
+     * @param s the value
+     * @return the state; {@link QpState#UNKNOWN} for a value outside the enum
+     */
+    static QpState stateOf(int s) {
+        return s >= 0 && s <= 7 ? QpState.of(s) : QpState.UNKNOWN;
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        checkOpen();
+        return pd;
+    }
+
+    @Override
+    public QpType type() {
+        checkOpen();
+        return type;
+    }
+
+    @Override
+    public int qpNum() {
+        checkOpen();
+        return qpNum;
+    }
+
+    @Override
+    public synchronized QpState state() {
+        checkOpen();
+        return stateOf(binding.getInt(handle + ibv_qp.state$off));
+    }
+
+    /**
+     * Whether the send queue takes work in the state last set or seen (RTS, SQD, SQE or ERR). Called under
+     * the send lock or inside the WR session, which the destroy verb waits for.
+     *
+     * @return whether it does
+     */
+    public boolean sendQueueReady() {
+        int s = binding.getInt(handle + ibv_qp.state$off);
+        return s >= QpState.RTS.value() && s <= QpState.ERR.value();
+    }
+
+    @Override
+    public QpInitAttributes initAttributes() {
+        checkOpen();
+        return init;
+    }
+
+    @Override
+    public synchronized void modify(QpAttributes attributes) {
+        checkOpen();
+        Arguments.modifyAttributes(attributes);
+        int mask = attributes.mask();
+        if ((mask & QpAttrMask.PORT) != 0) {
+            context.checkPort(attributes.port());
+        }
+        if ((mask & QpAttrMask.AV) != 0) {
+            context.checkPort(attributes.ahAttr().portNum());
+        }
+        if ((mask & QpAttrMask.ALT_PATH) != 0) {
+            context.checkPort(attributes.altPort());
+        }
+        try (TempMemory a = new TempMemory(binding)) {
+            long attr = a.allocate(ibv_qp_attr.SIZEOF);
+            NativeQpAttrs.writeQpAttr(binding, attr, attributes);
+            QpState from = stateOf(binding.getInt(handle + ibv_qp.state$off));
+            int errno = binding.modifyQp(handle, attr, mask);
+            if (errno != 0) {
+                throw new VerbsException("ibv_modify_qp", errno, from + " -> " + attributes.state() + ", mask "
+                        + QpAttrMask.toString(mask));
+            }
+        }
+    }
+
+    @Override
+    public synchronized QpAttributes query() {
+        checkOpen();
+        try (TempMemory a = new TempMemory(binding)) {
+            long attr = a.allocate(ibv_qp_attr.SIZEOF);
+            long initAttr = a.allocate(ibv_qp_init_attr.SIZEOF);
+            int errno = binding.queryQp(handle, attr, QUERY_MASK, initAttr);
+            if (errno != 0) {
+                throw new VerbsException("ibv_query_qp", errno, null);
+            }
+            return NativeQpAttrs.readQpAttr(binding, attr, QUERY_MASK);
+        }
+    }
+
+    @Override
+    public void postRecv(RecvWr wr) {
+        checkReceiver();
+        Objects.requireNonNull(wr, "wr");
+        synchronized (recvLock) {
+            checkReceiveState();
+            recvPoster.post(handle, wr);
+        }
+    }
+
+    @Override
+    public void postRecv(List<RecvWr> wrs) {
+        checkReceiver();
+        Objects.requireNonNull(wrs, "wrs");
+        synchronized (recvLock) {
+            checkReceiveState();
+            recvPoster.post(handle, wrs);
+        }
+    }
+
+    private void checkReceiver() {
+        checkOpen();
+        if (recvPoster == null) {
+            throw new IllegalStateException("this QP receives through its SRQ; post receives to the SRQ");
+        }
+    }
+
+    /** Under the receive lock: the QP is open, and takes receives from INIT on (IBA 10.3.1). */
+    private void checkReceiveState() {
+        checkOpen();
+        if (binding.getInt(handle + ibv_qp.state$off) == QpState.RESET.value()) {
+            // Not every provider library checks it.
+            throw new PostRecvException("ibv_post_recv", Errno.EINVAL, 0,
+                    "the QP is in RESET; receives are posted from INIT on");
+        }
+    }
+
+    /** Refuses a send-queue verb inside this thread's open WR session (see AbstractWrSession). */
+    private void checkNotInSession() {
+        if (sessionControl != null) {
+            sessionControl.checkNotOpenInThisThread();
+        }
+    }
+
+    @Override
+    public void postSend(SendWr wr) {
+        checkOpen();
+        Objects.requireNonNull(wr, "wr");
+        checkNotInSession();
+        synchronized (sendLock) {
+            checkOpen();
+            sendPoster.post(handle, sendQueueReady(), wr);
+        }
+    }
+
+    @Override
+    public void postSend(List<SendWr> wrs) {
+        checkOpen();
+        Objects.requireNonNull(wrs, "wrs");
+        int size = wrs.size();
+        for (int i = 0; i < size; i++) {
+            Objects.requireNonNull(wrs.get(i), "wrs element");
+        }
+        checkNotInSession();
+        synchronized (sendLock) {
+            checkOpen();
+            // The QP's state is read once per post: a modify racing with it takes effect before or after.
+            sendPoster.post(handle, sendQueueReady(), wrs);
+        }
+    }
+
+    @Override
+    public WrSession startWr() {
+        checkOpen();
+        if (session == null) {
+            throw new IllegalStateException("this QP was created without sendOps; it has no WR session");
+        }
+        sessionControl.open();
+        return session;
+    }
+
+    @Override
+    public int bindMw(MemoryWindow mw, long wrId, int sendFlags, MwBindInfo bindInfo) {
+        checkOpen();
+        checkNotInSession();
+        Objects.requireNonNull(mw, "mw");
+        Objects.requireNonNull(bindInfo, "bindInfo");
+        if (!(mw instanceof NativeMemoryWindow w) || w.nativeContext() != context) {
+            throw new IllegalArgumentException("the memory window belongs to another context or provider");
+        }
+        w.checkOpen();
+        if (w.type() != MwType.TYPE_1) {
+            throw new IllegalArgumentException("bindMw binds type 1 windows; bind a type 2 window in a WrSession");
+        }
+        if (!(bindInfo.mr() instanceof NativeMemoryRegion mr) || mr.nativeContext() != context) {
+            throw new IllegalArgumentException("the bind info's region belongs to another context or provider");
+        }
+        mr.checkOpen();
+        if (mr.pd() != w.pd()) {
+            throw new VerbsException("ibv_bind_mw", Errno.EPERM, "the window and the region are in different PDs");
+        }
+        String outside = Arguments.bindRange(bindInfo);
+        if (outside != null) {
+            throw new VerbsException("ibv_bind_mw", Errno.EINVAL, outside);
+        }
+        int rc;
+        synchronized (sendLock) {
+            checkOpen();
+            IbverbsBinding b = binding;
+            b.putLong(mwBind + ibv_mw_bind.wr_id$off, wrId);
+            b.putInt(mwBind + ibv_mw_bind.send_flags$off, sendFlags);
+            b.putLong(mwBind + ibv_mw_bind.bind_info$mr$off, mr.handle());
+            b.putLong(mwBind + ibv_mw_bind.bind_info$addr$off, bindInfo.addr());
+            b.putLong(mwBind + ibv_mw_bind.bind_info$length$off, bindInfo.length());
+            b.putInt(mwBind + ibv_mw_bind.bind_info$mw_access_flags$off, bindInfo.mwAccessFlags());
+            rc = b.bindMw(bindMwOp, handle, w.handle(), mwBind);
+        }
+        if (rc != 0) {
+            throw new VerbsException("ibv_bind_mw", rc < 0 ? -rc : rc, null);
+        }
+        w.boundTo(bindInfo.length() > 0 ? mr : null);
+        return w.rkey();
+    }
+
+    @Override
+    public synchronized int queryDataInOrder(WrOpcode op, int flags) {
+        checkOpen();
+        if (!Arguments.dataInOrderQuery(op, flags)) {
+            return 0;
+        }
+        int capsMask = DataInOrder.WHOLE_MSG.bit() | DataInOrder.ALIGNED_128_BYTES.bit();
+        if (context.rdmaCoreVersion() >= 50) {
+            int r = binding.queryDataInOrder(handle, op.value(), flags);
+            return flags == 0 ? (r == 1 ? 1 : 0) : r & capsMask;
+        }
+        // rdma-core before 50 takes only flags 0, whose answer is the WHOLE_MSG bit of RETURN_CAPS.
+        boolean whole = binding.queryDataInOrder(handle, op.value(), 0) == 1;
+        if (flags == 0) {
+            return whole ? 1 : 0;
+        }
+        return whole ? DataInOrder.WHOLE_MSG.bit() : 0;
+    }
+
+    @Override
+    protected AbstractWrSession wrSession() {
+        return session;
+    }
+
+    @Override
+    protected int destroy() {
+        // Both posting locks: no post runs inside the destroy verb, and none starts after it.
+        synchronized (sendLock) {
+            synchronized (recvLock) {
+                int errno = binding.destroyQp(handle);
+                if (errno == 0) {
+                    // Still under both posting locks: a post that waited for them finds the QP closed.
+                    markClosed();
+                }
+                return errno;
+            }
+        }
+    }
+
+    @Override
+    protected void afterDestroy() {
+        context.untrack(NativeKind.QP, handle, this);
+        scratch.free();
+        if (parentDomain != 0) {
+            binding.deallocPd(parentDomain);
+            context.untrack(NativeKind.PARENT_DOMAIN, parentDomain, this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NativeQueuePair[" + type + ", qpn=0x" + Integer.toHexString(qpNum) + (isClosed() ? ", closed" : "")
+                + "]";
+    }
+}

@@ -1,0 +1,241 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import java.util.Objects;
+import org.verbs4j.Errno;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpAttrMask;
+import org.verbs4j.QpCapabilities;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.SharedReceiveQueue;
+import org.verbs4j.SrqInitAttributes;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.nativecommon.IbverbsDeviceFacts;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_parent_domain_init_attr;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_attr;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr_ex;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_init_attr;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.RegionTable;
+
+/**
+ * Creates the QPs and SRQs of a protection domain, for either native provider: the argument checks, the
+ * capability checks {@code ibv_wr_post(3)} asks of creation, the parent domain that attaches a thread domain,
+ * and the sizes the device granted.
+ *
+ * @see "ibv_create_qp_ex(3), ibv_create_srq(3), ibv_alloc_parent_domain(3)"
+ */
+public final class NativeQueuePairs {
+    private static final int IBV_QP_INIT_ATTR_PD = 1;
+    private static final int IBV_QP_INIT_ATTR_MAX_TSO_HEADER = 1 << 3;
+    private static final int IBV_QP_INIT_ATTR_SEND_OPS_FLAGS = 1 << 6;
+
+    private NativeQueuePairs() {}
+
+    /**
+     * {@code ProtectionDomain.createQp}: a QP in {@code pd}.
+     *
+     * @param <C> the provider's context
+     * @param <P> the provider's protection domain
+     * @param context the PD's context
+     * @param pd the PD
+     * @param pdHandle its {@code struct ibv_pd *}
+     * @param regions its live regions, for inline data
+     * @param a the requested attributes
+     * @return the QP, with the granted sizes in its {@code initAttributes()}
+     * @throws IllegalArgumentException for a CQ, SRQ or thread domain of another context or provider, or a
+     *     {@code sendOps} opcode not valid on the QP type
+     * @throws IllegalStateException if the PD is closed
+     * @throws VerbsException {@code EOPNOTSUPP} for what the library or device cannot run, or the errno of
+     *     the creation
+     */
+    public static <C extends AbstractVerbsObject & NativeContextSupport,
+            P extends AbstractVerbsObject & ProtectionDomain> QueuePair createQp(C context, P pd, long pdHandle,
+                                                                                  RegionTable regions,
+                                                                                  QpInitAttributes a) {
+        pd.checkOpen();
+        Objects.requireNonNull(a, "attributes");
+        AbstractVerbsObject sendCq = context.siblingCq(a.sendCq(), "the send CQ");
+        AbstractVerbsObject recvCq = context.siblingCq(a.recvCq(), "the receive CQ");
+        NativeSharedReceiveQueue srq = a.srq() == null ? null
+                : context.sibling(a.srq(), NativeSharedReceiveQueue.class, "the SRQ");
+        NativeThreadDomain td = a.threadDomain() == null ? null
+                : context.sibling(a.threadDomain(), NativeThreadDomain.class, "the thread domain");
+        checkSendOps(context, a);
+        IbverbsBinding b = context.binding();
+        long parentDomain = td == null ? 0 : allocParentDomain(context, pdHandle, td.handle());
+        long qp = 0;
+        try (TempMemory temp = new TempMemory(b)) {
+            long attr = temp.allocate(ibv_qp_init_attr_ex.SIZEOF);
+            b.putLong(attr + ibv_qp_init_attr_ex.send_cq$off, context.cqHandle(sendCq));
+            b.putLong(attr + ibv_qp_init_attr_ex.recv_cq$off, context.cqHandle(recvCq));
+            b.putLong(attr + ibv_qp_init_attr_ex.srq$off, srq == null ? 0 : srq.handle());
+            QpCapabilities cap = a.cap();
+            long capAt = attr + ibv_qp_init_attr_ex.cap$off;
+            NativeQpAttrs.writeCap(b, capAt, srq == null ? cap
+                    : new QpCapabilities(cap.maxSendWr(), 0, cap.maxSendSge(), 0, cap.maxInlineData()));
+            b.putInt(attr + ibv_qp_init_attr_ex.qp_type$off, a.type().value());
+            b.putInt(attr + ibv_qp_init_attr_ex.sq_sig_all$off, a.sqSigAll() ? 1 : 0);
+            int compMask = IBV_QP_INIT_ATTR_PD;
+            if (!a.sendOps().isEmpty()) {
+                compMask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+                b.putLong(attr + ibv_qp_init_attr_ex.send_ops_flags$off, WrOpcode.sendOpsFlags(a.sendOps()));
+            }
+            if (a.maxTsoHeader() > 0) {
+                compMask |= IBV_QP_INIT_ATTR_MAX_TSO_HEADER;
+                b.putShort(attr + ibv_qp_init_attr_ex.max_tso_header$off, (short) a.maxTsoHeader());
+            }
+            b.putInt(attr + ibv_qp_init_attr_ex.comp_mask$off, compMask);
+            long domain = parentDomain != 0 ? parentDomain : pdHandle;
+            b.putLong(attr + ibv_qp_init_attr_ex.pd$off, domain);
+            if (compMask == IBV_QP_INIT_ATTR_PD) {
+                // What the header's ibv_create_qp_ex does for a plain request.
+                qp = b.createQp(domain, attr);
+            } else {
+                long op = context.verbsContextOp(verbs_context.create_qp_ex$off);
+                if (op == 0) {
+                    throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
+                            "the device has no extended QP creation (sendOps)");
+                }
+                qp = b.callCreateOp(op, context.contextHandle(), attr);
+            }
+            if (qp < 0) {
+                int errno = (int) -qp;
+                qp = 0;
+                throw new VerbsException("ibv_create_qp_ex", errno, a.type() + " QP, sendOps " + a.sendOps()
+                        + ", " + cap);
+            }
+            QpCapabilities granted = grantedCap(b, temp, qp, NativeQpAttrs.readCap(b, capAt));
+            long qpx = 0;
+            if (!a.sendOps().isEmpty()) {
+                qpx = b.qpToQpEx(qp);
+                if (qpx < 0) {
+                    throw new VerbsException("ibv_qp_to_qp_ex", (int) -qpx, null);
+                }
+            }
+            QpInitAttributes g = new QpInitAttributes(a.type(), a.sendCq(), a.recvCq(), a.srq(), granted,
+                    a.sqSigAll(), a.sendOps(), a.threadDomain(), a.maxTsoHeader());
+            NativeQueuePair q = new NativeQueuePair(context, pd, regions, qp, qpx, parentDomain, g, sendCq, recvCq,
+                    srq, td);
+            qp = 0;
+            parentDomain = 0;
+            return q;
+        } finally {
+            // Only when the QP object was not made: it owns both once it exists.
+            if (qp != 0) {
+                b.destroyQp(qp);
+            }
+            if (parentDomain != 0) {
+                b.deallocPd(parentDomain);
+            }
+        }
+    }
+
+    /** The creation rules of {@code ibv_wr_post(3)}: every requested opcode valid, supported and executable. */
+    private static void checkSendOps(NativeContextSupport context, QpInitAttributes a) {
+        for (WrOpcode op : a.sendOps()) {
+            if (!op.isValidFor(a.type())) {
+                throw new IllegalArgumentException("sendOps: " + op + " is not valid on a " + a.type()
+                        + " QP (ibv_wr_post(3)); it is valid on " + op.qpTypes());
+            }
+        }
+        if (a.type() == QpType.XRC_RECV) {
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
+                    "XRC_RECV QPs need an XRC domain, which this provider does not open");
+        }
+        int version = context.rdmaCoreVersion();
+        if (a.sendOps().contains(WrOpcode.FLUSH) && version < 45) {
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
+                    "FLUSH needs rdma-core 45 or later; the installed libibverbs is rdma-core "
+                            + (version == 0 ? "(version unknown)" : Integer.toString(version)));
+        }
+        if (a.sendOps().contains(WrOpcode.ATOMIC_WRITE) && version != 0 && version < 44) {
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "ATOMIC_WRITE needs rdma-core 44 or later");
+        }
+        // librxe creates such QPs whatever the kernel driver can execute; the driver says what it can in
+        // device_cap_flags_ex, and ibv_wr_post(3) wants creation to fail for what cannot run.
+        long caps = context.deviceCapFlagsEx();
+        if (a.sendOps().contains(WrOpcode.ATOMIC_WRITE) && (caps & IbverbsDeviceFacts.DEVICE_ATOMIC_WRITE) == 0) {
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
+                    "the device does not execute ATOMIC_WRITE (no IB_UVERBS_DEVICE_ATOMIC_WRITE)");
+        }
+        if (a.sendOps().contains(WrOpcode.FLUSH) && (caps & IbverbsDeviceFacts.DEVICE_FLUSH) == 0) {
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
+                    "the device does not execute FLUSH (no IB_UVERBS_DEVICE_FLUSH_*)");
+        }
+    }
+
+    private static long allocParentDomain(NativeContextSupport context, long pd, long td) {
+        long op = context.verbsContextOp(verbs_context.alloc_parent_domain$off);
+        if (op == 0) {
+            throw new VerbsException("ibv_alloc_parent_domain", Errno.EOPNOTSUPP,
+                    "the device cannot attach a thread domain to a QP");
+        }
+        IbverbsBinding b = context.binding();
+        try (TempMemory temp = new TempMemory(b)) {
+            long attr = temp.allocate(ibv_parent_domain_init_attr.SIZEOF);
+            b.putLong(attr + ibv_parent_domain_init_attr.pd$off, pd);
+            b.putLong(attr + ibv_parent_domain_init_attr.td$off, td);
+            long parent = b.callCreateOp(op, context.contextHandle(), attr);
+            if (parent < 0) {
+                throw new VerbsException("ibv_alloc_parent_domain", (int) -parent, null);
+            }
+            return parent;
+        }
+    }
+
+    /**
+     * The queue sizes the device granted, from {@code ibv_query_qp}: the extended creation path does not
+     * always write them back into the request (rxe grants 15 WRs for 8 and leaves 8 there).
+     */
+    private static QpCapabilities grantedCap(IbverbsBinding b, TempMemory temp, long qp, QpCapabilities fallback) {
+        long attr = temp.allocate(ibv_qp_attr.SIZEOF);
+        long init = temp.allocate(ibv_qp_init_attr.SIZEOF);
+        if (b.queryQp(qp, attr, QpAttrMask.CAP, init) != 0) {
+            return fallback;
+        }
+        return NativeQpAttrs.readCap(b, attr + ibv_qp_attr.cap$off);
+    }
+
+    /**
+     * {@code ProtectionDomain.createSrq}: an SRQ in {@code pd}.
+     *
+     * @param <C> the provider's context
+     * @param <P> the provider's protection domain
+     * @param context the PD's context
+     * @param pd the PD
+     * @param pdHandle its {@code struct ibv_pd *}
+     * @param attributes the requested sizes and limit
+     * @return the SRQ, posting up to the granted sizes
+     * @throws IllegalStateException if the PD is closed
+     * @throws VerbsException with the errno of {@code ibv_create_srq}
+     */
+    public static <C extends AbstractVerbsObject & NativeContextSupport,
+            P extends AbstractVerbsObject & ProtectionDomain> SharedReceiveQueue createSrq(
+                    C context, P pd, long pdHandle, SrqInitAttributes attributes) {
+        pd.checkOpen();
+        Objects.requireNonNull(attributes, "attributes");
+        IbverbsBinding b = context.binding();
+        try (TempMemory temp = new TempMemory(b)) {
+            long init = temp.allocate(ibv_srq_init_attr.SIZEOF);
+            b.putInt(init + ibv_srq_init_attr.attr$max_wr$off, attributes.maxWr());
+            b.putInt(init + ibv_srq_init_attr.attr$max_sge$off, attributes.maxSge());
+            b.putInt(init + ibv_srq_init_attr.attr$srq_limit$off, attributes.srqLimit());
+            long srq = b.createSrq(pdHandle, init);
+            if (srq < 0) {
+                throw new VerbsException("ibv_create_srq", (int) -srq, attributes.toString());
+            }
+            try {
+                return new NativeSharedReceiveQueue(context, pd, srq, b.getInt(init + ibv_srq_init_attr.attr$max_wr$off),
+                        b.getInt(init + ibv_srq_init_attr.attr$max_sge$off));
+            } catch (RuntimeException e) {
+                b.destroySrq(srq);
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import java.util.List;
+import java.util.Objects;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.RecvWr;
+import org.verbs4j.SharedReceiveQueue;
+import org.verbs4j.SrqInitAttributes;
+import org.verbs4j.VerbsException;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_attr;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+
+/**
+ * A shared receive queue, {@code struct ibv_srq}, of either native provider; receives are posted through
+ * {@code ibv_context.ops.post_srq_recv} by the same {@link NativeRecvPoster} as a QP's. The destroy verb runs
+ * under the SRQ's monitor and its receive lock, so a post or query that holds them finds the SRQ open or
+ * closed, never destroyed under it. Created by {@link NativeQueuePairs}.
+ *
+ * @see "ibv_create_srq(3), ibv_modify_srq(3), ibv_query_srq(3), ibv_post_srq_recv(3)"
+ */
+public final class NativeSharedReceiveQueue extends AbstractVerbsObject implements SharedReceiveQueue {
+    /** {@code IBV_SRQ_LIMIT}. */
+    private static final int IBV_SRQ_LIMIT = 1 << 1;
+
+    private final NativeContextSupport context;
+    private final IbverbsBinding binding;
+    private final ProtectionDomain pd;
+    private final long handle;
+    private final int srqNum;
+    private final NativeScratch scratch;
+    private final NativeRecvPoster poster;
+    private final Object recvLock = new Object();
+
+    <C extends AbstractVerbsObject & NativeContextSupport, P extends AbstractVerbsObject & ProtectionDomain>
+            NativeSharedReceiveQueue(C context, P pd, long srq, int maxWr, int maxSge) {
+        super("SharedReceiveQueue", context);
+        this.context = context;
+        this.binding = context.binding();
+        this.pd = pd;
+        this.handle = srq;
+        this.scratch = new NativeScratch(binding, this);
+        this.poster = new NativeRecvPoster(binding, scratch, "ibv_post_srq_recv",
+                context.contextOp(ibv_context.ops$post_srq_recv$off), maxWr, maxSge);
+        this.srqNum = readSrqNum(context.verbsContextOp(verbs_context.get_srq_num$off));
+        dependOn(pd);
+        context.track(NativeKind.SRQ, srq, this);
+        try {
+            register();
+        } catch (RuntimeException e) {
+            // The context is closing: the factory destroys the SRQ, so the context must not.
+            context.untrack(NativeKind.SRQ, srq, this);
+            scratch.free();
+            throw e;
+        }
+    }
+
+    /** Only XRC SRQs have a number; a basic SRQ, or a library without {@code get_srq_num}, reports 0. */
+    private int readSrqNum(long op) {
+        if (op == 0) {
+            return 0;
+        }
+        try (TempMemory a = new TempMemory(binding)) {
+            long out = a.allocate(8);
+            return binding.callSrqNumOp(op, handle, out) == 0 ? binding.getInt(out) : 0;
+        }
+    }
+
+    /** {@return the context it belongs to} */
+    public NativeContextSupport nativeContext() {
+        return context;
+    }
+
+    /** {@return the {@code struct ibv_srq *}; the caller checks that the SRQ is open} */
+    public long handle() {
+        return handle;
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        checkOpen();
+        return pd;
+    }
+
+    @Override
+    public int srqNum() {
+        checkOpen();
+        return srqNum;
+    }
+
+    @Override
+    public synchronized SrqInitAttributes query() {
+        checkOpen();
+        try (TempMemory a = new TempMemory(binding)) {
+            long attr = a.allocate(ibv_srq_attr.SIZEOF);
+            int errno = binding.querySrq(handle, attr);
+            if (errno != 0) {
+                throw new VerbsException("ibv_query_srq", errno, null);
+            }
+            return new SrqInitAttributes(binding.getInt(attr + ibv_srq_attr.max_wr$off),
+                    Math.max(1, binding.getInt(attr + ibv_srq_attr.max_sge$off)),
+                    binding.getInt(attr + ibv_srq_attr.srq_limit$off));
+        }
+    }
+
+    @Override
+    public synchronized void armLimit(int srqLimit) {
+        checkOpen();
+        if (srqLimit < 0) {
+            throw new IllegalArgumentException("srqLimit cannot be negative: " + srqLimit);
+        }
+        try (TempMemory a = new TempMemory(binding)) {
+            long attr = a.allocate(ibv_srq_attr.SIZEOF);
+            binding.putInt(attr + ibv_srq_attr.srq_limit$off, srqLimit);
+            int errno = binding.modifySrq(handle, attr, IBV_SRQ_LIMIT);
+            if (errno != 0) {
+                throw new VerbsException("ibv_modify_srq", errno, "srq_limit " + srqLimit);
+            }
+        }
+    }
+
+    @Override
+    public void postRecv(RecvWr wr) {
+        checkOpen();
+        Objects.requireNonNull(wr, "wr");
+        synchronized (recvLock) {
+            checkOpen();
+            poster.post(handle, wr);
+        }
+    }
+
+    @Override
+    public void postRecv(List<RecvWr> wrs) {
+        checkOpen();
+        Objects.requireNonNull(wrs, "wrs");
+        synchronized (recvLock) {
+            checkOpen();
+            poster.post(handle, wrs);
+        }
+    }
+
+    @Override
+    protected int destroy() {
+        synchronized (recvLock) {
+            int errno = binding.destroySrq(handle);
+            if (errno == 0) {
+                markClosed();
+            }
+            return errno;
+        }
+    }
+
+    @Override
+    protected void afterDestroy() {
+        context.untrack(NativeKind.SRQ, handle, this);
+        scratch.free();
+    }
+
+    @Override
+    public String toString() {
+        return "NativeSharedReceiveQueue[srqn=" + srqNum + (isClosed() ? ", closed" : "") + "]";
+    }
+}
