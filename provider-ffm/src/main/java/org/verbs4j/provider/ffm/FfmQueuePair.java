@@ -30,6 +30,7 @@ import org.verbs4j.Sge;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
+import org.verbs4j.provider.ffm.internal.FfmIbverbsBinding;
 import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.InlineOps;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_mw_bind;
@@ -47,12 +48,13 @@ import org.verbs4j.provider.nativecommon.internal.NativeMemoryRegion;
 import org.verbs4j.provider.nativecommon.internal.NativeMemoryWindow;
 import org.verbs4j.provider.nativecommon.internal.NativeAddressHandle;
 import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
+import org.verbs4j.provider.nativecommon.internal.NativeWrSession;
 
 /**
  * A queue pair, {@code struct ibv_qp}, and its {@code ibv_qp_ex} when created with {@code sendOps}.
  * {@code postSend} fills a reused native {@code ibv_send_wr} array and calls {@code ops.post_send};
  * {@code postRecv} does the same with {@code ops.post_recv}; {@link #startWr()} opens the
- * {@link FfmWrSession} that drives the {@code ibv_qp_ex} function pointers.
+ * {@link NativeWrSession} that drives the {@code ibv_qp_ex} function pointers.
  */
 final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
     final FfmContext ctx;
@@ -72,7 +74,7 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
     private final MemorySegment parentDomain;
     private final Scratch scratch;
     private final RecvPoster recvPoster;
-    private final FfmWrSession session;
+    private final NativeWrSession session;
     private volatile QpState state = QpState.RESET;
 
     /**
@@ -126,7 +128,9 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
         this.recvPoster = srq == null
                 ? new RecvPoster(scratch, "ibv_post_recv", init.cap().maxRecvWr(), init.cap().maxRecvSge())
                 : null;
-        this.session = qpx.address() == 0 ? null : new FfmWrSession(this, qpx, init, scratch);
+        this.session = qpx.address() == 0 ? null : new NativeWrSession(this, FfmIbverbsBinding.INSTANCE,
+                qpx.address(), init, ctx.ipCsum, ctx.rdmaCoreVersion >= 45,
+                scratch.allocate(NativeWrSession.scratchBytes(init)));
         dependOn(pd);
         dependOn(sendCq);
         dependOn(recvCq);

@@ -2,6 +2,7 @@ package org.verbs4j.provider.jnr;
 
 import static org.verbs4j.provider.jnr.JnrProvider.errnoOf;
 
+import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -47,6 +48,7 @@ import org.verbs4j.provider.nativecommon.internal.NativeKind;
 import org.verbs4j.provider.nativecommon.internal.NativeMemoryRegion;
 import org.verbs4j.provider.nativecommon.internal.NativeMemoryWindow;
 import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
+import org.verbs4j.provider.nativecommon.internal.NativeWrSession;
 
 /**
  * A queue pair, created with {@code ibv_create_qp_ex} (through {@code verbs_context.create_qp_ex}) and
@@ -82,7 +84,7 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
     private final RecvWrArray recvWrs;
     /** {@code struct ibv_mw_bind} for {@link #bindMw}. */
     private final long mwBind;
-    private final JnrWrSession session;
+    private final NativeWrSession session;
     private final SendWr[] single = new SendWr[1];
     private final List<SendWr> singleList = java.util.Arrays.asList(single);
 
@@ -109,7 +111,8 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         this.recvWrs = new RecvWrArray(pd.context.resources);
         this.mwBind = pd.context.resources.allocate(ibv_mw_bind.SIZEOF);
         this.session = granted.sendOps().isEmpty() ? null
-                : new JnrWrSession(this, qpx, granted.sendOps(), granted.cap(), ipCsum());
+                : new NativeWrSession(this, pd.context.binding(), qpx, granted, ipCsum(), false,
+                        Arena.ofAuto().allocate(NativeWrSession.scratchBytes(granted), 8));
         dependOn(pd);
         dependOn(sendCq);
         dependOn(recvCq);
@@ -185,7 +188,8 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
                         + a.cap() + (a.sendOps().isEmpty() ? "" : ", sendOps " + a.sendOps()));
             }
             long qpx = ctx.libs.ibverbs().ibv_qp_to_qp_ex(qp);
-            String missing = a.sendOps().isEmpty() ? null : JnrWrSession.missingOps(qpx, a.sendOps());
+            String missing = a.sendOps().isEmpty() ? null
+                    : NativeWrSession.missingBuilder(ctx.binding(), qpx, a.sendOps(), false);
             if (missing != null) {
                 ctx.libs.ibverbs().ibv_destroy_qp(qp);
                 throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the device gives no " + missing

@@ -268,6 +268,98 @@ class NativeObjectModelTest {
             call("getAndAckCqEvent " + channel);
             return eventCq;
         }
+
+        // ---- nwr: the WR session's calls (NativeWrSessionTest drives them; here they are only recorded) ----
+        @Override
+        public long getLong(long address) {
+            return getInt(address) & 0xffffffffL;
+        }
+
+        @Override
+        public void putLong(long address, long value) {
+            putInt(address, (int) value);
+        }
+
+        @Override
+        public void wrCall(long fn, long qpx) {
+            call("wrCall " + fn);
+        }
+
+        @Override
+        public int wrComplete(long fn, long qpx) {
+            return call("wrComplete " + fn);
+        }
+
+        @Override
+        public void wrBuild(long fn, long qpx) {
+            call("wrBuild " + fn);
+        }
+
+        @Override
+        public void wrU32(long fn, long qpx, int value) {
+            call("wrU32 " + fn);
+        }
+
+        @Override
+        public void wrRdma(long fn, long qpx, int rkey, long remoteAddr) {
+            call("wrRdma " + fn);
+        }
+
+        @Override
+        public void wrRdmaWriteImm(long fn, long qpx, int rkey, long remoteAddr, int immDataBe) {
+            call("wrRdmaWriteImm " + fn);
+        }
+
+        @Override
+        public void wrAtomicCmpSwp(long fn, long qpx, int rkey, long remoteAddr, long compare, long swap) {
+            call("wrAtomicCmpSwp " + fn);
+        }
+
+        @Override
+        public void wrAtomicFetchAdd(long fn, long qpx, int rkey, long remoteAddr, long add) {
+            call("wrAtomicFetchAdd " + fn);
+        }
+
+        @Override
+        public void wrAtomicWrite(long fn, long qpx, int rkey, long remoteAddr, long operand) {
+            call("wrAtomicWrite " + fn);
+        }
+
+        @Override
+        public void wrBindMw(long fn, long qpx, long mw, int rkey, long bindInfo) {
+            call("wrBindMw " + fn + " " + mw);
+        }
+
+        @Override
+        public void wrSendTso(long fn, long qpx, long hdr, int hdrSize, int mss) {
+            call("wrSendTso " + fn);
+        }
+
+        @Override
+        public void wrFlush(long fn, long qpx, int rkey, long remoteAddr, long length, int type, int level) {
+            call("wrFlush " + fn);
+        }
+
+        @Override
+        public void wrSetUdAddr(long fn, long qpx, long ah, int remoteQpn, int remoteQkey) {
+            call("wrSetUdAddr " + fn + " " + ah);
+        }
+
+        @Override
+        public void wrSetSge(long fn, long qpx, int lkey, long addr, int length) {
+            call("wrSetSge " + fn);
+        }
+
+        @Override
+        public void wrSetList(long fn, long qpx, long count, long list) {
+            call("wrSetList " + fn);
+        }
+
+        @Override
+        public void wrSetInlineData(long fn, long qpx, long addr, long length) {
+            call("wrSetInlineData " + fn);
+        }
+        // ---- end of nwr's block ----
     }
 
     /** A context with no device behind it: the ops, the table of tracked objects and the CQs by address. */
