@@ -121,7 +121,7 @@ public final class NativeWrSession extends AbstractWrSession {
         wrAbort = fn(ibv_qp_ex.wr_abort$off);
         long missing = 0;
         for (WrOpcode op : init.sendOps()) {
-            if (builderOf(op) == 0) {
+            if ((op == WrOpcode.FLUSH ? flush : fn(builderOffset(op))) == 0) {
                 missing |= op.sendOpsFlag();
             }
         }
@@ -197,24 +197,6 @@ public final class NativeWrSession extends AbstractWrSession {
             case BIND_MW -> ibv_qp_ex.wr_bind_mw$off;
             case TSO -> ibv_qp_ex.wr_send_tso$off;
             case FLUSH -> ibv_qp_ex.wr_flush$off;
-        };
-    }
-
-    private long builderOf(WrOpcode op) {
-        return switch (op) {
-            case SEND -> send;
-            case SEND_WITH_IMM -> sendImm;
-            case SEND_WITH_INV -> sendInv;
-            case RDMA_WRITE -> rdmaWrite;
-            case RDMA_WRITE_WITH_IMM -> rdmaWriteImm;
-            case RDMA_READ -> rdmaRead;
-            case ATOMIC_CMP_AND_SWP -> atomicCmpSwp;
-            case ATOMIC_FETCH_AND_ADD -> atomicFetchAdd;
-            case ATOMIC_WRITE -> atomicWrite;
-            case LOCAL_INV -> localInv;
-            case BIND_MW -> bindMw;
-            case TSO -> sendTso;
-            case FLUSH -> flush;
         };
     }
 
