@@ -85,7 +85,7 @@ public final class InlineOps {
      * acquire a memory session per pointer per call. wr_start, wr_complete and wr_abort are not critical:
      * wr_start takes the send queue's spinlock, which a post_send of another thread may hold, wr_complete rings
      * the doorbell (a system call on rxe), wr_abort releases the lock. The builders and setters are critical (see
-     * fnCritical).
+     * fnCritical). FfmIbverbsBinding calls them for the shared NativeWrSession.
      */
     static final MethodHandle wr_atomic_cmp_swp$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG,
             JAVA_LONG, JAVA_LONG));
