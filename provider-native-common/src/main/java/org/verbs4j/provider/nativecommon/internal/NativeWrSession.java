@@ -27,7 +27,7 @@ import org.verbs4j.spi.support.PendingWr;
  * {@code wr_id} and {@code wr_flags} written into the {@code ibv_qp_ex} just before the builder. An inline WR's
  * flags carry {@code IBV_SEND_INLINE}: librxe (rdma-core 44) marks a WQE inline only by that flag
  * (known-deviations.md D-009). Builders and setters allocate nothing: SGE lists, bind info and the atomic-write
- * operand go to native scratch memory this session allocates once.
+ * operand go to native scratch memory the QP gives the session once, at creation.
  *
  * <p>Hot path: {@link #emit} is small enough to be inlined into the session's builders, and RDMA WRITE and SEND
  * with one SGE take a straight path; the other builders, the UD and XRC setters and the other DATA setters are
