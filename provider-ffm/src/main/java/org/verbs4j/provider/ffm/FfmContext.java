@@ -31,7 +31,6 @@ import org.verbs4j.Mtu;
 import org.verbs4j.PortAttributes;
 import org.verbs4j.PortState;
 import org.verbs4j.ProtectionDomain;
-import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QueuePair;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.ThreadDomain;
@@ -48,7 +47,6 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_device_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_port_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
-import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.provider.nativecommon.CapabilityProbe;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs;
@@ -56,8 +54,6 @@ import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
 import org.verbs4j.provider.nativecommon.internal.NativeCompletionChannel;
 import org.verbs4j.provider.nativecommon.internal.NativeContextSupport;
 import org.verbs4j.provider.nativecommon.internal.NativeKind;
-import org.verbs4j.provider.nativecommon.internal.NativeQueuePair;
-import org.verbs4j.provider.nativecommon.internal.NativeScratch;
 import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
 
 /**
@@ -210,16 +206,6 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
     @Override
     public long cqHandle(AbstractVerbsObject cq) {
         return ((FfmCompletionQueue) cq).cq.address();
-    }
-
-    @Override
-    public AbstractWrSession newWrSession(NativeQueuePair qp, long qpx, QpInitAttributes init, NativeScratch scratch) {
-        return new FfmWrSession(qp, MemorySegment.ofAddress(qpx), init, scratch);
-    }
-
-    @Override
-    public AbstractWrSession.Control wrSessionControl(AbstractWrSession session) {
-        return ((FfmWrSession) session).qpSide();
     }
 
     @Override

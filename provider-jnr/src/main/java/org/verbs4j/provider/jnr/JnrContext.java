@@ -21,19 +21,16 @@ import org.verbs4j.Mtu;
 import org.verbs4j.PortAttributes;
 import org.verbs4j.PortState;
 import org.verbs4j.ProtectionDomain;
-import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QueuePair;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
-import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeLibraries;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
-import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.provider.nativecommon.CapabilityProbe;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_async_event;
@@ -45,8 +42,6 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_att
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq_init_attr_ex;
 import org.verbs4j.provider.nativecommon.internal.PosixStructs;
 import org.verbs4j.provider.nativecommon.internal.NativeKind;
-import org.verbs4j.provider.nativecommon.internal.NativeQueuePair;
-import org.verbs4j.provider.nativecommon.internal.NativeScratch;
 import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
 import org.verbs4j.provider.nativecommon.internal.NativeCompletionChannel;
 import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
@@ -176,29 +171,6 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
     @Override
     public long cqHandle(AbstractVerbsObject cq) {
         return ((JnrCompletionQueue) cq).handle;
-    }
-
-    /**
-     * A {@link JnrWrSession}; creation fails with {@code EOPNOTSUPP} for a requested opcode whose builder the
-     * library left NULL, and for FLUSH, which this provider's session does not bind.
-     */
-    @Override
-    public AbstractWrSession newWrSession(NativeQueuePair qp, long qpx, QpInitAttributes init, NativeScratch scratch) {
-        if (init.sendOps().contains(WrOpcode.FLUSH)) {
-            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
-                    "ibv_wr_flush is not bound by this provider's WR session");
-        }
-        String missing = JnrWrSession.missingOps(qpx, init.sendOps());
-        if (missing != null) {
-            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the device gives no " + missing
-                    + " for " + init.type() + " QPs");
-        }
-        return new JnrWrSession(qp, qpx, init.sendOps(), init.cap(), ipCsum());
-    }
-
-    @Override
-    public AbstractWrSession.Control wrSessionControl(AbstractWrSession session) {
-        return ((JnrWrSession) session).qpSide();
     }
 
     /** The function at {@code ibv_context.ops + offset}. */

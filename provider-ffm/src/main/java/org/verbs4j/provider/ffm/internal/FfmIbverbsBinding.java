@@ -216,4 +216,155 @@ public final class FfmIbverbsBinding implements IbverbsBinding {
     public int callSrqNumOp(long fn, long srq, long out) {
         return InlineOps.get_srq_num(MemorySegment.ofAddress(fn), srq, out);
     }
+
+    // ---- nwr (issue 12): the WR session over the ibv_qp_ex function pointers ----
+    // The static final handles of InlineOps, with its critical choices: builders and setters critical, wr_start,
+    // wr_complete and wr_abort not. The ibv_qp_ex and the scratch memory are passed as plain addresses.
+
+    @Override
+    public void wrCall(long fn, long qpx) {
+        try {
+            InlineOps.wr_void$mh.invokeExact(MemorySegment.ofAddress(fn), qpx);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public int wrComplete(long fn, long qpx) {
+        try {
+            return (int) InlineOps.wr_complete$mh.invokeExact(MemorySegment.ofAddress(fn), qpx);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrBuild(long fn, long qpx) {
+        try {
+            InlineOps.wr_builder_void$mh.invokeExact(MemorySegment.ofAddress(fn), qpx);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrU32(long fn, long qpx, int value) {
+        try {
+            InlineOps.wr_u32$mh.invokeExact(MemorySegment.ofAddress(fn), qpx, value);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrRdma(long fn, long qpx, int rkey, long remoteAddr) {
+        try {
+            InlineOps.wr_rdma$mh.invokeExact(MemorySegment.ofAddress(fn), qpx, rkey, remoteAddr);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrRdmaWriteImm(long fn, long qpx, int rkey, long remoteAddr, int immDataBe) {
+        try {
+            InlineOps.wr_rdma_write_imm$mh.invokeExact(MemorySegment.ofAddress(fn), qpx, rkey, remoteAddr, immDataBe);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrAtomicCmpSwp(long fn, long qpx, int rkey, long remoteAddr, long compare, long swap) {
+        try {
+            InlineOps.wr_atomic_cmp_swp$mh.invokeExact(MemorySegment.ofAddress(fn), qpx, rkey, remoteAddr, compare,
+                    swap);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrAtomicFetchAdd(long fn, long qpx, int rkey, long remoteAddr, long add) {
+        try {
+            InlineOps.wr_atomic_fetch_add$mh.invokeExact(MemorySegment.ofAddress(fn), qpx, rkey, remoteAddr, add);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrAtomicWrite(long fn, long qpx, int rkey, long remoteAddr, long operand) {
+        try {
+            InlineOps.wr_atomic_write$mh.invokeExact(MemorySegment.ofAddress(fn), qpx, rkey, remoteAddr, operand);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrBindMw(long fn, long qpx, long mw, int rkey, long bindInfo) {
+        try {
+            InlineOps.wr_bind_mw$mh.invokeExact(MemorySegment.ofAddress(fn), qpx, mw, rkey, bindInfo);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrSendTso(long fn, long qpx, long hdr, int hdrSize, int mss) {
+        try {
+            InlineOps.wr_send_tso$mh.invokeExact(MemorySegment.ofAddress(fn), qpx, hdr, (short) hdrSize, (short) mss);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrFlush(long fn, long qpx, int rkey, long remoteAddr, long length, int type, int level) {
+        try {
+            InlineOps.wr_flush$mh.invokeExact(MemorySegment.ofAddress(fn), qpx, rkey, remoteAddr, length, (byte) type,
+                    (byte) level);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrSetUdAddr(long fn, long qpx, long ah, int remoteQpn, int remoteQkey) {
+        try {
+            InlineOps.wr_set_ud_addr$mh.invokeExact(MemorySegment.ofAddress(fn), qpx, ah, remoteQpn, remoteQkey);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrSetSge(long fn, long qpx, int lkey, long addr, int length) {
+        try {
+            InlineOps.wr_set_sge$mh.invokeExact(MemorySegment.ofAddress(fn), qpx, lkey, addr, length);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrSetList(long fn, long qpx, long count, long list) {
+        try {
+            InlineOps.wr_set_list$mh.invokeExact(MemorySegment.ofAddress(fn), qpx, count, list);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrSetInlineData(long fn, long qpx, long addr, long length) {
+        try {
+            InlineOps.wr_set_inline_data$mh.invokeExact(MemorySegment.ofAddress(fn), qpx, addr, length);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+    // ---- end of nwr's block ----
 }

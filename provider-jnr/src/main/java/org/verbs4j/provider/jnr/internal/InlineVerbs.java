@@ -76,6 +76,7 @@ public final class InlineVerbs {
     private static final CallContext V_PPU32U32 = ctx(false, V, P, P, U32, U32);
     private static final CallContext V_PPL = ctx(false, V, P, P, U64);
     private static final CallContext V_PLP = ctx(false, V, P, U64, P);
+    private static final CallContext V_PU32U64U64U8U8 = ctx(false, V, P, U32, U64, U64, U8, U8);
 
     private InlineVerbs() {}
 
@@ -228,5 +229,10 @@ public final class InlineVerbs {
 
     public static void wrLP(long fn, long qpx, long n, long p) {
         INVOKER.invokeN3(V_PLP, fn, qpx, n, p);
+    }
+
+    /** {@code wr_flush}: (qpx, rkey, remote_addr, len, type, level). */
+    public static void wrU32U64U64U8U8(long fn, long qpx, int a, long b, long c, int d, int e) {
+        INVOKER.invokeN6(V_PU32U64U64U8U8, fn, qpx, a & 0xffffffffL, b, c, d & 0xffL, e & 0xffL);
     }
 }

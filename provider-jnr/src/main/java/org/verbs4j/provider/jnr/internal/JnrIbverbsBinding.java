@@ -245,4 +245,87 @@ public final class JnrIbverbsBinding implements IbverbsBinding {
     public int callSrqNumOp(long fn, long srq, long out) {
         return InlineVerbs.callPP(fn, srq, out);
     }
+
+    // ---- nwr (issue 12): the WR session over the ibv_qp_ex function pointers, through InlineVerbs ----
+
+    @Override
+    public void wrCall(long fn, long qpx) {
+        InlineVerbs.wrP(fn, qpx);
+    }
+
+    @Override
+    public int wrComplete(long fn, long qpx) {
+        return InlineVerbs.callP(fn, qpx);
+    }
+
+    @Override
+    public void wrBuild(long fn, long qpx) {
+        InlineVerbs.wrP(fn, qpx);
+    }
+
+    @Override
+    public void wrU32(long fn, long qpx, int value) {
+        InlineVerbs.wrU32(fn, qpx, value);
+    }
+
+    @Override
+    public void wrRdma(long fn, long qpx, int rkey, long remoteAddr) {
+        InlineVerbs.wrU32U64(fn, qpx, rkey, remoteAddr);
+    }
+
+    @Override
+    public void wrRdmaWriteImm(long fn, long qpx, int rkey, long remoteAddr, int immDataBe) {
+        InlineVerbs.wrU32U64U32(fn, qpx, rkey, remoteAddr, immDataBe);
+    }
+
+    @Override
+    public void wrAtomicCmpSwp(long fn, long qpx, int rkey, long remoteAddr, long compare, long swap) {
+        InlineVerbs.wrU32U64U64U64(fn, qpx, rkey, remoteAddr, compare, swap);
+    }
+
+    @Override
+    public void wrAtomicFetchAdd(long fn, long qpx, int rkey, long remoteAddr, long add) {
+        InlineVerbs.wrU32U64U64(fn, qpx, rkey, remoteAddr, add);
+    }
+
+    @Override
+    public void wrAtomicWrite(long fn, long qpx, int rkey, long remoteAddr, long operand) {
+        InlineVerbs.wrU32U64P(fn, qpx, rkey, remoteAddr, operand);
+    }
+
+    @Override
+    public void wrBindMw(long fn, long qpx, long mw, int rkey, long bindInfo) {
+        InlineVerbs.wrPU32P(fn, qpx, mw, rkey, bindInfo);
+    }
+
+    @Override
+    public void wrSendTso(long fn, long qpx, long hdr, int hdrSize, int mss) {
+        InlineVerbs.wrPU16U16(fn, qpx, hdr, hdrSize, mss);
+    }
+
+    @Override
+    public void wrFlush(long fn, long qpx, int rkey, long remoteAddr, long length, int type, int level) {
+        InlineVerbs.wrU32U64U64U8U8(fn, qpx, rkey, remoteAddr, length, type, level);
+    }
+
+    @Override
+    public void wrSetUdAddr(long fn, long qpx, long ah, int remoteQpn, int remoteQkey) {
+        InlineVerbs.wrPU32U32(fn, qpx, ah, remoteQpn, remoteQkey);
+    }
+
+    @Override
+    public void wrSetSge(long fn, long qpx, int lkey, long addr, int length) {
+        InlineVerbs.wrU32U64U32(fn, qpx, lkey, addr, length);
+    }
+
+    @Override
+    public void wrSetList(long fn, long qpx, long count, long list) {
+        InlineVerbs.wrLP(fn, qpx, count, list);
+    }
+
+    @Override
+    public void wrSetInlineData(long fn, long qpx, long addr, long length) {
+        InlineVerbs.wrPL(fn, qpx, addr, length);
+    }
+    // ---- end of nwr's block ----
 }

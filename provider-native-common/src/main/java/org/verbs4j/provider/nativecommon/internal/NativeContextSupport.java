@@ -2,9 +2,7 @@ package org.verbs4j.provider.nativecommon.internal;
 
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
-import org.verbs4j.QpInitAttributes;
 import org.verbs4j.spi.support.AbstractVerbsObject;
-import org.verbs4j.spi.support.AbstractWrSession;
 
 /**
  * What the shared native objects ({@link NativeMemoryRegion}, {@link NativeMemoryWindow},
@@ -104,24 +102,4 @@ public interface NativeContextSupport extends Context {
      * @return its address
      */
     long cqHandle(AbstractVerbsObject cq);
-
-    /**
-     * Makes the WR session of a QP created with {@code sendOps}.
-     *
-     * @param qp the QP
-     * @param qpx its {@code struct ibv_qp_ex *}
-     * @param init the granted attributes
-     * @param scratch the QP's scratch memory
-     * @return the session
-     * @throws org.verbs4j.VerbsException if the library gives no builder for a requested opcode
-     */
-    AbstractWrSession newWrSession(NativeQueuePair qp, long qpx, QpInitAttributes init, NativeScratch scratch);
-
-    /**
-     * The QP side of a session {@link #newWrSession} made.
-     *
-     * @param session the session
-     * @return its control
-     */
-    AbstractWrSession.Control wrSessionControl(AbstractWrSession session);
 }

@@ -61,7 +61,7 @@ public final class NativeQueuePair extends AbstractVerbsObject implements QueueP
     /** {@code struct ibv_mw_bind} for {@link #bindMw}, used under the send lock. */
     private final long mwBind;
     private final long bindMwOp;
-    private final AbstractWrSession session;
+    private final NativeWrSession session;
     private final AbstractWrSession.Control sessionControl;
     private final Object sendLock = new Object();
     private final Object recvLock = new Object();
@@ -87,8 +87,10 @@ public final class NativeQueuePair extends AbstractVerbsObject implements QueueP
                     init.cap().maxRecvSge());
             this.mwBind = scratch.allocate(ibv_mw_bind.SIZEOF);
             this.bindMwOp = context.contextOp(ibv_context.ops$bind_mw$off);
-            this.session = qpx == 0 ? null : context.newWrSession(this, qpx, init, scratch);
-            this.sessionControl = session == null ? null : context.wrSessionControl(session);
+            long sessionBytes = NativeWrSession.scratchBytes(init);
+            this.session = qpx == 0 ? null : new NativeWrSession(this, binding, qpx, init, context.ipCsum(),
+                    context.rdmaCoreVersion() >= 45, scratch.allocate(sessionBytes), sessionBytes);
+            this.sessionControl = session == null ? null : session.qpSide();
         } catch (RuntimeException e) {
             scratch.free();
             throw e;

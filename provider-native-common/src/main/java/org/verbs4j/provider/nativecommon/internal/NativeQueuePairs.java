@@ -116,6 +116,11 @@ public final class NativeQueuePairs {
                 if (qpx < 0) {
                     throw new VerbsException("ibv_qp_to_qp_ex", (int) -qpx, null);
                 }
+                String missing = NativeWrSession.missingBuilder(b, qpx, a.sendOps(), context.rdmaCoreVersion() >= 45);
+                if (missing != null) {
+                    throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the library gives no " + missing
+                            + " for " + a.type() + " QPs");
+                }
             }
             QpInitAttributes g = new QpInitAttributes(a.type(), a.sendCq(), a.recvCq(), a.srq(), granted,
                     a.sqSigAll(), a.sendOps(), a.threadDomain(), a.maxTsoHeader());

@@ -46,7 +46,6 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_comp_channe
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mr;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw;
 import org.verbs4j.spi.support.AbstractVerbsObject;
-import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.RegionTable;
 
 /**
@@ -445,6 +444,88 @@ class NativeObjectModelTest {
         public int callSrqNumOp(long fn, long srq, long out) {
             return call("callSrqNumOp " + fn + " " + srq);
         }
+
+        // ---- nwr: the WR session's calls (NativeWrSessionTest drives them; here they are only recorded) ----
+        @Override
+        public void wrCall(long fn, long qpx) {
+            call("wrCall " + fn);
+        }
+
+        @Override
+        public int wrComplete(long fn, long qpx) {
+            return call("wrComplete " + fn);
+        }
+
+        @Override
+        public void wrBuild(long fn, long qpx) {
+            call("wrBuild " + fn);
+        }
+
+        @Override
+        public void wrU32(long fn, long qpx, int value) {
+            call("wrU32 " + fn);
+        }
+
+        @Override
+        public void wrRdma(long fn, long qpx, int rkey, long remoteAddr) {
+            call("wrRdma " + fn);
+        }
+
+        @Override
+        public void wrRdmaWriteImm(long fn, long qpx, int rkey, long remoteAddr, int immDataBe) {
+            call("wrRdmaWriteImm " + fn);
+        }
+
+        @Override
+        public void wrAtomicCmpSwp(long fn, long qpx, int rkey, long remoteAddr, long compare, long swap) {
+            call("wrAtomicCmpSwp " + fn);
+        }
+
+        @Override
+        public void wrAtomicFetchAdd(long fn, long qpx, int rkey, long remoteAddr, long add) {
+            call("wrAtomicFetchAdd " + fn);
+        }
+
+        @Override
+        public void wrAtomicWrite(long fn, long qpx, int rkey, long remoteAddr, long operand) {
+            call("wrAtomicWrite " + fn);
+        }
+
+        @Override
+        public void wrBindMw(long fn, long qpx, long mw, int rkey, long bindInfo) {
+            call("wrBindMw " + fn + " " + mw);
+        }
+
+        @Override
+        public void wrSendTso(long fn, long qpx, long hdr, int hdrSize, int mss) {
+            call("wrSendTso " + fn);
+        }
+
+        @Override
+        public void wrFlush(long fn, long qpx, int rkey, long remoteAddr, long length, int type, int level) {
+            call("wrFlush " + fn);
+        }
+
+        @Override
+        public void wrSetUdAddr(long fn, long qpx, long ah, int remoteQpn, int remoteQkey) {
+            call("wrSetUdAddr " + fn + " " + ah);
+        }
+
+        @Override
+        public void wrSetSge(long fn, long qpx, int lkey, long addr, int length) {
+            call("wrSetSge " + fn);
+        }
+
+        @Override
+        public void wrSetList(long fn, long qpx, long count, long list) {
+            call("wrSetList " + fn);
+        }
+
+        @Override
+        public void wrSetInlineData(long fn, long qpx, long addr, long length) {
+            call("wrSetInlineData " + fn);
+        }
+        // ---- end of nwr's block ----
     }
 
     /** A context with no device behind it: the ops, the table of tracked objects and the CQs by address. */
@@ -582,17 +663,6 @@ class NativeObjectModelTest {
         @Override
         public long cqHandle(AbstractVerbsObject cq) {
             return ((FakeCq) cq).handle;
-        }
-
-        @Override
-        public AbstractWrSession newWrSession(NativeQueuePair qp, long qpx, QpInitAttributes init,
-                                              NativeScratch scratch) {
-            throw new UnsupportedOperationException("no WR session in these tests");
-        }
-
-        @Override
-        public AbstractWrSession.Control wrSessionControl(AbstractWrSession session) {
-            throw new UnsupportedOperationException("no WR session in these tests");
         }
     }
 

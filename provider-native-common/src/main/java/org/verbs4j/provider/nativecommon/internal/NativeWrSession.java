@@ -1,0 +1,337 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import java.util.Locale;
+import java.util.Set;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpState;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw_bind_info;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_ex;
+import org.verbs4j.spi.support.AbstractWrSession;
+import org.verbs4j.spi.support.PendingWr;
+
+/**
+ * The WR session of one native QP ({@code ibv_wr_post(3)}), for ffm and jnr alike: it drives the function pointers
+ * of the QP's {@code struct ibv_qp_ex}, read once at creation, through {@link IbverbsBinding}. The rules of the seed
+ * are checked in {@link AbstractWrSession}; a WR reaches the provider library only whole and valid, so an opcode
+ * that was not requested (whose pointer may be NULL) is never called.
+ *
+ * <p>Each WR is issued as builder, then {@code wr_set_ud_addr}/{@code wr_set_xrc_srqn}, then its DATA setter, with
+ * {@code wr_id} and {@code wr_flags} written into the {@code ibv_qp_ex} just before the builder. An inline WR's
+ * flags carry {@code IBV_SEND_INLINE}: librxe (rdma-core 44) marks a WQE inline only by that flag
+ * (known-deviations.md D-009). Builders and setters allocate nothing: SGE lists, bind info and the atomic-write
+ * operand go to native scratch memory the QP gives the session once, at creation.
+ *
+ * <p>Hot path: {@link #emit} is small enough to be inlined into the session's builders, and RDMA WRITE and SEND
+ * with one SGE take a straight path; the other builders, the UD and XRC setters and the other DATA setters are
+ * methods of their own. Only one {@link IbverbsBinding} is loaded per JVM, so its calls stay monomorphic.
+ */
+public final class NativeWrSession extends AbstractWrSession {
+    private final IbverbsBinding binding;
+    private final QueuePair qp;
+    private final long qpx;
+    private final int maxTsoHeader;
+    private final boolean xrc;
+    /** UD or XRC_SEND: each WR has an address setter after its builder. */
+    private final boolean addressed;
+    /** The {@code send_ops_flags} bits of requested opcodes whose builder pointer the library left NULL. */
+    private final long missingOps;
+
+    private final long atomicCmpSwp;
+    private final long atomicFetchAdd;
+    private final long atomicWrite;
+    private final long bindMw;
+    private final long localInv;
+    private final long rdmaRead;
+    private final long rdmaWrite;
+    private final long rdmaWriteImm;
+    private final long send;
+    private final long sendImm;
+    private final long sendInv;
+    private final long sendTso;
+    private final long flush;
+    private final long setUdAddr;
+    private final long setXrcSrqn;
+    private final long setInlineData;
+    private final long setSge;
+    private final long setSgeList;
+    private final long wrStart;
+    private final long wrComplete;
+    private final long wrAbort;
+
+    private final long sgeList;
+    private final long bindInfo;
+    private final long atomicOperand;
+
+    /**
+     * Reads the QP's {@code ibv_qp_ex} function pointers; the QP makes its session once, at creation.
+     *
+     * @param qp the session's QP; its {@link QueuePair#state()} tells whether the send queue can post
+     * @param binding the binding of the QP's provider
+     * @param qpx the QP's {@code struct ibv_qp_ex *}, not 0, alive as long as the QP
+     * @param init the attributes the QP was granted: type, {@code send_ops_flags}, capabilities, TSO header limit
+     * @param ipCsum whether the device offers {@code IBV_SEND_IP_CSUM}
+     * @param wrFlush whether {@code struct ibv_qp_ex} has {@code wr_flush} (rdma-core 45 and later)
+     * @param scratch the address of native memory of at least {@link #scratchBytes} bytes, 8-byte aligned, that
+     *     the QP owns and frees only after the QP is destroyed; no native code keeps a pointer into it once a
+     *     builder or setter has returned
+     * @param scratchBytes its size in bytes
+     * @throws IllegalArgumentException if {@code scratch} is 0, unaligned or smaller than {@link #scratchBytes}
+     */
+    public NativeWrSession(QueuePair qp, IbverbsBinding binding, long qpx, QpInitAttributes init, boolean ipCsum,
+            boolean wrFlush, long scratch, long scratchBytes) {
+        super(qp, init.type(), init.sendOps(), init.cap().maxInlineData(), init.cap().maxSendSge(), ipCsum);
+        this.binding = binding;
+        this.qp = qp;
+        this.qpx = qpx;
+        this.maxTsoHeader = init.maxTsoHeader();
+        this.xrc = init.type() == QpType.XRC_SEND;
+        this.addressed = xrc || init.type() == QpType.UD;
+        atomicCmpSwp = fn(ibv_qp_ex.wr_atomic_cmp_swp$off);
+        atomicFetchAdd = fn(ibv_qp_ex.wr_atomic_fetch_add$off);
+        atomicWrite = fn(ibv_qp_ex.wr_atomic_write$off);
+        bindMw = fn(ibv_qp_ex.wr_bind_mw$off);
+        localInv = fn(ibv_qp_ex.wr_local_inv$off);
+        rdmaRead = fn(ibv_qp_ex.wr_rdma_read$off);
+        rdmaWrite = fn(ibv_qp_ex.wr_rdma_write$off);
+        rdmaWriteImm = fn(ibv_qp_ex.wr_rdma_write_imm$off);
+        send = fn(ibv_qp_ex.wr_send$off);
+        sendImm = fn(ibv_qp_ex.wr_send_imm$off);
+        sendInv = fn(ibv_qp_ex.wr_send_inv$off);
+        sendTso = fn(ibv_qp_ex.wr_send_tso$off);
+        // On rdma-core 44 the word after wr_atomic_write is not part of the struct.
+        flush = wrFlush ? fn(ibv_qp_ex.wr_flush$off) : 0;
+        setUdAddr = fn(ibv_qp_ex.wr_set_ud_addr$off);
+        setXrcSrqn = fn(ibv_qp_ex.wr_set_xrc_srqn$off);
+        setInlineData = fn(ibv_qp_ex.wr_set_inline_data$off);
+        setSge = fn(ibv_qp_ex.wr_set_sge$off);
+        setSgeList = fn(ibv_qp_ex.wr_set_sge_list$off);
+        wrStart = fn(ibv_qp_ex.wr_start$off);
+        wrComplete = fn(ibv_qp_ex.wr_complete$off);
+        wrAbort = fn(ibv_qp_ex.wr_abort$off);
+        long missing = 0;
+        for (WrOpcode op : init.sendOps()) {
+            if ((op == WrOpcode.FLUSH ? flush : fn(builderOffset(op))) == 0) {
+                missing |= op.sendOpsFlag();
+            }
+        }
+        this.missingOps = missing;
+        if (scratch == 0 || scratchBytes < scratchBytes(init) || (scratch & 7) != 0) {
+            throw new IllegalArgumentException("a WR session needs " + scratchBytes(init)
+                    + " bytes of 8-byte aligned native scratch memory, not " + scratchBytes + " bytes at 0x"
+                    + Long.toHexString(scratch));
+        }
+        atomicOperand = scratch;
+        bindInfo = atomicOperand + 8;
+        sgeList = bindInfo + align8(ibv_mw_bind_info.SIZEOF);
+    }
+
+    /**
+     * The scratch memory a session of a QP needs: its SGE list, MW bind info and atomic-write operand.
+     *
+     * @param init the attributes the QP was granted
+     * @return the size in bytes
+     */
+    public static long scratchBytes(QpInitAttributes init) {
+        return 8 + align8(ibv_mw_bind_info.SIZEOF) + ibv_sge.SIZEOF * Math.max(1, init.cap().maxSendSge());
+    }
+
+    private static long align8(long n) {
+        return (n + 7) & ~7L;
+    }
+
+    private long fn(long offset) {
+        return binding.getLong(qpx + offset);
+    }
+
+    /**
+     * The first requested builder, or {@code wr_start}/{@code wr_complete}/{@code wr_abort}, whose function pointer
+     * the provider library left NULL: for a QP that refuses such opcodes at creation.
+     *
+     * @param binding the binding of the QP's provider
+     * @param qpx the QP's {@code struct ibv_qp_ex *}, or 0
+     * @param ops the requested opcodes
+     * @param wrFlush whether {@code struct ibv_qp_ex} has {@code wr_flush} (rdma-core 45 and later)
+     * @return the missing pointer's name, or null if every one is there
+     */
+    public static String missingBuilder(IbverbsBinding binding, long qpx, Set<WrOpcode> ops, boolean wrFlush) {
+        if (qpx == 0) {
+            return "ibv_qp_ex";
+        }
+        if (binding.getLong(qpx + ibv_qp_ex.wr_start$off) == 0
+                || binding.getLong(qpx + ibv_qp_ex.wr_complete$off) == 0
+                || binding.getLong(qpx + ibv_qp_ex.wr_abort$off) == 0) {
+            return "wr_start/wr_complete/wr_abort";
+        }
+        for (WrOpcode op : ops) {
+            long off = builderOffset(op);
+            if ((op == WrOpcode.FLUSH && !wrFlush) || binding.getLong(qpx + off) == 0) {
+                return "wr_" + op.name().toLowerCase(Locale.ROOT);
+            }
+        }
+        return null;
+    }
+
+    private static long builderOffset(WrOpcode op) {
+        return switch (op) {
+            case SEND -> ibv_qp_ex.wr_send$off;
+            case SEND_WITH_IMM -> ibv_qp_ex.wr_send_imm$off;
+            case SEND_WITH_INV -> ibv_qp_ex.wr_send_inv$off;
+            case RDMA_WRITE -> ibv_qp_ex.wr_rdma_write$off;
+            case RDMA_WRITE_WITH_IMM -> ibv_qp_ex.wr_rdma_write_imm$off;
+            case RDMA_READ -> ibv_qp_ex.wr_rdma_read$off;
+            case ATOMIC_CMP_AND_SWP -> ibv_qp_ex.wr_atomic_cmp_swp$off;
+            case ATOMIC_FETCH_AND_ADD -> ibv_qp_ex.wr_atomic_fetch_add$off;
+            case ATOMIC_WRITE -> ibv_qp_ex.wr_atomic_write$off;
+            case LOCAL_INV -> ibv_qp_ex.wr_local_inv$off;
+            case BIND_MW -> ibv_qp_ex.wr_bind_mw$off;
+            case TSO -> ibv_qp_ex.wr_send_tso$off;
+            case FLUSH -> ibv_qp_ex.wr_flush$off;
+        };
+    }
+
+    /**
+     * The session's QP side, for the provider's QueuePair alone.
+     *
+     * @return the calls the QP makes: open, the check before {@code postSend}, the lock around the destroy verb
+     */
+    public Control qpSide() {
+        return control();
+    }
+
+    @Override
+    protected boolean sendQueueReady() {
+        QpState s = qp.state();
+        return s == QpState.RTS || s == QpState.SQD || s == QpState.SQE || s == QpState.ERR;
+    }
+
+    @Override
+    protected void startBatch() {
+        binding.wrCall(wrStart, qpx);
+    }
+
+    /**
+     * Issues one WR. Small enough to be inlined into the session's builders: RDMA WRITE and SEND with one SGE take
+     * the straight path; the other builders, the UD and XRC setters and the other DATA setters are methods of
+     * their own.
+     */
+    @Override
+    protected void emit(PendingWr wr) {
+        WrOpcode op = wr.opcode();
+        if ((missingOps & op.sendOpsFlag()) != 0) {
+            fail(Errno.EINVAL, "the provider library has no ibv_wr_* builder for " + op);
+            return;
+        }
+        binding.putLong(qpx + ibv_qp_ex.wr_id$off, wr.wrId());
+        binding.putInt(qpx + ibv_qp_ex.wr_flags$off, wr.wrFlags());
+        if (op == WrOpcode.RDMA_WRITE) {
+            binding.wrRdma(rdmaWrite, qpx, wr.rkey(), wr.remoteAddr());
+        } else if (op == WrOpcode.SEND) {
+            binding.wrBuild(send, qpx);
+        } else if (!build(op, wr)) {
+            return;
+        }
+        if (addressed) {
+            address(wr);
+        }
+        if (wr.dataKind() == PendingWr.DATA_SGE && op != WrOpcode.FLUSH) {
+            binding.wrSetSge(setSge, qpx, wr.sgeLkey(0), wr.sgeAddr(0), wr.sgeLength(0));
+        } else if (op != WrOpcode.FLUSH) {
+            data(wr);
+        }
+    }
+
+    /** Calls the builder of an opcode other than RDMA WRITE and SEND; false if the WR failed instead. */
+    private boolean build(WrOpcode op, PendingWr wr) {
+        if (op == WrOpcode.TSO && wr.tsoHeaderLength() > maxTsoHeader) {
+            fail(Errno.EINVAL, "a TSO header of " + wr.tsoHeaderLength() + " bytes exceeds max_tso_header "
+                    + maxTsoHeader);
+            return false;
+        }
+        switch (op) {
+            case SEND -> binding.wrBuild(send, qpx);
+            case SEND_WITH_IMM -> binding.wrU32(sendImm, qpx, Integer.reverseBytes(wr.immData()));
+            case SEND_WITH_INV -> binding.wrU32(sendInv, qpx, wr.invalidateRkey());
+            case RDMA_WRITE -> binding.wrRdma(rdmaWrite, qpx, wr.rkey(), wr.remoteAddr());
+            case RDMA_WRITE_WITH_IMM -> binding.wrRdmaWriteImm(rdmaWriteImm, qpx, wr.rkey(), wr.remoteAddr(),
+                    Integer.reverseBytes(wr.immData()));
+            case RDMA_READ -> binding.wrRdma(rdmaRead, qpx, wr.rkey(), wr.remoteAddr());
+            case ATOMIC_CMP_AND_SWP -> binding.wrAtomicCmpSwp(atomicCmpSwp, qpx, wr.rkey(), wr.remoteAddr(),
+                    wr.compareAdd(), wr.swap());
+            case ATOMIC_FETCH_AND_ADD -> binding.wrAtomicFetchAdd(atomicFetchAdd, qpx, wr.rkey(), wr.remoteAddr(),
+                    wr.compareAdd());
+            case ATOMIC_WRITE -> {
+                binding.putLong(atomicOperand, wr.swap());
+                binding.wrAtomicWrite(atomicWrite, qpx, wr.rkey(), wr.remoteAddr(), atomicOperand);
+            }
+            case LOCAL_INV -> binding.wrU32(localInv, qpx, wr.invalidateRkey());
+            case BIND_MW -> {
+                MwBindInfo info = wr.bindInfo();
+                binding.putLong(bindInfo + ibv_mw_bind_info.mr$off, ((NativeMemoryRegion) info.mr()).handle());
+                binding.putLong(bindInfo + ibv_mw_bind_info.addr$off, info.addr());
+                binding.putLong(bindInfo + ibv_mw_bind_info.length$off, info.length());
+                binding.putInt(bindInfo + ibv_mw_bind_info.mw_access_flags$off, info.mwAccessFlags());
+                binding.wrBindMw(bindMw, qpx, ((NativeMemoryWindow) wr.mw()).handle(), wr.bindRkey(), bindInfo);
+            }
+            case TSO -> binding.wrSendTso(sendTso, qpx, wr.tsoHeader().address(), wr.tsoHeaderLength(), wr.mss());
+            case FLUSH -> binding.wrFlush(flush, qpx, wr.rkey(), wr.remoteAddr(), wr.flushLength(), wr.flushType(),
+                    wr.flushLevel());
+        }
+        return true;
+    }
+
+    /** {@code wr_set_ud_addr} on a UD QP, {@code wr_set_xrc_srqn} on an XRC_SEND QP. */
+    private void address(PendingWr wr) {
+        if (wr.ah() != null) {
+            binding.wrSetUdAddr(setUdAddr, qpx, ((NativeAddressHandle) wr.ah()).handle(), wr.remoteQpn(),
+                    wr.remoteQkey());
+        }
+        if (xrc) {
+            binding.wrU32(setXrcSrqn, qpx, wr.remoteSrqn());
+        }
+    }
+
+    /** The DATA setters other than one SGE. */
+    private void data(PendingWr wr) {
+        switch (wr.dataKind()) {
+            case PendingWr.DATA_SGE -> binding.wrSetSge(setSge, qpx, wr.sgeLkey(0), wr.sgeAddr(0), wr.sgeLength(0));
+            case PendingWr.DATA_SGE_LIST -> {
+                int n = wr.sgeCount();
+                for (int k = 0; k < n; k++) {
+                    long s = sgeList + k * ibv_sge.SIZEOF;
+                    binding.putLong(s + ibv_sge.addr$off, wr.sgeAddr(k));
+                    binding.putInt(s + ibv_sge.length$off, wr.sgeLength(k));
+                    binding.putInt(s + ibv_sge.lkey$off, wr.sgeLkey(k));
+                }
+                binding.wrSetList(setSgeList, qpx, n, sgeList);
+            }
+            // A list is passed concatenated: librxe 44's ibv_wr_set_inline_data_list never adds up the length
+            // (D-009), and the seed defines the list as the buffers' concatenation.
+            case PendingWr.DATA_INLINE -> binding.wrSetInlineData(setInlineData, qpx, wr.inlineData().address(),
+                    wr.inlineLength());
+            default -> { }
+        }
+    }
+
+    @Override
+    protected int completeBatch() {
+        int rc = binding.wrComplete(wrComplete, qpx);
+        return rc < 0 ? -rc : rc;
+    }
+
+    @Override
+    protected void abortBatch() {
+        binding.wrCall(wrAbort, qpx);
+    }
+
+    @Override
+    protected void onBound(MemoryWindow mw, int rkey, MwBindInfo info) {
+        ((NativeMemoryWindow) mw).boundByWr(rkey, info);
+    }
+}
