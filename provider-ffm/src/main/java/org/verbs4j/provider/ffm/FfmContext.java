@@ -51,7 +51,10 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs;
 import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
 import org.verbs4j.provider.nativecommon.internal.NativeCompletionChannel;
 import org.verbs4j.provider.nativecommon.internal.NativeContextSupport;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionQueue;
 import org.verbs4j.provider.nativecommon.internal.NativeKind;
+import org.verbs4j.provider.nativecommon.internal.NativeProtectionDomain;
+import org.verbs4j.provider.nativecommon.internal.NativeQueueFactory;
 import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
 
 /**
@@ -90,12 +93,13 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
     final MemorySegment bindMw;
     final MemorySegment deallocMw;
 
-    final Map<Long, FfmCompletionQueue> cqs = new ConcurrentHashMap<>();
+    final Map<Long, NativeCompletionQueue> cqs = new ConcurrentHashMap<>();
     final Map<Long, FfmQueuePair> qps = new ConcurrentHashMap<>();
     final Map<Long, FfmSharedReceiveQueue> srqs = new ConcurrentHashMap<>();
     private final Cleaner.Cleanable cleanable;
     private final Object asyncLock = new Object();
     private volatile Capabilities capabilities;
+    private final FfmQueueFactory queueFactory = new FfmQueueFactory(this);
 
     FfmContext(FfmDevice device, MemorySegment ctx, int rdmaCoreVersion) {
         super("Context", null);
@@ -160,12 +164,43 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
         return verbsOp(offset).address();
     }
 
-    /** ffm keeps no table of these objects by kind: its {@link #CLEANER} closes only the device. */
+    /**
+     * ffm keeps no table of these objects by kind, its {@link #CLEANER} closes only the device; it maps CQs by
+     * address for completion and async events.
+     */
     @Override
-    public void track(NativeKind kind, long address, AbstractVerbsObject object) {}
+    public void track(NativeKind kind, long address, AbstractVerbsObject object) {
+        if (kind == NativeKind.CQ) {
+            cqs.put(address, (NativeCompletionQueue) object);
+        }
+    }
 
     @Override
-    public void untrack(NativeKind kind, long address, AbstractVerbsObject object) {}
+    public void untrack(NativeKind kind, long address, AbstractVerbsObject object) {
+        if (kind == NativeKind.CQ) {
+            cqs.remove(address, object);
+        }
+    }
+
+    @Override
+    public long contextHandle() {
+        return context.address();
+    }
+
+    @Override
+    public long allocate(long bytes) {
+        return FfmIbverbsBinding.INSTANCE.allocate(bytes);
+    }
+
+    @Override
+    public void free(long address) {
+        FfmIbverbsBinding.INSTANCE.free(address);
+    }
+
+    @Override
+    public NativeQueueFactory queueFactory() {
+        return queueFactory;
+    }
 
     @Override
     public CompletionQueue completionQueueAt(long cq) {
@@ -228,7 +263,8 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
         return v < 0 ? Long.MAX_VALUE : v;
     }
 
-    void checkPort(int portNum) {
+    @Override
+    public void checkPort(int portNum) {
         if (portNum < 1 || portNum > physPortCnt) {
             throw new IllegalArgumentException(device.name() + " has ports 1.." + physPortCnt + ", not " + portNum);
         }
@@ -295,13 +331,7 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
 
     @Override
     public ProtectionDomain allocPd() {
-        checkOpen();
-        MemorySegment pd = Ibverbs.ibv_alloc_pd(context);
-        if (pd.address() == 0) {
-            throw new VerbsException("ibv_alloc_pd", Ibverbs.errnoOf(-1), null);
-        }
-        FfmProtectionDomain p = new FfmProtectionDomain(this, pd);
-        return p;
+        return NativeProtectionDomain.alloc(this);
     }
 
     @Override
@@ -320,78 +350,8 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
     }
 
     /** {@link #createCq(int, CompletionChannel, int)}, extended only if {@code tryExtended}; tests compare both kinds. */
-    FfmCompletionQueue createCq(int cqe, CompletionChannel channel, int compVector, boolean tryExtended) {
-        checkOpen();
-        if (cqe < 1) {
-            throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
-        }
-        NativeCompletionChannel ch = null;
-        if (channel != null) {
-            if (!(channel instanceof NativeCompletionChannel f) || !(f.nativeContext() instanceof FfmContext)) {
-                throw new IllegalArgumentException("the channel is not from the ffm provider");
-            }
-            checkSibling(f, "the completion channel");
-            ch = f;
-        }
-        int vectors = (int) ibv_context.num_comp_vectors$vh.get(context, 0L);
-        if (compVector < 0 || (vectors > 0 && compVector >= vectors)) {
-            throw new IllegalArgumentException("compVector is 0.." + (vectors - 1) + ", not " + compVector);
-        }
-        MemorySegment channelPtr = ch == null ? MemorySegment.NULL : MemorySegment.ofAddress(ch.handle());
-        MemorySegment cq = tryExtended ? createCqEx(cqe, channelPtr, compVector) : MemorySegment.NULL;
-        boolean extended = cq.address() != 0;
-        if (!extended) {
-            cq = Ibverbs.ibv_create_cq(context, cqe, MemorySegment.NULL, channelPtr, compVector);
-            if (cq.address() == 0) {
-                throw new VerbsException("ibv_create_cq", Ibverbs.errnoOf(-1), cqe + " entries");
-            }
-        }
-        FfmCompletionQueue q = new FfmCompletionQueue(this, cq, ch, extended);
-        LOG.log(System.Logger.Level.DEBUG, "{0}: {1} CQ 0x{2} with {3} entries", device.name(),
-                extended ? "extended (ibv_create_cq_ex)" : "plain (ibv_create_cq)", Long.toHexString(cq.address()),
-                q.capacity());
-        cqs.put(cq.address(), q);
-        return q;
-    }
-
-    /**
-     * An extended CQ from {@code verbs_context.create_cq_ex} with the standard {@code wc_flags}, or NULL
-     * when the device has no such op or refuses it as unsupported ({@code EOPNOTSUPP}, {@code ENOSYS}),
-     * so that the caller falls back to {@code ibv_create_cq}. {@code EINVAL} falls back too: some
-     * drivers refuse {@code wc_flags} they do not know with it, and when it was the entry count instead,
-     * {@code ibv_create_cq} refuses that the same way and reports it as before.
-     *
-     * @throws VerbsException with any other errno ({@code ENOMEM}, ...)
-     */
-    private MemorySegment createCqEx(int cqe, MemorySegment channelPtr, int compVector) {
-        MemorySegment op = verbsOp(ContextStructs.verbs_context.create_cq_ex$off);
-        if (op.address() == 0) {
-            return MemorySegment.NULL;
-        }
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment attr = a.allocate(ibv_cq_init_attr_ex.LAYOUT);
-            ibv_cq_init_attr_ex.cqe$vh.set(attr, 0L, cqe);
-            ibv_cq_init_attr_ex.channel$vh.set(attr, 0L, channelPtr);
-            ibv_cq_init_attr_ex.comp_vector$vh.set(attr, 0L, compVector);
-            ibv_cq_init_attr_ex.wc_flags$vh.set(attr, 0L, IBV_WC_STANDARD_FLAGS);
-            MemorySegment cq = InlineOps.create(op, context, attr);
-            if (cq.address() != 0) {
-                if (FfmCompletionQueue.hasPollOps(cq)) {
-                    return cq;
-                }
-                LOG.log(System.Logger.Level.DEBUG, "{0}: ibv_create_cq_ex left a poll op NULL; using ibv_create_cq",
-                        device.name());
-                Ibverbs.ibv_destroy_cq(cq);
-                return MemorySegment.NULL;
-            }
-            int errno = Ibverbs.errnoOf(-1);
-            if (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS || errno == Errno.EINVAL) {
-                LOG.log(System.Logger.Level.DEBUG, "{0}: ibv_create_cq_ex refused ({1}); using ibv_create_cq",
-                        device.name(), Errno.name(errno));
-                return MemorySegment.NULL;
-            }
-            throw new VerbsException("ibv_create_cq_ex", errno, cqe + " entries");
-        }
+    NativeCompletionQueue createCq(int cqe, CompletionChannel channel, int compVector, boolean tryExtended) {
+        return NativeCompletionQueue.create(this, cqe, channel, compVector, tryExtended);
     }
 
     @Override

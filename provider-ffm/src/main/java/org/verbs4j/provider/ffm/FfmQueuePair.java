@@ -38,6 +38,8 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_qp;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_qp_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_send_wr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_sge;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionQueue;
+import org.verbs4j.provider.nativecommon.internal.NativeProtectionDomain;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs;
 import org.verbs4j.provider.nativecommon.internal.QpStructs;
 import org.verbs4j.spi.support.Arguments;
@@ -60,13 +62,13 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
     private static final long SGE_SIZE = ibv_sge.LAYOUT.byteSize();
     private static final int QUERY_MASK = QpAttrMask.ALL & ~QpAttrMask.RATE_LIMIT;
 
-    private final FfmProtectionDomain pd;
+    private final NativeProtectionDomain pd;
     final MemorySegment qp;
     private final QpInitAttributes init;
     private final QpType type;
     private final int qpNum;
-    private final FfmCompletionQueue sendCq;
-    private final FfmCompletionQueue recvCq;
+    private final NativeCompletionQueue sendCq;
+    private final NativeCompletionQueue recvCq;
     private final FfmSharedReceiveQueue srq;
     private final NativeThreadDomain td;
     private final MemorySegment parentDomain;
@@ -92,11 +94,11 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
     private final boolean connected;
     private final MemorySegment badWr;
 
-    FfmQueuePair(FfmProtectionDomain pd, MemorySegment qp, MemorySegment qpx, QpInitAttributes init,
-                 FfmCompletionQueue sendCq, FfmCompletionQueue recvCq, FfmSharedReceiveQueue srq,
+    FfmQueuePair(NativeProtectionDomain pd, MemorySegment qp, MemorySegment qpx, QpInitAttributes init,
+                 NativeCompletionQueue sendCq, NativeCompletionQueue recvCq, FfmSharedReceiveQueue srq,
                  NativeThreadDomain td, MemorySegment parentDomain) {
-        super("QueuePair", pd.ctx);
-        this.ctx = pd.ctx;
+        super("QueuePair", ((FfmContext) pd.nativeContext()));
+        this.ctx = ((FfmContext) pd.nativeContext());
         this.pd = pd;
         this.qp = qp.reinterpret(ibv_qp.LAYOUT.byteSize());
         this.init = init;
@@ -115,7 +117,7 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
         this.sendSges = scratch.allocate(sgeStride * sendCapacity);
         this.badWr = scratch.allocate(8);
         this.connected = type == QpType.RC || type == QpType.UC;
-        this.sendFlagsAllowed = pd.ctx.ipCsum ? SendFlags.ALL : SendFlags.ALL & ~SendFlags.IP_CSUM;
+        this.sendFlagsAllowed = ((FfmContext) pd.nativeContext()).ipCsum ? SendFlags.ALL : SendFlags.ALL & ~SendFlags.IP_CSUM;
         // Each slot's list link and SGE pointer are fixed: a post of n WRs ends the list at slot n - 1 for its call.
         for (int i = 0; i < sendCapacity; i++) {
             long at = i * WR_SIZE;
@@ -346,7 +348,7 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
         if (wr.numSge() > sgePerWr) {
             return wr.numSge() + " SGEs, the QP takes " + sgePerWr;
         }
-        String unreadable = Arguments.inlineData(wr, pd.regions);
+        String unreadable = Arguments.inlineData(wr, pd.regions());
         if (unreadable != null) {
             return unreadable;
         }
@@ -396,7 +398,7 @@ final class FfmQueuePair extends AbstractVerbsObject implements QueuePair {
         WrOpcode op = wr.opcode();
         int flags = wr.sendFlags();
         if (!op.isValidFor(type) || (flags & ~sendFlagsAllowed) != 0
-                || (flags & SendFlags.INLINE) != 0 && Arguments.inlineData(wr, pd.regions) != null) {
+                || (flags & SendFlags.INLINE) != 0 && Arguments.inlineData(wr, pd.regions()) != null) {
             return Errno.EINVAL;
         }
         MemorySegment w = sendWrs;

@@ -15,6 +15,8 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_srq;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_srq_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionQueue;
+import org.verbs4j.provider.nativecommon.internal.NativeProtectionDomain;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs;
 
 /** A shared receive queue, {@code struct ibv_srq}, posted to through {@code ops.post_srq_recv}. */
@@ -22,15 +24,15 @@ final class FfmSharedReceiveQueue extends AbstractVerbsObject implements SharedR
     final FfmContext ctx;
     private static final int IBV_SRQ_LIMIT = 1 << 1;
 
-    private final FfmProtectionDomain pd;
+    private final NativeProtectionDomain pd;
     final MemorySegment srq;
     private final int srqNum;
     private final Scratch scratch;
     private final RecvPoster poster;
 
-    FfmSharedReceiveQueue(FfmProtectionDomain pd, MemorySegment srq, int maxWr, int maxSge) {
-        super("SharedReceiveQueue", pd.ctx);
-        this.ctx = pd.ctx;
+    FfmSharedReceiveQueue(NativeProtectionDomain pd, MemorySegment srq, int maxWr, int maxSge) {
+        super("SharedReceiveQueue", ((FfmContext) pd.nativeContext()));
+        this.ctx = ((FfmContext) pd.nativeContext());
         this.pd = pd;
         this.srq = srq.reinterpret(ibv_srq.LAYOUT.byteSize());
         this.scratch = new Scratch(this);

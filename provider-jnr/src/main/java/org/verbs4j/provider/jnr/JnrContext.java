@@ -39,7 +39,10 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_port_attr;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_attr;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq_init_attr_ex;
 import org.verbs4j.provider.nativecommon.internal.PosixStructs;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionQueue;
 import org.verbs4j.provider.nativecommon.internal.NativeKind;
+import org.verbs4j.provider.nativecommon.internal.NativeProtectionDomain;
+import org.verbs4j.provider.nativecommon.internal.NativeQueueFactory;
 import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
 import org.verbs4j.provider.nativecommon.internal.NativeCompletionChannel;
 import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
@@ -74,6 +77,7 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
     private long asyncScratch;
     /** {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, 0 without the extended query. */
     final long deviceCapFlagsEx;
+    private final JnrQueueFactory queueFactory = new JnrQueueFactory(this);
 
     JnrContext(NativeLibraries libs, JnrDevice device, long handle) {
         super("Context", null);
@@ -122,6 +126,26 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
     public void untrack(NativeKind kind, long h, AbstractVerbsObject o) {
         resources.remove(kind, h);
         byHandle.remove(h, o);
+    }
+
+    @Override
+    public long contextHandle() {
+        return handle;
+    }
+
+    @Override
+    public long allocate(long bytes) {
+        return resources.allocate(bytes);
+    }
+
+    @Override
+    public void free(long address) {
+        resources.free(address);
+    }
+
+    @Override
+    public NativeQueueFactory queueFactory() {
+        return queueFactory;
     }
 
     AbstractVerbsObject lookup(long h) {
@@ -220,7 +244,8 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
         return d != null ? d : queryDevice();
     }
 
-    private void checkPort(int portNum) {
+    @Override
+    public void checkPort(int portNum) {
         int ports = cachedDeviceAttributes().physPortCnt();
         if (portNum < 1 || portNum > ports) {
             throw new IllegalArgumentException("device " + device.name() + " has ports 1.." + ports + ", not "
@@ -304,11 +329,7 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
 
     @Override
     public ProtectionDomain allocPd() {
-        long pd = libs.ibverbs().ibv_alloc_pd(handle());
-        if (pd == 0) {
-            throw new VerbsException("ibv_alloc_pd", libs.lastErrno(), null);
-        }
-        return new JnrProtectionDomain(this, pd);
+        return NativeProtectionDomain.alloc(this);
     }
 
     @Override
@@ -322,70 +343,8 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
 
     @Override
     public CompletionQueue createCq(int cqe, CompletionChannel channel, int compVector) {
-        checkOpen();
-        if (cqe < 1) {
-            throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
-        }
-        NativeCompletionChannel ch = null;
-        if (channel != null) {
-            if (!(channel instanceof NativeCompletionChannel jc) || jc.nativeContext() != this) {
-                throw new IllegalArgumentException("the completion channel belongs to another context");
-            }
-            ch = jc;
-            ch.checkOpen();
-        }
-        int vectors = NativeMemory.getInt(handle + ibv_context.num_comp_vectors$off);
-        if (compVector < 0 || compVector >= Math.max(vectors, 1)) {
-            throw new IllegalArgumentException("compVector is 0.." + (Math.max(vectors, 1) - 1) + ": " + compVector);
-        }
-        long chHandle = ch == null ? 0 : ch.handle();
-        if (!"false".equals(System.getProperty(EXTENDED_CQ_PROPERTY))) {
-            long cqx = createCqEx(cqe, chHandle, compVector);
-            if (cqx != 0) {
-                LOG.log(System.Logger.Level.DEBUG, "{0}: CQ of {1} entries created with ibv_create_cq_ex",
-                        device.name(), cqe);
-                return new JnrCompletionQueue(this, cqx, ch, true);
-            }
-        }
-        long cq = libs.ibverbs().ibv_create_cq(handle, cqe, 0, chHandle, compVector);
-        if (cq == 0) {
-            throw new VerbsException("ibv_create_cq", libs.lastErrno(), cqe + " entries");
-        }
-        LOG.log(System.Logger.Level.DEBUG, "{0}: CQ of {1} entries created with ibv_create_cq", device.name(), cqe);
-        return new JnrCompletionQueue(this, cq, ch, false);
-    }
-
-    /**
-     * An extended CQ whose {@code ibv_wc_read_*} functions cover every field of {@code ibv_wc} but pkey_index, or 0
-     * when the provider library has no {@code create_cq_ex} or refuses it with EOPNOTSUPP or ENOSYS (libibverbs's
-     * answer to {@code wc_flags} it does not know, and its stub's where the provider library has no
-     * {@code create_cq_ex}), or fails without an errno: the caller then creates a plain CQ.
-     *
-     * @throws VerbsException any other errno of {@code ibv_create_cq_ex}, such as EINVAL for too many entries
-     */
-    private long createCqEx(int cqe, long channel, int compVector) {
-        long fn = InlineVerbs.verbsContextOp(handle, verbs_context.create_cq_ex$off);
-        if (fn == 0) {
-            return 0;
-        }
-        long attr = NativeMemory.allocate(ibv_cq_init_attr_ex.SIZEOF);
-        try {
-            NativeMemory.putInt(attr + ibv_cq_init_attr_ex.cqe$off, cqe);
-            NativeMemory.putAddress(attr + ibv_cq_init_attr_ex.channel$off, channel);
-            NativeMemory.putInt(attr + ibv_cq_init_attr_ex.comp_vector$off, compVector);
-            NativeMemory.putLong(attr + ibv_cq_init_attr_ex.wc_flags$off, ibv_cq_init_attr_ex.WC_STANDARD_FLAGS);
-            long cqx = InlineVerbs.createPP(fn, handle, attr);
-            if (cqx == 0) {
-                int e = InlineVerbs.lastErrno();
-                if (e == 0 || e == Errno.EOPNOTSUPP || e == Errno.ENOSYS) {
-                    return 0;
-                }
-                throw new VerbsException("ibv_create_cq_ex", e, cqe + " entries");
-            }
-            return cqx;
-        } finally {
-            NativeMemory.free(attr);
-        }
+        return NativeCompletionQueue.create(this, cqe, channel, compVector,
+                !"false".equals(System.getProperty(EXTENDED_CQ_PROPERTY)));
     }
 
     @Override

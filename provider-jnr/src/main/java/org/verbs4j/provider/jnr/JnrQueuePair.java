@@ -28,8 +28,12 @@ import org.verbs4j.SendWr;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
+import org.verbs4j.provider.jnr.internal.JnrIbverbsBinding;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.provider.nativecommon.internal.AhAttrs;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionQueue;
+import org.verbs4j.provider.nativecommon.internal.NativeProtectionDomain;
 import org.verbs4j.provider.nativecommon.IbverbsDeviceFacts;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_parent_domain_init_attr;
@@ -66,12 +70,12 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
     /** {@code IBV_QP_CAP}. */
     private static final int IBV_QP_CAP = 1 << 19;
 
-    private final JnrProtectionDomain pd;
+    private final NativeProtectionDomain pd;
     private final QpType type;
     private final int qpNum;
     private final QpInitAttributes initAttributes;
-    private final JnrCompletionQueue sendCq;
-    private final JnrCompletionQueue recvCq;
+    private final NativeCompletionQueue sendCq;
+    private final NativeCompletionQueue recvCq;
     private final JnrSharedReceiveQueue srq;
     private final NativeThreadDomain td;
     private final long parentDomain;
@@ -86,11 +90,11 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
     private final SendWr[] single = new SendWr[1];
     private final List<SendWr> singleList = java.util.Arrays.asList(single);
 
-    private JnrQueuePair(JnrProtectionDomain pd, long qp, long qpx, long parentDomain, QpInitAttributes granted,
-                         JnrCompletionQueue sendCq, JnrCompletionQueue recvCq, JnrSharedReceiveQueue srq,
+    private JnrQueuePair(NativeProtectionDomain pd, long qp, long qpx, long parentDomain, QpInitAttributes granted,
+                         NativeCompletionQueue sendCq, NativeCompletionQueue recvCq, JnrSharedReceiveQueue srq,
                          NativeThreadDomain td) {
-        super("QueuePair", pd.context);
-        this.context = pd.context;
+        super("QueuePair", ((JnrContext) pd.nativeContext()));
+        this.context = ((JnrContext) pd.nativeContext());
         this.handle = qp;
         context.track(NativeKind.QP, qp, this);
         this.pd = pd;
@@ -103,11 +107,11 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         this.td = td;
         this.parentDomain = parentDomain;
         this.qpx = qpx;
-        this.postSend = pd.context.op(ibv_context.ops$post_send$off);
-        this.postRecv = pd.context.op(ibv_context.ops$post_recv$off);
-        this.sendWrs = new SendWrArray(pd.context, type);
-        this.recvWrs = new RecvWrArray(pd.context.resources);
-        this.mwBind = pd.context.resources.allocate(ibv_mw_bind.SIZEOF);
+        this.postSend = ((JnrContext) pd.nativeContext()).op(ibv_context.ops$post_send$off);
+        this.postRecv = ((JnrContext) pd.nativeContext()).op(ibv_context.ops$post_recv$off);
+        this.sendWrs = new SendWrArray(((JnrContext) pd.nativeContext()), type);
+        this.recvWrs = new RecvWrArray(((JnrContext) pd.nativeContext()).resources);
+        this.mwBind = ((JnrContext) pd.nativeContext()).resources.allocate(ibv_mw_bind.SIZEOF);
         this.session = granted.sendOps().isEmpty() ? null
                 : new JnrWrSession(this, qpx, granted.sendOps(), granted.cap(), ipCsum());
         dependOn(pd);
@@ -122,10 +126,10 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         register();
     }
 
-    static JnrQueuePair create(JnrProtectionDomain pd, QpInitAttributes a) {
-        JnrContext ctx = pd.context;
-        JnrCompletionQueue sendCq = ctx.sibling(a.sendCq(), JnrCompletionQueue.class, "the send CQ");
-        JnrCompletionQueue recvCq = ctx.sibling(a.recvCq(), JnrCompletionQueue.class, "the receive CQ");
+    static JnrQueuePair create(NativeProtectionDomain pd, QpInitAttributes a) {
+        JnrContext ctx = ((JnrContext) pd.nativeContext());
+        NativeCompletionQueue sendCq = ctx.sibling(a.sendCq(), NativeCompletionQueue.class, "the send CQ");
+        NativeCompletionQueue recvCq = ctx.sibling(a.recvCq(), NativeCompletionQueue.class, "the receive CQ");
         JnrSharedReceiveQueue srq = a.srq() == null ? null : ctx.sibling(a.srq(), JnrSharedReceiveQueue.class, "the SRQ");
         NativeThreadDomain td = a.threadDomain() == null ? null
                 : ctx.sibling(a.threadDomain(), NativeThreadDomain.class, "the thread domain");
@@ -153,11 +157,11 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         if (createQpEx == 0) {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the device has no create_qp_ex");
         }
-        long parentDomain = td == null ? 0 : allocParentDomain(ctx, pd.handle, td.handle());
+        long parentDomain = td == null ? 0 : allocParentDomain(ctx, pd.handle(), td.handle());
         long attr = NativeMemory.allocate(ibv_qp_init_attr_ex.SIZEOF);
         try {
-            NativeMemory.putAddress(attr + ibv_qp_init_attr_ex.send_cq$off, sendCq.handle);
-            NativeMemory.putAddress(attr + ibv_qp_init_attr_ex.recv_cq$off, recvCq.handle);
+            NativeMemory.putAddress(attr + ibv_qp_init_attr_ex.send_cq$off, sendCq.handle());
+            NativeMemory.putAddress(attr + ibv_qp_init_attr_ex.recv_cq$off, recvCq.handle());
             NativeMemory.putAddress(attr + ibv_qp_init_attr_ex.srq$off, srq == null ? 0 : srq.handle);
             long cap = attr + ibv_qp_init_attr_ex.cap$off;
             NativeMemory.putInt(cap + ibv_qp_cap.max_send_wr$off, a.cap().maxSendWr());
@@ -177,7 +181,7 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
                 NativeMemory.putShort(attr + ibv_qp_init_attr_ex.max_tso_header$off, a.maxTsoHeader());
             }
             NativeMemory.putInt(attr + ibv_qp_init_attr_ex.comp_mask$off, compMask);
-            NativeMemory.putAddress(attr + ibv_qp_init_attr_ex.pd$off, parentDomain != 0 ? parentDomain : pd.handle);
+            NativeMemory.putAddress(attr + ibv_qp_init_attr_ex.pd$off, parentDomain != 0 ? parentDomain : pd.handle());
             long qp = InlineVerbs.createPP(createQpEx, ctx.handle, attr);
             if (qp == 0) {
                 int e = InlineVerbs.lastErrno();
@@ -333,10 +337,10 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
             NativeMemory.putInt(cap + ibv_qp_cap.max_inline_data$off, q.cap().maxInlineData());
         }
         if (q.ahAttr() != null) {
-            JnrProtectionDomain.writeAhAttr(a + ibv_qp_attr.ah_attr$off, q.ahAttr());
+            AhAttrs.write(JnrIbverbsBinding.FIELDS, a + ibv_qp_attr.ah_attr$off, q.ahAttr());
         }
         if (q.altAhAttr() != null) {
-            JnrProtectionDomain.writeAhAttr(a + ibv_qp_attr.alt_ah_attr$off, q.altAhAttr());
+            AhAttrs.write(JnrIbverbsBinding.FIELDS, a + ibv_qp_attr.alt_ah_attr$off, q.altAhAttr());
         }
         NativeMemory.putShort(a + ibv_qp_attr.pkey_index$off, q.pkeyIndex());
         NativeMemory.putShort(a + ibv_qp_attr.alt_pkey_index$off, q.altPkeyIndex());
@@ -395,11 +399,11 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
                 NativeMemory.getInt(cap + ibv_qp_cap.max_send_sge$off),
                 NativeMemory.getInt(cap + ibv_qp_cap.max_recv_sge$off),
                 NativeMemory.getInt(cap + ibv_qp_cap.max_inline_data$off)));
-        AhAttributes av = JnrProtectionDomain.readAhAttr(a + ibv_qp_attr.ah_attr$off);
+        AhAttributes av = AhAttrs.read(JnrIbverbsBinding.FIELDS, a + ibv_qp_attr.ah_attr$off);
         if (av != null) {
             q.ahAttr(av);
         }
-        AhAttributes alt = JnrProtectionDomain.readAhAttr(a + ibv_qp_attr.alt_ah_attr$off);
+        AhAttributes alt = AhAttrs.read(JnrIbverbsBinding.FIELDS, a + ibv_qp_attr.alt_ah_attr$off);
         if (alt != null) {
             q.altPath(alt, NativeMemory.getU16(a + ibv_qp_attr.alt_pkey_index$off),
                     NativeMemory.getU8(a + ibv_qp_attr.alt_port_num$off),
@@ -529,7 +533,7 @@ final class JnrQueuePair extends AbstractVerbsObject implements QueuePair {
         // One pass checks every WR in Java terms (those errors throw before anything is posted) and writes
         // the ones before the first that the verbs refuse. The QP's state is read once per post.
         boolean canSend = canSend();
-        int firstBad = sendWrs.prepare(wrs, n, canSend, type, initAttributes.cap(), ipCsum(), pd.regions);
+        int firstBad = sendWrs.prepare(wrs, n, canSend, type, initAttributes.cap(), ipCsum(), pd.regions());
         if (!canSend) {
             throw new PostSendException(Errno.EINVAL, 0, "the QP is in " + state()
                     + "; sends are posted in RTS, SQD, SQE or ERR");

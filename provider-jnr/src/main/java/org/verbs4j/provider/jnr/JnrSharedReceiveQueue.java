@@ -12,6 +12,9 @@ import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
+import org.verbs4j.provider.nativecommon.internal.AhAttrs;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionQueue;
+import org.verbs4j.provider.nativecommon.internal.NativeProtectionDomain;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
@@ -29,20 +32,20 @@ final class JnrSharedReceiveQueue extends AbstractVerbsObject implements SharedR
     final long handle;
     private static final int IBV_SRQ_LIMIT = 1 << 1;
 
-    private final JnrProtectionDomain pd;
+    private final NativeProtectionDomain pd;
     private final long postSrqRecv;
     private final RecvWrArray recvWrs;
     private final long scratch;
 
-    JnrSharedReceiveQueue(JnrProtectionDomain pd, long srq, int maxSge) {
-        super("SharedReceiveQueue", pd.context);
-        this.context = pd.context;
+    JnrSharedReceiveQueue(NativeProtectionDomain pd, long srq, int maxSge) {
+        super("SharedReceiveQueue", ((JnrContext) pd.nativeContext()));
+        this.context = ((JnrContext) pd.nativeContext());
         this.handle = srq;
         context.track(NativeKind.SRQ, srq, this);
         this.pd = pd;
-        this.postSrqRecv = pd.context.op(ibv_context.ops$post_srq_recv$off);
-        this.recvWrs = new RecvWrArray(pd.context.resources);
-        this.scratch = pd.context.resources.allocate(ibv_srq_attr.SIZEOF);
+        this.postSrqRecv = ((JnrContext) pd.nativeContext()).op(ibv_context.ops$post_srq_recv$off);
+        this.recvWrs = new RecvWrArray(((JnrContext) pd.nativeContext()).resources);
+        this.scratch = ((JnrContext) pd.nativeContext()).resources.allocate(ibv_srq_attr.SIZEOF);
         dependOn(pd);
         register();
     }

@@ -41,6 +41,11 @@ public final class JnrIbverbsBinding implements IbverbsBinding {
         return e != 0 ? e : Errno.EINVAL;
     }
 
+    /** An address, or minus the errno the call left in {@code errno}, {@code fallback} if it left none. */
+    private static long created(long object, int errno, int fallback) {
+        return object != 0 ? object : -(errno != 0 ? errno : fallback);
+    }
+
     private int failure(int rc) {
         return rc == 0 ? 0 : errnoOf(libs, rc);
     }
@@ -99,4 +104,135 @@ public final class JnrIbverbsBinding implements IbverbsBinding {
             NativeMemory.free(out);
         }
     }
+
+    // ---- npd (issue 12): protection domain, completion queue, their memory and fields ----
+
+    /**
+     * A binding for field access and memory only ({@code get*}, {@code put*}, {@link #allocate}, {@link #free}),
+     * which need no library: for the static attribute copies that have no context at hand.
+     */
+    public static final JnrIbverbsBinding FIELDS = new JnrIbverbsBinding(null);
+
+    @Override
+    public long getLong(long address) {
+        return NativeMemory.getLong(address);
+    }
+
+    @Override
+    public int getU16(long address) {
+        return NativeMemory.getU16(address);
+    }
+
+    @Override
+    public int getU8(long address) {
+        return NativeMemory.getU8(address);
+    }
+
+    @Override
+    public void putByte(long address, int value) {
+        NativeMemory.putByte(address, value);
+    }
+
+    @Override
+    public void putShort(long address, int value) {
+        NativeMemory.putShort(address, value);
+    }
+
+    @Override
+    public void putBytes(long address, byte[] bytes) {
+        NativeMemory.putBytes(address, bytes, 0, bytes.length);
+    }
+
+    @Override
+    public void getBytes(long address, byte[] bytes) {
+        NativeMemory.getBytes(address, bytes, 0, bytes.length);
+    }
+
+    @Override
+    public long allocate(long bytes) {
+        return NativeMemory.allocate(bytes);
+    }
+
+    @Override
+    public void free(long address) {
+        NativeMemory.free(address);
+    }
+
+    @Override
+    public long allocPd(long context) {
+        long pd = libs.ibverbs().ibv_alloc_pd(context);
+        return created(pd, pd == 0 ? libs.lastErrno() : 0, Errno.EINVAL);
+    }
+
+    @Override
+    public int deallocPd(long pd) {
+        return failure(libs.ibverbs().ibv_dealloc_pd(pd));
+    }
+
+    @Override
+    public long regMr(long pd, long address, long length, long iova, int access) {
+        long mr = libs.ibverbs().ibv_reg_mr_iova2(pd, address, length, iova, access);
+        return created(mr, mr == 0 ? libs.lastErrno() : 0, Errno.EINVAL);
+    }
+
+    @Override
+    public long allocMw(long fn, long pd, int type) {
+        long mw = InlineVerbs.allocMw(fn, pd, type);
+        return created(mw, mw == 0 ? InlineVerbs.lastErrno() : 0, Errno.EOPNOTSUPP);
+    }
+
+    @Override
+    public long createAh(long pd, long attr) {
+        long ah = libs.ibverbs().ibv_create_ah(pd, attr);
+        return created(ah, ah == 0 ? libs.lastErrno() : 0, Errno.EINVAL);
+    }
+
+    @Override
+    public long createCq(long context, int cqe, long channel, int compVector) {
+        long cq = libs.ibverbs().ibv_create_cq(context, cqe, 0, channel, compVector);
+        return created(cq, cq == 0 ? libs.lastErrno() : 0, Errno.EINVAL);
+    }
+
+    @Override
+    public long createCqEx(long fn, long context, long attr) {
+        long cq = InlineVerbs.createPP(fn, context, attr);
+        return created(cq, cq == 0 ? InlineVerbs.lastErrno() : 0, Errno.EOPNOTSUPP);
+    }
+
+    @Override
+    public int destroyCq(long cq) {
+        return failure(libs.ibverbs().ibv_destroy_cq(cq));
+    }
+
+    @Override
+    public int pollCq(long fn, long cq, int entries, long wc) {
+        return InlineVerbs.pollCq(fn, cq, entries, wc);
+    }
+
+    @Override
+    public int reqNotifyCq(long fn, long cq, int solicitedOnly) {
+        return InlineVerbs.reqNotifyCq(fn, cq, solicitedOnly);
+    }
+
+    @Override
+    public int startPoll(long fn, long cq, long attr) {
+        return InlineVerbs.startPoll(fn, cq, attr);
+    }
+
+    @Override
+    public void endPoll(long fn, long cq) {
+        InlineVerbs.endPoll(fn, cq);
+    }
+
+    @Override
+    public int readU32(long fn, long cq) {
+        return InlineVerbs.readU32(fn, cq);
+    }
+
+    @Override
+    public int readU8(long fn, long cq) {
+        return InlineVerbs.readU8(fn, cq);
+    }
+
+    // ---- end of npd's block ----
 }

@@ -2,16 +2,7 @@ package org.verbs4j.provider.ffm;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.Objects;
-import org.verbs4j.AccessFlags;
-import org.verbs4j.AddressHandle;
-import org.verbs4j.AhAttributes;
-import org.verbs4j.Context;
 import org.verbs4j.Errno;
-import org.verbs4j.MemoryRegion;
-import org.verbs4j.MemoryWindow;
-import org.verbs4j.MwType;
-import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttrMask;
 import org.verbs4j.QpCapabilities;
 import org.verbs4j.QpInitAttributes;
@@ -25,7 +16,6 @@ import org.verbs4j.provider.ffm.internal.Fields;
 import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.InlineOps;
 import org.verbs4j.provider.ffm.internal.Structs;
-import org.verbs4j.provider.ffm.internal.Structs.ibv_ah_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_parent_domain_init_attr;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_qp_init_attr_ex;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_srq_attr;
@@ -34,104 +24,46 @@ import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
 import org.verbs4j.provider.nativecommon.IbverbsDeviceFacts;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs;
 import org.verbs4j.provider.nativecommon.internal.QpStructs;
-import org.verbs4j.spi.support.Arguments;
-import org.verbs4j.spi.support.RegionTable;
 import org.verbs4j.spi.support.AbstractVerbsObject;
-import org.verbs4j.provider.nativecommon.internal.NativeMemoryRegion;
-import org.verbs4j.provider.nativecommon.internal.NativeMemoryWindow;
-import org.verbs4j.provider.nativecommon.internal.NativeAddressHandle;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionQueue;
+import org.verbs4j.provider.nativecommon.internal.NativeProtectionDomain;
+import org.verbs4j.provider.nativecommon.internal.NativeQueueFactory;
 import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
 
-/** A protection domain, {@code struct ibv_pd}, and the factory of everything that lives in it. */
-final class FfmProtectionDomain extends AbstractVerbsObject implements ProtectionDomain {
-    final FfmContext ctx;
+/**
+ * Creates the QPs and SRQs of a {@link NativeProtectionDomain} of this provider (issue 12: their object model is
+ * still the provider's).
+ */
+final class FfmQueueFactory implements NativeQueueFactory {
     private static final int IBV_QP_INIT_ATTR_PD = 1;
     private static final int IBV_QP_INIT_ATTR_MAX_TSO_HEADER = 1 << 3;
     private static final int IBV_QP_INIT_ATTR_SEND_OPS_FLAGS = 1 << 6;
 
-    final MemorySegment pd;
-    /** The live regions, for checking inline data before {@code ibv_post_send} copies it. */
-    final RegionTable regions = new RegionTable();
+    private final FfmContext ctx;
 
-    FfmProtectionDomain(FfmContext ctx, MemorySegment pd) {
-        super("ProtectionDomain", ctx);
+    FfmQueueFactory(FfmContext ctx) {
         this.ctx = ctx;
-        this.pd = pd;
-        register();
     }
 
-    @Override
-    public Context context() {
-        checkOpen();
-        return ctx;
-    }
-
-    @Override
-    public MemoryRegion registerMemory(MemorySegment segment, int access) {
-        checkOpen();
-        Arguments.registrable(segment);
-        AccessFlags.validate(access);
-        long iova = (access & AccessFlags.ZERO_BASED) != 0 ? 0 : segment.address();
-        MemorySegment mr = Ibverbs.ibv_reg_mr_iova2(pd, segment, segment.byteSize(), iova, access);
-        if (mr.address() == 0) {
-            throw new VerbsException("ibv_reg_mr", Ibverbs.errnoOf(-1),
-                    segment.byteSize() + " bytes, access " + AccessFlags.toString(access));
-        }
-        NativeMemoryRegion r = new NativeMemoryRegion(ctx, this, regions, mr.address(), segment, access);
-        regions.add(segment);
-        return r;
-    }
-
-    @Override
-    public MemoryWindow allocMw(MwType type) {
-        checkOpen();
-        Objects.requireNonNull(type, "type");
-        if (ctx.allocMw.address() == 0) {
-            throw new VerbsException("ibv_alloc_mw", Errno.EOPNOTSUPP, "the device has no memory windows");
-        }
-        MemorySegment mw = InlineOps.alloc_mw(ctx.allocMw, pd, type.value());
-        if (mw.address() == 0) {
-            throw new VerbsException("ibv_alloc_mw", Ibverbs.errnoOf(-1), type.toString());
-        }
-        return new NativeMemoryWindow(ctx, this, mw.address(), type);
-    }
-
-    @Override
-    public AddressHandle createAh(AhAttributes attributes) {
-        checkOpen();
-        Objects.requireNonNull(attributes, "attributes");
-        ctx.checkPort(attributes.portNum());
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment attr = a.allocate(ibv_ah_attr.LAYOUT);
-            NativeAttrs.writeAh(attr, ibv_ah_attr.LAYOUT, "", attributes);
-            MemorySegment ah = Ibverbs.ibv_create_ah(pd, attr);
-            if (ah.address() == 0) {
-                throw new VerbsException("ibv_create_ah", Ibverbs.errnoOf(-1), attributes.toString());
-            }
-            return new NativeAddressHandle(ctx, this, ah.address(), attributes);
-        }
-    }
-
-    private FfmCompletionQueue cq(Object cq, String what) {
-        if (!(cq instanceof FfmCompletionQueue f)) {
+    private static NativeCompletionQueue cq(NativeProtectionDomain pd, Object cq, String what) {
+        if (!(cq instanceof NativeCompletionQueue f) || !(f.nativeContext() instanceof FfmContext)) {
             throw new IllegalArgumentException(what + " is not from the ffm provider");
         }
-        checkSibling(f, what);
+        pd.sibling(f, AbstractVerbsObject.class, what);
         return f;
     }
 
     @Override
-    public QueuePair createQp(QpInitAttributes a) {
-        checkOpen();
-        Objects.requireNonNull(a, "attributes");
-        FfmCompletionQueue sendCq = cq(a.sendCq(), "the send CQ");
-        FfmCompletionQueue recvCq = cq(a.recvCq(), "the receive CQ");
+    public QueuePair createQp(NativeProtectionDomain pdObject, QpInitAttributes a) {
+        MemorySegment pd = MemorySegment.ofAddress(pdObject.handle());
+        NativeCompletionQueue sendCq = cq(pdObject, a.sendCq(), "the send CQ");
+        NativeCompletionQueue recvCq = cq(pdObject, a.recvCq(), "the receive CQ");
         FfmSharedReceiveQueue srq = null;
         if (a.srq() != null) {
             if (!(a.srq() instanceof FfmSharedReceiveQueue s)) {
                 throw new IllegalArgumentException("the SRQ is not from the ffm provider");
             }
-            checkSibling(s, "the SRQ");
+            pdObject.sibling(s, AbstractVerbsObject.class, "the SRQ");
             srq = s;
         }
         NativeThreadDomain td = null;
@@ -139,7 +71,7 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
             if (!(a.threadDomain() instanceof NativeThreadDomain t) || !(t.nativeContext() instanceof FfmContext)) {
                 throw new IllegalArgumentException("the thread domain is not from the ffm provider");
             }
-            checkSibling(t, "the thread domain");
+            pdObject.sibling(t, AbstractVerbsObject.class, "the thread domain");
             td = t;
         }
         for (WrOpcode op : a.sendOps()) {
@@ -190,8 +122,8 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
             }
             var l = ibv_qp_init_attr_ex.LAYOUT;
             MemorySegment attr = arena.allocate(l);
-            ibv_qp_init_attr_ex.send_cq$vh.set(attr, 0L, sendCq.cq);
-            ibv_qp_init_attr_ex.recv_cq$vh.set(attr, 0L, recvCq.cq);
+            ibv_qp_init_attr_ex.send_cq$vh.set(attr, 0L, MemorySegment.ofAddress(sendCq.handle()));
+            ibv_qp_init_attr_ex.recv_cq$vh.set(attr, 0L, MemorySegment.ofAddress(recvCq.handle()));
             ibv_qp_init_attr_ex.srq$vh.set(attr, 0L, srq == null ? MemorySegment.NULL : srq.srq);
             QpCapabilities cap = a.cap();
             Fields.i32(attr, l, "cap.max_send_wr", cap.maxSendWr());
@@ -243,7 +175,7 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
             }
             QpInitAttributes grantedAttrs = new QpInitAttributes(a.type(), a.sendCq(), a.recvCq(), a.srq(), granted,
                     a.sqSigAll(), a.sendOps(), a.threadDomain(), a.maxTsoHeader());
-            FfmQueuePair q = new FfmQueuePair(this, qp, qpx, grantedAttrs, sendCq, recvCq, srq, td, parentDomain);
+            FfmQueuePair q = new FfmQueuePair(pdObject, qp, qpx, grantedAttrs, sendCq, recvCq, srq, td, parentDomain);
             parentDomain = MemorySegment.NULL;
             ctx.qps.put(qp.address(), q);
             return q;
@@ -275,9 +207,8 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
     }
 
     @Override
-    public SharedReceiveQueue createSrq(SrqInitAttributes attributes) {
-        checkOpen();
-        Objects.requireNonNull(attributes, "attributes");
+    public SharedReceiveQueue createSrq(NativeProtectionDomain pdObject, SrqInitAttributes attributes) {
+        MemorySegment pd = MemorySegment.ofAddress(pdObject.handle());
         try (Arena a = Arena.ofConfined()) {
             MemorySegment init = a.allocate(ibv_srq_init_attr.LAYOUT);
             MemorySegment attr = init.asSlice(QpStructs.ibv_srq_init_attr.attr$off, ibv_srq_attr.LAYOUT.byteSize());
@@ -288,15 +219,10 @@ final class FfmProtectionDomain extends AbstractVerbsObject implements Protectio
             if (srq.address() == 0) {
                 throw new VerbsException("ibv_create_srq", Ibverbs.errnoOf(-1), attributes.toString());
             }
-            FfmSharedReceiveQueue s = new FfmSharedReceiveQueue(this, srq, (int) ibv_srq_attr.max_wr$vh.get(attr, 0L),
+            FfmSharedReceiveQueue s = new FfmSharedReceiveQueue(pdObject, srq, (int) ibv_srq_attr.max_wr$vh.get(attr, 0L),
                     (int) ibv_srq_attr.max_sge$vh.get(attr, 0L));
             ctx.srqs.put(srq.address(), s);
             return s;
         }
-    }
-
-    @Override
-    protected int destroy() {
-        return Ibverbs.failure(Ibverbs.ibv_dealloc_pd(pd));
     }
 }
