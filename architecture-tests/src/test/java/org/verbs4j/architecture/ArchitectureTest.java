@@ -25,10 +25,12 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.AddressHandle;
 import org.verbs4j.CompletionChannel;
+import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.Device;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MemoryWindow;
+import org.verbs4j.ProtectionDomain;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsObject;
 import org.verbs4j.VerbsException;
@@ -146,9 +148,11 @@ class ArchitectureTest {
                 .orShould().implement(AddressHandle.class)
                 .orShould().implement(ThreadDomain.class)
                 .orShould().implement(CompletionChannel.class)
+                .orShould().implement(ProtectionDomain.class)
+                .orShould().implement(CompletionQueue.class)
                 .as("ffm and jnr share one object model over IbverbsBinding (provider-native-common's Native* "
                         + "classes); a binding implements the calls, never the object. Still per binding: the "
-                        + "context, PD, CQ, SRQ, QP and WR session (issue 12)");
+                        + "context, device, SRQ, QP and WR session (issue 12)");
         rule.check(classes);
     }
 
