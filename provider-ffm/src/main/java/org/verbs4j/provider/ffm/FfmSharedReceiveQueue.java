@@ -15,7 +15,6 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_srq;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_srq_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
-import org.verbs4j.provider.nativecommon.internal.NativeCompletionQueue;
 import org.verbs4j.provider.nativecommon.internal.NativeProtectionDomain;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs;
 

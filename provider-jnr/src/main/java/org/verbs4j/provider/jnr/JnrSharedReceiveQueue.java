@@ -12,8 +12,6 @@ import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
 import org.verbs4j.provider.jnr.internal.NativeMemory;
-import org.verbs4j.provider.nativecommon.internal.AhAttrs;
-import org.verbs4j.provider.nativecommon.internal.NativeCompletionQueue;
 import org.verbs4j.provider.nativecommon.internal.NativeProtectionDomain;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;

@@ -238,5 +238,27 @@ public final class FfmIbverbsBinding implements IbverbsBinding {
         }
     }
 
+    @Override
+    public int queryDevice(long context, long attr) {
+        return Ibverbs.failure(Ibverbs.ibv_query_device(at(context), at(attr)));
+    }
+
+    @Override
+    public int queryDeviceEx(long fn, long context, long attr, long size) {
+        return Ibverbs.failure(InlineOps.query_device_ex(at(fn), at(context), MemorySegment.NULL, at(attr), size));
+    }
+
+    @Override
+    public int queryPort(long fn, long context, int port, long attr, long size) {
+        int rc = fn != 0 ? InlineOps.query_port(at(fn), at(context), (byte) port, at(attr), size)
+                : Ibverbs.ibv_query_port(at(context), (byte) port, at(attr));
+        return Ibverbs.failure(rc);
+    }
+
+    @Override
+    public int queryGid(long context, int port, int index, long gid) {
+        return Ibverbs.failure(Ibverbs.ibv_query_gid(at(context), (byte) port, index, at(gid)));
+    }
+
     // ---- end of npd's block ----
 }

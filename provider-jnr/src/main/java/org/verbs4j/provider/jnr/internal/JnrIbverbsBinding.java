@@ -234,5 +234,26 @@ public final class JnrIbverbsBinding implements IbverbsBinding {
         return InlineVerbs.readU8(fn, cq);
     }
 
+    @Override
+    public int queryDevice(long context, long attr) {
+        return failure(libs.ibverbs().ibv_query_device(context, attr));
+    }
+
+    @Override
+    public int queryDeviceEx(long fn, long context, long attr, long size) {
+        return failure(InlineVerbs.queryDeviceEx(fn, context, attr, size));
+    }
+
+    @Override
+    public int queryPort(long fn, long context, int port, long attr, long size) {
+        return failure(fn != 0 ? InlineVerbs.queryPort(fn, context, port, attr, size)
+                : libs.ibverbs().ibv_query_port(context, port, attr));
+    }
+
+    @Override
+    public int queryGid(long context, int port, int index, long gid) {
+        return failure(libs.ibverbs().ibv_query_gid(context, port, index, gid));
+    }
+
     // ---- end of npd's block ----
 }

@@ -294,5 +294,49 @@ public interface IbverbsBinding {
      */
     int readU8(long fn, long cq);
 
+    /**
+     * {@code ibv_query_device(3)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param attr a {@code struct ibv_device_attr} to fill
+     * @return 0, or the errno
+     */
+    int queryDevice(long context, long attr);
+
+    /**
+     * {@code verbs_context.query_device_ex}, which the inline {@code ibv_query_device_ex(3)} calls, without input.
+     *
+     * @param fn the op's address, not 0
+     * @param context the {@code struct ibv_context *}
+     * @param attr a {@code struct ibv_device_attr_ex} to fill
+     * @param size its size in bytes
+     * @return 0, or the errno
+     */
+    int queryDeviceEx(long fn, long context, long attr, long size);
+
+    /**
+     * {@code ibv_query_port(3)}: through {@code verbs_context.query_port} when {@code fn} is not 0, as the inline
+     * function of {@code verbs.h} does, else through the exported compatibility symbol.
+     *
+     * @param fn the op's address, or 0
+     * @param context the {@code struct ibv_context *}
+     * @param port the port number
+     * @param attr a {@code struct ibv_port_attr} to fill
+     * @param size its size in bytes
+     * @return 0, or the errno
+     */
+    int queryPort(long fn, long context, int port, long attr, long size);
+
+    /**
+     * {@code ibv_query_gid(3)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param port the port number
+     * @param index the GID index
+     * @param gid 16 bytes to fill
+     * @return 0, or the errno
+     */
+    int queryGid(long context, int port, int index, long gid);
+
     // ---- end of npd's block ----
 }

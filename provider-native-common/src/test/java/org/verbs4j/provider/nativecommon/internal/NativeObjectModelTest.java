@@ -386,6 +386,30 @@ class NativeObjectModelTest {
         q.close();
     }
 
+    @Test
+    @DisplayName("ibv_query_port is decoded from ibv_port_attr's offsets; an MTU out of range reads as 256; a failure throws its errno")
+    void portQuery() {
+        PortAttributes a = NativeQueries.queryPort(context, 1);
+        assertEquals(List.of("allocate " + 0x100000, "queryPort 0 1", "free " + 0x100000), binding.calls,
+                "no verbs_context.query_port: the exported call, in scratch memory freed after");
+        assertEquals(org.verbs4j.PortState.ACTIVE, a.state());
+        assertEquals(org.verbs4j.Mtu.MTU_1024, a.activeMtu());
+        assertEquals(org.verbs4j.Mtu.MTU_256, a.maxMtu());
+        assertEquals(16, a.gidTblLen());
+        assertEquals(0x1234, a.lid());
+        assertEquals(org.verbs4j.LinkLayer.ETHERNET, a.linkLayer());
+        byte[] gid = NativeQueries.queryGid(context, 1, 3).toBytes();
+        assertEquals((byte) 0xfe, gid[0]);
+        assertEquals((byte) 0x80, gid[1]);
+        assertEquals(3, gid[15]);
+        binding.failWith = Errno.EINVAL;
+        VerbsException e = assertThrows(VerbsException.class, () -> NativeQueries.queryPort(context, 1));
+        assertEquals(Errno.EINVAL, e.errno());
+        binding.failWith = 0;
+        assertTrue(binding.calls.stream().filter(c -> c.startsWith("free ")).count()
+                == binding.calls.stream().filter(c -> c.startsWith("allocate ")).count(), "every scratch freed");
+    }
+
     /** Native memory as a map of 32-bit fields, and every call recorded. */
     private static final class Binding implements IbverbsBinding {
         final Map<Long, Integer> memory = new HashMap<>();
@@ -614,6 +638,36 @@ class NativeObjectModelTest {
         @Override
         public int readU8(long fn, long cq) {
             return readU32(fn, cq) & 0xff;
+        }
+
+        @Override
+        public int queryDevice(long ctx, long attr) {
+            return call("queryDevice " + ctx);
+        }
+
+        @Override
+        public int queryDeviceEx(long fn, long ctx, long attr, long size) {
+            return call("queryDeviceEx " + fn);
+        }
+
+        @Override
+        public int queryPort(long fn, long ctx, int port, long attr, long size) {
+            calls.add("queryPort " + fn + " " + port);
+            memory.put(attr + ContextStructs.ibv_port_attr.state$off, 4);
+            memory.put(attr + ContextStructs.ibv_port_attr.active_mtu$off, 3);
+            memory.put(attr + ContextStructs.ibv_port_attr.max_mtu$off, 9);
+            memory.put(attr + ContextStructs.ibv_port_attr.gid_tbl_len$off, 16);
+            bytes.put(attr + ContextStructs.ibv_port_attr.link_layer$off, 2);
+            bytes.put(attr + ContextStructs.ibv_port_attr.lid$off, 0x34);
+            bytes.put(attr + ContextStructs.ibv_port_attr.lid$off + 1, 0x12);
+            return failWith;
+        }
+
+        @Override
+        public int queryGid(long ctx, int port, int index, long gid) {
+            calls.add("queryGid " + port + " " + index);
+            putBytes(gid, new byte[] {(byte) 0xfe, (byte) 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) index});
+            return failWith;
         }
     }
 
