@@ -49,11 +49,6 @@ final class FfmContext extends NativeContext {
     /** Whether CQs are created extended where the device allows it; see {@link FfmProvider#EXTENDED_CQ_PROPERTY}. */
     private static final boolean EXTENDED_CQ =
             !"false".equalsIgnoreCase(System.getProperty(FfmProvider.EXTENDED_CQ_PROPERTY, "true"));
-    /**
-     * {@code IBV_WC_STANDARD_FLAGS}: byte_len, imm_data, qp_num, src_qp, slid, sl and dlid_path_bits,
-     * every field of {@code ibv_wc} that {@code ibv_cq_ex} has a reader for.
-     */
-    private static final long IBV_WC_STANDARD_FLAGS = 0x7f;
 
     private final FfmDevice device;
     final MemorySegment context;
@@ -67,11 +62,7 @@ final class FfmContext extends NativeContext {
     final MemorySegment postSend;
     final MemorySegment postRecv;
     final MemorySegment postSrqRecv;
-    final MemorySegment pollCq;
-    final MemorySegment reqNotifyCq;
-    final MemorySegment allocMw;
     final MemorySegment bindMw;
-    final MemorySegment deallocMw;
 
     final Map<Long, NativeCompletionQueue> cqs = new ConcurrentHashMap<>();
     final Map<Long, FfmQueuePair> qps = new ConcurrentHashMap<>();
@@ -93,11 +84,7 @@ final class FfmContext extends NativeContext {
         postSend = context.get(ADDRESS, ContextStructs.ibv_context.ops$post_send$off);
         postRecv = context.get(ADDRESS, ContextStructs.ibv_context.ops$post_recv$off);
         postSrqRecv = context.get(ADDRESS, ContextStructs.ibv_context.ops$post_srq_recv$off);
-        pollCq = context.get(ADDRESS, ContextStructs.ibv_context.ops$poll_cq$off);
-        reqNotifyCq = context.get(ADDRESS, ContextStructs.ibv_context.ops$req_notify_cq$off);
-        allocMw = context.get(ADDRESS, ContextStructs.ibv_context.ops$alloc_mw$off);
         bindMw = context.get(ADDRESS, ContextStructs.ibv_context.ops$bind_mw$off);
-        deallocMw = context.get(ADDRESS, ContextStructs.ibv_context.ops$dealloc_mw$off);
         long address = context.address();
         this.cleanable = CLEANER.register(this, () -> Ibverbs.ibv_close_device(MemorySegment.ofAddress(address)));
         DeviceAttributes attrs;
