@@ -25,10 +25,12 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.AddressHandle;
 import org.verbs4j.CompletionChannel;
+import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.Device;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MemoryWindow;
+import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QueuePair;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.ThreadDomain;
@@ -148,12 +150,15 @@ class ArchitectureTest {
                 .orShould().implement(AddressHandle.class)
                 .orShould().implement(ThreadDomain.class)
                 .orShould().implement(CompletionChannel.class)
+                .orShould().implement(ProtectionDomain.class)
+                .orShould().implement(CompletionQueue.class)
                 .orShould().implement(QueuePair.class)
                 .orShould().implement(SharedReceiveQueue.class)
                 .orShould().implement(WrSession.class)
                 .as("ffm and jnr share one object model over IbverbsBinding (provider-native-common's Native* "
-                        + "classes); a binding implements the calls, never the object. Still per binding: the "
-                        + "context, PD and CQ (issue 12)");
+                        + "classes); a binding implements the calls, never the object. Still per binding: how "
+                        + "a context finds its ops, keeps its objects and reads async events, and the device "
+                        + "(issue 12)");
         rule.check(classes);
     }
 

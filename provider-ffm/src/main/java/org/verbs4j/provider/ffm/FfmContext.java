@@ -3,10 +3,6 @@ package org.verbs4j.provider.ffm;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static org.verbs4j.provider.ffm.internal.Fields.i32;
-import static org.verbs4j.provider.ffm.internal.Fields.i64;
-import static org.verbs4j.provider.ffm.internal.Fields.u16;
-import static org.verbs4j.provider.ffm.internal.Fields.u8;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -17,20 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.AsyncEvent;
 import org.verbs4j.AsyncEventType;
-import org.verbs4j.AtomicCapability;
-import org.verbs4j.Capabilities;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
-import org.verbs4j.Context;
-import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.Errno;
-import org.verbs4j.Gid;
-import org.verbs4j.LinkLayer;
-import org.verbs4j.Mtu;
-import org.verbs4j.PortAttributes;
-import org.verbs4j.PortState;
-import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QueuePair;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.ThreadDomain;
@@ -42,18 +28,15 @@ import org.verbs4j.provider.ffm.internal.Poller;
 import org.verbs4j.provider.ffm.internal.Structs;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_async_event;
 import org.verbs4j.provider.ffm.internal.Structs.ibv_context;
-import org.verbs4j.provider.ffm.internal.Structs.ibv_cq_init_attr_ex;
-import org.verbs4j.provider.ffm.internal.Structs.ibv_device_attr;
-import org.verbs4j.provider.ffm.internal.Structs.ibv_port_attr;
 import org.verbs4j.provider.ffm.internal.Structs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
-import org.verbs4j.spi.support.Arguments;
-import org.verbs4j.provider.nativecommon.CapabilityProbe;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs;
 import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
 import org.verbs4j.provider.nativecommon.internal.NativeCompletionChannel;
-import org.verbs4j.provider.nativecommon.internal.NativeContextSupport;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionQueue;
+import org.verbs4j.provider.nativecommon.internal.NativeContext;
 import org.verbs4j.provider.nativecommon.internal.NativeKind;
+import org.verbs4j.provider.nativecommon.internal.NativeQueries;
 import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
 
 /**
@@ -61,42 +44,30 @@ import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
  * {@code verbs_context} in front of it. It tracks every object created from it, destroys them when it
  * closes, and maps native addresses back to objects for completion and async events.
  */
-final class FfmContext extends AbstractVerbsObject implements NativeContextSupport {
+final class FfmContext extends NativeContext {
     static final Cleaner CLEANER = Cleaner.create();
     private static final System.Logger LOG = System.getLogger(FfmContext.class.getName());
     /** Whether CQs are created extended where the device allows it; see {@link FfmProvider#EXTENDED_CQ_PROPERTY}. */
     private static final boolean EXTENDED_CQ =
             !"false".equalsIgnoreCase(System.getProperty(FfmProvider.EXTENDED_CQ_PROPERTY, "true"));
-    /**
-     * {@code IBV_WC_STANDARD_FLAGS}: byte_len, imm_data, qp_num, src_qp, slid, sl and dlid_path_bits,
-     * every field of {@code ibv_wc} that {@code ibv_cq_ex} has a reader for.
-     */
-    private static final long IBV_WC_STANDARD_FLAGS = 0x7f;
 
     private final FfmDevice device;
     final MemorySegment context;
     private final MemorySegment verbsContext;
     final int rdmaCoreVersion;
-    final int physPortCnt;
     /** Whether the device offloads IP checksums ({@code IBV_DEVICE_UD_IP_CSUM} or {@code RAW_IP_CSUM}). */
     final boolean ipCsum;
     /** {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, 0 without the extended query. */
     final long deviceCapFlagsEx;
 
-    final MemorySegment pollCq;
-    final MemorySegment reqNotifyCq;
-    final MemorySegment allocMw;
-    final MemorySegment deallocMw;
-
-    final Map<Long, FfmCompletionQueue> cqs = new ConcurrentHashMap<>();
+    final Map<Long, NativeCompletionQueue> cqs = new ConcurrentHashMap<>();
     final Map<Long, QueuePair> qps = new ConcurrentHashMap<>();
     final Map<Long, SharedReceiveQueue> srqs = new ConcurrentHashMap<>();
     private final Cleaner.Cleanable cleanable;
     private final Object asyncLock = new Object();
-    private volatile Capabilities capabilities;
 
     FfmContext(FfmDevice device, MemorySegment ctx, int rdmaCoreVersion) {
-        super("Context", null);
+        super(device, "ffm");
         this.device = device;
         this.context = ctx.reinterpret(ibv_context.LAYOUT.byteSize());
         this.rdmaCoreVersion = rdmaCoreVersion;
@@ -105,10 +76,6 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
                 ? MemorySegment.ofAddress(context.address() - ContextStructs.verbs_context.context$off)
                         .reinterpret(verbs_context.LAYOUT.byteSize())
                 : null;
-        pollCq = context.get(ADDRESS, ContextStructs.ibv_context.ops$poll_cq$off);
-        reqNotifyCq = context.get(ADDRESS, ContextStructs.ibv_context.ops$req_notify_cq$off);
-        allocMw = context.get(ADDRESS, ContextStructs.ibv_context.ops$alloc_mw$off);
-        deallocMw = context.get(ADDRESS, ContextStructs.ibv_context.ops$dealloc_mw$off);
         long address = context.address();
         this.cleanable = CLEANER.register(this, () -> Ibverbs.ibv_close_device(MemorySegment.ofAddress(address)));
         DeviceAttributes attrs;
@@ -118,8 +85,7 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
             cleanable.clean();
             throw e;
         }
-        this.physPortCnt = attrs.physPortCnt();
-        this.deviceCapFlagsEx = queryDeviceCapFlagsEx();
+        this.deviceCapFlagsEx = NativeQueries.deviceCapFlagsEx(this);
         this.ipCsum = (attrs.deviceCapFlags()
                 & (DeviceAttributes.CAP_UD_IP_CSUM | DeviceAttributes.CAP_RAW_IP_CSUM)) != 0;
     }
@@ -155,32 +121,57 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
     }
 
     /**
-     * ffm keeps no table of these objects by kind (its {@link #CLEANER} closes only the device), only the QPs
-     * and SRQs by address, for async events.
+     * ffm keeps no table of these objects by kind, its {@link #CLEANER} closes only the device; it maps CQs,
+     * QPs and SRQs by address for completion and async events.
      */
     @Override
     public void track(NativeKind kind, long address, AbstractVerbsObject object) {
-        if (kind == NativeKind.QP) {
-            qps.put(address, (QueuePair) object);
-        } else if (kind == NativeKind.SRQ) {
-            srqs.put(address, (SharedReceiveQueue) object);
+        switch (kind) {
+            case CQ -> cqs.put(address, (NativeCompletionQueue) object);
+            case QP -> qps.put(address, (QueuePair) object);
+            case SRQ -> srqs.put(address, (SharedReceiveQueue) object);
+            default -> { }
         }
     }
 
     @Override
     public void untrack(NativeKind kind, long address, AbstractVerbsObject object) {
-        if (kind == NativeKind.QP) {
-            qps.remove(address, object);
-        } else if (kind == NativeKind.SRQ) {
-            srqs.remove(address, object);
+        switch (kind) {
+            case CQ -> cqs.remove(address, object);
+            case QP -> qps.remove(address, object);
+            case SRQ -> srqs.remove(address, object);
+            default -> { }
         }
     }
-
-    // ---- nqp: what the shared QPs and SRQs need of the context
 
     @Override
     public long contextHandle() {
         return context.address();
+    }
+
+    @Override
+    public long allocate(long bytes) {
+        return FfmIbverbsBinding.INSTANCE.allocate(bytes);
+    }
+
+    @Override
+    public void free(long address) {
+        FfmIbverbsBinding.INSTANCE.free(address);
+    }
+
+    @Override
+    public CompletionQueue completionQueueAt(long cq) {
+        return cqs.get(cq);
+    }
+
+    @Override
+    public CompletionChannel createCompletionChannel() {
+        checkOpen();
+        MemorySegment ch = Ibverbs.ibv_create_comp_channel(context);
+        if (ch.address() == 0) {
+            throw new VerbsException("ibv_create_comp_channel", Ibverbs.errnoOf(-1), null);
+        }
+        return new NativeCompletionChannel(this, ch.address());
     }
 
     @Override
@@ -199,241 +190,13 @@ final class FfmContext extends AbstractVerbsObject implements NativeContextSuppo
     }
 
     @Override
-    public AbstractVerbsObject siblingCq(Object cq, String what) {
-        return sibling(cq, FfmCompletionQueue.class, what);
-    }
-
-    @Override
-    public long cqHandle(AbstractVerbsObject cq) {
-        return ((FfmCompletionQueue) cq).cq.address();
-    }
-
-    @Override
-    public CompletionQueue completionQueueAt(long cq) {
-        return cqs.get(cq);
-    }
-
-    @Override
-    public Device device() {
-        checkOpen();
-        return device;
-    }
-
-    @Override
-    public DeviceAttributes queryDevice() {
-        checkOpen();
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment s = a.allocate(ibv_device_attr.LAYOUT);
-            int rc = Ibverbs.ibv_query_device(context, s);
-            if (rc != 0) {
-                throw new VerbsException("ibv_query_device", Ibverbs.errnoOf(rc), device.name());
-            }
-            var l = ibv_device_attr.LAYOUT;
-            return new DeviceAttributes(org.verbs4j.provider.ffm.internal.Fields.string(s, l, "fw_ver"),
-                    Long.reverseBytes(i64(s, l, "node_guid")), Long.reverseBytes(i64(s, l, "sys_image_guid")),
-                    unsignedClamp(i64(s, l, "max_mr_size")), i64(s, l, "page_size_cap"), i32(s, l, "vendor_id"),
-                    i32(s, l, "vendor_part_id"), i32(s, l, "hw_ver"), i32(s, l, "max_qp"), i32(s, l, "max_qp_wr"),
-                    i32(s, l, "device_cap_flags"), i32(s, l, "max_sge"), i32(s, l, "max_sge_rd"),
-                    i32(s, l, "max_cq"), i32(s, l, "max_cqe"), i32(s, l, "max_mr"), i32(s, l, "max_pd"),
-                    i32(s, l, "max_qp_rd_atom"), i32(s, l, "max_ee_rd_atom"), i32(s, l, "max_res_rd_atom"),
-                    i32(s, l, "max_qp_init_rd_atom"), i32(s, l, "max_ee_init_rd_atom"),
-                    AtomicCapability.of(i32(s, l, "atomic_cap")), i32(s, l, "max_ee"), i32(s, l, "max_rdd"),
-                    i32(s, l, "max_mw"), i32(s, l, "max_raw_ipv6_qp"), i32(s, l, "max_raw_ethy_qp"),
-                    i32(s, l, "max_mcast_grp"), i32(s, l, "max_mcast_qp_attach"),
-                    i32(s, l, "max_total_mcast_qp_attach"), i32(s, l, "max_ah"), i32(s, l, "max_fmr"),
-                    i32(s, l, "max_map_per_fmr"), i32(s, l, "max_srq"), i32(s, l, "max_srq_wr"),
-                    i32(s, l, "max_srq_sge"), u16(s, l, "max_pkeys"), u8(s, l, "local_ca_ack_delay"),
-                    u8(s, l, "phys_port_cnt"));
-        }
-    }
-
-    /**
-     * {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, which says what the kernel driver
-     * executes beyond {@code ibv_device_attr}; 0 when the device has no extended query.
-     */
-    private long queryDeviceCapFlagsEx() {
-        MemorySegment op = verbsOp(ContextStructs.verbs_context.query_device_ex$off);
-        if (op.address() == 0) {
-            return 0;
-        }
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment attr = a.allocate(Structs.ibv_device_attr_ex.LAYOUT);
-            int rc = InlineOps.query_device_ex(op, context, MemorySegment.NULL, attr,
-                    Structs.ibv_device_attr_ex.LAYOUT.byteSize());
-            return rc == 0 ? attr.get(JAVA_LONG, ContextStructs.ibv_device_attr_ex.device_cap_flags_ex$off) : 0;
-        }
-    }
-
-    /** A {@code uint64_t} size as a long: values beyond {@code Long.MAX_VALUE} (rxe reports 2^64-1) clamp to it. */
-    private static long unsignedClamp(long v) {
-        return v < 0 ? Long.MAX_VALUE : v;
-    }
-
-    @Override
-    public void checkPort(int portNum) {
-        if (portNum < 1 || portNum > physPortCnt) {
-            throw new IllegalArgumentException(device.name() + " has ports 1.." + physPortCnt + ", not " + portNum);
-        }
-    }
-
-    @Override
-    public PortAttributes queryPort(int portNum) {
-        checkOpen();
-        checkPort(portNum);
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment s = a.allocate(ibv_port_attr.LAYOUT);
-            MemorySegment op = verbsOp(ContextStructs.verbs_context.query_port$off);
-            int rc = op.address() != 0
-                    ? InlineOps.query_port(op, context, (byte) portNum, s, ibv_port_attr.LAYOUT.byteSize())
-                    : Ibverbs.ibv_query_port(context, (byte) portNum, s);
-            if (rc != 0) {
-                throw new VerbsException("ibv_query_port", Ibverbs.errnoOf(rc), "port " + portNum);
-            }
-            var l = ibv_port_attr.LAYOUT;
-            return new PortAttributes(PortState.of(i32(s, l, "state")), mtu(i32(s, l, "max_mtu")),
-                    mtu(i32(s, l, "active_mtu")), i32(s, l, "gid_tbl_len"), i32(s, l, "port_cap_flags"),
-                    Integer.toUnsignedLong(i32(s, l, "max_msg_sz")), i32(s, l, "bad_pkey_cntr"),
-                    i32(s, l, "qkey_viol_cntr"), u16(s, l, "pkey_tbl_len"), u16(s, l, "lid"), u16(s, l, "sm_lid"),
-                    u8(s, l, "lmc"), u8(s, l, "max_vl_num"), u8(s, l, "sm_sl"), u8(s, l, "subnet_timeout"),
-                    u8(s, l, "init_type_reply"), u8(s, l, "active_width"), u8(s, l, "active_speed"),
-                    u8(s, l, "phys_state"), LinkLayer.of(u8(s, l, "link_layer")), u8(s, l, "flags"),
-                    u16(s, l, "port_cap_flags2"));
-        }
-    }
-
-    private static Mtu mtu(int v) {
-        return v >= 1 && v <= 5 ? Mtu.of(v) : Mtu.MTU_256;
-    }
-
-    @Override
-    public Gid queryGid(int portNum, int index) {
-        checkOpen();
-        checkPort(portNum);
-        Arguments.gidIndex(portNum, index, queryPort(portNum).gidTblLen());
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment s = a.allocate(Structs.GID_SIZE, 8);
-            int rc = Ibverbs.ibv_query_gid(context, (byte) portNum, index, s);
-            if (rc != 0) {
-                throw new VerbsException("ibv_query_gid", Ibverbs.errnoOf(rc), "port " + portNum + " index " + index);
-            }
-            return Gid.of(s.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
-        }
-    }
-
-    @Override
-    public Capabilities capabilities() {
-        checkOpen();
-        Capabilities c = capabilities;
-        if (c == null) {
-            synchronized (this) {
-                c = capabilities;
-                if (c == null) {
-                    c = capabilities = CapabilityProbe.probe(new FfmDeviceFacts(this));
-                }
-            }
-        }
-        return c;
-    }
-
-    @Override
-    public ProtectionDomain allocPd() {
-        checkOpen();
-        MemorySegment pd = Ibverbs.ibv_alloc_pd(context);
-        if (pd.address() == 0) {
-            throw new VerbsException("ibv_alloc_pd", Ibverbs.errnoOf(-1), null);
-        }
-        FfmProtectionDomain p = new FfmProtectionDomain(this, pd);
-        return p;
-    }
-
-    @Override
-    public CompletionChannel createCompletionChannel() {
-        checkOpen();
-        MemorySegment ch = Ibverbs.ibv_create_comp_channel(context);
-        if (ch.address() == 0) {
-            throw new VerbsException("ibv_create_comp_channel", Ibverbs.errnoOf(-1), null);
-        }
-        return new NativeCompletionChannel(this, ch.address());
-    }
-
-    @Override
-    public CompletionQueue createCq(int cqe, CompletionChannel channel, int compVector) {
-        return createCq(cqe, channel, compVector, EXTENDED_CQ);
+    protected boolean extendedCq() {
+        return EXTENDED_CQ;
     }
 
     /** {@link #createCq(int, CompletionChannel, int)}, extended only if {@code tryExtended}; tests compare both kinds. */
-    FfmCompletionQueue createCq(int cqe, CompletionChannel channel, int compVector, boolean tryExtended) {
-        checkOpen();
-        if (cqe < 1) {
-            throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
-        }
-        NativeCompletionChannel ch = null;
-        if (channel != null) {
-            if (!(channel instanceof NativeCompletionChannel f) || !(f.nativeContext() instanceof FfmContext)) {
-                throw new IllegalArgumentException("the channel is not from the ffm provider");
-            }
-            checkSibling(f, "the completion channel");
-            ch = f;
-        }
-        int vectors = (int) ibv_context.num_comp_vectors$vh.get(context, 0L);
-        if (compVector < 0 || (vectors > 0 && compVector >= vectors)) {
-            throw new IllegalArgumentException("compVector is 0.." + (vectors - 1) + ", not " + compVector);
-        }
-        MemorySegment channelPtr = ch == null ? MemorySegment.NULL : MemorySegment.ofAddress(ch.handle());
-        MemorySegment cq = tryExtended ? createCqEx(cqe, channelPtr, compVector) : MemorySegment.NULL;
-        boolean extended = cq.address() != 0;
-        if (!extended) {
-            cq = Ibverbs.ibv_create_cq(context, cqe, MemorySegment.NULL, channelPtr, compVector);
-            if (cq.address() == 0) {
-                throw new VerbsException("ibv_create_cq", Ibverbs.errnoOf(-1), cqe + " entries");
-            }
-        }
-        FfmCompletionQueue q = new FfmCompletionQueue(this, cq, ch, extended);
-        LOG.log(System.Logger.Level.DEBUG, "{0}: {1} CQ 0x{2} with {3} entries", device.name(),
-                extended ? "extended (ibv_create_cq_ex)" : "plain (ibv_create_cq)", Long.toHexString(cq.address()),
-                q.capacity());
-        cqs.put(cq.address(), q);
-        return q;
-    }
-
-    /**
-     * An extended CQ from {@code verbs_context.create_cq_ex} with the standard {@code wc_flags}, or NULL
-     * when the device has no such op or refuses it as unsupported ({@code EOPNOTSUPP}, {@code ENOSYS}),
-     * so that the caller falls back to {@code ibv_create_cq}. {@code EINVAL} falls back too: some
-     * drivers refuse {@code wc_flags} they do not know with it, and when it was the entry count instead,
-     * {@code ibv_create_cq} refuses that the same way and reports it as before.
-     *
-     * @throws VerbsException with any other errno ({@code ENOMEM}, ...)
-     */
-    private MemorySegment createCqEx(int cqe, MemorySegment channelPtr, int compVector) {
-        MemorySegment op = verbsOp(ContextStructs.verbs_context.create_cq_ex$off);
-        if (op.address() == 0) {
-            return MemorySegment.NULL;
-        }
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment attr = a.allocate(ibv_cq_init_attr_ex.LAYOUT);
-            ibv_cq_init_attr_ex.cqe$vh.set(attr, 0L, cqe);
-            ibv_cq_init_attr_ex.channel$vh.set(attr, 0L, channelPtr);
-            ibv_cq_init_attr_ex.comp_vector$vh.set(attr, 0L, compVector);
-            ibv_cq_init_attr_ex.wc_flags$vh.set(attr, 0L, IBV_WC_STANDARD_FLAGS);
-            MemorySegment cq = InlineOps.create(op, context, attr);
-            if (cq.address() != 0) {
-                if (FfmCompletionQueue.hasPollOps(cq)) {
-                    return cq;
-                }
-                LOG.log(System.Logger.Level.DEBUG, "{0}: ibv_create_cq_ex left a poll op NULL; using ibv_create_cq",
-                        device.name());
-                Ibverbs.ibv_destroy_cq(cq);
-                return MemorySegment.NULL;
-            }
-            int errno = Ibverbs.errnoOf(-1);
-            if (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS || errno == Errno.EINVAL) {
-                LOG.log(System.Logger.Level.DEBUG, "{0}: ibv_create_cq_ex refused ({1}); using ibv_create_cq",
-                        device.name(), Errno.name(errno));
-                return MemorySegment.NULL;
-            }
-            throw new VerbsException("ibv_create_cq_ex", errno, cqe + " entries");
-        }
+    NativeCompletionQueue createCq(int cqe, CompletionChannel channel, int compVector, boolean tryExtended) {
+        return NativeCompletionQueue.create(this, cqe, channel, compVector, tryExtended);
     }
 
     @Override

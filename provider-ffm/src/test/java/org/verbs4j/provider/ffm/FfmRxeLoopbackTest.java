@@ -13,6 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionQueue;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.CompletionQueue;
@@ -151,7 +152,7 @@ class FfmRxeLoopbackTest {
      * receive). Each completion is returned with the QP numbers replaced by the QP's role, so that two
      * runs compare field by field.
      */
-    private List<String> exchange(FfmCompletionQueue c) {
+    private List<String> exchange(NativeCompletionQueue c) {
         QpInitAttributes.Builder qb = QpInitAttributes.builder(QpType.RC).cq(c).maxSendSge(2)
                 .sendOps(WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.RDMA_READ);
         fill(mrA.segment(), 0, 256, 17);
@@ -206,9 +207,9 @@ class FfmRxeLoopbackTest {
         assumeTrue(!"false".equalsIgnoreCase(System.getProperty(FfmProvider.EXTENDED_CQ_PROPERTY)),
                 "-D" + FfmProvider.EXTENDED_CQ_PROPERTY + "=false");
         FfmContext f = (FfmContext) ctx;
-        assertTrue(((FfmCompletionQueue) cq).isExtended(), "createCq made a plain CQ where librxe has create_cq_ex");
-        try (FfmCompletionQueue extended = f.createCq(16, null, 0, true);
-             FfmCompletionQueue plain = f.createCq(16, null, 0, false)) {
+        assertTrue(((NativeCompletionQueue) cq).isExtended(), "createCq made a plain CQ where librxe has create_cq_ex");
+        try (NativeCompletionQueue extended = f.createCq(16, null, 0, true);
+             NativeCompletionQueue plain = f.createCq(16, null, 0, false)) {
             assertTrue(extended.isExtended());
             assertTrue(!plain.isExtended());
             List<String> viaExtended = exchange(extended);

@@ -1,29 +1,18 @@
 package org.verbs4j.provider.jnr;
 
 import java.lang.ref.Cleaner;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.AsyncEvent;
 import org.verbs4j.AsyncEventType;
-import org.verbs4j.AtomicCapability;
-import org.verbs4j.Capabilities;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
-import org.verbs4j.Context;
-import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.Errno;
-import org.verbs4j.Gid;
-import org.verbs4j.LinkLayer;
-import org.verbs4j.Mtu;
-import org.verbs4j.PortAttributes;
-import org.verbs4j.PortState;
-import org.verbs4j.ProtectionDomain;
+import org.verbs4j.ThreadDomain;
 import org.verbs4j.QueuePair;
 import org.verbs4j.SharedReceiveQueue;
-import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.jnr.internal.ContextResources;
 import org.verbs4j.provider.jnr.internal.InlineVerbs;
@@ -32,20 +21,16 @@ import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.Arguments;
-import org.verbs4j.provider.nativecommon.CapabilityProbe;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_async_event;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
-import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_device_attr;
-import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_device_attr_ex;
-import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_port_attr;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_attr;
-import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq_init_attr_ex;
 import org.verbs4j.provider.nativecommon.internal.PosixStructs;
+import org.verbs4j.provider.nativecommon.internal.NativeContext;
 import org.verbs4j.provider.nativecommon.internal.NativeKind;
+import org.verbs4j.provider.nativecommon.internal.NativeQueries;
 import org.verbs4j.provider.nativecommon.internal.NativeThreadDomain;
 import org.verbs4j.provider.nativecommon.internal.NativeCompletionChannel;
 import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
-import org.verbs4j.provider.nativecommon.internal.NativeContextSupport;
 import org.verbs4j.provider.jnr.internal.Fds;
 import org.verbs4j.provider.jnr.internal.JnrIbverbsBinding;
 
@@ -55,7 +40,7 @@ import org.verbs4j.provider.jnr.internal.JnrIbverbsBinding;
  *
  * @see "ibv_open_device(3)"
  */
-final class JnrContext extends AbstractVerbsObject implements NativeContextSupport {
+final class JnrContext extends NativeContext {
     private static final Cleaner CLEANER = Cleaner.create();
     private static final System.Logger LOG = System.getLogger(JnrContext.class.getName());
     /**
@@ -71,40 +56,19 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
     private final JnrDevice device;
     private final Cleaner.Cleanable cleanable;
     private final Map<Long, AbstractVerbsObject> byHandle = new ConcurrentHashMap<>();
-    private volatile DeviceAttributes deviceAttributes;
-    private volatile Capabilities capabilities;
     private long asyncScratch;
     /** {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, 0 without the extended query. */
     final long deviceCapFlagsEx;
 
     JnrContext(NativeLibraries libs, JnrDevice device, long handle) {
-        super("Context", null);
+        super(device, "jnr");
         this.libs = libs;
         this.binding = new JnrIbverbsBinding(libs);
         this.device = device;
         this.handle = handle;
         this.resources = new ContextResources(libs, handle);
         this.cleanable = CLEANER.register(this, resources);
-        this.deviceCapFlagsEx = queryDeviceCapFlagsEx(handle);
-    }
-
-    /**
-     * {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, which says what the kernel driver executes beyond
-     * {@code ibv_device_attr} (librxe 44 creates ATOMIC_WRITE QPs that Linux 6.1's rxe cannot run); 0 when the
-     * device has no extended query or it fails.
-     */
-    private static long queryDeviceCapFlagsEx(long handle) {
-        long fn = InlineVerbs.verbsContextOp(handle, verbs_context.query_device_ex$off);
-        if (fn == 0) {
-            return 0;
-        }
-        long a = NativeMemory.allocate(ibv_device_attr_ex.SIZEOF);
-        try {
-            int rc = InlineVerbs.queryDeviceEx(fn, handle, a, ibv_device_attr_ex.SIZEOF);
-            return rc == 0 ? NativeMemory.getLong(a + ibv_device_attr_ex.device_cap_flags_ex$off) : 0;
-        } finally {
-            NativeMemory.free(a);
-        }
+        this.deviceCapFlagsEx = NativeQueries.deviceCapFlagsEx(this);
     }
 
     @Override
@@ -126,6 +90,21 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
         byHandle.remove(h, o);
     }
 
+    @Override
+    public long contextHandle() {
+        return handle;
+    }
+
+    @Override
+    public long allocate(long bytes) {
+        return resources.allocate(bytes);
+    }
+
+    @Override
+    public void free(long address) {
+        resources.free(address);
+    }
+
     AbstractVerbsObject lookup(long h) {
         return byHandle.get(h);
     }
@@ -140,11 +119,19 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
         return handle;
     }
 
-    // ---- nqp: what the shared QPs and SRQs need of the context
+    /** The function at {@code ibv_context.ops + offset}. */
+    long op(long opsOffset) {
+        return InlineVerbs.fn(handle(), opsOffset);
+    }
 
     @Override
-    public long contextHandle() {
-        return handle();
+    public long contextOp(long opsOffset) {
+        return op(opsOffset);
+    }
+
+    @Override
+    public long verbsContextOp(long offset) {
+        return InlineVerbs.verbsContextOp(handle(), offset);
     }
 
     @Override
@@ -164,187 +151,8 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
     }
 
     @Override
-    public AbstractVerbsObject siblingCq(Object cq, String what) {
-        return sibling(cq, JnrCompletionQueue.class, what);
-    }
-
-    @Override
-    public long cqHandle(AbstractVerbsObject cq) {
-        return ((JnrCompletionQueue) cq).handle;
-    }
-
-    /** The function at {@code ibv_context.ops + offset}. */
-    long op(long opsOffset) {
-        return InlineVerbs.fn(handle(), opsOffset);
-    }
-
-    @Override
-    public long contextOp(long opsOffset) {
-        return op(opsOffset);
-    }
-
-    @Override
-    public long verbsContextOp(long offset) {
-        return InlineVerbs.verbsContextOp(handle(), offset);
-    }
-
-    @Override
-    public Device device() {
-        checkOpen();
-        return device;
-    }
-
-    @Override
-    public DeviceAttributes queryDevice() {
-        long a = NativeMemory.allocate(ibv_device_attr.SIZEOF);
-        try {
-            int rc = libs.ibverbs().ibv_query_device(handle(), a);
-            if (rc != 0) {
-                throw new VerbsException("ibv_query_device", JnrProvider.errnoOf(rc), null);
-            }
-            byte[] fw = new byte[64];
-            NativeMemory.getBytes(a + ibv_device_attr.fw_ver$off, fw, 0, 64);
-            int len = 0;
-            while (len < 64 && fw[len] != 0) {
-                len++;
-            }
-            DeviceAttributes d = new DeviceAttributes(new String(fw, 0, len, StandardCharsets.US_ASCII),
-                    Long.reverseBytes(NativeMemory.getLong(a + ibv_device_attr.node_guid$off)),
-                    Long.reverseBytes(NativeMemory.getLong(a + ibv_device_attr.sys_image_guid$off)),
-                    unsignedToLong(NativeMemory.getLong(a + ibv_device_attr.max_mr_size$off)),
-                    NativeMemory.getLong(a + ibv_device_attr.page_size_cap$off),
-                    i(a, ibv_device_attr.vendor_id$off), i(a, ibv_device_attr.vendor_part_id$off),
-                    i(a, ibv_device_attr.hw_ver$off), i(a, ibv_device_attr.max_qp$off),
-                    i(a, ibv_device_attr.max_qp_wr$off), i(a, ibv_device_attr.device_cap_flags$off),
-                    i(a, ibv_device_attr.max_sge$off), i(a, ibv_device_attr.max_sge_rd$off),
-                    i(a, ibv_device_attr.max_cq$off), i(a, ibv_device_attr.max_cqe$off),
-                    i(a, ibv_device_attr.max_mr$off), i(a, ibv_device_attr.max_pd$off),
-                    i(a, ibv_device_attr.max_qp_rd_atom$off), i(a, ibv_device_attr.max_ee_rd_atom$off),
-                    i(a, ibv_device_attr.max_res_rd_atom$off), i(a, ibv_device_attr.max_qp_init_rd_atom$off),
-                    i(a, ibv_device_attr.max_ee_init_rd_atom$off),
-                    AtomicCapability.of(i(a, ibv_device_attr.atomic_cap$off)),
-                    i(a, ibv_device_attr.max_ee$off), i(a, ibv_device_attr.max_rdd$off),
-                    i(a, ibv_device_attr.max_mw$off), i(a, ibv_device_attr.max_raw_ipv6_qp$off),
-                    i(a, ibv_device_attr.max_raw_ethy_qp$off), i(a, ibv_device_attr.max_mcast_grp$off),
-                    i(a, ibv_device_attr.max_mcast_qp_attach$off),
-                    i(a, ibv_device_attr.max_total_mcast_qp_attach$off), i(a, ibv_device_attr.max_ah$off),
-                    i(a, ibv_device_attr.max_fmr$off), i(a, ibv_device_attr.max_map_per_fmr$off),
-                    i(a, ibv_device_attr.max_srq$off), i(a, ibv_device_attr.max_srq_wr$off),
-                    i(a, ibv_device_attr.max_srq_sge$off),
-                    NativeMemory.getU16(a + ibv_device_attr.max_pkeys$off),
-                    NativeMemory.getU8(a + ibv_device_attr.local_ca_ack_delay$off),
-                    NativeMemory.getU8(a + ibv_device_attr.phys_port_cnt$off));
-            deviceAttributes = d;
-            return d;
-        } finally {
-            NativeMemory.free(a);
-        }
-    }
-
-    /** A {@code uint64_t} limit as a Java long; rxe's "no limit" (2^64 - 1) becomes Long.MAX_VALUE. */
-    private static long unsignedToLong(long v) {
-        return v < 0 ? Long.MAX_VALUE : v;
-    }
-
-    private static int i(long a, long off) {
-        return NativeMemory.getInt(a + off);
-    }
-
-    DeviceAttributes cachedDeviceAttributes() {
-        DeviceAttributes d = deviceAttributes;
-        return d != null ? d : queryDevice();
-    }
-
-    @Override
-    public void checkPort(int portNum) {
-        int ports = cachedDeviceAttributes().physPortCnt();
-        if (portNum < 1 || portNum > ports) {
-            throw new IllegalArgumentException("device " + device.name() + " has ports 1.." + ports + ", not "
-                    + portNum);
-        }
-    }
-
-    @Override
-    public PortAttributes queryPort(int portNum) {
-        checkOpen();
-        checkPort(portNum);
-        long a = NativeMemory.allocate(ibv_port_attr.SIZEOF);
-        try {
-            long fn = InlineVerbs.verbsContextOp(handle(), verbs_context.query_port$off);
-            int rc = fn != 0 ? InlineVerbs.queryPort(fn, handle, portNum, a, ibv_port_attr.SIZEOF)
-                    : libs.ibverbs().ibv_query_port(handle, portNum, a);
-            if (rc != 0) {
-                throw new VerbsException("ibv_query_port", JnrProvider.errnoOf(rc), "port " + portNum);
-            }
-            int state = i(a, ibv_port_attr.state$off);
-            return new PortAttributes(state <= 5 ? PortState.of(state) : PortState.NOP,
-                    Mtu.of(i(a, ibv_port_attr.max_mtu$off)), Mtu.of(i(a, ibv_port_attr.active_mtu$off)),
-                    i(a, ibv_port_attr.gid_tbl_len$off), i(a, ibv_port_attr.port_cap_flags$off),
-                    Integer.toUnsignedLong(i(a, ibv_port_attr.max_msg_sz$off)),
-                    i(a, ibv_port_attr.bad_pkey_cntr$off), i(a, ibv_port_attr.qkey_viol_cntr$off),
-                    NativeMemory.getU16(a + ibv_port_attr.pkey_tbl_len$off),
-                    NativeMemory.getU16(a + ibv_port_attr.lid$off), NativeMemory.getU16(a + ibv_port_attr.sm_lid$off),
-                    NativeMemory.getU8(a + ibv_port_attr.lmc$off), NativeMemory.getU8(a + ibv_port_attr.max_vl_num$off),
-                    NativeMemory.getU8(a + ibv_port_attr.sm_sl$off),
-                    NativeMemory.getU8(a + ibv_port_attr.subnet_timeout$off),
-                    NativeMemory.getU8(a + ibv_port_attr.init_type_reply$off),
-                    NativeMemory.getU8(a + ibv_port_attr.active_width$off),
-                    NativeMemory.getU8(a + ibv_port_attr.active_speed$off),
-                    NativeMemory.getU8(a + ibv_port_attr.phys_state$off),
-                    linkLayer(NativeMemory.getU8(a + ibv_port_attr.link_layer$off)),
-                    NativeMemory.getU8(a + ibv_port_attr.flags$off),
-                    NativeMemory.getU16(a + ibv_port_attr.port_cap_flags2$off));
-        } finally {
-            NativeMemory.free(a);
-        }
-    }
-
-    private static LinkLayer linkLayer(int v) {
-        return v <= 2 ? LinkLayer.of(v) : LinkLayer.UNSPECIFIED;
-    }
-
-    @Override
-    public Gid queryGid(int portNum, int index) {
-        checkOpen();
-        checkPort(portNum);
-        Arguments.gidIndex(portNum, index, queryPort(portNum).gidTblLen());
-        long a = NativeMemory.allocate(16);
-        try {
-            int rc = libs.ibverbs().ibv_query_gid(handle(), portNum, index, a);
-            if (rc != 0) {
-                throw new VerbsException("ibv_query_gid", JnrProvider.errnoOf(rc), "port " + portNum + " index " + index);
-            }
-            byte[] raw = new byte[16];
-            NativeMemory.getBytes(a, raw, 0, 16);
-            return Gid.of(raw);
-        } finally {
-            NativeMemory.free(a);
-        }
-    }
-
-    @Override
-    public Capabilities capabilities() {
-        checkOpen();
-        Capabilities c = capabilities;
-        if (c == null) {
-            synchronized (this) {
-                c = capabilities;
-                if (c == null) {
-                    c = CapabilityProbe.probe(new JnrDeviceFacts(this));
-                    capabilities = c;
-                }
-            }
-        }
-        return c;
-    }
-
-    @Override
-    public ProtectionDomain allocPd() {
-        long pd = libs.ibverbs().ibv_alloc_pd(handle());
-        if (pd == 0) {
-            throw new VerbsException("ibv_alloc_pd", libs.lastErrno(), null);
-        }
-        return new JnrProtectionDomain(this, pd);
+    protected boolean extendedCq() {
+        return !"false".equals(System.getProperty(EXTENDED_CQ_PROPERTY));
     }
 
     @Override
@@ -354,74 +162,6 @@ final class JnrContext extends AbstractVerbsObject implements NativeContextSuppo
             throw new VerbsException("ibv_create_comp_channel", libs.lastErrno(), null);
         }
         return new NativeCompletionChannel(this, ch);
-    }
-
-    @Override
-    public CompletionQueue createCq(int cqe, CompletionChannel channel, int compVector) {
-        checkOpen();
-        if (cqe < 1) {
-            throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
-        }
-        NativeCompletionChannel ch = null;
-        if (channel != null) {
-            if (!(channel instanceof NativeCompletionChannel jc) || jc.nativeContext() != this) {
-                throw new IllegalArgumentException("the completion channel belongs to another context");
-            }
-            ch = jc;
-            ch.checkOpen();
-        }
-        int vectors = NativeMemory.getInt(handle + ibv_context.num_comp_vectors$off);
-        if (compVector < 0 || compVector >= Math.max(vectors, 1)) {
-            throw new IllegalArgumentException("compVector is 0.." + (Math.max(vectors, 1) - 1) + ": " + compVector);
-        }
-        long chHandle = ch == null ? 0 : ch.handle();
-        if (!"false".equals(System.getProperty(EXTENDED_CQ_PROPERTY))) {
-            long cqx = createCqEx(cqe, chHandle, compVector);
-            if (cqx != 0) {
-                LOG.log(System.Logger.Level.DEBUG, "{0}: CQ of {1} entries created with ibv_create_cq_ex",
-                        device.name(), cqe);
-                return new JnrCompletionQueue(this, cqx, ch, true);
-            }
-        }
-        long cq = libs.ibverbs().ibv_create_cq(handle, cqe, 0, chHandle, compVector);
-        if (cq == 0) {
-            throw new VerbsException("ibv_create_cq", libs.lastErrno(), cqe + " entries");
-        }
-        LOG.log(System.Logger.Level.DEBUG, "{0}: CQ of {1} entries created with ibv_create_cq", device.name(), cqe);
-        return new JnrCompletionQueue(this, cq, ch, false);
-    }
-
-    /**
-     * An extended CQ whose {@code ibv_wc_read_*} functions cover every field of {@code ibv_wc} but pkey_index, or 0
-     * when the provider library has no {@code create_cq_ex} or refuses it with EOPNOTSUPP or ENOSYS (libibverbs's
-     * answer to {@code wc_flags} it does not know, and its stub's where the provider library has no
-     * {@code create_cq_ex}), or fails without an errno: the caller then creates a plain CQ.
-     *
-     * @throws VerbsException any other errno of {@code ibv_create_cq_ex}, such as EINVAL for too many entries
-     */
-    private long createCqEx(int cqe, long channel, int compVector) {
-        long fn = InlineVerbs.verbsContextOp(handle, verbs_context.create_cq_ex$off);
-        if (fn == 0) {
-            return 0;
-        }
-        long attr = NativeMemory.allocate(ibv_cq_init_attr_ex.SIZEOF);
-        try {
-            NativeMemory.putInt(attr + ibv_cq_init_attr_ex.cqe$off, cqe);
-            NativeMemory.putAddress(attr + ibv_cq_init_attr_ex.channel$off, channel);
-            NativeMemory.putInt(attr + ibv_cq_init_attr_ex.comp_vector$off, compVector);
-            NativeMemory.putLong(attr + ibv_cq_init_attr_ex.wc_flags$off, ibv_cq_init_attr_ex.WC_STANDARD_FLAGS);
-            long cqx = InlineVerbs.createPP(fn, handle, attr);
-            if (cqx == 0) {
-                int e = InlineVerbs.lastErrno();
-                if (e == 0 || e == Errno.EOPNOTSUPP || e == Errno.ENOSYS) {
-                    return 0;
-                }
-                throw new VerbsException("ibv_create_cq_ex", e, cqe + " entries");
-            }
-            return cqx;
-        } finally {
-            NativeMemory.free(attr);
-        }
     }
 
     @Override

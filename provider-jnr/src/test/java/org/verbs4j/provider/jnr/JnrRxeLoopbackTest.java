@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.verbs4j.provider.nativecommon.internal.NativeCompletionQueue;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.CompletionChannel;
@@ -306,8 +307,8 @@ class JnrRxeLoopbackTest {
     @DisplayName("rxe's CQs are extended (ibv_create_cq_ex) unless -Dverbs4j.jnr.extendedCq=false asks for a plain one")
     void extendedCqUnlessTurnedOff() {
         assumeTrue(ctx.device().name().startsWith("rxe"), "librxe is known to have create_cq_ex");
-        assertTrue(((JnrCompletionQueue) cq1).extended(), "the CQ with a channel");
-        assertTrue(((JnrCompletionQueue) cq2).extended(), "the CQ without a channel");
+        assertTrue(((NativeCompletionQueue) cq1).isExtended(), "the CQ with a channel");
+        assertTrue(((NativeCompletionQueue) cq2).isExtended(), "the CQ without a channel");
         String old = System.getProperty(JnrContext.EXTENDED_CQ_PROPERTY);
         System.setProperty(JnrContext.EXTENDED_CQ_PROPERTY, "false");
         CompletionQueue plain;
@@ -321,7 +322,7 @@ class JnrRxeLoopbackTest {
             }
         }
         try (plain) {
-            assertTrue(!((JnrCompletionQueue) plain).extended());
+            assertTrue(!((NativeCompletionQueue) plain).isExtended());
             assertTrue(plain.capacity() >= 8);
             assertEquals(0, plain.poll(batch));
         }

@@ -24,6 +24,10 @@ public final class FfmIbverbsBinding implements IbverbsBinding {
 
     private FfmIbverbsBinding() {}
 
+    private static MemorySegment at(long address) {
+        return MemorySegment.ofAddress(address);
+    }
+
     @Override
     public int getInt(long address) {
         return ALL.get(JAVA_INT, address);
@@ -367,4 +371,121 @@ public final class FfmIbverbsBinding implements IbverbsBinding {
         }
     }
     // ---- end of nwr's block ----
+
+    // ---- npd (issue 12): protection domain, completion queue, their memory and fields ----
+
+    @Override
+    public int getU16(long address) {
+        return ALL.get(JAVA_SHORT, address) & 0xffff;
+    }
+
+    @Override
+    public int getU8(long address) {
+        return ALL.get(JAVA_BYTE, address) & 0xff;
+    }
+
+    @Override
+    public long allocPd(long context) {
+        return created(Ibverbs.ibv_alloc_pd(at(context)));
+    }
+
+    @Override
+    public long regMr(long pd, long address, long length, long iova, int access) {
+        return created(Ibverbs.ibv_reg_mr_iova2(at(pd), at(address), length, iova, access));
+    }
+
+    @Override
+    public long allocMw(long fn, long pd, int type) {
+        return created(InlineOps.alloc_mw(at(fn), at(pd), type));
+    }
+
+    @Override
+    public long createAh(long pd, long attr) {
+        return created(Ibverbs.ibv_create_ah(at(pd), at(attr)));
+    }
+
+    @Override
+    public long createCq(long context, int cqe, long channel, int compVector) {
+        return created(Ibverbs.ibv_create_cq(at(context), cqe, MemorySegment.NULL, at(channel), compVector));
+    }
+
+    @Override
+    public long createCqEx(long fn, long context, long attr) {
+        return created(InlineOps.create(at(fn), at(context), at(attr)));
+    }
+
+    @Override
+    public int destroyCq(long cq) {
+        return Ibverbs.failure(Ibverbs.ibv_destroy_cq(at(cq)));
+    }
+
+    @Override
+    public int pollCq(long fn, long cq, int entries, long wc) {
+        return InlineOps.poll_cq(at(fn), at(cq), entries, at(wc));
+    }
+
+    @Override
+    public int reqNotifyCq(long fn, long cq, int solicitedOnly) {
+        return InlineOps.req_notify_cq(at(fn), at(cq), solicitedOnly);
+    }
+
+    @Override
+    public int startPoll(long fn, long cq, long attr) {
+        try {
+            return (int) InlineOps.start_poll$mh.invokeExact(at(fn), cq, attr);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void endPoll(long fn, long cq) {
+        try {
+            InlineOps.end_poll$mh.invokeExact(at(fn), cq);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public int readU32(long fn, long cq) {
+        try {
+            return (int) InlineOps.read_u32$mh.invokeExact(at(fn), cq);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public int readU8(long fn, long cq) {
+        try {
+            return (byte) InlineOps.read_u8$mh.invokeExact(at(fn), cq) & 0xff;
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public int queryDevice(long context, long attr) {
+        return Ibverbs.failure(Ibverbs.ibv_query_device(at(context), at(attr)));
+    }
+
+    @Override
+    public int queryDeviceEx(long fn, long context, long attr, long size) {
+        return Ibverbs.failure(InlineOps.query_device_ex(at(fn), at(context), MemorySegment.NULL, at(attr), size));
+    }
+
+    @Override
+    public int queryPort(long fn, long context, int port, long attr, long size) {
+        int rc = fn != 0 ? InlineOps.query_port(at(fn), at(context), (byte) port, at(attr), size)
+                : Ibverbs.ibv_query_port(at(context), (byte) port, at(attr));
+        return Ibverbs.failure(rc);
+    }
+
+    @Override
+    public int queryGid(long context, int port, int index, long gid) {
+        return Ibverbs.failure(Ibverbs.ibv_query_gid(at(context), (byte) port, index, at(gid)));
+    }
+
+    // ---- end of npd's block ----
 }

@@ -169,11 +169,12 @@ public final class JnrIbverbsBinding implements IbverbsBinding {
 
     /** A made object's address, or the errno its exported verb left negated. */
     private long created(long object) {
-        if (object != 0) {
-            return object;
-        }
-        int e = libs.lastErrno();
-        return -(e != 0 ? e : Errno.EINVAL);
+        return created(object, object == 0 ? libs.lastErrno() : 0, Errno.EINVAL);
+    }
+
+    /** An address, or minus the errno the call left in {@code errno}, {@code fallback} if it left none. */
+    private static long created(long object, int errno, int fallback) {
+        return object != 0 ? object : -(errno != 0 ? errno : fallback);
     }
 
     @Override
@@ -328,4 +329,116 @@ public final class JnrIbverbsBinding implements IbverbsBinding {
         InlineVerbs.wrPL(fn, qpx, addr, length);
     }
     // ---- end of nwr's block ----
+
+    // ---- npd (issue 12): protection domain, completion queue, their memory and fields ----
+
+    /**
+     * A binding for field access and memory only ({@code get*}, {@code put*}, {@link #allocate}, {@link #free}),
+     * which need no library: for the static attribute copies that have no context at hand.
+     */
+    public static final JnrIbverbsBinding FIELDS = new JnrIbverbsBinding(null);
+
+    @Override
+    public int getU16(long address) {
+        return NativeMemory.getU16(address);
+    }
+
+    @Override
+    public int getU8(long address) {
+        return NativeMemory.getU8(address);
+    }
+
+    @Override
+    public long allocPd(long context) {
+        long pd = libs.ibverbs().ibv_alloc_pd(context);
+        return created(pd, pd == 0 ? libs.lastErrno() : 0, Errno.EINVAL);
+    }
+
+    @Override
+    public long regMr(long pd, long address, long length, long iova, int access) {
+        long mr = libs.ibverbs().ibv_reg_mr_iova2(pd, address, length, iova, access);
+        return created(mr, mr == 0 ? libs.lastErrno() : 0, Errno.EINVAL);
+    }
+
+    @Override
+    public long allocMw(long fn, long pd, int type) {
+        long mw = InlineVerbs.allocMw(fn, pd, type);
+        return created(mw, mw == 0 ? InlineVerbs.lastErrno() : 0, Errno.EOPNOTSUPP);
+    }
+
+    @Override
+    public long createAh(long pd, long attr) {
+        long ah = libs.ibverbs().ibv_create_ah(pd, attr);
+        return created(ah, ah == 0 ? libs.lastErrno() : 0, Errno.EINVAL);
+    }
+
+    @Override
+    public long createCq(long context, int cqe, long channel, int compVector) {
+        long cq = libs.ibverbs().ibv_create_cq(context, cqe, 0, channel, compVector);
+        return created(cq, cq == 0 ? libs.lastErrno() : 0, Errno.EINVAL);
+    }
+
+    @Override
+    public long createCqEx(long fn, long context, long attr) {
+        long cq = InlineVerbs.createPP(fn, context, attr);
+        return created(cq, cq == 0 ? InlineVerbs.lastErrno() : 0, Errno.EOPNOTSUPP);
+    }
+
+    @Override
+    public int destroyCq(long cq) {
+        return failure(libs.ibverbs().ibv_destroy_cq(cq));
+    }
+
+    @Override
+    public int pollCq(long fn, long cq, int entries, long wc) {
+        return InlineVerbs.pollCq(fn, cq, entries, wc);
+    }
+
+    @Override
+    public int reqNotifyCq(long fn, long cq, int solicitedOnly) {
+        return InlineVerbs.reqNotifyCq(fn, cq, solicitedOnly);
+    }
+
+    @Override
+    public int startPoll(long fn, long cq, long attr) {
+        return InlineVerbs.startPoll(fn, cq, attr);
+    }
+
+    @Override
+    public void endPoll(long fn, long cq) {
+        InlineVerbs.endPoll(fn, cq);
+    }
+
+    @Override
+    public int readU32(long fn, long cq) {
+        return InlineVerbs.readU32(fn, cq);
+    }
+
+    @Override
+    public int readU8(long fn, long cq) {
+        return InlineVerbs.readU8(fn, cq);
+    }
+
+    @Override
+    public int queryDevice(long context, long attr) {
+        return failure(libs.ibverbs().ibv_query_device(context, attr));
+    }
+
+    @Override
+    public int queryDeviceEx(long fn, long context, long attr, long size) {
+        return failure(InlineVerbs.queryDeviceEx(fn, context, attr, size));
+    }
+
+    @Override
+    public int queryPort(long fn, long context, int port, long attr, long size) {
+        return failure(fn != 0 ? InlineVerbs.queryPort(fn, context, port, attr, size)
+                : libs.ibverbs().ibv_query_port(context, port, attr));
+    }
+
+    @Override
+    public int queryGid(long context, int port, int index, long gid) {
+        return failure(libs.ibverbs().ibv_query_gid(context, port, index, gid));
+    }
+
+    // ---- end of npd's block ----
 }

@@ -502,4 +502,193 @@ public interface IbverbsBinding {
      */
     void wrSetInlineData(long fn, long qpx, long addr, long length);
     // ---- end of nwr's block ----
+
+    // ---- npd (issue 12): protection domain, completion queue, their memory and fields ----
+
+    /**
+     * Reads an unsigned 16-bit field.
+     *
+     * @param address the field's address in live native memory
+     * @return its value, 0..65535
+     */
+    int getU16(long address);
+
+    /**
+     * Reads an unsigned 8-bit field.
+     *
+     * @param address the field's address in live native memory
+     * @return its value, 0..255
+     */
+    int getU8(long address);
+
+    /**
+     * {@code ibv_alloc_pd(3)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @return the {@code struct ibv_pd *}, or minus the errno
+     */
+    long allocPd(long context);
+
+    /**
+     * {@code ibv_reg_mr_iova2(3)}.
+     *
+     * @param pd the {@code struct ibv_pd *}
+     * @param address the first byte of the memory
+     * @param length its length in bytes
+     * @param iova the address remote peers and SGEs name its first byte by
+     * @param access the {@link org.verbs4j.AccessFlags} bits
+     * @return the {@code struct ibv_mr *}, or minus the errno
+     */
+    long regMr(long pd, long address, long length, long iova, int access);
+
+    /**
+     * {@code ops.alloc_mw}, which the inline {@code ibv_alloc_mw(3)} calls.
+     *
+     * @param fn the op's address, not 0
+     * @param pd the {@code struct ibv_pd *}
+     * @param type the {@code enum ibv_mw_type} value
+     * @return the {@code struct ibv_mw *}, or minus the errno
+     */
+    long allocMw(long fn, long pd, int type);
+
+    /**
+     * {@code ibv_create_ah(3)}.
+     *
+     * @param pd the {@code struct ibv_pd *}
+     * @param attr a {@code struct ibv_ah_attr}
+     * @return the {@code struct ibv_ah *}, or minus the errno
+     */
+    long createAh(long pd, long attr);
+
+    /**
+     * {@code ibv_create_cq(3)} without a CQ context.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param cqe the entries asked for
+     * @param channel the {@code struct ibv_comp_channel *}, or 0
+     * @param compVector the completion vector
+     * @return the {@code struct ibv_cq *}, or minus the errno
+     */
+    long createCq(long context, int cqe, long channel, int compVector);
+
+    /**
+     * {@code verbs_context.create_cq_ex}, which the inline {@code ibv_create_cq_ex(3)} calls.
+     *
+     * @param fn the op's address, not 0
+     * @param context the {@code struct ibv_context *}
+     * @param attr a {@code struct ibv_cq_init_attr_ex}
+     * @return the {@code struct ibv_cq_ex *}, or minus the errno ({@code EOPNOTSUPP} if it failed without one)
+     */
+    long createCqEx(long fn, long context, long attr);
+
+    /**
+     * {@code ibv_destroy_cq(3)}.
+     *
+     * @param cq the {@code struct ibv_cq *}
+     * @return 0, or the errno
+     */
+    int destroyCq(long cq);
+
+    /**
+     * {@code ops.poll_cq}, which the inline {@code ibv_poll_cq(3)} calls.
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq *}
+     * @param entries how many {@code struct ibv_wc} fit at {@code wc}
+     * @param wc the array
+     * @return the completions written, or a negative value on failure
+     */
+    int pollCq(long fn, long cq, int entries, long wc);
+
+    /**
+     * {@code ops.req_notify_cq}, which the inline {@code ibv_req_notify_cq(3)} calls.
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq *}
+     * @param solicitedOnly 1 for solicited completions only, else 0
+     * @return 0, or the errno
+     */
+    int reqNotifyCq(long fn, long cq, int solicitedOnly);
+
+    /**
+     * {@code ibv_cq_ex.start_poll}, which the inline {@code ibv_start_poll(3)} calls.
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq_ex *}
+     * @param attr a zeroed {@code struct ibv_poll_cq_attr}
+     * @return 0, {@code ENOENT} when the CQ is empty, or another errno
+     */
+    int startPoll(long fn, long cq, long attr);
+
+    /**
+     * {@code ibv_cq_ex.end_poll}, which the inline {@code ibv_end_poll(3)} calls.
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq_ex *}
+     */
+    void endPoll(long fn, long cq);
+
+    /**
+     * An {@code ibv_cq_ex.read_*} op that answers a {@code uint32_t} (or a narrower field widened to it).
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq_ex *}, between {@code start_poll} and {@code end_poll}
+     * @return the field
+     */
+    int readU32(long fn, long cq);
+
+    /**
+     * An {@code ibv_cq_ex.read_*} op that answers a {@code uint8_t}.
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq_ex *}, between {@code start_poll} and {@code end_poll}
+     * @return the field, 0..255
+     */
+    int readU8(long fn, long cq);
+
+    /**
+     * {@code ibv_query_device(3)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param attr a {@code struct ibv_device_attr} to fill
+     * @return 0, or the errno
+     */
+    int queryDevice(long context, long attr);
+
+    /**
+     * {@code verbs_context.query_device_ex}, which the inline {@code ibv_query_device_ex(3)} calls, without input.
+     *
+     * @param fn the op's address, not 0
+     * @param context the {@code struct ibv_context *}
+     * @param attr a {@code struct ibv_device_attr_ex} to fill
+     * @param size its size in bytes
+     * @return 0, or the errno
+     */
+    int queryDeviceEx(long fn, long context, long attr, long size);
+
+    /**
+     * {@code ibv_query_port(3)}: through {@code verbs_context.query_port} when {@code fn} is not 0, as the inline
+     * function of {@code verbs.h} does, else through the exported compatibility symbol.
+     *
+     * @param fn the op's address, or 0
+     * @param context the {@code struct ibv_context *}
+     * @param port the port number
+     * @param attr a {@code struct ibv_port_attr} to fill
+     * @param size its size in bytes
+     * @return 0, or the errno
+     */
+    int queryPort(long fn, long context, int port, long attr, long size);
+
+    /**
+     * {@code ibv_query_gid(3)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param port the port number
+     * @param index the GID index
+     * @param gid 16 bytes to fill
+     * @return 0, or the errno
+     */
+    int queryGid(long context, int port, int index, long gid);
+
+    // ---- end of npd's block ----
 }

@@ -10,9 +10,7 @@ import org.verbs4j.spi.support.AbstractVerbsObject;
  *
  * @see "ibv_create_ah(3)"
  */
-public final class NativeAddressHandle extends AbstractVerbsObject implements AddressHandle {
-    private final NativeContextSupport context;
-    private final long handle;
+public final class NativeAddressHandle extends NativeObject implements AddressHandle {
     private final ProtectionDomain pd;
     private final AhAttributes attributes;
 
@@ -28,24 +26,11 @@ public final class NativeAddressHandle extends AbstractVerbsObject implements Ad
      */
     public <C extends AbstractVerbsObject & NativeContextSupport, P extends AbstractVerbsObject & ProtectionDomain>
             NativeAddressHandle(C context, P pd, long ah, AhAttributes attributes) {
-        super("AddressHandle", context);
-        this.context = context;
-        this.handle = ah;
-        context.track(NativeKind.AH, ah, this);
+        super("AddressHandle", context, NativeKind.AH, ah);
         this.pd = pd;
         this.attributes = attributes;
         dependOn(pd);
         register();
-    }
-
-    /** {@return the context it belongs to, for a sibling check} */
-    public NativeContextSupport nativeContext() {
-        return context;
-    }
-
-    /** {@return the {@code struct ibv_ah *}; the caller checks that the handle is open} */
-    public long handle() {
-        return handle;
     }
 
     @Override
@@ -62,11 +47,6 @@ public final class NativeAddressHandle extends AbstractVerbsObject implements Ad
 
     @Override
     protected int destroy() {
-        return context.binding().destroyAh(handle);
-    }
-
-    @Override
-    protected void afterDestroy() {
-        context.untrack(NativeKind.AH, handle, this);
+        return binding().destroyAh(handle());
     }
 }

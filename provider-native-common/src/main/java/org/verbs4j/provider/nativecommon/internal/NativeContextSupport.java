@@ -5,8 +5,9 @@ import org.verbs4j.Context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
- * What the shared native objects ({@link NativeMemoryRegion}, {@link NativeMemoryWindow},
- * {@link NativeAddressHandle}, {@link NativeThreadDomain}, {@link NativeCompletionChannel}) need from the
+ * What the shared native objects ({@link NativeProtectionDomain}, {@link NativeCompletionQueue},
+ * {@link NativeMemoryRegion}, {@link NativeMemoryWindow}, {@link NativeAddressHandle}, {@link NativeThreadDomain},
+ * {@link NativeCompletionChannel}) need from the
  * provider's context that owns them. {@code FfmContext} and {@code JnrContext} implement it and extend
  * {@link AbstractVerbsObject}.
  */
@@ -54,6 +55,34 @@ public interface NativeContextSupport extends Context {
      */
     void untrack(NativeKind kind, long address, AbstractVerbsObject object);
 
+    // ---- npd (issue 12): what the shared protection domain and completion queue need ----
+
+    /** {@return the {@code struct ibv_context *}; the caller checks that the context is open} */
+    long contextHandle();
+
+    /**
+     * Checks a port number against the device's ports.
+     *
+     * @param portNum the port number
+     * @throws IllegalArgumentException if the device has no such port
+     */
+    void checkPort(int portNum);
+
+    /**
+     * Allocates zeroed native memory that lives until {@link #free} or until the context is destroyed.
+     *
+     * @param bytes its size in bytes
+     * @return its address
+     */
+    long allocate(long bytes);
+
+    /**
+     * Frees memory {@link #allocate} returned.
+     *
+     * @param address its address
+     */
+    void free(long address);
+
     /**
      * The live completion queue of this context at a native address, as a completion event names it.
      *
@@ -64,9 +93,6 @@ public interface NativeContextSupport extends Context {
 
     // ---- nqp: what NativeQueuePair, NativeSharedReceiveQueue and NativeQueuePairs need of the context
 
-    /** {@return the {@code struct ibv_context *}; the caller checks that the context is open} */
-    long contextHandle();
-
     /** {@return the rdma-core release of the loaded libibverbs (44 on Debian 12), 0 if unknown} */
     int rdmaCoreVersion();
 
@@ -75,14 +101,6 @@ public interface NativeContextSupport extends Context {
 
     /** {@return whether the device offloads IP checksums, so that sends may carry {@code IP_CSUM}} */
     boolean ipCsum();
-
-    /**
-     * Refuses a port number the device does not have.
-     *
-     * @param portNum the port
-     * @throws IllegalArgumentException if it is not 1 to the device's port count
-     */
-    void checkPort(int portNum);
 
     /**
      * A completion queue argument of this context.

@@ -41,6 +41,7 @@ import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
+import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_comp_channel;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mr;
@@ -62,6 +63,9 @@ class NativeObjectModelTest {
     private static final long DEALLOC_MW = 0xd1;
     private static final long DEALLOC_TD = 0xd2;
     static final long CONTEXT_HANDLE = 0xc0;
+    private static final long CONTEXT = CONTEXT_HANDLE;
+    private static final long CREATE_CQ_EX = 0xd3;
+    private static final long CQ = 0x8000;
 
     private final Binding binding = new Binding();
     private final FakeContext context = new FakeContext(binding);
@@ -214,6 +218,189 @@ class NativeObjectModelTest {
         assertTrue(context.tracked.isEmpty(), context.tracked.toString());
     }
 
+    // ---- npd: protection domain and completion queue ----
+
+    @Test
+    @DisplayName("a PD is allocated on the context's address; a failed ibv_alloc_pd throws its errno and tracks nothing")
+    void protectionDomainAlloc() {
+        binding.createResult = -Errno.ENOMEM;
+        VerbsException e = assertThrows(VerbsException.class, () -> NativeProtectionDomain.alloc(context));
+        assertEquals(Errno.ENOMEM, e.errno());
+        assertTrue(context.tracked.isEmpty());
+        binding.createResult = 0x6000;
+        NativeProtectionDomain p = NativeProtectionDomain.alloc(context);
+        assertEquals(List.of("allocPd " + CONTEXT, "allocPd " + CONTEXT), binding.calls);
+        assertEquals(NativeKind.PD, context.tracked.get(0x6000L));
+        assertSame(context, p.context());
+        p.close();
+        assertEquals("deallocPd " + 0x6000, binding.calls.getLast());
+        assertNull(context.tracked.get(0x6000L));
+    }
+
+    @Test
+    @DisplayName("a PD registers at the segment's address (0 when zero-based), refuses heap memory, and closes after its regions")
+    void protectionDomainRegisters() {
+        binding.createResult = 0x6000;
+        NativeProtectionDomain p = NativeProtectionDomain.alloc(context);
+        binding.createResult = MR;
+        MemorySegment buffer = arena.allocate(4096);
+        MemoryRegion r = p.registerMemory(buffer, AccessFlags.LOCAL_WRITE);
+        assertEquals("regMr " + 0x6000 + " 4096 iova=address", binding.calls.getLast());
+        assertThrows(IllegalArgumentException.class,
+                () -> p.registerMemory(MemorySegment.ofArray(new byte[64]), AccessFlags.LOCAL_WRITE));
+        assertTrue(p.regions().contains(buffer.address(), 4096), "the region table knows the registered memory");
+        VerbsException busy = assertThrows(VerbsException.class, p::close);
+        assertEquals(Errno.EBUSY, busy.errno(), "a PD with a live region");
+        r.close();
+        binding.createResult = 0x1100;
+        p.registerMemory(arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.ZERO_BASED).close();
+        assertEquals("regMr " + 0x6000 + " 64 iova=0", binding.calls.get(binding.calls.size() - 2));
+        p.close();
+        int calls = binding.calls.size();
+        assertThrows(IllegalStateException.class, () -> p.registerMemory(buffer, AccessFlags.LOCAL_WRITE));
+        assertThrows(IllegalStateException.class, () -> p.allocMw(MwType.TYPE_1));
+        assertEquals(calls, binding.calls.size(), "nothing reaches the binding through a closed PD");
+    }
+
+    @Test
+    @DisplayName("a PD writes ibv_ah_attr for ibv_create_ah, checks the port first, and creates SRQs in itself")
+    void protectionDomainAhAndQueues() {
+        binding.createResult = 0x6000;
+        NativeProtectionDomain p = NativeProtectionDomain.alloc(context);
+        binding.createResult = AH;
+        AddressHandle h = p.createAh(new AhAttributes(null, 0x1234, 0, 0, 0, 1));
+        assertEquals(1, binding.ahPort);
+        assertEquals(0x1234, binding.ahDlid);
+        assertSame(p, h.pd());
+        assertThrows(IllegalArgumentException.class, () -> p.createAh(new AhAttributes(null, 1, 0, 0, 0, 2)));
+        SrqInitAttributes srq = new SrqInitAttributes(16, 1, 0);
+        binding.nextObject = 0x6100;
+        SharedReceiveQueue s = p.createSrq(srq);
+        assertEquals(1, binding.calls.stream().filter(c -> c.equals("createSrq " + 0x6000)).count(),
+                "ibv_create_srq in this PD: " + binding.calls);
+        assertThrows(NullPointerException.class, () -> p.createQp(null));
+        s.close();
+        h.close();
+        p.close();
+        assertThrows(IllegalStateException.class, () -> p.createSrq(srq));
+        assertEquals(1, binding.calls.stream().filter(c -> c.startsWith("createSrq ")).count(),
+                "nothing reaches ibv_create_srq through a closed PD");
+    }
+
+    private NativeCompletionQueue cq(boolean extended) {
+        binding.longs.put(CQ + CqStructs.ibv_cq.cqe$off, 0L);
+        binding.memory.put(CQ + CqStructs.ibv_cq.cqe$off, 16);
+        if (extended) {
+            // every read_* op points at its index in the completion arrays of the binding
+            binding.longs.put(CQ + CqStructs.ibv_cq_ex.start_poll$off, 0x51L);
+            binding.longs.put(CQ + CqStructs.ibv_cq_ex.end_poll$off, 0x52L);
+            binding.longs.put(CQ + CqStructs.ibv_cq_ex.read_opcode$off, 2L);
+            binding.longs.put(CQ + CqStructs.ibv_cq_ex.read_vendor_err$off, 8L);
+            binding.longs.put(CQ + CqStructs.ibv_cq_ex.read_wc_flags$off, 3L);
+            binding.longs.put(CQ + CqStructs.ibv_cq_ex.read_imm_data$off, 4L);
+            binding.longs.put(CQ + CqStructs.ibv_cq_ex.read_qp_num$off, 5L);
+            binding.longs.put(CQ + CqStructs.ibv_cq_ex.read_src_qp$off, 6L);
+            binding.longs.put(CQ + CqStructs.ibv_cq_ex.read_byte_len$off, 7L);
+            binding.longs.put(CQ + CqStructs.ibv_cq_ex.read_slid$off, 9L);
+            binding.longs.put(CQ + CqStructs.ibv_cq_ex.read_sl$off, 10L);
+            binding.longs.put(CQ + CqStructs.ibv_cq_ex.read_dlid_path_bits$off, 11L);
+        } else {
+            context.createCqEx = 0;
+        }
+        binding.createResult = CQ;
+        return NativeCompletionQueue.create(context, 16, null, 0, true);
+    }
+
+    @Test
+    @DisplayName("a plain CQ polls ibv_wc in host order: imm_data swapped, a failed entry's undefined fields 0")
+    void plainCqPoll() {
+        NativeCompletionQueue q = cq(false);
+        assertFalse(q.isExtended());
+        assertEquals(16, q.capacity());
+        binding.plainCompletions.add(new long[] {7, 0, 129, 0x3, 0x11223344, 5, 6, 100});
+        binding.plainCompletions.add(new long[] {8, 5, 1, 0x3, 0x55, 5, 6, 100});
+        WorkCompletionBatch batch = new WorkCompletionBatch(8);
+        assertEquals(2, q.poll(batch));
+        assertEquals(7, batch.wrId(0));
+        assertEquals(0x44332211, batch.immData(0));
+        assertEquals(6, batch.srcQp(0));
+        assertEquals(100, batch.byteLen(0));
+        assertEquals(8, batch.wrId(1));
+        assertEquals(WcStatus.WR_FLUSH_ERR, batch.status(1));
+        assertEquals(0, batch.byteLen(1));
+        assertEquals(0, batch.immData(1));
+        assertEquals(0x77, batch.vendorErr(1));
+        assertEquals(5, batch.qpNum(1));
+        q.close();
+        assertEquals("destroyCq " + CQ, binding.calls.get(binding.calls.size() - 2));
+        assertTrue(binding.calls.getLast().startsWith("free "), "the wc array is freed: " + binding.calls);
+        int calls = binding.calls.size();
+        assertThrows(IllegalStateException.class, () -> q.poll(batch));
+        assertEquals(calls, binding.calls.size(), "no poll_cq on a destroyed CQ");
+    }
+
+    @Test
+    @DisplayName("an extended CQ reads each completion between start_poll and end_poll, sender fields only for receives")
+    void extendedCqPoll() {
+        NativeCompletionQueue q = cq(true);
+        assertTrue(q.isExtended());
+        // {wr_id, status, opcode, flags, imm, qp_num, src_qp, byte_len, vendor_err, slid, sl, dlid_path_bits}
+        binding.extendedCompletions.add(new long[] {1, 0, 1, 0, 0, 5, 6, 64, 0, 9, 3, 0});
+        binding.extendedCompletions.add(new long[] {2, 0, 128, 0x3, 0x01000000, 5, 6, 64, 0, 9, 3, 0});
+        binding.extendedCompletions.add(new long[] {3, 10, 0, 0, 0, 5, 0, 0, 0x99, 0, 0, 0});
+        binding.calls.clear();
+        WorkCompletionBatch batch = new WorkCompletionBatch(8);
+        assertEquals(3, q.poll(batch));
+        assertEquals(List.of("startPoll", "read 5", "read 3", "read 2", "read 7", "endPoll",
+                "startPoll", "read 5", "read 3", "read 4", "read 2", "read 7", "read 6", "read 9", "read 10",
+                "read 11", "endPoll", "startPoll", "read 5", "read 8", "endPoll", "startPoll"), binding.calls);
+        assertEquals(0, batch.srcQp(0), "a send completion has no sender");
+        assertEquals(6, batch.srcQp(1));
+        assertEquals(1, batch.immData(1), "imm_data in host order");
+        assertEquals(3, batch.sl(1));
+        assertEquals(0x99, batch.vendorErr(2));
+        assertEquals(WcStatus.REM_ACCESS_ERR, batch.status(2));
+        q.close();
+    }
+
+    @Test
+    @DisplayName("an extended CQ with a NULL poll op is destroyed and a plain one made instead")
+    void extendedCqWithoutPollOp() {
+        binding.memory.put(CQ + CqStructs.ibv_cq.cqe$off, 16);
+        binding.createResult = CQ;
+        NativeCompletionQueue q = NativeCompletionQueue.create(context, 16, null, 0, true);
+        assertFalse(q.isExtended());
+        assertEquals(List.of("allocate " + 0x100000, "createCqEx " + CREATE_CQ_EX, "destroyCq " + CQ,
+                "free " + 0x100000, "createCq 16", "allocate " + 0x101000), binding.calls);
+        assertThrows(IllegalArgumentException.class, () -> NativeCompletionQueue.create(context, 0, null, 0, true));
+        assertThrows(IllegalArgumentException.class, () -> NativeCompletionQueue.create(context, 4, null, 1, true));
+        q.close();
+    }
+
+    @Test
+    @DisplayName("ibv_query_port is decoded from ibv_port_attr's offsets; an MTU out of range reads as 256; a failure throws its errno")
+    void portQuery() {
+        PortAttributes a = NativeQueries.queryPort(context, 1);
+        assertEquals(List.of("allocate " + 0x100000, "queryPort 0 1", "free " + 0x100000), binding.calls,
+                "no verbs_context.query_port: the exported call, in scratch memory freed after");
+        assertEquals(org.verbs4j.PortState.ACTIVE, a.state());
+        assertEquals(org.verbs4j.Mtu.MTU_1024, a.activeMtu());
+        assertEquals(org.verbs4j.Mtu.MTU_256, a.maxMtu());
+        assertEquals(16, a.gidTblLen());
+        assertEquals(0x1234, a.lid());
+        assertEquals(org.verbs4j.LinkLayer.ETHERNET, a.linkLayer());
+        byte[] gid = NativeQueries.queryGid(context, 1, 3).toBytes();
+        assertEquals((byte) 0xfe, gid[0]);
+        assertEquals((byte) 0x80, gid[1]);
+        assertEquals(3, gid[15]);
+        binding.failWith = Errno.EINVAL;
+        VerbsException e = assertThrows(VerbsException.class, () -> NativeQueries.queryPort(context, 1));
+        assertEquals(Errno.EINVAL, e.errno());
+        binding.failWith = 0;
+        assertTrue(binding.calls.stream().filter(c -> c.startsWith("free ")).count()
+                == binding.calls.stream().filter(c -> c.startsWith("allocate ")).count(), "every scratch freed");
+    }
+
     /** Native memory as a map of 32-bit fields, and every call recorded. */
     static final class Binding implements IbverbsBinding {
         final Map<Long, Integer> memory = new HashMap<>();
@@ -271,9 +458,10 @@ class NativeObjectModelTest {
             return eventCq;
         }
 
-        // ---- nqp: queue pairs and shared receive queues. 64-bit fields are a map of their own; 8- and 16-bit
-        // ones share the 32-bit map. A create verb answers nextObject, or -failWith when it is set.
+        // ---- nqp and npd: 64-bit fields are a map of their own, 8- and 16-bit ones a byte map, both apart from
+        // the 32-bit map above. A QP/SRQ create verb answers nextObject, or -failWith when it is set.
         final Map<Long, Long> longs = new HashMap<>();
+        final Map<Long, Integer> bytes = new HashMap<>();
         long nextObject;
         /** What the next posts answer (0 once empty), and the WR address a failed one stores in bad_wr. */
         final java.util.ArrayDeque<Integer> postResults = new java.util.ArrayDeque<>();
@@ -281,10 +469,31 @@ class NativeObjectModelTest {
         /** The length of each posted list, followed from its first WR through {@code next}. */
         final List<Integer> postedLengths = new ArrayList<>();
         int queryQpResult;
+        /** What a PD, MR, MW, AH or CQ create verb answers: an address, or minus an errno. */
+        long createResult = 0x9000;
+        /** The ibv_wc entries a poll_cq writes, each {wr_id, status, opcode, flags, imm, qp_num, src_qp, byte_len}. */
+        final List<long[]> plainCompletions = new ArrayList<>();
+        /** The completions start_poll makes current, in the same shape. */
+        final List<long[]> extendedCompletions = new ArrayList<>();
+        long[] current;
+        /** The AH attributes as createAh saw them: port_num and dlid. */
+        int ahPort;
+        int ahDlid;
 
         @Override
         public long getLong(long address) {
-            return longs.getOrDefault(address, 0L);
+            Long v = longs.get(address);
+            return v != null ? v : (getInt(address) & 0xffffffffL) | ((long) getInt(address + 4) << 32);
+        }
+
+        @Override
+        public int getU16(long address) {
+            return bytes.getOrDefault(address, 0) | bytes.getOrDefault(address + 1, 0) << 8;
+        }
+
+        @Override
+        public int getU8(long address) {
+            return bytes.getOrDefault(address, 0);
         }
 
         @Override
@@ -295,29 +504,24 @@ class NativeObjectModelTest {
 
         @Override
         public short getShort(long address) {
-            return (short) getInt(address);
+            return (short) getU16(address);
         }
 
         @Override
         public void putShort(long address, short value) {
-            putInt(address, value);
+            putByte(address, (byte) value);
+            putByte(address + 1, (byte) (value >> 8));
         }
 
         @Override
         public byte getByte(long address) {
-            return (byte) getInt(address);
+            return (byte) getU8(address);
         }
 
         @Override
         public void putByte(long address, byte value) {
-            putInt(address, value);
-        }
-
-        @Override
-        public void getBytes(long address, byte[] into) {
-            for (int i = 0; i < into.length; i++) {
-                into[i] = getByte(address + i);
-            }
+            writes++;
+            bytes.put(address, value & 0xff);
         }
 
         @Override
@@ -327,20 +531,35 @@ class NativeObjectModelTest {
             }
         }
 
+        @Override
+        public void getBytes(long address, byte[] into) {
+            for (int i = 0; i < into.length; i++) {
+                into[i] = getByte(address + i);
+            }
+        }
+
         /** Fake addresses, never touched: this binding's memory is the maps. */
-        private long nextFree = 0x100_0000;
+        long nextMemory = 0x100000;
         final List<Long> freed = new ArrayList<>();
+        /** Whether allocate and free are recorded in {@code calls} too (the QP tests count only verbs there). */
+        boolean recordMemory = true;
 
         @Override
-        public long allocate(long bytes) {
-            long a = nextFree;
-            nextFree += (bytes + 15) & ~15L;
+        public long allocate(long size) {
+            long a = nextMemory;
+            nextMemory += (size + 0xfff) & ~0xfffL;
+            if (recordMemory) {
+                calls.add("allocate " + a);
+            }
             return a;
         }
 
         @Override
         public void free(long address) {
             freed.add(address);
+            if (recordMemory) {
+                calls.add("free " + address);
+            }
         }
 
         private int post(String what, long wr, long badWr, long nextOffset) {
@@ -407,6 +626,12 @@ class NativeObjectModelTest {
         @Override
         public int destroyQp(long qp) {
             return call("destroyQp " + qp);
+        }
+
+        @Override
+        public long allocPd(long ctx) {
+            calls.add("allocPd " + ctx);
+            return createResult;
         }
 
         @Override
@@ -526,6 +751,129 @@ class NativeObjectModelTest {
             call("wrSetInlineData " + fn);
         }
         // ---- end of nwr's block ----
+
+        // ---- npd: PD, MR, MW, AH, CQ and the context queries
+        @Override
+        public long regMr(long pd, long address, long length, long iova, int access) {
+            calls.add("regMr " + pd + " " + length + " " + (iova == address ? "iova=address" : "iova=" + iova));
+            return createResult;
+        }
+
+        @Override
+        public long allocMw(long fn, long pd, int type) {
+            calls.add("allocMw " + fn + " " + pd + " " + type);
+            return createResult;
+        }
+
+        @Override
+        public long createAh(long pd, long attr) {
+            calls.add("createAh " + pd);
+            ahPort = getU8(attr + QpStructs.ibv_ah_attr.port_num$off);
+            ahDlid = getU16(attr + QpStructs.ibv_ah_attr.dlid$off);
+            return createResult;
+        }
+
+        @Override
+        public long createCq(long ctx, int cqe, long channel, int compVector) {
+            calls.add("createCq " + cqe);
+            return createResult;
+        }
+
+        @Override
+        public long createCqEx(long fn, long ctx, long attr) {
+            calls.add("createCqEx " + fn);
+            return createResult;
+        }
+
+        @Override
+        public int destroyCq(long cq) {
+            return call("destroyCq " + cq);
+        }
+
+        @Override
+        public int pollCq(long fn, long cq, int entries, long wc) {
+            calls.add("pollCq " + entries);
+            int n = Math.min(entries, plainCompletions.size());
+            for (int i = 0; i < n; i++) {
+                long[] c = plainCompletions.removeFirst();
+                long at = wc + CqStructs.ibv_wc.SIZEOF * i;
+                longs.put(at + CqStructs.ibv_wc.wr_id$off, c[0]);
+                memory.put(at + CqStructs.ibv_wc.status$off, (int) c[1]);
+                memory.put(at + CqStructs.ibv_wc.opcode$off, (int) c[2]);
+                memory.put(at + CqStructs.ibv_wc.wc_flags$off, (int) c[3]);
+                memory.put(at + CqStructs.ibv_wc.imm_data$off, (int) c[4]);
+                memory.put(at + CqStructs.ibv_wc.qp_num$off, (int) c[5]);
+                memory.put(at + CqStructs.ibv_wc.src_qp$off, (int) c[6]);
+                memory.put(at + CqStructs.ibv_wc.byte_len$off, (int) c[7]);
+                memory.put(at + CqStructs.ibv_wc.vendor_err$off, 0x77);
+            }
+            return n;
+        }
+
+        @Override
+        public int reqNotifyCq(long fn, long cq, int solicitedOnly) {
+            return call("reqNotifyCq " + solicitedOnly);
+        }
+
+        @Override
+        public int startPoll(long fn, long cq, long attr) {
+            calls.add("startPoll");
+            if (extendedCompletions.isEmpty()) {
+                return Errno.ENOENT;
+            }
+            current = extendedCompletions.removeFirst();
+            longs.put(cq + CqStructs.ibv_cq_ex.wr_id$off, current[0]);
+            memory.put(cq + CqStructs.ibv_cq_ex.status$off, (int) current[1]);
+            return 0;
+        }
+
+        @Override
+        public void endPoll(long fn, long cq) {
+            calls.add("endPoll");
+            current = null;
+        }
+
+        @Override
+        public int readU32(long fn, long cq) {
+            assertTrue(current != null, "read_* outside start_poll/end_poll");
+            calls.add("read " + fn);
+            return (int) current[(int) fn];
+        }
+
+        @Override
+        public int readU8(long fn, long cq) {
+            return readU32(fn, cq) & 0xff;
+        }
+
+        @Override
+        public int queryDevice(long ctx, long attr) {
+            return call("queryDevice " + ctx);
+        }
+
+        @Override
+        public int queryDeviceEx(long fn, long ctx, long attr, long size) {
+            return call("queryDeviceEx " + fn);
+        }
+
+        @Override
+        public int queryPort(long fn, long ctx, int port, long attr, long size) {
+            calls.add("queryPort " + fn + " " + port);
+            memory.put(attr + ContextStructs.ibv_port_attr.state$off, 4);
+            memory.put(attr + ContextStructs.ibv_port_attr.active_mtu$off, 3);
+            memory.put(attr + ContextStructs.ibv_port_attr.max_mtu$off, 9);
+            memory.put(attr + ContextStructs.ibv_port_attr.gid_tbl_len$off, 16);
+            bytes.put(attr + ContextStructs.ibv_port_attr.link_layer$off, 2);
+            bytes.put(attr + ContextStructs.ibv_port_attr.lid$off, 0x34);
+            bytes.put(attr + ContextStructs.ibv_port_attr.lid$off + 1, 0x12);
+            return failWith;
+        }
+
+        @Override
+        public int queryGid(long ctx, int port, int index, long gid) {
+            calls.add("queryGid " + port + " " + index);
+            putBytes(gid, new byte[] {(byte) 0xfe, (byte) 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) index});
+            return failWith;
+        }
     }
 
     /** A context with no device behind it: the ops, the table of tracked objects and the CQs by address. */
@@ -534,6 +882,7 @@ class NativeObjectModelTest {
         final Map<Long, NativeKind> tracked = new HashMap<>();
         final Map<Long, CompletionQueue> cqs = new HashMap<>();
         long deallocTd = DEALLOC_TD;
+        long createCqEx = CREATE_CQ_EX;
 
         FakeContext(Binding binding) {
             super("Context", null);
@@ -553,6 +902,9 @@ class NativeObjectModelTest {
 
         @Override
         public long verbsContextOp(long offset) {
+            if (offset == ContextStructs.verbs_context.create_cq_ex$off) {
+                return createCqEx;
+            }
             return offset == ContextStructs.verbs_context.dealloc_td$off ? deallocTd : 0;
         }
 
@@ -572,13 +924,36 @@ class NativeObjectModelTest {
         }
 
         @Override
+        public long contextHandle() {
+            return CONTEXT;
+        }
+
+        @Override
+        public void checkPort(int portNum) {
+            if (portNum != 1) {
+                throw new IllegalArgumentException("port " + portNum);
+            }
+        }
+
+        @Override
+        public long allocate(long bytes) {
+            return binding.allocate(bytes);
+        }
+
+        @Override
+        public void free(long address) {
+            binding.free(address);
+        }
+
+        @Override
         protected int destroy() {
             return 0;
         }
 
         @Override
         public Device device() {
-            throw new UnsupportedOperationException();
+            return (Device) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Device.class},
+                    (p, m, a) -> m.getName().equals("name") ? "fake0" : null);
         }
 
         @Override
@@ -629,11 +1004,6 @@ class NativeObjectModelTest {
         // ---- nqp: what the shared QPs and SRQs need of the context
 
         @Override
-        public long contextHandle() {
-            return CONTEXT_HANDLE;
-        }
-
-        @Override
         public int rdmaCoreVersion() {
             return 44;
         }
@@ -646,13 +1016,6 @@ class NativeObjectModelTest {
         @Override
         public boolean ipCsum() {
             return false;
-        }
-
-        @Override
-        public void checkPort(int portNum) {
-            if (portNum != 1) {
-                throw new IllegalArgumentException("the fake device has port 1, not " + portNum);
-            }
         }
 
         @Override

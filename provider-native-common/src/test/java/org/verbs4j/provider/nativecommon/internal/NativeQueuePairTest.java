@@ -52,6 +52,10 @@ class NativeQueuePairTest {
     private static final long POST_SRQ_RECV = 0x10000 + ibv_context.ops$post_srq_recv$off;
 
     private final Binding binding = new Binding();
+
+    {
+        binding.recordMemory = false;
+    }
     private final FakeContext context = new FakeContext(binding);
     private final FakePd pd = new FakePd(context);
     private final FakeCq cq = new FakeCq(context, 0x7000);

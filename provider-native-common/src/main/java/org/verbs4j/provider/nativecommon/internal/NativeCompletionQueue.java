@@ -1,0 +1,374 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import org.verbs4j.CompletionChannel;
+import org.verbs4j.Errno;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WcFlags;
+import org.verbs4j.WorkCompletionBatch;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq;
+import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq_ex;
+import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq_init_attr_ex;
+import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_poll_cq_attr;
+import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_wc;
+import org.verbs4j.spi.support.AbstractCompletionQueue;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.CompletionFields;
+
+/**
+ * A completion queue of either native provider: an extended one, {@code struct ibv_cq_ex}, polled through its
+ * {@code start_poll}, {@code end_poll} and {@code read_*} function pointers where the provider library creates
+ * one; otherwise a plain {@code struct ibv_cq} polled through {@code ibv_context.ops.poll_cq} into a reused native
+ * {@code ibv_wc} array. Both fill a {@link WorkCompletionBatch} with the same values: where {@code ibv_poll_cq(3)}
+ * leaves a field undefined (every field but wr_id, status, qp_num and vendor_err of a failed completion; imm_data
+ * without IBV_WC_WITH_IMM or IBV_WC_WITH_INV) both report 0, and immediate data arrives in network order and is
+ * handed out in host order. The one difference is pkey_index, which {@code ibv_cq_ex} has no reader for: an
+ * extended CQ reports 0.
+ *
+ * <p>An {@code ibv_cq_ex *} is an {@code ibv_cq *} ({@code ibv_cq_ex_to_cq} is a cast), so QP creation,
+ * {@code ibv_req_notify_cq}, completion events, asynchronous events and {@code ibv_destroy_cq} take the same
+ * address either way. Polling makes no allocation and reads the UD-only sender fields of receive-side
+ * completions only ({@link CompletionFields#hasSource}).
+ *
+ * @see "ibv_create_cq(3)"
+ * @see "ibv_create_cq_ex(3)"
+ * @see "ibv_poll_cq(3)"
+ */
+public final class NativeCompletionQueue extends AbstractCompletionQueue {
+    private static final System.Logger LOG = System.getLogger(NativeCompletionQueue.class.getName());
+    /** {@code IBV_WC_SUCCESS}. */
+    private static final int WC_SUCCESS = 0;
+    /** The {@code ibv_wc} entries of a plain CQ's array; a larger batch is polled in chunks. */
+    private static final int WC_ENTRIES = 64;
+    /** The {@code ibv_cq_ex} function pointers {@link #poll} calls. */
+    private static final long[] POLL_OPS = {ibv_cq_ex.start_poll$off, ibv_cq_ex.end_poll$off,
+        ibv_cq_ex.read_opcode$off, ibv_cq_ex.read_vendor_err$off, ibv_cq_ex.read_byte_len$off,
+        ibv_cq_ex.read_imm_data$off, ibv_cq_ex.read_qp_num$off, ibv_cq_ex.read_src_qp$off,
+        ibv_cq_ex.read_wc_flags$off, ibv_cq_ex.read_slid$off, ibv_cq_ex.read_sl$off,
+        ibv_cq_ex.read_dlid_path_bits$off};
+
+    private final NativeContextSupport context;
+    private final IbverbsBinding binding;
+    private final long handle;
+    private final boolean extended;
+    private final long pollCq;
+    private final long reqNotifyCq;
+    // The ibv_cq_ex function pointers, read once (a driver sets them at creation); 0 for a plain CQ.
+    private final long startPoll;
+    private final long endPoll;
+    private final long readOpcode;
+    private final long readVendorErr;
+    private final long readByteLen;
+    private final long readImmData;
+    private final long readQpNum;
+    private final long readSrcQp;
+    private final long readWcFlags;
+    private final long readSlid;
+    private final long readSl;
+    private final long readDlidPathBits;
+    /** The zeroed {@code ibv_poll_cq_attr} of every {@code start_poll} (extended), or the {@code ibv_wc} array. */
+    private long scratch;
+
+    private <C extends AbstractVerbsObject & NativeContextSupport> NativeCompletionQueue(C context, long cq,
+            NativeCompletionChannel channel, boolean extended) {
+        super(context, null, channel, context.binding().getInt(cq + ibv_cq.cqe$off));
+        this.context = context;
+        this.binding = context.binding();
+        this.handle = cq;
+        this.extended = extended;
+        context.track(NativeKind.CQ, cq, this);
+        this.pollCq = context.contextOp(ibv_context.ops$poll_cq$off);
+        this.reqNotifyCq = context.contextOp(ibv_context.ops$req_notify_cq$off);
+        this.startPoll = op(ibv_cq_ex.start_poll$off);
+        this.endPoll = op(ibv_cq_ex.end_poll$off);
+        this.readOpcode = op(ibv_cq_ex.read_opcode$off);
+        this.readVendorErr = op(ibv_cq_ex.read_vendor_err$off);
+        this.readByteLen = op(ibv_cq_ex.read_byte_len$off);
+        this.readImmData = op(ibv_cq_ex.read_imm_data$off);
+        this.readQpNum = op(ibv_cq_ex.read_qp_num$off);
+        this.readSrcQp = op(ibv_cq_ex.read_src_qp$off);
+        this.readWcFlags = op(ibv_cq_ex.read_wc_flags$off);
+        this.readSlid = op(ibv_cq_ex.read_slid$off);
+        this.readSl = op(ibv_cq_ex.read_sl$off);
+        this.readDlidPathBits = op(ibv_cq_ex.read_dlid_path_bits$off);
+        this.scratch = context.allocate(extended ? ibv_poll_cq_attr.SIZEOF : ibv_wc.SIZEOF * WC_ENTRIES);
+        if (channel != null) {
+            dependOn(channel);
+        }
+        register();
+    }
+
+    private long op(long offset) {
+        return extended ? binding.getLong(handle + offset) : 0;
+    }
+
+    /**
+     * {@code ibv_create_cq_ex(3)} with {@code IBV_WC_STANDARD_FLAGS} where {@code tryExtended} and the device
+     * offers it, else {@code ibv_create_cq(3)}.
+     *
+     * @param <C> the provider's context
+     * @param context the open context
+     * @param cqe the entries asked for, at least 1
+     * @param channel the completion channel of the same context, or null
+     * @param compVector the completion vector, 0 up to the context's {@code num_comp_vectors}
+     * @param tryExtended whether to try {@code ibv_create_cq_ex} first
+     * @return the new CQ
+     * @throws IllegalArgumentException if {@code cqe}, {@code channel} or {@code compVector} is wrong
+     * @throws VerbsException if the device refuses the CQ
+     */
+    public static <C extends AbstractVerbsObject & NativeContextSupport> NativeCompletionQueue create(C context,
+            int cqe, CompletionChannel channel, int compVector, boolean tryExtended) {
+        context.checkOpen();
+        if (cqe < 1) {
+            throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
+        }
+        NativeCompletionChannel ch = null;
+        if (channel != null) {
+            if (!(channel instanceof NativeCompletionChannel c) || c.nativeContext() != context) {
+                throw new IllegalArgumentException("the completion channel belongs to another context");
+            }
+            c.checkOpen();
+            ch = c;
+        }
+        IbverbsBinding binding = context.binding();
+        long ctx = context.contextHandle();
+        int vectors = Math.max(binding.getInt(ctx + ibv_context.num_comp_vectors$off), 1);
+        if (compVector < 0 || compVector >= vectors) {
+            throw new IllegalArgumentException("compVector is 0.." + (vectors - 1) + ", not " + compVector);
+        }
+        long chHandle = ch == null ? 0 : ch.handle();
+        long cq = tryExtended ? createEx(context, cqe, chHandle, compVector) : 0;
+        boolean extended = cq != 0;
+        if (!extended) {
+            cq = binding.createCq(ctx, cqe, chHandle, compVector);
+            if (cq <= 0) {
+                throw new VerbsException("ibv_create_cq", (int) -cq, cqe + " entries");
+            }
+        }
+        NativeCompletionQueue q = new NativeCompletionQueue(context, cq, ch, extended);
+        LOG.log(System.Logger.Level.DEBUG, "{0}: {1} CQ 0x{2} with {3} entries", context.device().name(),
+                extended ? "extended (ibv_create_cq_ex)" : "plain (ibv_create_cq)", Long.toHexString(cq),
+                q.capacity());
+        return q;
+    }
+
+    /**
+     * An extended CQ from {@code verbs_context.create_cq_ex}, or 0 when the device has no such op, refuses it as
+     * unsupported ({@code EOPNOTSUPP}, {@code ENOSYS}, libibverbs's answer to {@code wc_flags} it does not know)
+     * or with {@code EINVAL} (some drivers refuse unknown {@code wc_flags} so; when it was the entry count,
+     * {@code ibv_create_cq} refuses it the same way), or leaves a poll op NULL, which would crash the JVM: the
+     * caller then creates a plain CQ.
+     *
+     * @throws VerbsException with any other errno ({@code ENOMEM}, ...)
+     */
+    private static <C extends AbstractVerbsObject & NativeContextSupport> long createEx(C context, int cqe,
+            long channel, int compVector) {
+        long fn = context.verbsContextOp(ContextStructs.verbs_context.create_cq_ex$off);
+        if (fn == 0) {
+            return 0;
+        }
+        IbverbsBinding binding = context.binding();
+        long attr = binding.allocate(ibv_cq_init_attr_ex.SIZEOF);
+        try {
+            binding.putInt(attr + ibv_cq_init_attr_ex.cqe$off, cqe);
+            putLong(binding, attr + ibv_cq_init_attr_ex.channel$off, channel);
+            binding.putInt(attr + ibv_cq_init_attr_ex.comp_vector$off, compVector);
+            putLong(binding, attr + ibv_cq_init_attr_ex.wc_flags$off, ibv_cq_init_attr_ex.WC_STANDARD_FLAGS);
+            long cq = binding.createCqEx(fn, context.contextHandle(), attr);
+            if (cq > 0) {
+                if (hasPollOps(binding, cq)) {
+                    return cq;
+                }
+                LOG.log(System.Logger.Level.DEBUG, "{0}: ibv_create_cq_ex left a poll op NULL; using ibv_create_cq",
+                        context.device().name());
+                binding.destroyCq(cq);
+                return 0;
+            }
+            int errno = (int) -cq;
+            if (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS || errno == Errno.EINVAL) {
+                LOG.log(System.Logger.Level.DEBUG, "{0}: ibv_create_cq_ex refused ({1}); using ibv_create_cq",
+                        context.device().name(), Errno.name(errno));
+                return 0;
+            }
+            throw new VerbsException("ibv_create_cq_ex", errno, cqe + " entries");
+        } finally {
+            binding.free(attr);
+        }
+    }
+
+    /** A 64-bit field written as two 32-bit halves (x86-64 is little-endian); control path only. */
+    private static void putLong(IbverbsBinding binding, long address, long value) {
+        binding.putInt(address, (int) value);
+        binding.putInt(address + 4, (int) (value >>> 32));
+    }
+
+    /** Whether a driver's {@code ibv_cq_ex} sets every function pointer {@link #poll} calls. */
+    private static boolean hasPollOps(IbverbsBinding binding, long cqEx) {
+        for (long off : POLL_OPS) {
+            if (binding.getLong(cqEx + off) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@return the {@code struct ibv_cq *} (an {@code ibv_cq_ex *} when extended); the caller checks it is open} */
+    public long handle() {
+        return handle;
+    }
+
+    /** {@return the context it belongs to, for a sibling check} */
+    public NativeContextSupport nativeContext() {
+        return context;
+    }
+
+    /** {@return whether {@code ibv_create_cq_ex} created this CQ, so that it is polled with {@code ibv_start_poll}} */
+    public boolean isExtended() {
+        return extended;
+    }
+
+    @Override
+    protected synchronized int pollInto(WorkCompletionBatch batch) {
+        checkOpen();
+        return extended ? pollExtended(batch) : pollPlain(batch);
+    }
+
+    private int pollPlain(WorkCompletionBatch batch) {
+        int want = batch.capacity();
+        long wcs = scratch;
+        int total = 0;
+        while (total < want) {
+            int n = Math.min(want - total, WC_ENTRIES);
+            int got = binding.pollCq(pollCq, handle, n, wcs);
+            if (got < 0) {
+                if (total > 0) {
+                    // Throwing would lose the completions already consumed; a lasting error shows at the next poll.
+                    break;
+                }
+                throw new VerbsException("ibv_poll_cq", got < -1 ? -got : Errno.EIO, null);
+            }
+            for (int i = 0; i < got; i++) {
+                addPlain(batch, wcs + ibv_wc.SIZEOF * i);
+            }
+            total += got;
+            if (got < n) {
+                break;
+            }
+        }
+        return total;
+    }
+
+    private void addPlain(WorkCompletionBatch batch, long wc) {
+        long wrId = binding.getLong(wc + ibv_wc.wr_id$off);
+        int status = binding.getInt(wc + ibv_wc.status$off);
+        int qpNum = binding.getInt(wc + ibv_wc.qp_num$off);
+        int vendorErr = binding.getInt(wc + ibv_wc.vendor_err$off);
+        if (status != WC_SUCCESS) {
+            addFailed(batch, wrId, status, vendorErr, qpNum);
+            return;
+        }
+        int flags = binding.getInt(wc + ibv_wc.wc_flags$off);
+        int imm = (flags & (WcFlags.WITH_IMM | WcFlags.WITH_INV)) != 0 ? binding.getInt(wc + ibv_wc.imm_data$off) : 0;
+        int opcode = binding.getInt(wc + ibv_wc.opcode$off);
+        int byteLen = binding.getInt(wc + ibv_wc.byte_len$off);
+        if (!CompletionFields.hasSource(opcode)) {
+            batch.add(wrId, status, opcode, vendorErr, byteLen, hostOrderImm(imm, flags), qpNum, 0, flags, 0, 0, 0,
+                    0);
+            return;
+        }
+        batch.add(wrId, status, opcode, vendorErr, byteLen, hostOrderImm(imm, flags), qpNum,
+                binding.getInt(wc + ibv_wc.src_qp$off), flags, binding.getU16(wc + ibv_wc.pkey_index$off),
+                binding.getU16(wc + ibv_wc.slid$off), binding.getU8(wc + ibv_wc.sl$off),
+                binding.getU8(wc + ibv_wc.dlid_path_bits$off));
+    }
+
+    /**
+     * One completion per {@code start_poll}/{@code end_poll} pair. {@code next_poll} is never called: the man
+     * page asks for {@code end_poll} after {@code next_poll} returns {@code ENOENT}, and librxe before rdma-core
+     * 55 then moves its consumer index past the producer (later completions are lost or garbage read), and before
+     * 61 unlocks its spinlock twice. {@code start_poll} alone is correct everywhere.
+     */
+    private int pollExtended(WorkCompletionBatch batch) {
+        int want = batch.capacity();
+        long cq = handle;
+        int n = 0;
+        while (n < want) {
+            int rc = binding.startPoll(startPoll, cq, scratch);
+            if (rc == Errno.ENOENT) {
+                // Empty: ibv_create_cq_ex(3) says end_poll is not called after a failed start_poll.
+                break;
+            }
+            if (rc != 0) {
+                if (n > 0) {
+                    break;
+                }
+                throw new VerbsException("ibv_start_poll", rc < 0 ? -rc : rc, null);
+            }
+            try {
+                addCurrent(batch, cq);
+            } finally {
+                binding.endPoll(endPoll, cq);
+            }
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * Adds the completion {@code start_poll} made current. Only wr_id, status, qp_num and vendor_err are valid
+     * for a failed completion, so only their readers are called then; vendor_err is read only then.
+     */
+    private void addCurrent(WorkCompletionBatch batch, long cq) {
+        long wrId = binding.getLong(cq + ibv_cq_ex.wr_id$off);
+        int status = binding.getInt(cq + ibv_cq_ex.status$off);
+        int qpNum = binding.readU32(readQpNum, cq);
+        if (status != WC_SUCCESS) {
+            addFailed(batch, wrId, status, binding.readU32(readVendorErr, cq), qpNum);
+            return;
+        }
+        int flags = binding.readU32(readWcFlags, cq);
+        // read_imm_data gives imm_data as ibv_wc holds it, and the invalidated rkey with IBV_WC_WITH_INV.
+        int imm = (flags & (WcFlags.WITH_IMM | WcFlags.WITH_INV)) != 0 ? binding.readU32(readImmData, cq) : 0;
+        int opcode = binding.readU32(readOpcode, cq);
+        int byteLen = binding.readU32(readByteLen, cq);
+        if (!CompletionFields.hasSource(opcode)) {
+            batch.add(wrId, status, opcode, 0, byteLen, hostOrderImm(imm, flags), qpNum, 0, flags, 0, 0, 0, 0);
+            return;
+        }
+        batch.add(wrId, status, opcode, 0, byteLen, hostOrderImm(imm, flags), qpNum, binding.readU32(readSrcQp, cq),
+                flags, 0, binding.readU32(readSlid, cq) & 0xffff, binding.readU8(readSl, cq),
+                binding.readU8(readDlidPathBits, cq));
+    }
+
+    /** A failed completion: the fields {@code ibv_poll_cq(3)} defines for it, 0 for the others. */
+    private static void addFailed(WorkCompletionBatch batch, long wrId, int status, int vendorErr, int qpNum) {
+        batch.add(wrId, status, 0, vendorErr, 0, 0, qpNum, 0, 0, 0, 0, 0, 0);
+    }
+
+    /** imm_data arrives in network order; an invalidated rkey shares the field in host order. */
+    private static int hostOrderImm(int imm, int flags) {
+        return (flags & WcFlags.WITH_IMM) != 0 ? Integer.reverseBytes(imm) : imm;
+    }
+
+    @Override
+    protected void arm(boolean solicitedOnly) {
+        int rc = binding.reqNotifyCq(reqNotifyCq, handle, solicitedOnly ? 1 : 0);
+        if (rc != 0) {
+            throw new VerbsException("ibv_req_notify_cq", rc < 0 ? -rc : rc, null);
+        }
+    }
+
+    @Override
+    protected int destroy() {
+        return binding.destroyCq(handle);
+    }
+
+    @Override
+    protected synchronized void afterDestroy() {
+        context.untrack(NativeKind.CQ, handle, this);
+        if (scratch != 0) {
+            context.free(scratch);
+            scratch = 0;
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+import org.verbs4j.AccessFlags;
+import org.verbs4j.AddressHandle;
+import org.verbs4j.AhAttributes;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwType;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QueuePair;
+import org.verbs4j.SharedReceiveQueue;
+import org.verbs4j.SrqInitAttributes;
+import org.verbs4j.VerbsException;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ah_attr;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.spi.support.RegionTable;
+
+/**
+ * A protection domain, {@code struct ibv_pd}, of either native provider, and the factory of the regions, windows,
+ * address handles, QPs and SRQs in it ({@link NativeQueuePairs} creates the last two).
+ *
+ * @see "ibv_alloc_pd(3)"
+ */
+public final class NativeProtectionDomain extends NativeObject implements ProtectionDomain {
+    /** The live regions, for checking inline data before {@code ibv_post_send} copies it (issue 13). */
+    private final RegionTable regions = new RegionTable();
+
+    private <C extends AbstractVerbsObject & NativeContextSupport> NativeProtectionDomain(C context, long pd) {
+        super("ProtectionDomain", context, NativeKind.PD, pd);
+        register();
+    }
+
+    /**
+     * {@code ibv_alloc_pd(3)}.
+     *
+     * @param <C> the provider's context
+     * @param context the open context
+     * @return the new domain
+     * @throws VerbsException if {@code ibv_alloc_pd} fails
+     */
+    public static <C extends AbstractVerbsObject & NativeContextSupport> NativeProtectionDomain alloc(C context) {
+        context.checkOpen();
+        long pd = context.binding().allocPd(context.contextHandle());
+        if (pd <= 0) {
+            throw new VerbsException("ibv_alloc_pd", (int) -pd, null);
+        }
+        return new NativeProtectionDomain(context, pd);
+    }
+
+    /** {@return the live regions of this domain, for the inline-data check of a post} */
+    public RegionTable regions() {
+        return regions;
+    }
+
+    private <C extends AbstractVerbsObject & NativeContextSupport> C owner() {
+        @SuppressWarnings("unchecked")
+        C c = (C) nativeContext();
+        return c;
+    }
+
+    @Override
+    public MemoryRegion registerMemory(MemorySegment segment, int access) {
+        checkOpen();
+        // JNR passes raw addresses: a segment whose arena is closed is freed memory, and nothing else stops it.
+        Arguments.registrable(segment);
+        AccessFlags.validate(access);
+        long iova = (access & AccessFlags.ZERO_BASED) != 0 ? 0 : segment.address();
+        long mr = binding().regMr(handle(), segment.address(), segment.byteSize(), iova, access);
+        if (mr <= 0) {
+            throw new VerbsException("ibv_reg_mr", (int) -mr,
+                    segment.byteSize() + " bytes, access " + AccessFlags.toString(access));
+        }
+        NativeMemoryRegion r = new NativeMemoryRegion(owner(), this, regions, mr, segment, access);
+        regions.add(segment);
+        return r;
+    }
+
+    @Override
+    public MemoryWindow allocMw(MwType type) {
+        checkOpen();
+        Objects.requireNonNull(type, "type");
+        long fn = nativeContext().contextOp(ContextStructs.ibv_context.ops$alloc_mw$off);
+        if (fn == 0) {
+            throw new VerbsException("ibv_alloc_mw", Errno.EOPNOTSUPP, "the device has no memory windows");
+        }
+        long mw = binding().allocMw(fn, handle(), type.value());
+        if (mw <= 0) {
+            throw new VerbsException("ibv_alloc_mw", (int) -mw, type.toString());
+        }
+        return new NativeMemoryWindow(owner(), this, mw, type);
+    }
+
+    @Override
+    public AddressHandle createAh(AhAttributes attributes) {
+        checkOpen();
+        Objects.requireNonNull(attributes, "attributes");
+        NativeContextSupport context = nativeContext();
+        context.checkPort(attributes.portNum());
+        if (attributes.grh() != null) {
+            int gids = context.queryPort(attributes.portNum()).gidTblLen();
+            if (attributes.grh().sgidIndex() >= gids) {
+                throw new IllegalArgumentException("source GID index " + attributes.grh().sgidIndex()
+                        + " is beyond port " + attributes.portNum() + "'s " + gids + "-entry GID table");
+            }
+        }
+        IbverbsBinding binding = binding();
+        long attr = binding.allocate(ibv_ah_attr.SIZEOF);
+        try {
+            NativeQpAttrs.writeAhAttr(binding, attr, attributes);
+            long ah = binding.createAh(handle(), attr);
+            if (ah <= 0) {
+                throw new VerbsException("ibv_create_ah", (int) -ah, attributes.toString());
+            }
+            return new NativeAddressHandle(owner(), this, ah, attributes);
+        } finally {
+            binding.free(attr);
+        }
+    }
+
+    @Override
+    public QueuePair createQp(QpInitAttributes attributes) {
+        return NativeQueuePairs.createQp(owner(), this, handle(), regions, attributes);
+    }
+
+    @Override
+    public SharedReceiveQueue createSrq(SrqInitAttributes attributes) {
+        return NativeQueuePairs.createSrq(owner(), this, handle(), attributes);
+    }
+
+    @Override
+    protected int destroy() {
+        return binding().deallocPd(handle());
+    }
+}

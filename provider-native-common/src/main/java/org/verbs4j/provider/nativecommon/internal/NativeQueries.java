@@ -1,0 +1,177 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import java.nio.charset.StandardCharsets;
+import org.verbs4j.AtomicCapability;
+import org.verbs4j.DeviceAttributes;
+import org.verbs4j.Gid;
+import org.verbs4j.LinkLayer;
+import org.verbs4j.Mtu;
+import org.verbs4j.PortAttributes;
+import org.verbs4j.PortState;
+import org.verbs4j.VerbsException;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_device_attr;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_device_attr_ex;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_port_attr;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
+
+/**
+ * The context queries of either native provider, {@code ibv_query_device}, {@code ibv_query_device_ex},
+ * {@code ibv_query_port} and {@code ibv_query_gid}, decoded from the shared layouts. The caller has checked that
+ * the context is open and, for a port, that the device has it.
+ *
+ * @see "ibv_query_device(3)"
+ * @see "ibv_query_port(3)"
+ * @see "ibv_query_gid(3)"
+ */
+public final class NativeQueries {
+    private static final int FW_VER_BYTES = 64;
+    private static final int GID_BYTES = 16;
+
+    private NativeQueries() {}
+
+    /**
+     * {@code ibv_query_device(3)}.
+     *
+     * @param context the context
+     * @return the device's attributes
+     * @throws VerbsException if the query fails
+     */
+    public static DeviceAttributes queryDevice(NativeContextSupport context) {
+        IbverbsBinding b = context.binding();
+        long a = b.allocate(ibv_device_attr.SIZEOF);
+        try {
+            int rc = b.queryDevice(context.contextHandle(), a);
+            if (rc != 0) {
+                throw new VerbsException("ibv_query_device", rc, context.device().name());
+            }
+            byte[] fw = new byte[FW_VER_BYTES];
+            b.getBytes(a + ibv_device_attr.fw_ver$off, fw);
+            int len = 0;
+            while (len < fw.length && fw[len] != 0) {
+                len++;
+            }
+            return new DeviceAttributes(new String(fw, 0, len, StandardCharsets.US_ASCII),
+                    Long.reverseBytes(b.getLong(a + ibv_device_attr.node_guid$off)),
+                    Long.reverseBytes(b.getLong(a + ibv_device_attr.sys_image_guid$off)),
+                    unsignedClamp(b.getLong(a + ibv_device_attr.max_mr_size$off)),
+                    b.getLong(a + ibv_device_attr.page_size_cap$off),
+                    b.getInt(a + ibv_device_attr.vendor_id$off), b.getInt(a + ibv_device_attr.vendor_part_id$off),
+                    b.getInt(a + ibv_device_attr.hw_ver$off), b.getInt(a + ibv_device_attr.max_qp$off),
+                    b.getInt(a + ibv_device_attr.max_qp_wr$off), b.getInt(a + ibv_device_attr.device_cap_flags$off),
+                    b.getInt(a + ibv_device_attr.max_sge$off), b.getInt(a + ibv_device_attr.max_sge_rd$off),
+                    b.getInt(a + ibv_device_attr.max_cq$off), b.getInt(a + ibv_device_attr.max_cqe$off),
+                    b.getInt(a + ibv_device_attr.max_mr$off), b.getInt(a + ibv_device_attr.max_pd$off),
+                    b.getInt(a + ibv_device_attr.max_qp_rd_atom$off), b.getInt(a + ibv_device_attr.max_ee_rd_atom$off),
+                    b.getInt(a + ibv_device_attr.max_res_rd_atom$off),
+                    b.getInt(a + ibv_device_attr.max_qp_init_rd_atom$off),
+                    b.getInt(a + ibv_device_attr.max_ee_init_rd_atom$off),
+                    AtomicCapability.of(b.getInt(a + ibv_device_attr.atomic_cap$off)),
+                    b.getInt(a + ibv_device_attr.max_ee$off), b.getInt(a + ibv_device_attr.max_rdd$off),
+                    b.getInt(a + ibv_device_attr.max_mw$off), b.getInt(a + ibv_device_attr.max_raw_ipv6_qp$off),
+                    b.getInt(a + ibv_device_attr.max_raw_ethy_qp$off), b.getInt(a + ibv_device_attr.max_mcast_grp$off),
+                    b.getInt(a + ibv_device_attr.max_mcast_qp_attach$off),
+                    b.getInt(a + ibv_device_attr.max_total_mcast_qp_attach$off),
+                    b.getInt(a + ibv_device_attr.max_ah$off), b.getInt(a + ibv_device_attr.max_fmr$off),
+                    b.getInt(a + ibv_device_attr.max_map_per_fmr$off), b.getInt(a + ibv_device_attr.max_srq$off),
+                    b.getInt(a + ibv_device_attr.max_srq_wr$off), b.getInt(a + ibv_device_attr.max_srq_sge$off),
+                    b.getU16(a + ibv_device_attr.max_pkeys$off), b.getU8(a + ibv_device_attr.local_ca_ack_delay$off),
+                    b.getU8(a + ibv_device_attr.phys_port_cnt$off));
+        } finally {
+            b.free(a);
+        }
+    }
+
+    /**
+     * {@code device_cap_flags_ex} of {@code ibv_query_device_ex(3)}, which says what the kernel driver executes
+     * beyond {@code ibv_device_attr} (librxe 44 creates ATOMIC_WRITE QPs that Linux 6.1's rxe cannot run).
+     *
+     * @param context the context
+     * @return the flags; 0 when the device has no extended query or it fails
+     */
+    public static long deviceCapFlagsEx(NativeContextSupport context) {
+        long fn = context.verbsContextOp(verbs_context.query_device_ex$off);
+        if (fn == 0) {
+            return 0;
+        }
+        IbverbsBinding b = context.binding();
+        long a = b.allocate(ibv_device_attr_ex.SIZEOF);
+        try {
+            int rc = b.queryDeviceEx(fn, context.contextHandle(), a, ibv_device_attr_ex.SIZEOF);
+            return rc == 0 ? b.getLong(a + ibv_device_attr_ex.device_cap_flags_ex$off) : 0;
+        } finally {
+            b.free(a);
+        }
+    }
+
+    /**
+     * {@code ibv_query_port(3)}. A state, MTU or link layer this API has no constant for reads as {@code NOP},
+     * 256 bytes and {@code UNSPECIFIED}.
+     *
+     * @param context the context
+     * @param portNum the port, checked by the caller
+     * @return the port's attributes
+     * @throws VerbsException if the query fails
+     */
+    public static PortAttributes queryPort(NativeContextSupport context, int portNum) {
+        IbverbsBinding b = context.binding();
+        long a = b.allocate(ibv_port_attr.SIZEOF);
+        try {
+            int rc = b.queryPort(context.verbsContextOp(verbs_context.query_port$off), context.contextHandle(),
+                    portNum, a, ibv_port_attr.SIZEOF);
+            if (rc != 0) {
+                throw new VerbsException("ibv_query_port", rc, "port " + portNum);
+            }
+            int state = b.getInt(a + ibv_port_attr.state$off);
+            int linkLayer = b.getU8(a + ibv_port_attr.link_layer$off);
+            return new PortAttributes(state >= 0 && state <= 5 ? PortState.of(state) : PortState.NOP,
+                    mtu(b.getInt(a + ibv_port_attr.max_mtu$off)), mtu(b.getInt(a + ibv_port_attr.active_mtu$off)),
+                    b.getInt(a + ibv_port_attr.gid_tbl_len$off), b.getInt(a + ibv_port_attr.port_cap_flags$off),
+                    Integer.toUnsignedLong(b.getInt(a + ibv_port_attr.max_msg_sz$off)),
+                    b.getInt(a + ibv_port_attr.bad_pkey_cntr$off), b.getInt(a + ibv_port_attr.qkey_viol_cntr$off),
+                    b.getU16(a + ibv_port_attr.pkey_tbl_len$off), b.getU16(a + ibv_port_attr.lid$off),
+                    b.getU16(a + ibv_port_attr.sm_lid$off), b.getU8(a + ibv_port_attr.lmc$off),
+                    b.getU8(a + ibv_port_attr.max_vl_num$off), b.getU8(a + ibv_port_attr.sm_sl$off),
+                    b.getU8(a + ibv_port_attr.subnet_timeout$off), b.getU8(a + ibv_port_attr.init_type_reply$off),
+                    b.getU8(a + ibv_port_attr.active_width$off), b.getU8(a + ibv_port_attr.active_speed$off),
+                    b.getU8(a + ibv_port_attr.phys_state$off),
+                    linkLayer <= 2 ? LinkLayer.of(linkLayer) : LinkLayer.UNSPECIFIED,
+                    b.getU8(a + ibv_port_attr.flags$off), b.getU16(a + ibv_port_attr.port_cap_flags2$off));
+        } finally {
+            b.free(a);
+        }
+    }
+
+    /**
+     * {@code ibv_query_gid(3)}.
+     *
+     * @param context the context
+     * @param portNum the port, checked by the caller
+     * @param index the GID index, checked by the caller
+     * @return the GID
+     * @throws VerbsException if the query fails
+     */
+    public static Gid queryGid(NativeContextSupport context, int portNum, int index) {
+        IbverbsBinding b = context.binding();
+        long a = b.allocate(GID_BYTES);
+        try {
+            int rc = b.queryGid(context.contextHandle(), portNum, index, a);
+            if (rc != 0) {
+                throw new VerbsException("ibv_query_gid", rc, "port " + portNum + " index " + index);
+            }
+            byte[] raw = new byte[GID_BYTES];
+            b.getBytes(a, raw);
+            return Gid.of(raw);
+        } finally {
+            b.free(a);
+        }
+    }
+
+    /** A {@code uint64_t} size as a long: values beyond {@code Long.MAX_VALUE} (rxe reports 2^64-1) clamp to it. */
+    private static long unsignedClamp(long v) {
+        return v < 0 ? Long.MAX_VALUE : v;
+    }
+
+    private static Mtu mtu(int v) {
+        return v >= 1 && v <= 5 ? Mtu.of(v) : Mtu.MTU_256;
+    }
+}
