@@ -35,6 +35,8 @@ import org.verbs4j.spi.support.PendingWr;
 public final class NativeWrSession extends AbstractWrSession {
     private final IbverbsBinding binding;
     private final QueuePair qp;
+    /** The QP when it is the shared native one (a test may give another), read without its monitor. */
+    private final NativeQueuePair nativeQp;
     private final long qpx;
     private final int maxTsoHeader;
     private final boolean xrc;
@@ -89,6 +91,7 @@ public final class NativeWrSession extends AbstractWrSession {
         super(qp, init.type(), init.sendOps(), init.cap().maxInlineData(), init.cap().maxSendSge(), ipCsum);
         this.binding = binding;
         this.qp = qp;
+        this.nativeQp = qp instanceof NativeQueuePair n ? n : null;
         this.qpx = qpx;
         this.maxTsoHeader = init.maxTsoHeader();
         this.xrc = init.type() == QpType.XRC_SEND;
@@ -207,6 +210,11 @@ public final class NativeWrSession extends AbstractWrSession {
 
     @Override
     protected boolean sendQueueReady() {
+        if (nativeQp != null) {
+            // The state field as libibverbs keeps it, without the QP's monitor that state() takes: the destroy
+            // verb waits for an open session, so the QP is alive here.
+            return nativeQp.sendQueueReady();
+        }
         QpState s = qp.state();
         return s == QpState.RTS || s == QpState.SQD || s == QpState.SQE || s == QpState.ERR;
     }
