@@ -155,10 +155,13 @@ class ArchitectureTest {
                 .orShould().implement(QueuePair.class)
                 .orShould().implement(SharedReceiveQueue.class)
                 .orShould().implement(WrSession.class)
+                .orShould().implement(Context.class)
+                .orShould().implement(Device.class)
                 .as("ffm and jnr share one object model over IbverbsBinding (provider-native-common's Native* "
-                        + "classes); a binding implements the calls, never the object. Still per binding: how "
-                        + "a context finds its ops, keeps its objects and reads async events, and the device "
-                        + "(issue 12)");
+                        + "classes, NativeContext and NativeDevice included); a binding implements the calls, never "
+                        + "the object. A provider keeps only its binding (the downcalls, opening and closing a "
+                        + "device among them) and its ServiceLoader class, which lists the devices and makes a "
+                        + "NativeDevice with its binding for each");
         rule.check(classes);
     }
 

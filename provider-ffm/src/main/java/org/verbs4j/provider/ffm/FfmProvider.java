@@ -4,8 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.verbs4j.ConnectionManager;
 import org.verbs4j.Device;
+import org.verbs4j.provider.ffm.internal.FfmIbverbsBinding;
+import org.verbs4j.provider.ffm.internal.Ibverbs;
 import org.verbs4j.provider.ffm.internal.IbverbsLibrary;
 import org.verbs4j.provider.nativecommon.internal.LibRdmaCm;
+import org.verbs4j.provider.nativecommon.internal.NativeDevice;
 import org.verbs4j.provider.nativecommon.IbverbsAvailability;
 import org.verbs4j.spi.VerbsProvider;
 import org.verbs4j.spi.support.BoundConnectionManager;
@@ -32,6 +35,8 @@ public final class FfmProvider implements VerbsProvider {
      * default a CQ is extended ({@code ibv_create_cq_ex}) wherever the device supports it. Read once.
      */
     public static final String EXTENDED_CQ_PROPERTY = "verbs4j.ffm.extendedCq";
+    private static final boolean EXTENDED_CQ =
+            !"false".equalsIgnoreCase(System.getProperty(EXTENDED_CQ_PROPERTY, "true"));
 
     private final IbverbsAvailability<IbverbsLibrary.Loaded> availability =
             new IbverbsAvailability<>("ffm", DISABLED_PROPERTY, IbverbsLibrary::load);
@@ -74,7 +79,9 @@ public final class FfmProvider implements VerbsProvider {
             IbverbsLibrary.Loaded lib = availability.library();
             List<Device> list = new ArrayList<>();
             for (var dev : lib.devices()) {
-                list.add(new FfmDevice(dev, lib.rdmaCoreVersion()));
+                list.add(new NativeDevice("ffm", FfmIbverbsBinding.INSTANCE,
+                        Ibverbs.ibv_get_device_name(dev).reinterpret(64).getString(0),
+                        Long.reverseBytes(Ibverbs.ibv_get_device_guid(dev)), lib.rdmaCoreVersion(), () -> EXTENDED_CQ));
             }
             d = devices = List.copyOf(list);
         }

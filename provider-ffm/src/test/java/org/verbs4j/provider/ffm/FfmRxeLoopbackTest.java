@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.provider.nativecommon.internal.NativeCompletionQueue;
+import org.verbs4j.provider.nativecommon.internal.NativeContext;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.CompletionQueue;
@@ -206,7 +207,7 @@ class FfmRxeLoopbackTest {
     void theExtendedCqIsUsedAndReportsWhatThePlainOneDoes() {
         assumeTrue(!"false".equalsIgnoreCase(System.getProperty(FfmProvider.EXTENDED_CQ_PROPERTY)),
                 "-D" + FfmProvider.EXTENDED_CQ_PROPERTY + "=false");
-        FfmContext f = (FfmContext) ctx;
+        NativeContext f = (NativeContext) ctx;
         assertTrue(((NativeCompletionQueue) cq).isExtended(), "createCq made a plain CQ where librxe has create_cq_ex");
         try (NativeCompletionQueue extended = f.createCq(16, null, 0, true);
              NativeCompletionQueue plain = f.createCq(16, null, 0, false)) {

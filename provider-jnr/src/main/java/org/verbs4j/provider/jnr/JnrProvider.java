@@ -12,6 +12,7 @@ import org.verbs4j.provider.jnr.internal.NativeMemory;
 import org.verbs4j.provider.nativecommon.IbverbsAvailability;
 import org.verbs4j.provider.nativecommon.IbverbsUnavailableException;
 import org.verbs4j.provider.nativecommon.IbverbsUnavailableException.Reason;
+import org.verbs4j.provider.nativecommon.internal.NativeDevice;
 import org.verbs4j.spi.VerbsProvider;
 import org.verbs4j.spi.support.BoundConnectionManager;
 
@@ -32,6 +33,11 @@ import org.verbs4j.spi.support.BoundConnectionManager;
 public final class JnrProvider implements VerbsProvider {
     /** The kill switch: {@code -Dverbs4j.jnr.disabled=true} makes the provider unavailable. */
     public static final String DISABLED_PROPERTY = "verbs4j.jnr.disabled";
+    /**
+     * {@code -Dverbs4j.jnr.extendedCq=false} creates every CQ with {@code ibv_create_cq} and polls it with
+     * {@code ibv_poll_cq}, even where the provider library has {@code ibv_create_cq_ex}; read at each creation.
+     */
+    public static final String EXTENDED_CQ_PROPERTY = "verbs4j.jnr.extendedCq";
 
     /** Loaded on first use, never at class initialisation of the provider; one per JVM. */
     private static final IbverbsAvailability<NativeLibraries> AVAILABILITY =
@@ -134,6 +140,7 @@ public final class JnrProvider implements VerbsProvider {
 
     static List<Device> listDevices(NativeLibraries libs) {
         Ibverbs ib = libs.ibverbs();
+        JnrIbverbsBinding binding = new JnrIbverbsBinding(libs);
         long num = NativeMemory.allocate(4);
         try {
             long list = ib.ibv_get_device_list(num);
@@ -148,7 +155,8 @@ public final class JnrProvider implements VerbsProvider {
                     long dev = NativeMemory.getAddress(list + 8L * i);
                     String name = NativeMemory.getString(ib.ibv_get_device_name(dev));
                     long guid = Long.reverseBytes(ib.ibv_get_device_guid(dev));
-                    devices.add(new JnrDevice(libs, name, guid));
+                    devices.add(new NativeDevice("jnr", binding, name, guid, libs.rdmaCoreMajor(),
+                            () -> !"false".equals(System.getProperty(EXTENDED_CQ_PROPERTY))));
                 }
                 return List.copyOf(devices);
             } finally {

@@ -309,16 +309,16 @@ class JnrRxeLoopbackTest {
         assumeTrue(ctx.device().name().startsWith("rxe"), "librxe is known to have create_cq_ex");
         assertTrue(((NativeCompletionQueue) cq1).isExtended(), "the CQ with a channel");
         assertTrue(((NativeCompletionQueue) cq2).isExtended(), "the CQ without a channel");
-        String old = System.getProperty(JnrContext.EXTENDED_CQ_PROPERTY);
-        System.setProperty(JnrContext.EXTENDED_CQ_PROPERTY, "false");
+        String old = System.getProperty(JnrProvider.EXTENDED_CQ_PROPERTY);
+        System.setProperty(JnrProvider.EXTENDED_CQ_PROPERTY, "false");
         CompletionQueue plain;
         try {
             plain = ctx.createCq(8);
         } finally {
             if (old == null) {
-                System.clearProperty(JnrContext.EXTENDED_CQ_PROPERTY);
+                System.clearProperty(JnrProvider.EXTENDED_CQ_PROPERTY);
             } else {
-                System.setProperty(JnrContext.EXTENDED_CQ_PROPERTY, old);
+                System.setProperty(JnrProvider.EXTENDED_CQ_PROPERTY, old);
             }
         }
         try (plain) {

@@ -488,4 +488,50 @@ public final class FfmIbverbsBinding implements IbverbsBinding {
     }
 
     // ---- end of npd's block ----
+
+    // ---- nctx: the context and the device
+
+    @Override
+    public long openDevice(String name) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment num = a.allocate(JAVA_INT);
+            MemorySegment list = Ibverbs.ibv_get_device_list(num);
+            if (list.address() == 0) {
+                return -Ibverbs.errnoOf(-1);
+            }
+            try {
+                int n = num.get(JAVA_INT, 0);
+                MemorySegment devices = list.reinterpret(8L * n);
+                for (int i = 0; i < n; i++) {
+                    MemorySegment dev = devices.getAtIndex(ADDRESS, i);
+                    if (name.equals(Ibverbs.ibv_get_device_name(dev).reinterpret(64).getString(0))) {
+                        return created(Ibverbs.ibv_open_device(dev));
+                    }
+                }
+                return -org.verbs4j.Errno.ENODEV;
+            } finally {
+                Ibverbs.ibv_free_device_list(list);
+            }
+        }
+    }
+
+    @Override
+    public int closeDevice(long context) {
+        return Ibverbs.failure(Ibverbs.ibv_close_device(at(context)));
+    }
+
+    @Override
+    public long createCompChannel(long context) {
+        return created(Ibverbs.ibv_create_comp_channel(at(context)));
+    }
+
+    @Override
+    public int getAsyncEvent(long context, long event) {
+        return Ibverbs.failure(Ibverbs.ibv_get_async_event(at(context), at(event)));
+    }
+
+    @Override
+    public void ackAsyncEvent(long event) {
+        Ibverbs.ibv_ack_async_event(at(event));
+    }
 }

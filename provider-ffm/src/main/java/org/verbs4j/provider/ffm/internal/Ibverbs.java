@@ -50,6 +50,8 @@ public final class Ibverbs {
     private static final FunctionDescriptor I_PPI = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
 
     static final MethodHandle ibv_get_device_list$mh = bind("ibv_get_device_list", P_P);
+    static final MethodHandle ibv_free_device_list$mh = bind("ibv_free_device_list",
+            FunctionDescriptor.ofVoid(ADDRESS));
     static final MethodHandle ibv_get_device_name$mh = bind("ibv_get_device_name", P_P);
     static final MethodHandle ibv_get_device_guid$mh = bind("ibv_get_device_guid",
             FunctionDescriptor.of(JAVA_LONG, ADDRESS));
@@ -130,6 +132,14 @@ public final class Ibverbs {
     public static MemorySegment ibv_get_device_list(MemorySegment numDevices) {
         try {
             return (MemorySegment) ibv_get_device_list$mh.invokeExact(ERRNO.get(), numDevices);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    public static void ibv_free_device_list(MemorySegment list) {
+        try {
+            ibv_free_device_list$mh.invokeExact(ERRNO.get(), list);
         } catch (Throwable t) {
             throw unexpected(t);
         }

@@ -25,8 +25,6 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 public final class InlineVerbs {
     private static final Invoker INVOKER = Invoker.getInstance();
     private static final MemoryIO MEMORY = MemoryIO.getInstance();
-    /** {@code __VERBS_ABI_IS_EXTENDED}: {@code ibv_context.abi_compat} of a context inside a verbs_context. */
-    private static final long VERBS_ABI_IS_EXTENDED = -1L;
 
     private static CallContext ctx(boolean saveErrno, Type result, Type... params) {
         return new CallContext(result, params, CallingConvention.DEFAULT, saveErrno);
@@ -83,30 +81,6 @@ public final class InlineVerbs {
     /** The errno the last errno-saving inline call left, as {@code errno} would read after it. */
     public static int lastErrno() {
         return LastError.getInstance().get();
-    }
-
-    /**
-     * The address of a {@code verbs_context} op, or 0 when the context is not extended, is too old to have
-     * it, or the provider left it empty: the test of {@code verbs_get_ctx_op}.
-     *
-     * @param context an open {@code struct ibv_context *}
-     * @param opOffset the op's offset in {@code struct verbs_context}
-     */
-    public static long verbsContextOp(long context, long opOffset) {
-        if (MEMORY.getAddress(context + ibv_context.abi_compat$off) != VERBS_ABI_IS_EXTENDED) {
-            return 0;
-        }
-        long vctx = context - verbs_context.context$off;
-        long sz = MEMORY.getLong(vctx + verbs_context.sz$off);
-        if (sz < verbs_context.SIZEOF - opOffset) {
-            return 0;
-        }
-        return MEMORY.getAddress(vctx + opOffset);
-    }
-
-    /** The function pointer stored at {@code struct + offset}. */
-    public static long fn(long struct, long offset) {
-        return MEMORY.getAddress(struct + offset);
     }
 
     // ---- ibv_context.ops and verbs_context ops ----

@@ -441,4 +441,52 @@ public final class JnrIbverbsBinding implements IbverbsBinding {
     }
 
     // ---- end of npd's block ----
+
+    // ---- nctx: the context and the device
+
+    @Override
+    public long openDevice(String name) {
+        Ibverbs ib = libs.ibverbs();
+        long num = NativeMemory.allocate(4);
+        try {
+            long list = ib.ibv_get_device_list(num);
+            if (list == 0) {
+                return -(libs.lastErrno() != 0 ? libs.lastErrno() : Errno.ENODEV);
+            }
+            try {
+                int n = NativeMemory.getInt(num);
+                for (int i = 0; i < n; i++) {
+                    long dev = NativeMemory.getAddress(list + 8L * i);
+                    if (name.equals(NativeMemory.getString(ib.ibv_get_device_name(dev)))) {
+                        return created(ib.ibv_open_device(dev));
+                    }
+                }
+                return -Errno.ENODEV;
+            } finally {
+                ib.ibv_free_device_list(list);
+            }
+        } finally {
+            NativeMemory.free(num);
+        }
+    }
+
+    @Override
+    public int closeDevice(long context) {
+        return failure(libs.ibverbs().ibv_close_device(context));
+    }
+
+    @Override
+    public long createCompChannel(long context) {
+        return created(libs.ibverbs().ibv_create_comp_channel(context));
+    }
+
+    @Override
+    public int getAsyncEvent(long context, long event) {
+        return failure(libs.ibverbs().ibv_get_async_event(context, event));
+    }
+
+    @Override
+    public void ackAsyncEvent(long event) {
+        libs.ibverbs().ibv_ack_async_event(event);
+    }
 }

@@ -7,13 +7,11 @@ import com.kenai.jffi.Library;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
-import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
-import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 
 /**
- * The jffi calls on raw function addresses and the {@code verbs_get_ctx_op} logic, exercised without an
- * RDMA device: libc functions stand in for the provider library's ops, and a {@code verbs_context} is
- * built in native memory.
+ * The jffi calls on raw function addresses, exercised without an RDMA device: libc functions stand in for the
+ * provider library's ops. The {@code verbs_get_ctx_op} logic is shared, and tested in provider-native-common's
+ * {@code NativeContextTest}.
  */
 class InlineVerbsTest {
     private static long libc(String symbol) {
@@ -49,26 +47,6 @@ class InlineVerbsTest {
             assertEquals(0, NativeMemory.getByte(buf + 40));
         } finally {
             NativeMemory.free(buf);
-        }
-    }
-
-    @Test
-    @DisplayName("a verbs_context op is found only in an extended context large enough to hold it")
-    void verbsContextOp() {
-        long vctx = NativeMemory.allocate(verbs_context.SIZEOF);
-        try {
-            long ctx = vctx + verbs_context.context$off;
-            NativeMemory.putAddress(vctx + verbs_context.alloc_td$off, 0x1234_5678L);
-            NativeMemory.putLong(vctx + verbs_context.sz$off, verbs_context.SIZEOF);
-            assertEquals(0, InlineVerbs.verbsContextOp(ctx, verbs_context.alloc_td$off), "not extended");
-            NativeMemory.putAddress(ctx + ibv_context.abi_compat$off, -1L);
-            assertEquals(0x1234_5678L, InlineVerbs.verbsContextOp(ctx, verbs_context.alloc_td$off));
-            assertEquals(0, InlineVerbs.verbsContextOp(ctx, verbs_context.dealloc_td$off), "empty op");
-            // An older library's verbs_context ends before the op.
-            NativeMemory.putLong(vctx + verbs_context.sz$off, verbs_context.SIZEOF - verbs_context.alloc_td$off - 8);
-            assertEquals(0, InlineVerbs.verbsContextOp(ctx, verbs_context.alloc_td$off), "too old");
-        } finally {
-            NativeMemory.free(vctx);
         }
     }
 }

@@ -691,4 +691,47 @@ public interface IbverbsBinding {
     int queryGid(long context, int port, int index, long gid);
 
     // ---- end of npd's block ----
+
+    // ---- nctx (issue 12): the context and the device (NativeContext, NativeContextResources, NativeDevice)
+
+    /**
+     * {@code ibv_open_device(3)} of the device of that name, from a fresh {@code ibv_get_device_list(3)}: the
+     * list is freed before the call returns, so no {@code struct ibv_device *} outlives it.
+     *
+     * @param name the device's name, as {@code ibv_get_device_name} gives it
+     * @return the {@code struct ibv_context *}, or the errno negated ({@code ENODEV} if no device has that name)
+     */
+    long openDevice(String name);
+
+    /**
+     * {@code ibv_close_device(3)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @return 0, or the errno
+     */
+    int closeDevice(long context);
+
+    /**
+     * {@code ibv_create_comp_channel(3)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @return the {@code struct ibv_comp_channel *}, or the errno negated
+     */
+    long createCompChannel(long context);
+
+    /**
+     * {@code ibv_get_async_event(3)}; the caller has waited until the context's {@code async_fd} is readable.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param event a {@code struct ibv_async_event} to fill
+     * @return 0, or the errno
+     */
+    int getAsyncEvent(long context, long event);
+
+    /**
+     * {@code ibv_ack_async_event(3)}.
+     *
+     * @param event the {@code struct ibv_async_event} {@link #getAsyncEvent} filled
+     */
+    void ackAsyncEvent(long event);
 }

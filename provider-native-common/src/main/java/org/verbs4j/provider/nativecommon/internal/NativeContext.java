@@ -1,55 +1,167 @@
 package org.verbs4j.provider.nativecommon.internal;
 
+import java.lang.ref.Cleaner;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.verbs4j.AsyncEvent;
+import org.verbs4j.AsyncEventType;
 import org.verbs4j.Capabilities;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
+import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.PortAttributes;
 import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QueuePair;
+import org.verbs4j.SharedReceiveQueue;
+import org.verbs4j.ThreadDomain;
+import org.verbs4j.VerbsException;
 import org.verbs4j.provider.nativecommon.CapabilityProbe;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_async_event;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_attr;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.Arguments;
 
 /**
- * What the open devices, {@code struct ibv_context}, of both native providers share: the queries, the port
- * check, the capabilities, the creation of protection domains and completion queues, and the CQ arguments of
- * QP creation. {@code FfmContext} and
- * {@code JnrContext} extend it with how they find the context's ops, keep its objects and read its async events
- * (issue 12: the rest of the context is still theirs).
+ * An open device, {@code struct ibv_context}, of either native provider: the queries, the port check, the
+ * capabilities, the creation of every object made from a context, its ops as the inline functions of
+ * {@code verbs.h} find them, the table of its objects by address (for completion and async events, and for a
+ * {@link Cleaner} that destroys what a context dropped unclosed leaves), and async events. The provider gives it
+ * only its {@link IbverbsBinding}, through {@link NativeDevice#open()}.
  *
  * @see "ibv_open_device(3)"
+ * @see "ibv_get_async_event(3)"
  */
-public abstract class NativeContext extends AbstractVerbsObject implements NativeContextSupport {
+public final class NativeContext extends AbstractVerbsObject implements NativeContextSupport {
+    private static final Cleaner CLEANER = Cleaner.create();
+
     private final Device device;
     private final String providerName;
+    private final IbverbsBinding binding;
+    private final long context;
+    private final int rdmaCoreVersion;
+    private final BooleanSupplier extendedCq;
+    private final NativeContextResources resources;
+    private final Cleaner.Cleanable cleanable;
+    /** The live objects of this context by native address; the events name CQs, QPs and SRQs by address. */
+    private final Map<Long, AbstractVerbsObject> byAddress = new ConcurrentHashMap<>();
+    private final Object asyncLock = new Object();
+    private long asyncScratch;
+    /** {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, 0 without the extended query. */
+    private final long deviceCapFlagsEx;
     private volatile DeviceAttributes deviceAttributes;
     private volatile Capabilities capabilities;
 
     /**
-     * A context of {@code device}.
+     * Takes over an opened {@code struct ibv_context}; if the first device query fails, the device is closed
+     * again and the failure thrown.
      *
      * @param device the device it was opened on
      * @param providerName the provider's name, for the capability probe
+     * @param binding the provider's binding
+     * @param context the {@code struct ibv_context *} {@code ibv_open_device} returned
+     * @param rdmaCoreVersion the rdma-core release of the loaded libibverbs, 0 if unknown
+     * @param extendedCq whether a CQ is created with {@code ibv_create_cq_ex} where the device has it, asked
+     *     at each creation
      */
-    protected NativeContext(Device device, String providerName) {
+    NativeContext(Device device, String providerName, IbverbsBinding binding, long context, int rdmaCoreVersion,
+            BooleanSupplier extendedCq) {
         super("Context", null);
         this.device = device;
         this.providerName = providerName;
+        this.binding = binding;
+        this.context = context;
+        this.rdmaCoreVersion = rdmaCoreVersion;
+        this.extendedCq = extendedCq;
+        this.resources = new NativeContextResources(binding, context);
+        this.cleanable = CLEANER.register(this, resources);
+        try {
+            queryDevice();
+            this.deviceCapFlagsEx = NativeQueries.deviceCapFlagsEx(this);
+        } catch (RuntimeException e) {
+            cleanable.clean();
+            throw e;
+        }
     }
 
-    /** {@return whether CQs are created with {@code ibv_create_cq_ex} where the device has it} */
-    protected abstract boolean extendedCq();
+    @Override
+    public IbverbsBinding binding() {
+        return binding;
+    }
 
     @Override
-    public final Device device() {
+    public long contextHandle() {
+        return context;
+    }
+
+    @Override
+    public long contextOp(long opsOffset) {
+        return binding.getLong(context + opsOffset);
+    }
+
+    @Override
+    public long verbsContextOp(long offset) {
+        return NativeContextResources.verbsContextOp(binding, context, offset);
+    }
+
+    /** Records an object made from this context by its native address, for the events that name it. */
+    @Override
+    public void track(NativeKind kind, long address, AbstractVerbsObject object) {
+        resources.add(kind, address);
+        byAddress.put(address, object);
+    }
+
+    @Override
+    public void untrack(NativeKind kind, long address, AbstractVerbsObject object) {
+        resources.remove(kind, address);
+        byAddress.remove(address, object);
+    }
+
+    @Override
+    public long allocate(long bytes) {
+        return resources.allocate(bytes);
+    }
+
+    @Override
+    public void free(long address) {
+        resources.free(address);
+    }
+
+    @Override
+    public CompletionQueue completionQueueAt(long cq) {
+        return byAddress.get(cq) instanceof CompletionQueue q ? q : null;
+    }
+
+    @Override
+    public int rdmaCoreVersion() {
+        return rdmaCoreVersion;
+    }
+
+    @Override
+    public long deviceCapFlagsEx() {
+        return deviceCapFlagsEx;
+    }
+
+    @Override
+    public boolean ipCsum() {
+        return (cachedDeviceAttributes().deviceCapFlags()
+                & (DeviceAttributes.CAP_UD_IP_CSUM | DeviceAttributes.CAP_RAW_IP_CSUM)) != 0;
+    }
+
+    @Override
+    public Device device() {
         checkOpen();
         return device;
     }
 
     @Override
-    public final DeviceAttributes queryDevice() {
+    public DeviceAttributes queryDevice() {
         checkOpen();
         DeviceAttributes d = NativeQueries.queryDevice(this);
         deviceAttributes = d;
@@ -57,13 +169,13 @@ public abstract class NativeContext extends AbstractVerbsObject implements Nativ
     }
 
     /** {@return the attributes of the last {@link #queryDevice}, queried now if there was none} */
-    public final DeviceAttributes cachedDeviceAttributes() {
+    public DeviceAttributes cachedDeviceAttributes() {
         DeviceAttributes d = deviceAttributes;
         return d != null ? d : queryDevice();
     }
 
     @Override
-    public final void checkPort(int portNum) {
+    public void checkPort(int portNum) {
         int ports = cachedDeviceAttributes().physPortCnt();
         if (portNum < 1 || portNum > ports) {
             throw new IllegalArgumentException("device " + device.name() + " has ports 1.." + ports + ", not "
@@ -72,14 +184,14 @@ public abstract class NativeContext extends AbstractVerbsObject implements Nativ
     }
 
     @Override
-    public final PortAttributes queryPort(int portNum) {
+    public PortAttributes queryPort(int portNum) {
         checkOpen();
         checkPort(portNum);
         return NativeQueries.queryPort(this, portNum);
     }
 
     @Override
-    public final Gid queryGid(int portNum, int index) {
+    public Gid queryGid(int portNum, int index) {
         checkOpen();
         checkPort(portNum);
         Arguments.gidIndex(portNum, index, queryPort(portNum).gidTblLen());
@@ -87,7 +199,7 @@ public abstract class NativeContext extends AbstractVerbsObject implements Nativ
     }
 
     @Override
-    public final Capabilities capabilities() {
+    public Capabilities capabilities() {
         checkOpen();
         Capabilities c = capabilities;
         if (c == null) {
@@ -104,22 +216,119 @@ public abstract class NativeContext extends AbstractVerbsObject implements Nativ
     }
 
     @Override
-    public final ProtectionDomain allocPd() {
+    public ProtectionDomain allocPd() {
         return NativeProtectionDomain.alloc(this);
     }
 
     @Override
-    public final AbstractVerbsObject siblingCq(Object cq, String what) {
+    public AbstractVerbsObject siblingCq(Object cq, String what) {
         return sibling(cq, NativeCompletionQueue.class, what);
     }
 
     @Override
-    public final long cqHandle(AbstractVerbsObject cq) {
+    public long cqHandle(AbstractVerbsObject cq) {
         return ((NativeCompletionQueue) cq).handle();
     }
 
     @Override
     public CompletionQueue createCq(int cqe, CompletionChannel channel, int compVector) {
-        return NativeCompletionQueue.create(this, cqe, channel, compVector, extendedCq());
+        return NativeCompletionQueue.create(this, cqe, channel, compVector, extendedCq.getAsBoolean());
+    }
+
+    /**
+     * {@link #createCq(int, CompletionChannel, int)}, extended only if {@code tryExtended}; tests compare both.
+     *
+     * @param cqe the minimum number of entries
+     * @param channel the completion channel, or null
+     * @param compVector the completion vector
+     * @param tryExtended whether {@code ibv_create_cq_ex} is tried
+     * @return the CQ
+     */
+    public NativeCompletionQueue createCq(int cqe, CompletionChannel channel, int compVector, boolean tryExtended) {
+        return NativeCompletionQueue.create(this, cqe, channel, compVector, tryExtended);
+    }
+
+    @Override
+    public CompletionChannel createCompletionChannel() {
+        checkOpen();
+        long ch = binding.createCompChannel(context);
+        if (ch < 0) {
+            throw new VerbsException("ibv_create_comp_channel", (int) -ch, null);
+        }
+        return new NativeCompletionChannel(this, ch);
+    }
+
+    @Override
+    public ThreadDomain allocTd() {
+        checkOpen();
+        long fn = verbsContextOp(verbs_context.alloc_td$off);
+        if (fn == 0) {
+            throw new VerbsException("ibv_alloc_td", Errno.EOPNOTSUPP, "the device has no thread domains");
+        }
+        long attr = binding.allocate(ibv_td_init_attr.SIZEOF);
+        try {
+            long td = binding.callCreateOp(fn, context, attr);
+            if (td < 0) {
+                throw new VerbsException("ibv_alloc_td", (int) -td, null);
+            }
+            return new NativeThreadDomain(this, td);
+        } finally {
+            binding.free(attr);
+        }
+    }
+
+    @Override
+    public AsyncEvent pollAsyncEvent(long timeout, TimeUnit unit) {
+        checkOpen();
+        Arguments.timeout(timeout, unit);
+        synchronized (asyncLock) {
+            checkOpen();
+            if (asyncScratch == 0) {
+                asyncScratch = resources.allocate(ibv_async_event.SIZEOF);
+            }
+            int fd = binding.getInt(context + ibv_context.async_fd$off);
+            if (!binding.awaitReadable(fd, timeout, unit, "ibv_get_async_event")) {
+                return null;
+            }
+            long ev = asyncScratch;
+            int rc = binding.getAsyncEvent(context, ev);
+            if (rc != 0) {
+                throw new VerbsException("ibv_get_async_event", rc, null);
+            }
+            try {
+                return asyncEvent(ev);
+            } finally {
+                binding.ackAsyncEvent(ev);
+            }
+        }
+    }
+
+    /** The event in {@code ev}, with the object it names as this context's live object at that address. */
+    private AsyncEvent asyncEvent(long ev) {
+        AsyncEventType t = AsyncEventType.of(binding.getInt(ev + ibv_async_event.event_type$off));
+        long element = binding.getLong(ev + ibv_async_event.element$qp$off);
+        return switch (t) {
+            case CQ_ERR -> new AsyncEvent(t, null, (CompletionQueue) byAddress.get(element), null, 0);
+            case QP_FATAL, QP_REQ_ERR, QP_ACCESS_ERR, COMM_EST, SQ_DRAINED, PATH_MIG, PATH_MIG_ERR,
+                 QP_LAST_WQE_REACHED -> new AsyncEvent(t, (QueuePair) byAddress.get(element), null, null, 0);
+            case SRQ_ERR, SRQ_LIMIT_REACHED ->
+                    new AsyncEvent(t, null, null, (SharedReceiveQueue) byAddress.get(element), 0);
+            case PORT_ACTIVE, PORT_ERR, LID_CHANGE, PKEY_CHANGE, SM_CHANGE, CLIENT_REREGISTER, GID_CHANGE ->
+                    new AsyncEvent(t, null, null, null, binding.getInt(ev + ibv_async_event.element$port_num$off));
+            case DEVICE_FATAL, WQ_FATAL -> new AsyncEvent(t, null, null, null, 0);
+        };
+    }
+
+    /** Every object made from this context is closed by now (children first); what is left is the device. */
+    @Override
+    protected int destroy() {
+        byAddress.clear();
+        cleanable.clean();
+        return 0;
+    }
+
+    @Override
+    public String toString() {
+        return providerName + " context of " + device.name() + (isClosed() ? " (closed)" : "");
     }
 }

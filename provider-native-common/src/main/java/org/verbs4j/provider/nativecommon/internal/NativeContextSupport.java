@@ -8,8 +8,8 @@ import org.verbs4j.spi.support.AbstractVerbsObject;
  * What the shared native objects ({@link NativeProtectionDomain}, {@link NativeCompletionQueue},
  * {@link NativeMemoryRegion}, {@link NativeMemoryWindow}, {@link NativeAddressHandle}, {@link NativeThreadDomain},
  * {@link NativeCompletionChannel}) need from the
- * provider's context that owns them. {@code FfmContext} and {@code JnrContext} implement it and extend
- * {@link AbstractVerbsObject}.
+ * context that owns them. {@link NativeContext} implements it for both providers and extends
+ * {@link AbstractVerbsObject}; the tests implement it over a recording binding.
  */
 public interface NativeContextSupport extends Context {
     /**

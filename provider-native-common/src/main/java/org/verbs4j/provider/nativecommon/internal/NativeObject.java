@@ -6,13 +6,17 @@ import org.verbs4j.spi.support.AbstractVerbsObject;
 /**
  * What every native object of the shared model repeats: the context that owns it, its native address, and its
  * entry in the context's table of live objects from creation until its destroy verb succeeded. Objects whose
- * lifecycle base is another shared class ({@link NativeMemoryRegion}, {@link NativeMemoryWindow},
- * {@link NativeCompletionQueue}) hold the same three things themselves.
+ * lifecycle base is another shared class ({@link NativeMemoryRegion} and {@link NativeMemoryWindow} extend the
+ * shared MR and MW bases, {@link NativeCompletionQueue} the shared CQ base) hold the same three things themselves.
  */
 public abstract class NativeObject extends AbstractVerbsObject {
     private final NativeContextSupport context;
     private final NativeKind kind;
-    private final long handle;
+    /**
+     * Its native address. A field the subclasses read directly, not only through {@link #handle()}: the post
+     * paths of {@link NativeQueuePair} and {@link NativeSharedReceiveQueue} pass it to every call.
+     */
+    protected final long handle;
 
     /**
      * Records the object with its context; the subclass calls {@link #register()} once it is built.
@@ -58,9 +62,17 @@ public abstract class NativeObject extends AbstractVerbsObject {
         return context.binding();
     }
 
+    /**
+     * Forgets the object in its context's table: after its destroy verb, or when its constructor fails after this
+     * base recorded it (the caller then destroys the native object itself).
+     */
+    protected final void forget() {
+        context.untrack(kind, handle, this);
+    }
+
     /** Forgets the object in its context's table; a subclass that overrides this calls it. */
     @Override
     protected void afterDestroy() {
-        context.untrack(kind, handle, this);
+        forget();
     }
 }

@@ -43,13 +43,11 @@ import org.verbs4j.spi.support.RegionTable;
  *
  * @see "ibv_create_qp(3), ibv_modify_qp(3), ibv_query_qp(3), ibv_post_send(3), ibv_post_recv(3)"
  */
-public final class NativeQueuePair extends AbstractVerbsObject implements QueuePair {
+public final class NativeQueuePair extends NativeObject implements QueuePair {
     private static final int QUERY_MASK = QpAttrMask.ALL & ~QpAttrMask.RATE_LIMIT;
 
-    private final NativeContextSupport context;
     private final IbverbsBinding binding;
     private final ProtectionDomain pd;
-    private final long handle;
     /** The parent domain pairing the PD with the thread domain, or 0; deallocated after the QP. */
     private final long parentDomain;
     private final QpInitAttributes init;
@@ -70,11 +68,9 @@ public final class NativeQueuePair extends AbstractVerbsObject implements QueueP
             NativeQueuePair(C context, P pd, RegionTable regions, long qp, long qpx, long parentDomain,
                             QpInitAttributes init, AbstractVerbsObject sendCq, AbstractVerbsObject recvCq,
                             NativeSharedReceiveQueue srq, NativeThreadDomain td) {
-        super("QueuePair", context);
-        this.context = context;
+        super("QueuePair", context, NativeKind.QP, qp);
         this.binding = context.binding();
         this.pd = pd;
-        this.handle = qp;
         this.parentDomain = parentDomain;
         this.init = init;
         this.type = init.type();
@@ -92,6 +88,8 @@ public final class NativeQueuePair extends AbstractVerbsObject implements QueueP
                     context.rdmaCoreVersion() >= 45, scratch.allocate(sessionBytes), sessionBytes);
             this.sessionControl = session == null ? null : session.qpSide();
         } catch (RuntimeException e) {
+            // The factory destroys the QP, so the context must not.
+            forget();
             scratch.free();
             throw e;
         }
@@ -104,7 +102,6 @@ public final class NativeQueuePair extends AbstractVerbsObject implements QueueP
         if (td != null) {
             dependOn(td);
         }
-        context.track(NativeKind.QP, qp, this);
         if (parentDomain != 0) {
             context.track(NativeKind.PARENT_DOMAIN, parentDomain, this);
         }
@@ -112,23 +109,13 @@ public final class NativeQueuePair extends AbstractVerbsObject implements QueueP
             register();
         } catch (RuntimeException e) {
             // The context is closing: the factory destroys the QP, so the context must not.
-            context.untrack(NativeKind.QP, qp, this);
+            forget();
             if (parentDomain != 0) {
                 context.untrack(NativeKind.PARENT_DOMAIN, parentDomain, this);
             }
             scratch.free();
             throw e;
         }
-    }
-
-    /** {@return the context it belongs to} */
-    public NativeContextSupport nativeContext() {
-        return context;
-    }
-
-    /** {@return the {@code struct ibv_qp *}; the caller checks that the QP is open} */
-    public long handle() {
-        return handle;
     }
 
     /**
@@ -188,13 +175,13 @@ public final class NativeQueuePair extends AbstractVerbsObject implements QueueP
         Arguments.modifyAttributes(attributes);
         int mask = attributes.mask();
         if ((mask & QpAttrMask.PORT) != 0) {
-            context.checkPort(attributes.port());
+            nativeContext().checkPort(attributes.port());
         }
         if ((mask & QpAttrMask.AV) != 0) {
-            context.checkPort(attributes.ahAttr().portNum());
+            nativeContext().checkPort(attributes.ahAttr().portNum());
         }
         if ((mask & QpAttrMask.ALT_PATH) != 0) {
-            context.checkPort(attributes.altPort());
+            nativeContext().checkPort(attributes.altPort());
         }
         try (TempMemory a = new TempMemory(binding)) {
             long attr = a.allocate(ibv_qp_attr.SIZEOF);
@@ -309,14 +296,14 @@ public final class NativeQueuePair extends AbstractVerbsObject implements QueueP
         checkNotInSession();
         Objects.requireNonNull(mw, "mw");
         Objects.requireNonNull(bindInfo, "bindInfo");
-        if (!(mw instanceof NativeMemoryWindow w) || w.nativeContext() != context) {
+        if (!(mw instanceof NativeMemoryWindow w) || w.nativeContext() != nativeContext()) {
             throw new IllegalArgumentException("the memory window belongs to another context or provider");
         }
         w.checkOpen();
         if (w.type() != MwType.TYPE_1) {
             throw new IllegalArgumentException("bindMw binds type 1 windows; bind a type 2 window in a WrSession");
         }
-        if (!(bindInfo.mr() instanceof NativeMemoryRegion mr) || mr.nativeContext() != context) {
+        if (!(bindInfo.mr() instanceof NativeMemoryRegion mr) || mr.nativeContext() != nativeContext()) {
             throw new IllegalArgumentException("the bind info's region belongs to another context or provider");
         }
         mr.checkOpen();
@@ -353,7 +340,7 @@ public final class NativeQueuePair extends AbstractVerbsObject implements QueueP
             return 0;
         }
         int capsMask = DataInOrder.WHOLE_MSG.bit() | DataInOrder.ALIGNED_128_BYTES.bit();
-        if (context.rdmaCoreVersion() >= 50) {
+        if (nativeContext().rdmaCoreVersion() >= 50) {
             int r = binding.queryDataInOrder(handle, op.value(), flags);
             return flags == 0 ? (r == 1 ? 1 : 0) : r & capsMask;
         }
@@ -387,11 +374,11 @@ public final class NativeQueuePair extends AbstractVerbsObject implements QueueP
 
     @Override
     protected void afterDestroy() {
-        context.untrack(NativeKind.QP, handle, this);
+        super.afterDestroy();
         scratch.free();
         if (parentDomain != 0) {
             binding.deallocPd(parentDomain);
-            context.untrack(NativeKind.PARENT_DOMAIN, parentDomain, this);
+            nativeContext().untrack(NativeKind.PARENT_DOMAIN, parentDomain, this);
         }
     }
 

@@ -20,14 +20,12 @@ import org.verbs4j.spi.support.AbstractVerbsObject;
  *
  * @see "ibv_create_srq(3), ibv_modify_srq(3), ibv_query_srq(3), ibv_post_srq_recv(3)"
  */
-public final class NativeSharedReceiveQueue extends AbstractVerbsObject implements SharedReceiveQueue {
+public final class NativeSharedReceiveQueue extends NativeObject implements SharedReceiveQueue {
     /** {@code IBV_SRQ_LIMIT}. */
     private static final int IBV_SRQ_LIMIT = 1 << 1;
 
-    private final NativeContextSupport context;
     private final IbverbsBinding binding;
     private final ProtectionDomain pd;
-    private final long handle;
     private final int srqNum;
     private final NativeScratch scratch;
     private final NativeRecvPoster poster;
@@ -35,22 +33,20 @@ public final class NativeSharedReceiveQueue extends AbstractVerbsObject implemen
 
     <C extends AbstractVerbsObject & NativeContextSupport, P extends AbstractVerbsObject & ProtectionDomain>
             NativeSharedReceiveQueue(C context, P pd, long srq, int maxWr, int maxSge) {
-        super("SharedReceiveQueue", context);
-        this.context = context;
+        super("SharedReceiveQueue", context, NativeKind.SRQ, srq);
         this.binding = context.binding();
         this.pd = pd;
-        this.handle = srq;
         this.scratch = new NativeScratch(binding, this);
-        this.poster = new NativeRecvPoster(binding, scratch, "ibv_post_srq_recv",
-                context.contextOp(ibv_context.ops$post_srq_recv$off), maxWr, maxSge);
-        this.srqNum = readSrqNum(context.verbsContextOp(verbs_context.get_srq_num$off));
-        dependOn(pd);
-        context.track(NativeKind.SRQ, srq, this);
         try {
+            this.poster = new NativeRecvPoster(binding, scratch, "ibv_post_srq_recv",
+                    context.contextOp(ibv_context.ops$post_srq_recv$off), maxWr, maxSge);
+            this.srqNum = readSrqNum(context.verbsContextOp(verbs_context.get_srq_num$off));
+            dependOn(pd);
             register();
         } catch (RuntimeException e) {
-            // The context is closing: the factory destroys the SRQ, so the context must not.
-            context.untrack(NativeKind.SRQ, srq, this);
+            // The context is closing, or a field could not be read: the factory destroys the SRQ, so the context
+            // must not.
+            forget();
             scratch.free();
             throw e;
         }
@@ -65,16 +61,6 @@ public final class NativeSharedReceiveQueue extends AbstractVerbsObject implemen
             long out = a.allocate(8);
             return binding.callSrqNumOp(op, handle, out) == 0 ? binding.getInt(out) : 0;
         }
-    }
-
-    /** {@return the context it belongs to} */
-    public NativeContextSupport nativeContext() {
-        return context;
-    }
-
-    /** {@return the {@code struct ibv_srq *}; the caller checks that the SRQ is open} */
-    public long handle() {
-        return handle;
     }
 
     @Override
@@ -153,7 +139,7 @@ public final class NativeSharedReceiveQueue extends AbstractVerbsObject implemen
 
     @Override
     protected void afterDestroy() {
-        context.untrack(NativeKind.SRQ, handle, this);
+        super.afterDestroy();
         scratch.free();
     }
 

@@ -874,6 +874,46 @@ class NativeObjectModelTest {
             putBytes(gid, new byte[] {(byte) 0xfe, (byte) 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) index});
             return failWith;
         }
+
+        // ---- nctx: the context and the device. openDevice answers openResult; getAsyncEvent writes asyncType
+        // and asyncElement into the event, or answers failWith when it is set.
+        long openResult = CONTEXT_HANDLE;
+        int asyncType;
+        long asyncElement;
+
+        @Override
+        public long openDevice(String name) {
+            calls.add("openDevice " + name);
+            return openResult;
+        }
+
+        @Override
+        public int closeDevice(long ctx) {
+            return call("closeDevice " + ctx);
+        }
+
+        @Override
+        public long createCompChannel(long ctx) {
+            calls.add("createCompChannel " + ctx);
+            return failWith != 0 ? -failWith : createResult;
+        }
+
+        @Override
+        public int getAsyncEvent(long ctx, long event) {
+            calls.add("getAsyncEvent " + ctx);
+            if (failWith != 0) {
+                return failWith;
+            }
+            putInt(event + ContextStructs.ibv_async_event.event_type$off, asyncType);
+            putLong(event + ContextStructs.ibv_async_event.element$qp$off, asyncElement);
+            putInt(event + ContextStructs.ibv_async_event.element$port_num$off, (int) asyncElement);
+            return 0;
+        }
+
+        @Override
+        public void ackAsyncEvent(long event) {
+            calls.add("ackAsyncEvent " + event);
+        }
     }
 
     /** A context with no device behind it: the ops, the table of tracked objects and the CQs by address. */
