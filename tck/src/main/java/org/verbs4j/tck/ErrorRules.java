@@ -75,6 +75,36 @@ public abstract class ErrorRules extends TckArea {
         assertEquals(p.a().qpNum(), wc.qpNum());
     }
 
+    /** The largest {@code max_msg_sz} the message-size rule allocates (twice, plus one byte each). */
+    private static final long MAX_MSG_SZ_TESTED = 64L << 20;
+
+    @Test
+    @DisplayName("required_ an RDMA WRITE of exactly the port's max_msg_sz lands, and one byte more is refused: EINVAL at post or LOC_LEN_ERR [ibv_query_port(3) max_msg_sz, ibv_poll_cq(3) IBV_WC_LOC_LEN_ERR, ibv_post_send(3) EINVAL]")
+    void required_maxMessageSize() {
+        long max = tb.portAttributes().maxMsgSz();
+        assumeTrue(max <= MAX_MSG_SZ_TESTED, "capability: max_msg_sz " + max + " is above the "
+                + MAX_MSG_SZ_TESTED + " bytes this rule allocates");
+        int size = (int) max;
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(size + 1L);
+        MemoryRegion dst = p.remoteBuffer(size + 1L);
+        Data.fill(src, 62);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, size, dst.address(), dst.rkey()).status(),
+                "a WRITE of max_msg_sz (" + size + ") bytes");
+        Data.assertSame("a WRITE of max_msg_sz bytes", src.segment(), dst.segment(), size);
+        SendWr over = p.wr(2, WrOpcode.RDMA_WRITE, src, 0, size + 1).rdma(dst.address(), dst.rkey());
+        try {
+            p.a().postSend(over);
+        } catch (VerbsException e) {
+            assertEquals(Errno.EINVAL, e.errno(), "a WRITE of max_msg_sz + 1 bytes refused at post: " + e);
+            Completions.assertNone(p.cqA(), "a WRITE refused at post");
+            return;
+        }
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the WRITE of max_msg_sz + 1 bytes");
+        assertEquals(2, wc.wrId());
+        assertEquals(WcStatus.LOC_LEN_ERR, wc.status(), "a WRITE of max_msg_sz + 1 (" + (size + 1L) + ") bytes");
+    }
+
     @Test
     @DisplayName("required_ an RDMA WRITE with a bad rkey completes with REM_ACCESS_ERR and writes nothing [ibv_poll_cq(3) IBV_WC_REM_ACCESS_ERR]")
     void required_badRkeyWrite() {
