@@ -1,5 +1,8 @@
 package org.verbs4j;
 
+// Over 500 lines on purpose: it is ibv_qp_attr whole, with its builder and each field's range check and Javadoc;
+// one value type is one file.
+
 import java.util.Objects;
 
 /**

@@ -1,5 +1,8 @@
 package org.verbs4j.tck;
 
+// Over 500 lines on purpose: one TCK area (tck/README.md lists one class per area): each error rule is a short
+// method here.
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,8 @@
 package org.verbs4j.tck;
 
+// Over 500 lines on purpose: one TCK area (tck/README.md lists one class per area): each misuse rule is a short
+// method; the random walk is MisuseWalk.
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,9 @@
 package org.verbs4j.tck;
 
+// Over 500 lines on purpose: the seeded walk is one state machine (its objects, their valid and stale keys and
+// addresses, the canaries and the step table) whose steps share that state; splitting it would pass the state
+// around.
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

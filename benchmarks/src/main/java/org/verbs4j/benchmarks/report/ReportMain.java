@@ -1,5 +1,8 @@
 package org.verbs4j.benchmarks.report;
 
+// Over 500 lines on purpose: it writes the one report (latest.md) from the JSON of one run, one method per
+// section; the null-libibverbs section is NullverbsReport.
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

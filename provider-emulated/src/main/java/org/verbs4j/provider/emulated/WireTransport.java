@@ -1,5 +1,9 @@
 package org.verbs4j.provider.emulated;
 
+// Over 500 lines on purpose: the requester's half of RoCE v2 for one QP (cutting messages into packets, the PSN
+// window, coalesced ACKs, go-back-N retransmission and the RNR wait) shares one window state under one lock; the
+// responder, the packet formats and the CM agent are files of their own.
+
 import static org.verbs4j.provider.emulated.internal.SendWqe.OP_CMP_SWP;
 import static org.verbs4j.provider.emulated.internal.SendWqe.OP_FETCH_ADD;
 import static org.verbs4j.provider.emulated.internal.SendWqe.OP_RDMA_READ;

@@ -1,5 +1,8 @@
 package org.verbs4j.tools.perf;
 
+// Over 500 lines on purpose: it is perftest's option set as picocli fields (one per ib_*_bw/lat option, with its
+// help text); the tests themselves are other files.
+
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

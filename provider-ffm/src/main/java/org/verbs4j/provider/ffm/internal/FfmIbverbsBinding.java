@@ -1,5 +1,8 @@
 package org.verbs4j.provider.ffm.internal;
 
+// Over 500 lines on purpose: it implements IbverbsBinding whole, one short method per downcall; splitting it would
+// split one interface's implementation.
+
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;

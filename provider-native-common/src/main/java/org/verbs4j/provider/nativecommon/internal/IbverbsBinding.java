@@ -1,5 +1,8 @@
 package org.verbs4j.provider.nativecommon.internal;
 
+// Over 500 lines on purpose: it is the one interface between the shared object model and a binding: every downcall
+// the model makes, each with its Javadoc.
+
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.VerbsException;
 
