@@ -78,10 +78,14 @@ final class ForkedScenario {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"));
-        for (String p : List.of(VerbsCompatibilityKit.GID_INDEX_PROPERTY, "verbs4j.tck.timeoutMs", "verbs4j.tck.quietMs")) {
+        for (String p : List.of("verbs4j.tck.timeoutMs", "verbs4j.tck.quietMs")) {
             if (System.getProperty(p) != null) {
                 cmd.add("-D" + p + "=" + System.getProperty(p));
             }
+        }
+        // The GID index the kit uses, whether from the property, the runner or an override of gidIndex().
+        if (kit.gidIndex() >= 0) {
+            cmd.add("-D" + VerbsCompatibilityKit.GID_INDEX_PROPERTY + "=" + kit.gidIndex());
         }
         // The device and provider the parent tests, which a kit may have been handed rather than found.
         if (kit.deviceName() != null) {

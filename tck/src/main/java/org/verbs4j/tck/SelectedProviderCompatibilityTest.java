@@ -45,4 +45,10 @@ public final class SelectedProviderCompatibilityTest extends VerbsCompatibilityK
     protected String peerDeviceName() {
         return TckRunner.currentPeerDevice();
     }
+
+    @Override
+    protected int gidIndex() {
+        int index = TckRunner.currentGidIndex();
+        return index >= 0 ? index : super.gidIndex();
+    }
 }

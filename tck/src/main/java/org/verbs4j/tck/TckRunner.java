@@ -52,6 +52,7 @@ public final class TckRunner {
     private static volatile VerbsProvider current;
     private static volatile String currentDevice;
     private static volatile String currentPeerDevice;
+    private static volatile int currentGidIndex = -1;
 
     private TckRunner() {}
 
@@ -63,14 +64,20 @@ public final class TckRunner {
      * @param deviceName the device to test, or null for the provider's first device (or {@code VERBS4J_RDMA_DEVICE})
      * @param peerDeviceName the device that holds the {@code b} QP of every pair, as
      *     {@link VerbsCompatibilityKit#peerDeviceName()} names it, or null for loopback pairs on one device
+     * @param gidIndex the source GID index of every connection the kit makes, 0 to 255, or -1 for the kit's default
+     *     ({@link VerbsCompatibilityKit#GID_INDEX_PROPERTY}, else the first non-zero entry of the port's table)
      */
-    public record Options(Set<String> areas, Path reportDir, String deviceName, String peerDeviceName) {
+    public record Options(Set<String> areas, Path reportDir, String deviceName, String peerDeviceName, int gidIndex) {
         /**
-         * Checks the area names.
+         * Checks the area names and the GID index.
          *
-         * @throws IllegalArgumentException for an area that is not one of {@link #AREAS}, naming them
+         * @throws IllegalArgumentException for an area that is not one of {@link #AREAS}, naming them, or a GID
+         *     index outside -1 to 255
          */
         public Options {
+            if (gidIndex < -1 || gidIndex > 255) {
+                throw new IllegalArgumentException("a GID index is 0 to 255 (or -1 for the default), not " + gidIndex);
+            }
             areas = Set.copyOf(areas);
             for (String a : areas) {
                 if (AREAS.stream().noneMatch(k -> k.equalsIgnoreCase(a))) {
@@ -88,12 +95,25 @@ public final class TckRunner {
          * @throws IllegalArgumentException for an area that is not one of {@link #AREAS}, naming them
          */
         public Options(Set<String> areas, Path reportDir, String deviceName) {
-            this(areas, reportDir, deviceName, null);
+            this(areas, reportDir, deviceName, null, -1);
+        }
+
+        /**
+         * Options with the kit's default GID index.
+         *
+         * @param areas the areas to run, by display name (case-insensitive); empty for all of {@link #AREAS}
+         * @param reportDir where to write JUnit XML reports, or null for none
+         * @param deviceName the device to test, or null for the provider's first device
+         * @param peerDeviceName the device of every pair's {@code b} QP, or null for loopback pairs on one device
+         * @throws IllegalArgumentException for an area that is not one of {@link #AREAS}, naming them
+         */
+        public Options(Set<String> areas, Path reportDir, String deviceName, String peerDeviceName) {
+            this(areas, reportDir, deviceName, peerDeviceName, -1);
         }
 
         /** {@return every area, no reports, the default device, loopback pairs} */
         public static Options defaults() {
-            return new Options(Set.of(), null, null, null);
+            return new Options(Set.of(), null, null, null, -1);
         }
 
         /**
@@ -103,7 +123,7 @@ public final class TckRunner {
          * @return the new options
          */
         public Options areas(Set<String> names) {
-            return new Options(names, reportDir, deviceName, peerDeviceName);
+            return new Options(names, reportDir, deviceName, peerDeviceName, gidIndex);
         }
 
         /**
@@ -113,7 +133,7 @@ public final class TckRunner {
          * @return the new options
          */
         public Options reportDir(Path dir) {
-            return new Options(areas, dir, deviceName, peerDeviceName);
+            return new Options(areas, dir, deviceName, peerDeviceName, gidIndex);
         }
 
         /**
@@ -123,7 +143,7 @@ public final class TckRunner {
          * @return the new options
          */
         public Options deviceName(String name) {
-            return new Options(areas, reportDir, name, peerDeviceName);
+            return new Options(areas, reportDir, name, peerDeviceName, gidIndex);
         }
 
         /**
@@ -133,7 +153,19 @@ public final class TckRunner {
          * @return the new options
          */
         public Options peerDeviceName(String name) {
-            return new Options(areas, reportDir, deviceName, name);
+            return new Options(areas, reportDir, deviceName, name, gidIndex);
+        }
+
+        /**
+         * The same options with another source GID index, as {@code -x} of perftest chooses it: on RoCE the index
+         * picks the GID type (RoCE v1 or v2) and the address family of every connection.
+         *
+         * @param index the GID index, 0 to 255, or -1 for the kit's default
+         * @return the new options
+         * @throws IllegalArgumentException if the index is outside -1 to 255
+         */
+        public Options gidIndex(int index) {
+            return new Options(areas, reportDir, deviceName, peerDeviceName, index);
         }
     }
 
@@ -171,12 +203,14 @@ public final class TckRunner {
             current = provider;
             currentDevice = options.deviceName();
             currentPeerDevice = options.peerDeviceName();
+            currentGidIndex = options.gidIndex();
             try {
                 return launch(provider.name(), options);
             } finally {
                 current = null;
                 currentDevice = null;
                 currentPeerDevice = null;
+                currentGidIndex = -1;
             }
         }
     }
@@ -191,6 +225,10 @@ public final class TckRunner {
 
     static String currentPeerDevice() {
         return currentPeerDevice;
+    }
+
+    static int currentGidIndex() {
+        return currentGidIndex;
     }
 
     private static TckReport launch(String providerName, Options options) {

@@ -34,6 +34,14 @@ class TckRunnerTest {
     }
 
     @Test
+    void aGidIndexOutsideMinusOneTo255IsRefused() {
+        assertEquals(255, TckRunner.Options.defaults().gidIndex(255).gidIndex());
+        assertEquals(-1, TckRunner.Options.defaults().gidIndex());
+        assertThrows(IllegalArgumentException.class, () -> TckRunner.Options.defaults().gidIndex(256));
+        assertThrows(IllegalArgumentException.class, () -> TckRunner.Options.defaults().gidIndex(-2));
+    }
+
+    @Test
     void anUnknownProviderNameIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> TckRunner.run("no-such-provider", TckRunner.Options.defaults()));
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,5 +58,25 @@ class TckCommandTest {
         assertTrue(row.find(), r.out());
         assertTrue(Integer.parseInt(row.group(1)) > 0, "some CQ rules passed");
         assertEquals("0", row.group(3), r.out());
+    }
+
+    @Test
+    void theGidIndexReachesEveryConnectionOfTheKit() {
+        // emu0's GID table is far shorter than 200 entries: a kit that took -x opens no testbed, one that ignored it
+        // would pass every CQ rule.
+        Run r = Run.of("tck", "--provider", "emulated", "--area", "CQ", "-x", "200");
+        assertEquals(Main.EXIT_FAILURE, r.exitCode(), r.out() + r.err());
+        var row = Pattern.compile("(?m)^CQ\\s+\\| (\\d+)/(\\d+)/(\\d+)\\s*$").matcher(r.out());
+        assertTrue(row.find(), r.out());
+        assertTrue(Integer.parseInt(row.group(3)) > 0, "rules that connect failed on GID index 200: " + r.out());
+        Run zero = Run.of("tck", "--provider", "emulated", "--area", "CQ", "-x", "0");
+        assertEquals(Main.EXIT_OK, zero.exitCode(), zero.out() + zero.err());
+    }
+
+    @Test
+    void aGidIndexOutsideTheByteIsOneLine() {
+        Run r = Run.of("tck", "--provider", "emulated", "--area", "CQ", "-x", "256");
+        assertEquals(Main.EXIT_USAGE, r.exitCode(), r.out() + r.err());
+        assertEquals(List.of("verbs4j: -x takes a GID index from 0 to 255, not 256"), r.errLines());
     }
 }

@@ -42,12 +42,14 @@ final class Differential {
 
     private final PrintWriter out;
     private final String deviceName;
+    private final int gidIndex;
     private final int operations;
     private boolean failed;
 
-    private Differential(PrintWriter out, String deviceName, int operations) {
+    private Differential(PrintWriter out, String deviceName, int gidIndex, int operations) {
         this.out = out;
         this.deviceName = deviceName;
+        this.gidIndex = gidIndex;
         this.operations = operations;
     }
 
@@ -56,11 +58,13 @@ final class Differential {
      *
      * @param deviceName the device of each provider that has one of that name (the others use their first device),
      *     or null for every provider's first device
+     * @param gidIndex the GID index on the named device (0 to 255), or -1 for the kit's default there
      * @return {@link ExitCodes#FAILURE} if two outcomes differ or a provider could not run the workload, else
      *     {@link ExitCodes#OK} (also when fewer than two providers were available and nothing was compared)
      */
-    static int run(PrintWriter out, List<VerbsProvider> providers, String deviceName, List<Long> seeds, int operations) {
-        return new Differential(out, deviceName, operations).run(providers, seeds);
+    static int run(PrintWriter out, List<VerbsProvider> providers, String deviceName, int gidIndex, List<Long> seeds,
+                   int operations) {
+        return new Differential(out, deviceName, gidIndex, operations).run(providers, seeds);
     }
 
     private int run(List<VerbsProvider> providers, List<Long> seeds) {
@@ -112,9 +116,10 @@ final class Differential {
             }
             boolean named = deviceName != null && devices.stream().anyMatch(d -> d.name().equals(deviceName));
             String device = named ? deviceName : devices.getFirst().name();
-            // The GID index property is meant for the device under test, not for a fallback device.
-            int gidIndex = named ? Integer.getInteger(VerbsCompatibilityKit.GID_INDEX_PROPERTY, -1) : -1;
-            try (Testbed tb = Testbed.open(p, device, 1, gidIndex)) {
+            // -x or the GID index property is meant for the device under test, not for a fallback device.
+            int index = !named ? -1 : gidIndex >= 0 ? gidIndex
+                    : Integer.getInteger(VerbsCompatibilityKit.GID_INDEX_PROPERTY, -1);
+            try (Testbed tb = Testbed.open(p, device, 1, index)) {
                 targets.add(new Target(label, p, device, tb.gidIndex(), DifferentialWorkload.drawable(tb.caps())));
                 out.printf("%s: device %s port 1 GID index %d%s%n", label, device, tb.gidIndex(),
                         deviceName == null || named ? "" : " (it has no device " + deviceName + ")");

@@ -56,6 +56,11 @@ public final class TckCommand implements Callable<Integer> {
             + "one. Default: both QPs on the device under test.")
     String peerDeviceName;
 
+    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "The source GID index of every "
+            + "connection, 0 to 255, as perftest's -x (on RoCE it picks v1 or v2 and IPv4 or IPv6; default: "
+            + "-Dverbs4j.rdma.gidIndex, else the port's first non-zero GID). With --differential, on the -d device.")
+    Integer gidIndex;
+
     @Option(names = {"-v", "--verbose"}, description = "List every skipped test with its reason.")
     boolean verbose;
 
@@ -79,6 +84,9 @@ public final class TckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (gidIndex != null && (gidIndex < 0 || gidIndex > 255)) {
+            throw new UsageException("-x takes a GID index from 0 to 255, not " + gidIndex);
+        }
         if (differential) {
             return differential();
         }
@@ -118,7 +126,7 @@ public final class TckCommand implements Callable<Integer> {
     TckRunner.Options options(String providerName, Set<String> wanted) {
         return TckRunner.Options.defaults().areas(wanted)
                 .reportDir(reports == null ? null : reports.resolve(providerName)).deviceName(deviceName)
-                .peerDeviceName(peerDeviceName);
+                .peerDeviceName(peerDeviceName).gidIndex(gidIndex == null ? -1 : gidIndex);
     }
 
     private int differential() {
@@ -132,7 +140,7 @@ public final class TckCommand implements Callable<Integer> {
         }
         List<VerbsProvider> providers = provider == null ? everyProvider() : targets();
         int code = Differential.run(spec.commandLine().getOut(), providers, deviceName,
-                seeds.isEmpty() ? Differential.DEFAULT_SEEDS : seeds, ops);
+                gidIndex == null ? -1 : gidIndex, seeds.isEmpty() ? Differential.DEFAULT_SEEDS : seeds, ops);
         spec.commandLine().getOut().flush();
         return code;
     }
@@ -153,7 +161,7 @@ public final class TckCommand implements Callable<Integer> {
                 // The one provider whose second device is a matter of configuration: say how.
                 String hint = p.name().equals("emulated") ? "; the emulated provider's second wire device, roce1, "
                         + "needs two addresses in VERBS4J_EMULATED_ROCE (for example 127.0.83.1:0,127.0.83.2:0; "
-                        + "the TCK then wants VERBS4J_JAVA_OPTS=-Dverbs4j.rdma.gidIndex=1)" : "";
+                        + "the TCK then wants -x 1, their IPv4 GID)" : "";
                 throw new UsageException("--peer-dev: " + e.getMessage() + hint, e);
             }
         }

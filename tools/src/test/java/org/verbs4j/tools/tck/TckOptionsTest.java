@@ -25,6 +25,9 @@ class TckOptionsTest {
         assertEquals("roce1", o.peerDeviceName());
         assertEquals(Path.of("r", "emulated"), o.reportDir());
         assertEquals(Set.of("CQ"), o.areas());
+        assertEquals(-1, o.gidIndex(), "the kit's default without -x");
+        assertEquals(1, parse("-x", "1").gidIndex());
+        assertEquals(3, parse("--gid-index", "3").gidIndex());
     }
 
     @Test
