@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.foreign.Arena;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -206,6 +208,66 @@ public abstract class LifecycleRules extends TckArea {
         }
         Expect.closed("QueuePair.query", qp::query);
         ctx.close();
+    }
+
+    @Test
+    @DisplayName("required_ closing the context with one object of every kind alive and receives posted releases "
+            + "them all; each then refuses its calls, and the registered memory's arena closes after "
+            + "[ibv_close_device(3), Context#close]")
+    void required_contextCloseReleasesEveryKind() {
+        Context ctx = tb.device().open();
+        List<VerbsObject> objects = new ArrayList<>();
+        List<Named<Executable>> calls = new ArrayList<>();
+        try (Arena arena = Arena.ofShared()) {
+            ProtectionDomain pd = ctx.allocPd();
+            CompletionQueue cq = ctx.createCq(8);
+            QueuePair qp = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(cq).build());
+            MemoryRegion mr = pd.registerMemory(arena.allocate(4096, 4096), Testbed.ALL_ACCESS);
+            AddressHandle ah = pd.createAh(tb.av());
+            objects.addAll(List.of(pd, cq, qp, mr, ah));
+            calls.add(Named.of("QueuePair.postRecv", () -> qp.postRecv(new RecvWr().wrId(1)
+                    .sgList(new Sge(mr.address(), 64, mr.lkey())))));
+            calls.add(Named.of("CompletionQueue.poll", () -> cq.poll(new WorkCompletionBatch(4))));
+            calls.add(Named.of("MemoryRegion.lkey", mr::lkey));
+            calls.add(Named.of("ProtectionDomain.createAh", () -> pd.createAh(tb.av())));
+            if (caps().srq()) {
+                SharedReceiveQueue srq = pd.createSrq(new SrqInitAttributes(8, 1, 0));
+                for (int i = 0; i < 4; i++) {
+                    srq.postRecv(new RecvWr().wrId(i).sgList(new Sge(mr.address() + 64L * i, 64, mr.lkey())));
+                }
+                objects.add(srq);
+                calls.add(Named.of("SharedReceiveQueue.postRecv", () -> srq.postRecv(new RecvWr().wrId(9)
+                        .sgList(new Sge(mr.address(), 64, mr.lkey())))));
+            }
+            if (caps().memoryWindowTypes().contains(MwType.TYPE_1)) {
+                MemoryWindow mw = pd.allocMw(MwType.TYPE_1);
+                objects.add(mw);
+                calls.add(Named.of("MemoryWindow.rkey", mw::rkey));
+            }
+            if (caps().completionChannel()) {
+                CompletionChannel ch = ctx.createCompletionChannel();
+                CompletionQueue armed = ctx.createCq(8, ch, 0);
+                armed.requestNotify(false);
+                objects.addAll(List.of(ch, armed));
+                calls.add(Named.of("CompletionChannel.awaitEvent", () -> ch.awaitEvent(1, TimeUnit.MILLISECONDS)));
+                calls.add(Named.of("CompletionQueue.requestNotify", () -> armed.requestNotify(false)));
+            }
+            if (caps().threadDomains()) {
+                objects.add(ctx.allocTd());
+            }
+            ctx.close();
+            for (VerbsObject o : objects) {
+                assertTrue(o.isClosed(), o + " must be closed with its context");
+            }
+            for (Named<Executable> call : calls) {
+                Expect.closed(call.getName(), call.getPayload());
+            }
+        } // the arena closes here: nothing registered may still read or write its memory
+        ctx.close();
+        for (VerbsObject o : objects) {
+            o.close();
+            assertTrue(o.isClosed());
+        }
     }
 
     @Test
