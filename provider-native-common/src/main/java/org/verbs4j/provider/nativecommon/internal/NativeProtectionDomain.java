@@ -80,7 +80,7 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
                         segment.byteSize() + " bytes, access " + AccessFlags.toString(access));
             }
             NativeMemoryRegion r = new NativeMemoryRegion(owner(), this, regions, mr, segment, access);
-            regions.add(segment);
+            regions.add(segment, r);
             return r;
         }
     }

@@ -1,6 +1,7 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.verbs4j.Errno;
@@ -55,11 +56,12 @@ final class NativeSendPoster {
     private final long sges;
     private final long badWr;
     /**
-     * The address handles, windows and regions the WRs being written name, held ({@code enterCall}) from their
-     * check until the library has read them in {@code post_send}, so that a close on another thread waits for
-     * the call; released after every post. Two a WR at most (a bind's window and region).
+     * The address handles, windows and regions the WRs being written name, and the regions their inline data
+     * is copied from, held ({@code enterCall}) from their check until the library has read them in
+     * {@code post_send}, so that a close on another thread waits for the call; released after every post.
+     * Grown (rarely: inline WRs with many SGEs) when full.
      */
-    private final AbstractVerbsObject[] held;
+    private AbstractVerbsObject[] held;
     private int heldCount;
 
     /**
@@ -171,7 +173,42 @@ final class NativeSendPoster {
         if (!o.enterCall()) {
             return false;
         }
+        record(o);
+        return true;
+    }
+
+    private void record(AbstractVerbsObject o) {
+        if (heldCount == held.length) {
+            held = Arrays.copyOf(held, 2 * held.length);
+        }
         held[heldCount++] = o;
+    }
+
+    /**
+     * The inline rules of an INLINE WR, holding the region of each SGE until the library has copied it
+     * (librxe copies inline data with memcpy in {@code post_send}): false when the WR carries more bytes than
+     * the QP was granted or an SGE lies outside the PD's open regions.
+     */
+    private boolean holdInline(SendWr wr) {
+        Sge[] sges = wr.sgList();
+        int num = wr.numSge();
+        long bytes = 0;
+        for (int k = 0; k < num; k++) {
+            bytes += Integer.toUnsignedLong(sges[k].length());
+        }
+        if (bytes > maxInlineData) {
+            return false;
+        }
+        for (int k = 0; k < num; k++) {
+            long len = Integer.toUnsignedLong(sges[k].length());
+            if (len > 0) {
+                AbstractVerbsObject region = regions.hold(sges[k].addr(), len);
+                if (region == null) {
+                    return false;
+                }
+                record(region);
+            }
+        }
         return true;
     }
 
@@ -266,7 +303,7 @@ final class NativeSendPoster {
         WrOpcode op = wr.opcode();
         int flags = wr.sendFlags();
         if (!op.isValidFor(type) || (flags & ~sendFlagsAllowed) != 0
-                || (flags & SendFlags.INLINE) != 0 && inlineRefusal(wr) != null) {
+                || (flags & SendFlags.INLINE) != 0 && !holdInline(wr)) {
             return Errno.EINVAL;
         }
         b.putLong(w + ibv_send_wr.wr_id$off, wr.wrId());
