@@ -53,13 +53,17 @@ final class ForkedScenario {
             case "closeFromOtherThreadWaitsForSession" -> SessionMisuseRules::closeFromOtherThreadWaitsForSessionScenario;
             case "postingWhileClosedFromOtherThread" -> SessionMisuseRules::postingWhileClosedFromOtherThreadScenario;
             case "postSendWhileClosedFromOtherThread" -> SessionMisuseRules::postSendWhileClosedFromOtherThreadScenario;
+            case "udPostsWhileAhClosed" -> CloseRaceScenarios::udPostsWhileAhClosedScenario;
+            case "creationsWhilePdClosed" -> CloseRaceScenarios::creationsWhilePdClosedScenario;
+            case "callsWhileContextClosed" -> CloseRaceScenarios::callsWhileContextClosedScenario;
             default -> throw new IllegalArgumentException("no scenario " + name);
         };
     }
 
     /** Every scenario, in the order the child runs them. */
     static final List<String> SCENARIOS = List.of("inlineFromUnmappedAddress", "closeFromOtherThreadWaitsForSession",
-            "postingWhileClosedFromOtherThread", "postSendWhileClosedFromOtherThread", "misuseWalk");
+            "postingWhileClosedFromOtherThread", "postSendWhileClosedFromOtherThread", "udPostsWhileAhClosed",
+            "creationsWhilePdClosed", "callsWhileContextClosed", "misuseWalk");
 
     private static final String MARK = "@@verbs4j-scenario ";
     /** The outcomes of each kit's child, so that it runs once. */

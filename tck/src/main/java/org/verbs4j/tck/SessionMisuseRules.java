@@ -35,9 +35,9 @@ import org.verbs4j.WrSession;
  * defined outcome each must have. None may crash the JVM, lose or corrupt a batch, or hang a thread that did
  * nothing wrong.
  *
- * <p>The three rules that close a QP under a posting thread run their scenario in the kit's child JVM
- * ({@link ForkedScenario}), since a provider that destroys the QP under a running post crashes there (FFM did
- * before issue 13): such a crash fails that rule instead of ending the run.
+ * <p>The rules that close a QP, an address handle, a PD or a context under another thread's calls run their
+ * scenario in the kit's child JVM ({@link ForkedScenario}), since a provider that destroys an object under a
+ * running call crashes there (FFM did before issue 13): such a crash fails that rule instead of ending the run.
  */
 public abstract class SessionMisuseRules extends TckArea {
     /**
@@ -340,6 +340,25 @@ public abstract class SessionMisuseRules extends TckArea {
         } finally {
             poster.interrupt();
         }
+    }
+
+    @Test
+    @DisplayName("required_ UD sends naming an address handle, posted in a loop while another thread closes the handle, end in a refusal (EINVAL), and the library never reads the destroyed handle [ibv_destroy_ah(3), ibv_post_send(3)]")
+    void required_udPostsWhileAhClosed() throws Exception {
+        assumeQp(QpType.UD);
+        ForkedScenario.assertHolds(kit(), "udPostsWhileAhClosed", "UD posts while another thread closes their AH");
+    }
+
+    @Test
+    @DisplayName("required_ registrations and address handles made in a loop while another thread closes their PD: the close waits or refuses (EBUSY), and the first creation after it throws IllegalStateException [ibv_dealloc_pd(3), ibv_reg_mr(3), ibv_create_ah(3)]")
+    void required_creationsWhilePdClosed() throws Exception {
+        ForkedScenario.assertHolds(kit(), "creationsWhilePdClosed", "creations while another thread closes the PD");
+    }
+
+    @Test
+    @DisplayName("required_ queries and creations on a context in a loop while another thread closes it end only in IllegalStateException [ibv_close_device(3)]")
+    void required_callsWhileContextClosed() throws Exception {
+        ForkedScenario.assertHolds(kit(), "callsWhileContextClosed", "calls while another thread closes the context");
     }
 
     /** Polls whatever the pair's CQs hold, so a long loop never overruns them. */

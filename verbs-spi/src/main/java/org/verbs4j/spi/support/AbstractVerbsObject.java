@@ -31,6 +31,11 @@ import org.verbs4j.VerbsObject;
  *       the object is destroyed and, once it has the monitor, finds it closed. A QP's open WR session is ended
  *       first, outside every monitor: the calling thread's own session is aborted, another thread's is waited
  *       for, and no session can open again until the close is over (see {@link #wrSession()}).</li>
+ *   <li>Calls through other objects: a call that hands this object's native address to the library while it
+ *       holds none of this object's locks (a post naming an address handle, a window or a region, a creation
+ *       naming its PD or CQ) brackets that native call with {@link #enterCall()} and {@link #exitCall()}. A close
+ *       first refuses new calls, then waits for those under way, and only then checks its users and runs the
+ *       destroy verb, so the library never reads a destroyed object's memory, whichever thread closes it.</li>
  * </ul>
  *
  * @see "ibv_dealloc_pd(3), ibv_destroy_qp(3), ibv_close_device(3)"
@@ -62,6 +67,10 @@ public abstract class AbstractVerbsObject implements VerbsObject {
     /** Held around the destroy verb: this object's monitor unless the provider gave another lock. */
     private final Object closeLock;
     private volatile boolean closed;
+    /** Set by a close before it waits for {@link #calls}: no call may enter from then on. */
+    private volatile boolean closing;
+    /** The native calls under way on other objects that read this one's memory: {@link #enterCall()}. */
+    private final AtomicInteger calls = new AtomicInteger();
 
     /**
      * Makes an open object. Its constructor ends with {@link #register()}.
@@ -258,19 +267,28 @@ public abstract class AbstractVerbsObject implements VerbsObject {
                 if (closed) {
                     return;
                 }
-                int n = users.get();
-                if (n > 0) {
-                    throw new VerbsException(destroyVerb(), Errno.EBUSY,
-                            "this " + kind + " is still used by " + n + " open object(s)");
+                closing = true;
+                try {
+                    // A creation under way that names this object counts as a user once it is done.
+                    awaitCalls();
+                    int n = users.get();
+                    if (n > 0) {
+                        throw new VerbsException(destroyVerb(), Errno.EBUSY,
+                                "this " + kind + " is still used by " + n + " open object(s)");
+                    }
+                    if (owned != null) {
+                        failure = closeOwned();
+                    }
+                    int errno = destroy();
+                    if (errno != 0) {
+                        throw new VerbsException(destroyVerb(), errno, null);
+                    }
+                    closed = true;
+                } finally {
+                    if (!closed) {
+                        closing = false;
+                    }
                 }
-                if (owned != null) {
-                    failure = closeOwned();
-                }
-                int errno = destroy();
-                if (errno != 0) {
-                    throw new VerbsException(destroyVerb(), errno, null);
-                }
-                closed = true;
                 released();
             }
             // Outside the monitor: the owner's close takes its own lock, then each object's.
@@ -355,9 +373,53 @@ public abstract class AbstractVerbsObject implements VerbsObject {
             if (closed) {
                 return;
             }
+            closing = true;
+            awaitCalls();
             closed = true;
             destroy();
             released();
+        }
+    }
+
+    /**
+     * Holds the object for one native call made through another object that reads this one's memory: a post
+     * that names this address handle, window or region, or a creation that names this PD, CQ or SRQ. The caller
+     * checks the result, makes the call only if it is true, and then calls {@link #exitCall()} exactly once
+     * (in a {@code finally}). Between the two, {@link #close()} from any thread, and the owner's close, wait
+     * before the destroy verb. Lock-free: an increment and a volatile read.
+     *
+     * @return true if the object is open and now held; false if it is closed or closing, and then not held
+     */
+    public final boolean enterCall() {
+        calls.incrementAndGet();
+        if (closing || closed) {
+            calls.decrementAndGet();
+            return false;
+        }
+        return true;
+    }
+
+    /** {@return what the object is, as its constructor named it: for messages} */
+    final String kind() {
+        return kind;
+    }
+
+    /** Ends one successful {@link #enterCall()}. */
+    public final void exitCall() {
+        calls.decrementAndGet();
+    }
+
+    /**
+     * Waits, under the close lock with {@link #closing} set, until the calls that entered before it end. They
+     * are single native calls (a post, a create), so the wait is short; no new call can enter.
+     */
+    private void awaitCalls() {
+        for (int spins = 0; calls.get() != 0; spins++) {
+            if (spins < 100) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
         }
     }
 

@@ -13,16 +13,19 @@ import java.util.Objects;
  * volatile field. Registration and deregistration copy it, which is cheap next to {@code ibv_reg_mr(3)}.
  * A segment whose scope is no longer alive (its arena was closed under a live region) is never found.
  *
- * <p>What this does not cover: an arena closed by another thread between {@link #find} and the native
- * copy that follows it. Closing an arena while a post that reads it is in progress is a race in the caller;
+ * <p>A native post that copies inline data finds each range with {@link #hold}, which also holds the region
+ * object ({@link AbstractVerbsObject#enterCall()}) until the library has copied it: the region's close, on any
+ * thread, waits for that post, and
  * {@link org.verbs4j.ProtectionDomain#registerMemory(MemorySegment, int, java.lang.foreign.Arena)} closes the
- * region before such an arena frees its memory.
+ * region before its arena frees the memory. What this does not cover: an arena closed directly by another
+ * thread, with its region still open, during such a post; that is a race in the caller.
  */
 public final class RegionTable {
     /** One immutable snapshot: the segments, and their [start, end) addresses as plain longs for the scan. */
-    private record Snapshot(MemorySegment[] segments, long[] starts, long[] ends) {}
+    private record Snapshot(MemorySegment[] segments, AbstractVerbsObject[] regions, long[] starts, long[] ends) {}
 
-    private static final Snapshot EMPTY = new Snapshot(new MemorySegment[0], new long[0], new long[0]);
+    private static final Snapshot EMPTY = new Snapshot(new MemorySegment[0], new AbstractVerbsObject[0], new long[0],
+            new long[0]);
 
     private volatile Snapshot table = EMPTY;
 
@@ -36,17 +39,29 @@ public final class RegionTable {
      *
      * @param segment the registered memory
      */
-    public synchronized void add(MemorySegment segment) {
+    public void add(MemorySegment segment) {
+        add(segment, null);
+    }
+
+    /**
+     * Adds a registered segment with the region object that {@link #hold} holds for a native copy.
+     *
+     * @param segment the registered memory
+     * @param region the memory region registered over it, or null when nothing is ever held
+     */
+    public synchronized void add(MemorySegment segment, AbstractVerbsObject region) {
         Objects.requireNonNull(segment, "segment");
         Snapshot t = table;
         int n = t.segments.length;
         MemorySegment[] segments = Arrays.copyOf(t.segments, n + 1);
+        AbstractVerbsObject[] regions = Arrays.copyOf(t.regions, n + 1);
         long[] starts = Arrays.copyOf(t.starts, n + 1);
         long[] ends = Arrays.copyOf(t.ends, n + 1);
         segments[n] = segment;
+        regions[n] = region;
         starts[n] = segment.address();
         ends[n] = segment.address() + segment.byteSize();
-        table = new Snapshot(segments, starts, ends);
+        table = new Snapshot(segments, regions, starts, ends);
     }
 
     /**
@@ -59,13 +74,14 @@ public final class RegionTable {
         for (int i = 0; i < t.segments.length; i++) {
             if (t.segments[i] == segment) {
                 table = new Snapshot(without(t.segments, i, new MemorySegment[t.segments.length - 1]),
+                        without(t.regions, i, new AbstractVerbsObject[t.regions.length - 1]),
                         without(t.starts, i), without(t.ends, i));
                 return;
             }
         }
     }
 
-    private static MemorySegment[] without(MemorySegment[] a, int i, MemorySegment[] n) {
+    private static <T> T[] without(T[] a, int i, T[] n) {
         System.arraycopy(a, 0, n, 0, i);
         System.arraycopy(a, i + 1, n, i, a.length - i - 1);
         return n;
@@ -97,6 +113,35 @@ public final class RegionTable {
             if (address >= starts[i] && address - starts[i] <= ends[i] - starts[i] - length
                     && t.segments[i].scope().isAlive()) {
                 return t.segments[i];
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Finds, as {@link #find} does, a live region that holds all of {@code [address, address + length)}, and
+     * holds its region object for a native call that reads the range; the caller ends the hold with
+     * {@link AbstractVerbsObject#exitCall()} once the library has read it. A region whose close has begun is
+     * passed over. Allocates nothing.
+     *
+     * @param address a virtual address
+     * @param length bytes, 0 or more
+     * @return the region held, or null if no open region added with its object holds the range
+     */
+    public AbstractVerbsObject hold(long address, long length) {
+        if (length < 0) {
+            return null;
+        }
+        Snapshot t = table;
+        long[] starts = t.starts;
+        long[] ends = t.ends;
+        for (int i = 0; i < starts.length; i++) {
+            if (address >= starts[i] && address - starts[i] <= ends[i] - starts[i] - length
+                    && t.segments[i].scope().isAlive()) {
+                AbstractVerbsObject r = t.regions[i];
+                if (r != null && r.enterCall()) {
+                    return r;
+                }
             }
         }
         return null;

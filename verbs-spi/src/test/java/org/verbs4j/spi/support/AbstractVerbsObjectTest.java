@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.Errno;
@@ -293,5 +294,103 @@ class AbstractVerbsObjectTest {
         assertEquals("the CQ is closed", e.getMessage());
         assertTrue(AbstractVerbsObject.sameContext(pd, cq));
         assertFalse(AbstractVerbsObject.sameContext(pd, other));
+    }
+
+    @Test
+    @DisplayName("a close waits for a call under way on another thread before its destroy verb, and refuses new calls")
+    void closeWaitsForCallsUnderWay() throws Exception {
+        Obj ctx = new Obj("ctx", null);
+        Obj ah = new Obj("ah", ctx);
+        assertTrue(ah.enterCall(), "an open object is held");
+        Thread closer = new Thread(ah::close, "closer");
+        closer.start();
+        awaitClosing(ah);
+        assertTrue(closer.isAlive(), "close() must wait for the call under way");
+        assertFalse(destroyed.contains("ah"), "the destroy verb ran under a call");
+        assertFalse(ah.isClosed());
+        ah.exitCall();
+        closer.join(5_000);
+        assertFalse(closer.isAlive(), "close() ends once the call ended");
+        assertEquals(List.of("ah"), destroyed);
+        assertTrue(ah.isClosed());
+        assertFalse(ah.enterCall(), "a closed object is not held");
+    }
+
+    @Test
+    @DisplayName("a close that fails leaves the object open to calls again; a creation under way that counts as a user makes it EBUSY")
+    void aFailedCloseReopensCalls() throws Exception {
+        Obj ctx = new Obj("ctx", null);
+        Obj pd = new Obj("pd", ctx);
+        pd.errno = Errno.EIO;
+        assertThrows(VerbsException.class, pd::close);
+        assertTrue(pd.enterCall(), "after a failed destroy verb the object takes calls again");
+        // A creation holds the PD, and records its use of it before it lets go: the waiting close then refuses.
+        pd.errno = 0;
+        AtomicReference<Throwable> closed = new AtomicReference<>();
+        Thread closer = new Thread(() -> closed.set(catching(pd::close)), "closer");
+        closer.start();
+        awaitClosing(pd);
+        Obj qp = new Obj("qp", ctx);
+        qp.use(pd);
+        pd.exitCall();
+        closer.join(5_000);
+        assertFalse(closer.isAlive());
+        assertTrue(closed.get() instanceof VerbsException v && v.errno() == Errno.EBUSY, "close: " + closed.get());
+        assertFalse(pd.isClosed(), "EBUSY: the QP made under the hold uses the PD");
+        qp.close();
+        pd.close();
+        assertTrue(pd.isClosed());
+    }
+
+    @Test
+    @DisplayName("the owner's close waits for a call under way on one of its objects")
+    void ownerCloseWaitsForCalls() throws Exception {
+        Obj ctx = new Obj("ctx", null);
+        Obj ah = new Obj("ah", ctx);
+        assertTrue(ah.enterCall());
+        Thread closer = new Thread(ctx::close, "closer");
+        closer.start();
+        closer.join(200);
+        assertTrue(closer.isAlive(), "the context's close must wait for the call on its address handle");
+        assertFalse(destroyed.contains("ah"));
+        ah.exitCall();
+        closer.join(5_000);
+        assertFalse(closer.isAlive());
+        assertEquals(List.of("ah", "ctx"), destroyed);
+    }
+
+    @Test
+    @DisplayName("CallHold: holds the receiver and its arguments, names the closed one, and releases them all")
+    void callHoldNamesTheClosedObject() {
+        Obj ctx = new Obj("ctx", null);
+        Obj pd = new Obj("pd", ctx);
+        Obj cq = new Obj("cq", ctx);
+        cq.close();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CallHold.on(pd).and(null, "the SRQ").and(cq, "the send CQ"));
+        assertEquals("the send CQ is closed", e.getMessage());
+        pd.close(); // not held any more: the failed hold released it
+        assertTrue(pd.isClosed());
+        IllegalStateException s = assertThrows(IllegalStateException.class, () -> CallHold.on(pd));
+        assertEquals("this Thing is closed", s.getMessage());
+    }
+
+    /** Waits until a close on another thread has begun: the object takes no call any more. */
+    private static void awaitClosing(Obj o) throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (o.enterCall()) {
+            o.exitCall();
+            assertTrue(System.nanoTime() < deadline, "the close never began");
+            Thread.sleep(1);
+        }
+    }
+
+    private static Throwable catching(Runnable r) {
+        try {
+            r.run();
+            return null;
+        } catch (Throwable t) {
+            return t;
+        }
     }
 }

@@ -53,4 +53,54 @@ class RegionTableTest {
         assertFalse(t.contains(s.address(), 64));
         assertThrows(IllegalStateException.class, () -> Arguments.registrable(s));
     }
+
+    /** A region object with nothing to destroy. */
+    private static AbstractVerbsObject region() {
+        return new AbstractVerbsObject("MemoryRegion", null) {
+            @Override
+            protected int destroy() {
+                return 0;
+            }
+        };
+    }
+
+    @Test
+    @DisplayName("hold finds the range's open region and holds it: its close waits until the hold ends")
+    void holdKeepsTheRegionOpenForTheCall() throws Exception {
+        try (Arena arena = Arena.ofShared()) {
+            RegionTable t = new RegionTable();
+            MemorySegment s = arena.allocate(4096, 64);
+            AbstractVerbsObject mr = region();
+            t.add(s, mr);
+            assertNull(t.hold(s.address() + 4000, 200), "past the end");
+            AbstractVerbsObject held = t.hold(s.address() + 64, 128);
+            assertSame(mr, held);
+            Thread closer = new Thread(mr::close, "closer");
+            closer.start();
+            closer.join(200);
+            assertTrue(closer.isAlive(), "the region's close must wait for the hold");
+            assertFalse(mr.isClosed());
+            held.exitCall();
+            closer.join(5_000);
+            assertTrue(mr.isClosed());
+            assertNull(t.hold(s.address() + 64, 128), "a closed region is never held");
+        }
+    }
+
+    @Test
+    @DisplayName("hold passes over a segment added without its region object, and one whose arena is closed")
+    void holdNeedsARegionObjectAndLiveMemory() {
+        Arena arena = Arena.ofShared();
+        MemorySegment s = arena.allocate(64);
+        RegionTable t = new RegionTable();
+        t.add(s);
+        assertNull(t.hold(s.address(), 64), "no region object to hold");
+        AbstractVerbsObject mr = region();
+        t.add(s, mr);
+        AbstractVerbsObject held = t.hold(s.address(), 64);
+        assertSame(mr, held);
+        held.exitCall();
+        arena.close();
+        assertNull(t.hold(s.address(), 64), "freed memory is never held");
+    }
 }

@@ -13,6 +13,7 @@ import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_poll_cq_attr;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_wc;
 import org.verbs4j.spi.support.AbstractCompletionQueue;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.CallHold;
 import org.verbs4j.spi.support.CompletionFields;
 
 /**
@@ -137,18 +138,21 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
             throw new IllegalArgumentException("compVector is 0.." + (vectors - 1) + ", not " + compVector);
         }
         long chHandle = ch == null ? 0 : ch.handle();
-        long cq = tryExtended ? createEx(context, cqe, chHandle, compVector) : 0;
-        boolean extended = cq != 0;
-        if (!extended) {
-            cq = binding.createCq(ctx, cqe, chHandle, compVector);
-            if (cq <= 0) {
-                throw new VerbsException("ibv_create_cq", (int) -cq, cqe + " entries");
+        NativeCompletionQueue q;
+        try (CallHold hold = CallHold.on(context).and(ch, "the completion channel")) {
+            long cq = tryExtended ? createEx(context, cqe, chHandle, compVector) : 0;
+            boolean extended = cq != 0;
+            if (!extended) {
+                cq = binding.createCq(ctx, cqe, chHandle, compVector);
+                if (cq <= 0) {
+                    throw new VerbsException("ibv_create_cq", (int) -cq, cqe + " entries");
+                }
             }
+            q = new NativeCompletionQueue(context, cq, ch, extended);
         }
-        NativeCompletionQueue q = new NativeCompletionQueue(context, cq, ch, extended);
         LOG.log(System.Logger.Level.DEBUG, "{0}: {1} CQ 0x{2} with {3} entries", context.device().name(),
-                extended ? "extended (ibv_create_cq_ex)" : "plain (ibv_create_cq)", Long.toHexString(cq),
-                q.capacity());
+                q.isExtended() ? "extended (ibv_create_cq_ex)" : "plain (ibv_create_cq)",
+                Long.toHexString(q.handle()), q.capacity());
         return q;
     }
 

@@ -27,6 +27,7 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_att
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.spi.support.CallHold;
 
 /**
  * An open device, {@code struct ibv_context}, of either native provider: the queries, the port check, the
@@ -163,9 +164,11 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     @Override
     public DeviceAttributes queryDevice() {
         checkOpen();
-        DeviceAttributes d = NativeQueries.queryDevice(this);
-        deviceAttributes = d;
-        return d;
+        try (CallHold hold = CallHold.on(this)) {
+            DeviceAttributes d = NativeQueries.queryDevice(this);
+            deviceAttributes = d;
+            return d;
+        }
     }
 
     /** {@return the attributes of the last {@link #queryDevice}, queried now if there was none} */
@@ -187,7 +190,9 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     public PortAttributes queryPort(int portNum) {
         checkOpen();
         checkPort(portNum);
-        return NativeQueries.queryPort(this, portNum);
+        try (CallHold hold = CallHold.on(this)) {
+            return NativeQueries.queryPort(this, portNum);
+        }
     }
 
     @Override
@@ -195,7 +200,9 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
         checkOpen();
         checkPort(portNum);
         Arguments.gidIndex(portNum, index, queryPort(portNum).gidTblLen());
-        return NativeQueries.queryGid(this, portNum, index);
+        try (CallHold hold = CallHold.on(this)) {
+            return NativeQueries.queryGid(this, portNum, index);
+        }
     }
 
     @Override
@@ -251,11 +258,13 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     @Override
     public CompletionChannel createCompletionChannel() {
         checkOpen();
-        long ch = binding.createCompChannel(context);
-        if (ch < 0) {
-            throw new VerbsException("ibv_create_comp_channel", (int) -ch, null);
+        try (CallHold hold = CallHold.on(this)) {
+            long ch = binding.createCompChannel(context);
+            if (ch < 0) {
+                throw new VerbsException("ibv_create_comp_channel", (int) -ch, null);
+            }
+            return new NativeCompletionChannel(this, ch);
         }
-        return new NativeCompletionChannel(this, ch);
     }
 
     @Override
@@ -266,7 +275,7 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
             throw new VerbsException("ibv_alloc_td", Errno.EOPNOTSUPP, "the device has no thread domains");
         }
         long attr = binding.allocate(ibv_td_init_attr.SIZEOF);
-        try {
+        try (CallHold hold = CallHold.on(this)) {
             long td = binding.callCreateOp(fn, context, attr);
             if (td < 0) {
                 throw new VerbsException("ibv_alloc_td", (int) -td, null);

@@ -18,6 +18,7 @@ import org.verbs4j.VerbsException;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ah_attr;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.spi.support.CallHold;
 import org.verbs4j.spi.support.RegionTable;
 
 /**
@@ -45,11 +46,13 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
      */
     public static <C extends AbstractVerbsObject & NativeContextSupport> NativeProtectionDomain alloc(C context) {
         context.checkOpen();
-        long pd = context.binding().allocPd(context.contextHandle());
-        if (pd <= 0) {
-            throw new VerbsException("ibv_alloc_pd", (int) -pd, null);
+        try (CallHold hold = CallHold.on(context)) {
+            long pd = context.binding().allocPd(context.contextHandle());
+            if (pd <= 0) {
+                throw new VerbsException("ibv_alloc_pd", (int) -pd, null);
+            }
+            return new NativeProtectionDomain(context, pd);
         }
-        return new NativeProtectionDomain(context, pd);
     }
 
     /** {@return the live regions of this domain, for the inline-data check of a post} */
@@ -70,14 +73,16 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
         Arguments.registrable(segment);
         AccessFlags.validate(access);
         long iova = (access & AccessFlags.ZERO_BASED) != 0 ? 0 : segment.address();
-        long mr = binding().regMr(handle(), segment.address(), segment.byteSize(), iova, access);
-        if (mr <= 0) {
-            throw new VerbsException("ibv_reg_mr", (int) -mr,
-                    segment.byteSize() + " bytes, access " + AccessFlags.toString(access));
+        try (CallHold hold = CallHold.on(this)) {
+            long mr = binding().regMr(handle(), segment.address(), segment.byteSize(), iova, access);
+            if (mr <= 0) {
+                throw new VerbsException("ibv_reg_mr", (int) -mr,
+                        segment.byteSize() + " bytes, access " + AccessFlags.toString(access));
+            }
+            NativeMemoryRegion r = new NativeMemoryRegion(owner(), this, regions, mr, segment, access);
+            regions.add(segment, r);
+            return r;
         }
-        NativeMemoryRegion r = new NativeMemoryRegion(owner(), this, regions, mr, segment, access);
-        regions.add(segment);
-        return r;
     }
 
     @Override
@@ -88,11 +93,13 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
         if (fn == 0) {
             throw new VerbsException("ibv_alloc_mw", Errno.EOPNOTSUPP, "the device has no memory windows");
         }
-        long mw = binding().allocMw(fn, handle(), type.value());
-        if (mw <= 0) {
-            throw new VerbsException("ibv_alloc_mw", (int) -mw, type.toString());
+        try (CallHold hold = CallHold.on(this)) {
+            long mw = binding().allocMw(fn, handle(), type.value());
+            if (mw <= 0) {
+                throw new VerbsException("ibv_alloc_mw", (int) -mw, type.toString());
+            }
+            return new NativeMemoryWindow(owner(), this, mw, type);
         }
-        return new NativeMemoryWindow(owner(), this, mw, type);
     }
 
     @Override
@@ -110,7 +117,7 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
         }
         IbverbsBinding binding = binding();
         long attr = binding.allocate(ibv_ah_attr.SIZEOF);
-        try {
+        try (CallHold hold = CallHold.on(this)) {
             NativeQpAttrs.writeAhAttr(binding, attr, attributes);
             long ah = binding.createAh(handle(), attr);
             if (ah <= 0) {

@@ -28,6 +28,7 @@ import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.spi.support.CallHold;
 import org.verbs4j.spi.support.RegionTable;
 
 /**
@@ -317,14 +318,17 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         int rc;
         synchronized (sendLock) {
             checkOpen();
-            IbverbsBinding b = binding;
-            b.putLong(mwBind + ibv_mw_bind.wr_id$off, wrId);
-            b.putInt(mwBind + ibv_mw_bind.send_flags$off, sendFlags);
-            b.putLong(mwBind + ibv_mw_bind.bind_info$mr$off, mr.handle());
-            b.putLong(mwBind + ibv_mw_bind.bind_info$addr$off, bindInfo.addr());
-            b.putLong(mwBind + ibv_mw_bind.bind_info$length$off, bindInfo.length());
-            b.putInt(mwBind + ibv_mw_bind.bind_info$mw_access_flags$off, bindInfo.mwAccessFlags());
-            rc = b.bindMw(bindMwOp, handle, w.handle(), mwBind);
+            // The window and the region are held until the library has read them: a close waits for the call.
+            try (CallHold hold = CallHold.on(w).and(mr, "the bind info's region")) {
+                IbverbsBinding b = binding;
+                b.putLong(mwBind + ibv_mw_bind.wr_id$off, wrId);
+                b.putInt(mwBind + ibv_mw_bind.send_flags$off, sendFlags);
+                b.putLong(mwBind + ibv_mw_bind.bind_info$mr$off, mr.handle());
+                b.putLong(mwBind + ibv_mw_bind.bind_info$addr$off, bindInfo.addr());
+                b.putLong(mwBind + ibv_mw_bind.bind_info$length$off, bindInfo.length());
+                b.putInt(mwBind + ibv_mw_bind.bind_info$mw_access_flags$off, bindInfo.mwAccessFlags());
+                rc = b.bindMw(bindMwOp, handle, w.handle(), mwBind);
+            }
         }
         if (rc != 0) {
             throw new VerbsException("ibv_bind_mw", rc < 0 ? -rc : rc, null);

@@ -20,6 +20,7 @@ import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr_ex;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_init_attr;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.CallHold;
 import org.verbs4j.spi.support.RegionTable;
 
 /**
@@ -66,6 +67,18 @@ public final class NativeQueuePairs {
         NativeThreadDomain td = a.threadDomain() == null ? null
                 : context.sibling(a.threadDomain(), NativeThreadDomain.class, "the thread domain");
         checkSendOps(context, a);
+        // Held until the QP object has recorded its uses of them: no close on another thread destroys them first.
+        try (CallHold hold = CallHold.on(pd).and(sendCq, "the send CQ").and(recvCq, "the receive CQ")
+                .and(srq, "the SRQ").and(td, "the thread domain")) {
+            return create(context, pd, pdHandle, regions, a, sendCq, recvCq, srq, td);
+        }
+    }
+
+    /** {@link #createQp} once its arguments are checked and held. */
+    private static <C extends AbstractVerbsObject & NativeContextSupport,
+            P extends AbstractVerbsObject & ProtectionDomain> QueuePair create(C context, P pd, long pdHandle,
+            RegionTable regions, QpInitAttributes a, AbstractVerbsObject sendCq, AbstractVerbsObject recvCq,
+            NativeSharedReceiveQueue srq, NativeThreadDomain td) {
         IbverbsBinding b = context.binding();
         long parentDomain = td == null ? 0 : allocParentDomain(context, pdHandle, td.handle());
         long qp = 0;
@@ -225,7 +238,7 @@ public final class NativeQueuePairs {
         pd.checkOpen();
         Objects.requireNonNull(attributes, "attributes");
         IbverbsBinding b = context.binding();
-        try (TempMemory temp = new TempMemory(b)) {
+        try (CallHold hold = CallHold.on(pd); TempMemory temp = new TempMemory(b)) {
             long init = temp.allocate(ibv_srq_init_attr.SIZEOF);
             b.putInt(init + ibv_srq_init_attr.attr$max_wr$off, attributes.maxWr());
             b.putInt(init + ibv_srq_init_attr.attr$max_sge$off, attributes.maxSge());

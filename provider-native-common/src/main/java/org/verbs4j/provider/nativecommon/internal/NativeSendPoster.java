@@ -1,6 +1,7 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.verbs4j.Errno;
@@ -15,6 +16,7 @@ import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw_bind_info;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_send_wr;
+import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.RegionTable;
 
@@ -53,6 +55,14 @@ final class NativeSendPoster {
     private final long wrs;
     private final long sges;
     private final long badWr;
+    /**
+     * The address handles, windows and regions the WRs being written name, and the regions their inline data
+     * is copied from, held ({@code enterCall}) from their check until the library has read them in
+     * {@code post_send}, so that a close on another thread waits for the call; released after every post.
+     * Grown (rarely: inline WRs with many SGEs) when full.
+     */
+    private AbstractVerbsObject[] held;
+    private int heldCount;
 
     /**
      * Allocates and links the array.
@@ -80,6 +90,7 @@ final class NativeSendPoster {
         this.wrs = scratch.allocate(WR_SIZE * capacity);
         this.sges = scratch.allocate(sgeStride * capacity);
         this.badWr = scratch.allocate(8);
+        this.held = new AbstractVerbsObject[2 * capacity];
         for (int i = 0; i < capacity; i++) {
             long at = wrs + i * WR_SIZE;
             binding.putLong(at + ibv_send_wr.next$off, i + 1 < capacity ? at + WR_SIZE : 0L);
@@ -96,11 +107,15 @@ final class NativeSendPoster {
      * @throws PostSendException if the WR is refused here or by the library
      */
     void post(long qp, boolean ready, SendWr wr) {
-        int err = ready ? write(0, wr) : Errno.EINVAL;
-        if (err != 0) {
-            throw new PostSendException(err, 0, reason(qp, ready, err, wr));
+        try {
+            int err = ready ? write(0, wr) : Errno.EINVAL;
+            if (err != 0) {
+                throw new PostSendException(err, 0, reason(qp, ready, err, wr));
+            }
+            call(qp, 0, 1);
+        } finally {
+            release();
         }
-        call(qp, 0, 1);
         if (wr.opcode() == WrOpcode.BIND_MW) {
             recordBind(wr);
         }
@@ -121,31 +136,88 @@ final class NativeSendPoster {
             int limit = n;
             int err = 0;
             boolean binds = false;
-            for (int i = 0; i < n; i++) {
-                SendWr wr = list.get(base + i);
-                err = ready ? write(i, wr) : Errno.EINVAL;
-                if (err != 0) {
-                    limit = i;
-                    break;
-                }
-                binds |= wr.opcode() == WrOpcode.BIND_MW;
-            }
-            if (limit > 0) {
-                try {
-                    call(qp, base, limit);
-                } catch (PostSendException e) {
-                    if (binds) {
-                        recordBinds(list, base, e.badWrIndex() - base);
+            try {
+                for (int i = 0; i < n; i++) {
+                    SendWr wr = list.get(base + i);
+                    err = ready ? write(i, wr) : Errno.EINVAL;
+                    if (err != 0) {
+                        limit = i;
+                        break;
                     }
-                    throw e;
+                    binds |= wr.opcode() == WrOpcode.BIND_MW;
                 }
-                if (binds) {
-                    recordBinds(list, base, limit);
+                if (limit > 0) {
+                    try {
+                        call(qp, base, limit);
+                    } catch (PostSendException e) {
+                        if (binds) {
+                            recordBinds(list, base, e.badWrIndex() - base);
+                        }
+                        throw e;
+                    }
+                    if (binds) {
+                        recordBinds(list, base, limit);
+                    }
                 }
+            } finally {
+                release();
             }
             if (err != 0) {
                 throw new PostSendException(err, base + limit, reason(qp, ready, err, list.get(base + limit)));
             }
+        }
+    }
+
+    /** Holds an object a WR names until {@link #release()}; false if it is closed or closing. */
+    private boolean hold(AbstractVerbsObject o) {
+        if (!o.enterCall()) {
+            return false;
+        }
+        record(o);
+        return true;
+    }
+
+    private void record(AbstractVerbsObject o) {
+        if (heldCount == held.length) {
+            held = Arrays.copyOf(held, 2 * held.length);
+        }
+        held[heldCount++] = o;
+    }
+
+    /**
+     * The inline rules of an INLINE WR, holding the region of each SGE until the library has copied it
+     * (librxe copies inline data with memcpy in {@code post_send}): false when the WR carries more bytes than
+     * the QP was granted or an SGE lies outside the PD's open regions.
+     */
+    private boolean holdInline(SendWr wr) {
+        Sge[] sges = wr.sgList();
+        int num = wr.numSge();
+        long bytes = 0;
+        for (int k = 0; k < num; k++) {
+            bytes += Integer.toUnsignedLong(sges[k].length());
+        }
+        if (bytes > maxInlineData) {
+            return false;
+        }
+        for (int k = 0; k < num; k++) {
+            long len = Integer.toUnsignedLong(sges[k].length());
+            if (len > 0) {
+                AbstractVerbsObject region = regions.hold(sges[k].addr(), len);
+                if (region == null) {
+                    return false;
+                }
+                record(region);
+            }
+        }
+        return true;
+    }
+
+    /** Ends the holds of the last post. */
+    private void release() {
+        while (heldCount > 0) {
+            AbstractVerbsObject o = held[--heldCount];
+            held[heldCount] = null;
+            o.exitCall();
         }
     }
 
@@ -231,7 +303,7 @@ final class NativeSendPoster {
         WrOpcode op = wr.opcode();
         int flags = wr.sendFlags();
         if (!op.isValidFor(type) || (flags & ~sendFlagsAllowed) != 0
-                || (flags & SendFlags.INLINE) != 0 && inlineRefusal(wr) != null) {
+                || (flags & SendFlags.INLINE) != 0 && !holdInline(wr)) {
             return Errno.EINVAL;
         }
         b.putLong(w + ibv_send_wr.wr_id$off, wr.wrId());
@@ -294,7 +366,7 @@ final class NativeSendPoster {
             default -> { }
         }
         if (type == QpType.UD) {
-            if (!(wr.ah() instanceof NativeAddressHandle ah) || ah.isClosed() || ah.nativeContext() != context) {
+            if (!(wr.ah() instanceof NativeAddressHandle ah) || ah.nativeContext() != context || !hold(ah)) {
                 return Errno.EINVAL;
             }
             b.putLong(w + ibv_send_wr.wr$ud$ah$off, ah.handle());
@@ -329,9 +401,9 @@ final class NativeSendPoster {
 
     private int writeBind(long w, SendWr wr) {
         MwBindInfo info = wr.bindMwInfo();
-        if (!(wr.bindMwWindow() instanceof NativeMemoryWindow mw) || mw.isClosed() || mw.nativeContext() != context
-                || info == null || !(info.mr() instanceof NativeMemoryRegion mr) || mr.isClosed()
-                || mr.nativeContext() != context) {
+        if (!(wr.bindMwWindow() instanceof NativeMemoryWindow mw) || mw.nativeContext() != context
+                || info == null || !(info.mr() instanceof NativeMemoryRegion mr) || mr.nativeContext() != context
+                || !hold(mw) || !hold(mr)) {
             return Errno.EINVAL;
         }
         if (!mw.keepsIndex(wr.bindMwRkey())) {

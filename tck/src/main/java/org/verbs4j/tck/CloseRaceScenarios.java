@@ -1,0 +1,152 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.verbs4j.AccessFlags;
+import org.verbs4j.AddressHandle;
+import org.verbs4j.Context;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.PostSendException;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpType;
+import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
+import org.verbs4j.Sge;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WorkCompletionBatch;
+import org.verbs4j.WrOpcode;
+
+/**
+ * The scenarios of the rules in which one thread closes an object that another thread's calls name: an address
+ * handle under UD posts, a PD under registrations, a context under queries and creations. They run in the kit's
+ * child JVM ({@link ForkedScenario}): a provider whose library reads the destroyed object crashes or fails there.
+ * Each ends when the looping thread's first call after the close is refused.
+ */
+final class CloseRaceScenarios {
+    private CloseRaceScenarios() {}
+
+    /** One step of a looping thread; any exception ends the loop. */
+    interface Step {
+        void run() throws Exception;
+    }
+
+    /** A thread that runs a step until it throws or the kit's timeout passes. */
+    static final class Loop {
+        private final AtomicInteger steps = new AtomicInteger();
+        private final AtomicReference<Throwable> ended = new AtomicReference<>();
+        private final Thread thread;
+
+        Loop(String name, Step step) {
+            thread = new Thread(() -> {
+                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Completions.timeoutMs());
+                try {
+                    while (System.nanoTime() < deadline) {
+                        step.run();
+                        steps.incrementAndGet();
+                    }
+                } catch (Throwable t) {
+                    ended.set(t);
+                }
+            }, name);
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** Waits until the step ran {@code n} times, so that the close races calls under way. */
+        void awaitSteps(int n) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Completions.timeoutMs());
+            while (steps.get() < n) {
+                assertTrue(System.nanoTime() < deadline, thread.getName() + " made no progress: " + ended.get());
+                assertTrue(thread.isAlive(), thread.getName() + " ended before the close: " + ended.get());
+                Thread.sleep(1);
+            }
+        }
+
+        /** {@return what ended the loop, once it ended} */
+        Throwable join() throws InterruptedException {
+            thread.join(Completions.timeoutMs());
+            assertFalse(thread.isAlive(), thread.getName() + " must stop once the object is closed");
+            return ended.get();
+        }
+    }
+
+    /** UD SENDs naming an address handle, posted in a loop while this thread closes the handle. */
+    static void udPostsWhileAhClosedScenario(Testbed tb) throws Exception {
+        QpPair p = tb.pair(QpType.UD);
+        AddressHandle ah = tb.ah();
+        MemoryRegion src = tb.buffer(64);
+        SendWr wr = new SendWr().opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgList(Sge.of(src, 0, 16))
+                .ud(ah, p.b().qpNum(), Testbed.QKEY);
+        List<SendWr> batch = List.of(wr, wr, wr, wr);
+        WorkCompletionBatch wcs = new WorkCompletionBatch(16);
+        Loop poster = new Loop("tck-ud-post", () -> {
+            try {
+                p.a().postSend(batch);
+            } catch (PostSendException e) {
+                if (e.errno() != Errno.ENOMEM) {
+                    throw e;
+                }
+            }
+            p.cqA().poll(wcs);
+        });
+        poster.awaitSteps(8);
+        ah.close();
+        Throwable end = poster.join();
+        if (end instanceof VerbsException v) {
+            assertEquals(Errno.EINVAL, v.errno(), "a UD post naming the address handle closed under it: " + v);
+        } else if (!(end instanceof IllegalArgumentException || end instanceof IllegalStateException)) {
+            fail("a UD post naming an address handle closed by another thread must be refused (EINVAL, or "
+                    + "IllegalArgumentException/IllegalStateException), but ended with " + end, end);
+        }
+    }
+
+    /** Registrations and address handles made and closed in a loop while this thread closes their PD. */
+    static void creationsWhilePdClosedScenario(Testbed tb) throws Exception {
+        ProtectionDomain pd = tb.context().allocPd();
+        MemorySegment memory = tb.memory(4096);
+        Loop creator = new Loop("tck-pd-create", () -> {
+            pd.registerMemory(memory, AccessFlags.LOCAL_WRITE).close();
+            pd.createAh(tb.av()).close();
+        });
+        creator.awaitSteps(8);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Completions.timeoutMs());
+        while (!pd.isClosed()) {
+            try {
+                pd.close();
+            } catch (VerbsException e) {
+                // A region or handle of the loop is open at this instant: the PD refuses to go.
+                assertEquals(Errno.EBUSY, e.errno(), "closing a PD whose objects come and go: " + e);
+                assertTrue(System.nanoTime() < deadline, "the PD refused to close until the timeout: " + e);
+                Thread.onSpinWait();
+            }
+        }
+        Throwable end = creator.join();
+        assertTrue(end instanceof IllegalStateException, "a creation on a PD closed by another thread must throw "
+                + "IllegalStateException, but ended with " + end);
+    }
+
+    /** Queries and creations on a context in a loop while this thread closes it. */
+    static void callsWhileContextClosedScenario(Testbed tb) throws Exception {
+        Context ctx = tb.device().open();
+        Loop caller = new Loop("tck-context-calls", () -> {
+            ctx.queryPort(1);
+            ctx.queryGid(1, 0);
+            ctx.allocPd().close();
+            ctx.createCq(4).close();
+        });
+        caller.awaitSteps(8);
+        ctx.close();
+        Throwable end = caller.join();
+        assertTrue(end instanceof IllegalStateException, "a call on a context closed by another thread must throw "
+                + "IllegalStateException, but ended with " + end);
+    }
+}
