@@ -72,7 +72,7 @@ public final class EmulatorCpuTime {
         System.out.print(json);
     }
 
-    /** One thread's work: an operation, and how many units (WRs, or 1) each call does. */
+    /** One call of one thread's work (a batch of WRs, a 1 MiB WRITE or a 1 MiB copy). */
     private interface Op {
         void run();
     }
@@ -239,7 +239,7 @@ public final class EmulatorCpuTime {
 
     /**
      * 1 MiB WRITEs and 1 MiB copies in alternation: each iteration measures the WRITE, then the copy, so that the
-     * two meet the same load; returns the WRITE's entry, the copy's, and both as one "ratio" list in the log.
+     * two meet the same load; returns the WRITE's entry and the copy's.
      */
     private static List<String> writeAgainstCopy(int threads, long warmupMs, int iters, long iterNs)
             throws Exception {
