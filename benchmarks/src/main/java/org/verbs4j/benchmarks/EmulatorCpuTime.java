@@ -124,6 +124,8 @@ public final class EmulatorCpuTime {
                     // Stay alive until the last iteration's CPU time has been read: a dead thread has no CPU time.
                     start.await();
                 } catch (Throwable e) {
+                    // Printed here: the main thread then sees only the broken barrier.
+                    e.printStackTrace();
                     failure[0] = e;
                     start.reset();
                     end.reset();
