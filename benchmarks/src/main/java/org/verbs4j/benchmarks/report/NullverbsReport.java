@@ -24,7 +24,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * <p>It reads the step's directory: {@code run.properties}, {@code rounds.tsv} (per round the start time,
  * {@code /proc/loadavg} before and after, {@code nproc}) and per round {@code round-N/c.json} (post_rate -p),
  * {@code jmh.json} (PostBenchmark and PollBenchmark, ffm and jnr), {@code emu.json} (MessageRateBenchmark and
- * BandwidthBenchmark at 1 MiB) and {@code emu-2t.json} (BandwidthBenchmark at 1 MiB with 2 threads).
+ * BandwidthBenchmark at 1 MiB), {@code emu-2t.json} (BandwidthBenchmark at 1 MiB with 2 threads) and
+ * {@code emu-cpu.json} (the same emulator rows by CPU time, {@code EmulatorCpuTime}).
  *
  * <p>Per configuration and round it takes C's ns per WR and each provider's (each the median of that round's
  * measured iterations, C's and JMH's alike, so that an iteration descheduled by other work counts less), then the
@@ -52,7 +53,8 @@ final class NullverbsReport {
 
     private record Round(int n, String start, double[] loadBefore, double[] loadAfter, int nproc,
                          Map<String, Double> c, List<JmhResult> jmh, List<JmhResult> emu, List<JmhResult> emu2,
-                         Map<String, Double> cCpu, Map<String, Map<String, Double>> javaCpu) {
+                         Map<String, Double> cCpu, Map<String, Map<String, Double>> javaCpu,
+                         Map<String, Double> emuCpu) {
         boolean loaded() {
             return Math.max(loadBefore[0], loadAfter[0]) > nproc;
         }
@@ -97,7 +99,8 @@ final class NullverbsReport {
             rounds.add(new Round(n, f[1], load(f[2]), load(f[3]), Integer.parseInt(f[4].trim()),
                     perWr(rd.resolve("c.json"), n, problems), jmh(rd.resolve("jmh.json"), n, problems),
                     jmh(rd.resolve("emu.json"), n, problems), jmh(rd.resolve("emu-2t.json"), n, problems),
-                    perWr(rd.resolve("c-cpu.json"), n, problems), javaCpu));
+                    perWr(rd.resolve("c-cpu.json"), n, problems), javaCpu,
+                    perWr(rd.resolve("emu-cpu.json"), n, problems)));
         }
         return new NullverbsReport(props, rounds, problems);
     }
@@ -362,20 +365,39 @@ final class NullverbsReport {
         return score(in, "BandwidthBenchmark.copy", null, null) * MIB / 1e9;
     }
 
+    /** The emulator's 64 B WRITE rate by CPU time, M WR/s for {@code threads} threads with a core each. */
+    private static double cpuRate(Round r, int threads) {
+        return threads * 1e3 / r.emuCpu().getOrDefault("emuWrite64x" + threads + "/32", Double.NaN);
+    }
+
+    /** The emulator's 1 MiB WRITE over the copy, by CPU time (the copy's CPU per MiB over the WRITE's). */
+    private static double cpuRatio(Round r, int threads) {
+        return r.emuCpu().getOrDefault("emuCopy1MiBx" + threads + "/1", Double.NaN)
+                / r.emuCpu().getOrDefault("emuWrite1MiBx" + threads + "/1", Double.NaN);
+    }
+
+    private static String met(double v, double target) {
+        return Double.isNaN(v) ? "**no** (not measured)" : v >= target ? "yes" : "**no**";
+    }
+
     private void emulatorTargets(StringBuilder md) {
         double[] one = over(r -> score(r.emu(), "MessageRateBenchmark.write64OneThread", null, null) / 1e6);
         double[] two = over(r -> score(r.emu(), "MessageRateBenchmark.write64TwoThreads", null, null) / 1e6);
         double[] ratio1 = over(r -> writeGbps(r.emu()) / copyGbps(r.emu()));
         double[] ratio2 = over(r -> writeGbps(r.emu2()) / copyGbps(r.emu2()));
-        md.append(f("| Emulator: 64 B RDMA WRITEs, 1 thread: ≥ 10 M WR/s | %s M WR/s | %s | — | — |\n",
-                num(one[1], "%.2f"), Double.isNaN(one[1]) ? "**no** (not measured)" : one[1] >= 10 ? "yes" : "**no**"));
-        md.append(f("| Emulator: 64 B RDMA WRITEs, 2 threads on separate QPs (reported) | %s M WR/s | — | — | — |\n",
-                num(two[1], "%.2f")));
-        md.append(f("| Emulator: 1 MiB RDMA WRITE, 1 thread: ≥ 0.80 of MemorySegment.copy | %s of copy | %s | — | — |\n",
-                num(ratio1[1], "%.2f"),
-                Double.isNaN(ratio1[1]) ? "**no** (not measured)" : ratio1[1] >= 0.8 ? "yes" : "**no**"));
-        md.append(f("| Emulator: 1 MiB RDMA WRITE, 2 threads (reported) | %s of copy | — | — | — |\n",
-                num(ratio2[1], "%.2f")));
+        double[] cpuOne = over(r -> cpuRate(r, 1));
+        double[] cpuTwo = over(r -> cpuRate(r, 2));
+        double[] cpuRatio1 = over(r -> cpuRatio(r, 1));
+        double[] cpuRatio2 = over(r -> cpuRatio(r, 2));
+        md.append(f("| Emulator: 64 B RDMA WRITEs, 1 thread: ≥ 10 M WR/s | %s M WR/s | %s | %s M WR/s | %s |\n",
+                num(one[1], "%.2f"), met(one[1], 10), num(cpuOne[1], "%.2f"), met(cpuOne[1], 10)));
+        md.append(f("| Emulator: 64 B RDMA WRITEs, 2 threads on separate QPs (reported) | %s M WR/s | — "
+                + "| %s M WR/s | — |\n", num(two[1], "%.2f"), num(cpuTwo[1], "%.2f")));
+        md.append(f("| Emulator: 1 MiB RDMA WRITE, 1 thread: ≥ 0.80 of MemorySegment.copy | %s of copy | %s "
+                + "| %s of copy | %s |\n", num(ratio1[1], "%.2f"), met(ratio1[1], 0.8), num(cpuRatio1[1], "%.2f"),
+                met(cpuRatio1[1], 0.8)));
+        md.append(f("| Emulator: 1 MiB RDMA WRITE, 2 threads (reported) | %s of copy | — | %s of copy | — |\n",
+                num(ratio2[1], "%.2f"), num(cpuRatio2[1], "%.2f")));
     }
 
     private void emulatorRounds(StringBuilder md) {
@@ -395,6 +417,18 @@ final class NullverbsReport {
                     num(score(r.emu(), "MessageRateBenchmark.write64TwoThreads", null, null) / 1e6, "%.2f"),
                     num(w1, "%.2f"), num(c1, "%.2f"), num(w1 / c1, "%.2f"), num(w2, "%.2f"), num(c2, "%.2f"),
                     num(w2 / c2, "%.2f")));
+        }
+        md.append("\nThe same, by CPU time (`EmulatorCpuTime`: plain loops after a warm-up, the CPU time of every "
+                + "Java thread of the JVM over each iteration, that is the posting threads and any emulator thread; the "
+                + "in-JVM emulator executes WRs on the posting thread). A rate is WRs per CPU-second times the "
+                + "threads: what they would do with a core each. The 1 MiB WRITE and the copy alternate within "
+                + "every iteration.\n\n");
+        md.append("| round | 1 thread, M WR/s | 2 threads, M WR/s | 1 MiB write/copy, 1 thread | 2 threads |\n");
+        md.append("| --- | --- | --- | --- | --- |\n");
+        for (Round r : rounds) {
+            md.append(f("| %d%s | %s | %s | %s | %s |\n", r.n(), r.loaded() ? " (loaded)" : "",
+                    num(cpuRate(r, 1), "%.2f"), num(cpuRate(r, 2), "%.2f"), num(cpuRatio(r, 1), "%.2f"),
+                    num(cpuRatio(r, 2), "%.2f")));
         }
     }
 }

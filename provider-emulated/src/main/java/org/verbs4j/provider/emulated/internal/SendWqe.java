@@ -92,7 +92,8 @@ public final class SendWqe {
         ah = null;
         mw = null;
         bindMr = null;
-        remoteSegment = null;
+        // remoteSegment is not cleared: the responder sets it from the rkey before every use, and storing the
+        // same segment into a reused slot again is skipped (see Responder.remoteKey).
         rnrCount = 0;
     }
 }
