@@ -131,13 +131,32 @@ public abstract class AbstractWrSession implements WrSession {
      */
     protected AbstractWrSession(QueuePair qp, QpType type, Set<WrOpcode> sendOps, int maxInlineData, int maxSendSge,
             boolean ipCsum) {
+        this(qp, type, sendOps, maxInlineData, maxSendSge, ipCsum, new ReentrantLock());
+    }
+
+    /**
+     * Creates the session of one QP over a lock the provider shares: the session holds {@code lock} from
+     * {@code startWr()} to {@code complete()} or {@code abort()}, so a provider that posts its other send-queue
+     * work ({@code postSend}, a type 1 {@code bindMw}) under the same lock never runs it while another thread's
+     * batch is open, and its provider library never finds the send queue's own lock taken.
+     *
+     * @param qp the session's QP
+     * @param type its type
+     * @param sendOps the opcodes it was created with ({@code send_ops_flags})
+     * @param maxInlineData the inline size the QP was granted, in bytes
+     * @param maxSendSge the SGE count the QP was granted (at least 1 is assumed)
+     * @param ipCsum whether the device offers {@link SendFlags#IP_CSUM}
+     * @param lock the QP's send lock; the session's owner thread holds it once while the session is open
+     */
+    protected AbstractWrSession(QueuePair qp, QpType type, Set<WrOpcode> sendOps, int maxInlineData, int maxSendSge,
+            boolean ipCsum, ReentrantLock lock) {
         this.qp = Objects.requireNonNull(qp, "qp");
         this.type = Objects.requireNonNull(type, "type");
         this.sendOps = WrOpcode.sendOpsFlags(sendOps);
         this.allowedFlags = ipCsum ? SendFlags.ALL : SendFlags.ALL & ~SendFlags.IP_CSUM;
         this.maxInline = Math.max(0, maxInlineData);
         this.maxSge = Math.max(1, maxSendSge);
-        this.lock = new ReentrantLock();
+        this.lock = Objects.requireNonNull(lock, "lock");
         this.wr = new PendingWr(maxSge, scratch.allocate(Math.max(maxInline, 8), 8));
     }
 

@@ -2,6 +2,7 @@ package org.verbs4j.provider.nativecommon.internal;
 
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwBindInfo;
@@ -44,6 +45,8 @@ public final class NativeWrSession extends AbstractWrSession {
     private final boolean addressed;
     /** The {@code send_ops_flags} bits of requested opcodes whose builder pointer the library left NULL. */
     private final long missingOps;
+    /** Whether {@code wr_start} and {@code wr_complete} are critical downcalls ({@link CriticalDataPath}). */
+    private final boolean critical;
 
     private final long atomicCmpSwp;
     private final long atomicFetchAdd;
@@ -88,7 +91,35 @@ public final class NativeWrSession extends AbstractWrSession {
      */
     public NativeWrSession(QueuePair qp, IbverbsBinding binding, long qpx, QpInitAttributes init, boolean ipCsum,
             boolean wrFlush, long scratch, long scratchBytes) {
-        super(qp, init.type(), init.sendOps(), init.cap().maxInlineData(), init.cap().maxSendSge(), ipCsum);
+        this(qp, binding, qpx, init, ipCsum, wrFlush, scratch, scratchBytes, new ReentrantLock(), false);
+    }
+
+    /**
+     * Reads the QP's {@code ibv_qp_ex} function pointers, over the QP's send lock; the QP makes its session once,
+     * at creation.
+     *
+     * @param qp the session's QP; its {@link QueuePair#state()} tells whether the send queue can post
+     * @param binding the binding of the QP's provider
+     * @param qpx the QP's {@code struct ibv_qp_ex *}, not 0, alive as long as the QP
+     * @param init the attributes the QP was granted: type, {@code send_ops_flags}, capabilities, TSO header limit
+     * @param ipCsum whether the device offers {@code IBV_SEND_IP_CSUM}
+     * @param wrFlush whether {@code struct ibv_qp_ex} has {@code wr_flush} (rdma-core 45 and later)
+     * @param scratch the address of native memory of at least {@link #scratchBytes} bytes, 8-byte aligned, that
+     *     the QP owns and frees only after the QP is destroyed; no native code keeps a pointer into it once a
+     *     builder or setter has returned
+     * @param scratchBytes its size in bytes
+     * @param sendLock the lock under which the QP makes every other call into its send queue ({@code post_send},
+     *     {@code bind_mw}); the session holds it while open, so the provider library's send-queue lock, which
+     *     {@code wr_start} takes and {@code wr_complete} releases, is never contended
+     * @param critical whether {@code wr_start} and {@code wr_complete} are critical downcalls: the QP's context
+     *     allows it ({@link NativeContextSupport#criticalDataPath()})
+     * @throws IllegalArgumentException if {@code scratch} is 0, unaligned or smaller than {@link #scratchBytes}
+     */
+    public NativeWrSession(QueuePair qp, IbverbsBinding binding, long qpx, QpInitAttributes init, boolean ipCsum,
+            boolean wrFlush, long scratch, long scratchBytes, ReentrantLock sendLock, boolean critical) {
+        super(qp, init.type(), init.sendOps(), init.cap().maxInlineData(), init.cap().maxSendSge(), ipCsum,
+                sendLock);
+        this.critical = critical;
         this.binding = binding;
         this.qp = qp;
         this.nativeQp = qp instanceof NativeQueuePair n ? n : null;
@@ -221,7 +252,11 @@ public final class NativeWrSession extends AbstractWrSession {
 
     @Override
     protected void startBatch() {
-        binding.wrCall(wrStart, qpx);
+        if (critical) {
+            binding.wrStartCritical(wrStart, qpx);
+        } else {
+            binding.wrCall(wrStart, qpx);
+        }
     }
 
     /**
@@ -329,7 +364,7 @@ public final class NativeWrSession extends AbstractWrSession {
 
     @Override
     protected int completeBatch() {
-        int rc = binding.wrComplete(wrComplete, qpx);
+        int rc = critical ? binding.wrCompleteCritical(wrComplete, qpx) : binding.wrComplete(wrComplete, qpx);
         return rc < 0 ? -rc : rc;
     }
 

@@ -1,6 +1,7 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,7 +14,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.CompletionQueue;
@@ -56,7 +59,7 @@ class NativeWrSessionTest {
                     case "getLong" -> {
                         return memory.getOrDefault((Long) args[0], 0L);
                     }
-                    case "wrComplete" -> {
+                    case "wrComplete", "wrCompleteCritical" -> {
                         calls.add(m.getName() + " " + Arrays.toString(args));
                         return completeRc;
                     }
@@ -83,6 +86,11 @@ class NativeWrSessionTest {
     }
 
     private NativeWrSession session(WrOpcode... ops) {
+        return session(null, false, ops);
+    }
+
+    /** A session over {@code sendLock} (null: the session's own lock), open in this thread. */
+    private NativeWrSession session(ReentrantLock sendLock, boolean critical, WrOpcode... ops) {
         memory.put(QPX + ibv_qp_ex.wr_start$off, START);
         memory.put(QPX + ibv_qp_ex.wr_complete$off, COMPLETE);
         memory.put(QPX + ibv_qp_ex.wr_abort$off, ABORT);
@@ -94,14 +102,43 @@ class NativeWrSessionTest {
         CompletionQueue cq = stub(CompletionQueue.class, null);
         QpInitAttributes init = QpInitAttributes.builder(QpType.RC).cq(cq).maxInlineData(64).sendOps(ops).build();
         long bytes = NativeWrSession.scratchBytes(init);
-        NativeWrSession s = new NativeWrSession(stub(QueuePair.class, QpState.RTS), binding, QPX, init, false, false,
-                scratch.allocate(bytes, 8).address(), bytes);
+        long at = scratch.allocate(bytes, 8).address();
+        QueuePair qp = stub(QueuePair.class, QpState.RTS);
+        NativeWrSession s = sendLock == null ? new NativeWrSession(qp, binding, QPX, init, false, false, at, bytes)
+                : new NativeWrSession(qp, binding, QPX, init, false, false, at, bytes, sendLock, critical);
         s.qpSide().open();
         return s;
     }
 
     private static String call(String name, Object... args) {
         return name + " " + Arrays.toString(args);
+    }
+
+    @Test
+    @DisplayName("Over the QP's send lock on a critical data path: the open session holds the lock, so no other "
+            + "thread's post_send meets the library's send-queue lock, and wr_start/wr_complete are critical calls")
+    void sharedSendLockAndCriticalCalls() throws InterruptedException {
+        ReentrantLock sendLock = new ReentrantLock();
+        NativeWrSession s = session(sendLock, true, WrOpcode.RDMA_WRITE);
+        assertTrue(sendLock.isHeldByCurrentThread(), "the open session holds the QP's send lock");
+        AtomicBoolean other = new AtomicBoolean(true);
+        Thread t = new Thread(() -> other.set(sendLock.tryLock()));
+        t.start();
+        t.join();
+        assertFalse(other.get(), "another thread took the send lock while the session was open");
+        s.rdmaWrite(0x55, 0x9000L);
+        s.setSge(3, 0x2000L, 64);
+        s.complete();
+        assertFalse(sendLock.isLocked(), "complete() releases the send lock");
+        assertEquals(call("wrStartCritical", START, QPX), calls.get(0), calls.toString());
+        assertEquals(call("wrCompleteCritical", COMPLETE, QPX), calls.get(calls.size() - 1), calls.toString());
+
+        calls.clear();
+        s.qpSide().open();
+        s.abort();
+        assertEquals(List.of(call("wrStartCritical", START, QPX), call("wrCall", ABORT, QPX)), calls,
+                "wr_abort stays an ordinary call");
+        assertFalse(sendLock.isLocked(), "abort() releases the send lock");
     }
 
     @Test
