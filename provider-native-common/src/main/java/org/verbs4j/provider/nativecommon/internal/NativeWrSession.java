@@ -29,6 +29,14 @@ import org.verbs4j.spi.support.PendingWr;
  * (known-deviations.md D-009). Builders and setters allocate nothing: SGE lists, bind info and the atomic-write
  * operand go to native scratch memory the QP gives the session once, at creation.
  *
+ * <p>Two flows, both of the shared state machine. On a device whose data path is user space
+ * ({@link CriticalDataPath}: mlx5, efa, hns, ... and the benchmarks' null library) each builder and setter calls
+ * the provider library at once, after its own checks, and a WR that misses a setter fails the batch at the next
+ * builder or at {@code complete()}, which then calls {@code wr_abort}: those libraries take inline data by their
+ * setter alone. Elsewhere (rxe, siw, unknown devices) each WR is issued whole at the next builder or at
+ * {@code complete()} ({@link #emit}), because librxe marks a WQE inline only by {@code IBV_SEND_INLINE} in the
+ * {@code wr_flags} its builder read, which the session can add only once it has seen the DATA setter.
+ *
  * <p>Hot path: {@link #emit} is small enough to be inlined into the session's builders, and RDMA WRITE and SEND
  * with one SGE take a straight path; the other builders, the UD and XRC setters and the other DATA setters are
  * methods of their own. Only one {@link IbverbsBinding} is loaded per JVM, so its calls stay monomorphic.
@@ -112,13 +120,14 @@ public final class NativeWrSession extends AbstractWrSession {
      *     {@code bind_mw}); the session holds it while open, so the provider library's send-queue lock, which
      *     {@code wr_start} takes and {@code wr_complete} releases, is never contended
      * @param critical whether {@code wr_start} and {@code wr_complete} are critical downcalls: the QP's context
-     *     allows it ({@link NativeContextSupport#criticalDataPath()})
+     *     allows it ({@link NativeContextSupport#criticalDataPath()}). Such a device's provider library also takes
+     *     each builder and setter at once (see the class comment)
      * @throws IllegalArgumentException if {@code scratch} is 0, unaligned or smaller than {@link #scratchBytes}
      */
     public NativeWrSession(QueuePair qp, IbverbsBinding binding, long qpx, QpInitAttributes init, boolean ipCsum,
             boolean wrFlush, long scratch, long scratchBytes, ReentrantLock sendLock, boolean critical) {
         super(qp, init.type(), init.sendOps(), init.cap().maxInlineData(), init.cap().maxSendSge(), ipCsum,
-                sendLock);
+                sendLock, critical);
         this.critical = critical;
         this.binding = binding;
         this.qp = qp;
@@ -260,26 +269,16 @@ public final class NativeWrSession extends AbstractWrSession {
     }
 
     /**
-     * Issues one WR. Small enough to be inlined into the session's builders: RDMA WRITE and SEND with one SGE take
-     * the straight path; the other builders, the UD and XRC setters and the other DATA setters are methods of
-     * their own.
+     * Issues one whole WR (the flow of a device whose builders wait for their WR's end). Small enough to be inlined
+     * into the session's builders: RDMA WRITE and SEND with one SGE take the straight path; the other builders, the
+     * UD and XRC setters and the other DATA setters are methods of their own.
      */
     @Override
     protected void emit(PendingWr wr) {
+        if (!builder(wr)) {
+            return;
+        }
         WrOpcode op = wr.opcode();
-        if ((missingOps & op.sendOpsFlag()) != 0) {
-            fail(Errno.EINVAL, "the provider library has no ibv_wr_* builder for " + op);
-            return;
-        }
-        binding.putLong(qpx + ibv_qp_ex.wr_id$off, wr.wrId());
-        binding.putInt(qpx + ibv_qp_ex.wr_flags$off, wr.wrFlags());
-        if (op == WrOpcode.RDMA_WRITE) {
-            binding.wrRdma(rdmaWrite, qpx, wr.rkey(), wr.remoteAddr());
-        } else if (op == WrOpcode.SEND) {
-            binding.wrBuild(send, qpx);
-        } else if (!build(op, wr)) {
-            return;
-        }
         if (addressed) {
             address(wr);
         }
@@ -288,6 +287,48 @@ public final class NativeWrSession extends AbstractWrSession {
         } else if (op != WrOpcode.FLUSH) {
             data(wr);
         }
+    }
+
+    @Override
+    protected void emitBuilder(PendingWr wr) {
+        builder(wr);
+    }
+
+    @Override
+    protected void emitSge(int lkey, long addr, int length) {
+        binding.wrSetSge(setSge, qpx, lkey, addr, length);
+    }
+
+    @Override
+    protected void emitData(PendingWr wr) {
+        data(wr);
+    }
+
+    @Override
+    protected void emitAddress(PendingWr wr) {
+        address(wr);
+    }
+
+    /**
+     * Writes {@code wr_id} and {@code wr_flags} and calls the WR's builder: RDMA WRITE and SEND on the straight
+     * path; false if the WR failed instead.
+     */
+    private boolean builder(PendingWr wr) {
+        WrOpcode op = wr.opcode();
+        if ((missingOps & op.sendOpsFlag()) != 0) {
+            fail(Errno.EINVAL, "the provider library has no ibv_wr_* builder for " + op);
+            return false;
+        }
+        binding.putLong(qpx + ibv_qp_ex.wr_id$off, wr.wrId());
+        binding.putInt(qpx + ibv_qp_ex.wr_flags$off, wr.wrFlags());
+        if (op == WrOpcode.RDMA_WRITE) {
+            binding.wrRdma(rdmaWrite, qpx, wr.rkey(), wr.remoteAddr());
+            return true;
+        } else if (op == WrOpcode.SEND) {
+            binding.wrBuild(send, qpx);
+            return true;
+        }
+        return build(op, wr);
     }
 
     /** Calls the builder of an opcode other than RDMA WRITE and SEND; false if the WR failed instead. */

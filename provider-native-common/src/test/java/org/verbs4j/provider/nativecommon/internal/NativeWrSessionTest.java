@@ -172,6 +172,57 @@ class NativeWrSessionTest {
     }
 
     @Test
+    @DisplayName("On a user-space data path each builder and setter reaches the library at once, and inline data "
+            + "keeps the caller's wr_flags")
+    void atOnceFlow() {
+        NativeWrSession s = session(new ReentrantLock(), true, WrOpcode.RDMA_WRITE, WrOpcode.SEND);
+        s.wrId(7);
+        s.wrFlags(SendFlags.SIGNALED);
+        s.rdmaWrite(0x55, 0x9000L);
+        assertEquals(List.of(
+                call("wrStartCritical", START, QPX),
+                call("putLong", QPX + ibv_qp_ex.wr_id$off, 7L),
+                call("putInt", QPX + ibv_qp_ex.wr_flags$off, SendFlags.SIGNALED),
+                call("wrRdma", RDMA_WRITE, QPX, 0x55, 0x9000L)), calls, "the builder is called at once");
+        s.setSge(3, 0x2000L, 64);
+        assertEquals(call("wrSetSge", SET_SGE, QPX, 3, 0x2000L, 64), calls.get(calls.size() - 1),
+                "the setter is called at once");
+        s.wrId(8);
+        s.wrFlags(0);
+        s.send();
+        assertEquals(List.of(
+                call("putLong", QPX + ibv_qp_ex.wr_id$off, 8L),
+                call("putInt", QPX + ibv_qp_ex.wr_flags$off, 0),
+                call("wrBuild", SEND, QPX)), calls.subList(5, 8), calls.toString());
+        try (Arena a = Arena.ofConfined()) {
+            s.setInlineData(a.allocate(16));
+        }
+        assertTrue(calls.get(8).startsWith("wrSetInlineData [" + SET_INLINE + ", " + QPX + ", "), calls.toString());
+        s.complete();
+        assertEquals(List.of(call("wrCompleteCritical", COMPLETE, QPX)), calls.subList(9, calls.size()),
+                calls.toString());
+    }
+
+    @Test
+    @DisplayName("On a user-space data path a WR without its DATA setter fails the batch at the next builder: no "
+            + "later builder is called, and the native batch is aborted")
+    void atOnceMissingSetterAborts() {
+        NativeWrSession s = session(new ReentrantLock(), true, WrOpcode.RDMA_WRITE);
+        s.rdmaWrite(1, 0x1000L);
+        s.setSge(1, 0x2000L, 8);
+        s.rdmaWrite(2, 0x1000L);
+        s.rdmaWrite(3, 0x1000L);
+        s.setSge(1, 0x2000L, 8);
+        VerbsException e = assertThrows(VerbsException.class, s::complete);
+        assertEquals(Errno.EINVAL, e.errno());
+        assertTrue(e.getMessage().contains("WR 1"), e.getMessage());
+        assertEquals(2, calls.stream().filter(c -> c.startsWith("wrRdma")).count(), calls.toString());
+        assertEquals(1, calls.stream().filter(c -> c.startsWith("wrSetSge")).count(), calls.toString());
+        assertEquals(call("wrCall", ABORT, QPX), calls.get(calls.size() - 1), calls.toString());
+        assertTrue(calls.stream().noneMatch(c -> c.startsWith("wrComplete")), calls.toString());
+    }
+
+    @Test
     @DisplayName("a WR that breaks a rule: the native batch is aborted, never completed")
     void brokenBatchIsAborted() {
         NativeWrSession s = session(WrOpcode.RDMA_WRITE);
