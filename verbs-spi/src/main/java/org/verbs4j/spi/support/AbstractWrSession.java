@@ -50,6 +50,11 @@ import org.verbs4j.WrSession;
  *   <li>The first broken rule is remembered; nothing more reaches the provider, and {@code complete()} aborts the
  *       provider's batch and throws {@link VerbsException} with that errno. No WR of a failed batch executes.</li>
  * </ul>
+ * Two flows hand the WRs over, with the same rules and exceptions. By default each WR reaches the provider whole,
+ * at the next builder or at {@code complete()} ({@link #emit}). A provider that asks for it at construction gets
+ * each builder and setter at once, as soon as that call's own checks pass ({@link #emitBuilder},
+ * {@link #emitSge}, {@link #emitData}, {@link #emitAddress}); the rules that span calls (a missing DATA setter or
+ * address) are then checked at the next builder or at {@code complete()}, which aborts the provider's batch.
  * Arguments that are wrong in Java terms (a null, a count outside its array, a segment whose arena is closed) throw
  * at once: {@link NullPointerException} or {@link IllegalArgumentException} naming the argument,
  * {@link IllegalStateException} for a closed arena. They leave the batch as it was.
