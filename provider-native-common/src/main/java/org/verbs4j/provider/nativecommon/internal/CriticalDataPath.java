@@ -38,10 +38,13 @@ import java.util.Set;
  * another thread (a destroy, a modify to RESET), which holds it only inside that call.
  *
  * <p>The allow-list names user-space provider libraries by the file {@code dladdr} gives, without {@code lib} and
- * the {@code -rdmav*}/{@code .so*} suffix: {@code mlx5}, {@code mlx4}, {@code efa}, {@code bnxt_re},
- * {@code irdma}, {@code hns}, and {@code ibverbs} itself (libibverbs' own ops return an error at once, and the null
- * library of {@code benchmarks/c} implements its device there). A provider not on it, or one the binding cannot
- * name, is not critical. The system property {@value #PROPERTY} overrides the choice: {@code auto} (the default),
+ * the {@code -rdmav*}/{@code .so*} suffix, whose data path was read for this and found to take no lock a WR
+ * session holds and to make no system call: {@code mlx5}, {@code efa}, and {@code ibverbs} itself (libibverbs' own
+ * ops return an error at once, and the null library of {@code benchmarks/c} implements its device there). Not on
+ * it: {@code hns}, whose DCA mode (in the rdma-core patches read) takes the send queue's lock in {@code poll_cq}
+ * and makes system calls to attach and shrink its WQE memory from the data path; {@code mlx4}, {@code bnxt_re},
+ * {@code irdma} and any other library, whose data paths were not checked. A provider not on it, or one the binding cannot name, is not
+ * critical. The system property {@value #PROPERTY} overrides the choice: {@code auto} (the default),
  * {@code on} (every device; the caller answers for its provider library), {@code off}. A binding without critical
  * calls ({@link IbverbsBinding#hasCriticalCalls()}: jnr, whose jffi invoker has no such mode) is never critical.
  */
@@ -50,8 +53,7 @@ public final class CriticalDataPath {
     public static final String PROPERTY = "verbs4j.native.criticalDataPath";
 
     /** The provider libraries whose data path is user space, by their short name. */
-    static final Set<String> USER_SPACE_PROVIDERS = Set.of("mlx5", "mlx4", "efa", "bnxt_re", "irdma", "hns",
-            "ibverbs");
+    static final Set<String> USER_SPACE_PROVIDERS = Set.of("mlx5", "efa", "ibverbs");
 
     private CriticalDataPath() {}
 

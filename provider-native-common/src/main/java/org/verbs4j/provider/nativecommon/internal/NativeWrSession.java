@@ -30,7 +30,7 @@ import org.verbs4j.spi.support.PendingWr;
  * operand go to native scratch memory the QP gives the session once, at creation.
  *
  * <p>Two flows, both of the shared state machine. On a device whose data path is user space
- * ({@link CriticalDataPath}: mlx5, efa, hns, ... and the benchmarks' null library) each builder and setter calls
+ * ({@link CriticalDataPath}: mlx5, efa and the benchmarks' null library) each builder and setter calls
  * the provider library at once, after its own checks, and a WR that misses a setter fails the batch at the next
  * builder or at {@code complete()}, which then calls {@code wr_abort}: those libraries take inline data by their
  * setter alone. Elsewhere (rxe, siw, unknown devices) each WR is issued whole at the next builder or at
