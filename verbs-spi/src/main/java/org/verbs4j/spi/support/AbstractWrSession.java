@@ -50,6 +50,11 @@ import org.verbs4j.WrSession;
  *   <li>The first broken rule is remembered; nothing more reaches the provider, and {@code complete()} aborts the
  *       provider's batch and throws {@link VerbsException} with that errno. No WR of a failed batch executes.</li>
  * </ul>
+ * Two flows hand the WRs over, with the same rules and exceptions. By default each WR reaches the provider whole,
+ * at the next builder or at {@code complete()} ({@link #emit}). A provider that asks for it at construction gets
+ * each builder and setter at once, as soon as that call's own checks pass ({@link #emitBuilder},
+ * {@link #emitSge}, {@link #emitData}, {@link #emitAddress}); the rules that span calls (a missing DATA setter or
+ * address) are then checked at the next builder or at {@code complete()}, which aborts the provider's batch.
  * Arguments that are wrong in Java terms (a null, a count outside its array, a segment whose arena is closed) throw
  * at once: {@link NullPointerException} or {@link IllegalArgumentException} naming the argument,
  * {@link IllegalStateException} for a closed arena. They leave the batch as it was.
@@ -78,6 +83,8 @@ public abstract class AbstractWrSession implements WrSession {
     private final ReentrantLock lock;
     private final PendingWr wr;
     private final Arena scratch = Arena.ofAuto();
+    /** The flow: each call at once ({@link #emitBuilder} and the setters' hooks), or each WR at its end. */
+    private final boolean atOnce;
 
     /**
      * Whether the session is open, for {@link #isActive()} from any thread. Written with release stores: the
@@ -131,13 +138,38 @@ public abstract class AbstractWrSession implements WrSession {
      */
     protected AbstractWrSession(QueuePair qp, QpType type, Set<WrOpcode> sendOps, int maxInlineData, int maxSendSge,
             boolean ipCsum) {
+        this(qp, type, sendOps, maxInlineData, maxSendSge, ipCsum, new ReentrantLock(), false);
+    }
+
+    /**
+     * Creates the session of one QP over a lock the provider shares: the session holds {@code lock} from
+     * {@code startWr()} to {@code complete()} or {@code abort()}, so a provider that posts its other send-queue
+     * work ({@code postSend}, a type 1 {@code bindMw}) under the same lock never runs it while another thread's
+     * batch is open, and its provider library never finds the send queue's own lock taken.
+     *
+     * @param qp the session's QP
+     * @param type its type
+     * @param sendOps the opcodes it was created with ({@code send_ops_flags})
+     * @param maxInlineData the inline size the QP was granted, in bytes
+     * @param maxSendSge the SGE count the QP was granted (at least 1 is assumed)
+     * @param ipCsum whether the device offers {@link SendFlags#IP_CSUM}
+     * @param lock the QP's send lock; the session's owner thread holds it once while the session is open
+     * @param atOnce whether each builder and setter reaches the provider at once, after its own checks
+     *     ({@link #emitBuilder}, {@link #emitSge}, {@link #emitData}, {@link #emitAddress}), instead of each WR
+     *     whole at the next builder or {@code complete()} ({@link #emit}). Only for a provider library that needs
+     *     no flag of the builder to take inline data (librxe marks a WQE inline only by {@code IBV_SEND_INLINE} in
+     *     {@code wr_flags}, which the session can add only once it has seen the DATA setter).
+     */
+    protected AbstractWrSession(QueuePair qp, QpType type, Set<WrOpcode> sendOps, int maxInlineData, int maxSendSge,
+            boolean ipCsum, ReentrantLock lock, boolean atOnce) {
+        this.atOnce = atOnce;
         this.qp = Objects.requireNonNull(qp, "qp");
         this.type = Objects.requireNonNull(type, "type");
         this.sendOps = WrOpcode.sendOpsFlags(sendOps);
         this.allowedFlags = ipCsum ? SendFlags.ALL : SendFlags.ALL & ~SendFlags.IP_CSUM;
         this.maxInline = Math.max(0, maxInlineData);
         this.maxSge = Math.max(1, maxSendSge);
-        this.lock = new ReentrantLock();
+        this.lock = Objects.requireNonNull(lock, "lock");
         this.wr = new PendingWr(maxSge, scratch.allocate(Math.max(maxInline, 8), 8));
     }
 
@@ -174,6 +206,47 @@ public abstract class AbstractWrSession implements WrSession {
      * @param wr the WR; reused for the next one, so read it here and keep nothing of it
      */
     protected abstract void emit(PendingWr wr);
+
+    /**
+     * At once mode: calls the provider's builder for the WR just begun, after its checks. The cross-call rules (a
+     * missing DATA setter or address) are checked at the next builder or at {@code complete()}, which then aborts
+     * the provider's batch, so a WR that breaks one never executes.
+     *
+     * @param wr the WR: opcode, {@code wr_id}, {@code wr_flags} and the builder's arguments; read it here
+     */
+    protected void emitBuilder(PendingWr wr) {
+        throw new UnsupportedOperationException("a session at once must bind emitBuilder");
+    }
+
+    /**
+     * At once mode: {@code setSge} of the current WR, after its checks; not called for FLUSH, which ignores its
+     * DATA setter. The SGE is not recorded in the {@link PendingWr}.
+     *
+     * @param lkey the local key
+     * @param addr the local address
+     * @param length the length, bytes
+     */
+    protected void emitSge(int lkey, long addr, int length) {
+        throw new UnsupportedOperationException("a session at once must bind emitSge");
+    }
+
+    /**
+     * At once mode: an SGE list or inline data of the current WR, after its checks; not called for FLUSH.
+     *
+     * @param wr the WR, with its {@link PendingWr#dataKind()} and data
+     */
+    protected void emitData(PendingWr wr) {
+        throw new UnsupportedOperationException("a session at once must bind emitData");
+    }
+
+    /**
+     * At once mode: {@code setUdAddr} on a UD QP or {@code setXrcSrqn} on an XRC_SEND QP, after its checks.
+     *
+     * @param wr the WR, with its address handle, remote QPN and Q_Key, or its remote SRQ number
+     */
+    protected void emitAddress(PendingWr wr) {
+        throw new UnsupportedOperationException("a session at once must bind emitAddress");
+    }
 
     /** {@return 0, or the errno with which the provider refused the batch} Posts it ({@code ibv_wr_complete}). */
     protected abstract int completeBatch();
@@ -400,7 +473,7 @@ public abstract class AbstractWrSession implements WrSession {
         return true;
     }
 
-    /** Checks the current WR's mandatory setters and emits it. */
+    /** Checks the current WR's mandatory setters and emits it (at once mode: it was emitted call by call). */
     private void endWr() {
         WrOpcode op = current;
         if (op == null) {
@@ -418,13 +491,29 @@ public abstract class AbstractWrSession implements WrSession {
         } else if (type == QpType.XRC_SEND && !xrcSet) {
             fail(Errno.EINVAL, "WR " + (count - 1) + " on an XRC_SEND QP has no setXrcSrqn");
         } else {
-            if (wr.dataKind == PendingWr.DATA_INLINE) {
-                wr.wrFlags |= SendFlags.INLINE;
+            if (!atOnce) {
+                if (wr.dataKind == PendingWr.DATA_INLINE) {
+                    wr.wrFlags |= SendFlags.INLINE;
+                }
+                emit(wr);
             }
-            emit(wr);
             if (op == WrOpcode.BIND_MW && errno == 0) {
                 recordBind();
             }
+        }
+    }
+
+    /** A builder's arguments are recorded: at once mode hands them to the provider now. */
+    private void built() {
+        if (atOnce) {
+            emitBuilder(wr);
+        }
+    }
+
+    /** A DATA setter's data is recorded: at once mode hands it to the provider now, except FLUSH's. */
+    private void dataRecorded() {
+        if (atOnce && current != WrOpcode.FLUSH) {
+            emitData(wr);
         }
     }
 
@@ -446,6 +535,7 @@ public abstract class AbstractWrSession implements WrSession {
             wr.remoteAddr = remoteAddr;
             wr.compareAdd = compare;
             wr.swap = swap;
+            built();
         }
     }
 
@@ -455,6 +545,7 @@ public abstract class AbstractWrSession implements WrSession {
             wr.rkey = rkey;
             wr.remoteAddr = remoteAddr;
             wr.compareAdd = add;
+            built();
         }
     }
 
@@ -464,6 +555,7 @@ public abstract class AbstractWrSession implements WrSession {
             wr.rkey = rkey;
             wr.remoteAddr = remoteAddr;
             wr.swap = value;
+            built();
         }
     }
 
@@ -488,6 +580,7 @@ public abstract class AbstractWrSession implements WrSession {
             wr.mw = mw;
             wr.bindRkey = rkey;
             wr.bindInfo = bindInfo;
+            built();
         }
     }
 
@@ -495,6 +588,7 @@ public abstract class AbstractWrSession implements WrSession {
     public final void localInv(int invalidateRkey) {
         if (begin(WrOpcode.LOCAL_INV, NO_DATA)) {
             wr.invalidateRkey = invalidateRkey;
+            built();
         }
     }
 
@@ -503,6 +597,7 @@ public abstract class AbstractWrSession implements WrSession {
         if (begin(WrOpcode.RDMA_READ, DATA_REQUIRED)) {
             wr.rkey = rkey;
             wr.remoteAddr = remoteAddr;
+            built();
         }
     }
 
@@ -511,6 +606,7 @@ public abstract class AbstractWrSession implements WrSession {
         if (begin(WrOpcode.RDMA_WRITE, DATA_REQUIRED)) {
             wr.rkey = rkey;
             wr.remoteAddr = remoteAddr;
+            built();
         }
     }
 
@@ -520,18 +616,22 @@ public abstract class AbstractWrSession implements WrSession {
             wr.rkey = rkey;
             wr.remoteAddr = remoteAddr;
             wr.immData = immData;
+            built();
         }
     }
 
     @Override
     public final void send() {
-        begin(WrOpcode.SEND, DATA_REQUIRED);
+        if (begin(WrOpcode.SEND, DATA_REQUIRED)) {
+            built();
+        }
     }
 
     @Override
     public final void sendImm(int immData) {
         if (begin(WrOpcode.SEND_WITH_IMM, DATA_REQUIRED)) {
             wr.immData = immData;
+            built();
         }
     }
 
@@ -539,6 +639,7 @@ public abstract class AbstractWrSession implements WrSession {
     public final void sendInv(int invalidateRkey) {
         if (begin(WrOpcode.SEND_WITH_INV, DATA_REQUIRED)) {
             wr.invalidateRkey = invalidateRkey;
+            built();
         }
     }
 
@@ -562,6 +663,7 @@ public abstract class AbstractWrSession implements WrSession {
         MemorySegment.copy(hdr, 0, wr.tsoHeader, 0, n);
         wr.tsoHeaderLength = n;
         wr.mss = mss;
+        built();
     }
 
     @Override
@@ -580,6 +682,7 @@ public abstract class AbstractWrSession implements WrSession {
         wr.flushLength = len;
         wr.flushType = type;
         wr.flushLevel = level;
+        built();
     }
 
     // ---- setters
@@ -613,13 +716,20 @@ public abstract class AbstractWrSession implements WrSession {
 
     @Override
     public final void setSge(int lkey, long addr, int length) {
-        if (dataSetter(false)) {
-            wr.dataKind = PendingWr.DATA_SGE;
-            wr.sgeCount = 1;
-            wr.sgeLkey[0] = lkey;
-            wr.sgeAddr[0] = addr;
-            wr.sgeLength[0] = length;
+        if (!dataSetter(false)) {
+            return;
         }
+        wr.dataKind = PendingWr.DATA_SGE;
+        if (atOnce) {
+            if (current != WrOpcode.FLUSH) {
+                emitSge(lkey, addr, length);
+            }
+            return;
+        }
+        wr.sgeCount = 1;
+        wr.sgeLkey[0] = lkey;
+        wr.sgeAddr[0] = addr;
+        wr.sgeLength[0] = length;
     }
 
     @Override
@@ -648,6 +758,7 @@ public abstract class AbstractWrSession implements WrSession {
         }
         wr.sgeCount = count;
         wr.dataKind = PendingWr.DATA_SGE_LIST;
+        dataRecorded();
     }
 
     @Override
@@ -665,6 +776,7 @@ public abstract class AbstractWrSession implements WrSession {
         MemorySegment.copy(data, 0, wr.inline, 0, n);
         wr.inlineLength = (int) n;
         wr.dataKind = PendingWr.DATA_INLINE;
+        dataRecorded();
     }
 
     @Override
@@ -696,6 +808,7 @@ public abstract class AbstractWrSession implements WrSession {
         }
         wr.inlineLength = (int) total;
         wr.dataKind = PendingWr.DATA_INLINE;
+        dataRecorded();
     }
 
     private static void checkAlive(MemorySegment s, String name) {
@@ -722,6 +835,9 @@ public abstract class AbstractWrSession implements WrSession {
             wr.remoteQpn = remoteQpn;
             wr.remoteQkey = remoteQkey;
             udSet = true;
+            if (atOnce) {
+                emitAddress(wr);
+            }
         }
     }
 
@@ -737,6 +853,9 @@ public abstract class AbstractWrSession implements WrSession {
         }
         wr.remoteSrqn = remoteSrqn;
         xrcSet = true;
+        if (atOnce) {
+            emitAddress(wr);
+        }
     }
 
     // ---- end of the batch

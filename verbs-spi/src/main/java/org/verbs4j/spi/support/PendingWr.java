@@ -9,8 +9,9 @@ import org.verbs4j.WrOpcode;
 /**
  * One work request of a WR session, complete and checked, as {@link AbstractWrSession} hands it to the provider's
  * {@link AbstractWrSession#emit emit}: the builder's opcode and arguments, the {@code wr_id} and {@code wr_flags}
- * it took, and what its setters gave. The session reuses one instance, so a provider reads it inside {@code emit}
- * and keeps nothing of it.
+ * it took, and what its setters gave. A session at once hands it to {@code emitBuilder}, {@code emitData} and
+ * {@code emitAddress} as each call has passed its checks, filled that far. The session reuses one instance, so a
+ * provider reads it inside those calls and keeps nothing of it.
  *
  * <p>Which getters mean something depends on the opcode, as in {@code ibv_wr_post(3)}: {@link #rkey()} and
  * {@link #remoteAddr()} for RDMA, atomics and flush; {@link #immData()} for the {@code _imm} builders (host byte

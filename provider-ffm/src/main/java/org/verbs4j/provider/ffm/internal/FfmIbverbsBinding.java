@@ -537,4 +537,71 @@ public final class FfmIbverbsBinding implements IbverbsBinding {
     public void ackAsyncEvent(long event) {
         Ibverbs.ibv_ack_async_event(at(event));
     }
+
+    // ---- sess (issue 14): the data path as critical calls, where CriticalDataPath allows it ----
+
+    @Override
+    public boolean hasCriticalCalls() {
+        return true;
+    }
+
+    @Override
+    public String libraryOf(long fn) {
+        return Ibverbs.dladdrFile(fn);
+    }
+
+    @Override
+    public int postSendCritical(long fn, long qp, long wr, long badWr) {
+        return InlineOps.call_ppp_critical(at(fn), qp, wr, badWr);
+    }
+
+    @Override
+    public int postRecvCritical(long fn, long queue, long wr, long badWr) {
+        return InlineOps.call_ppp_critical(at(fn), queue, wr, badWr);
+    }
+
+    @Override
+    public int pollCqCritical(long fn, long cq, int entries, long wc) {
+        try {
+            return (int) InlineOps.poll_cq_critical$mh.invokeExact(at(fn), cq, entries, wc);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public int startPollCritical(long fn, long cq, long attr) {
+        try {
+            return (int) InlineOps.start_poll_critical$mh.invokeExact(at(fn), cq, attr);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void endPollCritical(long fn, long cq) {
+        try {
+            InlineOps.void_critical$mh.invokeExact(at(fn), cq);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public void wrStartCritical(long fn, long qpx) {
+        try {
+            InlineOps.void_critical$mh.invokeExact(at(fn), qpx);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
+    public int wrCompleteCritical(long fn, long qpx) {
+        try {
+            return (int) InlineOps.wr_complete_critical$mh.invokeExact(at(fn), qpx);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
 }

@@ -408,6 +408,34 @@ public final class Ibverbs {
         }
     }
 
+    /** {@code dladdr(3)}, where the C library has it (glibc 2.34 and later; the JDK's lookup adds libdl before). */
+    private static final MethodHandle dladdr$mh = LINKER.defaultLookup().find("dladdr")
+            .map(f -> LINKER.downcallHandle(f, FunctionDescriptor.of(JAVA_INT, JAVA_LONG, ADDRESS)))
+            .orElse(null);
+
+    /**
+     * The file of the shared object that holds an address, {@code Dl_info.dli_fname} of {@code dladdr(3)}.
+     *
+     * @param address a code address, not 0
+     * @return the path as the dynamic linker loaded it, or null if dladdr is missing or finds no object
+     */
+    public static String dladdrFile(long address) {
+        if (dladdr$mh == null) {
+            return null;
+        }
+        try (Arena a = Arena.ofConfined()) {
+            // Dl_info: dli_fname, dli_fbase, dli_sname, dli_saddr, four pointers.
+            MemorySegment info = a.allocate(4 * ADDRESS.byteSize(), ADDRESS.byteAlignment());
+            if ((int) dladdr$mh.invokeExact(address, info) == 0) {
+                return null;
+            }
+            MemorySegment name = info.get(ADDRESS, 0);
+            return name.address() == 0 ? null : name.reinterpret(4096).getString(0);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
     /** {@code free(3)}. */
     public static void free(long address) {
         try {

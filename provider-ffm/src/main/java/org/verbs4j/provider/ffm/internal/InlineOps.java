@@ -29,10 +29,13 @@ public final class InlineOps {
 
     /**
      * A critical downcall: no thread-state transition, which is most of a short call's cost. Only for ops that
-     * neither block nor call back into Java, nor make a system call: the {@code ibv_wr_*} builders and setters,
-     * which write the next WQE in user memory, and the {@code ibv_cq_ex} {@code read_*} ops, which read the
-     * current CQE. Never for {@code wr_start} (which may spin on the send queue's lock), {@code wr_complete}
-     * (which rings the doorbell, a system call on rxe) or {@code wr_abort}. No heap segment is passed to them.
+     * neither block nor call back into Java, nor make a system call: on every device the {@code ibv_wr_*} builders
+     * and setters, which write the next WQE in user memory, and the {@code ibv_cq_ex} {@code read_*} ops, which
+     * read the current CQE; and the {@code *_critical$mh} handles of the data path ({@code post_send},
+     * {@code post_recv}, {@code poll_cq}, {@code start_poll}, {@code end_poll}, {@code wr_start},
+     * {@code wr_complete}), which the object model calls only on a device whose data path is user space, with
+     * every caller of the lock they take serialized in Java (see the shared module's {@code CriticalDataPath}).
+     * No heap segment is passed to them.
      */
     private static MethodHandle fnCritical(FunctionDescriptor fd) {
         return LINKER.downcallHandle(fd, Linker.Option.critical(false));
@@ -105,6 +108,17 @@ public final class InlineOps {
     static final MethodHandle wr_set_list$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_LONG, JAVA_LONG));
     static final MethodHandle wr_set_sge$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
     static final MethodHandle wr_complete$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+    // ---- the data path as critical calls, for devices CriticalDataPath allows (every pointer as an address) ----
+    static final MethodHandle post_send_critical$mh = fnCritical(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG,
+            JAVA_LONG));
+    static final MethodHandle poll_cq_critical$mh = fnCritical(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_INT,
+            JAVA_LONG));
+    static final MethodHandle start_poll_critical$mh = fnCritical(FunctionDescriptor.of(JAVA_INT, JAVA_LONG,
+            JAVA_LONG));
+    /** {@code void (*)(void *)} as a critical call: {@code end_poll}, {@code wr_start}. */
+    static final MethodHandle void_critical$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG));
+    static final MethodHandle wr_complete_critical$mh = fnCritical(FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+
     static final MethodHandle wr_atomic_write$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG,
             JAVA_LONG));
     static final MethodHandle wr_flush$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG,
@@ -117,6 +131,15 @@ public final class InlineOps {
     public static int call_ppp(MemorySegment fn, long a, long b, long c) {
         try {
             return (int) post_send$mh.invokeExact(fn, a, b, c);
+        } catch (Throwable t) {
+            throw unexpected(t);
+        }
+    }
+
+    /** {@link #call_ppp} as a critical call: {@code post_send} and {@code post_recv} of a user-space data path. */
+    public static int call_ppp_critical(MemorySegment fn, long a, long b, long c) {
+        try {
+            return (int) post_send_critical$mh.invokeExact(fn, a, b, c);
         } catch (Throwable t) {
             throw unexpected(t);
         }

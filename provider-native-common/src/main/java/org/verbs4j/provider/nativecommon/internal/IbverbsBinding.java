@@ -737,4 +737,113 @@ public interface IbverbsBinding {
      * @param event the {@code struct ibv_async_event} {@link #getAsyncEvent} filled
      */
     void ackAsyncEvent(long event);
+
+    // ---- sess (issue 14): critical data-path calls, decided per device by CriticalDataPath ----
+    // The object model calls these instead of their ordinary twins only where CriticalDataPath allows it for the
+    // context's device: a user-space provider library whose lock the Java side never lets anyone contend. A binding
+    // without critical calls keeps the defaults, which make the ordinary call.
+
+    /**
+     * Whether this binding makes the {@code *Critical} calls below without a thread-state transition (FFM's
+     * {@code Linker.Option.critical}); false means they are the ordinary calls.
+     *
+     * @return whether it does
+     */
+    default boolean hasCriticalCalls() {
+        return false;
+    }
+
+    /**
+     * The file of the shared object that holds a function, as {@code dladdr(3)} names it: for a context op, the
+     * provider library whose code the op runs.
+     *
+     * @param fn the function's address, not 0
+     * @return the object's path as the dynamic linker loaded it, or null if the binding cannot tell
+     */
+    default String libraryOf(long fn) {
+        return null;
+    }
+
+    /**
+     * {@link #postSend} as a critical call, where the device's data path allows it.
+     *
+     * @param fn the op's address
+     * @param qp the {@code struct ibv_qp *}
+     * @param wr the first {@code struct ibv_send_wr}
+     * @param badWr where the op stores the WR it refused
+     * @return the op's result: 0, or an errno (some providers negate it)
+     */
+    default int postSendCritical(long fn, long qp, long wr, long badWr) {
+        return postSend(fn, qp, wr, badWr);
+    }
+
+    /**
+     * {@link #postRecv} as a critical call, where the device's data path allows it.
+     *
+     * @param fn the op's address
+     * @param queue the {@code struct ibv_qp *} or {@code struct ibv_srq *}
+     * @param wr the first {@code struct ibv_recv_wr}
+     * @param badWr where the op stores the WR it refused
+     * @return the op's result: 0, or an errno (some providers negate it)
+     */
+    default int postRecvCritical(long fn, long queue, long wr, long badWr) {
+        return postRecv(fn, queue, wr, badWr);
+    }
+
+    /**
+     * {@link #pollCq} as a critical call, where the device's data path allows it.
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq *}
+     * @param entries how many {@code struct ibv_wc} fit at {@code wc}
+     * @param wc the array
+     * @return the completions written, or a negative value on failure
+     */
+    default int pollCqCritical(long fn, long cq, int entries, long wc) {
+        return pollCq(fn, cq, entries, wc);
+    }
+
+    /**
+     * {@link #startPoll} as a critical call, where the device's data path allows it.
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq_ex *}
+     * @param attr a zeroed {@code struct ibv_poll_cq_attr}
+     * @return 0, {@code ENOENT} when the CQ is empty, or another errno
+     */
+    default int startPollCritical(long fn, long cq, long attr) {
+        return startPoll(fn, cq, attr);
+    }
+
+    /**
+     * {@link #endPoll} as a critical call, where the device's data path allows it.
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq_ex *}
+     */
+    default void endPollCritical(long fn, long cq) {
+        endPoll(fn, cq);
+    }
+
+    /**
+     * {@code wr_start} ({@link #wrCall}) as a critical call, where the device's data path allows it.
+     *
+     * @param fn the function pointer, not 0
+     * @param qpx the {@code struct ibv_qp_ex *}
+     */
+    default void wrStartCritical(long fn, long qpx) {
+        wrCall(fn, qpx);
+    }
+
+    /**
+     * {@link #wrComplete} as a critical call, where the device's data path allows it.
+     *
+     * @param fn the function pointer, not 0
+     * @param qpx the {@code struct ibv_qp_ex *}
+     * @return 0, or the errno (the sign as the provider library gave it)
+     */
+    default int wrCompleteCritical(long fn, long qpx) {
+        return wrComplete(fn, qpx);
+    }
+    // ---- end of sess's block ----
 }

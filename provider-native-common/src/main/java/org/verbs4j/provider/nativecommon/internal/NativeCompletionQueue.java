@@ -54,6 +54,8 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
     private final boolean extended;
     private final long pollCq;
     private final long reqNotifyCq;
+    /** Whether poll_cq, start_poll and end_poll are critical downcalls ({@link CriticalDataPath}). */
+    private final boolean critical;
     // The ibv_cq_ex function pointers, read once (a driver sets them at creation); 0 for a plain CQ.
     private final long startPoll;
     private final long endPoll;
@@ -80,6 +82,7 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
         context.track(NativeKind.CQ, cq, this);
         this.pollCq = context.contextOp(ibv_context.ops$poll_cq$off);
         this.reqNotifyCq = context.contextOp(ibv_context.ops$req_notify_cq$off);
+        this.critical = context.criticalDataPath();
         this.startPoll = op(ibv_cq_ex.start_poll$off);
         this.endPoll = op(ibv_cq_ex.end_poll$off);
         this.readOpcode = op(ibv_cq_ex.read_opcode$off);
@@ -231,6 +234,11 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
         return extended;
     }
 
+    /**
+     * Every poll holds the CQ's monitor: the provider library holds the CQ's spinlock from {@code start_poll} to
+     * {@code end_poll} while Java code runs in between, so a second poller must wait here, never spin in a
+     * critical {@code start_poll} or {@code poll_cq} (see {@link CriticalDataPath}).
+     */
     @Override
     protected synchronized int pollInto(WorkCompletionBatch batch) {
         checkOpen();
@@ -243,7 +251,8 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
         int total = 0;
         while (total < want) {
             int n = Math.min(want - total, WC_ENTRIES);
-            int got = binding.pollCq(pollCq, handle, n, wcs);
+            int got = critical ? binding.pollCqCritical(pollCq, handle, n, wcs)
+                    : binding.pollCq(pollCq, handle, n, wcs);
             if (got < 0) {
                 if (total > 0) {
                     // Throwing would lose the completions already consumed; a lasting error shows at the next poll.
@@ -297,7 +306,8 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
         long cq = handle;
         int n = 0;
         while (n < want) {
-            int rc = binding.startPoll(startPoll, cq, scratch);
+            int rc = critical ? binding.startPollCritical(startPoll, cq, scratch)
+                    : binding.startPoll(startPoll, cq, scratch);
             if (rc == Errno.ENOENT) {
                 // Empty: ibv_create_cq_ex(3) says end_poll is not called after a failed start_poll.
                 break;
@@ -311,7 +321,11 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
             try {
                 addCurrent(batch, cq);
             } finally {
-                binding.endPoll(endPoll, cq);
+                if (critical) {
+                    binding.endPollCritical(endPoll, cq);
+                } else {
+                    binding.endPoll(endPoll, cq);
+                }
             }
             n++;
         }

@@ -41,6 +41,7 @@ import org.verbs4j.spi.support.CallHold;
  */
 public final class NativeContext extends AbstractVerbsObject implements NativeContextSupport {
     private static final Cleaner CLEANER = Cleaner.create();
+    private static final System.Logger LOG = System.getLogger(NativeContext.class.getName());
 
     private final Device device;
     private final String providerName;
@@ -56,6 +57,8 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     private long asyncScratch;
     /** {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, 0 without the extended query. */
     private final long deviceCapFlagsEx;
+    /** Whether the data-path ops are critical calls ({@link CriticalDataPath}). */
+    private final boolean criticalDataPath;
     private volatile DeviceAttributes deviceAttributes;
     private volatile Capabilities capabilities;
 
@@ -85,6 +88,13 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
         try {
             queryDevice();
             this.deviceCapFlagsEx = NativeQueries.deviceCapFlagsEx(this);
+            long postSend = contextOp(ibv_context.ops$post_send$off);
+            this.criticalDataPath = CriticalDataPath.decide(binding, postSend);
+            if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+                LOG.log(System.Logger.Level.DEBUG, "{0}: data-path ops are {1} calls (provider library {2})",
+                        providerName, criticalDataPath ? "critical" : "ordinary",
+                        postSend == 0 ? null : binding.libraryOf(postSend));
+            }
         } catch (RuntimeException e) {
             cleanable.clean();
             throw e;
@@ -137,6 +147,11 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     @Override
     public CompletionQueue completionQueueAt(long cq) {
         return byAddress.get(cq) instanceof CompletionQueue q ? q : null;
+    }
+
+    @Override
+    public boolean criticalDataPath() {
+        return criticalDataPath;
     }
 
     @Override

@@ -120,4 +120,17 @@ public interface NativeContextSupport extends Context {
      * @return its address
      */
     long cqHandle(AbstractVerbsObject cq);
+
+    // ---- sess (issue 14)
+
+    /**
+     * Whether the data-path ops of this context's device ({@code post_send}, {@code post_recv},
+     * {@code poll_cq}, {@code wr_start}, {@code wr_complete}, {@code start_poll}, {@code end_poll}) are called as
+     * critical downcalls; decided once per context by {@link CriticalDataPath}.
+     *
+     * @return whether they are; false by default
+     */
+    default boolean criticalDataPath() {
+        return false;
+    }
 }

@@ -2,6 +2,7 @@ package org.verbs4j.provider.nativecommon.internal;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryWindow;
@@ -62,7 +63,13 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
     private final long bindMwOp;
     private final NativeWrSession session;
     private final AbstractWrSession.Control sessionControl;
-    private final Object sendLock = new Object();
+    /**
+     * The send lock: {@code postSend}, the type 1 {@code bindMw} and the destroy verb take it, and the WR session
+     * holds it while open. So no two calls into the send queue overlap, and the provider library's own send-queue
+     * lock, which it holds from {@code wr_start} to {@code wr_complete} while Java code runs, is never contended:
+     * the condition for a critical {@code post_send} or {@code wr_start} ({@link CriticalDataPath}).
+     */
+    private final ReentrantLock sendLock = new ReentrantLock();
     private final Object recvLock = new Object();
 
     <C extends AbstractVerbsObject & NativeContextSupport, P extends AbstractVerbsObject & ProtectionDomain>
@@ -81,12 +88,13 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
             this.sendPoster = new NativeSendPoster(context, scratch, regions, type, init.cap());
             this.recvPoster = srq != null ? null : new NativeRecvPoster(binding, scratch, "ibv_post_recv",
                     context.contextOp(ibv_context.ops$post_recv$off), init.cap().maxRecvWr(),
-                    init.cap().maxRecvSge());
+                    init.cap().maxRecvSge(), context.criticalDataPath());
             this.mwBind = scratch.allocate(ibv_mw_bind.SIZEOF);
             this.bindMwOp = context.contextOp(ibv_context.ops$bind_mw$off);
             long sessionBytes = NativeWrSession.scratchBytes(init);
             this.session = qpx == 0 ? null : new NativeWrSession(this, binding, qpx, init, context.ipCsum(),
-                    context.rdmaCoreVersion() >= 45, scratch.allocate(sessionBytes), sessionBytes);
+                    context.rdmaCoreVersion() >= 45, scratch.allocate(sessionBytes), sessionBytes, sendLock,
+                    context.criticalDataPath());
             this.sessionControl = session == null ? null : session.qpSide();
         } catch (RuntimeException e) {
             // The factory destroys the QP, so the context must not.
@@ -259,9 +267,12 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         checkOpen();
         Objects.requireNonNull(wr, "wr");
         checkNotInSession();
-        synchronized (sendLock) {
+        sendLock.lock();
+        try {
             checkOpen();
             sendPoster.post(handle, sendQueueReady(), wr);
+        } finally {
+            sendLock.unlock();
         }
     }
 
@@ -274,10 +285,13 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
             Objects.requireNonNull(wrs.get(i), "wrs element");
         }
         checkNotInSession();
-        synchronized (sendLock) {
+        sendLock.lock();
+        try {
             checkOpen();
             // The QP's state is read once per post: a modify racing with it takes effect before or after.
             sendPoster.post(handle, sendQueueReady(), wrs);
+        } finally {
+            sendLock.unlock();
         }
     }
 
@@ -316,7 +330,8 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
             throw new VerbsException("ibv_bind_mw", Errno.EINVAL, outside);
         }
         int rc;
-        synchronized (sendLock) {
+        sendLock.lock();
+        try {
             checkOpen();
             // The window and the region are held until the library has read them: a close waits for the call.
             try (CallHold hold = CallHold.on(w).and(mr, "the bind info's region")) {
@@ -329,6 +344,8 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
                 b.putInt(mwBind + ibv_mw_bind.bind_info$mw_access_flags$off, bindInfo.mwAccessFlags());
                 rc = b.bindMw(bindMwOp, handle, w.handle(), mwBind);
             }
+        } finally {
+            sendLock.unlock();
         }
         if (rc != 0) {
             throw new VerbsException("ibv_bind_mw", rc < 0 ? -rc : rc, null);
@@ -363,8 +380,10 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
 
     @Override
     protected int destroy() {
-        // Both posting locks: no post runs inside the destroy verb, and none starts after it.
-        synchronized (sendLock) {
+        // Both posting locks: no post runs inside the destroy verb, and none starts after it. The session's close
+        // already holds the send lock (lockForDestroy); it is reentrant.
+        sendLock.lock();
+        try {
             synchronized (recvLock) {
                 int errno = binding.destroyQp(handle);
                 if (errno == 0) {
@@ -373,6 +392,8 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
                 }
                 return errno;
             }
+        } finally {
+            sendLock.unlock();
         }
     }
 

@@ -27,6 +27,8 @@ final class NativeRecvPoster {
     private final IbverbsBinding binding;
     private final String verb;
     private final long fn;
+    /** Whether {@code fn} is called as a critical downcall ({@link CriticalDataPath}). */
+    private final boolean critical;
     private final int capacity;
     private final int maxSge;
     private final long wrs;
@@ -42,11 +44,15 @@ final class NativeRecvPoster {
      * @param fn the op, {@code ops.post_recv} or {@code ops.post_srq_recv}
      * @param capacity the queue's granted depth; the array holds up to 256 WRs of it
      * @param maxSge the queue's granted SGEs per WR
+     * @param critical whether the op is called as a critical downcall: the owner's context allows it
+     *     ({@link NativeContextSupport#criticalDataPath()})
      */
-    NativeRecvPoster(IbverbsBinding binding, NativeScratch scratch, String verb, long fn, int capacity, int maxSge) {
+    NativeRecvPoster(IbverbsBinding binding, NativeScratch scratch, String verb, long fn, int capacity, int maxSge,
+                     boolean critical) {
         this.binding = binding;
         this.verb = verb;
         this.fn = fn;
+        this.critical = critical;
         this.capacity = Math.max(1, Math.min(capacity, 256));
         this.maxSge = Math.max(1, maxSge);
         this.wrs = scratch.allocate(WR_SIZE * this.capacity);
@@ -122,7 +128,7 @@ final class NativeRecvPoster {
 
     private void call(long queue, int base) {
         binding.putLong(badWr, 0L);
-        int rc = binding.postRecv(fn, queue, wrs, badWr);
+        int rc = critical ? binding.postRecvCritical(fn, queue, wrs, badWr) : binding.postRecv(fn, queue, wrs, badWr);
         if (rc != 0) {
             long bad = binding.getLong(badWr);
             int index = bad >= wrs && bad < wrs + capacity * WR_SIZE ? (int) ((bad - wrs) / WR_SIZE) : 0;

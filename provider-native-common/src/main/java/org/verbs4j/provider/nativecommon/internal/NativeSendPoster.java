@@ -43,6 +43,8 @@ final class NativeSendPoster {
     private final NativeContextSupport context;
     private final RegionTable regions;
     private final long fn;
+    /** Whether {@code post_send} is a critical downcall ({@link CriticalDataPath}). */
+    private final boolean critical;
     private final QpType type;
     /** RC or UC: the {@code wr} union holds the RDMA fields, and there is no UD address or XRC SRQ number. */
     private final boolean connected;
@@ -79,6 +81,7 @@ final class NativeSendPoster {
         this.context = context;
         this.regions = regions;
         this.fn = context.contextOp(ContextStructs.ibv_context.ops$post_send$off);
+        this.critical = context.criticalDataPath();
         this.type = type;
         this.connected = type == QpType.RC || type == QpType.UC;
         this.capacity = Math.max(1, Math.min(256, cap.maxSendWr()));
@@ -273,7 +276,7 @@ final class NativeSendPoster {
         b.putLong(badWr, 0L);
         int rc;
         try {
-            rc = b.postSend(fn, qp, wrs, badWr);
+            rc = critical ? b.postSendCritical(fn, qp, wrs, badWr) : b.postSend(fn, qp, wrs, badWr);
         } finally {
             if (n < capacity) {
                 b.putLong(last, wrs + n * WR_SIZE);

@@ -39,7 +39,7 @@ public final class NativeSharedReceiveQueue extends NativeObject implements Shar
         this.scratch = new NativeScratch(binding, this);
         try {
             this.poster = new NativeRecvPoster(binding, scratch, "ibv_post_srq_recv",
-                    context.contextOp(ibv_context.ops$post_srq_recv$off), maxWr, maxSge);
+                    context.contextOp(ibv_context.ops$post_srq_recv$off), maxWr, maxSge, context.criticalDataPath());
             this.srqNum = readSrqNum(context.verbsContextOp(verbs_context.get_srq_num$off));
             dependOn(pd);
             register();

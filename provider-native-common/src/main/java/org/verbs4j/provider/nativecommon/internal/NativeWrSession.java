@@ -2,6 +2,7 @@ package org.verbs4j.provider.nativecommon.internal;
 
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwBindInfo;
@@ -28,6 +29,14 @@ import org.verbs4j.spi.support.PendingWr;
  * (known-deviations.md D-009). Builders and setters allocate nothing: SGE lists, bind info and the atomic-write
  * operand go to native scratch memory the QP gives the session once, at creation.
  *
+ * <p>Two flows, both of the shared state machine. On a device whose data path is user space
+ * ({@link CriticalDataPath}: mlx5, efa and the benchmarks' null library) each builder and setter calls
+ * the provider library at once, after its own checks, and a WR that misses a setter fails the batch at the next
+ * builder or at {@code complete()}, which then calls {@code wr_abort}: those libraries take inline data by their
+ * setter alone. Elsewhere (rxe, siw, unknown devices) each WR is issued whole at the next builder or at
+ * {@code complete()} ({@link #emit}), because librxe marks a WQE inline only by {@code IBV_SEND_INLINE} in the
+ * {@code wr_flags} its builder read, which the session can add only once it has seen the DATA setter.
+ *
  * <p>Hot path: {@link #emit} is small enough to be inlined into the session's builders, and RDMA WRITE and SEND
  * with one SGE take a straight path; the other builders, the UD and XRC setters and the other DATA setters are
  * methods of their own. Only one {@link IbverbsBinding} is loaded per JVM, so its calls stay monomorphic.
@@ -44,6 +53,8 @@ public final class NativeWrSession extends AbstractWrSession {
     private final boolean addressed;
     /** The {@code send_ops_flags} bits of requested opcodes whose builder pointer the library left NULL. */
     private final long missingOps;
+    /** Whether {@code wr_start} and {@code wr_complete} are critical downcalls ({@link CriticalDataPath}). */
+    private final boolean critical;
 
     private final long atomicCmpSwp;
     private final long atomicFetchAdd;
@@ -88,7 +99,36 @@ public final class NativeWrSession extends AbstractWrSession {
      */
     public NativeWrSession(QueuePair qp, IbverbsBinding binding, long qpx, QpInitAttributes init, boolean ipCsum,
             boolean wrFlush, long scratch, long scratchBytes) {
-        super(qp, init.type(), init.sendOps(), init.cap().maxInlineData(), init.cap().maxSendSge(), ipCsum);
+        this(qp, binding, qpx, init, ipCsum, wrFlush, scratch, scratchBytes, new ReentrantLock(), false);
+    }
+
+    /**
+     * Reads the QP's {@code ibv_qp_ex} function pointers, over the QP's send lock; the QP makes its session once,
+     * at creation.
+     *
+     * @param qp the session's QP; its {@link QueuePair#state()} tells whether the send queue can post
+     * @param binding the binding of the QP's provider
+     * @param qpx the QP's {@code struct ibv_qp_ex *}, not 0, alive as long as the QP
+     * @param init the attributes the QP was granted: type, {@code send_ops_flags}, capabilities, TSO header limit
+     * @param ipCsum whether the device offers {@code IBV_SEND_IP_CSUM}
+     * @param wrFlush whether {@code struct ibv_qp_ex} has {@code wr_flush} (rdma-core 45 and later)
+     * @param scratch the address of native memory of at least {@link #scratchBytes} bytes, 8-byte aligned, that
+     *     the QP owns and frees only after the QP is destroyed; no native code keeps a pointer into it once a
+     *     builder or setter has returned
+     * @param scratchBytes its size in bytes
+     * @param sendLock the lock under which the QP makes every other call into its send queue ({@code post_send},
+     *     {@code bind_mw}); the session holds it while open, so the provider library's send-queue lock, which
+     *     {@code wr_start} takes and {@code wr_complete} releases, is never contended
+     * @param critical whether {@code wr_start} and {@code wr_complete} are critical downcalls: the QP's context
+     *     allows it ({@link NativeContextSupport#criticalDataPath()}). Such a device's provider library also takes
+     *     each builder and setter at once (see the class comment)
+     * @throws IllegalArgumentException if {@code scratch} is 0, unaligned or smaller than {@link #scratchBytes}
+     */
+    public NativeWrSession(QueuePair qp, IbverbsBinding binding, long qpx, QpInitAttributes init, boolean ipCsum,
+            boolean wrFlush, long scratch, long scratchBytes, ReentrantLock sendLock, boolean critical) {
+        super(qp, init.type(), init.sendOps(), init.cap().maxInlineData(), init.cap().maxSendSge(), ipCsum,
+                sendLock, critical);
+        this.critical = critical;
         this.binding = binding;
         this.qp = qp;
         this.nativeQp = qp instanceof NativeQueuePair n ? n : null;
@@ -221,30 +261,24 @@ public final class NativeWrSession extends AbstractWrSession {
 
     @Override
     protected void startBatch() {
-        binding.wrCall(wrStart, qpx);
+        if (critical) {
+            binding.wrStartCritical(wrStart, qpx);
+        } else {
+            binding.wrCall(wrStart, qpx);
+        }
     }
 
     /**
-     * Issues one WR. Small enough to be inlined into the session's builders: RDMA WRITE and SEND with one SGE take
-     * the straight path; the other builders, the UD and XRC setters and the other DATA setters are methods of
-     * their own.
+     * Issues one whole WR (the flow of a device whose builders wait for their WR's end). Small enough to be inlined
+     * into the session's builders: RDMA WRITE and SEND with one SGE take the straight path; the other builders, the
+     * UD and XRC setters and the other DATA setters are methods of their own.
      */
     @Override
     protected void emit(PendingWr wr) {
+        if (!builder(wr)) {
+            return;
+        }
         WrOpcode op = wr.opcode();
-        if ((missingOps & op.sendOpsFlag()) != 0) {
-            fail(Errno.EINVAL, "the provider library has no ibv_wr_* builder for " + op);
-            return;
-        }
-        binding.putLong(qpx + ibv_qp_ex.wr_id$off, wr.wrId());
-        binding.putInt(qpx + ibv_qp_ex.wr_flags$off, wr.wrFlags());
-        if (op == WrOpcode.RDMA_WRITE) {
-            binding.wrRdma(rdmaWrite, qpx, wr.rkey(), wr.remoteAddr());
-        } else if (op == WrOpcode.SEND) {
-            binding.wrBuild(send, qpx);
-        } else if (!build(op, wr)) {
-            return;
-        }
         if (addressed) {
             address(wr);
         }
@@ -253,6 +287,48 @@ public final class NativeWrSession extends AbstractWrSession {
         } else if (op != WrOpcode.FLUSH) {
             data(wr);
         }
+    }
+
+    @Override
+    protected void emitBuilder(PendingWr wr) {
+        builder(wr);
+    }
+
+    @Override
+    protected void emitSge(int lkey, long addr, int length) {
+        binding.wrSetSge(setSge, qpx, lkey, addr, length);
+    }
+
+    @Override
+    protected void emitData(PendingWr wr) {
+        data(wr);
+    }
+
+    @Override
+    protected void emitAddress(PendingWr wr) {
+        address(wr);
+    }
+
+    /**
+     * Writes {@code wr_id} and {@code wr_flags} and calls the WR's builder: RDMA WRITE and SEND on the straight
+     * path; false if the WR failed instead.
+     */
+    private boolean builder(PendingWr wr) {
+        WrOpcode op = wr.opcode();
+        if ((missingOps & op.sendOpsFlag()) != 0) {
+            fail(Errno.EINVAL, "the provider library has no ibv_wr_* builder for " + op);
+            return false;
+        }
+        binding.putLong(qpx + ibv_qp_ex.wr_id$off, wr.wrId());
+        binding.putInt(qpx + ibv_qp_ex.wr_flags$off, wr.wrFlags());
+        if (op == WrOpcode.RDMA_WRITE) {
+            binding.wrRdma(rdmaWrite, qpx, wr.rkey(), wr.remoteAddr());
+            return true;
+        } else if (op == WrOpcode.SEND) {
+            binding.wrBuild(send, qpx);
+            return true;
+        }
+        return build(op, wr);
     }
 
     /** Calls the builder of an opcode other than RDMA WRITE and SEND; false if the WR failed instead. */
@@ -279,14 +355,7 @@ public final class NativeWrSession extends AbstractWrSession {
                 binding.wrAtomicWrite(atomicWrite, qpx, wr.rkey(), wr.remoteAddr(), atomicOperand);
             }
             case LOCAL_INV -> binding.wrU32(localInv, qpx, wr.invalidateRkey());
-            case BIND_MW -> {
-                MwBindInfo info = wr.bindInfo();
-                binding.putLong(bindInfo + ibv_mw_bind_info.mr$off, ((NativeMemoryRegion) info.mr()).handle());
-                binding.putLong(bindInfo + ibv_mw_bind_info.addr$off, info.addr());
-                binding.putLong(bindInfo + ibv_mw_bind_info.length$off, info.length());
-                binding.putInt(bindInfo + ibv_mw_bind_info.mw_access_flags$off, info.mwAccessFlags());
-                binding.wrBindMw(bindMw, qpx, ((NativeMemoryWindow) wr.mw()).handle(), wr.bindRkey(), bindInfo);
-            }
+            case BIND_MW -> bindMw(wr);
             case TSO -> binding.wrSendTso(sendTso, qpx, wr.tsoHeader().address(), wr.tsoHeaderLength(), wr.mss());
             case FLUSH -> binding.wrFlush(flush, qpx, wr.rkey(), wr.remoteAddr(), wr.flushLength(), wr.flushType(),
                     wr.flushLevel());
@@ -294,11 +363,49 @@ public final class NativeWrSession extends AbstractWrSession {
         return true;
     }
 
-    /** {@code wr_set_ud_addr} on a UD QP, {@code wr_set_xrc_srqn} on an XRC_SEND QP. */
+    /**
+     * {@code wr_bind_mw}, holding the window and the region until the library has read them (a close on another
+     * thread waits; one that came first fails the batch with EINVAL, as a closed window at the builder does).
+     */
+    private void bindMw(PendingWr wr) {
+        MwBindInfo info = wr.bindInfo();
+        NativeMemoryWindow mw = (NativeMemoryWindow) wr.mw();
+        NativeMemoryRegion mr = (NativeMemoryRegion) info.mr();
+        if (!mw.enterCall()) {
+            fail(Errno.EINVAL, "the memory window was closed before the bind reached the library");
+            return;
+        }
+        try {
+            if (!mr.enterCall()) {
+                fail(Errno.EINVAL, "the bind's memory region was closed before the bind reached the library");
+                return;
+            }
+            try {
+                binding.putLong(bindInfo + ibv_mw_bind_info.mr$off, mr.handle());
+                binding.putLong(bindInfo + ibv_mw_bind_info.addr$off, info.addr());
+                binding.putLong(bindInfo + ibv_mw_bind_info.length$off, info.length());
+                binding.putInt(bindInfo + ibv_mw_bind_info.mw_access_flags$off, info.mwAccessFlags());
+                binding.wrBindMw(bindMw, qpx, mw.handle(), wr.bindRkey(), bindInfo);
+            } finally {
+                mr.exitCall();
+            }
+        } finally {
+            mw.exitCall();
+        }
+    }
+
+    /** {@code wr_set_ud_addr} on a UD QP, holding the address handle for the call; {@code wr_set_xrc_srqn} on XRC. */
     private void address(PendingWr wr) {
-        if (wr.ah() != null) {
-            binding.wrSetUdAddr(setUdAddr, qpx, ((NativeAddressHandle) wr.ah()).handle(), wr.remoteQpn(),
-                    wr.remoteQkey());
+        if (wr.ah() instanceof NativeAddressHandle ah) {
+            if (!ah.enterCall()) {
+                fail(Errno.EINVAL, "the address handle was closed before setUdAddr reached the library");
+            } else {
+                try {
+                    binding.wrSetUdAddr(setUdAddr, qpx, ah.handle(), wr.remoteQpn(), wr.remoteQkey());
+                } finally {
+                    ah.exitCall();
+                }
+            }
         }
         if (xrc) {
             binding.wrU32(setXrcSrqn, qpx, wr.remoteSrqn());
@@ -329,7 +436,7 @@ public final class NativeWrSession extends AbstractWrSession {
 
     @Override
     protected int completeBatch() {
-        int rc = binding.wrComplete(wrComplete, qpx);
+        int rc = critical ? binding.wrCompleteCritical(wrComplete, qpx) : binding.wrComplete(wrComplete, qpx);
         return rc < 0 ? -rc : rc;
     }
 

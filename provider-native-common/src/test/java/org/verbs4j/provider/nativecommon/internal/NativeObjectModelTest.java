@@ -923,6 +923,8 @@ class NativeObjectModelTest {
         final Map<Long, CompletionQueue> cqs = new HashMap<>();
         long deallocTd = DEALLOC_TD;
         long createCqEx = CREATE_CQ_EX;
+        /** {@code verbs_context.create_qp_ex}, 0 for none (the default: a QP with sendOps is refused). */
+        long createQpEx;
 
         FakeContext(Binding binding) {
             super("Context", null);
@@ -944,6 +946,9 @@ class NativeObjectModelTest {
         public long verbsContextOp(long offset) {
             if (offset == ContextStructs.verbs_context.create_cq_ex$off) {
                 return createCqEx;
+            }
+            if (offset == ContextStructs.verbs_context.create_qp_ex$off) {
+                return createQpEx;
             }
             return offset == ContextStructs.verbs_context.dealloc_td$off ? deallocTd : 0;
         }

@@ -27,6 +27,7 @@ import org.verbs4j.Sge;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.WrSession;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
 import org.verbs4j.provider.nativecommon.internal.NativeObjectModelTest.Binding;
@@ -82,6 +83,43 @@ class NativeQueuePairTest {
             list[i] = new Sge(0x100000 + 64L * i, 64, 0x55);
         }
         return new SendWr().wrId(wrId).opcode(WrOpcode.RDMA_WRITE).sgList(list).rdma(0x2000, 0x66);
+    }
+
+    @Test
+    @DisplayName("postSend of another thread waits in Java while a WR session of the QP is open, so it never meets "
+            + "the library's send-queue lock, which wr_start holds until wr_complete")
+    void postSendWaitsForAnOpenSession() throws InterruptedException {
+        context.createQpEx = 0x3000;
+        long[] ops = {QpStructs.ibv_qp_ex.wr_start$off, QpStructs.ibv_qp_ex.wr_complete$off,
+            QpStructs.ibv_qp_ex.wr_abort$off, QpStructs.ibv_qp_ex.wr_rdma_write$off, QpStructs.ibv_qp_ex.wr_set_sge$off};
+        for (long off : ops) {
+            binding.longs.put(QP + off, 0x5000 + off);
+        }
+        binding.nextObject = QP;
+        binding.queryQpResult = Errno.EINVAL;
+        NativeQueuePair q = (NativeQueuePair) NativeQueuePairs.createQp(context, pd, PD, pd.regions,
+                QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(4).maxSendSge(1).maxRecvWr(4).maxRecvSge(1)
+                        .sendOps(WrOpcode.RDMA_WRITE).build());
+        state(QpState.RTS);
+        binding.calls.clear();
+        WrSession s = q.startWr();
+        Thread poster = new Thread(() -> q.postSend(write(9, 1)));
+        poster.start();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (poster.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertEquals(Thread.State.WAITING, poster.getState(), "postSend did not wait for the open session");
+        assertTrue(binding.calls.stream().noneMatch(c -> c.startsWith("postSend")), binding.calls.toString());
+        s.rdmaWrite(1, 0x1000L);
+        s.setSge(1, 0x2000L, 8);
+        s.complete();
+        poster.join(10_000);
+        assertFalse(poster.isAlive(), "postSend still waits after complete()");
+        List<String> order = binding.calls.stream().filter(c -> c.startsWith("wrComplete") || c.startsWith("postSend"))
+                .toList();
+        assertEquals(2, order.size(), binding.calls.toString());
+        assertTrue(order.get(0).startsWith("wrComplete") && order.get(1).startsWith("postSend"), order.toString());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,7 +14,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.CompletionQueue;
@@ -56,7 +59,7 @@ class NativeWrSessionTest {
                     case "getLong" -> {
                         return memory.getOrDefault((Long) args[0], 0L);
                     }
-                    case "wrComplete" -> {
+                    case "wrComplete", "wrCompleteCritical" -> {
                         calls.add(m.getName() + " " + Arrays.toString(args));
                         return completeRc;
                     }
@@ -83,6 +86,11 @@ class NativeWrSessionTest {
     }
 
     private NativeWrSession session(WrOpcode... ops) {
+        return session(null, false, ops);
+    }
+
+    /** A session over {@code sendLock} (null: the session's own lock), open in this thread. */
+    private NativeWrSession session(ReentrantLock sendLock, boolean critical, WrOpcode... ops) {
         memory.put(QPX + ibv_qp_ex.wr_start$off, START);
         memory.put(QPX + ibv_qp_ex.wr_complete$off, COMPLETE);
         memory.put(QPX + ibv_qp_ex.wr_abort$off, ABORT);
@@ -94,14 +102,43 @@ class NativeWrSessionTest {
         CompletionQueue cq = stub(CompletionQueue.class, null);
         QpInitAttributes init = QpInitAttributes.builder(QpType.RC).cq(cq).maxInlineData(64).sendOps(ops).build();
         long bytes = NativeWrSession.scratchBytes(init);
-        NativeWrSession s = new NativeWrSession(stub(QueuePair.class, QpState.RTS), binding, QPX, init, false, false,
-                scratch.allocate(bytes, 8).address(), bytes);
+        long at = scratch.allocate(bytes, 8).address();
+        QueuePair qp = stub(QueuePair.class, QpState.RTS);
+        NativeWrSession s = sendLock == null ? new NativeWrSession(qp, binding, QPX, init, false, false, at, bytes)
+                : new NativeWrSession(qp, binding, QPX, init, false, false, at, bytes, sendLock, critical);
         s.qpSide().open();
         return s;
     }
 
     private static String call(String name, Object... args) {
         return name + " " + Arrays.toString(args);
+    }
+
+    @Test
+    @DisplayName("Over the QP's send lock on a critical data path: the open session holds the lock, so no other "
+            + "thread's post_send meets the library's send-queue lock, and wr_start/wr_complete are critical calls")
+    void sharedSendLockAndCriticalCalls() throws InterruptedException {
+        ReentrantLock sendLock = new ReentrantLock();
+        NativeWrSession s = session(sendLock, true, WrOpcode.RDMA_WRITE);
+        assertTrue(sendLock.isHeldByCurrentThread(), "the open session holds the QP's send lock");
+        AtomicBoolean other = new AtomicBoolean(true);
+        Thread t = new Thread(() -> other.set(sendLock.tryLock()));
+        t.start();
+        t.join();
+        assertFalse(other.get(), "another thread took the send lock while the session was open");
+        s.rdmaWrite(0x55, 0x9000L);
+        s.setSge(3, 0x2000L, 64);
+        s.complete();
+        assertFalse(sendLock.isLocked(), "complete() releases the send lock");
+        assertEquals(call("wrStartCritical", START, QPX), calls.get(0), calls.toString());
+        assertEquals(call("wrCompleteCritical", COMPLETE, QPX), calls.get(calls.size() - 1), calls.toString());
+
+        calls.clear();
+        s.qpSide().open();
+        s.abort();
+        assertEquals(List.of(call("wrStartCritical", START, QPX), call("wrCall", ABORT, QPX)), calls,
+                "wr_abort stays an ordinary call");
+        assertFalse(sendLock.isLocked(), "abort() releases the send lock");
     }
 
     @Test
@@ -132,6 +169,57 @@ class NativeWrSessionTest {
         assertTrue(calls.get(8).startsWith("wrSetInlineData [" + SET_INLINE + ", " + QPX + ", "), calls.toString());
         assertTrue(calls.get(8).endsWith(", 16]"), calls.toString());
         assertEquals(List.of(call("wrComplete", COMPLETE, QPX)), calls.subList(9, calls.size()), calls.toString());
+    }
+
+    @Test
+    @DisplayName("On a user-space data path each builder and setter reaches the library at once, and inline data "
+            + "keeps the caller's wr_flags")
+    void atOnceFlow() {
+        NativeWrSession s = session(new ReentrantLock(), true, WrOpcode.RDMA_WRITE, WrOpcode.SEND);
+        s.wrId(7);
+        s.wrFlags(SendFlags.SIGNALED);
+        s.rdmaWrite(0x55, 0x9000L);
+        assertEquals(List.of(
+                call("wrStartCritical", START, QPX),
+                call("putLong", QPX + ibv_qp_ex.wr_id$off, 7L),
+                call("putInt", QPX + ibv_qp_ex.wr_flags$off, SendFlags.SIGNALED),
+                call("wrRdma", RDMA_WRITE, QPX, 0x55, 0x9000L)), calls, "the builder is called at once");
+        s.setSge(3, 0x2000L, 64);
+        assertEquals(call("wrSetSge", SET_SGE, QPX, 3, 0x2000L, 64), calls.get(calls.size() - 1),
+                "the setter is called at once");
+        s.wrId(8);
+        s.wrFlags(0);
+        s.send();
+        assertEquals(List.of(
+                call("putLong", QPX + ibv_qp_ex.wr_id$off, 8L),
+                call("putInt", QPX + ibv_qp_ex.wr_flags$off, 0),
+                call("wrBuild", SEND, QPX)), calls.subList(5, 8), calls.toString());
+        try (Arena a = Arena.ofConfined()) {
+            s.setInlineData(a.allocate(16));
+        }
+        assertTrue(calls.get(8).startsWith("wrSetInlineData [" + SET_INLINE + ", " + QPX + ", "), calls.toString());
+        s.complete();
+        assertEquals(List.of(call("wrCompleteCritical", COMPLETE, QPX)), calls.subList(9, calls.size()),
+                calls.toString());
+    }
+
+    @Test
+    @DisplayName("On a user-space data path a WR without its DATA setter fails the batch at the next builder: no "
+            + "later builder is called, and the native batch is aborted")
+    void atOnceMissingSetterAborts() {
+        NativeWrSession s = session(new ReentrantLock(), true, WrOpcode.RDMA_WRITE);
+        s.rdmaWrite(1, 0x1000L);
+        s.setSge(1, 0x2000L, 8);
+        s.rdmaWrite(2, 0x1000L);
+        s.rdmaWrite(3, 0x1000L);
+        s.setSge(1, 0x2000L, 8);
+        VerbsException e = assertThrows(VerbsException.class, s::complete);
+        assertEquals(Errno.EINVAL, e.errno());
+        assertTrue(e.getMessage().contains("WR 1"), e.getMessage());
+        assertEquals(2, calls.stream().filter(c -> c.startsWith("wrRdma")).count(), calls.toString());
+        assertEquals(1, calls.stream().filter(c -> c.startsWith("wrSetSge")).count(), calls.toString());
+        assertEquals(call("wrCall", ABORT, QPX), calls.get(calls.size() - 1), calls.toString());
+        assertTrue(calls.stream().noneMatch(c -> c.startsWith("wrComplete")), calls.toString());
     }
 
     @Test
