@@ -8,6 +8,7 @@ import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.MwType;
 import org.verbs4j.PostRecvException;
+import org.verbs4j.PreparedSends;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttrMask;
 import org.verbs4j.QpAttributes;
@@ -278,6 +279,32 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
             // The QP's state is read once per post: a modify racing with it takes effect before or after.
             sendPoster.post(handle, sendQueueReady(), wrs);
         }
+    }
+
+    @Override
+    public PreparedSends prepareSends(int capacity) {
+        checkOpen();
+        return new NativePreparedSends(this, sendPoster, type, capacity, init.cap().maxSendSge());
+    }
+
+    /**
+     * Posts the first {@code n} slots of a prepared array, under the send lock, as {@code postSend} does.
+     *
+     * @param sends the array, of this QP
+     * @param n the slots to post
+     */
+    void postPrepared(NativePreparedSends sends, int n) {
+        checkOpen();
+        checkNotInSession();
+        synchronized (sendLock) {
+            checkOpen();
+            sends.postLocked(handle, sendQueueReady(), n);
+        }
+    }
+
+    /** {@return the lock of {@code postSend}, which a prepared array's release takes too} */
+    Object sendLock() {
+        return sendLock;
     }
 
     @Override

@@ -100,7 +100,7 @@ final class NativeSendPoster {
         if (err != 0) {
             throw new PostSendException(err, 0, reason(qp, ready, err, wr));
         }
-        call(qp, 0, 1);
+        call(wrs, capacity, qp, 0, 1);
         if (wr.opcode() == WrOpcode.BIND_MW) {
             recordBind(wr);
         }
@@ -132,7 +132,7 @@ final class NativeSendPoster {
             }
             if (limit > 0) {
                 try {
-                    call(qp, base, limit);
+                    call(wrs, capacity, qp, base, limit);
                 } catch (PostSendException e) {
                     if (binds) {
                         recordBinds(list, base, e.badWrIndex() - base);
@@ -162,7 +162,16 @@ final class NativeSendPoster {
         }
     }
 
-    private String reason(long qp, boolean ready, int err, SendWr wr) {
+    /**
+     * Why {@code wr} was refused with {@code err}, for the exception's message.
+     *
+     * @param qp the {@code struct ibv_qp *}
+     * @param ready whether the QP's state took sends
+     * @param err the errno
+     * @param wr the WR refused
+     * @return the reason
+     */
+    String reason(long qp, boolean ready, int err, SendWr wr) {
         if (!ready) {
             return "the QP is in " + NativeQueuePair.stateOf(binding.getInt(qp + QpStructs.ibv_qp.state$off))
                     + "; sends need RTS, SQD, SQE or ERR";
@@ -190,11 +199,19 @@ final class NativeSendPoster {
     }
 
     /**
-     * Posts the first {@code n} WRs of the array: slot {@code n - 1} ends the list for the call and is linked to
-     * its successor again after it. The array and the bad-WR word are the QP's scratch memory, freed only after
-     * the destroy verb, which waits for the send lock the caller holds.
+     * Posts the first {@code n} WRs of a linked array ({@code wrs}, {@code capacity} slots): slot {@code n - 1}
+     * ends the list for the call and is linked to its successor again after it. The array is the QP's scratch
+     * memory or a {@link NativePreparedSends}'s, and the bad-WR word the QP's: each is freed only after the
+     * send lock the caller holds is released (the destroy verb and the array's release take it).
+     *
+     * @param wrs the array's first {@code struct ibv_send_wr}
+     * @param capacity the array's slots
+     * @param qp the {@code struct ibv_qp *}, live
+     * @param base the index of slot 0 in the caller's numbering, for the exception
+     * @param n the WRs to post, 1 to {@code capacity}
+     * @throws PostSendException if the library refuses one, with {@code base} plus its slot
      */
-    private void call(long qp, int base, int n) {
+    void call(long wrs, int capacity, long qp, int base, int n) {
         IbverbsBinding b = binding;
         long last = wrs + (n - 1) * WR_SIZE + ibv_send_wr.next$off;
         b.putLong(last, 0L);
@@ -219,6 +236,20 @@ final class NativeSendPoster {
      * does not read is left as it was.
      */
     private int write(int i, SendWr wr) {
+        return write(wrs + i * WR_SIZE, this.sges + i * sgeStride, wr);
+    }
+
+    /**
+     * Writes {@code wr} into the {@code struct ibv_send_wr} at {@code w}, whose {@code sg_list} is {@code sg}
+     * (room for the QP's SGEs), with every check of {@code postSend}; returns an errno when it cannot be
+     * posted, else 0. A field the opcode does not read is left as it was.
+     *
+     * @param w the WR's address
+     * @param sg its SGE array's address
+     * @param wr the WR, not null
+     * @return 0, or the errno of the WR's refusal
+     */
+    int write(long w, long sg, SendWr wr) {
         Sge[] sges = wr.sgList();
         int num = wr.numSge();
         if (num > sgePerWr) {
@@ -226,8 +257,7 @@ final class NativeSendPoster {
             return Errno.EINVAL;
         }
         IbverbsBinding b = binding;
-        long w = wrs + i * WR_SIZE;
-        writeSges(b, this.sges + i * sgeStride, sges, num);
+        writeSges(b, sg, sges, num);
         WrOpcode op = wr.opcode();
         int flags = wr.sendFlags();
         if (!op.isValidFor(type) || (flags & ~sendFlagsAllowed) != 0
