@@ -38,7 +38,12 @@ public abstract class AbstractPreparedSends implements PreparedSends {
     private final int maxSge;
     private final boolean ud;
     private final Thread owner;
-    private volatile boolean closed;
+    /**
+     * Set by {@link #close()}. Not volatile: it is read by every setter, and the owner sees its own close; a
+     * close by another thread is seen by the post under the provider's send lock, which the release takes
+     * after setting it, and a provider's slot memory refuses a setter once released.
+     */
+    private boolean closed;
 
     /**
      * Makes the mirror: {@code capacity} SENDs with no SGE.

@@ -1,11 +1,12 @@
 package org.verbs4j.provider.nativecommon.internal;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
+import org.verbs4j.Errno;
 import org.verbs4j.PostSendException;
 import org.verbs4j.QpType;
 import org.verbs4j.SendWr;
@@ -21,6 +22,9 @@ import org.verbs4j.spi.support.AbstractPreparedSends;
  * WRITE or READ); a change of shape is left to the post, which writes and checks such a slot from its mirror with
  * {@link NativeSendPoster#write(long, long, SendWr)}, the rules of {@code postSend}, and posts with the same
  * {@code post_send} call.
+ *
+ * <p>The setters' accesses use the unaligned layouts: every offset is 8-byte aligned by construction, and the
+ * aligned layouts would add an alignment check to each store.
  *
  * <p>Memory: the segment is reached by the setters through the arena, so a setter racing {@link #close()} from
  * another thread throws instead of writing freed memory; the post passes its address to the library under the
@@ -55,28 +59,28 @@ final class NativePreparedSends extends AbstractPreparedSends {
         this.address = slots.address();
         for (int i = 0; i < capacity; i++) {
             long w = i * WR_SIZE;
-            slots.set(JAVA_LONG, w + ibv_send_wr.next$off, i + 1 < capacity ? address + w + WR_SIZE : 0L);
-            slots.set(JAVA_LONG, w + ibv_send_wr.sg_list$off, address + sgeBase + i * sgeStride);
-            slots.set(JAVA_INT, w + ibv_send_wr.opcode$off, WrOpcode.SEND.value());
+            slots.set(JAVA_LONG_UNALIGNED, w + ibv_send_wr.next$off, i + 1 < capacity ? address + w + WR_SIZE : 0L);
+            slots.set(JAVA_LONG_UNALIGNED, w + ibv_send_wr.sg_list$off, address + sgeBase + i * sgeStride);
+            slots.set(JAVA_INT_UNALIGNED, w + ibv_send_wr.opcode$off, WrOpcode.SEND.value());
         }
     }
 
     @Override
     protected void wrIdSet(int slot, long wrId) {
-        slots.set(JAVA_LONG, slot * WR_SIZE + ibv_send_wr.wr_id$off, wrId);
+        slots.set(JAVA_LONG_UNALIGNED, slot * WR_SIZE + ibv_send_wr.wr_id$off, wrId);
     }
 
     @Override
     protected void flagsSet(int slot, int flags) {
-        slots.set(JAVA_INT, slot * WR_SIZE + ibv_send_wr.send_flags$off, flags);
+        slots.set(JAVA_INT_UNALIGNED, slot * WR_SIZE + ibv_send_wr.send_flags$off, flags);
     }
 
     @Override
     protected void sgeSet(int slot, int index, long addr, int length, int lkey) {
         long o = sgeBase + slot * sgeStride + index * SGE_SIZE;
-        slots.set(JAVA_LONG, o + ibv_sge.addr$off, addr);
-        slots.set(JAVA_INT, o + ibv_sge.length$off, length);
-        slots.set(JAVA_INT, o + ibv_sge.lkey$off, lkey);
+        slots.set(JAVA_LONG_UNALIGNED, o + ibv_sge.addr$off, addr);
+        slots.set(JAVA_INT_UNALIGNED, o + ibv_sge.length$off, length);
+        slots.set(JAVA_INT_UNALIGNED, o + ibv_sge.lkey$off, lkey);
     }
 
     @Override
@@ -89,8 +93,8 @@ final class NativePreparedSends extends AbstractPreparedSends {
             return;
         }
         long w = slot * WR_SIZE;
-        slots.set(JAVA_LONG, w + ibv_send_wr.wr$rdma$remote_addr$off, wr.remoteAddr());
-        slots.set(JAVA_INT, w + ibv_send_wr.wr$rdma$rkey$off, wr.rkey());
+        slots.set(JAVA_LONG_UNALIGNED, w + ibv_send_wr.wr$rdma$remote_addr$off, wr.remoteAddr());
+        slots.set(JAVA_INT_UNALIGNED, w + ibv_send_wr.wr$rdma$rkey$off, wr.rkey());
     }
 
     @Override
@@ -109,7 +113,7 @@ final class NativePreparedSends extends AbstractPreparedSends {
     void postLocked(long qpHandle, boolean ready, int n) {
         checkOpen();
         int limit = n;
-        int err = ready ? 0 : org.verbs4j.Errno.EINVAL;
+        int err = ready ? 0 : Errno.EINVAL;
         if (!ready) {
             limit = 0;
         } else {

@@ -32,6 +32,9 @@ import org.verbs4j.spi.support.RegionTable;
  * PD's live regions (librxe copies it with memcpy), a closed or foreign address handle, window or region, a
  * type 2 bind that changes more than the key. A null WR or SGE entry throws before anything of the call is
  * posted. Not thread-safe: the QP posts under its send lock.
+ *
+ * <p>A {@link NativePreparedSends} posts with the same rules: it writes each changed slot with
+ * {@link #write(long, long, SendWr)} and posts with {@link #call}.
  */
 final class NativeSendPoster {
     private static final long WR_SIZE = ibv_send_wr.SIZEOF;
