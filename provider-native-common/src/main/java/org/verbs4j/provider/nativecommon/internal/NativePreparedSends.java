@@ -1,11 +1,5 @@
 package org.verbs4j.provider.nativecommon.internal;
 
-import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
-import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.ref.Cleaner;
 import org.verbs4j.Errno;
 import org.verbs4j.PostSendException;
 import org.verbs4j.QpType;
@@ -14,6 +8,7 @@ import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_send_wr;
 import org.verbs4j.spi.support.AbstractPreparedSends;
+import org.verbs4j.spi.support.SlotMemory;
 
 /**
  * A {@link org.verbs4j.PreparedSends} of either native provider: {@code capacity} linked
@@ -23,23 +18,18 @@ import org.verbs4j.spi.support.AbstractPreparedSends;
  * {@link NativeSendPoster#write(long, long, SendWr)}, the rules of {@code postSend}, and posts with the same
  * {@code post_send} call.
  *
- * <p>The setters' accesses use the unaligned layouts: every offset is 8-byte aligned by construction, and the
- * aligned layouts would add an alignment check to each store.
- *
- * <p>Memory: the segment is reached by the setters through the arena, so a setter racing {@link #close()} from
- * another thread throws instead of writing freed memory; the post passes its address to the library under the
- * QP's send lock, which {@link #release()} takes before it closes the arena, and checks there that the array and
- * the QP are still open. An array dropped unclosed has its arena closed by a {@link Cleaner}.
+ * <p>Memory: the setters store through the {@link SlotMemory}, so a setter racing {@link #close()} from another
+ * thread throws instead of writing freed memory; the post passes its address to the library under the QP's send
+ * lock, which {@link #release()} takes before it frees the memory, and checks there that the array and the QP are
+ * still open. An array dropped unclosed has its memory freed once it is collected.
  */
 final class NativePreparedSends extends AbstractPreparedSends {
-    private static final Cleaner CLEANER = Cleaner.create();
     private static final long WR_SIZE = ibv_send_wr.SIZEOF;
     private static final long SGE_SIZE = ibv_sge.SIZEOF;
 
     private final NativeQueuePair qp;
     private final NativeSendPoster poster;
-    private final MemorySegment slots;
-    private final Cleaner.Cleanable cleanable;
+    private final SlotMemory slots;
     /** RC, UC or XRC_SEND: an RDMA WRITE's or READ's fields are in the {@code wr.rdma} union member. */
     private final boolean rdmaUnion;
     private final long sgeBase;
@@ -53,34 +43,32 @@ final class NativePreparedSends extends AbstractPreparedSends {
         this.rdmaUnion = type == QpType.RC || type == QpType.UC || type == QpType.XRC_SEND;
         this.sgeStride = SGE_SIZE * maxSge();
         this.sgeBase = WR_SIZE * capacity;
-        Arena arena = Arena.ofShared();
-        this.slots = arena.allocate(sgeBase + sgeStride * capacity, 8);
-        this.cleanable = CLEANER.register(this, arena::close);
+        this.slots = new SlotMemory(this, sgeBase + sgeStride * capacity);
         this.address = slots.address();
         for (int i = 0; i < capacity; i++) {
             long w = i * WR_SIZE;
-            slots.set(JAVA_LONG_UNALIGNED, w + ibv_send_wr.next$off, i + 1 < capacity ? address + w + WR_SIZE : 0L);
-            slots.set(JAVA_LONG_UNALIGNED, w + ibv_send_wr.sg_list$off, address + sgeBase + i * sgeStride);
-            slots.set(JAVA_INT_UNALIGNED, w + ibv_send_wr.opcode$off, WrOpcode.SEND.value());
+            slots.putLong(w + ibv_send_wr.next$off, i + 1 < capacity ? address + w + WR_SIZE : 0L);
+            slots.putLong(w + ibv_send_wr.sg_list$off, address + sgeBase + i * sgeStride);
+            slots.putInt(w + ibv_send_wr.opcode$off, WrOpcode.SEND.value());
         }
     }
 
     @Override
     protected void wrIdSet(int slot, long wrId) {
-        slots.set(JAVA_LONG_UNALIGNED, slot * WR_SIZE + ibv_send_wr.wr_id$off, wrId);
+        slots.putLong(slot * WR_SIZE + ibv_send_wr.wr_id$off, wrId);
     }
 
     @Override
     protected void flagsSet(int slot, int flags) {
-        slots.set(JAVA_INT_UNALIGNED, slot * WR_SIZE + ibv_send_wr.send_flags$off, flags);
+        slots.putInt(slot * WR_SIZE + ibv_send_wr.send_flags$off, flags);
     }
 
     @Override
     protected void sgeSet(int slot, int index, long addr, int length, int lkey) {
         long o = sgeBase + slot * sgeStride + index * SGE_SIZE;
-        slots.set(JAVA_LONG_UNALIGNED, o + ibv_sge.addr$off, addr);
-        slots.set(JAVA_INT_UNALIGNED, o + ibv_sge.length$off, length);
-        slots.set(JAVA_INT_UNALIGNED, o + ibv_sge.lkey$off, lkey);
+        slots.putLong(o + ibv_sge.addr$off, addr);
+        slots.putInt(o + ibv_sge.length$off, length);
+        slots.putInt(o + ibv_sge.lkey$off, lkey);
     }
 
     @Override
@@ -93,8 +81,8 @@ final class NativePreparedSends extends AbstractPreparedSends {
             return;
         }
         long w = slot * WR_SIZE;
-        slots.set(JAVA_LONG_UNALIGNED, w + ibv_send_wr.wr$rdma$remote_addr$off, wr.remoteAddr());
-        slots.set(JAVA_INT_UNALIGNED, w + ibv_send_wr.wr$rdma$rkey$off, wr.rkey());
+        slots.putLong(w + ibv_send_wr.wr$rdma$remote_addr$off, wr.remoteAddr());
+        slots.putInt(w + ibv_send_wr.wr$rdma$rkey$off, wr.rkey());
     }
 
     @Override
@@ -139,7 +127,7 @@ final class NativePreparedSends extends AbstractPreparedSends {
     @Override
     protected void release() {
         synchronized (qp.sendLock()) {
-            cleanable.clean();
+            slots.close();
         }
     }
 }
