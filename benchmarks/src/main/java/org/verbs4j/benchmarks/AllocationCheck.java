@@ -45,7 +45,7 @@ public final class AllocationCheck {
         long warmupNs = (args.length > 2 ? Long.parseLong(args[2]) : 3000) * 1_000_000L;
         long measureNs = (args.length > 3 ? Long.parseLong(args[3]) : 3000) * 1_000_000L;
         List<Map<String, Object>> results = new ArrayList<>();
-        for (String api : List.of("wrSession", "postSend", "prepared")) {
+        for (String api : List.of("wrSession", "postSend", "prepared", "preparedAddressed")) {
             for (int batch : new int[] {1, 8, 32}) {
                 results.add(post(provider, api, batch, warmupNs, measureNs));
                 System.out.println(results.getLast());

@@ -46,7 +46,7 @@ public final class NullverbsCpuTime {
         int iters = args.length > 3 ? Integer.parseInt(args[3]) : 5;
         long iterNs = (args.length > 4 ? Long.parseLong(args[4]) : 200) * 1_000_000L;
         List<String> results = new ArrayList<>();
-        for (String api : List.of("wrSession", "postSend", "prepared")) {
+        for (String api : List.of("wrSession", "postSend", "prepared", "preparedAddressed")) {
             for (int batch : new int[] {1, 8, 32}) {
                 results.add(post(provider, api, batch, warmupMs, iters, iterNs));
             }
@@ -110,9 +110,14 @@ public final class NullverbsCpuTime {
                         stream.postSendBatch();
                     }
                 };
-                default -> () -> {
+                case "prepared" -> () -> {
                     for (int i = 0; i < posts; i++) {
                         stream.preparedBatch();
+                    }
+                };
+                default -> () -> {
+                    for (int i = 0; i < posts; i++) {
+                        stream.preparedAddressedBatch();
                     }
                 };
             };

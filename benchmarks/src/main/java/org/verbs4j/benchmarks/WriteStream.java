@@ -120,16 +120,7 @@ final class WriteStream {
      */
     void preparedBatch() {
         int batch = wrs.length;
-        PreparedSends a = prepared;
-        if (a == null) {
-            a = qp.prepareSends(batch);
-            for (int i = 0; i < batch; i++) {
-                long offset = (long) (i % SLOTS) * MESSAGE;
-                a.opcode(i, WrOpcode.RDMA_WRITE).sge(i, 0, local + offset, MESSAGE, lkey).numSge(i, 1)
-                        .rdma(i, remote + offset, rkey);
-            }
-            prepared = a;
-        }
+        PreparedSends a = prepared();
         makeRoom(batch);
         long n = posted;
         for (int i = 0; i < batch; i++, n++) {
@@ -140,15 +131,50 @@ final class WriteStream {
     }
 
     /**
+     * Posts the batch from the same {@link PreparedSends}, rewriting every slot's {@code wrId}, flags, remote
+     * address and SGE address as {@link #postSendBatch()} and C's {@code post_rate} do (WR n at offset
+     * {@code (n % SLOTS) * MESSAGE}).
+     */
+    void preparedAddressedBatch() {
+        int batch = wrs.length;
+        PreparedSends a = prepared();
+        makeRoom(batch);
+        long n = posted;
+        for (int i = 0; i < batch; i++, n++) {
+            long offset = (n % SLOTS) * MESSAGE;
+            a.wrId(i, n).sendFlags(i, flags(n)).rdma(i, remote + offset, rkey).sge(i, 0, local + offset, MESSAGE, lkey);
+        }
+        a.post(batch);
+        posted = n;
+    }
+
+    /** The stream's PreparedSends, made by the first call (so that it belongs to the posting thread). */
+    private PreparedSends prepared() {
+        PreparedSends a = prepared;
+        if (a == null) {
+            int batch = wrs.length;
+            a = qp.prepareSends(batch);
+            for (int i = 0; i < batch; i++) {
+                long offset = (long) (i % SLOTS) * MESSAGE;
+                a.opcode(i, WrOpcode.RDMA_WRITE).sge(i, 0, local + offset, MESSAGE, lkey).numSge(i, 1)
+                        .rdma(i, remote + offset, rkey);
+            }
+            prepared = a;
+        }
+        return a;
+    }
+
+    /**
      * Posts one batch through an API.
      *
-     * @param api "wrSession", "postSend" or "prepared"
+     * @param api "wrSession", "postSend", "prepared" or "preparedAddressed"
      */
     void batch(String api) {
         switch (api) {
             case "wrSession" -> wrSessionBatch(wrs.length);
             case "postSend" -> postSendBatch();
             case "prepared" -> preparedBatch();
+            case "preparedAddressed" -> preparedAddressedBatch();
             default -> throw new IllegalArgumentException("no posting API " + api);
         }
     }
