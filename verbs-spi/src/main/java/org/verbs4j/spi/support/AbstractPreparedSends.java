@@ -17,7 +17,8 @@ import org.verbs4j.WrOpcode;
  *
  * <p>Each slot is either <em>clean</em> (the provider's slot holds what the mirror says, and the post's checks
  * passed for it), <em>dirty</em> (a setter changed its shape: opcode, {@code num_sge}, a flag other than
- * SIGNALED, SOLICITED and FENCE, a UD destination, or a field the provider did not store at once), or
+ * SIGNALED, SOLICITED and FENCE, a UD destination or XRC SRQ number, or a field the provider did not store at
+ * once), or
  * <em>rechecked</em> (clean, but with something that can change after it was set: inline data, whose regions
  * may be deregistered, or a UD address handle, which may be closed). A post checks, and rewrites from the
  * mirror, only the slots {@link #mustCheck} names, so a post of clean slots has nothing to check or copy.
@@ -192,7 +193,7 @@ public abstract class AbstractPreparedSends implements PreparedSends {
     @Override
     public final PreparedSends remoteSrqn(int slot, int srqn) {
         slot(slot).remoteSrqn(srqn);
-        remoteSet(slot);
+        state[slot] = DIRTY;
         return this;
     }
 
@@ -281,7 +282,7 @@ public abstract class AbstractPreparedSends implements PreparedSends {
 
     /**
      * A field the slot's opcode may read (remote address, rkey, atomic operands, immediate data, invalidated
-     * rkey, remote SRQ number) was set in the mirror: store it at once, or {@link #markDirty} the slot.
+     * rkey) was set in the mirror: store it at once, or {@link #markDirty} the slot.
      *
      * @param slot the slot
      */
