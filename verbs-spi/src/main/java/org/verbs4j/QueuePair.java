@@ -156,6 +156,19 @@ public interface QueuePair extends VerbsObject {
     }
 
     /**
+     * Makes a reusable array of {@code capacity} send WR slots for this QP, each with room for
+     * {@code initAttributes().cap().maxSendSge()} SGEs (at least 1), posted with one {@code ibv_post_send}
+     * per {@link PreparedSends#post(int)}. The array belongs to the calling thread; see {@link PreparedSends}.
+     *
+     * @param capacity the number of slots, 1 to 65536
+     * @return the array, open, every slot a SEND with no SGE
+     * @throws IllegalArgumentException if {@code capacity} is outside {@code [1, 65536]}
+     * @throws IllegalStateException if the QP is closed
+     * @see "ibv_post_send(3)"
+     */
+    PreparedSends prepareSends(int capacity);
+
+    /**
      * Destroys the QP. Outstanding WRs are discarded without completions.
      *
      * <p>From any thread, and never crashing the JVM: if another thread has the QP's {@link WrSession} open,

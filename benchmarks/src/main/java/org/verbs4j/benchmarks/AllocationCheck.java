@@ -45,7 +45,7 @@ public final class AllocationCheck {
         long warmupNs = (args.length > 2 ? Long.parseLong(args[2]) : 3000) * 1_000_000L;
         long measureNs = (args.length > 3 ? Long.parseLong(args[3]) : 3000) * 1_000_000L;
         List<Map<String, Object>> results = new ArrayList<>();
-        for (String api : List.of("wrSession", "postSend")) {
+        for (String api : List.of("wrSession", "postSend", "prepared", "preparedAddressed")) {
             for (int batch : new int[] {1, 8, 32}) {
                 results.add(post(provider, api, batch, warmupNs, measureNs));
                 System.out.println(results.getLast());
@@ -64,31 +64,26 @@ public final class AllocationCheck {
     private static Map<String, Object> post(String provider, String api, int batch, long warmupNs, long measureNs) {
         try (Loopback lb = new Loopback(provider, WriteStream.SLOTS * WriteStream.MESSAGE)) {
             WriteStream stream = new WriteStream(lb, batch);
-            boolean session = api.equals("wrSession");
             // Warm up by time and by count: where the device is slow (rxe under TCG) a short warm-up may end
             // before C2 has compiled the path, and the interpreter allocates what C2 would scalar-replace.
             long warmed = 0;
             while (warmed < WARMUP_WRS) {
-                warmed += run(stream, session, batch, warmupNs);
+                warmed += run(stream, api, batch, warmupNs);
             }
             long before = THREADS.getCurrentThreadAllocatedBytes();
-            long wrs = run(stream, session, batch, measureNs);
+            long wrs = run(stream, api, batch, measureNs);
             long bytes = THREADS.getCurrentThreadAllocatedBytes() - before;
             stream.drain();
             return result("PostBenchmark." + api, batch, wrs, bytes);
         }
     }
 
-    private static long run(WriteStream stream, boolean session, int batch, long ns) {
+    private static long run(WriteStream stream, String api, int batch, long ns) {
         long end = System.nanoTime() + ns;
         long wrs = 0;
         do {
             for (int i = 0; i < PostBenchmark.WRS / batch; i++) {
-                if (session) {
-                    stream.wrSessionBatch(batch);
-                } else {
-                    stream.postSendBatch();
-                }
+                stream.batch(api);
             }
             wrs += PostBenchmark.WRS;
         } while (System.nanoTime() < end);

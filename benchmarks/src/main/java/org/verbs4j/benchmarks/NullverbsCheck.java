@@ -9,7 +9,8 @@ import org.verbs4j.spi.VerbsProvider;
 /**
  * Checks that the null libibverbs ({@code benchmarks/c/null_ibverbs.c}) is what the named providers loaded, and
  * that it carries the benchmarks' traffic: each provider must be available, list exactly one device, {@code null0},
- * and on it post 4 x 32 RDMA WRITEs through a {@code WrSession} and 4 x 32 through {@code postSend}, whose signaled
+ * and on it post 4 x 32 RDMA WRITEs through a {@code WrSession}, 4 x 32 through {@code postSend} and 4 x 32 through a
+ * {@code PreparedSends}, whose signaled
  * completions (every 32nd WR) must all come back, in order, through the provider's poll. {@code benchmarks/run
  * --nullverbs} runs it before measuring, with {@code LD_LIBRARY_PATH} on the null library; exit status 1 and the
  * reason on stderr when a check fails.
@@ -57,6 +58,10 @@ public final class NullverbsCheck {
                 s.postSendBatch();
             }
             expect(name + ", postSend", s, 4, 256);
+            for (int i = 0; i < 4; i++) {
+                s.preparedBatch();
+            }
+            expect(name + ", PreparedSends", s, 4, 384);
         }
     }
 

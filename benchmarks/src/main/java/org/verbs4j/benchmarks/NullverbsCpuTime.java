@@ -46,7 +46,7 @@ public final class NullverbsCpuTime {
         int iters = args.length > 3 ? Integer.parseInt(args[3]) : 5;
         long iterNs = (args.length > 4 ? Long.parseLong(args[4]) : 200) * 1_000_000L;
         List<String> results = new ArrayList<>();
-        for (String api : List.of("wrSession", "postSend")) {
+        for (String api : List.of("wrSession", "postSend", "prepared", "preparedAddressed")) {
             for (int batch : new int[] {1, 8, 32}) {
                 results.add(post(provider, api, batch, warmupMs, iters, iterNs));
             }
@@ -99,14 +99,27 @@ public final class NullverbsCpuTime {
         try (Loopback lb = new Loopback(provider, WriteStream.SLOTS * WriteStream.MESSAGE)) {
             WriteStream stream = new WriteStream(lb, batch);
             int posts = WRS / batch;
-            Op op = api.equals("wrSession") ? () -> {
-                for (int i = 0; i < posts; i++) {
-                    stream.wrSessionBatch(batch);
-                }
-            } : () -> {
-                for (int i = 0; i < posts; i++) {
-                    stream.postSendBatch();
-                }
+            Op op = switch (api) {
+                case "wrSession" -> () -> {
+                    for (int i = 0; i < posts; i++) {
+                        stream.wrSessionBatch(batch);
+                    }
+                };
+                case "postSend" -> () -> {
+                    for (int i = 0; i < posts; i++) {
+                        stream.postSendBatch();
+                    }
+                };
+                case "prepared" -> () -> {
+                    for (int i = 0; i < posts; i++) {
+                        stream.preparedBatch();
+                    }
+                };
+                default -> () -> {
+                    for (int i = 0; i < posts; i++) {
+                        stream.preparedAddressedBatch();
+                    }
+                };
             };
             String r = measure(api, batch, op, warmupMs, iters, iterNs);
             stream.drain();

@@ -20,7 +20,9 @@ import org.verbs4j.WrSession;
 
 /**
  * The cost of posting one 64-byte RDMA WRITE on a connected RC loopback QP pair, in nanoseconds per WR, through a
- * {@link WrSession} and through {@code postSend} with a reused {@code List<SendWr>}, in batches of {@code batch} WRs.
+ * {@link WrSession}, through {@code postSend} with a reused {@code List<SendWr>}, and through a
+ * {@link org.verbs4j.PreparedSends} whose slots are set once (each post rewrites their wrId and flags; in
+ * {@code preparedAddressed} also both addresses, as postSend and C's post_rate do), in batches of {@code batch} WRs.
  *
  * <p>Each invocation posts {@value #WRS} WRs (32 / batch posts), so the score is per WR. Completions are drained
  * as {@link WriteStream} describes, so the score includes the amortized cost of polling one completion every 32
@@ -81,6 +83,22 @@ public class PostBenchmark {
     public void postSend() {
         for (int i = 0; i < posts; i++) {
             stream.postSendBatch();
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(WRS)
+    public void prepared() {
+        for (int i = 0; i < posts; i++) {
+            stream.preparedBatch();
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(WRS)
+    public void preparedAddressed() {
+        for (int i = 0; i < posts; i++) {
+            stream.preparedAddressedBatch();
         }
     }
 }

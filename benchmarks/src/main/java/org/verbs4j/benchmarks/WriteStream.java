@@ -6,6 +6,7 @@ import java.util.List;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QpType;
+import org.verbs4j.PreparedSends;
 import org.verbs4j.QueuePair;
 import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
@@ -45,6 +46,8 @@ final class WriteStream {
     private final WorkCompletionBatch wc = new WorkCompletionBatch(16);
     private final SendWr[] wrs;
     private final List<SendWr> list;
+    /** For {@link #preparedBatch()}: made by its first call, so that it belongs to the posting thread. */
+    private PreparedSends prepared;
     private long posted;
     private long retired;
 
@@ -108,6 +111,72 @@ final class WriteStream {
         }
         qp.postSend(list);
         posted = n;
+    }
+
+    /**
+     * Posts the batch from a {@link PreparedSends} made once, after making room for it. Slot i writes
+     * {@link #MESSAGE} bytes at offset {@code i * MESSAGE} of both buffers; each post rewrites every slot's
+     * {@code wrId} and flags (SIGNALED on every {@value #SIGNAL_EVERY}th WR), as the other two APIs do.
+     */
+    void preparedBatch() {
+        int batch = wrs.length;
+        PreparedSends a = prepared();
+        makeRoom(batch);
+        long n = posted;
+        for (int i = 0; i < batch; i++, n++) {
+            a.wrId(i, n).sendFlags(i, flags(n));
+        }
+        a.post(batch);
+        posted = n;
+    }
+
+    /**
+     * Posts the batch from the same {@link PreparedSends}, rewriting every slot's {@code wrId}, flags, remote
+     * address and SGE address as {@link #postSendBatch()} and C's {@code post_rate} do (WR n at offset
+     * {@code (n % SLOTS) * MESSAGE}).
+     */
+    void preparedAddressedBatch() {
+        int batch = wrs.length;
+        PreparedSends a = prepared();
+        makeRoom(batch);
+        long n = posted;
+        for (int i = 0; i < batch; i++, n++) {
+            long offset = (n % SLOTS) * MESSAGE;
+            a.wrId(i, n).sendFlags(i, flags(n)).rdma(i, remote + offset, rkey).sge(i, 0, local + offset, MESSAGE, lkey);
+        }
+        a.post(batch);
+        posted = n;
+    }
+
+    /** The stream's PreparedSends, made by the first call (so that it belongs to the posting thread). */
+    private PreparedSends prepared() {
+        PreparedSends a = prepared;
+        if (a == null) {
+            int batch = wrs.length;
+            a = qp.prepareSends(batch);
+            for (int i = 0; i < batch; i++) {
+                long offset = (long) (i % SLOTS) * MESSAGE;
+                a.opcode(i, WrOpcode.RDMA_WRITE).sge(i, 0, local + offset, MESSAGE, lkey).numSge(i, 1)
+                        .rdma(i, remote + offset, rkey);
+            }
+            prepared = a;
+        }
+        return a;
+    }
+
+    /**
+     * Posts one batch through an API.
+     *
+     * @param api "wrSession", "postSend", "prepared" or "preparedAddressed"
+     */
+    void batch(String api) {
+        switch (api) {
+            case "wrSession" -> wrSessionBatch(wrs.length);
+            case "postSend" -> postSendBatch();
+            case "prepared" -> preparedBatch();
+            case "preparedAddressed" -> preparedAddressedBatch();
+            default -> throw new IllegalArgumentException("no posting API " + api);
+        }
     }
 
     private void makeRoom(int batch) {

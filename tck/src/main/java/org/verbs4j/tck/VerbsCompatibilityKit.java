@@ -203,6 +203,14 @@ public abstract class VerbsCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Prepared sends")
+    class PreparedSendArea extends PreparedSendRules {
+        PreparedSendArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Data in order")
     class DataInOrderArea extends DataInOrderRules {
         DataInOrderArea() {

@@ -49,7 +49,14 @@ final class NullverbsReport {
             new Config("postSend, batch 8", "postSend/8", "PostBenchmark.postSend", "8", "postSend/8"),
             new Config("postSend, batch 32", "postSend/32", "PostBenchmark.postSend", "32", "postSend/32"),
             new Config("poll, per completion (extended CQ)", "pollEx/32", "PollBenchmark.poll", null,
-                    "postPollEx/32"));
+                    "postPollEx/32"),
+            // A PreparedSends against C's postSend: C fills the same ibv_send_wr list and posts it.
+            new Config("prepared sends, batch 1 (C: postSend)", "postSend/1", "PostBenchmark.prepared", "1",
+                    "prepared/1"),
+            new Config("prepared sends, batch 8 (C: postSend)", "postSend/8", "PostBenchmark.prepared", "8",
+                    "prepared/8"),
+            new Config("prepared sends, batch 32 (C: postSend)", "postSend/32", "PostBenchmark.prepared", "32",
+                    "prepared/32"));
 
     private record Round(int n, String start, double[] loadBefore, double[] loadAfter, int nproc,
                          Map<String, Double> c, List<JmhResult> jmh, List<JmhResult> emu, List<JmhResult> emu2,
@@ -285,6 +292,10 @@ final class NullverbsReport {
         for (Config c : CONFIGS.subList(0, 6)) {
             target(md, "jnr " + c.label() + ": rate ≥ 0.40 of C", c, "jnr", 0.4, Double.NaN);
         }
+        target(md, "ffm prepared sends, batch 32: rate ≥ 0.80 of C's postSend, or within 3 ns per WR",
+                CONFIGS.get(9), "ffm", 0.8, 3);
+        target(md, "jnr prepared sends, batch 32: rate ≥ 0.40 of C's postSend", CONFIGS.get(9), "jnr", 0.4,
+                Double.NaN);
         emulatorTargets(md);
 
         md.append("\n### Rounds\n\n");

@@ -13,6 +13,7 @@ import org.verbs4j.MemoryWindow;
 import org.verbs4j.Mtu;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.PathMigState;
+import org.verbs4j.PreparedSends;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttrMask;
 import org.verbs4j.QpAttributes;
@@ -39,6 +40,7 @@ import org.verbs4j.provider.emulated.internal.SendWqe;
 import org.verbs4j.provider.emulated.internal.Transport;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.AbstractWrSession;
+import org.verbs4j.spi.support.ListPreparedSends;
 
 /**
  * A queue pair: the verbs object, its attributes and its state machine ({@code ibv_modify_qp(3)}).
@@ -437,6 +439,12 @@ final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, 
         } finally {
             release();
         }
+    }
+
+    @Override
+    public PreparedSends prepareSends(int capacity) {
+        checkOpen();
+        return new ListPreparedSends(this, capacity);
     }
 
     /** Whether {@code postSend} and {@code ibv_wr_complete} accept WRs in this state. */

@@ -9,6 +9,7 @@ import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.MwType;
 import org.verbs4j.PostRecvException;
+import org.verbs4j.PreparedSends;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttrMask;
 import org.verbs4j.QpAttributes;
@@ -293,6 +294,35 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         } finally {
             sendLock.unlock();
         }
+    }
+
+    @Override
+    public PreparedSends prepareSends(int capacity) {
+        checkOpen();
+        return new NativePreparedSends(this, sendPoster, type, capacity, init.cap().maxSendSge());
+    }
+
+    /**
+     * Posts the first {@code n} slots of a prepared array, under the send lock, as {@code postSend} does.
+     *
+     * @param sends the array, of this QP
+     * @param n the slots to post
+     */
+    void postPrepared(NativePreparedSends sends, int n) {
+        checkOpen();
+        checkNotInSession();
+        sendLock.lock();
+        try {
+            checkOpen();
+            sends.postLocked(handle, sendQueueReady(), n);
+        } finally {
+            sendLock.unlock();
+        }
+    }
+
+    /** {@return the lock of {@code postSend} and the WR session, which a prepared array's release takes too} */
+    ReentrantLock sendLock() {
+        return sendLock;
     }
 
     @Override

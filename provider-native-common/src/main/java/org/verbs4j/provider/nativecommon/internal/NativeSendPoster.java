@@ -34,6 +34,9 @@ import org.verbs4j.spi.support.RegionTable;
  * PD's live regions (librxe copies it with memcpy), a closed or foreign address handle, window or region, a
  * type 2 bind that changes more than the key. A null WR or SGE entry throws before anything of the call is
  * posted. Not thread-safe: the QP posts under its send lock.
+ *
+ * <p>A {@link NativePreparedSends} posts with the same rules: it writes each changed slot with
+ * {@link #write(long, long, SendWr)} and posts with {@link #call}.
  */
 final class NativeSendPoster {
     private static final long WR_SIZE = ibv_send_wr.SIZEOF;
@@ -115,9 +118,9 @@ final class NativeSendPoster {
             if (err != 0) {
                 throw new PostSendException(err, 0, reason(qp, ready, err, wr));
             }
-            call(qp, 0, 1);
+            call(wrs, capacity, qp, 0, 1);
         } finally {
-            release();
+            releaseHolds();
         }
         if (wr.opcode() == WrOpcode.BIND_MW) {
             recordBind(wr);
@@ -151,7 +154,7 @@ final class NativeSendPoster {
                 }
                 if (limit > 0) {
                     try {
-                        call(qp, base, limit);
+                        call(wrs, capacity, qp, base, limit);
                     } catch (PostSendException e) {
                         if (binds) {
                             recordBinds(list, base, e.badWrIndex() - base);
@@ -163,7 +166,7 @@ final class NativeSendPoster {
                     }
                 }
             } finally {
-                release();
+                releaseHolds();
             }
             if (err != 0) {
                 throw new PostSendException(err, base + limit, reason(qp, ready, err, list.get(base + limit)));
@@ -171,7 +174,7 @@ final class NativeSendPoster {
         }
     }
 
-    /** Holds an object a WR names until {@link #release()}; false if it is closed or closing. */
+    /** Holds an object a WR names until {@link #releaseHolds()}; false if it is closed or closing. */
     private boolean hold(AbstractVerbsObject o) {
         if (!o.enterCall()) {
             return false;
@@ -215,8 +218,8 @@ final class NativeSendPoster {
         return true;
     }
 
-    /** Ends the holds of the last post. */
-    private void release() {
+    /** Ends the holds of the last post; its caller calls it once the library has read the WRs. */
+    void releaseHolds() {
         while (heldCount > 0) {
             AbstractVerbsObject o = held[--heldCount];
             held[heldCount] = null;
@@ -237,7 +240,16 @@ final class NativeSendPoster {
         }
     }
 
-    private String reason(long qp, boolean ready, int err, SendWr wr) {
+    /**
+     * Why {@code wr} was refused with {@code err}, for the exception's message.
+     *
+     * @param qp the {@code struct ibv_qp *}
+     * @param ready whether the QP's state took sends
+     * @param err the errno
+     * @param wr the WR refused
+     * @return the reason
+     */
+    String reason(long qp, boolean ready, int err, SendWr wr) {
         if (!ready) {
             return "the QP is in " + NativeQueuePair.stateOf(binding.getInt(qp + QpStructs.ibv_qp.state$off))
                     + "; sends need RTS, SQD, SQE or ERR";
@@ -265,11 +277,19 @@ final class NativeSendPoster {
     }
 
     /**
-     * Posts the first {@code n} WRs of the array: slot {@code n - 1} ends the list for the call and is linked to
-     * its successor again after it. The array and the bad-WR word are the QP's scratch memory, freed only after
-     * the destroy verb, which waits for the send lock the caller holds.
+     * Posts the first {@code n} WRs of a linked array ({@code wrs}, {@code capacity} slots): slot {@code n - 1}
+     * ends the list for the call and is linked to its successor again after it. The array is the QP's scratch
+     * memory or a {@link NativePreparedSends}'s, and the bad-WR word the QP's: each is freed only after the
+     * send lock the caller holds is released (the destroy verb and the array's release take it).
+     *
+     * @param wrs the array's first {@code struct ibv_send_wr}
+     * @param capacity the array's slots
+     * @param qp the {@code struct ibv_qp *}, live
+     * @param base the index of slot 0 in the caller's numbering, for the exception
+     * @param n the WRs to post, 1 to {@code capacity}
+     * @throws PostSendException if the library refuses one, with {@code base} plus its slot
      */
-    private void call(long qp, int base, int n) {
+    void call(long wrs, int capacity, long qp, int base, int n) {
         IbverbsBinding b = binding;
         long last = wrs + (n - 1) * WR_SIZE + ibv_send_wr.next$off;
         b.putLong(last, 0L);
@@ -294,6 +314,20 @@ final class NativeSendPoster {
      * does not read is left as it was.
      */
     private int write(int i, SendWr wr) {
+        return write(wrs + i * WR_SIZE, this.sges + i * sgeStride, wr);
+    }
+
+    /**
+     * Writes {@code wr} into the {@code struct ibv_send_wr} at {@code w}, whose {@code sg_list} is {@code sg}
+     * (room for the QP's SGEs), with every check of {@code postSend}; returns an errno when it cannot be
+     * posted, else 0. A field the opcode does not read is left as it was.
+     *
+     * @param w the WR's address
+     * @param sg its SGE array's address
+     * @param wr the WR, not null
+     * @return 0, or the errno of the WR's refusal
+     */
+    int write(long w, long sg, SendWr wr) {
         Sge[] sges = wr.sgList();
         int num = wr.numSge();
         if (num > sgePerWr) {
@@ -301,8 +335,7 @@ final class NativeSendPoster {
             return Errno.EINVAL;
         }
         IbverbsBinding b = binding;
-        long w = wrs + i * WR_SIZE;
-        writeSges(b, this.sges + i * sgeStride, sges, num);
+        writeSges(b, sg, sges, num);
         WrOpcode op = wr.opcode();
         int flags = wr.sendFlags();
         if (!op.isValidFor(type) || (flags & ~sendFlagsAllowed) != 0

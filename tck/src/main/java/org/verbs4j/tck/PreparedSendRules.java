@@ -1,0 +1,282 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.PostSendException;
+import org.verbs4j.PreparedSends;
+import org.verbs4j.QpType;
+import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
+import org.verbs4j.Sge;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
+import org.verbs4j.WrOpcode;
+
+/**
+ * {@link PreparedSends}, a QP's reusable send WR array ({@link org.verbs4j.QueuePair#prepareSends(int)}), posted
+ * with one {@code ibv_post_send(3)}: it posts and completes as {@code postSend} does, stops at the first refused
+ * slot with the slots before it posted, refuses every WR that {@code postSend} refuses in the same way, keeps its
+ * slots from post to post, and after {@code close()} of the array or of its QP throws instead of crashing.
+ */
+public abstract class PreparedSendRules extends TckArea {
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
+    protected PreparedSendRules(VerbsCompatibilityKit kit) {
+        super(kit);
+    }
+
+    /** Sets slot {@code slot} to a 16-byte signaled RDMA WRITE from {@code src + 16 * slot} to {@code dst}. */
+    private static void write(PreparedSends a, int slot, long wrId, MemoryRegion src, MemoryRegion dst, long dstOffset) {
+        a.opcode(slot, WrOpcode.RDMA_WRITE).wrId(slot, wrId).sendFlags(slot, SendFlags.SIGNALED)
+                .sge(slot, 0, src.address() + 16L * slot, 16, src.lkey()).numSge(slot, 1)
+                .rdma(slot, dst.address() + dstOffset, dst.rkey());
+    }
+
+    private static PostSendException postError(String rule, Runnable call, int errno) {
+        VerbsException e = Expect.errno(rule, call::run, errno);
+        assertInstanceOf(PostSendException.class, e, rule + ": a post reports a PostSendException with bad_wr");
+        return (PostSendException) e;
+    }
+
+    @Test
+    @DisplayName("required_ a prepared array of RDMA WRITEs posts with one post and each slot completes with its wrId and data, as postSend's list does [ibv_post_send(3)]")
+    void required_postsAndCompletes() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 41);
+        MemoryRegion dst = p.remoteBuffer(64);
+        try (PreparedSends a = p.a().prepareSends(4)) {
+            assertEquals(4, a.capacity());
+            assertTrue(a.maxSge() >= 1, "a slot has room for at least one SGE");
+            for (int i = 0; i < 4; i++) {
+                write(a, i, 100 + i, src, dst, 16L * i);
+            }
+            a.post(4);
+            List<WorkCompletion> wcs = Completions.await(p.cqA(), 4, "four prepared WRITEs");
+            assertEquals(List.of(100L, 101L, 102L, 103L), wcs.stream().map(WorkCompletion::wrId).toList());
+            wcs.forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), "prepared WRITE " + wc.wrId()));
+            Data.assertPattern("the four WRITEs' data", dst.segment(), 0, 64, 41, 0);
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a prepared array keeps its slots from post to post: a second post with only new wrIds and a new remote address posts them [ibv_post_send(3)]")
+    void required_reuseAfterPost() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(32);
+        Data.fill(src, 43);
+        MemoryRegion dst = p.remoteBuffer(64);
+        try (PreparedSends a = p.a().prepareSends(2)) {
+            write(a, 0, 1, src, dst, 0);
+            write(a, 1, 2, src, dst, 16);
+            a.post(2);
+            Completions.await(p.cqA(), 2, "the first post");
+            a.wrId(0, 3).wrId(1, 4).rdma(0, dst.address() + 32, dst.rkey()).rdma(1, dst.address() + 48, dst.rkey());
+            a.post(2);
+            List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "the second post of the same slots");
+            assertEquals(List.of(3L, 4L), wcs.stream().map(WorkCompletion::wrId).toList());
+            Data.assertPattern("the second post's data", dst.segment(), 32, 32, 43, 0);
+            a.sendFlags(0, 0).wrId(0, 5).wrId(1, 6);
+            a.post(2);
+            WorkCompletion wc = Completions.awaitOne(p.cqA(), "the third post, slot 0 unsignaled");
+            assertEquals(6L, wc.wrId(), "only the signaled slot completes");
+            a.post(1);
+            Completions.assertNone(p.cqA(), "a post of slot 0 alone, unsignaled, makes no completion");
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a post stops at the first refused slot: its index is reported, the slots before it are posted and complete, the ones after are not [ibv_post_send(3) bad_wr]")
+    void required_stopsAtFirstRefusedSlot() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 47);
+        MemoryRegion dst = p.remoteBuffer(64);
+        try (PreparedSends a = p.a().prepareSends(4)) {
+            for (int i = 0; i < 4; i++) {
+                write(a, i, 200 + i, src, dst, 16L * i);
+            }
+            a.sendFlags(2, SendFlags.SIGNALED | 1 << 30);
+            PostSendException e = postError("slot 2 with an unknown send flag", () -> a.post(4), Errno.EINVAL);
+            assertEquals(2, e.badWrIndex(), "bad_wr must be slot 2");
+            List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "the two slots before bad_wr");
+            assertEquals(List.of(200L, 201L), wcs.stream().map(WorkCompletion::wrId).toList());
+            Completions.assertNone(p.cqA(), "slots after bad_wr were not posted");
+            Data.assertFilled("slot 3 (after bad_wr) must not execute", dst.segment(), 32, 32, (byte) 0);
+            a.sendFlags(2, SendFlags.SIGNALED);
+            a.post(4);
+            assertEquals(2, Completions.await(p.cqA(), 2, "slots 2 and 3 once slot 2 is mended").size());
+        }
+    }
+
+    /** Makes a WR from a to b, with {@code src} (1 KiB, registered) at hand. */
+    private interface WrMaker {
+        SendWr make(QpPair p, MemoryRegion src, Testbed tb);
+    }
+
+    /** A refused WR of postSend, made for a pair and its buffers. */
+    private record BadWr(String name, WrMaker make) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    static Stream<Arguments> refusedWrs() {
+        return Stream.of(
+                new BadWr("an unknown send flag", (p, src, tb) -> p.wr(9, WrOpcode.RDMA_WRITE, src, 0, 16)
+                        .sendFlags(SendFlags.SIGNALED | 1 << 29)),
+                new BadWr("IP_CSUM on a device without checksum offload", (p, src, tb) -> p.wr(9, WrOpcode.RDMA_WRITE, src, 0, 16)
+                        .sendFlags(SendFlags.SIGNALED | SendFlags.IP_CSUM)),
+                new BadWr("RDMA_READ on a UC QP", (p, src, tb) -> p.wr(9, WrOpcode.RDMA_READ, src, 0, 16)),
+                new BadWr("more inline bytes than max_inline_data", (p, src, tb) -> p.wr(9, WrOpcode.RDMA_WRITE, src, 0,
+                        p.a().initAttributes().cap().maxInlineData() + 1).sendFlags(SendFlags.SIGNALED | SendFlags.INLINE)),
+                new BadWr("inline data outside the PD's registered regions", (p, src, tb) -> new SendWr().wrId(9)
+                        .opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED | SendFlags.INLINE)
+                        .sgList(new Sge(tb.memory(16).address(), 8, 0))))
+                .map(Arguments::of);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusedWrs")
+    @DisplayName("required_ a prepared array refuses a WR that postSend refuses, the same way: the same errno at the same index, the slot before it posted [ibv_post_send(3)]")
+    void required_refusesWhatPostSendRefuses(BadWr bad) {
+        QpType type = bad.name().contains("UC") ? QpType.UC : QpType.RC;
+        assumeQp(type);
+        if (bad.name().startsWith("IP_CSUM")) {
+            assumeFalse(caps().ipCsum(), "capability: the device offloads checksums, so IP_CSUM is valid");
+        }
+        boolean inline = bad.name().contains("inline");
+        if (inline) {
+            assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
+        }
+        QpPair p = inline ? tb.pair(type, b -> b.maxInlineData(16)) : tb.pair(type);
+        MemoryRegion src = tb.buffer(1024);
+        MemoryRegion dst = p.remoteBuffer(1024);
+        assumeTrue(p.a().initAttributes().cap().maxInlineData() < 1024, "the QP was granted 1 KiB of inline data");
+        SendWr good = p.wr(1, WrOpcode.RDMA_WRITE, src, 0, 16).rdma(dst.address(), dst.rkey());
+        SendWr wr = bad.make().make(p, src, tb);
+        if (wr.opcode() != WrOpcode.SEND) {
+            wr.rdma(dst.address() + 16, dst.rkey());
+        }
+        PostSendException byList = postError("postSend of [valid, " + bad + "]", () -> p.a().postSend(List.of(good, wr)),
+                Errno.EINVAL);
+        assertEquals(1, byList.badWrIndex(), "postSend: bad_wr");
+        assertEquals(1L, Completions.awaitOne(p.cqA(), "postSend's valid WR").wrId());
+        try (PreparedSends a = p.a().prepareSends(2)) {
+            a.set(0, good.wrId(2)).set(1, wr);
+            PostSendException bySlots = postError("post of slots [valid, " + bad + "]", () -> a.post(2), byList.errno());
+            assertEquals(1, bySlots.badWrIndex(), "the prepared array: bad_wr");
+            assertEquals(2L, Completions.awaitOne(p.cqA(), "the prepared array's valid slot").wrId());
+            Completions.assertNone(p.cqA(), "the refused slot must not execute");
+        }
+    }
+
+    @Test
+    @DisplayName("required_ inline data is checked at every post: a slot whose region was deregistered after it was set is refused with EINVAL [ibv_post_send(3) IBV_SEND_INLINE, DESIGN.md Errors]")
+    void required_inlineRegionCheckedAtPost() {
+        assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(16));
+        MemoryRegion src = tb.buffer(16);
+        Data.fill(src, 53);
+        MemoryRegion dst = p.remoteBuffer(32);
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            a.opcode(0, WrOpcode.RDMA_WRITE).wrId(0, 1).sendFlags(0, SendFlags.SIGNALED | SendFlags.INLINE)
+                    .sge(0, 0, src.address(), 16, 0).numSge(0, 1).rdma(0, dst.address(), dst.rkey());
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the inline slot").status());
+            Data.assertPattern("inline data", dst.segment(), 0, 16, 53, 0);
+            src.close();
+            a.wrId(0, 2);
+            assertEquals(0, postError("the inline slot after its region was deregistered", () -> a.post(1),
+                    Errno.EINVAL).badWrIndex());
+            Completions.assertNone(p.cqA(), "the refused inline slot must not execute");
+        }
+    }
+
+    @Test
+    @DisplayName("required_ after close() of the array every setter and post throws IllegalStateException, and close() again does nothing [DESIGN.md Errors]")
+    void required_closedArray() {
+        QpPair p = tb.pair(QpType.RC);
+        PreparedSends a = p.a().prepareSends(2);
+        a.close();
+        assertTrue(a.isClosed());
+        Expect.closed("wrId", () -> a.wrId(0, 1));
+        Expect.closed("sge", () -> a.sge(0, 0, 0, 1, 0));
+        Expect.closed("opcode", () -> a.opcode(0, WrOpcode.RDMA_WRITE));
+        Expect.closed("post", () -> a.post(1));
+        a.close();
+    }
+
+    @Test
+    @DisplayName("required_ after close() of the QP a post throws IllegalStateException and nothing executes [DESIGN.md Errors]")
+    void required_closedQp() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(16);
+        MemoryRegion dst = p.remoteBuffer(16);
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            write(a, 0, 1, src, dst, 0);
+            p.a().close();
+            Expect.closed("post on a closed QP", () -> a.post(1));
+            a.wrId(0, 2);
+            Expect.closed("post on a closed QP, again", () -> a.post(1));
+        }
+    }
+
+    @Test
+    @DisplayName("required_ the array belongs to the thread that made it: setters and post from another thread throw IllegalStateException; close() from another thread releases it [DESIGN.md Errors]")
+    void required_ownerThread() throws InterruptedException {
+        QpPair p = tb.pair(QpType.RC);
+        PreparedSends a = p.a().prepareSends(1);
+        AtomicReference<Throwable> wrId = new AtomicReference<>();
+        AtomicReference<Throwable> post = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            wrId.set(assertThrows(IllegalStateException.class, () -> a.wrId(0, 1)));
+            post.set(assertThrows(IllegalStateException.class, () -> a.post(1)));
+            a.close();
+        }, "tck-prepared-other");
+        t.start();
+        t.join(Completions.timeoutMs());
+        assertTrue(wrId.get() != null && post.get() != null, "the other thread's calls were refused");
+        assertTrue(a.isClosed(), "close() from another thread");
+        Expect.closed("post after another thread's close()", () -> a.post(1));
+    }
+
+    @Test
+    @DisplayName("required_ bad arguments are refused at the setter: slot and SGE index out of range, numSge past the slot's room, BIND_MW and TSO, n outside [1, capacity] [DESIGN.md Errors]")
+    void required_badArguments() {
+        QpPair p = tb.pair(QpType.RC);
+        assertThrows(IllegalArgumentException.class, () -> p.a().prepareSends(0));
+        try (PreparedSends a = p.a().prepareSends(2)) {
+            assertThrows(IndexOutOfBoundsException.class, () -> a.wrId(2, 1));
+            assertThrows(IndexOutOfBoundsException.class, () -> a.wrId(-1, 1));
+            assertThrows(IndexOutOfBoundsException.class, () -> a.sge(0, a.maxSge(), 0, 1, 0));
+            assertThrows(IllegalArgumentException.class, () -> a.numSge(0, a.maxSge() + 1));
+            assertThrows(IllegalArgumentException.class, () -> a.opcode(0, WrOpcode.BIND_MW));
+            assertThrows(IllegalArgumentException.class, () -> a.opcode(0, WrOpcode.TSO));
+            assertThrows(NullPointerException.class, () -> a.opcode(0, null));
+            assertThrows(IllegalArgumentException.class, () -> a.post(0));
+            assertThrows(IllegalArgumentException.class, () -> a.post(3));
+            Completions.assertNone(p.cqA(), "nothing was posted");
+        }
+    }
+}
