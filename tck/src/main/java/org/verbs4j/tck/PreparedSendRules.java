@@ -123,8 +123,10 @@ public abstract class PreparedSendRules extends TckArea {
             Completions.assertNone(p.cqA(), "slots after bad_wr were not posted");
             Data.assertFilled("slot 3 (after bad_wr) must not execute", dst.segment(), 32, 32, (byte) 0);
             a.sendFlags(2, SendFlags.SIGNALED);
-            a.post(4);
-            assertEquals(2, Completions.await(p.cqA(), 2, "slots 2 and 3 once slot 2 is mended").size());
+            a.post(4); // post(n) posts slots 0 to n - 1: all four again
+            List<WorkCompletion> again = Completions.await(p.cqA(), 4, "slots 0 to 3 once slot 2 is mended");
+            assertEquals(List.of(200L, 201L, 202L, 203L), again.stream().map(WorkCompletion::wrId).toList());
+            Data.assertPattern("slot 3 executes once slot 2 is mended", dst.segment(), 48, 16, 47, 48);
         }
     }
 
