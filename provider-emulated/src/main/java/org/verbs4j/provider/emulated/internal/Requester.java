@@ -253,11 +253,7 @@ public final class Requester {
             if (off < 0) {
                 return false;
             }
-            // Stored only when it changed: a slot of the ring meets the same regions again and again, and a
-            // reference store costs an array store check and the GC's write barrier where a load and compare do not.
-            if (w.sgeSegment[i] != k.segment) {
-                w.sgeSegment[i] = k.segment;
-            }
+            w.sgeSegment[i] = k.segment;
             w.sgeOffset[i] = off;
         }
         return true;

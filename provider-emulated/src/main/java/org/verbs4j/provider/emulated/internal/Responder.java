@@ -76,9 +76,8 @@ public final class Responder {
      */
     public int receive(SendWqe w, int srcQpn) {
         int op = w.opcode;
-        // The opcode first: a WRITE or SEND does not read the QP's volatile max_dest_rd_atomic.
-        if ((op == OP_RDMA_READ || op == OP_CMP_SWP || op == OP_FETCH_ADD || op == OP_ATOMIC_WRITE)
-                && qp.maxDestRdAtomic() == 0) {
+        if (qp.maxDestRdAtomic() == 0
+                && (op == OP_RDMA_READ || op == OP_CMP_SWP || op == OP_FETCH_ADD || op == OP_ATOMIC_WRITE)) {
             // A responder with no RDMA READ/atomic resources refuses them (max_dest_rd_atomic 0).
             return error(REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
         }
@@ -135,10 +134,7 @@ public final class Responder {
         if (off < 0 || k.segment == null || !k.segment.scope().isAlive()) {
             return false;
         }
-        if (w.remoteSegment != k.segment) {
-            // As the requester's local SGEs: stored only when it changed (no write barrier per request).
-            w.remoteSegment = k.segment;
-        }
+        w.remoteSegment = k.segment;
         w.remoteOffset = off;
         return true;
     }

@@ -92,8 +92,7 @@ public final class SendWqe {
         ah = null;
         mw = null;
         bindMr = null;
-        // remoteSegment is not cleared: the responder sets it from the rkey before every use, and storing the
-        // same segment into a reused slot again is skipped (see Responder.remoteKey).
+        remoteSegment = null;
         rnrCount = 0;
     }
 }
