@@ -417,6 +417,32 @@ public abstract class ErrorRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ a send that completes in error moves its own QP to ERR and flushes the receives posted on that QP, each once with WR_FLUSH_ERR, in order [IBA 10.3.1.2: an error completion moves the QP to ERR, every outstanding WR is flushed; ibv_poll_cq(3) IBV_WC_WR_FLUSH_ERR]")
+    void required_failedSendFlushesItsQpsReceives() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion rbuf = tb.buffer(3 * 64);
+        MemoryRegion dst = p.remoteBuffer(64);
+        for (int i = 0; i < 3; i++) {
+            p.a().postRecv(new RecvWr().wrId(30 + i).sgList(Sge.of(rbuf, 64L * i, 64)));
+        }
+        p.a().postSend(new SendWr().wrId(7).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src)).rdma(dst.address(), BAD_KEY));
+        // The send queue's and the receive queue's completions share a's CQ; IBA orders each queue's own.
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 4, "the failed WRITE and a's 3 receives");
+        List<WorkCompletion> sends = wcs.stream().filter(w -> w.wrId() == 7).toList();
+        assertEquals(1, sends.size(), "one completion for the failed WRITE: " + wcs);
+        assertEquals(WcStatus.REM_ACCESS_ERR, sends.getFirst().status());
+        List<WorkCompletion> recvs = wcs.stream().filter(w -> w.wrId() != 7).toList();
+        for (int i = 0; i < 3; i++) {
+            assertEquals(30 + i, recvs.get(i).wrId(), "receive " + i + " flushed in order: " + recvs);
+            assertEquals(WcStatus.WR_FLUSH_ERR, recvs.get(i).status(), "receive " + i);
+        }
+        assertState(p.a(), QpState.ERR, "the requester after REM_ACCESS_ERR");
+        Completions.assertNone(p.cqA(), "every WR completes exactly once");
+    }
+
+    @Test
     @DisplayName("required_ moving a QP to RESET empties its receive queue without completions: brought up again, a SEND lands in a receive posted after the reset [ibv_modify_qp(3), IBA 10.3.1 Reset]")
     void required_resetEmptiesReceiveQueue() {
         QpPair p = tb.pair(QpType.RC);
