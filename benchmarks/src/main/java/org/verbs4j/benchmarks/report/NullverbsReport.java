@@ -169,8 +169,9 @@ final class NullverbsReport {
         return r.javaCpu().getOrDefault(provider, Map.of()).getOrDefault(c.cpuKey(), Double.NaN);
     }
 
+    /** C's CPU figure: the same pattern's, or, for a Java-only pattern (prepared sends), C's {@code cKey} one. */
     private static double cpuC(Round r, Config c) {
-        return r.cCpu().getOrDefault(c.cpuKey(), Double.NaN);
+        return r.cCpu().getOrDefault(c.cpuKey(), r.cCpu().getOrDefault(c.cKey(), Double.NaN));
     }
 
     /** How one view of a round gives C's figure and a provider's. */
