@@ -106,16 +106,22 @@ public final class RegionTable {
             return null;
         }
         Snapshot t = table;
+        int i = next(t, address, length, 0);
+        return i < 0 ? null : t.segments[i];
+    }
+
+    /** The index of the first live segment at or after {@code from} that holds the whole range, or -1. */
+    private static int next(Snapshot t, long address, long length, int from) {
         long[] starts = t.starts;
         long[] ends = t.ends;
-        for (int i = 0; i < starts.length; i++) {
+        for (int i = from; i < starts.length; i++) {
             // address - start <= (end - start) - length: no overflow for any address or length
             if (address >= starts[i] && address - starts[i] <= ends[i] - starts[i] - length
                     && t.segments[i].scope().isAlive()) {
-                return t.segments[i];
+                return i;
             }
         }
-        return null;
+        return -1;
     }
 
     /**
@@ -133,15 +139,10 @@ public final class RegionTable {
             return null;
         }
         Snapshot t = table;
-        long[] starts = t.starts;
-        long[] ends = t.ends;
-        for (int i = 0; i < starts.length; i++) {
-            if (address >= starts[i] && address - starts[i] <= ends[i] - starts[i] - length
-                    && t.segments[i].scope().isAlive()) {
-                AbstractVerbsObject r = t.regions[i];
-                if (r != null && r.enterCall()) {
-                    return r;
-                }
+        for (int i = next(t, address, length, 0); i >= 0; i = next(t, address, length, i + 1)) {
+            AbstractVerbsObject r = t.regions[i];
+            if (r != null && r.enterCall()) {
+                return r;
             }
         }
         return null;
