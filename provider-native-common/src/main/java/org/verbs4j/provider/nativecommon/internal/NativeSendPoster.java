@@ -142,6 +142,7 @@ final class NativeSendPoster {
             int limit = n;
             int err = 0;
             boolean binds = false;
+            PostSendException refused = null;
             try {
                 for (int i = 0; i < n; i++) {
                     SendWr wr = list.get(base + i);
@@ -156,17 +157,19 @@ final class NativeSendPoster {
                     try {
                         call(wrs, capacity, qp, base, limit);
                     } catch (PostSendException e) {
-                        if (binds) {
-                            recordBinds(list, base, e.badWrIndex() - base);
-                        }
-                        throw e;
-                    }
-                    if (binds) {
-                        recordBinds(list, base, limit);
+                        refused = e;
                     }
                 }
             } finally {
                 releaseHolds();
+            }
+            // After the holds end: recording a bind takes the window's monitor, which a close of the window holds
+            // while it waits for the calls that hold the window.
+            if (binds) {
+                recordBinds(list, base, refused != null ? refused.badWrIndex() - base : limit);
+            }
+            if (refused != null) {
+                throw refused;
             }
             if (err != 0) {
                 throw new PostSendException(err, base + limit, reason(qp, ready, err, list.get(base + limit)));

@@ -562,8 +562,15 @@ class NativeObjectModelTest {
             }
         }
 
+        /** Run inside every post call, as the library's own work would be; null for none. */
+        volatile Runnable duringPost;
+
         private int post(String what, long wr, long badWr, long nextOffset) {
             calls.add(what + " " + wr);
+            Runnable hook = duringPost;
+            if (hook != null) {
+                hook.run();
+            }
             int n = 0;
             for (long at = wr; at != 0 && n < 1000; at = getLong(at + nextOffset)) {
                 n++;

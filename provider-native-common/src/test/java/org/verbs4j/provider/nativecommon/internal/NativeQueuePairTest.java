@@ -6,12 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.foreign.Arena;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.verbs4j.AccessFlags;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.Errno;
 import org.verbs4j.Mtu;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.MwType;
 import org.verbs4j.PostRecvException;
 import org.verbs4j.PostSendException;
 import org.verbs4j.QpAttributes;
@@ -29,6 +35,7 @@ import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
 import org.verbs4j.provider.nativecommon.internal.NativeObjectModelTest.Binding;
 import org.verbs4j.provider.nativecommon.internal.NativeObjectModelTest.FakeContext;
@@ -327,5 +334,50 @@ class NativeQueuePairTest {
         assertThrows(IllegalStateException.class, s::query);
         assertThrows(IllegalStateException.class, () -> s.armLimit(1));
         assertTrue(binding.calls.isEmpty(), binding.calls.toString());
+    }
+
+    @Test
+    @DisplayName("a bind posted in a list records its window only after the post's holds end: a close of the window "
+            + "racing the post neither deadlocks with it nor lets the library read a destroyed window")
+    void bindInAListAndACloseOfItsWindow() throws InterruptedException {
+        NativeQueuePair q = qp(8, 1, 8, 1);
+        state(QpState.RTS);
+        try (Arena arena = Arena.ofShared()) {
+            NativeMemoryRegion r = new NativeMemoryRegion(context, pd, pd.regions, 0xb000, arena.allocate(64),
+                    AccessFlags.LOCAL_WRITE | AccessFlags.MW_BIND);
+            binding.memory.put(0xc000L + ibv_mw.rkey$off, 0x500);
+            NativeMemoryWindow w = new NativeMemoryWindow(context, pd, 0xc000, MwType.TYPE_2);
+            AtomicReference<Thread> closer = new AtomicReference<>();
+            AtomicBoolean closing = new AtomicBoolean();
+            binding.duringPost = () -> {
+                // The library is reading the WR list: another thread closes the window now, and must wait.
+                Thread t = new Thread(w::close, "closer");
+                t.setDaemon(true);
+                closer.set(t);
+                t.start();
+                long deadline = System.nanoTime() + 5_000_000_000L;
+                while (w.enterCall()) {
+                    w.exitCall();
+                    if (System.nanoTime() > deadline) {
+                        return;
+                    }
+                    Thread.onSpinWait();
+                }
+                closing.set(true);
+                assertFalse(w.isClosed(), "the window was destroyed while the library read the bind");
+            };
+            SendWr bind = new SendWr().wrId(1).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
+                    .bindMw(w, 0x501, new MwBindInfo(r, r.address(), 64, AccessFlags.REMOTE_READ));
+            Thread poster = new Thread(() -> q.postSend(List.of(bind)), "poster");
+            poster.setDaemon(true);
+            poster.start();
+            poster.join(10_000);
+            binding.duringPost = null;
+            assertTrue(closing.get(), "the close began while the post held the window");
+            assertFalse(poster.isAlive(), "the post deadlocked with the window's close");
+            closer.get().join(10_000);
+            assertFalse(closer.get().isAlive(), "the window's close deadlocked with the post");
+            assertTrue(w.isClosed());
+        }
     }
 }
