@@ -6,8 +6,9 @@ package org.verbs4j.provider.ffm.internal;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
-import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -33,12 +34,12 @@ public final class FfmIbverbsBinding implements IbverbsBinding {
 
     @Override
     public int getInt(long address) {
-        return ALL.get(JAVA_INT, address);
+        return ALL.get(JAVA_INT_UNALIGNED, address);
     }
 
     @Override
     public void putInt(long address, int value) {
-        ALL.set(JAVA_INT, address, value);
+        ALL.set(JAVA_INT_UNALIGNED, address, value);
     }
 
     @Override
@@ -85,22 +86,22 @@ public final class FfmIbverbsBinding implements IbverbsBinding {
 
     @Override
     public long getLong(long address) {
-        return ALL.get(JAVA_LONG, address);
+        return ALL.get(JAVA_LONG_UNALIGNED, address);
     }
 
     @Override
     public void putLong(long address, long value) {
-        ALL.set(JAVA_LONG, address, value);
+        ALL.set(JAVA_LONG_UNALIGNED, address, value);
     }
 
     @Override
     public short getShort(long address) {
-        return ALL.get(JAVA_SHORT, address);
+        return ALL.get(JAVA_SHORT_UNALIGNED, address);
     }
 
     @Override
     public void putShort(long address, short value) {
-        ALL.set(JAVA_SHORT, address, value);
+        ALL.set(JAVA_SHORT_UNALIGNED, address, value);
     }
 
     @Override
@@ -379,7 +380,7 @@ public final class FfmIbverbsBinding implements IbverbsBinding {
 
     @Override
     public int getU16(long address) {
-        return ALL.get(JAVA_SHORT, address) & 0xffff;
+        return ALL.get(JAVA_SHORT_UNALIGNED, address) & 0xffff;
     }
 
     @Override
