@@ -7,7 +7,6 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
 import org.verbs4j.AddressHandle;
 import org.verbs4j.Errno;
 import org.verbs4j.Flush;
@@ -80,7 +79,7 @@ public abstract class AbstractWrSession implements WrSession {
     private final int allowedFlags;
     private final int maxInline;
     private final int maxSge;
-    private final ReentrantLock lock;
+    private final SendQueueLock lock;
     private final PendingWr wr;
     private final Arena scratch = Arena.ofAuto();
     /** The flow: each call at once ({@link #emitBuilder} and the setters' hooks), or each WR at its end. */
@@ -138,7 +137,7 @@ public abstract class AbstractWrSession implements WrSession {
      */
     protected AbstractWrSession(QueuePair qp, QpType type, Set<WrOpcode> sendOps, int maxInlineData, int maxSendSge,
             boolean ipCsum) {
-        this(qp, type, sendOps, maxInlineData, maxSendSge, ipCsum, new ReentrantLock(), false);
+        this(qp, type, sendOps, maxInlineData, maxSendSge, ipCsum, new SendQueueLock(), false);
     }
 
     /**
@@ -161,7 +160,7 @@ public abstract class AbstractWrSession implements WrSession {
      *     {@code wr_flags}, which the session can add only once it has seen the DATA setter).
      */
     protected AbstractWrSession(QueuePair qp, QpType type, Set<WrOpcode> sendOps, int maxInlineData, int maxSendSge,
-            boolean ipCsum, ReentrantLock lock, boolean atOnce) {
+            boolean ipCsum, SendQueueLock lock, boolean atOnce) {
         this.atOnce = atOnce;
         this.qp = Objects.requireNonNull(qp, "qp");
         this.type = Objects.requireNonNull(type, "type");

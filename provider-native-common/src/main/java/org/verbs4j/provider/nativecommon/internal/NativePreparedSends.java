@@ -1,6 +1,5 @@
 package org.verbs4j.provider.nativecommon.internal;
 
-import java.util.concurrent.locks.ReentrantLock;
 import org.verbs4j.Errno;
 import org.verbs4j.PostSendException;
 import org.verbs4j.QpType;
@@ -9,6 +8,7 @@ import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_send_wr;
 import org.verbs4j.spi.support.AbstractPreparedSends;
+import org.verbs4j.spi.support.SendQueueLock;
 import org.verbs4j.spi.support.SlotMemory;
 
 /**
@@ -132,7 +132,7 @@ final class NativePreparedSends extends AbstractPreparedSends {
 
     @Override
     protected void release() {
-        ReentrantLock lock = qp.sendLock();
+        SendQueueLock lock = qp.sendLock();
         lock.lock();
         try {
             slots.close();

@@ -2,7 +2,6 @@ package org.verbs4j.provider.nativecommon.internal;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.locks.ReentrantLock;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryWindow;
@@ -32,6 +31,7 @@ import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.CallHold;
 import org.verbs4j.spi.support.RegionTable;
+import org.verbs4j.spi.support.SendQueueLock;
 
 /**
  * A queue pair, {@code struct ibv_qp}, of either native provider, and its {@code ibv_qp_ex} when created with
@@ -70,7 +70,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
      * lock, which it holds from {@code wr_start} to {@code wr_complete} while Java code runs, is never contended:
      * the condition for a critical {@code post_send} or {@code wr_start} ({@link CriticalDataPath}).
      */
-    private final ReentrantLock sendLock = new ReentrantLock();
+    private final SendQueueLock sendLock = new SendQueueLock();
     private final Object recvLock = new Object();
 
     <C extends AbstractVerbsObject & NativeContextSupport, P extends AbstractVerbsObject & ProtectionDomain>
@@ -321,7 +321,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
     }
 
     /** {@return the lock of {@code postSend} and the WR session, which a prepared array's release takes too} */
-    ReentrantLock sendLock() {
+    SendQueueLock sendLock() {
         return sendLock;
     }
 

@@ -2,7 +2,6 @@ package org.verbs4j.provider.nativecommon.internal;
 
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.locks.ReentrantLock;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwBindInfo;
@@ -16,6 +15,7 @@ import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_ex;
 import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.PendingWr;
+import org.verbs4j.spi.support.SendQueueLock;
 
 /**
  * The WR session of one native QP ({@code ibv_wr_post(3)}), for ffm and jnr alike: it drives the function pointers
@@ -99,7 +99,7 @@ public final class NativeWrSession extends AbstractWrSession {
      */
     public NativeWrSession(QueuePair qp, IbverbsBinding binding, long qpx, QpInitAttributes init, boolean ipCsum,
             boolean wrFlush, long scratch, long scratchBytes) {
-        this(qp, binding, qpx, init, ipCsum, wrFlush, scratch, scratchBytes, new ReentrantLock(), false);
+        this(qp, binding, qpx, init, ipCsum, wrFlush, scratch, scratchBytes, new SendQueueLock(), false);
     }
 
     /**
@@ -125,7 +125,7 @@ public final class NativeWrSession extends AbstractWrSession {
      * @throws IllegalArgumentException if {@code scratch} is 0, unaligned or smaller than {@link #scratchBytes}
      */
     public NativeWrSession(QueuePair qp, IbverbsBinding binding, long qpx, QpInitAttributes init, boolean ipCsum,
-            boolean wrFlush, long scratch, long scratchBytes, ReentrantLock sendLock, boolean critical) {
+            boolean wrFlush, long scratch, long scratchBytes, SendQueueLock sendLock, boolean critical) {
         super(qp, init.type(), init.sendOps(), init.cap().maxInlineData(), init.cap().maxSendSge(), ipCsum,
                 sendLock, critical);
         this.critical = critical;

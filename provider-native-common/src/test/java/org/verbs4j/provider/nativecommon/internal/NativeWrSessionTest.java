@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.ReentrantLock;
+import org.verbs4j.spi.support.SendQueueLock;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.CompletionQueue;
@@ -90,7 +90,7 @@ class NativeWrSessionTest {
     }
 
     /** A session over {@code sendLock} (null: the session's own lock), open in this thread. */
-    private NativeWrSession session(ReentrantLock sendLock, boolean critical, WrOpcode... ops) {
+    private NativeWrSession session(SendQueueLock sendLock, boolean critical, WrOpcode... ops) {
         memory.put(QPX + ibv_qp_ex.wr_start$off, START);
         memory.put(QPX + ibv_qp_ex.wr_complete$off, COMPLETE);
         memory.put(QPX + ibv_qp_ex.wr_abort$off, ABORT);
@@ -118,7 +118,7 @@ class NativeWrSessionTest {
     @DisplayName("Over the QP's send lock on a critical data path: the open session holds the lock, so no other "
             + "thread's post_send meets the library's send-queue lock, and wr_start/wr_complete are critical calls")
     void sharedSendLockAndCriticalCalls() throws InterruptedException {
-        ReentrantLock sendLock = new ReentrantLock();
+        SendQueueLock sendLock = new SendQueueLock();
         NativeWrSession s = session(sendLock, true, WrOpcode.RDMA_WRITE);
         assertTrue(sendLock.isHeldByCurrentThread(), "the open session holds the QP's send lock");
         AtomicBoolean other = new AtomicBoolean(true);
@@ -175,7 +175,7 @@ class NativeWrSessionTest {
     @DisplayName("On a user-space data path each builder and setter reaches the library at once, and inline data "
             + "keeps the caller's wr_flags")
     void atOnceFlow() {
-        NativeWrSession s = session(new ReentrantLock(), true, WrOpcode.RDMA_WRITE, WrOpcode.SEND);
+        NativeWrSession s = session(new SendQueueLock(), true, WrOpcode.RDMA_WRITE, WrOpcode.SEND);
         s.wrId(7);
         s.wrFlags(SendFlags.SIGNALED);
         s.rdmaWrite(0x55, 0x9000L);
@@ -207,7 +207,7 @@ class NativeWrSessionTest {
     @DisplayName("On a user-space data path a WR without its DATA setter fails the batch at the next builder: no "
             + "later builder is called, and the native batch is aborted")
     void atOnceMissingSetterAborts() {
-        NativeWrSession s = session(new ReentrantLock(), true, WrOpcode.RDMA_WRITE);
+        NativeWrSession s = session(new SendQueueLock(), true, WrOpcode.RDMA_WRITE);
         s.rdmaWrite(1, 0x1000L);
         s.setSge(1, 0x2000L, 8);
         s.rdmaWrite(2, 0x1000L);

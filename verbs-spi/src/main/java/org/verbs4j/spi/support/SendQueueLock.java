@@ -1,0 +1,152 @@
+package org.verbs4j.spi.support;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The lock of one QP's send queue: {@code postSend}, a WR session from {@code startWr()} to {@code complete()} or
+ * {@code abort()}, a type 1 {@code bindMw} and the destroy verb hold it, so that no two of them overlap and none
+ * runs on freed memory. Reentrant, not fair, and made for the case of the data path: one thread posting to its
+ * own QP, taking and releasing the lock once per post.
+ *
+ * <p>What it costs. Taking a free lock is one compare-and-set, as with {@link
+ * java.util.concurrent.locks.ReentrantLock}. Releasing it is a plain release store: no fence, where {@code
+ * ReentrantLock.unlock()} writes its state with a volatile store (a full fence on x86). On the null libibverbs
+ * the fence was about a sixth of a one-WR {@code postSend} (benchmarks/reports/bindings-cost-cut.md).
+ *
+ * <p>The price is paid only under contention. A thread that finds the lock taken spins a little, then registers
+ * as a waiter and parks; the releasing thread unparks every registered waiter, and one of them takes the lock.
+ * Without the fence, a release can miss a waiter that registered at that very moment, so a waiter never parks
+ * for longer than {@value #MAX_PARK_NANOS} ns at a time before it looks again: a missed wake-up delays it by at
+ * most that much, and it is never lost. Interrupts do not end the wait; a thread interrupted while waiting has
+ * its interrupt status set again once it holds the lock, as {@code ReentrantLock.lock()} does.
+ *
+ * <p>The memory effects are those of a lock: everything a thread did before {@link #unlock()} is visible to the
+ * next thread once its {@link #lock()} returns (the release store and the compare-and-set's acquire).
+ */
+public final class SendQueueLock {
+    /** The longest a waiter parks before it looks at the lock again, in nanoseconds. */
+    static final long MAX_PARK_NANOS = 1_000_000L;
+    private static final int SPINS = 64;
+    private static final VarHandle STATE;
+    private static final VarHandle WAITERS;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(SendQueueLock.class, "state", int.class);
+            WAITERS = l.findVarHandle(SendQueueLock.class, "waiters", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** 0: free; 1: held. Taken by compare-and-set, given back by a release store. */
+    @SuppressWarnings("unused") // through STATE
+    private volatile int state;
+    /** The threads registered in {@link #waitForLock}; changed atomically, read plainly by {@link #unlock()}. */
+    @SuppressWarnings("unused") // through WAITERS
+    private volatile int waiters;
+    /**
+     * The holder. Written only by the holder, so a thread that compares it with itself reads either its own write
+     * or a value that is not itself: {@link #isHeldByCurrentThread()} needs no ordering.
+     */
+    private Thread owner;
+    /** How many times the holder took the lock again ({@link #lock()} while holding it). */
+    private int reentries;
+    /** The waiting threads, for {@link #unlock()} to unpark; touched only under contention. */
+    private final ConcurrentLinkedQueue<Thread> parked = new ConcurrentLinkedQueue<>();
+
+    /** Creates a free lock. */
+    public SendQueueLock() {}
+
+    /** Takes the lock, waiting for it if another thread holds it; takes it again if this thread holds it. */
+    public void lock() {
+        if (!tryLock()) {
+            waitForLock(Thread.currentThread());
+        }
+    }
+
+    /**
+     * Takes the lock if it is free or this thread holds it, without waiting.
+     *
+     * @return whether this thread now holds it
+     */
+    public boolean tryLock() {
+        Thread me = Thread.currentThread();
+        if (STATE.compareAndSet(this, 0, 1)) {
+            owner = me;
+            return true;
+        }
+        if (owner == me) {
+            reentries++;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Gives the lock back (once, if it was taken again).
+     *
+     * @throws IllegalMonitorStateException if the calling thread does not hold it
+     */
+    public void unlock() {
+        if (owner != Thread.currentThread()) {
+            throw new IllegalMonitorStateException("the send queue lock is not held by this thread");
+        }
+        if (reentries > 0) {
+            reentries--;
+            return;
+        }
+        owner = null;
+        STATE.setRelease(this, 0);
+        if ((int) WAITERS.getOpaque(this) != 0) {
+            for (Thread t : parked) {
+                LockSupport.unpark(t);
+            }
+        }
+    }
+
+    /** {@return whether the calling thread holds the lock} */
+    public boolean isHeldByCurrentThread() {
+        return owner == Thread.currentThread();
+    }
+
+    /** {@return whether some thread holds the lock}: a snapshot, for tests and monitoring. */
+    public boolean isLocked() {
+        return state != 0;
+    }
+
+    /** The contended path: spins, then parks (at most {@value #MAX_PARK_NANOS} ns at a time) until it takes it. */
+    private void waitForLock(Thread me) {
+        for (int i = 0; i < SPINS; i++) {
+            Thread.onSpinWait();
+            if ((int) STATE.getOpaque(this) == 0 && STATE.compareAndSet(this, 0, 1)) {
+                owner = me;
+                return;
+            }
+        }
+        boolean interrupted = false;
+        parked.add(me);
+        WAITERS.getAndAdd(this, 1);
+        try {
+            long park = 1_000L;
+            while (!STATE.compareAndSet(this, 0, 1)) {
+                LockSupport.parkNanos(this, park);
+                park = Math.min(2 * park, MAX_PARK_NANOS);
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            WAITERS.getAndAdd(this, -1);
+            parked.remove(me);
+        }
+        owner = me;
+        if (interrupted) {
+            me.interrupt();
+        }
+    }
+}
