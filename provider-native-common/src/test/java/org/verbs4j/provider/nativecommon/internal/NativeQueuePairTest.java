@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -44,6 +45,7 @@ import org.verbs4j.provider.nativecommon.internal.NativeObjectModelTest.FakePd;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_recv_wr;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_send_wr;
+import org.verbs4j.spi.support.SendQueueLock;
 
 /**
  * The shared QP and SRQ ({@link NativeQueuePairs}, {@link NativeQueuePair}, {@link NativeSendPoster},
@@ -113,10 +115,11 @@ class NativeQueuePairTest {
         Thread poster = new Thread(() -> q.postSend(write(9, 1)));
         poster.start();
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while (poster.getState() != Thread.State.WAITING && System.nanoTime() < deadline) {
+        while (!parkedOnSendLock(poster) && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
-        assertEquals(Thread.State.WAITING, poster.getState(), "postSend did not wait for the open session");
+        assertTrue(parkedOnSendLock(poster), "postSend did not wait for the open session on the QP's send lock: "
+                + poster.getState() + " " + Arrays.toString(poster.getStackTrace()));
         assertTrue(binding.calls.stream().noneMatch(c -> c.startsWith("postSend")), binding.calls.toString());
         s.rdmaWrite(1, 0x1000L);
         s.setSge(1, 0x2000L, 8);
@@ -127,6 +130,13 @@ class NativeQueuePairTest {
                 .toList();
         assertEquals(2, order.size(), binding.calls.toString());
         assertTrue(order.get(0).startsWith("wrComplete") && order.get(1).startsWith("postSend"), order.toString());
+    }
+
+    /** Whether {@code t} is parked (waiting, with or without a timeout) inside the send lock's wait. */
+    private static boolean parkedOnSendLock(Thread t) {
+        Thread.State state = t.getState();
+        return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING)
+                && Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName().equals(SendQueueLock.class.getName()));
     }
 
     @Test
