@@ -44,9 +44,8 @@ public final class SendQueueLock {
     }
 
     /** 0: free; 1: held. Taken by compare-and-set, given back by a release store. */
-    @SuppressWarnings("unused") // through STATE
     private volatile int state;
-    /** The threads registered in {@link #waitForLock}; changed atomically, read plainly by {@link #unlock()}. */
+    /** The threads registered in {@link #waitForLock}; changed atomically, read without a fence by {@link #unlock()}. */
     @SuppressWarnings("unused") // through WAITERS
     private volatile int waiters;
     /**

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.verbs4j.spi.support.SendQueueLock;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.CompletionQueue;
@@ -29,6 +28,7 @@ import org.verbs4j.SendFlags;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_ex;
+import org.verbs4j.spi.support.SendQueueLock;
 
 /**
  * {@link NativeWrSession} over a recording binding (a proxy of {@link IbverbsBinding}, so it needs no change when
