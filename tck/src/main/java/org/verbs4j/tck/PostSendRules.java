@@ -11,7 +11,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
@@ -41,6 +46,7 @@ import org.verbs4j.WcOpcode;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletion;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.WrSession;
 
 /**
  * {@code ibv_post_send(3)}: the opcode x QP-type table cell by cell, the list stopping at the first bad WR
@@ -423,6 +429,76 @@ public abstract class PostSendRules extends TckArea {
         for (int i = 0; i < 10; i++) {
             assertEquals(50 + i, wcs.get(i).wrId());
         }
+    }
+
+    @Test
+    @DisplayName("required_ postSend lists and WR sessions from several threads on one QP lose and duplicate no WR: each completes once and writes its own bytes [ibv_post_send(3), ibv_wr_post(3) CONCURRENCY]")
+    void required_concurrentPostersNoLossNoDuplicate() throws Exception {
+        boolean sessions = caps().wrSession();
+        int threads = 4;
+        int lists = 10;
+        int perList = 4;
+        int total = threads * lists * perList;
+        // Room for every WR at once: the rule is about the posters sharing the send queue, not about its depth.
+        QpPair p = tb.pair(QpType.RC, b -> {
+            b.maxSendWr(total);
+            if (sessions) {
+                b.sendOps(WrOpcode.RDMA_WRITE);
+            }
+        });
+        MemoryRegion src = tb.buffer(8L * total);
+        MemoryRegion dst = p.remoteBuffer(8L * total);
+        for (int i = 0; i < total; i++) {
+            Data.u64(src.segment(), 8L * i, 0x2000_0000L + i);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int first = t * lists * perList;
+                // Odd threads post through a session where the device has one (it holds the send queue across its
+                // calls), even threads post lists; every thread's WRs cover their own 8-byte slots.
+                boolean session = sessions && (t & 1) == 1;
+                fs.add(pool.submit(() -> {
+                    for (int l = 0; l < lists; l++) {
+                        int base = first + l * perList;
+                        if (session) {
+                            WrSession s = p.a().startWr();
+                            for (int i = base; i < base + perList; i++) {
+                                s.wrId(i);
+                                s.wrFlags(SendFlags.SIGNALED);
+                                s.rdmaWrite(dst.rkey(), dst.address() + 8L * i);
+                                s.setSge(src.lkey(), src.address() + 8L * i, 8);
+                            }
+                            s.complete();
+                        } else {
+                            List<SendWr> list = new ArrayList<>();
+                            for (int i = base; i < base + perList; i++) {
+                                list.add(p.wr(i, WrOpcode.RDMA_WRITE, src, 8L * i, 8)
+                                        .rdma(dst.address() + 8L * i, dst.rkey()));
+                            }
+                            p.a().postSend(list);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get(Completions.timeoutMs(), TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), total, "every thread's WRs");
+        Set<Long> ids = new HashSet<>();
+        for (WorkCompletion wc : wcs) {
+            assertEquals(WcStatus.SUCCESS, wc.status(), "completion " + wc);
+            assertTrue(ids.add(wc.wrId()), "wr_id " + wc.wrId() + " completed twice");
+        }
+        for (int i = 0; i < total; i++) {
+            assertEquals(0x2000_0000L + i, Data.u64(dst.segment(), 8L * i), "the bytes of WR " + i);
+        }
+        Completions.assertNone(p.cqA(), "no completion beyond one per WR");
     }
 
     @Test
