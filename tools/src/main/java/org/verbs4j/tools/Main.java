@@ -1,6 +1,7 @@
 package org.verbs4j.tools;
 
 import java.io.PrintWriter;
+import java.util.Optional;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.verbs4j.ProviderUnavailableException;
@@ -81,7 +82,7 @@ public final class Main implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, args) -> {
-            ex.getCommandLine().getErr().println("verbs4j: " + oneLine(ex.getMessage()));
+            ex.getCommandLine().getErr().println("verbs4j: " + oneLine(unknownCommand(ex).orElse(ex.getMessage())));
             return EXIT_USAGE;
         });
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
@@ -93,6 +94,20 @@ public final class Main implements Runnable {
             return exitCodeOf(ex);
         });
         return cl;
+    }
+
+    /**
+     * "unknown command 'X'" for a first word that is no command, instead of picocli's "Unmatched argument at
+     * index 0"; options (words that start with '-') keep picocli's own "Unknown option" message.
+     */
+    static Optional<String> unknownCommand(CommandLine.ParameterException ex) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && u.getCommandLine().getParent() == null
+                && !u.isUnknownOption() && !u.getUnmatched().isEmpty()
+                && u.getCommandLine().getParseResult().originalArgs().indexOf(u.getUnmatched().getFirst()) == 0) {
+            return Optional.of("unknown command '" + u.getUnmatched().getFirst() + "'; the commands are "
+                    + String.join(", ", u.getCommandLine().getSubcommands().keySet()) + " (see verbs4j --help)");
+        }
+        return Optional.empty();
     }
 
     static int exitCodeOf(Throwable ex) {

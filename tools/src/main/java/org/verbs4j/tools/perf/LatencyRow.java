@@ -17,6 +17,24 @@ package org.verbs4j.tools.perf;
 public record LatencyRow(int bytes, long iterations, double tMinUs, double tMaxUs, double tTypicalUs, double tAvgUs,
                          double tStdevUs, double t99Us, double t999Us) implements PerfRow {
 
+    /**
+     * A row holds figures only: no NaN or infinity can reach the table (issue 31).
+     *
+     * @throws IllegalArgumentException when there are no iterations, or a figure is NaN, infinite or negative
+     */
+    public LatencyRow {
+        if (iterations < 1) {
+            throw new IllegalArgumentException("a latency row needs at least one sample, not " + iterations);
+        }
+        PerfRow.requireFigure("t_min", tMinUs);
+        PerfRow.requireFigure("t_max", tMaxUs);
+        PerfRow.requireFigure("t_typical", tTypicalUs);
+        PerfRow.requireFigure("t_avg", tAvgUs);
+        PerfRow.requireFigure("t_stdev", tStdevUs);
+        PerfRow.requireFigure("99% percentile", t99Us);
+        PerfRow.requireFigure("99.9% percentile", t999Us);
+    }
+
     /** The row for these samples, nanoseconds each; {@code halve} for ping-pong tests. Sorts the array. */
     static LatencyRow of(int bytes, long[] samplesNs, int count, boolean halve) {
         if (count == 0) {

@@ -4,6 +4,7 @@ package org.verbs4j.tools.perf;
 // help text); the tests themselves are other files.
 
 import java.io.PrintWriter;
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,7 @@ import org.verbs4j.tools.cli.ExitCodes;
 import org.verbs4j.tools.cli.Messages;
 import org.verbs4j.tools.cli.Providers;
 import org.verbs4j.tools.cli.UsageException;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -70,8 +72,9 @@ public final class PerfCommand implements Callable<Integer> {
             description = "Connect to a server at this host (two-process mode).")
     String host;
 
-    @Option(names = {"-s", "--size"}, paramLabel = "BYTES", description = "Message size (default 65536; 2 for "
-            + "latency tests; 8 for atomics).")
+    @Option(names = {"-s", "--size"}, paramLabel = "BYTES", converter = SizeConverter.class,
+            description = "Message size, 1 to " + SIZE_MAX + " bytes (default 65536; 2 for latency tests; 8 for "
+                    + "atomics).")
     Integer size;
 
     @Option(names = {"-a", "--all"}, description = "Run every size from 2 B to 8 MiB, in powers of two.")
@@ -101,7 +104,7 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = {"-l", "--post_list"}, paramLabel = "N", description = "WRs per post call (default 1).")
     int postList = 1;
 
-    @Option(names = {"--cq-mod", "--cq_mod"}, paramLabel = "N", description = "Signal one WR in N (default 100; "
+    @Option(names = {"-Q", "--cq-mod", "--cq_mod"}, paramLabel = "N", description = "Signal one WR in N (default 100; "
             + "at most the tx depth).")
     int cqMod = 100;
 
@@ -111,8 +114,8 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", description = "Port, 1-based (default 1).")
     int port = 1;
 
-    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "GID index (default: the LID on "
-            + "InfiniBand, GID 0 on RoCE).")
+    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "GID index (default: on RoCE, as "
+            + "perftest, the port's first IPv4-mapped GID, else 0; on InfiniBand no GRH, the LID).")
     Integer gidIndex;
 
     @Option(names = {"-m", "--mtu"}, paramLabel = "BYTES", description = "Path MTU: 256, 512, 1024, 2048 or 4096, "
@@ -310,6 +313,7 @@ public final class PerfCommand implements Callable<Integer> {
         }
         if (plot != null) {
             PerfPlot.write(report, plot);
+            out.println("plot: " + plot.toAbsolutePath().normalize());
         }
         verifyLimits(rows, table);
         return ExitCodes.OK;
@@ -348,6 +352,30 @@ public final class PerfCommand implements Callable<Integer> {
         };
     }
 
+    /**
+     * {@code -s}: a whole number of bytes from 1 to {@link #SIZE_MAX}. Every wrong value, also one too large for an
+     * {@code int} or no number at all, gets the range in its message, as the checks after parsing give it.
+     */
+    static final class SizeConverter implements CommandLine.ITypeConverter<Integer> {
+        static String impossible(String value) {
+            return "impossible message size " + value + ": -s takes 1 to " + SIZE_MAX + " bytes";
+        }
+
+        @Override
+        public Integer convert(String value) {
+            BigInteger n;
+            try {
+                n = new BigInteger(value.strip());
+            } catch (NumberFormatException e) {
+                throw new CommandLine.TypeConversionException(impossible("'" + value + "'"));
+            }
+            if (n.signum() < 1 || n.compareTo(BigInteger.valueOf(SIZE_MAX)) > 0) {
+                throw new CommandLine.TypeConversionException(impossible(n.toString()));
+            }
+            return n.intValueExact();
+        }
+    }
+
     /** Checks what can be checked without a device. */
     private void checkArguments(PerfTest test, QpType qpType) {
         if (!test.runsOn(qpType)) {
@@ -358,7 +386,7 @@ public final class PerfCommand implements Callable<Integer> {
             throw new UsageException("-s and -a exclude each other: -a runs every size from 2 B to 8 MiB");
         }
         if (size != null && (size < 1 || size > SIZE_MAX)) {
-            throw new UsageException("impossible message size " + size + ": -s takes 1 to " + SIZE_MAX + " bytes");
+            throw new UsageException(SizeConverter.impossible(Integer.toString(size)));
         }
         if (size != null && test.isAtomic() && size != PerfTest.ATOMIC_SIZE) {
             throw new UsageException(test.cliName() + " uses 8-byte atomics; -s " + size + " is not possible");

@@ -108,7 +108,8 @@ final class PerfLoops {
             }
         }
         long count = sum(tx.completed);
-        double seconds = (times.last() - t0) / 1e9;
+        // At least a nanosecond: a zero-length interval would make the figures infinite or NaN.
+        double seconds = Math.max(1, times.last() - t0) / 1e9;
         double avg = count * (double) s.size() / seconds / MB;
         return new BandwidthRow(s.size(), count, Math.max(avg, peak(s.size(), times, counts)), avg,
                 count / seconds / 1e6);

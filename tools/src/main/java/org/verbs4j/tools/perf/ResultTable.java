@@ -71,7 +71,8 @@ final class ResultTable {
             out.printf(" rdma_cm QPs     : ON (connected through the connection manager, -R)%n");
         }
         out.printf(" GID index       : %s%n", s.gidIndex() < 0
-                ? "none (LID; where a GRH is needed, the first IPv4-mapped GID, else 0)" : Integer.toString(s.gidIndex()));
+                ? "default (on RoCE the port's first IPv4-mapped GID, else 0; on InfiniBand the LID)"
+                : Integer.toString(s.gidIndex()));
         out.println(RULE);
         columns();
     }

@@ -378,7 +378,12 @@ final class TwoProcess {
             throw new UsageException("the peer reported " + iters + " messages of " + size + " bytes, which is no "
                     + "bandwidth report");
         }
-        return new BandwidthRow((int) size, iters, table.mbps(peak), table.mbps(avg), rate);
+        try {
+            return new BandwidthRow((int) size, iters, table.mbps(peak), table.mbps(avg), rate);
+        } catch (IllegalArgumentException e) {
+            // perftest's own clock can give it 0 seconds, and so inf or nan: say whose figure it is.
+            throw new PerfFailure("the peer's bandwidth report has no usable figure: " + e.getMessage());
+        }
     }
 
     private void latency(PerfSettings first, PeerInfo[] remotes) {
