@@ -80,3 +80,23 @@ find_jdk() {
 no_jdk_message() {
     echo "needs a JDK ${MIN_JDK} or newer (java.lang.foreign is final from ${MIN_JDK}), and none was found in JAVA_HOME${JAVA_HOME:+ ($JAVA_HOME)}, /usr/lib/jvm or on PATH; install one (e.g. apt-get install openjdk-25-jdk-headless) or set JAVA_HOME to it"
 }
+
+# java_options JDK_HOME: the options every launcher here gives the JVM, one a line: native access for the FFM
+# provider and, on JDK 24+, sun.misc.Unsafe memory access, which the JNR provider's jffi uses and which those
+# JDKs otherwise warn about on every run.
+java_options() {
+    echo "--enable-native-access=ALL-UNNAMED"
+    if (( $(home_release "$1") >= 24 )); then
+        echo "--sun-misc-unsafe-memory-access=allow"
+    fi
+}
+
+# maven_opts JDK_HOME: MAVEN_OPTS for running Maven on that JDK. Maven's own Guice uses sun.misc.Unsafe, which
+# JDK 24+ warns about on every run; that is not ours to fix, so the warning is turned off as for our own JVMs.
+maven_opts() {
+    local opts="${MAVEN_OPTS:-}"
+    if (( $(home_release "$1") >= 24 )); then
+        opts="${opts:+$opts }--sun-misc-unsafe-memory-access=allow"
+    fi
+    echo "$opts"
+}

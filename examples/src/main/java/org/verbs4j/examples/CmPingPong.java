@@ -137,6 +137,18 @@ public final class CmPingPong {
 
 
     /**
+     * A listening address as a user types it: {@code 0.0.0.0:7471}, {@code 192.0.2.1:7471}, {@code [::]:7471}
+     * ({@link InetSocketAddress#toString()} gives {@code 0.0.0.0/0.0.0.0:7471}).
+     *
+     * @param address a resolved address, or an unresolved host name and a port
+     * @return the numeric host (a name when the address is unresolved) and the port
+     */
+    static String hostPort(InetSocketAddress address) {
+        String host = address.getAddress() != null ? address.getAddress().getHostAddress() : address.getHostString();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + address.getPort();
+    }
+
+    /**
      * Runs one end as its own process.
      *
      * @param args {@code server PORT [ROUNDS]} or {@code client HOST PORT [ROUNDS]}
@@ -147,7 +159,7 @@ public final class CmPingPong {
             if (args.length >= 2 && args[0].equals("server")) {
                 int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
                 try (RcListener listener = listen(provider, Integer.parseInt(args[1]))) {
-                    System.out.println("listening on " + listener.address());
+                    System.out.println("listening on " + hostPort(listener.address()));
                     System.out.println("client: " + serve(listener, arena, rounds));
                 }
             } else if (args.length >= 3 && args[0].equals("client")) {

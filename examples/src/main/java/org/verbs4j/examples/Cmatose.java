@@ -157,7 +157,7 @@ public final class Cmatose {
             if (server) {
                 try (RcListener listener = RcListener.listen(provider,
                         new InetSocketAddress(Integer.parseInt(args[1])), options(count))) {
-                    System.out.println("cmatose server (" + provider.name() + ") listening on " + listener.address());
+                    System.out.println("cmatose server (" + provider.name() + ") listening on " + CmPingPong.hostPort(listener.address()));
                     System.out.println("cmatose server: " + serve(listener, arena, count, size));
                 }
             } else {

@@ -252,7 +252,7 @@ public final class Rping {
             if (args.length >= 2 && args[0].equals("server")) {
                 try (RcListener listener = RcListener.listen(provider,
                         new InetSocketAddress(Integer.parseInt(args[1])), options())) {
-                    System.out.println("rping server (" + provider.name() + ") listening on " + listener.address());
+                    System.out.println("rping server (" + provider.name() + ") listening on " + CmPingPong.hostPort(listener.address()));
                     System.out.println("rping server: " + serve(listener, arena));
                 }
             } else if (args.length >= 3 && args[0].equals("client")) {

@@ -49,7 +49,8 @@ class CmPingPongTwoProcessTest {
         try (BufferedReader s = new BufferedReader(new InputStreamReader(server.getInputStream(),
                 StandardCharsets.UTF_8))) {
             String first = s.readLine();
-            assertTrue(first != null && first.startsWith("listening on"), "the server's first line: " + first);
+            // The wildcard address as a user types it, not InetSocketAddress's "0.0.0.0/0.0.0.0:7471" (issue 31).
+            assertEquals("listening on 0.0.0.0:7471", first, "the server's first line");
             client = start(CLIENT_IP + ":" + port, "client", SERVER_IP, "7471", "3");
             List<String> clientLines = new ArrayList<>();
             try (BufferedReader c = new BufferedReader(new InputStreamReader(client.getInputStream(),

@@ -24,6 +24,11 @@ final class DocBlocks {
 
     /** The one {@code ```java} block between the markers {@code <!-- marker -->} of a file under the root. */
     static String extract(String file, String marker) throws IOException {
+        return extract(file, marker, "java");
+    }
+
+    /** The one {@code ```language} block between the markers {@code <!-- marker -->} of a file under the root. */
+    static String extract(String file, String marker, String language) throws IOException {
         String text = Files.readString(ROOT.resolve(file));
         String start = "<!-- " + marker + " -->";
         String end = "<!-- /" + marker + " -->";
@@ -31,9 +36,10 @@ final class DocBlocks {
         int to = text.indexOf(end);
         assertTrue(from >= 0 && to > from, file + " has no " + start + " ... " + end + " block");
         String block = text.substring(from + start.length(), to).strip();
-        assertTrue(block.startsWith("```java\n") && block.endsWith("```"),
-                file + ": the block is one ```java fence directly between the markers");
-        return block.substring("```java\n".length(), block.length() - 3);
+        String fence = "```" + language + "\n";
+        assertTrue(block.startsWith(fence) && block.endsWith("```"),
+                file + ": the block is one " + fence.strip() + " fence directly between the markers");
+        return block.substring(fence.length(), block.length() - 3);
     }
 
     /**
