@@ -21,12 +21,15 @@
 # disconnects. A pair passes when both processes exit 0 and each printed its lines of success. The C tools run
 # under stdbuf -oL so their lines reach the log as they print them. The JVMs start directly with C1 only (-XX:TieredStopAtLevel=1), as in
 # perftest-interop.sh; the project is built on the host first (examples/target/classpath.txt).
+# softroce-limit: 900
+# (softroce/run's limit for this step, in quiet-machine seconds: some 3 times its time on a quiet host;
+# the guest runner stretches it by the host's measured slowdown, see softroce/README.md "Time")
 set -uo pipefail
 
 out=${VERBS4J_STEP_OUT:-$PWD/target/cm-interop}
 mkdir -p "$out"
 addr=${VERBS4J_RDMA_IPV4:-192.0.2.1}
-limit=${CM_INTEROP_LIMIT:-240}
+limit=${CM_INTEROP_LIMIT:-$((240 * ${VERBS4J_SLOWDOWN:-1000} / 1000))}
 if [ ! -f examples/target/classpath.txt ] || [ ! -d examples/target/classes ]; then
     echo "FAIL: no examples/target/classes or classpath.txt: build on the host first (./mvnw -B -q package -DskipTests)"
     exit 1

@@ -13,6 +13,9 @@
 # read 0.00, inf or -nan under TCG (it turns TSC cycles into time with a CPU frequency it samples itself, see
 # softroce/guest/runner), so such a figure from a C program is noted, not failed; every figure verbs4j prints must
 # be a positive number. The step fails unless every pair passes.
+# softroce-limit: 1800
+# (softroce/run's limit for this step, in quiet-machine seconds: some 3 times its time on a quiet host;
+# the guest runner stretches it by the host's measured slowdown, see softroce/README.md "Time")
 set -uo pipefail
 
 dev=${VERBS4J_RDMA_DEVICE:-rxe0}
@@ -37,18 +40,28 @@ if [ "$(nproc --all)" -ge 2 ] && command -v taskset >/dev/null; then
 fi
 
 pass=0 fail=0 notes=()
-# Each process may take this long, seconds: a JVM start is slow under TCG, much slower on a loaded host.
-limit=${PERFTEST_INTEROP_LIMIT:-600}
+# Each process may take this long, seconds: a JVM start is slow under TCG, much slower on a loaded host (the
+# guest's slowdown at the step's start, VERBS4J_SLOWDOWN in per mille, stretches it).
+limit=${PERFTEST_INTEROP_LIMIT:-$((600 * ${VERBS4J_SLOWDOWN:-1000} / 1000))}
 
-# Waits until something listens on TCP port $1 (IPv4 or IPv6, state 0A in /proc/net/tcp*).
+# Waits until something listens on TCP port $1 (IPv4 or IPv6, state 0A in /proc/net/tcp*), for at most $limit
+# seconds, or until the server, process $2, has ended: a server that cannot start ends its pair at once.
 listening() {
     local hex i
     hex=$(printf '%04X' "$1")
     for ((i = 0; i < 5 * limit; i++)); do
         grep -qE "^ *[0-9]+: [0-9A-F]+:$hex [0-9A-F]+:[0-9A-F]+ 0A" /proc/net/tcp /proc/net/tcp6 2>/dev/null && return 0
+        kill -0 "$2" 2>/dev/null || return 1
         sleep 0.2
     done
     return 1
+}
+
+# Ends the server, process $1, when its client failed: it would otherwise wait for a client that never
+# comes until its own timeout (perftest's C servers wait for their peer until $limit).
+stop_server() {
+    kill -TERM "$1" 2>/dev/null || return 0
+    echo "(the client failed: stopping the server)"
 }
 
 # row_ok LOG SIZE ITERS COLUMN STRICT: LOG has a row "SIZE ITERS ..." (ITERS or one fewer: a ping-pong side that
@@ -110,21 +123,23 @@ pair() {
         echo "== $(date +%T) $name: ${c[*]}  <-  $shown 127.0.0.1"
         timeout --kill-after=5 "$limit" "${c[@]}" > "$slog" 2>&1 &
         spid=$!
-        if listening "$port"; then
+        if listening "$port" "$spid"; then
             timeout --kill-after=5 "$limit" "${j[@]}" 127.0.0.1 > "$clog" 2>&1 || rc=$?
         else
-            echo "nothing listens on port $port" > "$clog"; rc=1
+            echo "nothing listens on port $port (the server ended or never listened)" > "$clog"; rc=1
         fi
+        ((rc == 0)) || stop_server "$spid"
     else
         swho=j cwho=c
         echo "== $(date +%T) $name: $shown --server  <-  ${c[*]} 127.0.0.1"
         timeout --kill-after=5 "$limit" "${j[@]}" --server > "$slog" 2>&1 &
         spid=$!
-        if listening "$port"; then
+        if listening "$port" "$spid"; then
             timeout --kill-after=5 "$limit" "${c[@]}" 127.0.0.1 > "$clog" 2>&1 || rc=$?
         else
-            echo "nothing listens on port $port" > "$clog"; rc=1
+            echo "nothing listens on port $port (the server ended or never listened)" > "$clog"; rc=1
         fi
+        ((rc == 0)) || stop_server "$spid"
     fi
     local src=0
     wait "$spid" || src=$?

@@ -11,6 +11,9 @@
 # (see the class). Role rxe calls this script back as its hook, "wire-interop.sh loss|reorder|none",
 # to put netem on the Java side's veth end for the lossy phases. The step fails if any case fails on either
 # side; its note is the one-line summary. Build on the host first (tools' test classes and its jar).
+# softroce-limit: 900
+# (softroce/run's limit for this step, in quiet-machine seconds: some 3 times its time on a quiet host;
+# the guest runner stretches it by the host's measured slowdown, see softroce/README.md "Time")
 set -uo pipefail
 
 NS=wire
@@ -63,7 +66,7 @@ cp="tools/target/test-classes:$jar:$(cat tools/target/classpath.txt)"
 java=(java --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -XX:TieredStopAtLevel=1
     "-XX:ErrorFile=$out/hs_err_pid%p.log" -cp "$cp")
 main=org.verbs4j.tools.interop.WireInterop
-limit=${WIRE_INTEROP_LIMIT:-600}
+limit=${WIRE_INTEROP_LIMIT:-$((600 * ${VERBS4J_SLOWDOWN:-1000} / 1000))}
 hook=$(readlink -f "$0")
 hook_args=("$hook")
 [ "${WIRE_INTEROP_LOSSY:-1}" = 1 ] || hook_args=()
@@ -117,7 +120,7 @@ if [ "${WIRE_INTEROP_CM:-1}" = 1 ]; then
         while [ $# -gt 0 ] && [ "$1" != -- ]; do server+=("$1"); shift; done
         shift
         client=("$@")
-        timeout 150 "${server[@]}" > "$out/cm-$name-server.log" 2>&1 &
+        timeout "$((150 * ${VERBS4J_SLOWDOWN:-1000} / 1000))" "${server[@]}" > "$out/cm-$name-server.log" 2>&1 &
         spid=$!
         for ((i = 0; i < 750; i++)); do
             grep -q "$ready" "$out/cm-$name-server.log" 2>/dev/null && break
@@ -125,7 +128,7 @@ if [ "${WIRE_INTEROP_CM:-1}" = 1 ]; then
             sleep 0.2
         done
         sleep 1
-        timeout 150 "${client[@]}" > "$out/cm-$name-client.log" 2>&1 || crc=$?
+        timeout "$((150 * ${VERBS4J_SLOWDOWN:-1000} / 1000))" "${client[@]}" > "$out/cm-$name-client.log" 2>&1 || crc=$?
         wait "$spid" || src=$?
         if ((src == 0 && crc == 0)) && grep -q "$sok" "$out/cm-$name-server.log" \
                 && grep -q "$cok" "$out/cm-$name-client.log"; then

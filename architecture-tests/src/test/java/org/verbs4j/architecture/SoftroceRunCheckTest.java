@@ -38,6 +38,8 @@ class SoftroceRunCheckTest {
         project = Files.createDirectories(tmp.resolve("proj"));
         Files.createDirectories(project.resolve("softroce"));
         Files.copy(ROOT.resolve("softroce/run"), project.resolve("softroce/run"), StandardCopyOption.COPY_ATTRIBUTES);
+        Files.createDirectories(project.resolve("scripts"));
+        Files.copy(ROOT.resolve("scripts/jdk.sh"), project.resolve("scripts/jdk.sh"), StandardCopyOption.COPY_ATTRIBUTES);
         Files.createDirectories(project.resolve("tools/target"));
         step = Files.writeString(project.resolve("step.sh"), "#!/bin/bash\n./verbs4j devinfo\n");
     }
@@ -97,10 +99,71 @@ class SoftroceRunCheckTest {
         assertEquals(0, r.exit(), r.out());
     }
 
+    /** A fake JDK home: a release file that says which Java it is, and a bin/java that only answers. */
+    private Path fakeJdk(Path where, String version) throws IOException {
+        Path home = Files.createDirectories(where);
+        Files.writeString(home.resolve("release"), "JAVA_VERSION=\"" + version + "\"\n");
+        Path java = Files.createDirectories(home.resolve("bin")).resolve("java");
+        Files.writeString(java, "#!/bin/sh\nexit 0\n");
+        assertTrue(java.toFile().setExecutable(true));
+        return home;
+    }
+
+    @Test
+    @DisplayName("an empty --java-home (an unset $JDK) fails at once with exit 2, before anything is prepared")
+    void emptyJavaHomeFails() throws Exception {
+        classPath(project.resolve("tools/target/classes").toString());
+        Result r = check("--java-home", "", "--guest-script", step.toString());
+        assertEquals(2, r.exit(), r.out());
+        assertTrue(r.out().contains("--java-home is empty (an unset variable?)"), r.out());
+        assertTrue(r.out().contains("scripts/test --print-jdk"), "the message says how to get one: " + r.out());
+        // Refused even when no step runs Java: the value is wrong whatever the steps.
+        Result builtin = check("--java-home", "", "--step", "devinfo");
+        assertEquals(2, builtin.exit(), builtin.out());
+        assertTrue(Files.notExists(tmp.resolve("cache")), "nothing is prepared");
+    }
+
+    @Test
+    @DisplayName("a --java-home older than 22 or without bin/java fails at once; 22 exactly passes")
+    void preJdk22JavaHomeFails() throws Exception {
+        classPath(project.resolve("tools/target/classes").toString());
+        Path jdk17 = fakeJdk(project.resolve("jdks/17"), "17.0.12");
+        Result r = check("--java-home", jdk17.toString(), "--guest-script", step.toString());
+        assertEquals(2, r.exit(), r.out());
+        assertTrue(r.out().contains("--java-home " + jdk17 + " is Java 17; the guest steps need 22 or newer"), r.out());
+
+        Path jdk21 = fakeJdk(project.resolve("jdks/21"), "21.0.5");
+        assertEquals(2, check("--java-home", jdk21.toString(), "--guest-script", step.toString()).exit());
+        Path jdk22 = fakeJdk(project.resolve("jdks/22"), "22");
+        Result ok = check("--java-home", jdk22.toString(), "--guest-script", step.toString());
+        assertEquals(0, ok.exit(), "22, the first release with FFM final, passes: " + ok.out());
+
+        Path noJava = Files.createDirectories(project.resolve("jdks/empty"));
+        Result none = check("--java-home", noJava.toString(), "--guest-script", step.toString());
+        assertEquals(2, none.exit(), none.out());
+        assertTrue(none.out().contains("has no bin/java"), none.out());
+    }
+
+    @Test
+    @DisplayName("a step script's '# softroce-limit: SECS' line is its limit; without it, --step-timeout")
+    void stepLimitFromScript() throws Exception {
+        classPath(project.resolve("tools/target/classes").toString());
+        Path limited = Files.writeString(project.resolve("limited.sh"),
+                "#!/bin/bash\n# what it does\n# softroce-limit: 1234\necho hi\n");
+        Result r = check("--step-timeout", "77", "--guest-script", limited.toString(), "--guest-script", step.toString());
+        assertEquals(0, r.exit(), r.out());
+        assertTrue(r.out().contains("limited (limit 1234 s)"), r.out());
+        assertTrue(r.out().contains("step (limit 77 s)"), r.out());
+        Result bad = check("--hang-timeout", "ten", "--guest-script", step.toString());
+        assertEquals(2, bad.exit(), bad.out());
+        assertTrue(bad.out().contains("--hang-timeout wants a whole number, got 'ten'"), bad.out());
+    }
+
     @Test
     @DisplayName("a guest JAVA_HOME under /tmp fails before booting")
     void javaHomeUnderTmpFails() throws Exception {
         classPath(project.resolve("tools/target/classes").toString());
+        fakeJdk(tmp.resolve("jdk"), "25");
         Result r = check("--java-home", tmp.resolve("jdk").toString(), "--guest-script", step.toString());
         assertEquals(2, r.exit(), r.out());
         assertTrue(r.out().contains("--java-home " + tmp.resolve("jdk") + " is under /tmp or /run"), r.out());
