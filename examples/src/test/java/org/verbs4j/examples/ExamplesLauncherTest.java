@@ -79,11 +79,11 @@ class ExamplesLauncherTest {
     }
 
     @Test
-    @DisplayName("every 'examples/run ... CLASS' in README.md and examples/README.md names a class with a main")
+    @DisplayName("every 'examples/run ... CLASS' in the READMEs names a class with a main")
     void documentedCommandsNameRealClasses() throws Exception {
         java.util.regex.Pattern command = java.util.regex.Pattern.compile("examples/run((?: -\\S+)*) ([A-Za-z][\\w.]*)");
         int found = 0;
-        for (String file : List.of("README.md", "examples/README.md")) {
+        for (String file : List.of("README.md", "examples/README.md", "provider-emulated/README.md")) {
             java.util.regex.Matcher m = command.matcher(Files.readString(ROOT.resolve(file)));
             while (m.find()) {
                 String name = m.group(2).contains(".") ? m.group(2) : "org.verbs4j.examples." + m.group(2);
@@ -92,7 +92,7 @@ class ExamplesLauncherTest {
                 found++;
             }
         }
-        assertTrue(found >= 4, "the READMEs' examples/run lines: " + found);
+        assertTrue(found >= 6, "the READMEs' examples/run lines: " + found);
     }
 
     private static void writeExecutable(Path file, String text) throws IOException {
