@@ -1,15 +1,15 @@
 package org.verbs4j.provider.ffm;
 
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.verbs4j.provider.ffm.emuverbs.EmuVerbs;
-import org.verbs4j.provider.ffm.emuverbs.ForwardedAreas;
+import org.verbs4j.emuverbs.EmuVerbs;
+import org.verbs4j.emuverbs.ForwardedAreas;
 import org.verbs4j.provider.nativecommon.internal.CriticalDataPath;
 import org.verbs4j.spi.VerbsProvider;
 import org.verbs4j.tck.VerbsCompatibilityKit;
 
 /**
  * The TCK against libibverbs through FFM. In the build it runs in its own forked JVM over the forwarding libibverbs
- * ({@code src/test/c/emu_ibverbs.c}, the emulated engine behind {@code emuverbs0}; issue 26), with the areas
+ * (module {@code emuverbs}: the emulated engine behind {@code emuverbs0}; issue 26), with the areas
  * {@link ForwardedAreas} lists disabled with their reasons; in the soft-RoCE guest, over the real libibverbs, the whole
  * kit runs against rxe0. Elsewhere it is one skipped container.
  */

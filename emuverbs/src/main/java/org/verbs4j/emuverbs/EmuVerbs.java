@@ -1,4 +1,4 @@
-package org.verbs4j.provider.ffm.emuverbs;
+package org.verbs4j.emuverbs;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
@@ -62,7 +62,7 @@ import org.verbs4j.WrSession;
 import org.verbs4j.provider.emulated.EmulatedProvider;
 
 /**
- * The Java half of the forwarding libibverbs (issue 26, {@code src/test/c/emu_ibverbs.c}): the one upcall every verb
+ * The Java half of the forwarding libibverbs (issue 26, {@code emuverbs/src/main/c/emu_ibverbs.c}): the one upcall every verb
  * of that library calls, which maps its handles to the emulated provider's objects and runs the verb there. It only
  * translates (handles to objects, flat slots to the API's values and back, exceptions to errno); every rule is the
  * emulated engine's, so the ffm and jnr providers loaded over the library run their shared native layer against the

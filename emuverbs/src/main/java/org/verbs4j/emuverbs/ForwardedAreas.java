@@ -1,4 +1,4 @@
-package org.verbs4j.provider.ffm.emuverbs;
+package org.verbs4j.emuverbs;
 
 import java.util.Map;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
