@@ -281,4 +281,106 @@ public abstract class PreparedSendRules extends TckArea {
             Completions.assertNone(p.cqA(), "nothing was posted");
         }
     }
+
+    // ---------------------------------------------------------------- limits from both sides
+
+    @Test
+    @DisplayName("required_ a post of exactly max_send_wr slots on an empty send queue is accepted whole, and each slot completes [ibv_create_qp(3) cap.max_send_wr, ibv_post_send(3) ENOMEM only when the queue is full]")
+    void required_postOfExactlyMaxSendWr() {
+        QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(8));
+        int granted = p.a().initAttributes().cap().maxSendWr();
+        assumeTrue(granted <= 200, "the device granted " + granted + " send WRs for 8, more than the CQ's 256 hold");
+        MemoryRegion src = tb.buffer(8);
+        Data.fill(src, 67);
+        MemoryRegion dst = p.remoteBuffer(8L * granted);
+        try (PreparedSends a = p.a().prepareSends(granted)) {
+            for (int i = 0; i < granted; i++) {
+                a.opcode(i, WrOpcode.RDMA_WRITE).wrId(i, i).sendFlags(i, SendFlags.SIGNALED)
+                        .sge(i, 0, src.address(), 8, src.lkey()).numSge(i, 1).rdma(i, dst.address() + 8L * i, dst.rkey());
+            }
+            a.post(granted);
+            List<WorkCompletion> wcs = Completions.await(p.cqA(), granted, granted + " slots, the send queue's size");
+            for (int i = 0; i < granted; i++) {
+                assertEquals(i, wcs.get(i).wrId(), "completion " + i);
+                assertEquals(WcStatus.SUCCESS, wcs.get(i).status(), "slot " + i);
+                Data.assertPattern("slot " + i, dst.segment(), 8L * i, 8, 67, 0);
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a prepared SEND_WITH_IMM delivers its immediate data unchanged, in host order, also after a change of imm_data only [ibv_post_send(3) imm_data, ibv_poll_cq(3)]")
+    void required_immDataByteOrder() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(16);
+        MemoryRegion dst = p.remoteBuffer(64);
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            a.opcode(0, WrOpcode.SEND_WITH_IMM).wrId(0, 1).sendFlags(0, SendFlags.SIGNALED)
+                    .sge(0, 0, src.address(), 16, src.lkey()).numSge(0, 1).immData(0, 0x12345678);
+            for (int imm : new int[] {0x12345678, 0x8091A2B3}) {
+                a.immData(0, imm);
+                p.recvB(2, dst, 0, 64);
+                a.post(1);
+                assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the prepared SEND_WITH_IMM").status());
+                WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive of imm 0x" + Integer.toHexString(imm));
+                assertTrue(r.hasImm(), "IBV_WC_WITH_IMM");
+                assertEquals(imm, r.immData(), "immediate data, host order");
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("required_ INLINE turned on in a slot that was already posted is checked at the next post: with its region deregistered it is refused with EINVAL, and with a live region it sends the data [ibv_post_send(3) IBV_SEND_INLINE, DESIGN.md Memory]")
+    void required_inlineTurnedOnInPostedSlot() {
+        assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(16));
+        MemoryRegion gone = tb.buffer(16);
+        MemoryRegion live = tb.buffer(16);
+        Data.fill(gone, 68);
+        Data.fill(live, 69);
+        MemoryRegion dst = p.remoteBuffer(64);
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            write(a, 0, 1, gone, dst, 0);
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot, not inline").status());
+            gone.close();
+            a.wrId(0, 2).rdma(0, dst.address() + 16, dst.rkey()).sendFlags(0, SendFlags.SIGNALED | SendFlags.INLINE);
+            assertEquals(0, postError("INLINE turned on in a posted slot whose region was deregistered",
+                    () -> a.post(1), Errno.EINVAL).badWrIndex());
+            Completions.assertNone(p.cqA(), "the refused inline slot must not execute");
+            Data.assertFilled("the refused inline slot's target", dst.segment(), 16, 16, (byte) 0);
+        }
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            write(a, 0, 3, live, dst, 32);
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot, not inline").status());
+            a.wrId(0, 4).rdma(0, dst.address() + 48, dst.rkey()).sendFlags(0, SendFlags.SIGNALED | SendFlags.INLINE);
+            Data.fill(live, 70);
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot, now inline").status());
+            Data.assertPattern("the inline slot's data as it was at post", dst.segment(), 48, 16, 70, 0);
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a prepared UD slot with a remote QPN of 2^24 or more is refused with EINVAL at post and sends nothing [ibv_post_send(3) remote_qpn, IBA 9.2 BTH DestQP: 24 bits]")
+    void required_udRemoteQpnIs24Bits() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion src = tb.buffer(16);
+        MemoryRegion dst = p.remoteBuffer(256);
+        p.recvB(1, dst, 0, 256);
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            a.opcode(0, WrOpcode.SEND).wrId(0, 2).sendFlags(0, SendFlags.SIGNALED)
+                    .sge(0, 0, src.address(), 16, src.lkey()).numSge(0, 1)
+                    .ud(0, p.ah(), p.b().qpNum() | 1 << 24, Testbed.QKEY);
+            assertEquals(0, postError("a UD slot to QPN 2^24 + the peer's", () -> a.post(1), Errno.EINVAL).badWrIndex());
+            Completions.assertNone(p.cqA(), "the refused UD slot");
+            Completions.assertNone(p.cqB(), "no datagram of the refused slot may arrive");
+            a.ud(0, p.ah(), p.b().qpNum(), Testbed.QKEY);
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot to the peer's QPN").status());
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the datagram to the peer's QPN").status());
+        }
+    }
 }
