@@ -19,6 +19,8 @@ import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.PostSendException;
 import org.verbs4j.PreparedSends;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
@@ -381,6 +383,38 @@ public abstract class PreparedSendRules extends TckArea {
             a.post(1);
             assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot to the peer's QPN").status());
             assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the datagram to the peer's QPN").status());
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a prepared array posted on a QP in SQD is accepted, and its slots execute once the QP is back in RTS; posted on a QP in ERR, each slot completes with WR_FLUSH_ERR and its wrId [ibv_post_send(3), IBA 10.3.1, 10.3.1.2]")
+    void required_postInSqdAndErr() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 76);
+        MemoryRegion dst = p.remoteBuffer(64);
+        try (PreparedSends a = p.a().prepareSends(2)) {
+            write(a, 0, 1, src, dst, 0);
+            write(a, 1, 2, src, dst, 16);
+            p.a().modify(QpAttributes.toState(QpState.SQD));
+            long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
+            while (p.a().query().state() != QpState.SQD && System.nanoTime() < deadline) {
+                Thread.yield();
+            }
+            a.post(2);
+            Completions.assertNone(p.cqA(), "slots posted in SQD");
+            p.a().modify(QpAttributes.toState(QpState.RTS));
+            List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "the slots posted in SQD, after the return to RTS");
+            assertEquals(List.of(1L, 2L), wcs.stream().map(WorkCompletion::wrId).toList());
+            wcs.forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), "slot " + wc.wrId()));
+            Data.assertPattern("the slots posted in SQD", dst.segment(), 0, 32, 76, 0);
+            p.a().modify(QpAttributes.toState(QpState.ERR));
+            a.wrId(0, 3).wrId(1, 4).rdma(0, dst.address() + 32, dst.rkey()).rdma(1, dst.address() + 48, dst.rkey());
+            a.post(2);
+            List<WorkCompletion> flushed = Completions.await(p.cqA(), 2, "the slots posted in ERR");
+            assertEquals(List.of(3L, 4L), flushed.stream().map(WorkCompletion::wrId).toList());
+            flushed.forEach(wc -> assertEquals(WcStatus.WR_FLUSH_ERR, wc.status(), "slot " + wc.wrId() + " in ERR"));
+            Data.assertFilled("the targets of the flushed slots", dst.segment(), 32, 32, (byte) 0);
         }
     }
 }

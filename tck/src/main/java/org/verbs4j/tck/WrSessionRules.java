@@ -39,6 +39,7 @@ import org.verbs4j.Flush;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.SendFlags;
@@ -1313,5 +1314,61 @@ public abstract class WrSessionRules extends TckArea {
         assertFalse(s.isActive(), "a session is closed after a failed complete()");
         Completions.assertNone(p.cqA(), "the refused UD WR");
         Completions.assertNone(p.cqB(), "no datagram of the refused WR may arrive");
+    }
+
+    /** Moves a, in RTS, to SQD and waits until it is there. */
+    private static void toSqd(QpPair p) {
+        p.a().modify(QpAttributes.toState(QpState.SQD));
+        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
+        while (p.a().query().state() != QpState.SQD && System.nanoTime() < deadline) {
+            Thread.yield();
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a session completed on a QP in SQD is accepted; its WR waits until the QP is back in RTS and then executes [ibv_wr_post(3) RETURN VALUE, IBA 10.3.1: SQD takes new send WRs but processes none]")
+    void required_sessionInSqd() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(32);
+        Data.fill(src, 74);
+        MemoryRegion dst = p.remoteBuffer(32);
+        toSqd(p);
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSge(src.lkey(), src.address(), 32);
+        });
+        Completions.assertNone(p.cqA(), "a WR completed into the send queue in SQD");
+        Data.assertFilled("the target of the WRITE posted in SQD", dst.segment(), 0, 32, (byte) 0);
+        p.a().modify(QpAttributes.toState(QpState.RTS));
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the WRITE posted in SQD, after the return to RTS");
+        assertEquals(1, wc.wrId());
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        Data.assertPattern("the WRITE posted in SQD", dst.segment(), 0, 32, 74, 0);
+    }
+
+    @Test
+    @DisplayName("required_ a session completed on a QP in ERR is accepted, and each of its WRs completes with WR_FLUSH_ERR and its wr_id, executing nothing [ibv_wr_post(3), IBA 10.3.1.2: the error state flushes WRs]")
+    void required_sessionInErrFlushes() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 75);
+        MemoryRegion dst = p.remoteBuffer(64);
+        p.a().modify(QpAttributes.toState(QpState.ERR));
+        p.session(s -> {
+            s.wrFlags(SendFlags.SIGNALED);
+            for (int i = 0; i < 2; i++) {
+                s.wrId(7 + i);
+                s.rdmaWrite(dst.rkey(), dst.address() + 32L * i);
+                s.setSge(src.lkey(), src.address(), 32);
+            }
+        });
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "the two WRs completed in ERR");
+        for (int i = 0; i < 2; i++) {
+            assertEquals(7 + i, wcs.get(i).wrId(), "flushed WR " + i);
+            assertEquals(WcStatus.WR_FLUSH_ERR, wcs.get(i).status(), "WR " + (7 + i) + " posted in ERR");
+        }
+        Data.assertFilled("the targets of the flushed WRITEs", dst.segment(), 0, 64, (byte) 0);
     }
 }
