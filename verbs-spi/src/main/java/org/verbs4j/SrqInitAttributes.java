@@ -5,7 +5,9 @@ package org.verbs4j;
  *
  * @param maxWr outstanding receive WRs
  * @param maxSge SGEs per receive WR
- * @param srqLimit the limit below which {@link AsyncEventType#SRQ_LIMIT_REACHED} fires once armed; 0 unarmed
+ * @param srqLimit the limit below which {@link AsyncEventType#SRQ_LIMIT_REACHED} fires once armed; 0 unarmed.
+ *     {@code ibv_create_srq(3)} calls it irrelevant at creation, so its size is not checked against {@code maxWr}
+ *     there (as rxe does); {@link SharedReceiveQueue#armLimit(int)} checks it
  * @see "ibv_create_srq(3)"
  * @see "ibv_modify_srq(3)"
  */

@@ -463,6 +463,26 @@ public abstract class LifecycleRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ an SRQ limit of exactly max_wr can be armed, one more is refused [ibv_modify_srq(3) srq_limit]")
+    void required_srqLimitOfExactlyMaxWr() {
+        assumeTrue(caps().srq(), "capability: the device has no shared receive queues");
+        SharedReceiveQueue srq = tb.pd().createSrq(new SrqInitAttributes(8, 1, 0));
+        int maxWr = srq.query().maxWr();
+        srq.armLimit(maxWr);
+        Expect.refused("armLimit(max_wr + 1)", () -> srq.armLimit(maxWr + 1));
+    }
+
+    @Test
+    @DisplayName("required_ createSrq takes any srq_limit, also one above max_wr: the limit is irrelevant at creation and the SRQ takes receives [ibv_create_srq(3) srq_limit, rxe_srq_chk_init]")
+    void required_createSrqIgnoresLimitSize() {
+        assumeTrue(caps().srq(), "capability: the device has no shared receive queues");
+        SharedReceiveQueue srq = tb.pd().createSrq(new SrqInitAttributes(8, 1, 100_000));
+        MemoryRegion buf = tb.buffer(64);
+        srq.postRecv(new RecvWr(1, Sge.of(buf, 0, 64)));
+        assertFalse(srq.isClosed(), "the SRQ created with srq_limit above max_wr");
+    }
+
+    @Test
     @DisplayName("required_ a memory window bound past the end of its region is refused [ibv_bind_mw(3) EINVAL]")
     void required_mwBindOutOfRange() {
         assumeMw(MwType.TYPE_1);

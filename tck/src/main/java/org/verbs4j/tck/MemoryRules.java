@@ -719,4 +719,65 @@ public abstract class MemoryRules extends TckArea {
         }
         assertEquals(WcStatus.LOC_PROT_ERR, wc.status());
     }
+
+    // ---------------------------------------------------------------- region and window ends from both sides
+
+    @Test
+    @DisplayName("required_ an SGE ending at its region's last byte is sent whole and completes SUCCESS [ibv_post_send(3) sg_list, ibv_reg_mr(3)]")
+    void required_sgeAtRegionEnd() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 71);
+        MemoryRegion dst = p.remoteBuffer(64);
+        p.recvB(1, dst, 0, 64);
+        WorkCompletion wc = p.postA(new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(new Sge(src.address() + 1, 63, src.lkey())));
+        assertEquals(WcStatus.SUCCESS, wc.status(), "a SEND of the region's last 63 bytes");
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        assertEquals(63, r.byteLen());
+        Data.assertPattern("the region's last 63 bytes", dst.segment(), 0, 63, 71, 1);
+    }
+
+    @Test
+    @DisplayName("required_ a type 1 window bound up to its region's last byte is accepted and written through at its last byte; one byte longer is refused with EINVAL [ibv_bind_mw(3): the range must lie in the MR]")
+    void required_type1BindAtRegionEnd() {
+        assumeMw(MwType.TYPE_1);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_1);
+        int rkey = p.b().bindMw(mw, 11, SendFlags.SIGNALED,
+                new MwBindInfo(target, target.address() + 3072, 1024, WINDOW_ACCESS));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the bind up to the region's end").status());
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 72);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, target.address() + 4096 - 64, rkey).status(),
+                "a write of the window's (and the region's) last 64 bytes");
+        Data.assertPattern("the region's last 64 bytes", target.segment(), 4096 - 64, 64, 72, 0);
+        Expect.errno("a type 1 bind one byte past the region's end", () -> p.b().bindMw(mw, 12, SendFlags.SIGNALED,
+                new MwBindInfo(target, target.address() + 3072, 1025, WINDOW_ACCESS)), Errno.EINVAL);
+        Completions.assertNone(p.cqB(), "a refused bind must not execute");
+    }
+
+    @Test
+    @DisplayName("required_ a type 2 window ends where it was bound: a write of its last bytes succeeds, one running a byte past its end, inside the region, completes with REM_ACCESS_ERR and writes nothing [ibv_bind_mw(3), ibv_wr_post(3) ibv_wr_bind_mw]")
+    void required_type2AccessAcrossItsEnd() {
+        assumeMw(MwType.TYPE_2);
+        assumeOp(QpType.RC, WrOpcode.BIND_MW);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
+        int rkey = nextRkey(mw.rkey());
+        p.b().postSend(new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
+                .bindMw(mw, rkey, new MwBindInfo(target, target.address() + 1024, 1024, WINDOW_ACCESS)));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the type 2 bind").status());
+        MemoryRegion src = tb.buffer(128);
+        Data.fill(src, 73);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 128, target.address() + 2048 - 128, rkey).status(),
+                "a write of the type 2 window's last 128 bytes");
+        Data.assertPattern("the window's last 128 bytes", target.segment(), 2048 - 128, 128, 73, 0);
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(2, src, 128, target.address() + 2048 - 127, rkey).status(),
+                "a write running one byte past the type 2 window's end, inside its region");
+        Data.assertFilled("the region past the window", target.segment(), 2048, 2048, (byte) 0);
+    }
 }

@@ -514,4 +514,86 @@ public abstract class PostSendRules extends TckArea {
         }
         assertNotEquals(QpState.ERR, p.a().query().state(), "a refused post must not move the QP to ERR");
     }
+
+    // ---------------------------------------------------------------- limits from both sides
+
+    @Test
+    @DisplayName("required_ a list of exactly max_send_wr WRs on an empty send queue is accepted whole, and each completes [ibv_create_qp(3) cap.max_send_wr, ibv_post_send(3) ENOMEM only when the queue is full]")
+    void required_listOfExactlyMaxSendWr() {
+        QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(8));
+        int granted = p.a().initAttributes().cap().maxSendWr();
+        assumeTrue(granted <= 200, "the device granted " + granted + " send WRs for 8, more than the CQ's 256 hold");
+        MemoryRegion src = tb.buffer(8);
+        Data.fill(src, 61);
+        MemoryRegion dst = p.remoteBuffer(8L * granted);
+        List<SendWr> list = new ArrayList<>();
+        for (int i = 0; i < granted; i++) {
+            list.add(p.wr(i, WrOpcode.RDMA_WRITE, src, 0, 8).rdma(dst.address() + 8L * i, dst.rkey()));
+        }
+        p.a().postSend(list);
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), granted, granted + " WRITEs, the send queue's size");
+        for (int i = 0; i < granted; i++) {
+            assertEquals(i, wcs.get(i).wrId(), "completion " + i);
+            assertEquals(WcStatus.SUCCESS, wcs.get(i).status(), "WRITE " + i);
+            Data.assertPattern("WRITE " + i, dst.segment(), 8L * i, 8, 61, 0);
+        }
+    }
+
+    @Test
+    @DisplayName("required_ an INLINE WR of exactly max_inline_data bytes is accepted and lands whole [ibv_post_send(3) IBV_SEND_INLINE, ibv_create_qp(3) cap.max_inline_data]")
+    void required_inlineOfExactlyMaxInlineData() {
+        assumeTrue(caps().maxInlineData() >= 1, "capability: no inline data");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(Math.min(64, caps().maxInlineData())));
+        int granted = p.a().initAttributes().cap().maxInlineData();
+        assumeTrue(granted >= 1, "the QP was granted no inline data");
+        MemoryRegion src = tb.buffer(granted);
+        Data.fill(src, 62);
+        MemoryRegion dst = p.remoteBuffer(granted + 16L);
+        WorkCompletion wc = p.postA(p.wr(1, WrOpcode.RDMA_WRITE, src, 0, granted).rdma(dst.address(), dst.rkey())
+                .sendFlags(SendFlags.SIGNALED | SendFlags.INLINE));
+        assertEquals(WcStatus.SUCCESS, wc.status(), "an INLINE WRITE of max_inline_data (" + granted + ") bytes");
+        Data.assertPattern("the inline data", dst.segment(), 0, granted, 62, 0);
+        Data.assertFilled("past the inline data", dst.segment(), granted, 16, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ an INLINE SGE ending at its region's last byte is accepted; one ending a byte past it is refused with EINVAL at post and sends nothing [ibv_post_send(3) IBV_SEND_INLINE, DESIGN.md Memory: the library reads only registered memory]")
+    void required_inlineSgeAtRegionEnd() {
+        assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(16));
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 63);
+        MemoryRegion dst = p.remoteBuffer(64);
+        WorkCompletion wc = p.postA(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE)
+                .sendFlags(SendFlags.SIGNALED | SendFlags.INLINE).sgList(new Sge(src.address() + 48, 16, src.lkey()))
+                .rdma(dst.address(), dst.rkey()));
+        assertEquals(WcStatus.SUCCESS, wc.status(), "an inline SGE of the region's last 16 bytes");
+        Data.assertPattern("the region's last 16 bytes", dst.segment(), 0, 16, 63, 48);
+        SendWr past = new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED | SendFlags.INLINE)
+                .sgList(new Sge(src.address() + 49, 16, src.lkey())).rdma(dst.address() + 32, dst.rkey());
+        assertEquals(0, postSendError("an inline SGE ending one byte past its region", () -> p.a().postSend(past),
+                Errno.EINVAL).badWrIndex());
+        Completions.assertNone(p.cqA(), "the refused inline WR");
+        Data.assertFilled("the refused inline WR's target", dst.segment(), 32, 32, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a UD remote QPN must fit 24 bits: 2^24 or more is refused with EINVAL at post and sends nothing, while the peer's own QPN delivers [ibv_post_send(3) remote_qpn, IBA 9.2 BTH DestQP: 24 bits]")
+    void required_udRemoteQpnIs24Bits() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion src = tb.buffer(16);
+        MemoryRegion dst = p.remoteBuffer(256);
+        p.recvB(1, dst, 0, 256);
+        for (int qpn : new int[] {p.b().qpNum() | 1 << 24, 0x0100_0000, -1}) {
+            SendWr wr = new SendWr().wrId(2).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                    .sgList(Sge.of(src, 0, 16)).ud(p.ah(), qpn, Testbed.QKEY);
+            assertEquals(0, postSendError("UD remote QPN 0x" + Integer.toHexString(qpn), () -> p.a().postSend(wr),
+                    Errno.EINVAL).badWrIndex());
+        }
+        Completions.assertNone(p.cqA(), "the refused UD WRs");
+        Completions.assertNone(p.cqB(), "no datagram of a refused WR may arrive");
+        assertEquals(WcStatus.SUCCESS, p.send(3, src, 0, 16).status(), "a UD SEND to the peer's 24-bit QPN");
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the datagram to the peer's QPN").status());
+    }
 }

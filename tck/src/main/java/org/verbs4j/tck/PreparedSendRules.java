@@ -19,6 +19,8 @@ import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.PostSendException;
 import org.verbs4j.PreparedSends;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
@@ -279,6 +281,140 @@ public abstract class PreparedSendRules extends TckArea {
             assertThrows(IllegalArgumentException.class, () -> a.post(0));
             assertThrows(IllegalArgumentException.class, () -> a.post(3));
             Completions.assertNone(p.cqA(), "nothing was posted");
+        }
+    }
+
+    // ---------------------------------------------------------------- limits from both sides
+
+    @Test
+    @DisplayName("required_ a post of exactly max_send_wr slots on an empty send queue is accepted whole, and each slot completes [ibv_create_qp(3) cap.max_send_wr, ibv_post_send(3) ENOMEM only when the queue is full]")
+    void required_postOfExactlyMaxSendWr() {
+        QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(8));
+        int granted = p.a().initAttributes().cap().maxSendWr();
+        assumeTrue(granted <= 200, "the device granted " + granted + " send WRs for 8, more than the CQ's 256 hold");
+        MemoryRegion src = tb.buffer(8);
+        Data.fill(src, 67);
+        MemoryRegion dst = p.remoteBuffer(8L * granted);
+        try (PreparedSends a = p.a().prepareSends(granted)) {
+            for (int i = 0; i < granted; i++) {
+                a.opcode(i, WrOpcode.RDMA_WRITE).wrId(i, i).sendFlags(i, SendFlags.SIGNALED)
+                        .sge(i, 0, src.address(), 8, src.lkey()).numSge(i, 1).rdma(i, dst.address() + 8L * i, dst.rkey());
+            }
+            a.post(granted);
+            List<WorkCompletion> wcs = Completions.await(p.cqA(), granted, granted + " slots, the send queue's size");
+            for (int i = 0; i < granted; i++) {
+                assertEquals(i, wcs.get(i).wrId(), "completion " + i);
+                assertEquals(WcStatus.SUCCESS, wcs.get(i).status(), "slot " + i);
+                Data.assertPattern("slot " + i, dst.segment(), 8L * i, 8, 67, 0);
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a prepared SEND_WITH_IMM delivers its immediate data unchanged, in host order, also after a change of imm_data only [ibv_post_send(3) imm_data, ibv_poll_cq(3)]")
+    void required_immDataByteOrder() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(16);
+        MemoryRegion dst = p.remoteBuffer(64);
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            a.opcode(0, WrOpcode.SEND_WITH_IMM).wrId(0, 1).sendFlags(0, SendFlags.SIGNALED)
+                    .sge(0, 0, src.address(), 16, src.lkey()).numSge(0, 1).immData(0, 0x12345678);
+            for (int imm : new int[] {0x12345678, 0x8091A2B3}) {
+                a.immData(0, imm);
+                p.recvB(2, dst, 0, 64);
+                a.post(1);
+                assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the prepared SEND_WITH_IMM").status());
+                WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive of imm 0x" + Integer.toHexString(imm));
+                assertTrue(r.hasImm(), "IBV_WC_WITH_IMM");
+                assertEquals(imm, r.immData(), "immediate data, host order");
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("required_ INLINE turned on in a slot that was already posted is checked at the next post: with its region deregistered it is refused with EINVAL, and with a live region it sends the data [ibv_post_send(3) IBV_SEND_INLINE, DESIGN.md Memory]")
+    void required_inlineTurnedOnInPostedSlot() {
+        assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(16));
+        MemoryRegion gone = tb.buffer(16);
+        MemoryRegion live = tb.buffer(16);
+        Data.fill(gone, 68);
+        Data.fill(live, 69);
+        MemoryRegion dst = p.remoteBuffer(64);
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            write(a, 0, 1, gone, dst, 0);
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot, not inline").status());
+            gone.close();
+            a.wrId(0, 2).rdma(0, dst.address() + 16, dst.rkey()).sendFlags(0, SendFlags.SIGNALED | SendFlags.INLINE);
+            assertEquals(0, postError("INLINE turned on in a posted slot whose region was deregistered",
+                    () -> a.post(1), Errno.EINVAL).badWrIndex());
+            Completions.assertNone(p.cqA(), "the refused inline slot must not execute");
+            Data.assertFilled("the refused inline slot's target", dst.segment(), 16, 16, (byte) 0);
+        }
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            write(a, 0, 3, live, dst, 32);
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot, not inline").status());
+            a.wrId(0, 4).rdma(0, dst.address() + 48, dst.rkey()).sendFlags(0, SendFlags.SIGNALED | SendFlags.INLINE);
+            Data.fill(live, 70);
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot, now inline").status());
+            Data.assertPattern("the inline slot's data as it was at post", dst.segment(), 48, 16, 70, 0);
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a prepared UD slot with a remote QPN of 2^24 or more is refused with EINVAL at post and sends nothing [ibv_post_send(3) remote_qpn, IBA 9.2 BTH DestQP: 24 bits]")
+    void required_udRemoteQpnIs24Bits() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        MemoryRegion src = tb.buffer(16);
+        MemoryRegion dst = p.remoteBuffer(256);
+        p.recvB(1, dst, 0, 256);
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            a.opcode(0, WrOpcode.SEND).wrId(0, 2).sendFlags(0, SendFlags.SIGNALED)
+                    .sge(0, 0, src.address(), 16, src.lkey()).numSge(0, 1)
+                    .ud(0, p.ah(), p.b().qpNum() | 1 << 24, Testbed.QKEY);
+            assertEquals(0, postError("a UD slot to QPN 2^24 + the peer's", () -> a.post(1), Errno.EINVAL).badWrIndex());
+            Completions.assertNone(p.cqA(), "the refused UD slot");
+            Completions.assertNone(p.cqB(), "no datagram of the refused slot may arrive");
+            a.ud(0, p.ah(), p.b().qpNum(), Testbed.QKEY);
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot to the peer's QPN").status());
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the datagram to the peer's QPN").status());
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a prepared array posted on a QP in SQD is accepted, and its slots execute once the QP is back in RTS; posted on a QP in ERR, each slot completes with WR_FLUSH_ERR and its wrId [ibv_post_send(3), IBA 10.3.1, 10.3.1.2]")
+    void required_postInSqdAndErr() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 76);
+        MemoryRegion dst = p.remoteBuffer(64);
+        try (PreparedSends a = p.a().prepareSends(2)) {
+            write(a, 0, 1, src, dst, 0);
+            write(a, 1, 2, src, dst, 16);
+            p.a().modify(QpAttributes.toState(QpState.SQD));
+            long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
+            while (p.a().query().state() != QpState.SQD && System.nanoTime() < deadline) {
+                Thread.yield();
+            }
+            a.post(2);
+            Completions.assertNone(p.cqA(), "slots posted in SQD");
+            p.a().modify(QpAttributes.toState(QpState.RTS));
+            List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "the slots posted in SQD, after the return to RTS");
+            assertEquals(List.of(1L, 2L), wcs.stream().map(WorkCompletion::wrId).toList());
+            wcs.forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), "slot " + wc.wrId()));
+            Data.assertPattern("the slots posted in SQD", dst.segment(), 0, 32, 76, 0);
+            p.a().modify(QpAttributes.toState(QpState.ERR));
+            a.wrId(0, 3).wrId(1, 4).rdma(0, dst.address() + 32, dst.rkey()).rdma(1, dst.address() + 48, dst.rkey());
+            a.post(2);
+            List<WorkCompletion> flushed = Completions.await(p.cqA(), 2, "the slots posted in ERR");
+            assertEquals(List.of(3L, 4L), flushed.stream().map(WorkCompletion::wrId).toList());
+            flushed.forEach(wc -> assertEquals(WcStatus.WR_FLUSH_ERR, wc.status(), "slot " + wc.wrId() + " in ERR"));
+            Data.assertFilled("the targets of the flushed slots", dst.segment(), 32, 32, (byte) 0);
         }
     }
 }

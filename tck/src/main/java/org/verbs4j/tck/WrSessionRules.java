@@ -34,10 +34,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
+import org.verbs4j.Errno;
 import org.verbs4j.Flush;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.SendFlags;
@@ -1215,5 +1217,158 @@ public abstract class WrSessionRules extends TckArea {
         }
         assertSame(cqB, ch.awaitEvent(Completions.timeoutMs(), TimeUnit.MILLISECONDS), "the solicited event");
         assertEquals(WcStatus.SUCCESS, Completions.awaitOne(cqB, "the receive").status());
+    }
+
+    // ---------------------------------------------------------------- limits from both sides
+
+    @Test
+    @DisplayName("required_ a batch of exactly max_send_wr WRs on an empty send queue completes, and each WR executes [ibv_create_qp(3) cap.max_send_wr, ibv_wr_post(3) ibv_wr_complete: ENOMEM only when the queue is full]")
+    void required_batchOfExactlyMaxSendWr() {
+        assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
+        QpPair p = tb.pair(QpType.RC, opts(WrOpcode.RDMA_WRITE).andThen(b -> b.maxSendWr(8)));
+        int granted = p.a().initAttributes().cap().maxSendWr();
+        assumeTrue(granted <= 200, "the device granted " + granted + " send WRs for 8, more than the CQ's 256 hold");
+        MemoryRegion src = tb.buffer(8);
+        Data.fill(src, 64);
+        MemoryRegion dst = p.remoteBuffer(8L * granted);
+        p.session(s -> {
+            s.wrFlags(SendFlags.SIGNALED);
+            for (int i = 0; i < granted; i++) {
+                s.wrId(i);
+                s.rdmaWrite(dst.rkey(), dst.address() + 8L * i);
+                s.setSge(src.lkey(), src.address(), 8);
+            }
+        });
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), granted, granted + " WRITEs, the send queue's size");
+        for (int i = 0; i < granted; i++) {
+            assertEquals(i, wcs.get(i).wrId(), "completion " + i);
+            assertEquals(WcStatus.SUCCESS, wcs.get(i).status(), "WRITE " + i);
+            Data.assertPattern("WRITE " + i, dst.segment(), 8L * i, 8, 64, 0);
+        }
+    }
+
+    @Test
+    @DisplayName("required_ setInlineData of exactly max_inline_data bytes is accepted and lands whole [ibv_wr_post(3) Inline setters, ibv_create_qp(3) cap.max_inline_data]")
+    void required_inlineDataOfExactlyMaxInlineData() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        int granted = p.a().initAttributes().cap().maxInlineData();
+        assumeTrue(granted >= 1, "the QP was granted no inline data");
+        MemoryRegion dst = p.remoteBuffer(granted + 16L);
+        MemorySegment data = tb.memory(granted);
+        Data.fill(data, 65);
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setInlineData(data);
+        });
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "an inline WRITE of max_inline_data (" + granted
+                + ") bytes").status());
+        Data.assertPattern("the inline data", dst.segment(), 0, granted, 65, 0);
+        Data.assertFilled("past the inline data", dst.segment(), granted, 16, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ setInlineDataList of buffers totalling exactly max_inline_data bytes is accepted and lands whole; one byte more makes complete() fail [ibv_wr_post(3) ibv_wr_set_inline_data_list]")
+    void required_inlineDataListOfExactlyMaxInlineData() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        int granted = p.a().initAttributes().cap().maxInlineData();
+        assumeTrue(granted >= 2, "the QP was granted less than 2 bytes of inline data");
+        MemoryRegion dst = p.remoteBuffer(granted + 16L);
+        MemorySegment all = tb.memory(granted + 1);
+        Data.fill(all, 66);
+        int half = granted / 2;
+        MemorySegment[] exact = {all.asSlice(0, half), all.asSlice(half, granted - half)};
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setInlineDataList(exact, 2);
+        });
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "an inline-list WRITE of max_inline_data ("
+                + granted + ") bytes").status());
+        Data.assertPattern("the concatenated inline data", dst.segment(), 0, granted, 66, 0);
+        Data.assertFilled("past the inline data", dst.segment(), granted, 16, (byte) 0);
+        MemorySegment[] over = {all.asSlice(0, half), all.asSlice(half, granted + 1 - half)};
+        MemoryRegion sink = p.remoteBuffer(granted + 16L);
+        assertBatchRefused(p, sink, s -> {
+            s.rdmaWrite(sink.rkey(), sink.address());
+            s.setInlineDataList(over, 2);
+        }, "an inline data list of max_inline_data + 1 (" + (granted + 1) + " bytes)");
+    }
+
+    @Test
+    @DisplayName("required_ setUdAddr with a remote QPN of 2^24 or more makes complete() fail with EINVAL and sends nothing [ibv_wr_post(3) ibv_wr_set_ud_addr, IBA 9.2 BTH DestQP: 24 bits]")
+    void required_udRemoteQpnIs24Bits() {
+        QpPair p = pair(QpType.UD, WrOpcode.SEND);
+        MemoryRegion src = tb.buffer(16);
+        MemoryRegion dst = p.remoteBuffer(256);
+        p.recvB(1, dst, 0, 256);
+        WrSession s = p.a().startWr();
+        s.wrId(2);
+        s.wrFlags(SendFlags.SIGNALED);
+        s.send();
+        s.setSge(src.lkey(), src.address(), 16);
+        s.setUdAddr(p.ah(), p.b().qpNum() | 1 << 24, Testbed.QKEY);
+        Expect.errno("complete() of a UD WR to QPN 2^24 + the peer's", s::complete, Errno.EINVAL);
+        assertFalse(s.isActive(), "a session is closed after a failed complete()");
+        Completions.assertNone(p.cqA(), "the refused UD WR");
+        Completions.assertNone(p.cqB(), "no datagram of the refused WR may arrive");
+    }
+
+    /** Moves a, in RTS, to SQD and waits until it is there. */
+    private static void toSqd(QpPair p) {
+        p.a().modify(QpAttributes.toState(QpState.SQD));
+        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
+        while (p.a().query().state() != QpState.SQD && System.nanoTime() < deadline) {
+            Thread.yield();
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a session completed on a QP in SQD is accepted; its WR waits until the QP is back in RTS and then executes [ibv_wr_post(3) RETURN VALUE, IBA 10.3.1: SQD takes new send WRs but processes none]")
+    void required_sessionInSqd() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(32);
+        Data.fill(src, 74);
+        MemoryRegion dst = p.remoteBuffer(32);
+        toSqd(p);
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSge(src.lkey(), src.address(), 32);
+        });
+        Completions.assertNone(p.cqA(), "a WR completed into the send queue in SQD");
+        Data.assertFilled("the target of the WRITE posted in SQD", dst.segment(), 0, 32, (byte) 0);
+        p.a().modify(QpAttributes.toState(QpState.RTS));
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the WRITE posted in SQD, after the return to RTS");
+        assertEquals(1, wc.wrId());
+        assertEquals(WcStatus.SUCCESS, wc.status());
+        Data.assertPattern("the WRITE posted in SQD", dst.segment(), 0, 32, 74, 0);
+    }
+
+    @Test
+    @DisplayName("required_ a session completed on a QP in ERR is accepted, and each of its WRs completes with WR_FLUSH_ERR and its wr_id, executing nothing [ibv_wr_post(3), IBA 10.3.1.2: the error state flushes WRs]")
+    void required_sessionInErrFlushes() {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 75);
+        MemoryRegion dst = p.remoteBuffer(64);
+        p.a().modify(QpAttributes.toState(QpState.ERR));
+        p.session(s -> {
+            s.wrFlags(SendFlags.SIGNALED);
+            for (int i = 0; i < 2; i++) {
+                s.wrId(7 + i);
+                s.rdmaWrite(dst.rkey(), dst.address() + 32L * i);
+                s.setSge(src.lkey(), src.address(), 32);
+            }
+        });
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "the two WRs completed in ERR");
+        for (int i = 0; i < 2; i++) {
+            assertEquals(7 + i, wcs.get(i).wrId(), "flushed WR " + i);
+            assertEquals(WcStatus.WR_FLUSH_ERR, wcs.get(i).status(), "WR " + (7 + i) + " posted in ERR");
+        }
+        Data.assertFilled("the targets of the flushed WRITEs", dst.segment(), 0, 64, (byte) 0);
     }
 }

@@ -125,9 +125,6 @@ final class EmulatedProtectionDomain extends AbstractVerbsObject implements Prot
             throw new VerbsException("ibv_create_srq", Errno.EINVAL, "beyond max_srq_wr " + EmulatedDevice.MAX_SRQ_WR
                     + " or max_srq_sge " + EmulatedDevice.MAX_SGE + ": " + attributes);
         }
-        if (attributes.srqLimit() > attributes.maxWr()) {
-            throw new VerbsException("ibv_create_srq", Errno.EINVAL, "srq_limit exceeds max_wr: " + attributes);
-        }
         synchronized (context.lock) {
             context.checkOpen();
             EmulatedSharedReceiveQueue srq = new EmulatedSharedReceiveQueue(this, attributes);

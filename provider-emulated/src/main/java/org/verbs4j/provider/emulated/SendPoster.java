@@ -68,6 +68,10 @@ final class SendPoster {
         if (qp.type == QpType.UD && (!(wr.ah() instanceof EmulatedAddressHandle ah) || ah.isClosed())) {
             throw new PostSendException(Errno.EINVAL, index, "a UD WR needs an open address handle of this provider");
         }
+        if (qp.type == QpType.UD && !Arguments.remoteQpn(wr.remoteQpn())) {
+            throw new PostSendException(Errno.EINVAL, index, "remote QPN 0x" + Integer.toHexString(wr.remoteQpn())
+                    + " does not fit the 24 bits of a QPN");
+        }
         if (op == WrOpcode.BIND_MW && (!(wr.bindMwWindow() instanceof EmulatedMemoryWindow mw)
                 || mw.type != MwType.TYPE_2 || mw.isClosed() || wr.bindMwInfo() == null
                 || wr.bindMwInfo().mr().isClosed())) {

@@ -829,6 +829,9 @@ public abstract class AbstractWrSession implements WrSession {
             fail(Errno.EINVAL, "setUdAddr needs an address handle of this provider and context");
         } else if (ah.isClosed()) {
             fail(Errno.EINVAL, "setUdAddr was given a closed address handle");
+        } else if (!Arguments.remoteQpn(remoteQpn)) {
+            fail(Errno.EINVAL, "setUdAddr was given remote QPN 0x" + Integer.toHexString(remoteQpn)
+                    + ", which does not fit the 24 bits of a QPN");
         } else {
             wr.ah = ah;
             wr.remoteQpn = remoteQpn;

@@ -153,6 +153,21 @@ public final class Arguments {
         return null;
     }
 
+    /** The largest queue pair number: a QPN is 24 bits wide (IBA 9.2 BTH DestQP, {@code ibv_post_send(3)} remote_qpn). */
+    public static final int MAX_QPN = 0xFF_FFFF;
+
+    /**
+     * Whether {@code qpn} can name a UD destination: a QPN is 24 bits (the BTH's DestQP), so a value of 2^24 or
+     * more, or negative, names no QP, and the device would send it truncated to another QP. A provider refuses a
+     * UD WR with such a {@code remote_qpn} with {@code EINVAL}. Allocates nothing.
+     *
+     * @param qpn the WR's remote QPN
+     * @return true if it fits 24 bits
+     */
+    public static boolean remoteQpn(int qpn) {
+        return (qpn & ~MAX_QPN) == 0;
+    }
+
     /**
      * Whether the provider library may read {@code hdr} as a TSO header ({@code ibv_post_send(3)},
      * {@code wr.tso.hdr}): native, alive, and at most 65535 bytes ({@code hdr_sz} is 16 bits). A provider

@@ -405,7 +405,8 @@ final class NativeSendPoster {
             default -> { }
         }
         if (type == QpType.UD) {
-            if (!(wr.ah() instanceof NativeAddressHandle ah) || ah.nativeContext() != context || !hold(ah)) {
+            if (!Arguments.remoteQpn(wr.remoteQpn()) || !(wr.ah() instanceof NativeAddressHandle ah)
+                    || ah.nativeContext() != context || !hold(ah)) {
                 return Errno.EINVAL;
             }
             b.putLong(w + ibv_send_wr.wr$ud$ah$off, ah.handle());
