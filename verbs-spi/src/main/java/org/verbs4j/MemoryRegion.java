@@ -5,12 +5,12 @@ import java.lang.foreign.MemorySegment;
 /**
  * A registered memory region, {@code struct ibv_mr}.
  *
- * <p>A region must not outlive its memory. It keeps its segment reachable, and it is refused at registration
- * when the segment's arena is already closed. A region registered with
- * {@link ProtectionDomain#registerMemory(MemorySegment, int, java.lang.foreign.Arena)} closes itself when that
- * arena closes, before the memory is freed. A region registered without its arena is not watched: closing a
- * confined or shared arena under it leaves the device's translation in place (see
- * {@link ProtectionDomain#registerMemory(MemorySegment, int)} for exactly what is and is not guaranteed).
+ * <p>A region never outlives its memory. It keeps its segment reachable, and it is refused at registration
+ * when the segment's arena is already closed. Memory of an arena that can be closed is registered with that
+ * arena ({@link ProtectionDomain#registerMemory(MemorySegment, int, java.lang.foreign.Arena)}), and the region
+ * closes itself when the arena closes, before the memory is freed (windows still bound to it are deallocated
+ * first); {@link ProtectionDomain#registerMemory(MemorySegment, int)} takes only memory that is never freed,
+ * of the global arena, and refuses the rest with {@link IllegalArgumentException}.
  *
  * <p>Like every {@link VerbsObject}, each method but {@link #isClosed()} and {@link #close()} throws
  * {@link IllegalStateException} once the region is closed.

@@ -2,7 +2,7 @@ package org.verbs4j;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.Objects;
+import org.verbs4j.spi.support.RegionLifetime;
 
 /**
  * A protection domain, {@code struct ibv_pd}: the scope in which memory regions, windows, address
@@ -15,29 +15,28 @@ public interface ProtectionDomain extends VerbsObject {
     Context context();
 
     /**
-     * Registers memory. The segment must be native ({@link MemorySegment#isNative()}) and stay alive
-     * until the region is closed.
+     * Registers memory that is never freed: a segment of the global scope, from {@link Arena#global()} or made
+     * from a raw address ({@link MemorySegment#ofAddress(long)} and {@link MemorySegment#reinterpret(long)},
+     * for which the caller answers). Memory from any other arena is refused: register it with
+     * {@link #registerMemory(MemorySegment, int, Arena)}, which deregisters the region before that arena frees
+     * the memory.
      *
-     * <p><b>What is guaranteed for a plain registration.</b>
-     * <ul>
-     *   <li>A segment whose scope is no longer alive is refused with {@link IllegalStateException}.</li>
-     *   <li>The region keeps {@code segment} reachable, so memory from {@link Arena#ofAuto()} or
-     *       {@link Arena#global()} cannot be freed while the region is open.</li>
-     *   <li>Every address the library itself reads or writes on the CPU (inline data, the emulator's copies)
-     *       is checked first against the live regions of the PD; a region whose arena was closed counts as
-     *       gone.</li>
-     * </ul>
-     * <p><b>What is not.</b> If the caller closes the arena of a segment from {@link Arena#ofConfined()} or
-     * {@link Arena#ofShared()} while the region is still open, a native device keeps the old translation: it
-     * and any remote peer holding the rkey can read and write whatever reuses those addresses. Close the
-     * region first, or register with {@link #registerMemory(MemorySegment, int, Arena)}, which does so.
+     * <p>Why: a device reads and writes registered memory by itself. If the arena of a registered segment
+     * were closed while the region is open, a remote peer holding the rkey would go on writing, with a
+     * SUCCESS completion, into whatever the allocator puts at those addresses next. The public FFM API does not
+     * tell a closeable arena ({@link Arena#ofConfined()}, {@link Arena#ofShared()}) from an automatic one, and
+     * gives no way to keep a scope open, so only the global scope is taken on trust.
      *
-     * @param segment the memory, of 1 byte or more
+     * <p>Every address the library itself reads or writes on the CPU (inline data, the emulator's copies) is
+     * also checked against the live regions of the PD.
+     *
+     * @param segment the memory, of 1 byte or more, of the global scope
      * @param access {@link AccessFlags} bits
      * @return the region, with its lkey and rkey
      * @throws NullPointerException if {@code segment} is null
-     * @throws IllegalArgumentException for a heap or zero-length segment, unknown access bits, or remote
-     *     write or atomic access without {@link AccessFlags#LOCAL_WRITE}
+     * @throws IllegalArgumentException for a segment of an arena other than {@link Arena#global()} (the message
+     *     names {@link #registerMemory(MemorySegment, int, Arena)}), a heap or zero-length segment, unknown
+     *     access bits, or remote write or atomic access without {@link AccessFlags#LOCAL_WRITE}
      * @throws IllegalStateException if the segment's arena is already closed, or this PD is closed
      * @throws VerbsException {@code EINVAL} for access the device does not support, {@code ENOMEM}
      * @see "ibv_reg_mr(3)"
@@ -49,20 +48,29 @@ public interface ProtectionDomain extends VerbsObject {
      * closes, the region is deregistered before the arena frees the memory (the cleanup this method adds to
      * the arena runs before the arena's earlier ones, which free its allocations). After that, a remote
      * access through the old rkey fails with {@code REM_ACCESS_ERR} and a local one with
-     * {@code LOC_PROT_ERR}, even if a new allocation reuses the addresses.
+     * {@code LOC_PROT_ERR}, even if a new allocation reuses the addresses. This is the way to register memory
+     * of {@link Arena#ofConfined()} and {@link Arena#ofShared()}:
+     * <pre>{@code
+     * try (Arena arena = Arena.ofConfined();
+     *      MemoryRegion mr = pd.registerMemory(arena.allocate(4096, 4096), AccessFlags.LOCAL_WRITE, arena)) {
+     *     ...
+     * }
+     * }</pre>
      *
      * <p>Deregistration fails while a memory window is still bound to the region ({@code ibv_dereg_mr(3)});
-     * invalidate or deallocate such windows before closing the arena. If one is left bound, the arena's
-     * {@code close()} throws that {@link VerbsException} after it has freed the memory, and the guarantee
-     * above is lost for that region.
+     * when the arena closes, windows still bound to the region are deallocated first, so that no rkey of
+     * the freed memory stays valid.
+     *
+     * <p>An automatic arena ({@link Arena#ofAuto()}) never becomes unreachable once it is an owner (the
+     * cleanup holds its memory): its memory is then freed only with the JVM. Use a closeable arena.
      *
      * @param segment the memory, of 1 byte or more, allocated from {@code owner}
      *     ({@code segment.scope()} must be {@code owner.scope()})
      * @param access {@link AccessFlags} bits
      * @param owner the arena that frees {@code segment}
      * @throws NullPointerException if an argument is null
-     * @throws IllegalArgumentException as {@link #registerMemory(MemorySegment, int)}, or if {@code segment}
-     *     does not belong to {@code owner}
+     * @throws IllegalArgumentException as {@link #registerMemory(MemorySegment, int)} (but for the scope), or
+     *     if {@code segment} does not belong to {@code owner}
      * @return the region, which closes itself before {@code owner} frees the memory
      * @throws IllegalStateException if {@code owner} is closed, or closeable only by another thread
      *     ({@link Arena#ofConfined()} from a different thread)
@@ -70,26 +78,8 @@ public interface ProtectionDomain extends VerbsObject {
      * @see "ibv_reg_mr(3)"
      * @see "ibv_dereg_mr(3)"
      */
-    @SuppressWarnings("restricted")
     default MemoryRegion registerMemory(MemorySegment segment, int access, Arena owner) {
-        if (isClosed()) {
-            throw new IllegalStateException("the protection domain is closed");
-        }
-        Objects.requireNonNull(segment, "segment");
-        Objects.requireNonNull(owner, "owner");
-        if (!segment.scope().equals(owner.scope())) {
-            throw new IllegalArgumentException("segment: it was not allocated from owner");
-        }
-        MemoryRegion mr = registerMemory(segment, access);
-        try {
-            // reinterpret with an arena and a cleanup registers the cleanup with that arena (restricted, but
-            // it creates no access to memory: the returned segment is dropped).
-            segment.reinterpret(owner, ignored -> mr.close());
-        } catch (RuntimeException e) {
-            mr.close();
-            throw e;
-        }
-        return mr;
+        return RegionLifetime.owned(this, segment, access, owner);
     }
 
     /**

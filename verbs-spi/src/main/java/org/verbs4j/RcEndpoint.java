@@ -11,8 +11,10 @@ import org.verbs4j.spi.VerbsProvider;
  * all, disconnecting first.
  *
  * <pre>{@code
- * try (RcEndpoint ep = RcEndpoint.connect(provider, new InetSocketAddress("10.0.0.2", 7471), RcOptions.defaults())) {
- *     MemoryRegion mr = ep.pd().registerMemory(buf, AccessFlags.LOCAL_WRITE);
+ * try (Arena arena = Arena.ofConfined();
+ *      RcEndpoint ep = RcEndpoint.connect(provider, new InetSocketAddress("10.0.0.2", 7471), RcOptions.defaults())) {
+ *     MemorySegment buf = arena.allocate(4096, 64);
+ *     MemoryRegion mr = ep.pd().registerMemory(buf, AccessFlags.LOCAL_WRITE, arena);
  *     ep.qp().postSend(...);   // the verbs API, unchanged
  * }
  * }</pre>

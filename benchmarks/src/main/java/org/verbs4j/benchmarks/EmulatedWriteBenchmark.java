@@ -76,8 +76,8 @@ public class EmulatedWriteBenchmark {
         cq = ctx.createCq(1024);
         srcSeg = arena.allocate(LARGE, 4096);
         dstSeg = arena.allocate(LARGE, 4096);
-        src = pd.registerMemory(srcSeg, AccessFlags.LOCAL_WRITE);
-        dst = pd.registerMemory(dstSeg, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+        src = pd.registerMemory(srcSeg, AccessFlags.LOCAL_WRITE, arena);
+        dst = pd.registerMemory(dstSeg, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE, arena);
         QpInitAttributes init = QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(256)
                 .sendOps(WrOpcode.RDMA_WRITE).build();
         qp = pd.createQp(init);

@@ -58,8 +58,8 @@ final class Loopback implements AutoCloseable {
             pd = ctx.allocPd();
             MemorySegment a = arena.allocate(bufferBytes, 4096);
             MemorySegment b = arena.allocate(bufferBytes, 4096);
-            src = pd.registerMemory(a, AccessFlags.LOCAL_WRITE);
-            dst = pd.registerMemory(b, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+            src = pd.registerMemory(a, AccessFlags.LOCAL_WRITE, arena);
+            dst = pd.registerMemory(b, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE, arena);
             port = ctx.queryPort(PORT);
             gidIndex = gidIndex(ctx, port, providerName);
             gid = ctx.queryGid(PORT, gidIndex);

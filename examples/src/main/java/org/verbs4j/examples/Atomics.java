@@ -78,8 +78,8 @@ public final class Atomics {
             // Remote: word 0 is the counter, word 1 the lock. Local: where the original values come back.
             MemorySegment remote = arena.allocate(16, 8);
             MemorySegment local = arena.allocate(8, 8);
-            try (MemoryRegion remoteMr = pd.registerMemory(remote, AccessFlags.LOCAL_WRITE | remoteAccess);
-                 MemoryRegion localMr = pd.registerMemory(local, AccessFlags.LOCAL_WRITE);
+            try (MemoryRegion remoteMr = pd.registerMemory(remote, AccessFlags.LOCAL_WRITE | remoteAccess, arena);
+                 MemoryRegion localMr = pd.registerMemory(local, AccessFlags.LOCAL_WRITE, arena);
                  QueuePair client = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(cq)
                          .sendOps(WrOpcode.ATOMIC_FETCH_AND_ADD, WrOpcode.ATOMIC_CMP_AND_SWP).build());
                  QueuePair server = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(serverCq).build())) {

@@ -49,7 +49,7 @@ public final class CmPingPong {
     static String serve(RcListener listener, Arena arena, int rounds) {
         MemorySegment buf = arena.allocate(SIZE * 2, 64);
         try (RcEndpoint ep = listener.accept()) {
-            MemoryRegion mr = ep.pd().registerMemory(buf, AccessFlags.LOCAL_WRITE);
+            MemoryRegion mr = ep.pd().registerMemory(buf, AccessFlags.LOCAL_WRITE, arena);
             try {
                 for (int i = 0; i < rounds; i++) {
                     ep.qp().postRecv(new RecvWr(i, Sge.of(mr, SIZE, SIZE)));
@@ -76,7 +76,7 @@ public final class CmPingPong {
         try (RcEndpoint ep = RcEndpoint.connect(provider, server,
                 RcOptions.defaults().withPrivateData(bytes("ping-pong client")).withTimeoutMs(STEP_TIMEOUT_MS))) {
             heard.add(text(ep.peerPrivateData()));
-            MemoryRegion mr = ep.pd().registerMemory(buf, AccessFlags.LOCAL_WRITE);
+            MemoryRegion mr = ep.pd().registerMemory(buf, AccessFlags.LOCAL_WRITE, arena);
             try {
                 for (int i = 0; i < rounds; i++) {
                     ep.qp().postRecv(new RecvWr(i, Sge.of(mr, SIZE, SIZE)));

@@ -55,7 +55,7 @@ public final class Cmatose {
     static String serve(RcListener listener, Arena arena, int count, int size) {
         try (RcEndpoint ep = listener.accept()) {
             MemorySegment buf = arena.allocate((long) size * 2, 64);
-            MemoryRegion mr = ep.pd().registerMemory(buf, AccessFlags.LOCAL_WRITE);
+            MemoryRegion mr = ep.pd().registerMemory(buf, AccessFlags.LOCAL_WRITE, arena);
             try {
                 postRecvs(ep, mr, count, size);
                 for (int i = 0; i < count; i++) {
@@ -82,7 +82,7 @@ public final class Cmatose {
     static String play(VerbsProvider provider, InetSocketAddress server, Arena arena, int count, int size) {
         try (RcEndpoint ep = RcEndpoint.connect(provider, server, options(count))) {
             MemorySegment buf = arena.allocate((long) size * 2, 64);
-            MemoryRegion mr = ep.pd().registerMemory(buf, AccessFlags.LOCAL_WRITE);
+            MemoryRegion mr = ep.pd().registerMemory(buf, AccessFlags.LOCAL_WRITE, arena);
             try {
                 // The server may SEND before these are posted: its QP retries on RNR (7: for ever, our connect's).
                 postRecvs(ep, mr, count, size);

@@ -90,7 +90,7 @@ public final class RcPingPong {
             sendCq = ctx.createCq(16);
             recvCq = ctx.createCq(16);
             buf = arena.allocate(2 * SLOT, 64);
-            mr = pd.registerMemory(buf, AccessFlags.LOCAL_WRITE);
+            mr = pd.registerMemory(buf, AccessFlags.LOCAL_WRITE, arena);
             qp = pd.createQp(QpInitAttributes.builder(QpType.RC).sendCq(sendCq).recvCq(recvCq)
                     .sendOps(WrOpcode.SEND).build());
         }

@@ -70,9 +70,9 @@ public final class RdmaWriteRead {
             MemorySegment serverBuf = arena.allocate(SIZE, 4096);
             // The client's buffer is written by the READ's response: LOCAL_WRITE. The server's is the target of
             // the client's WRITE and READ: REMOTE_WRITE and REMOTE_READ (REMOTE_WRITE needs LOCAL_WRITE too).
-            try (MemoryRegion clientMr = pd.registerMemory(clientBuf, AccessFlags.LOCAL_WRITE);
+            try (MemoryRegion clientMr = pd.registerMemory(clientBuf, AccessFlags.LOCAL_WRITE, arena);
                  MemoryRegion serverMr = pd.registerMemory(serverBuf,
-                         AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ);
+                         AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ, arena);
                  QueuePair client = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(clientCq)
                          .sendOps(WrOpcode.RDMA_WRITE, WrOpcode.RDMA_READ).build());
                  QueuePair server = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(serverCq).build())) {

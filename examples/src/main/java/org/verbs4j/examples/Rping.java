@@ -62,7 +62,7 @@ public final class Rping {
         static Buffers of(RcEndpoint ep, Arena arena, int size) {
             MemorySegment all = arena.allocate(2L * INFO_BYTES + 2L * size, 64);
             MemoryRegion mr = ep.pd().registerMemory(all, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ
-                    | AccessFlags.REMOTE_WRITE);
+                    | AccessFlags.REMOTE_WRITE, arena);
             return new Buffers(all, mr, 0, INFO_BYTES, 2L * INFO_BYTES, 2L * INFO_BYTES + size);
         }
 

@@ -83,8 +83,8 @@ public final class UdSend {
              CompletionQueue recvCq = ctx.createCq(16)) {
             MemorySegment sendBuf = arena.allocate(mtu, 64);
             MemorySegment recvBuf = arena.allocate(GRH_BYTES + mtu, 64);
-            try (MemoryRegion sendMr = pd.registerMemory(sendBuf, 0);
-                 MemoryRegion recvMr = pd.registerMemory(recvBuf, AccessFlags.LOCAL_WRITE);
+            try (MemoryRegion sendMr = pd.registerMemory(sendBuf, 0, arena);
+                 MemoryRegion recvMr = pd.registerMemory(recvBuf, AccessFlags.LOCAL_WRITE, arena);
                  QueuePair sender = pd.createQp(QpInitAttributes.builder(QpType.UD).cq(sendCq)
                          .sendOps(WrOpcode.SEND).build());
                  QueuePair receiver = pd.createQp(QpInitAttributes.builder(QpType.UD).cq(recvCq).build())) {

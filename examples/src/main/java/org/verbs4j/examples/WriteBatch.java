@@ -95,8 +95,9 @@ public final class WriteBatch {
             if (session) {
                 clientAttrs.sendOps(WrOpcode.RDMA_WRITE);
             }
-            try (MemoryRegion localMr = pd.registerMemory(local, 0);
-                 MemoryRegion remoteMr = pd.registerMemory(remote, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+            try (MemoryRegion localMr = pd.registerMemory(local, 0, arena);
+                 MemoryRegion remoteMr = pd.registerMemory(remote,
+                         AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE, arena);
                  QueuePair client = pd.createQp(clientAttrs.build());
                  QueuePair server = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(serverCq).build())) {
                 Endpoint toServer = Endpoint.of(ctx, PORT, gidIndex, server, 11, remoteMr);

@@ -114,7 +114,7 @@ final class CloseRaceScenarios {
         ProtectionDomain pd = tb.context().allocPd();
         MemorySegment memory = tb.memory(4096);
         Loop creator = new Loop("tck-pd-create", () -> {
-            pd.registerMemory(memory, AccessFlags.LOCAL_WRITE).close();
+            pd.registerMemory(memory, AccessFlags.LOCAL_WRITE, tb.arena()).close();
             pd.createAh(tb.av()).close();
         });
         creator.awaitSteps(8);

@@ -115,7 +115,7 @@ final class CmBench implements AutoCloseable {
 
     /** A registered buffer in an end's PD, deregistered after the test. */
     MemoryRegion buffer(End end, int bytes) {
-        return keep(end.pd().registerMemory(tb.memory(bytes), Testbed.ALL_ACCESS));
+        return keep(end.pd().registerMemory(tb.memory(bytes), Testbed.ALL_ACCESS, tb.arena()));
     }
 
     /**

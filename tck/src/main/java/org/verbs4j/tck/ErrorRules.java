@@ -303,7 +303,7 @@ public abstract class ErrorRules extends TckArea {
         MemoryRegion src = tb.buffer(64);
         MemoryRegion dst = switch (fault) {
             case "a region without LOCAL_WRITE" -> far.buffer(64, AccessFlags.REMOTE_READ);
-            case "a region of another PD" -> far.context().allocPd().registerMemory(far.memory(64), Testbed.ALL_ACCESS);
+            case "a region of another PD" -> far.context().allocPd().registerMemory(far.memory(64), Testbed.ALL_ACCESS, far.arena());
             default -> far.buffer(64, window ? Testbed.ALL_ACCESS | AccessFlags.MW_BIND : Testbed.ALL_ACCESS);
         };
         Sge sge = switch (fault) {

@@ -71,9 +71,9 @@ public abstract class LifecycleRules extends TckArea {
     @DisplayName("required_ a PD with a live MR refuses to close with EBUSY, stays usable, and closes once the MR is gone [ibv_dealloc_pd(3)]")
     void required_pdBusyWithMr() {
         ProtectionDomain pd = tb.context().allocPd();
-        MemoryRegion mr = pd.registerMemory(tb.memory(64), AccessFlags.LOCAL_WRITE);
+        MemoryRegion mr = pd.registerMemory(tb.memory(64), AccessFlags.LOCAL_WRITE, tb.arena());
         assertBusy(pd, "a PD");
-        pd.registerMemory(tb.memory(64), AccessFlags.LOCAL_WRITE).close();
+        pd.registerMemory(tb.memory(64), AccessFlags.LOCAL_WRITE, tb.arena()).close();
         mr.close();
         pd.close();
         assertTrue(pd.isClosed());
@@ -201,7 +201,7 @@ public abstract class LifecycleRules extends TckArea {
         ProtectionDomain pd = ctx.allocPd();
         CompletionQueue cq = ctx.createCq(8);
         QueuePair qp = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(cq).build());
-        MemoryRegion mr = pd.registerMemory(tb.memory(64), AccessFlags.LOCAL_WRITE);
+        MemoryRegion mr = pd.registerMemory(tb.memory(64), AccessFlags.LOCAL_WRITE, tb.arena());
         ctx.close();
         for (VerbsObject o : List.of(ctx, pd, cq, qp, mr)) {
             assertTrue(o.isClosed(), o + " must be closed with its context");
@@ -222,7 +222,7 @@ public abstract class LifecycleRules extends TckArea {
             ProtectionDomain pd = ctx.allocPd();
             CompletionQueue cq = ctx.createCq(8);
             QueuePair qp = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(cq).build());
-            MemoryRegion mr = pd.registerMemory(arena.allocate(4096, 4096), Testbed.ALL_ACCESS);
+            MemoryRegion mr = pd.registerMemory(arena.allocate(4096, 4096), Testbed.ALL_ACCESS, arena);
             AddressHandle ah = pd.createAh(tb.av());
             objects.addAll(List.of(pd, cq, qp, mr, ah));
             calls.add(Named.of("QueuePair.postRecv", () -> qp.postRecv(new RecvWr().wrId(1)
@@ -290,7 +290,7 @@ public abstract class LifecycleRules extends TckArea {
 
     static Stream<Arguments> afterClose() {
         return Stream.of(
-                useAfterClose("ProtectionDomain.registerMemory", x -> () -> x.closedPd().registerMemory(x.tb.memory(64), 0)),
+                useAfterClose("ProtectionDomain.registerMemory", x -> () -> x.closedPd().registerMemory(x.tb.memory(64), 0, x.tb.arena())),
                 useAfterClose("ProtectionDomain.createQp", x -> () -> x.closedPd().createQp(
                         QpInitAttributes.builder(QpType.RC).cq(x.tb.cq(8)).build())),
                 useAfterClose("ProtectionDomain.allocMw", x -> () -> x.closedPd().allocMw(MwType.TYPE_1)),
@@ -383,7 +383,8 @@ public abstract class LifecycleRules extends TckArea {
     static Stream<Arguments> badArguments() {
         return Stream.of(
                 bad("registerMemory(null, LOCAL_WRITE)", x -> () -> x.tb.pd().registerMemory(null, AccessFlags.LOCAL_WRITE)),
-                bad("registerMemory(segment, -1)", x -> () -> x.tb.pd().registerMemory(x.tb.memory(64), -1)),
+                bad("registerMemory(segment, -1, arena)",
+                        x -> () -> x.tb.pd().registerMemory(x.tb.memory(64), -1, x.tb.arena())),
                 bad("createQp(null)", x -> () -> x.tb.pd().createQp(null)),
                 bad("createAh(null)", x -> () -> x.tb.pd().createAh(null)),
                 bad("allocMw(null)", x -> () -> x.tb.pd().allocMw(null)),

@@ -64,7 +64,7 @@ public abstract class MemoryRules extends TckArea {
     @DisplayName("required_ a region reports the address, length, access and segment it was registered with [ibv_reg_mr(3)]")
     void required_regionAttributes() {
         MemorySegment seg = tb.memory(4096);
-        MemoryRegion mr = tb.pd().registerMemory(seg, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ);
+        MemoryRegion mr = tb.pd().registerMemory(seg, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ, tb.arena());
         assertEquals(seg.address(), mr.address(), "MemoryRegion.address() is the segment's address");
         assertEquals(4096, mr.length());
         assertEquals(AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ, mr.access());
@@ -76,7 +76,7 @@ public abstract class MemoryRules extends TckArea {
     @DisplayName("required_ a region registered over a slice starts at the slice's address [ibv_reg_mr(3) addr]")
     void required_sliceRegistration() {
         MemorySegment seg = tb.memory(8192).asSlice(1000, 3000);
-        MemoryRegion mr = tb.pd().registerMemory(seg, AccessFlags.LOCAL_WRITE);
+        MemoryRegion mr = tb.pd().registerMemory(seg, AccessFlags.LOCAL_WRITE, tb.arena());
         assertEquals(seg.address(), mr.address());
         assertEquals(3000, mr.length());
     }
@@ -92,33 +92,33 @@ public abstract class MemoryRules extends TckArea {
     @DisplayName("required_ registering a zero-length segment is refused with IllegalArgumentException [ProtectionDomain#registerMemory]")
     void required_zeroLengthRejected() {
         Expect.thrown("registerMemory(0 bytes)", IllegalArgumentException.class,
-                () -> tb.pd().registerMemory(tb.memory(64).asSlice(0, 0), AccessFlags.LOCAL_WRITE));
+                () -> tb.pd().registerMemory(tb.memory(64).asSlice(0, 0), AccessFlags.LOCAL_WRITE, tb.arena()));
     }
 
     @Test
     @DisplayName("required_ REMOTE_WRITE without LOCAL_WRITE is refused [ibv_reg_mr(3): remote write needs local write]")
     void required_remoteWriteNeedsLocalWrite() {
-        Expect.refused("registerMemory(REMOTE_WRITE)", () -> tb.pd().registerMemory(tb.memory(64), AccessFlags.REMOTE_WRITE));
+        Expect.refused("registerMemory(REMOTE_WRITE)", () -> tb.pd().registerMemory(tb.memory(64), AccessFlags.REMOTE_WRITE, tb.arena()));
     }
 
     @Test
     @DisplayName("required_ REMOTE_ATOMIC without LOCAL_WRITE is refused [ibv_reg_mr(3): remote atomic needs local write]")
     void required_remoteAtomicNeedsLocalWrite() {
         Expect.refused("registerMemory(REMOTE_ATOMIC)",
-                () -> tb.pd().registerMemory(tb.memory(64), AccessFlags.REMOTE_ATOMIC));
+                () -> tb.pd().registerMemory(tb.memory(64), AccessFlags.REMOTE_ATOMIC, tb.arena()));
     }
 
     @Test
     @DisplayName("required_ unknown access bits are refused with IllegalArgumentException [ibv_reg_mr(3) access]")
     void required_unknownAccessBitsRejected() {
-        Expect.badInput("registerMemory(access 1<<30)", () -> tb.pd().registerMemory(tb.memory(64), 1 << 30));
+        Expect.badInput("registerMemory(access 1<<30)", () -> tb.pd().registerMemory(tb.memory(64), 1 << 30, tb.arena()));
     }
 
     @Test
     @DisplayName("required_ REMOTE_READ alone and access 0 are valid registrations [ibv_reg_mr(3)]")
     void required_readOnlyRegistrations() {
-        MemoryRegion r = tb.pd().registerMemory(tb.memory(64), AccessFlags.REMOTE_READ);
-        MemoryRegion z = tb.pd().registerMemory(tb.memory(64), 0);
+        MemoryRegion r = tb.pd().registerMemory(tb.memory(64), AccessFlags.REMOTE_READ, tb.arena());
+        MemoryRegion z = tb.pd().registerMemory(tb.memory(64), 0, tb.arena());
         assertEquals(AccessFlags.REMOTE_READ, r.access());
         assertEquals(0, z.access());
     }
@@ -127,8 +127,8 @@ public abstract class MemoryRules extends TckArea {
     @DisplayName("required_ the same memory registered twice gives two regions with different lkeys and rkeys [ibv_reg_mr(3)]")
     void required_twoRegistrationsDifferentKeys() {
         MemorySegment seg = tb.memory(4096);
-        MemoryRegion m1 = tb.pd().registerMemory(seg, Testbed.ALL_ACCESS);
-        MemoryRegion m2 = tb.pd().registerMemory(seg, Testbed.ALL_ACCESS);
+        MemoryRegion m1 = tb.pd().registerMemory(seg, Testbed.ALL_ACCESS, tb.arena());
+        MemoryRegion m2 = tb.pd().registerMemory(seg, Testbed.ALL_ACCESS, tb.arena());
         assertNotEquals(m1.lkey(), m2.lkey(), "two live regions share an lkey");
         assertNotEquals(m1.rkey(), m2.rkey(), "two live regions share an rkey");
     }
@@ -168,7 +168,7 @@ public abstract class MemoryRules extends TckArea {
         MemoryRegion dst = p.remoteBuffer(64);
         p.recvB(1, dst, 0, 64);
         ProtectionDomain other = tb.context().allocPd();
-        MemoryRegion foreign = other.registerMemory(tb.memory(64), Testbed.ALL_ACCESS);
+        MemoryRegion foreign = other.registerMemory(tb.memory(64), Testbed.ALL_ACCESS, tb.arena());
         assertEquals(WcStatus.LOC_PROT_ERR, p.send(2, foreign, 0, 64).status());
     }
 
@@ -178,7 +178,7 @@ public abstract class MemoryRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
         ProtectionDomain other = tb.context().allocPd();
-        MemoryRegion foreign = other.registerMemory(tb.memory(64), Testbed.ALL_ACCESS);
+        MemoryRegion foreign = other.registerMemory(tb.memory(64), Testbed.ALL_ACCESS, tb.arena());
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, foreign.address(), foreign.rkey()).status());
         Data.assertFilled("the other PD's region", foreign.segment(), 0, 64, (byte) 0);
     }
@@ -530,7 +530,7 @@ public abstract class MemoryRules extends TckArea {
         Testbed far = tb.peer(); // the responder's: the WRITEs below reach these regions through b
         MemorySegment mem = far.memory(64L * n);
         for (int i = 0; i < n; i++) {
-            last = far.pd().registerMemory(mem.asSlice(64L * i, 64), Testbed.ALL_ACCESS);
+            last = far.pd().registerMemory(mem.asSlice(64L * i, 64), Testbed.ALL_ACCESS, far.arena());
             first = first == null ? last : first;
             assertTrue(lkeys.add(last.lkey()), "region " + i + " reuses a live lkey");
             assertTrue(rkeys.add(last.rkey()), "region " + i + " reuses a live rkey");

@@ -100,7 +100,7 @@ public abstract class MisuseRules extends TckArea {
         MemorySegment seg = arena.allocate(64);
         arena.close();
         Expect.thrown("registerMemory of a freed segment", IllegalStateException.class,
-                () -> tb.pd().registerMemory(seg, AccessFlags.LOCAL_WRITE));
+                () -> tb.pd().registerMemory(seg, AccessFlags.LOCAL_WRITE, arena));
     }
 
     @Test
@@ -125,6 +125,149 @@ public abstract class MisuseRules extends TckArea {
                 "a write through the rkey of a region whose arena closed");
         for (MemoryRegion f : fresh) {
             Data.assertFilled("a new allocation after the old region's arena closed", f.segment(), 0, 4096, (byte) 0);
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a plain registerMemory of memory from a confined, shared or automatic arena is refused with IllegalArgumentException naming registerMemory(segment, access, arena), since that arena may free it under the region; memory of the global arena is registered [ProtectionDomain.registerMemory(segment, access), issue 26]")
+    void required_plainRegistrationRefusesFreeableMemory() {
+        try (Arena confined = Arena.ofConfined(); Arena shared = Arena.ofShared()) {
+            for (MemorySegment seg : List.of(confined.allocate(4096, 4096), shared.allocate(4096, 4096),
+                    shared.allocate(8192, 64).asSlice(64, 4096), Arena.ofAuto().allocate(4096, 4096))) {
+                IllegalArgumentException e = Expect.thrown("a plain registration of memory an arena can free",
+                        IllegalArgumentException.class, () -> tb.pd().registerMemory(seg, Testbed.ALL_ACCESS));
+                assertTrue(String.valueOf(e.getMessage()).contains("registerMemory(segment, access, arena)"),
+                        "the refusal must name the fix, registerMemory(segment, access, arena): " + e.getMessage());
+            }
+        }
+        MemoryRegion global = tb.pd().registerMemory(Arena.global().allocate(64, 64), Testbed.ALL_ACCESS);
+        assertEquals(64, global.length(), "memory of the global arena, never freed, is registered");
+        global.close();
+    }
+
+    @Test
+    @DisplayName("required_ the careless sequence, arena closed under an open region: after the close the region is closed, a remote WRITE and a remote READ through its old rkey complete with REM_ACCESS_ERR, a local SGE with its old lkey with LOC_PROT_ERR, and no byte of memory allocated after the close changes [ibv_dereg_mr(3), ProtectionDomain.registerMemory, issue 26]")
+    void required_arenaClosedUnderOpenRegion() {
+        Testbed far = tb.peer(); // the responder's: remote accesses reach its regions through b
+        Arena arena = Arena.ofShared();
+        MemoryRegion remote = far.pd().registerMemory(arena.allocate(4096, 4096), Testbed.ALL_ACCESS, arena);
+        MemoryRegion local = tb.pd().registerMemory(arena.allocate(4096, 4096), Testbed.ALL_ACCESS, arena);
+        long remoteAddress = remote.address();
+        int remoteRkey = remote.rkey();
+        long localAddress = local.address();
+        int localLkey = local.lkey();
+        arena.close();
+        assertTrue(remote.isClosed() && local.isClosed(), "the regions must be closed by their arena's close");
+        List<MemoryRegion> fresh = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            fresh.add(far.buffer(4096));
+            fresh.add(tb.buffer(4096));
+        }
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 9);
+        assertEquals(WcStatus.REM_ACCESS_ERR, tb.pair(QpType.RC).write(1, src, 64, remoteAddress, remoteRkey).status(),
+                "a remote WRITE through the rkey of a region whose arena closed");
+        MemoryRegion dst = tb.buffer(64);
+        assertEquals(WcStatus.REM_ACCESS_ERR, tb.pair(QpType.RC).read(2, dst, 64, remoteAddress, remoteRkey).status(),
+                "a remote READ through the rkey of a region whose arena closed");
+        Data.assertFilled("the READ's destination", dst.segment(), 0, 64, (byte) 0);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = p.remoteBuffer(64);
+        SendWr write = new SendWr().wrId(3).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(new Sge(localAddress, 64, localLkey)).rdma(target.address(), target.rkey());
+        boolean refused = false;
+        try {
+            p.a().postSend(write);
+        } catch (VerbsException | IllegalArgumentException e) {
+            refused = true;
+        }
+        if (!refused) {
+            assertEquals(WcStatus.LOC_PROT_ERR, Completions.awaitOne(p.cqA(), "the WRITE from the old lkey").status(),
+                    "a local SGE with the lkey of a region whose arena closed");
+        }
+        Data.assertFilled("the WRITE's target", target.segment(), 0, 64, (byte) 0);
+        for (MemoryRegion f : fresh) {
+            Data.assertFilled("memory allocated after the arena closed", f.segment(), 0, 4096, (byte) 0);
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    @DisplayName("required_ an arena closed by another thread while this thread writes through its region's rkey: every WRITE completes SUCCESS (while the region is registered) or REM_ACCESS_ERR, the region is closed with the arena, and no byte of memory allocated after the close changes [ibv_dereg_mr(3), ProtectionDomain.registerMemory, issue 26]")
+    void required_arenaClosedByAnotherThreadDuringWrites() {
+        Testbed far = tb.peer(); // the responder's: the WRITEs reach its regions through b
+        Arena arena = Arena.ofShared();
+        MemoryRegion old = far.pd().registerMemory(arena.allocate(4096, 4096), Testbed.ALL_ACCESS, arena);
+        long oldAddress = old.address();
+        int oldRkey = old.rkey();
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 11);
+        QpPair p = tb.pair(QpType.RC);
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        Thread closer = Thread.ofPlatform().name("tck-arena-closer").start(() -> {
+            try {
+                started.await();
+                arena.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        WcStatus last = WcStatus.SUCCESS;
+        int writes = 0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (last == WcStatus.SUCCESS && System.nanoTime() < deadline) {   // the budget ends the loop
+            last = p.write(100 + writes, src, 64, oldAddress, oldRkey).status();
+            writes++;
+            started.countDown();
+        }
+        long closeDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (closer.isAlive() && System.nanoTime() < closeDeadline) {   // not join(): it throws if interrupted
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+        }
+        assertTrue(!closer.isAlive() && !arena.scope().isAlive(), "the other thread closed the arena");
+        assertTrue(old.isClosed(), "the region must be closed by its arena's close");
+        assertEquals(WcStatus.REM_ACCESS_ERR, last, "after " + writes + " WRITEs, the first that did not succeed");
+        List<MemoryRegion> fresh = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            fresh.add(far.buffer(4096));
+        }
+        assertEquals(WcStatus.REM_ACCESS_ERR, tb.pair(QpType.RC).write(1, src, 64, oldAddress, oldRkey).status(),
+                "a WRITE through the old rkey after the close");
+        for (MemoryRegion f : fresh) {
+            Data.assertFilled("memory allocated after the arena closed", f.segment(), 0, 4096, (byte) 0);
+        }
+    }
+
+    @Test
+    @DisplayName("required_ an arena closed while a type 1 window is bound to its region deallocates the window, then deregisters the region: both are closed, and a WRITE through the window's rkey or the region's completes with REM_ACCESS_ERR and changes no byte of memory allocated after [ibv_dealloc_mw(3), ibv_dereg_mr(3), ProtectionDomain.registerMemory(segment, access, owner), issue 26]")
+    void required_arenaClosedUnderBoundWindow() {
+        assumeMw(MwType.TYPE_1);
+        QpPair p = tb.pair(QpType.RC);
+        Testbed far = p.remote(); // the window is bound through b, in the responder's PD
+        Arena arena = Arena.ofShared();
+        MemoryRegion old = far.pd().registerMemory(arena.allocate(4096, 4096),
+                Testbed.ALL_ACCESS | AccessFlags.MW_BIND, arena);
+        MemoryWindow mw = far.pd().allocMw(MwType.TYPE_1);
+        int mwRkey = p.b().bindMw(mw, 1, SendFlags.SIGNALED, new MwBindInfo(old, old.address(), 4096,
+                AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the type 1 bind").status());
+        long oldAddress = old.address();
+        int oldRkey = old.rkey();
+        arena.close();
+        assertTrue(mw.isClosed(), "the window bound to the region must be deallocated by its arena's close");
+        assertTrue(old.isClosed(), "the region must be closed by its arena's close");
+        List<MemoryRegion> fresh = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            fresh.add(far.buffer(4096));
+        }
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 13);
+        assertEquals(WcStatus.REM_ACCESS_ERR, tb.pair(QpType.RC).write(1, src, 64, oldAddress, mwRkey).status(),
+                "a WRITE through the rkey of a window whose region's arena closed");
+        assertEquals(WcStatus.REM_ACCESS_ERR, tb.pair(QpType.RC).write(2, src, 64, oldAddress, oldRkey).status(),
+                "a WRITE through the rkey of the region whose arena closed");
+        for (MemoryRegion f : fresh) {
+            Data.assertFilled("memory allocated after the arena closed", f.segment(), 0, 4096, (byte) 0);
         }
     }
 
@@ -192,7 +335,7 @@ public abstract class MisuseRules extends TckArea {
     void required_inlineFromFreedRegion() {
         QpPair p = inlinePair();
         Arena arena = Arena.ofShared();
-        MemoryRegion freed = tb.pd().registerMemory(arena.allocate(4096, 4096), Testbed.ALL_ACCESS);
+        MemoryRegion freed = tb.pd().registerMemory(arena.allocate(4096, 4096), Testbed.ALL_ACCESS, arena);
         long address = freed.address();
         arena.close();
         try {

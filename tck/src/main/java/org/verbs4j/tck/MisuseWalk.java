@@ -40,7 +40,7 @@ import org.verbs4j.WrSession;
 
 /**
  * A seeded random walk of create, post, close, arena close and poll calls over the public objects (issue 13):
- * regions (plain and owned by their arena, in two PDs), windows, QPs and their WR sessions, CQs, SRQs and
+ * regions (owned by their arena, in two PDs), windows, QPs and their WR sessions, CQs, SRQs and
  * address handles, with keys and addresses that are valid, stale (of closed regions and freed arenas), off by a
  * little, or random. Every buffer has canary bytes on both sides, outside its region.
  *
@@ -49,10 +49,10 @@ import org.verbs4j.WrSession;
  * {@link IndexOutOfBoundsException}, or a {@link NullPointerException} whose message names the argument); no
  * canary byte ever changes; and the JVM lives ({@link MisuseRules} runs the walk in a child JVM).
  *
- * <p>It keeps to what the API documents as the caller's part, since breaking that is not misuse the library can
- * catch: a plain registration's region is closed before its arena (an owned one may lose its arena at any time),
- * windows bound to a region are closed before its arena, and no window's rkey is used for access (rxe does not
- * bounds-check windows, D-007 and D-010).
+ * <p>Regions are registered with their arena, which may close at any time, with windows still bound to the
+ * region or not; a plain registration of such memory is tried too, and must be refused (issue 26). The walk
+ * keeps to what the API documents as the caller's part, since breaking that is not misuse the library can catch:
+ * no window's rkey is used for access (rxe does not bounds-check windows, D-007 and D-010).
  */
 final class MisuseWalk {
     private static final int CANARY = 64;
@@ -72,7 +72,7 @@ final class MisuseWalk {
     }
 
     /** A buffer with canaries on both sides; only the middle is ever registered. */
-    private record Buffer(Arena arena, MemorySegment whole, MemorySegment payload, MemoryRegion mr, boolean owned) {
+    private record Buffer(Arena arena, MemorySegment whole, MemorySegment payload, MemoryRegion mr, boolean tidy) {
         void checkCanaries(String when) {
             if (!whole.scope().isAlive()) {
                 return;
@@ -322,15 +322,23 @@ final class MisuseWalk {
         payload.fill((byte) 0);
         int access = rnd.nextInt(4) == 0 ? AccessFlags.LOCAL_WRITE : Testbed.ALL_ACCESS | AccessFlags.MW_BIND;
         ProtectionDomain pd = rnd.nextInt(6) == 0 ? pd2 : tb.pd();
-        boolean owned = rnd.nextBoolean();
         MemoryRegion mr;
         try {
-            mr = owned ? pd.registerMemory(payload, access, arena) : pd.registerMemory(payload, access);
+            if (rnd.nextBoolean()) {
+                // A careless plain registration: refused, since this arena may free the memory under the region.
+                try {
+                    pd.registerMemory(payload, access).close();
+                    throw new AssertionError("a plain registration of memory from a closeable arena was accepted");
+                } catch (IllegalArgumentException expected) {
+                    refused++;
+                }
+            }
+            mr = pd.registerMemory(payload, access, arena);
         } catch (RuntimeException e) {
             arena.close();
             throw e;
         }
-        buffers.add(new Buffer(arena, whole, payload, mr, owned));
+        buffers.add(new Buffer(arena, whole, payload, mr, rnd.nextBoolean()));
     }
 
     /** Keeps a closing region's address and keys, to be used again as stale ones. */
@@ -344,24 +352,36 @@ final class MisuseWalk {
     }
 
     /**
-     * Frees a buffer's memory as the API allows: an owned region may lose its arena at any time, a plain one
-     * only once it is closed. Windows bound to it are closed first, since a bound window keeps the region.
+     * Frees a buffer's memory: every region is registered with its arena, which may close at any time. For half
+     * the buffers ({@code tidy}) the walk first closes the windows bound to it and the region; for the others
+     * the arena's close deallocates those windows and deregisters the region itself.
      */
     private void closeArena(Buffer b) {
         b.checkCanaries("before its arena closed");
+        List<MemoryWindow> bound = new ArrayList<>();
         for (MemoryWindow mw : List.copyOf(windows)) {
             if (boundTo.getOrDefault(mw, List.of()).contains(b)) {
-                windows.remove(mw);
-                boundTo.remove(mw);
-                mw.close();
+                bound.add(mw);
+                if (b.tidy()) {
+                    mw.close();
+                }
             }
         }
         forget(b.mr());
-        if (!b.owned()) {
+        if (b.tidy()) {
             b.mr().close();
         }
         buffers.remove(b);
         b.arena().close();
+        if (!b.mr().isClosed()) {
+            throw new AssertionError("a region outlived its arena");
+        }
+        for (MemoryWindow mw : bound) {
+            if (mw.isClosed()) {  // tidy, or deallocated by the arena's close since it was still bound to the region
+                windows.remove(mw);
+                boundTo.remove(mw);
+            }
+        }
         freed.add(b.payload());
         if (freed.size() > 16) {
             freed.remove(0);

@@ -240,6 +240,11 @@ public final class Testbed implements AutoCloseable {
         return arena.allocate(bytes, 64);
     }
 
+    /** {@return the arena of {@link #memory}, closed after the context: the owner to register that memory with} */
+    public Arena arena() {
+        return arena;
+    }
+
     /**
      * A zeroed native buffer, registered in the testbed's PD.
      *
@@ -248,7 +253,7 @@ public final class Testbed implements AutoCloseable {
      * @return the memory region
      */
     public MemoryRegion buffer(long bytes, int access) {
-        return pd.registerMemory(memory(bytes), access);
+        return pd.registerMemory(memory(bytes), access, arena);
     }
 
     /**

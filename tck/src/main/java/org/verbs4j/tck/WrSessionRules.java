@@ -411,7 +411,7 @@ public abstract class WrSessionRules extends TckArea {
     void optional_flushWholeMrOfAnotherPd() {
         QpPair p = rc(WrOpcode.FLUSH);
         MemoryRegion foreign = tb.context().allocPd().registerMemory(tb.memory(4096),
-                Testbed.ALL_ACCESS | AccessFlags.FLUSH_GLOBAL);
+                Testbed.ALL_ACCESS | AccessFlags.FLUSH_GLOBAL, tb.arena());
         p.session(s -> {
             s.wrId(14);
             s.wrFlags(SendFlags.SIGNALED);

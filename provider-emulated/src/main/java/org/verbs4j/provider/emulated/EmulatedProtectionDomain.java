@@ -49,6 +49,16 @@ final class EmulatedProtectionDomain extends AbstractVerbsObject implements Prot
     public MemoryRegion registerMemory(MemorySegment segment, int access) {
         checkOpen();
         Arguments.registrable(segment);
+        return registerPastLifetimeRule(segment, access);
+    }
+
+    /**
+     * The registration past the argument and lifetime rules of {@link Arguments#registrable}: for
+     * {@link #registerMemory(MemorySegment, int)}, and, for tests, a way to make the region over freed memory
+     * that a failed deregistration under an arena's close would leave, so that the engine's own guard can be
+     * tried.
+     */
+    MemoryRegion registerPastLifetimeRule(MemorySegment segment, int access) {
         AccessFlags.validate(access);
         if ((access & (AccessFlags.ON_DEMAND | AccessFlags.HUGETLB)) != 0) {
             throw new VerbsException("ibv_reg_mr", Errno.EINVAL,

@@ -76,7 +76,7 @@ class EmulatedFeaturesTest {
     void atomicWriteAndFlush() {
         try (Pair p = new Pair(QpType.RC)) {
             var mr = p.pd.registerMemory(p.arena.allocate(64, 64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
-                    | AccessFlags.FLUSH_GLOBAL);
+                    | AccessFlags.FLUSH_GLOBAL, p.arena);
             try (WrSession s = p.a.startWr()) {
                 s.wrFlags(SendFlags.SIGNALED);
                 s.wrId(1);
@@ -98,10 +98,10 @@ class EmulatedFeaturesTest {
     @Test
     void aStaleRkeyNeverReachesTheRegionThatReusesItsSlot() {
         try (Pair p = new Pair(QpType.RC)) {
-            var old = p.pd.registerMemory(p.arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+            var old = p.pd.registerMemory(p.arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE, p.arena);
             int stale = old.rkey();
             old.close();
-            var fresh = p.pd.registerMemory(p.arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+            var fresh = p.pd.registerMemory(p.arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE, p.arena);
             assertTrue(fresh.rkey() != stale, "a reused key-table slot must get a new key");
             p.a.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).rdma(fresh.address(), stale)
                     .sgList(Sge.of(p.mrA, 0, 8)));
@@ -113,7 +113,7 @@ class EmulatedFeaturesTest {
     @Test
     void sendWithInvalidateInvalidatesTheRegion() {
         try (Pair p = new Pair(QpType.RC)) {
-            var target = p.pd.registerMemory(p.arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+            var target = p.pd.registerMemory(p.arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE, p.arena);
             p.b.postRecv(new RecvWr(1, Sge.of(p.mrB, 0, 64)));
             p.a.postSend(new SendWr().wrId(2).opcode(WrOpcode.SEND_WITH_INV).invalidateRkey(target.rkey())
                     .sgList(Sge.of(p.mrA, 0, 4)));
@@ -157,7 +157,7 @@ class EmulatedFeaturesTest {
             for (int i = 0; i < 2; i++) {
                 var pd = ctxs[i].allocPd();
                 cqs[i] = ctxs[i].createCq(8);
-                mrs[i] = pd.registerMemory(arena.allocate(64), Pair.ALL_ACCESS);
+                mrs[i] = pd.registerMemory(arena.allocate(64), Pair.ALL_ACCESS, arena);
                 qps[i] = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(cqs[i]).build());
             }
             for (int i = 0; i < 2; i++) {

@@ -193,7 +193,7 @@ class EmulatedTransportTest {
             assertEquals(Errno.EINVAL, e.errno());
 
             MemorySegment big = p.arena.allocate(8192);
-            var bigMr = p.pd.registerMemory(big, AccessFlags.LOCAL_WRITE);
+            var bigMr = p.pd.registerMemory(big, AccessFlags.LOCAL_WRITE, p.arena);
             p.a.postSend(new SendWr().wrId(4).sgList(Sge.of(bigMr, 0, 4097)).ud(ah, p.b.qpNum(), 0x1111));
             assertEquals(1, p.cqA.poll(wc));
             assertEquals(4, wc.wrId(0));

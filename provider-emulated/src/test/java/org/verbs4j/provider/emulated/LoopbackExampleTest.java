@@ -45,8 +45,8 @@ class LoopbackExampleTest {
             CompletionQueue cq = ctx.createCq(16);
             MemorySegment local = arena.allocate(4096, 8);
             MemorySegment remote = arena.allocate(4096, 8);
-            MemoryRegion localMr = pd.registerMemory(local, ACCESS);
-            MemoryRegion remoteMr = pd.registerMemory(remote, ACCESS);
+            MemoryRegion localMr = pd.registerMemory(local, ACCESS, arena);
+            MemoryRegion remoteMr = pd.registerMemory(remote, ACCESS, arena);
 
             QpInitAttributes init = QpInitAttributes.builder(QpType.RC).cq(cq)
                     .sendOps(WrOpcode.RDMA_WRITE, WrOpcode.RDMA_READ, WrOpcode.SEND,

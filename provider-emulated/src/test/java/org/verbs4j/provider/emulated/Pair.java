@@ -51,8 +51,8 @@ final class Pair implements AutoCloseable {
         pd = ctx.allocPd();
         cqA = ctx.createCq(256);
         cqB = ctx.createCq(256);
-        mrA = pd.registerMemory(bufA, ALL_ACCESS);
-        mrB = pd.registerMemory(bufB, ALL_ACCESS);
+        mrA = pd.registerMemory(bufA, ALL_ACCESS, arena);
+        mrB = pd.registerMemory(bufB, ALL_ACCESS, arena);
         a = pd.createQp(builder.sendCq(cqA).recvCq(cqA).build());
         b = pd.createQp(builder.sendCq(cqB).recvCq(cqB).build());
         if (type == QpType.UD) {

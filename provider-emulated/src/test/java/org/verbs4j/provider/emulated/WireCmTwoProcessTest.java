@@ -199,7 +199,7 @@ class WireCmTwoProcessTest {
             CompletionQueue cq = id.context().createCq(16);
             CQS.put(id.createQp(pd, QpInitAttributes.builder(QpType.RC).cq(cq).build()), cq);
             MemorySegment buf = arena.allocate(4096, 64);
-            return pd.registerMemory(buf, ACCESS);
+            return pd.registerMemory(buf, ACCESS, arena);
         }
 
         private static WorkCompletionBatch poll(QueuePair qp) {

@@ -87,8 +87,8 @@ class WireDevicesTest {
         cqB = ctxB.createCq(1024);
         bufA = arena.allocate(SIZE, 64);
         bufB = arena.allocate(SIZE, 64);
-        mrA = pdA.registerMemory(bufA, ACCESS);
-        mrB = pdB.registerMemory(bufB, ACCESS);
+        mrA = pdA.registerMemory(bufA, ACCESS, arena);
+        mrB = pdB.registerMemory(bufB, ACCESS, arena);
     }
 
     @AfterEach

@@ -124,7 +124,7 @@ class WireFuzzTest {
         MemorySegment inside = all.asSlice(CANARY, REGION);
         fill(inside, seed);
         guarded.add(all);
-        return pd.registerMemory(inside, access);
+        return pd.registerMemory(inside, access, arena);
     }
 
     private static void fill(MemorySegment s, long seed) {
@@ -378,7 +378,7 @@ class WireFuzzTest {
         ProtectionDomain pdA = ctxA.allocPd();
         CompletionQueue cqA = ctxA.createCq(16);
         int window = WireTransport.WINDOW;
-        MemoryRegion mrA = pdA.registerMemory(arena.allocate(2 * window * 1024, 64), ACCESS);
+        MemoryRegion mrA = pdA.registerMemory(arena.allocate(2 * window * 1024, 64), ACCESS, arena);
         QueuePair q = qp(pdA, cqA, QpType.RC);
         connect(q, Gid.ofIpv4(FUZZER), FUZZER_QPN, 0);
         // At MTU 1024, twice the window's packets, of which the window lets half go before an ACK.

@@ -86,7 +86,7 @@ class WirePipelineTest {
         peer.configureBlocking(false);
         ProtectionDomain pd = ctx.allocPd();
         cq = ctx.createCq(64);
-        mr = pd.registerMemory(arena.allocate(64 * 1024, 64), ACCESS);
+        mr = pd.registerMemory(arena.allocate(64 * 1024, 64), ACCESS, arena);
     }
 
     @AfterEach
@@ -326,7 +326,7 @@ class WirePipelineTest {
             local = new SendWr().wrId(2).opcode(WrOpcode.LOCAL_INV).sendFlags(SendFlags.SIGNALED).invalidateRkey(0x4242);
             expected = WcStatus.LOC_QP_OP_ERR;
         } else {
-            MemoryRegion target = mr.pd().registerMemory(arena.allocate(4096, 64), AccessFlags.LOCAL_WRITE | AccessFlags.MW_BIND);
+            MemoryRegion target = mr.pd().registerMemory(arena.allocate(4096, 64), AccessFlags.LOCAL_WRITE | AccessFlags.MW_BIND, arena);
             MemoryWindow mw = mr.pd().allocMw(MwType.TYPE_2);
             local = new SendWr().wrId(2).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
                     .bindMw(mw, (mw.rkey() & ~0xff) | ((mw.rkey() + 1) & 0xff),

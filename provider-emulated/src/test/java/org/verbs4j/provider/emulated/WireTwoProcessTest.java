@@ -101,7 +101,7 @@ class WireTwoProcessTest {
             ProtectionDomain pd = ctx.allocPd();
             CompletionQueue cq = ctx.createCq(16);
             MemorySegment buf = arena.allocate(SIZE, 64);
-            MemoryRegion mr = pd.registerMemory(buf, ACCESS);
+            MemoryRegion mr = pd.registerMemory(buf, ACCESS, arena);
             QueuePair qp = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(cq).build());
             String[] peer = in.readLine().split(" ");
             int peerQpn = Integer.parseInt(peer[0]);
@@ -145,7 +145,7 @@ class WireTwoProcessTest {
                 ProtectionDomain pd = ctx.allocPd();
                 CompletionQueue cq = ctx.createCq(16);
                 MemorySegment buf = arena.allocate(SIZE, 64);
-                MemoryRegion mr = pd.registerMemory(buf, ACCESS);
+                MemoryRegion mr = pd.registerMemory(buf, ACCESS, arena);
                 QueuePair qp = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(cq).build());
                 pattern(buf, READ_AT, LEN, 2);
                 System.out.println(qp.qpNum() + " " + Integer.toUnsignedString(mr.rkey()) + " " + mr.address());

@@ -48,8 +48,8 @@ public final class AllocationCheck {
             ProtectionDomain pd = ctx.allocPd();
             CompletionQueue cq = ctx.createCq(256);
             int access = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
-            MemoryRegion src = pd.registerMemory(arena.allocate(4096, 4096), access);
-            MemoryRegion dst = pd.registerMemory(arena.allocate(4096, 4096), access);
+            MemoryRegion src = pd.registerMemory(arena.allocate(4096, 4096), access, arena);
+            MemoryRegion dst = pd.registerMemory(arena.allocate(4096, 4096), access, arena);
             QpInitAttributes attrs = QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(128).maxRecvWr(128)
                     .sendOps(WrOpcode.RDMA_WRITE, WrOpcode.SEND).build();
             QueuePair a = pd.createQp(attrs);

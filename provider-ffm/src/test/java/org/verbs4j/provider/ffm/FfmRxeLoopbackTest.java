@@ -98,8 +98,8 @@ class FfmRxeLoopbackTest {
         arena = Arena.ofShared();
         pd = ctx.allocPd();
         cq = ctx.createCq(64);
-        mrA = pd.registerMemory(arena.allocate(SIZE, 4096), ALL_ACCESS);
-        mrB = pd.registerMemory(arena.allocate(SIZE, 4096), ALL_ACCESS);
+        mrA = pd.registerMemory(arena.allocate(SIZE, 4096), ALL_ACCESS, arena);
+        mrB = pd.registerMemory(arena.allocate(SIZE, 4096), ALL_ACCESS, arena);
         QpInitAttributes.Builder qb = QpInitAttributes.builder(QpType.RC).cq(cq).maxSendSge(2).maxInlineData(64)
                 .sendOps(WrOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.SEND, WrOpcode.SEND_WITH_IMM,
                         WrOpcode.RDMA_READ, WrOpcode.ATOMIC_CMP_AND_SWP, WrOpcode.ATOMIC_FETCH_AND_ADD);

@@ -73,7 +73,7 @@ public class HotPathBenchmark {
         cq = ctx.createCq(256);
         arena = Arena.ofShared();
         MemorySegment buf = arena.allocate(8192, 4096);
-        mr = pd.registerMemory(buf, ACCESS);
+        mr = pd.registerMemory(buf, ACCESS, arena);
         QpInitAttributes attrs = QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(64).maxRecvWr(64)
                 .sendOps(WrOpcode.RDMA_WRITE, WrOpcode.SEND).build();
         qp1 = pd.createQp(attrs);

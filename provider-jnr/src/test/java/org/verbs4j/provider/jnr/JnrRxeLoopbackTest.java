@@ -86,8 +86,8 @@ class JnrRxeLoopbackTest {
         arena = Arena.ofShared();
         a = arena.allocate(4096, 4096);
         b = arena.allocate(4096, 4096);
-        mrA = pd.registerMemory(a, ACCESS);
-        mrB = pd.registerMemory(b, ACCESS);
+        mrA = pd.registerMemory(a, ACCESS, arena);
+        mrB = pd.registerMemory(b, ACCESS, arena);
         WrOpcode[] ops = {WrOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.SEND, WrOpcode.SEND_WITH_IMM,
             WrOpcode.RDMA_READ, WrOpcode.ATOMIC_CMP_AND_SWP, WrOpcode.ATOMIC_FETCH_AND_ADD};
         qp1 = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(cq1).maxSendSge(2).maxInlineData(64).sendOps(ops)

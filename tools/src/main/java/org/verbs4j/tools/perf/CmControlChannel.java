@@ -66,7 +66,7 @@ final class CmControlChannel implements ControlChannel {
         this.sendCq = c.createCq(RECVS);
         this.recvCq = c.createCq(RECVS);
         this.buffer = arena.allocate((long) SLOT * (RECVS + 1), 4096);
-        this.mr = pd.registerMemory(buffer, AccessFlags.LOCAL_WRITE);
+        this.mr = pd.registerMemory(buffer, AccessFlags.LOCAL_WRITE, arena);
         this.qp = id.createQp(pd, QpInitAttributes.builder(QpType.RC).sendCq(sendCq).recvCq(recvCq)
                 .maxSendWr(RECVS).maxRecvWr(RECVS).maxSendSge(1).maxRecvSge(1).build());
         for (int i = 0; i < RECVS; i++) {

@@ -120,7 +120,7 @@ final class Endpoint implements AutoCloseable {
             this.buffer = arena.allocate(slotBytes * q, 4096);
             int access = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
                     | (s.test().isAtomic() ? AccessFlags.REMOTE_ATOMIC : 0);
-            this.mr = pd.registerMemory(buffer, access);
+            this.mr = pd.registerMemory(buffer, access, arena);
             this.qps = new QueuePair[q];
             this.psns = new int[q];
             this.ahs = new AddressHandle[q];

@@ -122,7 +122,7 @@ public final class WireInterop {
         this.scq = ctx.createCq(256);
         this.rcq = ctx.createCq(256);
         this.buf = arena.allocate(REGION, 4096);
-        this.mr = pd.registerMemory(buf, MR_ACCESS);
+        this.mr = pd.registerMemory(buf, MR_ACCESS, arena);
         this.gid = ctx.queryGid(PORT, gidIndex);
     }
 

@@ -1,9 +1,16 @@
 package org.verbs4j.spi.support;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.WeakHashMap;
+import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.ProtectionDomain;
+import org.verbs4j.VerbsException;
 
 /**
  * A registered memory region, written once for every provider: what it registered (the segment, its access
@@ -32,6 +39,9 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
     private final MemorySegment segment;
     private final int access;
     private final long address;
+    /** The windows that depend on this region: bound to it (maintained by {@link AbstractVerbsObject#dependOn}). */
+    private final Set<AbstractMemoryWindow> windows = Collections.synchronizedSet(
+            Collections.newSetFromMap(new WeakHashMap<>()));
 
     /**
      * Makes an open region over registered memory.
@@ -108,6 +118,46 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
         checkOpen();
         return access;
     }
+
+    /** Records that {@code w} is bound to this region ({@code bound}) or no longer is. */
+    final void boundWindow(AbstractMemoryWindow w, boolean bound) {
+        if (bound) {
+            windows.add(w);
+        } else {
+            windows.remove(w);
+        }
+    }
+
+    /**
+     * Closes the region before its memory is freed: deallocates the windows still bound to it
+     * ({@code ibv_dealloc_mw}, which ends every rkey of theirs), then deregisters it. A window bound by another
+     * thread in between makes the deregistration fail with {@code EBUSY}; the windows are then collected again,
+     * at most {@value #CLOSE_ATTEMPTS} times.
+     *
+     * @throws VerbsException if the region still cannot be deregistered (a window's or the region's destroy
+     *     verb failed)
+     */
+    public final void closeBeforeFree() {
+        for (int attempt = 1; ; attempt++) {
+            List<AbstractMemoryWindow> bound;
+            synchronized (windows) {
+                bound = new ArrayList<>(windows);
+            }
+            for (AbstractMemoryWindow w : bound) {
+                w.close();
+            }
+            try {
+                close();
+                return;
+            } catch (VerbsException e) {
+                if (e.errno() != Errno.EBUSY || attempt == CLOSE_ATTEMPTS) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static final int CLOSE_ATTEMPTS = 4;
 
     /**
      * Removes the segment from the domain's {@link RegionTable}. A subclass that overrides it to free what it

@@ -221,6 +221,9 @@ public abstract class AbstractVerbsObject implements VerbsObject {
         synchronized (uses) {
             uses.add(parent);
         }
+        if (parent instanceof AbstractMemoryRegion r && this instanceof AbstractMemoryWindow w) {
+            r.boundWindow(w, true);
+        }
     }
 
     /**
@@ -230,12 +233,17 @@ public abstract class AbstractVerbsObject implements VerbsObject {
      * @param parent the object no longer used
      */
     protected final void dropDependency(AbstractVerbsObject parent) {
+        boolean stillUsed;
         synchronized (uses) {
             if (!uses.remove(parent)) {
                 return;
             }
+            stillUsed = uses.contains(parent);
         }
         parent.users.decrementAndGet();
+        if (!stillUsed && parent instanceof AbstractMemoryRegion r && this instanceof AbstractMemoryWindow w) {
+            r.boundWindow(w, false);
+        }
     }
 
     /** Whether {@code a} and {@code b} are objects of this class made from the same owner (context). */

@@ -26,7 +26,8 @@ public final class Arguments {
      *
      * @throws NullPointerException for a null segment
      * @param segment the memory to register
-     * @throws IllegalArgumentException for a heap or zero-length segment
+     * @throws IllegalArgumentException for a heap or zero-length segment, or memory an arena can free while the
+     *     region is open ({@link RegionLifetime}: neither of the global scope nor being registered with its arena)
      * @throws IllegalStateException if the segment's scope is no longer alive (its arena was closed): its
      *     memory may already belong to another allocation
      */
@@ -41,6 +42,7 @@ public final class Arguments {
         if (!segment.scope().isAlive()) {
             throw new IllegalStateException("segment: its arena is closed, so its memory is freed and cannot be registered");
         }
+        RegionLifetime.checkCannotBeFreed(segment);
     }
 
     /**

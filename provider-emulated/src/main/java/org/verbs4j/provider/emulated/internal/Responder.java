@@ -81,15 +81,35 @@ public final class Responder {
             // A responder with no RDMA READ/atomic resources refuses them (max_dest_rd_atomic 0).
             return error(REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
         }
-        return switch (op) {
-            case OP_RDMA_WRITE -> write(w);
-            case OP_RDMA_WRITE_WITH_IMM, OP_SEND, OP_SEND_WITH_IMM, OP_SEND_WITH_INV -> deliver(w, srcQpn);
-            case OP_RDMA_READ -> read(w);
-            case OP_CMP_SWP, OP_FETCH_ADD -> atomic(w);
-            case OP_ATOMIC_WRITE -> atomicWrite(w);
-            case OP_FLUSH -> flush(w);
-            default -> REM_OP_ERR;
-        };
+        try {
+            return switch (op) {
+                case OP_RDMA_WRITE -> write(w);
+                case OP_RDMA_WRITE_WITH_IMM, OP_SEND, OP_SEND_WITH_IMM, OP_SEND_WITH_INV -> deliver(w, srcQpn);
+                case OP_RDMA_READ -> read(w);
+                case OP_CMP_SWP, OP_FETCH_ADD -> atomic(w);
+                case OP_ATOMIC_WRITE -> atomicWrite(w);
+                case OP_FLUSH -> flush(w);
+                default -> REM_OP_ERR;
+            };
+        } catch (IllegalStateException e) {
+            // The target's arena closed between the rkey check and the copy (Arena.close() marks the scope closed
+            // before its cleanups deregister the region): the access fails as after deregistration. A closed
+            // local segment is the requester's error, and stays its exception.
+            if (op != OP_RDMA_WRITE_WITH_IMM && op != OP_SEND && op != OP_SEND_WITH_IMM && op != OP_SEND_WITH_INV
+                    && localSegmentsAlive(w)) {
+                return error(REM_ACCESS_ERR, AsyncEventType.QP_ACCESS_ERR);
+            }
+            throw e;
+        }
+    }
+
+    private static boolean localSegmentsAlive(SendWqe w) {
+        for (int i = 0; i < w.numSge; i++) {
+            if (w.sgeSegment[i] != null && !w.sgeSegment[i].scope().isAlive()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -244,7 +244,7 @@ class NativeObjectModelTest {
         NativeProtectionDomain p = NativeProtectionDomain.alloc(context);
         binding.createResult = MR;
         MemorySegment buffer = arena.allocate(4096);
-        MemoryRegion r = p.registerMemory(buffer, AccessFlags.LOCAL_WRITE);
+        MemoryRegion r = p.registerMemory(buffer, AccessFlags.LOCAL_WRITE, arena);
         assertEquals("regMr " + 0x6000 + " 4096 iova=address", binding.calls.getLast());
         assertThrows(IllegalArgumentException.class,
                 () -> p.registerMemory(MemorySegment.ofArray(new byte[64]), AccessFlags.LOCAL_WRITE));
@@ -253,13 +253,34 @@ class NativeObjectModelTest {
         assertEquals(Errno.EBUSY, busy.errno(), "a PD with a live region");
         r.close();
         binding.createResult = 0x1100;
-        p.registerMemory(arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.ZERO_BASED).close();
+        p.registerMemory(arena.allocate(64), AccessFlags.LOCAL_WRITE | AccessFlags.ZERO_BASED, arena).close();
         assertEquals("regMr " + 0x6000 + " 64 iova=0", binding.calls.get(binding.calls.size() - 2));
         p.close();
         int calls = binding.calls.size();
-        assertThrows(IllegalStateException.class, () -> p.registerMemory(buffer, AccessFlags.LOCAL_WRITE));
+        assertThrows(IllegalStateException.class, () -> p.registerMemory(buffer, AccessFlags.LOCAL_WRITE, arena));
         assertThrows(IllegalStateException.class, () -> p.allocMw(MwType.TYPE_1));
         assertEquals(calls, binding.calls.size(), "nothing reaches the binding through a closed PD");
+    }
+
+    @Test
+    @DisplayName("a plain registration refuses memory its arena can free before ibv_reg_mr, takes the global arena's, and one with its arena is deregistered when the arena closes (issue 26)")
+    void registrationLifetime() {
+        binding.createResult = 0x6000;
+        NativeProtectionDomain p = NativeProtectionDomain.alloc(context);
+        int calls = binding.calls.size();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> p.registerMemory(arena.allocate(64), AccessFlags.LOCAL_WRITE));
+        assertTrue(e.getMessage().contains("registerMemory(segment, access, arena)"), e.getMessage());
+        assertEquals(calls, binding.calls.size(), "a refused registration reaches no binding");
+        binding.createResult = MR;
+        p.registerMemory(Arena.global().allocate(64), AccessFlags.LOCAL_WRITE).close();
+        assertEquals("regMr " + 0x6000 + " 64 iova=address", binding.calls.get(binding.calls.size() - 2));
+        Arena owner = Arena.ofConfined();
+        MemoryRegion r = p.registerMemory(owner.allocate(64), AccessFlags.LOCAL_WRITE, owner);
+        owner.close();
+        assertTrue(r.isClosed(), "the owner's close deregisters the region");
+        assertEquals("deregMr " + MR, binding.calls.getLast());
+        p.close();
     }
 
     @Test
