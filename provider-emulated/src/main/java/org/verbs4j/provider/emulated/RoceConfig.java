@@ -15,6 +15,10 @@ import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
  * device bound to that IPv4 address and UDP port (default {@value Ipv4Udp#ROCE_V2_PORT}). Port 0 asks for a
  * free port: the entries with port 0 share one, which the system picks when the devices are first listed
  * ({@link RoceEndpoint#bindAll}); the tests use it so that builds running side by side do not collide.
+ *
+ * <p>An ADDRESS is one interface address: {@code 0.0.0.0}, a multicast or the broadcast address is refused. A
+ * wire device's GID is its address, and a peer seals and addresses its packets with it, as rxe takes the one
+ * address of its netdev; a wildcard would give the GID {@code ::ffff:0.0.0.0} and take the port on every address.
  */
 final class RoceConfig {
     static final String PROPERTY = "verbs4j.emulated.roce";
@@ -70,6 +74,10 @@ final class RoceConfig {
             }
             if (!(a instanceof Inet4Address)) {
                 throw new IllegalArgumentException(from + ": '" + e + "' is not an IPv4 address");
+            }
+            String why = RoceEndpoint.notUnicast(a);
+            if (why != null) {
+                throw new IllegalArgumentException(from + ": '" + e + "' " + why);
             }
             out.add(new InetSocketAddress(a, port));
         }

@@ -3,11 +3,13 @@ package org.verbs4j.provider.emulated;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.Inet4Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -45,6 +47,22 @@ final class RoceEndpoint {
     private EmulatedDevice device;
     /** The device's QP1: the IB CM over the wire. */
     private CmAgent cmAgent;
+    /** A test's hand on the packets this endpoint sends (the fault-injection harness); null in service. */
+    volatile Tap tap;
+
+    /**
+     * Sees every sealed packet before it leaves, for the tests' fault injection between two wire devices (the
+     * transport seam: requesters and responders both send through {@link #send}).
+     */
+    interface Tap {
+        /**
+         * Takes the packet between {@code packet}'s position and limit, on its way to {@code to}.
+         *
+         * @return true if the tap took the packet over (it drops it, or sends it or a copy later through
+         *         {@link #sendNow}); false to let it go now. The buffer is the sender's: a tap copies what it keeps.
+         */
+        boolean intercept(RoceEndpoint from, ByteBuffer packet, InetSocketAddress to);
+    }
 
     private RoceEndpoint(InetSocketAddress local, DatagramChannel channel) {
         this.local = local;
@@ -56,12 +74,17 @@ final class RoceEndpoint {
     /**
      * Binds a UDP socket to {@code local}.
      *
-     * @throws IllegalArgumentException if the address is not IPv4
+     * @throws IllegalArgumentException if the address is not IPv4, or not one interface address
+     *         ({@link #notUnicast})
      * @throws IOException if the socket cannot be bound
      */
     static RoceEndpoint bind(InetSocketAddress local) throws IOException {
         if (!(local.getAddress() instanceof Inet4Address)) {
             throw new IllegalArgumentException("a RoCE v2 wire device needs an IPv4 address, not " + local);
+        }
+        String why = notUnicast(local.getAddress());
+        if (why != null) {
+            throw new IllegalArgumentException("wire device on " + local + ": the address " + why);
         }
         DatagramChannel ch = DatagramChannel.open(java.net.StandardProtocolFamily.INET);
         try {
@@ -75,6 +98,22 @@ final class RoceEndpoint {
         }
         // The bound address: with port 0, the port the system picked.
         return new RoceEndpoint((InetSocketAddress) ch.getLocalAddress(), ch);
+    }
+
+    /**
+     * Why {@code a} cannot be a wire device's address, or null if it can: the unspecified address (a wildcard
+     * socket would take the port on every address, and the GID {@code ::ffff:0.0.0.0} names no one), a multicast
+     * or the limited broadcast address. A device is bound to one interface address, its GID.
+     */
+    static String notUnicast(InetAddress a) {
+        if (a.isAnyLocalAddress()) {
+            return "is the unspecified address: a wire device needs one interface address (its GID), not a wildcard";
+        }
+        if (a.isMulticastAddress() || a.getAddress().length == 4 && Arrays.equals(a.getAddress(),
+                new byte[] {-1, -1, -1, -1})) {
+            return "is a multicast or broadcast address: a wire device needs one interface address (its GID)";
+        }
+        return null;
     }
 
     /**
@@ -202,6 +241,15 @@ final class RoceEndpoint {
 
     /** Sends the packet between {@code buf}'s position and limit to {@code to}; a failure is a lost packet. */
     void send(ByteBuffer buf, InetSocketAddress to) {
+        Tap t = tap;
+        if (t != null && t.intercept(this, buf, to)) {
+            return;
+        }
+        sendNow(buf, to);
+    }
+
+    /** Sends the packet between {@code buf}'s position and limit to {@code to}, past any {@link #tap}. */
+    void sendNow(ByteBuffer buf, InetSocketAddress to) {
         if (channel == null) {
             return;
         }

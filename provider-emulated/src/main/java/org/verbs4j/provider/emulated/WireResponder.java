@@ -163,6 +163,15 @@ final class WireResponder {
             messageDmaLength = Integer.toUnsignedLong(p.dmaLength);
             messageLength = 0;
             inMessage = true;
+            if (messageKind == OP_RDMA_WRITE && !last) {
+                // The whole range the RETH names is checked here, as rxe does: a WRITE that cannot land is NAKed
+                // at its first packet and takes no PSN (its later packets, or a forger's, then find the QP in ERR).
+                Reject r = checkWrite(p, rc);
+                if (r != null || qp.state == QpState.ERR) {
+                    inMessage = false;
+                    return r;
+                }
+            }
         }
         if (!append(in, p.payloadOffset(), p.payloadLength)) {
             inMessage = false;
@@ -180,6 +189,29 @@ final class WireResponder {
             return invalid(rc, p);
         }
         return execute(p, op, rc);
+    }
+
+    /**
+     * Checks a multi-packet WRITE at its first packet through the engine ({@link Responder#checkWrite}): null if it
+     * may go on; else the QP is in ERR (RC: NAKed with the error's code) or the message is dropped (UC).
+     */
+    private Reject checkWrite(Packet p, boolean rc) {
+        if (messageDmaLength > qp.device.maxMessageSize()) {
+            return invalid(rc, p);
+        }
+        SendWqe w = request;
+        w.reset(0, OP_RDMA_WRITE, 0, false);
+        w.rkey = messageRkey;
+        w.remoteAddr = messageVa;
+        w.length = messageDmaLength;
+        int r = qp.responder.checkWrite(w);
+        if (r == SUCCESS) {
+            return null;
+        }
+        if (!rc) {
+            return Reject.BAD_STATE;
+        }
+        return respond(r, p.psn, true);
     }
 
     /** The engine's opcode family of a BTH operation: SEND, RDMA_WRITE, or the operation itself. */

@@ -96,6 +96,13 @@ final class WireTransport implements Transport {
     /** The PSN of the last packet that asked for an ACK. */
     private int ackReqPsn;
     private int retriesLeft;
+    /**
+     * A retransmission is under way and no progress answered it yet (rxe's {@code started_retry}): a late response
+     * or a NAK starts no other one, only the timer does.
+     */
+    private boolean retrying;
+    /** The PSN a resumed READ request named: its response may start there with FIRST or ONLY (rxe's completer). */
+    private int resumedReadPsn = -1;
     /** An RNR NAK stopped sending until the requester hands the oldest WR over again. */
     private boolean rnrWait;
     /** The RNR timer code of the last RNR NAK, for {@link #awaitReceive}. */
@@ -196,6 +203,7 @@ final class WireTransport implements Transport {
             // After an RNR NAK: the oldest and every message behind it go again, from the PSN the NAK named.
             rnrWait = false;
             retriesLeft = qp.retryCount();
+            retrying = false;
         } else {
             int m = (oldest + count) & ringMask;
             flight[m] = w;
@@ -208,6 +216,7 @@ final class WireTransport implements Transport {
                 highPsn = nextPsn;
                 ackReqPsn = (nextPsn - 1) & Packet.MASK_24;
                 retriesLeft = qp.retryCount();
+                retrying = false;
             }
             nextPsn = (nextPsn + packets) & Packet.MASK_24;
         }
@@ -290,6 +299,9 @@ final class WireTransport implements Transport {
     private void sendReadRequest(SendWqe w, int first, int i) {
         long at = (long) i * mtu;
         int psn = (first + i) & Packet.MASK_24;
+        if (i > 0) {
+            resumedReadPsn = psn;
+        }
         Packet p = begin(Opcode.RC | Opcode.RDMA_READ_REQUEST, psn);
         p.ackReq = true;
         ackReqPsn = psn;
@@ -384,8 +396,8 @@ final class WireTransport implements Transport {
                     return Reject.BAD_PSN;
                 }
                 if (isReadOrAtomic(flight[oldest])) {
-                    // Answered after it, so its own answer was lost: ask again.
-                    goBack(ackPsn);
+                    // Answered after it, so its own answer was lost: ask again, unless a retry is under way.
+                    retry(false);
                     return null;
                 }
                 if (!completeOldest(SUCCESS)) {
@@ -414,8 +426,9 @@ final class WireTransport implements Transport {
                         if (!isReadOrAtomic(w) && psnDiff(psn, ackPsn) > 0) {
                             ackPsn = psn;
                             retriesLeft = qp.retryCount();
+                            retrying = false;
                         }
-                        goBack(ackPsn);
+                        retry(false);
                         return null;
                     }
                     completeOldest(NAK_STATUS[code]);
@@ -466,7 +479,10 @@ final class WireTransport implements Transport {
         int packets = flightPackets[oldest];
         int expected = packets == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : idx == 0 ? Opcode.RDMA_READ_RESPONSE_FIRST
                 : idx == packets - 1 ? Opcode.RDMA_READ_RESPONSE_LAST : Opcode.RDMA_READ_RESPONSE_MIDDLE;
-        if (Opcode.operation(p.opcode) != expected) {
+        int got = Opcode.operation(p.opcode);
+        // A READ asked again from the middle is answered from there: FIRST, or ONLY for its last packet.
+        if (got != expected && !(p.psn == resumedReadPsn && got == (idx == packets - 1
+                ? Opcode.RDMA_READ_RESPONSE_ONLY : Opcode.RDMA_READ_RESPONSE_FIRST))) {
             return Reject.BAD_OPCODE;
         }
         long at = (long) idx * mtu;
@@ -519,9 +535,29 @@ final class WireTransport implements Transport {
             sendPsn = ackPsn;
         }
         retriesLeft = qp.retryCount();
+        retrying = false;
         pump();
         armTimer(true);
         return true;
+    }
+
+    /**
+     * Retransmits after a loss, as rxe's completer does: every retransmission spends one of the {@code retry_cnt}
+     * retries, whatever triggered it, and with none left the oldest WR ends with {@code RETRY_EXC_ERR}. A late
+     * response or a PSN sequence NAK ({@code timeout} false) starts no retry while one is under way: the timer
+     * alone ends that wait, so the time without progress is at most {@code timeout} x ({@code retry_cnt} + 1).
+     */
+    private void retry(boolean timeout) {
+        if (retrying && !timeout) {
+            return;
+        }
+        if (retriesLeft == 0) {
+            completeOldest(RETRY_EXC_ERR);
+            return;
+        }
+        retriesLeft--;
+        retrying = true;
+        goBack(ackPsn);
     }
 
     /** Go-back-N: sends everything again from {@code psn}, the first unacknowledged PSN of the oldest message. */
@@ -581,12 +617,7 @@ final class WireTransport implements Transport {
                 schedule(Math.max(1, left / 1000));
                 return;
             }
-            if (retriesLeft == 0) {
-                completeOldest(RETRY_EXC_ERR);
-                return;
-            }
-            retriesLeft--;
-            goBack(ackPsn);
+            retry(true);
         } finally {
             qp.release();
         }

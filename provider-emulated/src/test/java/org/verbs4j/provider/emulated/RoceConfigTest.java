@@ -50,4 +50,15 @@ class RoceConfigTest {
             assertTrue(e.getMessage().startsWith("verbs4j.emulated.roce: '" + bad + "'"), e.getMessage());
         }
     }
+
+    @Test
+    @DisplayName("An unspecified, multicast or broadcast address is refused with a message that says why (issue 27)")
+    void refusesTheWildcardAddress() {
+        for (String bad : new String[] {"0.0.0.0", "0.0.0.0:0", "224.0.0.1:4791", "255.255.255.255"}) {
+            var e = assertThrows(IllegalArgumentException.class, () -> RoceConfig.parse(bad, "verbs4j.emulated.roce"));
+            assertTrue(e.getMessage().startsWith("verbs4j.emulated.roce: '" + bad + "'"), e.getMessage());
+            assertTrue(e.getMessage().contains("one interface address"), e.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> RoceEndpoint.bind(new InetSocketAddress("0.0.0.0", 0)));
+    }
 }

@@ -169,6 +169,22 @@ public final class Responder {
     }
 
     private int write(SendWqe w) {
+        int r = checkWrite(w);
+        if (r == SUCCESS && w.length != 0) {
+            Transfer.gather(w, w.remoteSegment, w.remoteOffset);
+        }
+        return r;
+    }
+
+    /**
+     * The checks of an RDMA WRITE of {@code w.length} bytes at {@code w.remoteAddr} under {@code w.rkey}, without
+     * the write: the QP's REMOTE_WRITE, the key, its access and the whole range. The wire responder calls it at a
+     * WRITE's first packet with the length its RETH names (rxe checks the rkey there), so that a message that
+     * cannot land is refused before it takes a PSN. On success leaves the resolved segment in the WQE.
+     *
+     * @return SUCCESS, or REM_INV_REQ_ERR or REM_ACCESS_ERR with the QP moved to ERR (UC: DROPPED)
+     */
+    public int checkWrite(SendWqe w) {
         if ((qp.accessFlags() & AccessFlags.REMOTE_WRITE) == 0) {
             return error(REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
         }
@@ -178,7 +194,6 @@ public final class Responder {
         if (!remoteKey(w, w.rkey, w.remoteAddr, w.length, AccessFlags.REMOTE_WRITE)) {
             return error(REM_ACCESS_ERR, AsyncEventType.QP_ACCESS_ERR);
         }
-        Transfer.gather(w, w.remoteSegment, w.remoteOffset);
         return SUCCESS;
     }
 

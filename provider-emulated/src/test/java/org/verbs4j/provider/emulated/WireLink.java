@@ -1,0 +1,107 @@
+package org.verbs4j.provider.emulated;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.verbs4j.AccessFlags;
+import org.verbs4j.AhAttributes;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Context;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.Mtu;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpType;
+import org.verbs4j.QueuePair;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletionBatch;
+
+/**
+ * Two wire devices of this JVM ({@code roce0}, {@code roce1}, from the build's {@code wire} test run) with a
+ * {@link FaultyWire} between them: a protection domain, a completion queue and one registered buffer on each
+ * side, and RC QP pairs connected with the retry attributes a test asks for (MTU 1024).
+ */
+final class WireLink implements AutoCloseable {
+    static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
+            | AccessFlags.REMOTE_ATOMIC;
+    static final int MTU = 1024;
+
+    /** One completion: its WR id, status and byte count. */
+    record Completion(long wrId, WcStatus status, int byteLen) {}
+
+    final Arena arena = Arena.ofShared();
+    final EmulatedDevice devA = (EmulatedDevice) new EmulatedProvider().device("roce0");
+    final EmulatedDevice devB = (EmulatedDevice) new EmulatedProvider().device("roce1");
+    final Context ctxA = devA.open();
+    final Context ctxB = devB.open();
+    final ProtectionDomain pdA = ctxA.allocPd();
+    final ProtectionDomain pdB = ctxB.allocPd();
+    final CompletionQueue cqA = ctxA.createCq(4096);
+    final CompletionQueue cqB = ctxB.createCq(4096);
+    final MemorySegment bufA;
+    final MemorySegment bufB;
+    final MemoryRegion mrA;
+    final MemoryRegion mrB;
+    final FaultyWire wire = new FaultyWire(devA, devB);
+    private final WorkCompletionBatch wc = new WorkCompletionBatch(64);
+
+    WireLink(long bytes) {
+        bufA = arena.allocate(bytes, 64);
+        bufB = arena.allocate(bytes, 64);
+        mrA = pdA.registerMemory(bufA, ACCESS);
+        mrB = pdB.registerMemory(bufB, ACCESS);
+    }
+
+    /**
+     * An RC pair, requester on roce0 and responder on roce1: ACK timeout code {@code timeout} (4.096 us x
+     * 2^timeout), {@code retry} retries, {@code rdAtomic} READs and atomics in flight, a send queue of {@code depth}.
+     */
+    QueuePair[] rc(int timeout, int retry, int rdAtomic, int depth) {
+        QueuePair a = pdA.createQp(QpInitAttributes.builder(QpType.RC).cq(cqA).maxSendWr(depth).maxRecvWr(depth)
+                .maxSendSge(2).maxRecvSge(2).build());
+        QueuePair b = pdB.createQp(QpInitAttributes.builder(QpType.RC).cq(cqB).maxSendWr(depth).maxRecvWr(depth)
+                .maxSendSge(2).maxRecvSge(2).build());
+        connect(a, ctxB, b.qpNum(), timeout, retry, rdAtomic);
+        connect(b, ctxA, a.qpNum(), timeout, retry, rdAtomic);
+        return new QueuePair[] {a, b};
+    }
+
+    private static void connect(QueuePair q, Context peer, int peerQpn, int timeout, int retry, int rdAtomic) {
+        q.modify(QpAttributes.toInit(1, 0, ACCESS & ~AccessFlags.LOCAL_WRITE));
+        q.modify(QpAttributes.toRtr(AhAttributes.roce(peer.queryGid(1, 1), 1, 1), Mtu.MTU_1024, peerQpn, 100,
+                rdAtomic, 1));
+        q.modify(QpAttributes.toRts(100, timeout, retry, 7, rdAtomic));
+    }
+
+    /** Polls {@code cq} until {@code n} completions arrived or {@code ms} passed; returns what arrived, in order. */
+    List<Completion> await(CompletionQueue cq, int n, long ms) {
+        List<Completion> got = new ArrayList<>();
+        long deadline = System.nanoTime() + ms * 1_000_000L;
+        while (got.size() < n && System.nanoTime() < deadline) {
+            int k = cq.poll(wc);
+            for (int i = 0; i < k; i++) {
+                got.add(new Completion(wc.wrId(i), wc.status(i), wc.byteLen(i)));
+            }
+            if (k == 0) {
+                Thread.onSpinWait();
+            }
+        }
+        return got;
+    }
+
+    /** 4.096 us x 2^code, in ms (at least 1). */
+    static long timeoutMs(int code) {
+        return Math.max(1, (4096L << code) / 1_000_000L);
+    }
+
+    @Override
+    public void close() {
+        wire.close();
+        ctxA.close();
+        ctxB.close();
+        arena.close();
+    }
+}
