@@ -23,7 +23,9 @@
  *    adds a successful completion to the send CQ for each signaled WR (or every WR with sq_sig_all);
  *    polling a completion retires its WR and every earlier one, so the send queue depth is enforced
  *    (ENOMEM) as a device does;
- *  - post_recv records receive WRs, which never complete (nothing is ever received).
+ *  - post_recv records receive WRs, which never complete (nothing is ever received);
+ *  - a completion channel can be created and given to a CQ, but it never delivers an event (notification
+ *    and ibv_get_cq_event fail with ENOSYS).
  * Everything else the real library exports is present and fails with ENOSYS (or EOPNOTSUPP where the
  * verbs return it), and the verbs_context ops not listed are NULL, which the header's inline verbs
  * report as EOPNOTSUPP. Not thread safe: one thread per QP and CQ, as the benchmarks use them.
@@ -367,8 +369,6 @@ static struct null_cq *cq_new(struct ibv_context *context, int cqe, void *cq_con
 
 	if (cqe < 1 || cqe > MAX_CQE || comp_vector != 0)
 		return fail_ptr(EINVAL);
-	if (channel)
-		return fail_ptr(ENOSYS); /* no completion channels */
 	cq = calloc(1, sizeof(*cq));
 	if (!cq)
 		return fail_ptr(ENOMEM);
@@ -380,6 +380,9 @@ static struct null_cq *cq_new(struct ibv_context *context, int cqe, void *cq_con
 	}
 	cq->cq.context = context;
 	cq->cq.cq_context = cq_context;
+	cq->cq.channel = channel; /* never signaled: see ibv_create_comp_channel */
+	if (channel)
+		channel->refcnt++;
 	cq->cq.cqe = (int)cq->mask + 1;
 	pthread_mutex_init(&cq->cq.mutex, NULL);
 	pthread_cond_init(&cq->cq.cond, NULL);
@@ -423,6 +426,8 @@ EXPORT int ibv_destroy_cq(struct ibv_cq *ibcq)
 {
 	struct null_cq *cq = ncq(ibcq);
 
+	if (cq->cq.channel)
+		cq->cq.channel->refcnt--;
 	free(cq->ring);
 	free(cq);
 	return 0;
@@ -1333,16 +1338,40 @@ EXPORT int ibv_dofork_range(void *base, size_t size)
  * returns an errno, and -1 with errno set where it returns -1.
  */
 
+/*
+ * A completion channel can be made and attached to a CQ (DiSNI's createCQ requires one, issue 30), but it never
+ * delivers an event: its fd is an eventfd nothing writes, and ibv_req_notify_cq and ibv_get_cq_event below fail
+ * with ENOSYS.
+ */
 EXPORT struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)
 {
-	(void)context;
-	return fail_ptr(ENOSYS);
+	struct ibv_comp_channel *ch;
+
+	if (!context)
+		return fail_ptr(EINVAL);
+	ch = calloc(1, sizeof(*ch));
+	if (!ch)
+		return fail_ptr(ENOMEM);
+	ch->context = context;
+	ch->fd = eventfd(0, EFD_CLOEXEC);
+	if (ch->fd < 0) {
+		int e = errno;
+
+		free(ch);
+		return fail_ptr(e);
+	}
+	return ch;
 }
 
 EXPORT int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)
 {
-	(void)channel;
-	return ENOSYS;
+	if (!channel)
+		return EINVAL;
+	if (channel->refcnt)
+		return EBUSY;
+	close(channel->fd);
+	free(channel);
+	return 0;
 }
 
 EXPORT int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)

@@ -6,6 +6,18 @@
  * ibv_wr_complete) and through ibv_post_send with a reused chain of WRs, and
  * prints the cost per WR in nanoseconds as JSON on stdout.
  *
+ * The loops, each the target of the Java rows doing the same per-WR work
+ * (benchmarks/run's report names the C loop of every row, issue 30):
+ *  - "wrSession": ibv_wr_start, then per WR wr_id, wr_flags, ibv_wr_rdma_write
+ *    and ibv_wr_set_sge, then ibv_wr_complete (Java: WrSession);
+ *  - "postSend": per WR wr_id, send_flags, the remote address and the SGE
+ *    address rewritten in the reused ibv_send_wr list, then ibv_post_send
+ *    (Java: postSend(List), PreparedSends with addresses rewritten, DiSNI's
+ *    SVCPostSend);
+ *  - "prepared": per WR only wr_id and send_flags rewritten, slot i keeping
+ *    the addresses of offset i * 64 set once, then ibv_post_send (Java:
+ *    PreparedSends rewriting wrId and flags).
+ *
  * The WR pattern is the one of benchmarks/src/main/java/.../WriteStream.java:
  * WR n has wr_id n, writes 64 bytes at offset (n % 32) * 64, and is signaled
  * when n % 32 == 31; the send queue holds 256 WRs, and before a batch would
@@ -50,6 +62,10 @@
 #define PORT 1
 #define MAX_ITERS 64
 #define OPS_PER_CHECK 64
+
+/* The posting loops, in the order they run and print. */
+enum { API_WR_SESSION, API_POST_SEND, API_PREPARED, API_COUNT };
+static const char *const API_NAMES[API_COUNT] = {"wrSession", "postSend", "prepared"};
 
 struct stream {
 	struct ibv_cq *cq;
@@ -169,6 +185,35 @@ static void post_send_batch(struct stream *s, int batch)
 	if (rc)
 		die("ibv_post_send failed: %s", strerror(rc));
 	s->posted = n;
+}
+
+/* Only wr_id and send_flags change per post: slot i keeps the addresses set by prepare_slots. */
+static void prepared_batch(struct stream *s, int batch)
+{
+	uint64_t n = s->posted;
+	struct ibv_send_wr *bad = NULL;
+	int rc;
+
+	make_room(s, batch);
+	for (int i = 0; i < batch; i++, n++) {
+		s->wrs[i].wr_id = n;
+		s->wrs[i].send_flags = flags_of(n);
+	}
+	rc = ibv_post_send(s->qp, s->wrs, &bad);
+	if (rc)
+		die("ibv_post_send failed: %s", strerror(rc));
+	s->posted = n;
+}
+
+/* The "prepared" loop's fixed addresses: slot i at offset (i % SLOTS) * MESSAGE, as WriteStream's PreparedSends. */
+static void prepare_slots(struct stream *s)
+{
+	for (int i = 0; i < WRS_PER_OP; i++) {
+		uint64_t offset = (uint64_t)(i % SLOTS) * MESSAGE;
+
+		s->wrs[i].wr.rdma.remote_addr = s->remote + offset;
+		s->sges[i].addr = s->local + offset;
+	}
 }
 
 static void drain(struct stream *s)
@@ -306,11 +351,12 @@ static double iteration(struct stream *s, int wr_api, int batch, uint64_t iter_n
 		/* 64 operations of 32 WRs between reads of the clock, which costs more than a WR with -c */
 		for (int op = 0; op < OPS_PER_CHECK; op++) {
 			for (int k = 0; k < WRS_PER_OP / batch; k++) {
-				if (wr_api) {
+				if (wr_api == API_WR_SESSION)
 					wr_session_batch(s, batch);
-				} else {
+				else if (wr_api == API_POST_SEND)
 					post_send_batch(s, batch);
-				}
+				else
+					prepared_batch(s, batch);
 			}
 		}
 		wrs += WRS_PER_OP * OPS_PER_CHECK;
@@ -477,13 +523,15 @@ int main(int argc, char **argv)
 	       "\"sq_depth\":%d,\"signal_every\":%d,\"warmup_iterations\":%d,\"iteration_ms\":%d,\"clock\":\"%s\",\"results\":[",
 	       ibv_get_device_name(dev), gid_index, MESSAGE, SQ_DEPTH, SIGNAL_EVERY, warmup, millis,
 	       measure_clock == CLOCK_MONOTONIC ? "wall" : "thread-cpu");
-	for (int api = 1; api >= 0; api--) {
+	for (int api = 0; api < API_COUNT; api++) {
 		for (unsigned bi = 0; bi < sizeof(batches) / sizeof(batches[0]); bi++) {
 			int batch = batches[bi];
 			struct stream s;
 			double v[MAX_ITERS], sum = 0;
 
 			open_stream(&s, ctx, pd, src, dst, &gid, gid_index, port.active_mtu, 0);
+			if (api == API_PREPARED)
+				prepare_slots(&s);
 			for (int i = 0; i < warmup; i++)
 				iteration(&s, api, batch, (uint64_t)millis * 1000000u);
 			for (int i = 0; i < iters; i++) {
@@ -492,7 +540,7 @@ int main(int argc, char **argv)
 			}
 			close_stream(&s);
 			printf("%s{\"api\":\"%s\",\"batch\":%d,\"ns_per_wr\":%.3f,\"iterations\":[", first ? "" : ",",
-			       api ? "wrSession" : "postSend", batch, sum / iters);
+			       API_NAMES[api], batch, sum / iters);
 			for (int i = 0; i < iters; i++)
 				printf("%s%.3f", i ? "," : "", v[i]);
 			printf("]}");

@@ -38,30 +38,51 @@ final class NullverbsReport {
     private static final String[] PROVIDERS = {"ffm", "jnr"};
     private static final long MIB = 1 << 20;
 
-    /** One measured configuration: its label, the C result's "api/batch" key, the JMH benchmark and batch. */
-    private record Config(String label, String cKey, String benchmark, String batch, String cpuKey) {}
+    /**
+     * One measured configuration: its label, the C result's "api/batch" key (the C loop doing the same per-WR work,
+     * in both clocks), the JMH benchmark and batch, the CPU-time result's key for Java (and C's, for poll) and the
+     * C loop's description for the report (issue 30: every Java row names the C loop it is compared with).
+     */
+    private record Config(String label, String cKey, String benchmark, String batch, String cpuKey, String cLoop) {}
+
+    private static final String C_SESSION = "`wrSession`: ibv_wr_start; per WR wr_id, wr_flags, ibv_wr_rdma_write, "
+            + "ibv_wr_set_sge; ibv_wr_complete";
+    private static final String C_POST_SEND = "`postSend`: per WR wr_id, send_flags, remote address and SGE address "
+            + "rewritten in a reused ibv_send_wr list; ibv_post_send";
+    private static final String C_PREPARED = "`prepared`: per WR wr_id and send_flags rewritten in a reused "
+            + "ibv_send_wr list whose addresses stay; ibv_post_send";
 
     private static final List<Config> CONFIGS = List.of(
-            new Config("WR session, batch 1", "wrSession/1", "PostBenchmark.wrSession", "1", "wrSession/1"),
-            new Config("WR session, batch 8", "wrSession/8", "PostBenchmark.wrSession", "8", "wrSession/8"),
-            new Config("WR session, batch 32", "wrSession/32", "PostBenchmark.wrSession", "32", "wrSession/32"),
-            new Config("postSend, batch 1", "postSend/1", "PostBenchmark.postSend", "1", "postSend/1"),
-            new Config("postSend, batch 8", "postSend/8", "PostBenchmark.postSend", "8", "postSend/8"),
-            new Config("postSend, batch 32", "postSend/32", "PostBenchmark.postSend", "32", "postSend/32"),
+            new Config("WR session, batch 1", "wrSession/1", "PostBenchmark.wrSession", "1", "wrSession/1", C_SESSION),
+            new Config("WR session, batch 8", "wrSession/8", "PostBenchmark.wrSession", "8", "wrSession/8", C_SESSION),
+            new Config("WR session, batch 32", "wrSession/32", "PostBenchmark.wrSession", "32", "wrSession/32",
+                    C_SESSION),
+            new Config("postSend, batch 1", "postSend/1", "PostBenchmark.postSend", "1", "postSend/1", C_POST_SEND),
+            new Config("postSend, batch 8", "postSend/8", "PostBenchmark.postSend", "8", "postSend/8", C_POST_SEND),
+            new Config("postSend, batch 32", "postSend/32", "PostBenchmark.postSend", "32", "postSend/32",
+                    C_POST_SEND),
             new Config("poll, per completion (extended CQ)", "pollEx/32", "PollBenchmark.poll", null,
-                    "postPollEx/32"),
-            // A PreparedSends against C's postSend: C fills the same ibv_send_wr list and posts it.
-            new Config("prepared sends, batch 1 (C: postSend)", "postSend/1", "PostBenchmark.prepared", "1",
-                    "prepared/1"),
-            new Config("prepared sends, batch 8 (C: postSend)", "postSend/8", "PostBenchmark.prepared", "8",
-                    "prepared/8"),
-            new Config("prepared sends, batch 32 (C: postSend)", "postSend/32", "PostBenchmark.prepared", "32",
-                    "prepared/32"));
+                    "postPollEx/32", "`pollEx` (wall clock): ibv_start_poll/next_poll/end_poll, every field read; "
+                    + "by CPU time `postPollEx`: 32 signaled WRITEs in a WR session, then polled"),
+            // A PreparedSends rewriting wrId and flags against C's loop rewriting those two fields only.
+            new Config("prepared sends (wrId, flags rewritten), batch 1", "prepared/1", "PostBenchmark.prepared", "1",
+                    "prepared/1", C_PREPARED),
+            new Config("prepared sends (wrId, flags rewritten), batch 8", "prepared/8", "PostBenchmark.prepared", "8",
+                    "prepared/8", C_PREPARED),
+            new Config("prepared sends (wrId, flags rewritten), batch 32", "prepared/32", "PostBenchmark.prepared",
+                    "32", "prepared/32", C_PREPARED),
+            // A PreparedSends rewriting wrId, flags and both addresses against C's postSend, which rewrites the same.
+            new Config("prepared sends, addresses rewritten, batch 1", "postSend/1", "PostBenchmark.preparedAddressed",
+                    "1", "preparedAddressed/1", C_POST_SEND),
+            new Config("prepared sends, addresses rewritten, batch 8", "postSend/8", "PostBenchmark.preparedAddressed",
+                    "8", "preparedAddressed/8", C_POST_SEND),
+            new Config("prepared sends, addresses rewritten, batch 32", "postSend/32",
+                    "PostBenchmark.preparedAddressed", "32", "preparedAddressed/32", C_POST_SEND));
 
     private record Round(int n, String start, double[] loadBefore, double[] loadAfter, int nproc,
                          Map<String, Double> c, List<JmhResult> jmh, List<JmhResult> emu, List<JmhResult> emu2,
                          Map<String, Double> cCpu, Map<String, Map<String, Double>> javaCpu,
-                         Map<String, Double> emuCpu) {
+                         Map<String, Double> emuCpu, Map<String, Double> disniCpu) {
         boolean loaded() {
             return Math.max(loadBefore[0], loadAfter[0]) > nproc;
         }
@@ -103,11 +124,15 @@ final class NullverbsReport {
             for (String p : PROVIDERS) {
                 javaCpu.put(p, perWr(rd.resolve("cpu-" + p + ".json"), n, problems));
             }
+            // DiSNI's figures (DisniCpuTime) exist only when the run was given DiSNI's source (issue 30).
+            Path disni = rd.resolve("cpu-disni.json");
+            boolean disniRun = props.getProperty("disni", "").startsWith("built");
             rounds.add(new Round(n, f[1], load(f[2]), load(f[3]), Integer.parseInt(f[4].trim()),
                     perWr(rd.resolve("c.json"), n, problems), jmh(rd.resolve("jmh.json"), n, problems),
                     jmh(rd.resolve("emu.json"), n, problems), jmh(rd.resolve("emu-2t.json"), n, problems),
                     perWr(rd.resolve("c-cpu.json"), n, problems), javaCpu,
-                    perWr(rd.resolve("emu-cpu.json"), n, problems)));
+                    perWr(rd.resolve("emu-cpu.json"), n, problems),
+                    disniRun || Files.exists(disni) ? perWr(disni, n, problems) : Map.of()));
         }
         return new NullverbsReport(props, rounds, problems);
     }
@@ -169,9 +194,10 @@ final class NullverbsReport {
         return r.javaCpu().getOrDefault(provider, Map.of()).getOrDefault(c.cpuKey(), Double.NaN);
     }
 
-    /** C's CPU figure: the same pattern's, or, for a Java-only pattern (prepared sends), C's {@code cKey} one. */
+    /** C's CPU figure: the loop of {@code cKey}, except for poll, measured with its posts by CPU time. */
     private static double cpuC(Round r, Config c) {
-        return r.cCpu().getOrDefault(c.cpuKey(), r.cCpu().getOrDefault(c.cKey(), Double.NaN));
+        return c.batch() == null ? r.cCpu().getOrDefault(c.cpuKey(), Double.NaN)
+                : r.cCpu().getOrDefault(c.cKey(), Double.NaN);
     }
 
     /** How one view of a round gives C's figure and a provider's. */
@@ -266,6 +292,7 @@ final class NullverbsReport {
         md.append("Rate of C is C's time over Java's in the same round (1.00: as fast as C); overhead is Java's "
                 + "time minus C's, per WR (per completion for poll).\n\n");
         table(md, WALL, "poll, per completion (extended CQ)");
+        cLoops(md);
         double[] plainPoll = over(r -> r.c().getOrDefault("poll/32", Double.NaN));
         if (!Double.isNaN(plainPoll[1])) {
             md.append(f("\nC with a plain CQ (`ibv_poll_cq` into a 32-entry `ibv_wc` array): %s ns per completion; "
@@ -281,6 +308,8 @@ final class NullverbsReport {
                 + "the extended CQ, per WR.\n\n");
         table(md, CPU, "post 32 signaled + poll them (extended CQ), per WR");
 
+        disni(md);
+
         md.append("\n### Targets of issue 14 (medians over rounds)\n\n");
         md.append("The targets hold the JMH (wall clock) medians; the CPU-time medians are given next to them, as "
                 + "the figure that other work on the machine disturbs least.\n\n");
@@ -293,10 +322,16 @@ final class NullverbsReport {
         for (Config c : CONFIGS.subList(0, 6)) {
             target(md, "jnr " + c.label() + ": rate ≥ 0.40 of C", c, "jnr", 0.4, Double.NaN);
         }
-        target(md, "ffm prepared sends, batch 32: rate ≥ 0.80 of C's postSend, or within 3 ns per WR",
+        // Like for like (issue 30): wrId and flags rewritten against C's `prepared` loop, which rewrites those two;
+        // addresses rewritten against C's `postSend`, which rewrites the same four fields.
+        target(md, "ffm prepared sends (wrId, flags), batch 32: rate ≥ 0.80 of C's `prepared`, or within 3 ns per WR",
                 CONFIGS.get(9), "ffm", 0.8, 3);
-        target(md, "jnr prepared sends, batch 32: rate ≥ 0.40 of C's postSend", CONFIGS.get(9), "jnr", 0.4,
-                Double.NaN);
+        target(md, "jnr prepared sends (wrId, flags), batch 32: rate ≥ 0.40 of C's `prepared`", CONFIGS.get(9), "jnr",
+                0.4, Double.NaN);
+        target(md, "ffm prepared sends, addresses rewritten, batch 32: rate ≥ 0.80 of C's `postSend`, or within 3 ns "
+                + "per WR", CONFIGS.get(12), "ffm", 0.8, 3);
+        target(md, "jnr prepared sends, addresses rewritten, batch 32: rate ≥ 0.40 of C's `postSend`",
+                CONFIGS.get(12), "jnr", 0.4, Double.NaN);
         emulatorTargets(md);
 
         md.append("\n### Rounds\n\n");
@@ -314,7 +349,7 @@ final class NullverbsReport {
         }
         md.append("\n| --- |").append(" --- |".repeat(rounds.size())).append('\n');
         for (Config c : CONFIGS) {
-            md.append("| C, ").append(c.label());
+            md.append("| C `").append(c.cKey().split("/")[0]).append("`, ").append(c.label());
             for (Round r : rounds) {
                 md.append(" | ").append(num(c(r, c), "%.2f"));
             }
@@ -337,12 +372,25 @@ final class NullverbsReport {
         return md.toString();
     }
 
+    /** Which C loop each row is compared with, and what it does per WR (issue 30: like for like). */
+    private static void cLoops(StringBuilder md) {
+        md.append("\nEach row is compared with the C loop of `post_rate` named in it, which does the same work per WR:\n\n");
+        for (String loop : List.of(C_SESSION, C_POST_SEND, C_PREPARED, CONFIGS.get(6).cLoop())) {
+            md.append("- ").append(loop).append('\n');
+        }
+        md.append("\nThe Java rows: WR session: `WrSession` with wrId, flags, `rdmaWrite` and `setSge` per WR; postSend: "
+                + "a reused `List<SendWr>` with wrId, flags, the remote address and the SGE address rewritten; prepared "
+                + "sends: a `PreparedSends` with wrId and flags rewritten (its slots keep their addresses), or with "
+                + "wrId, flags, `rdma` and `sge` rewritten (addresses rewritten).\n");
+    }
+
     private void table(StringBuilder md, View v, String pollLabel) {
         md.append("| configuration | C | ffm | ffm rate of C | ffm overhead | jnr | jnr rate of C | jnr overhead |\n");
         md.append("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (Config c : CONFIGS) {
-            md.append("| ").append(c.batch() == null ? pollLabel : c.label()).append(" | ")
-                    .append(mmm(over(r -> v.c(r, c)), "%.1f"));
+            md.append("| ").append(c.batch() == null ? pollLabel : c.label()).append(" (C: `")
+                    .append(c.batch() == null && v == CPU ? c.cpuKey().split("/")[0] : c.cKey().split("/")[0])
+                    .append("`) | ").append(mmm(over(r -> v.c(r, c)), "%.1f"));
             for (String p : PROVIDERS) {
                 md.append(" | ").append(mmm(over(r -> v.java(r, c, p)), "%.1f"))
                         .append(" | ").append(mmm(over(r -> v.c(r, c) / v.java(r, c, p)), "%.2f"))
@@ -365,6 +413,113 @@ final class NullverbsReport {
             md.append(f(" | %.2f of C (%+.1f ns per WR) | %s", ratio[1], overhead[1], met ? "yes" : "**no**"));
         }
         md.append(" |\n");
+    }
+
+    // ------------------------------------------------------------------ DiSNI (issue 30)
+
+    private static double disniCpu(Round r, String key) {
+        return r.disniCpu().getOrDefault(key, Double.NaN);
+    }
+
+    private double[] overCpu(String who, String key) {
+        return over(r -> who.equals("C") ? r.cCpu().getOrDefault(key, Double.NaN)
+                : who.equals("disni") ? disniCpu(r, key)
+                : r.javaCpu().getOrDefault(who, Map.of()).getOrDefault(key, Double.NaN));
+    }
+
+    private double cpuOf(Round r, String who, String key) {
+        return who.equals("C") ? r.cCpu().getOrDefault(key, Double.NaN)
+                : who.equals("disni") ? disniCpu(r, key)
+                : r.javaCpu().getOrDefault(who, Map.of()).getOrDefault(key, Double.NaN);
+    }
+
+    /**
+     * DiSNI beside C, ffm and jnr, by thread CPU time per WR, paired both ways as issue 30's table: DiSNI's
+     * re-executed {@code SVCPostSend} against verbs4j's {@code postSend(List)}, and against a {@code PreparedSends}
+     * with every field rewritten; both against C's {@code postSend} loop, which rewrites the same four fields.
+     */
+    private void disni(StringBuilder md) {
+        md.append("\n### DiSNI beside C, ffm and jnr: thread CPU time per WR (issue 30)\n\n");
+        String state = props.getProperty("disni", "");
+        boolean any = rounds.stream().anyMatch(r -> !r.disniCpu().isEmpty());
+        if (!any) {
+            md.append(state.isEmpty() ? "DiSNI was not measured in this run.\n"
+                    : "DiSNI was not measured in this run: " + state + ".\n");
+            return;
+        }
+        md.append(f("DiSNI %s. Its Java side is `com.ibm.disni:disni:2.1` from Maven Central; its native library was "
+                + "built by `benchmarks/c/build-disni` from that source against the null libibverbs and the null "
+                + "librdmacm of `benchmarks/c` (an `rdma_cm_id` holds null0's context; `rdma_create_qp` makes a QP "
+                + "in RTS). `DisniCpuTime` posts `WriteStream`'s stream (64 B RDMA WRITE, one SGE, wr_id and both "
+                + "addresses changing per WR, every 32nd signaled, 256-deep send queue, the CQ polled with DiSNI's "
+                + "`SVCPollCq` when it would overflow) with DiSNI's stateful `SVCPostSend`, made once and "
+                + "re-executed, every WR's wr_id, send flags, remote address and SGE address rewritten through its "
+                + "modifier objects: kept from the first `getWrMod`, or fetched again for every WR "
+                + "(`getWrMod(i)`, `getRdmaMod()`, `getSgeMod(0)`). Same rounds, same CPU-time loop as the rows "
+                + "above; the C loop of every row is `post_rate`'s `postSend` (per WR the same four fields "
+                + "rewritten in a reused `ibv_send_wr` list, then `ibv_post_send`), except the WR session's "
+                + "(`wrSession`).\n\n", state.isEmpty() ? "(commit not recorded)" : state));
+        md.append("| | C | DiSNI, modifiers fetched | DiSNI, modifiers kept | verbs4j ffm | verbs4j jnr | ffm ahead "
+                + "of DiSNI (kept) | jnr ahead of DiSNI (kept) |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        for (String batch : List.of("1", "8", "32")) {
+            disniRow(md, f("list post, batch %s (DiSNI's `SVCPostSend` re-executed; verbs4j `postSend(List)`)", batch),
+                    batch, "postSend/" + batch);
+        }
+        for (String batch : List.of("1", "8", "32")) {
+            disniRow(md, f("reusable native WR array, every field rewritten, batch %s (verbs4j `PreparedSends`, "
+                    + "addresses rewritten)", batch), batch, "preparedAddressed/" + batch);
+        }
+        for (String batch : List.of("1", "8", "32")) {
+            String key = "wrSession/" + batch;
+            md.append(f("| WR session, batch %s (DiSNI has none; C: `wrSession`) | %s | none | none | %s | %s | — "
+                    + "| — |\n", batch, mmm(overCpu("C", key), "%.1f"), mmm(overCpu("ffm", key), "%.1f"),
+                    mmm(overCpu("jnr", key), "%.1f")));
+        }
+        md.append("\n\"Ahead\" is DiSNI's time over verbs4j's, minus 1, per round (median and min–max): +0.20 is "
+                + "20% ahead; it is taken against DiSNI with its modifier objects kept, DiSNI's faster way. Issue 30's "
+                + "target is ffm at least +0.20 and jnr at least 0.00 on every row.\n");
+
+        md.append("\nA fit of a fixed cost per post and a cost per WR, from batch 1 and batch 32 (t(b) = F/b + W; "
+                + "medians over rounds):\n\n| | fixed F, ns per post | per WR W, ns |\n| --- | --- | --- |\n");
+        fit(md, "C `postSend`", "C", "postSend");
+        fit(md, "DiSNI, modifiers fetched", "disni", "disniFetched");
+        fit(md, "DiSNI, modifiers kept", "disni", "disniKept");
+        fit(md, "ffm `postSend`", "ffm", "postSend");
+        fit(md, "ffm `PreparedSends`, addresses rewritten", "ffm", "preparedAddressed");
+        fit(md, "jnr `postSend`", "jnr", "postSend");
+        fit(md, "jnr `PreparedSends`, addresses rewritten", "jnr", "preparedAddressed");
+
+        md.append("\nPer round (ns per WR, thread CPU time; load is the 1-minute load average before → after the "
+                + "round):\n\n| round | load | C postSend 1 / 32 | DiSNI fetched 1 / 32 | DiSNI kept 1 / 32 "
+                + "| ffm postSend 1 / 32 | ffm prepared, addressed 1 / 32 | jnr postSend 1 / 32 "
+                + "| jnr prepared, addressed 1 / 32 |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        for (Round r : rounds) {
+            md.append(f("| %d%s | %.2f → %.2f", r.n(), r.loaded() ? " (loaded)" : "", r.loadBefore()[0],
+                    r.loadAfter()[0]));
+            String[][] cols = {{"C", "postSend"}, {"disni", "disniFetched"}, {"disni", "disniKept"},
+                {"ffm", "postSend"}, {"ffm", "preparedAddressed"}, {"jnr", "postSend"}, {"jnr", "preparedAddressed"}};
+            for (String[] col : cols) {
+                md.append(" | ").append(num(cpuOf(r, col[0], col[1] + "/1"), "%.1f")).append(" / ")
+                        .append(num(cpuOf(r, col[0], col[1] + "/32"), "%.1f"));
+            }
+            md.append(" |\n");
+        }
+    }
+
+    private void disniRow(StringBuilder md, String label, String batch, String javaKey) {
+        String kept = "disniKept/" + batch;
+        md.append(f("| %s | %s | %s | %s | %s | %s | %s | %s |\n", label, mmm(overCpu("C", "postSend/" + batch), "%.1f"),
+                mmm(overCpu("disni", "disniFetched/" + batch), "%.1f"), mmm(overCpu("disni", kept), "%.1f"),
+                mmm(overCpu("ffm", javaKey), "%.1f"), mmm(overCpu("jnr", javaKey), "%.1f"),
+                mmm(over(r -> disniCpu(r, kept) / cpuOf(r, "ffm", javaKey) - 1), "%+.2f"),
+                mmm(over(r -> disniCpu(r, kept) / cpuOf(r, "jnr", javaKey) - 1), "%+.2f")));
+    }
+
+    private void fit(StringBuilder md, String label, String who, String api) {
+        double t1 = overCpu(who, api + "/1")[1];
+        double t32 = overCpu(who, api + "/32")[1];
+        double fixed = (t1 - t32) * 32 / 31;
+        md.append(f("| %s | %s | %s |\n", label, num(fixed, "%.1f"), num(t1 - fixed, "%.1f")));
     }
 
     // ------------------------------------------------------------------ emulator
@@ -416,15 +571,16 @@ final class NullverbsReport {
         md.append("\nThe emulator, per round: 64 B WRITE rate (`MessageRateBenchmark`), and the 1 MiB RDMA WRITE "
                 + "against `MemorySegment.copy` of the same buffers (`BandwidthBenchmark`, copy and write run back "
                 + "to back in each round; with 2 threads each thread has its own context, QP pair and buffers).\n\n");
-        md.append("| round | 1 thread, M WR/s | 2 threads, M WR/s | 1 MiB write, GB/s | copy, GB/s | write/copy "
-                + "| 2 threads: write, GB/s | copy, GB/s | write/copy |\n");
-        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        md.append("| round | load before → after | 1 thread, M WR/s | 2 threads, M WR/s | 1 MiB write, GB/s | copy, GB/s "
+                + "| write/copy | 2 threads: write, GB/s | copy, GB/s | write/copy |\n");
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         for (Round r : rounds) {
             double w1 = writeGbps(r.emu());
             double c1 = copyGbps(r.emu());
             double w2 = writeGbps(r.emu2());
             double c2 = copyGbps(r.emu2());
-            md.append(f("| %d%s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.n(), r.loaded() ? " (loaded)" : "",
+            md.append(f("| %d%s | %.2f → %.2f | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.n(),
+                    r.loaded() ? " (loaded)" : "", r.loadBefore()[0], r.loadAfter()[0],
                     num(score(r.emu(), "MessageRateBenchmark.write64OneThread", null, null) / 1e6, "%.2f"),
                     num(score(r.emu(), "MessageRateBenchmark.write64TwoThreads", null, null) / 1e6, "%.2f"),
                     num(w1, "%.2f"), num(c1, "%.2f"), num(w1 / c1, "%.2f"), num(w2, "%.2f"), num(c2, "%.2f"),
@@ -434,13 +590,18 @@ final class NullverbsReport {
                 + "Java thread of the JVM over each iteration, that is the posting threads and any emulator thread; the "
                 + "in-JVM emulator executes WRs on the posting thread). A rate is WRs per CPU-second times the "
                 + "threads: what they would do with a core each. The 1 MiB WRITE and the copy alternate within "
-                + "every iteration.\n\n");
-        md.append("| round | 1 thread, M WR/s | 2 threads, M WR/s | 1 MiB write/copy, 1 thread | 2 threads |\n");
-        md.append("| --- | --- | --- | --- | --- |\n");
+                + "every iteration. The CPU-time rate is the one to compare across runs at different loads "
+                + "(issue 30): a thread waiting for a CPU adds nothing to it, while the JMH rate above falls with the "
+                + "load; the 1-minute load is given with each round, and the CPU time per WR is the rate's "
+                + "inverse.\n\n");
+        md.append("| round | load before → after | 1 thread, M WR/s | 1 thread, ns CPU per WR | 2 threads, M WR/s "
+                + "| 1 MiB write/copy, 1 thread | 2 threads |\n");
+        md.append("| --- | --- | --- | --- | --- | --- | --- |\n");
         for (Round r : rounds) {
-            md.append(f("| %d%s | %s | %s | %s | %s |\n", r.n(), r.loaded() ? " (loaded)" : "",
-                    num(cpuRate(r, 1), "%.2f"), num(cpuRate(r, 2), "%.2f"), num(cpuRatio(r, 1), "%.2f"),
-                    num(cpuRatio(r, 2), "%.2f")));
+            md.append(f("| %d%s | %.2f → %.2f | %s | %s | %s | %s | %s |\n", r.n(), r.loaded() ? " (loaded)" : "",
+                    r.loadBefore()[0], r.loadAfter()[0], num(cpuRate(r, 1), "%.2f"),
+                    num(r.emuCpu().getOrDefault("emuWrite64x1/32", Double.NaN), "%.1f"), num(cpuRate(r, 2), "%.2f"),
+                    num(cpuRatio(r, 1), "%.2f"), num(cpuRatio(r, 2), "%.2f")));
         }
     }
 }

@@ -255,7 +255,7 @@ public final class ReportMain {
                     }
                 }
                 row(f("%s: post 64 B WRITE, %s, batch %s (per WR)", who, api, batch), ns(r.score()),
-                        c == null ? "—" : ns(c) + " (C)", ratio(rate), target, met);
+                        c == null ? "—" : ns(c) + " (C, the same loop: " + api + ")", ratio(rate), target, met);
             }
         }
         JmhResult poll = find(in, "PollBenchmark.poll", param("provider", provider));
