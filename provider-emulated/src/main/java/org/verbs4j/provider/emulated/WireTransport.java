@@ -600,7 +600,7 @@ final class WireTransport implements Transport {
         try {
             return new long[] {timerRetries, answerRetries, progress};
         } finally {
-            qp.lock.unlock();
+            qp.release();
         }
     }
 
