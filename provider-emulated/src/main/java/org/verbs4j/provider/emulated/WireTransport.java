@@ -97,10 +97,20 @@ final class WireTransport implements Transport {
     private int ackReqPsn;
     private int retriesLeft;
     /**
-     * A retransmission is under way and no progress answered it yet (rxe's {@code started_retry}): a late response
-     * or a NAK starts no other one, only the timer does.
+     * A retransmission is under way (rxe's {@code started_retry}): a late response or a NAK starts no other one,
+     * only the timer does. Unlike rxe, which ends the state at the first progress, an acknowledgement ends it only
+     * once everything sent when it started ({@link #retryHigh}) is acknowledged: answers to the first sending of
+     * later READs and atomics that arrive after the retry's first answer (reordered, or late) would otherwise each
+     * start another go-back. A PSN sequence NAK that names a later PSN than acknowledged ends it, as in rxe.
      */
     private boolean retrying;
+    /** {@link #highPsn} when the retry under way started. */
+    private int retryHigh;
+    /** Retransmissions the timer started, and those an answer started (a late response, a NAK): for the tests. */
+    private long timerRetries;
+    private long answerRetries;
+    /** Acknowledgements that moved the window: for the tests' progress watchdog. */
+    private long progress;
     /** The PSN a resumed READ request named: its response may start there with FIRST or ONLY (rxe's completer). */
     private int resumedReadPsn = -1;
     /** An RNR NAK stopped sending until the requester hands the oldest WR over again. */
@@ -424,9 +434,12 @@ final class WireTransport implements Transport {
                     if (code == Packet.NAK_PSN_SEQUENCE_ERROR) {
                         // The responder expects psn: everything before it arrived (progress only if that is new).
                         if (!isReadOrAtomic(w) && psnDiff(psn, ackPsn) > 0) {
+                            // The responder names a new gap: the retry under way (if any) got this far, so a new one
+                            // may start (as rxe: progress ends started_retry).
                             ackPsn = psn;
                             retriesLeft = qp.retryCount();
                             retrying = false;
+                            progress++;
                         }
                         retry(false);
                         return null;
@@ -535,7 +548,10 @@ final class WireTransport implements Transport {
             sendPsn = ackPsn;
         }
         retriesLeft = qp.retryCount();
-        retrying = false;
+        progress++;
+        if (retrying && psnDiff(ackPsn, retryHigh) >= 0) {
+            retrying = false;
+        }
         pump();
         armTimer(true);
         return true;
@@ -556,7 +572,13 @@ final class WireTransport implements Transport {
             return;
         }
         retriesLeft--;
+        if (timeout) {
+            timerRetries++;
+        } else {
+            answerRetries++;
+        }
         retrying = true;
+        retryHigh = highPsn;
         goBack(ackPsn);
     }
 
@@ -567,6 +589,19 @@ final class WireTransport implements Transport {
         ackReqPsn = (psn - 1) & Packet.MASK_24;
         pump();
         armTimer(true);
+    }
+
+    /**
+     * The retransmissions so far by what started them, and the acknowledgements that moved the window:
+     * {timer, answer, progress}, for the tests' packet bounds and progress watchdog.
+     */
+    long[] retransmissions() {
+        qp.lock.lock();
+        try {
+            return new long[] {timerRetries, answerRetries, progress};
+        } finally {
+            qp.release();
+        }
     }
 
     // ---------------------------------------------------------------- the retransmission timer

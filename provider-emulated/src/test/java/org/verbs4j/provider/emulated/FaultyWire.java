@@ -30,6 +30,14 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
     /** What happens to a packet a rule matches. */
     enum Fault { DROP, DUPLICATE, DELAY, REORDER, CORRUPT }
 
+    /**
+     * The key of a NAK (an ACKNOWLEDGE whose AETH syndrome is a NAK) in the rules and counters: a NAK is counted
+     * under this key, not under its BTH opcode.
+     */
+    static final int NAK = 0x100;
+    /** {@code -Dverbs4j.test.faultyWire.trace=true}: print every packet the harness sees. */
+    static final boolean TRACE = Boolean.getBoolean("verbs4j.test.faultyWire.trace");
+
     /** The longest a reordered packet waits for a packet to overtake it, ms. */
     static final long REORDER_FLUSH_MS = 20;
 
@@ -43,9 +51,9 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
     private final List<Rule> rules = new ArrayList<>();
     /** Consumers that may rewrite a parsed packet before it is sealed again (a forging peer in the path). */
     private final List<Rewrite> rewrites = new ArrayList<>();
-    private final AtomicIntegerArray sent = new AtomicIntegerArray(256);
-    private final AtomicIntegerArray matched = new AtomicIntegerArray(256);
-    private final AtomicIntegerArray faulted = new AtomicIntegerArray(256);
+    private final AtomicIntegerArray sent = new AtomicIntegerArray(257);
+    private final AtomicIntegerArray matched = new AtomicIntegerArray(257);
+    private final AtomicIntegerArray faulted = new AtomicIntegerArray(257);
     private final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "faulty-wire");
         t.setDaemon(true);
@@ -89,7 +97,7 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
         return this;
     }
 
-    /** Random faults for every packet: probabilities of loss, duplication and reordering, and up to {@code jitterMs}. */
+    /** Random faults for every packet: probabilities of loss, duplication and reordering; one packet in ten of the rest is delayed up to {@code jitterMs}. */
     synchronized FaultyWire random(long seed, double loss, double duplicate, double reorder, long jitterMs) {
         this.random = new Random(seed);
         this.loss = loss;
@@ -108,18 +116,18 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
 
     /** Packets sent with BTH opcode {@code opcode}, before faults. */
     int sent(int opcode) {
-        return sent.get(opcode & 0xff);
+        return sent.get(opcode);
     }
 
     /** Packets of {@code opcode} a rule or the random mode faulted. */
     int faulted(int opcode) {
-        return faulted.get(opcode & 0xff);
+        return faulted.get(opcode);
     }
 
     /** Every packet sent, before faults. */
     int sentTotal() {
         int n = 0;
-        for (int i = 0; i < 256; i++) {
+        for (int i = 0; i < 257; i++) {
             n += sent.get(i);
         }
         return n;
@@ -128,18 +136,39 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
     /** Every packet faulted. */
     int faultedTotal() {
         int n = 0;
-        for (int i = 0; i < 256; i++) {
+        for (int i = 0; i < 257; i++) {
             n += faulted.get(i);
         }
         return n;
     }
 
+    /** The packets sent and faulted, by opcode. */
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder("sent/faulted:");
+        for (int i = 0; i < 257; i++) {
+            if (sent.get(i) > 0) {
+                b.append(' ').append(i == NAK ? "NAK" : org.verbs4j.provider.emulated.internal.wire.Opcode.name(i))
+                        .append('=').append(sent.get(i)).append('/').append(faulted.get(i));
+            }
+        }
+        return b.toString();
+    }
+
     @Override
     public synchronized boolean intercept(RoceEndpoint from, ByteBuffer packet, InetSocketAddress to) {
         int opcode = packet.get(packet.position()) & 0xff;
+        if (opcode == org.verbs4j.provider.emulated.internal.wire.Opcode.ACKNOWLEDGE
+                && (packet.get(packet.position() + 12) & Packet.AETH_TYPE_MASK) == Packet.AETH_NAK) {
+            opcode = NAK;
+        }
         int psn = packet.getInt(packet.position() + 8) & Packet.MASK_24;
         sent.incrementAndGet(opcode);
         int nth = matched.incrementAndGet(opcode);
+        if (TRACE) {
+            System.out.printf("%d %s %s psn=%d #%d%n", System.nanoTime() / 1000 % 10_000_000, from.local,
+                    opcode == NAK ? "NAK" : org.verbs4j.provider.emulated.internal.wire.Opcode.name(opcode), psn, nth);
+        }
         Held before = held.remove(from);
         try {
             ByteBuffer p = packet;
@@ -165,7 +194,8 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
                     f = Fault.DUPLICATE;
                 } else if (x < loss + duplicate + reorder) {
                     f = Fault.REORDER;
-                } else if (jitterMs > 0) {
+                } else if (jitterMs > 0 && random.nextInt(10) == 0) {
+                    // Jitter on one packet in ten: delaying each would reorder nearly every packet.
                     delay = random.nextLong(jitterMs + 1);
                     f = delay > 0 ? Fault.DELAY : null;
                 }

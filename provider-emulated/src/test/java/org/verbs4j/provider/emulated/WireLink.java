@@ -29,8 +29,17 @@ final class WireLink implements AutoCloseable {
             | AccessFlags.REMOTE_ATOMIC;
     static final int MTU = 1024;
 
-    /** One completion: its WR id, status and byte count. */
-    record Completion(long wrId, WcStatus status, int byteLen) {}
+    /** One completion: its WR id, status, byte count, and its immediate data or invalidated rkey and flags. */
+    record Completion(long wrId, WcStatus status, int byteLen, int imm, int flags) {
+        Completion(long wrId, WcStatus status, int byteLen) {
+            this(wrId, status, byteLen, 0, 0);
+        }
+
+        /** Without the immediate data and flags, to compare with the short form. */
+        Completion brief() {
+            return new Completion(wrId, status, byteLen);
+        }
+    }
 
     final Arena arena = Arena.ofShared();
     final EmulatedDevice devA = (EmulatedDevice) new EmulatedProvider().device("roce0");
@@ -45,14 +54,14 @@ final class WireLink implements AutoCloseable {
     final MemorySegment bufB;
     final MemoryRegion mrA;
     final MemoryRegion mrB;
-    final FaultyWire wire = new FaultyWire(devA, devB);
+    FaultyWire wire = new FaultyWire(devA, devB);
     private final WorkCompletionBatch wc = new WorkCompletionBatch(64);
 
     WireLink(long bytes) {
         bufA = arena.allocate(bytes, 64);
         bufB = arena.allocate(bytes, 64);
         mrA = pdA.registerMemory(bufA, ACCESS);
-        mrB = pdB.registerMemory(bufB, ACCESS);
+        mrB = pdB.registerMemory(bufB, ACCESS | AccessFlags.MW_BIND);
     }
 
     /**
@@ -60,9 +69,14 @@ final class WireLink implements AutoCloseable {
      * 2^timeout), {@code retry} retries, {@code rdAtomic} READs and atomics in flight, a send queue of {@code depth}.
      */
     QueuePair[] rc(int timeout, int retry, int rdAtomic, int depth) {
-        QueuePair a = pdA.createQp(QpInitAttributes.builder(QpType.RC).cq(cqA).maxSendWr(depth).maxRecvWr(depth)
+        return rc(timeout, retry, rdAtomic, depth, cqA, cqB);
+    }
+
+    /** As {@link #rc(int, int, int, int)}, on the completion queues given. */
+    QueuePair[] rc(int timeout, int retry, int rdAtomic, int depth, CompletionQueue onA, CompletionQueue onB) {
+        QueuePair a = pdA.createQp(QpInitAttributes.builder(QpType.RC).cq(onA).maxSendWr(depth).maxRecvWr(depth)
                 .maxSendSge(2).maxRecvSge(2).build());
-        QueuePair b = pdB.createQp(QpInitAttributes.builder(QpType.RC).cq(cqB).maxSendWr(depth).maxRecvWr(depth)
+        QueuePair b = pdB.createQp(QpInitAttributes.builder(QpType.RC).cq(onB).maxSendWr(depth).maxRecvWr(depth)
                 .maxSendSge(2).maxRecvSge(2).build());
         connect(a, ctxB, b.qpNum(), timeout, retry, rdAtomic);
         connect(b, ctxA, a.qpNum(), timeout, retry, rdAtomic);
@@ -83,13 +97,20 @@ final class WireLink implements AutoCloseable {
         while (got.size() < n && System.nanoTime() < deadline) {
             int k = cq.poll(wc);
             for (int i = 0; i < k; i++) {
-                got.add(new Completion(wc.wrId(i), wc.status(i), wc.byteLen(i)));
+                got.add(new Completion(wc.wrId(i), wc.status(i), wc.byteLen(i), wc.immData(i), wc.wcFlags(i)));
             }
             if (k == 0) {
                 Thread.onSpinWait();
             }
         }
         return got;
+    }
+
+    /** A new harness in place of the old one: no rules, counters at 0. */
+    FaultyWire newWire() {
+        wire.close();
+        wire = new FaultyWire(devA, devB);
+        return wire;
     }
 
     /** 4.096 us x 2^code, in ms (at least 1). */
