@@ -403,6 +403,17 @@ public final class EmuVerbs {
         for (int i = 0; i < v.length; i++) {
             out(io, 1 + i, v[i]);
         }
+        // device_cap_flags_ex (slot 48): the device_cap_flags word, and the kernel's IB_UVERBS_DEVICE_ATOMIC_WRITE
+        // (bit 40) and FLUSH_GLOBAL/PERSISTENT (bits 38, 39) where the engine executes them on RC
+        Context c = ctx != null ? ctx : null;
+        long ex = Integer.toUnsignedLong(d.deviceCapFlags());
+        if (c != null && c.capabilities().supports(QpType.RC, WrOpcode.ATOMIC_WRITE)) {
+            ex |= 1L << 40;
+        }
+        if (c != null && c.capabilities().supports(QpType.RC, WrOpcode.FLUSH)) {
+            ex |= 3L << 38;
+        }
+        out(io, 48, ex);
         byte[] fw = d.fwVer().getBytes(StandardCharsets.US_ASCII);
         MemorySegment text = io.asSlice(40 * 8, 64);
         text.fill((byte) 0);
@@ -771,6 +782,7 @@ public final class EmuVerbs {
                     case SEND_WITH_INV -> s.sendInv((int) x[3]);
                     case ATOMIC_CMP_AND_SWP -> s.atomicCmpSwp(rkey, x[4], x[6], x[7]);
                     case ATOMIC_FETCH_AND_ADD -> s.atomicFetchAdd(rkey, x[4], x[6]);
+                    case ATOMIC_WRITE -> s.atomicWrite(rkey, x[4], x[6]);
                     case LOCAL_INV -> s.localInv((int) x[3]);
                     case BIND_MW -> s.bindMw(get(x[13], MemoryWindow.class), (int) x[14],
                             new MwBindInfo(get(x[15], MemoryRegion.class), x[16], x[17], (int) x[18]));
