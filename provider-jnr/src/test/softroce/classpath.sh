@@ -30,7 +30,7 @@ JARS=(
 # long guest run is not disturbed by rebuilding on the host meanwhile.
 BUILD=${VERBS4J_JNR_BUILD:-$PROJECT}
 CP=$BUILD/provider-jnr/target/test-classes:$BUILD/provider-jnr/target/classes:$BUILD/verbs-spi/target/classes
-for d in tck/target/classes provider-emulated/target/classes provider-ffm/target/classes; do
+for d in tck/target/classes provider-emulated/target/classes provider-ffm/target/classes emuverbs/target/classes; do
     if [ -d "$BUILD/$d" ]; then CP=$CP:$BUILD/$d; fi
 done
 for j in "${JARS[@]}"; do

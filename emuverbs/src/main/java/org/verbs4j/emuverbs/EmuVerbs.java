@@ -1,6 +1,7 @@
 package org.verbs4j.emuverbs;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -18,8 +19,10 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.verbs4j.AddressHandle;
@@ -89,7 +92,7 @@ public final class EmuVerbs {
      * and makes the C side's eventfd readable once per event: the native layer waits on that fd with poll(2).
      */
     private static final class Pump<T> {
-        final java.util.concurrent.ConcurrentLinkedQueue<T> queue = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        final Queue<T> queue = new ConcurrentLinkedQueue<>();
         private final int fd;
         private final Source<T> source;
         private volatile boolean running = true;
@@ -403,13 +406,21 @@ public final class EmuVerbs {
         for (int i = 0; i < v.length; i++) {
             out(io, 1 + i, v[i]);
         }
+        // device_cap_flags_ex (slot 48): the device_cap_flags word, and the kernel's IB_UVERBS_DEVICE_ATOMIC_WRITE
+        // (bit 40) and FLUSH_GLOBAL/PERSISTENT (bits 38, 39) where the engine executes them on RC
+        long ex = Integer.toUnsignedLong(d.deviceCapFlags());
+        if (ctx != null && ctx.capabilities().supports(QpType.RC, WrOpcode.ATOMIC_WRITE)) {
+            ex |= 1L << 40;
+        }
+        if (ctx != null && ctx.capabilities().supports(QpType.RC, WrOpcode.FLUSH)) {
+            ex |= 3L << 38;
+        }
+        out(io, 48, ex);
         byte[] fw = d.fwVer().getBytes(StandardCharsets.US_ASCII);
         MemorySegment text = io.asSlice(40 * 8, 64);
         text.fill((byte) 0);
-        MemorySegment.copy(fw, 0, text, JAVA_BYTE_LAYOUT, 0, Math.min(fw.length, 63));
+        MemorySegment.copy(fw, 0, text, JAVA_BYTE, 0, Math.min(fw.length, 63));
     }
-
-    private static final java.lang.foreign.ValueLayout.OfByte JAVA_BYTE_LAYOUT = java.lang.foreign.ValueLayout.JAVA_BYTE;
 
     private static void queryPort(MemorySegment io) {
         PortAttributes p = get(in(io, 0), Context.class).queryPort(inInt(io, 1));
@@ -425,7 +436,7 @@ public final class EmuVerbs {
     private static void queryGid(MemorySegment io) {
         Gid g = get(in(io, 0), Context.class).queryGid(inInt(io, 1), inInt(io, 2));
         byte[] raw = g.toBytes();
-        MemorySegment.copy(raw, 0, io, JAVA_BYTE_LAYOUT, 4 * 8, 16);
+        MemorySegment.copy(raw, 0, io, JAVA_BYTE, 4 * 8, 16);
         // RoCE v2 for IPv4-mapped entries (::ffff:a.b.c.d), as rxe lists them
         boolean v4 = g.subnetPrefix() == 0 && (g.interfaceId() >>> 32) == 0xffffL;
         out(io, 3, v4 ? 1 : 0);
@@ -503,7 +514,7 @@ public final class EmuVerbs {
         GlobalRoute grh = null;
         if (in(io, at + 4) != 0) {
             byte[] raw = new byte[16];
-            MemorySegment.copy(io, JAVA_BYTE_LAYOUT, (at + 6) * 8L, raw, 0, 16);
+            MemorySegment.copy(io, JAVA_BYTE, (at + 6) * 8L, raw, 0, 16);
             grh = new GlobalRoute(Gid.of(raw), inInt(io, at + 8), inInt(io, at + 9), inInt(io, at + 10),
                     inInt(io, at + 11));
         }
@@ -522,7 +533,7 @@ public final class EmuVerbs {
         out(io, at + 5, a.portNum());
         if (a.grh() != null) {
             out(io, at + 4, 1);
-            MemorySegment.copy(a.grh().dgid().toBytes(), 0, io, JAVA_BYTE_LAYOUT, (at + 6) * 8L, 16);
+            MemorySegment.copy(a.grh().dgid().toBytes(), 0, io, JAVA_BYTE, (at + 6) * 8L, 16);
             out(io, at + 8, a.grh().flowLabel());
             out(io, at + 9, a.grh().sgidIndex());
             out(io, at + 10, a.grh().hopLimit());
@@ -771,6 +782,7 @@ public final class EmuVerbs {
                     case SEND_WITH_INV -> s.sendInv((int) x[3]);
                     case ATOMIC_CMP_AND_SWP -> s.atomicCmpSwp(rkey, x[4], x[6], x[7]);
                     case ATOMIC_FETCH_AND_ADD -> s.atomicFetchAdd(rkey, x[4], x[6]);
+                    case ATOMIC_WRITE -> s.atomicWrite(rkey, x[4], x[6]);
                     case LOCAL_INV -> s.localInv((int) x[3]);
                     case BIND_MW -> s.bindMw(get(x[13], MemoryWindow.class), (int) x[14],
                             new MwBindInfo(get(x[15], MemoryRegion.class), x[16], x[17], (int) x[18]));
