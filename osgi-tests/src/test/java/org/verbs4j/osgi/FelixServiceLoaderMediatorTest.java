@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -189,7 +190,7 @@ class FelixServiceLoaderMediatorTest {
         assertEquals(MESSAGE, after.get("written"), () -> "the WRITE after the restart: " + after);
 
         // No stale classes: every provider Verbs finds comes from a current bundle revision's class loader.
-        Set<ClassLoader> current = new java.util.HashSet<>();
+        Set<ClassLoader> current = new HashSet<>();
         for (Bundle b : framework.getBundleContext().getBundles()) {
             BundleWiring w = b.adapt(BundleWiring.class);
             if (w != null && w.getClassLoader() != null) {
