@@ -154,7 +154,8 @@ public interface PreparedSends extends AutoCloseable {
 
     /**
      * Sets the destination of a slot on a UD QP. The handle must be open, of this QP's provider and context,
-     * when the slot is posted; otherwise the post refuses the slot with {@code EINVAL}.
+     * when the slot is posted, and the QPN must fit 24 bits (the BTH's DestQP, IBA 9.2); otherwise the post
+     * refuses the slot with {@code EINVAL}.
      *
      * @param slot the slot, 0 to {@code capacity() - 1}
      * @param ah the address handle

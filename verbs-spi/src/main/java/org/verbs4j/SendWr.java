@@ -262,7 +262,8 @@ public final class SendWr {
      * Sets {@code wr.ud}: the destination of a UD message.
      *
      * @param ah the address handle of the remote port
-     * @param remoteQpn the remote QP number, 24-bit
+     * @param remoteQpn the remote QP number, 24-bit; postSend refuses a UD WR whose QPN is 2^24 or more, or
+     *     negative, with {@code EINVAL} (a QPN is the 24-bit DestQP of the BTH, IBA 9.2)
      * @param remoteQkey the remote QP's Q_Key
      * @return this
      */

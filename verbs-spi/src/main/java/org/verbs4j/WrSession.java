@@ -203,7 +203,8 @@ public interface WrSession extends AutoCloseable {
      * {@code ibv_wr_set_ud_addr}: the destination of a UD WR; mandatory on UD.
      *
      * @param ah the address handle of the remote port
-     * @param remoteQpn the remote QP number, 24-bit
+     * @param remoteQpn the remote QP number, 24-bit; one of 2^24 or more, or negative, makes {@link #complete()}
+     *     fail with {@code EINVAL} (a QPN is the 24-bit DestQP of the BTH, IBA 9.2)
      * @param remoteQkey the remote QP's Q_Key
      */
     void setUdAddr(AddressHandle ah, int remoteQpn, int remoteQkey);

@@ -387,12 +387,12 @@ public abstract class PreparedSendRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ a prepared array posted on a QP in SQD is accepted, and its slots execute once the QP is back in RTS; posted on a QP in ERR, each slot completes with WR_FLUSH_ERR and its wrId [ibv_post_send(3), IBA 10.3.1, 10.3.1.2]")
+    @DisplayName("required_ a prepared array posted on a QP in SQD is accepted, and its slots execute once the QP is back in RTS, before the WRs posted after them; posted on a QP in ERR, each slot completes with WR_FLUSH_ERR and its wrId [ibv_post_send(3), IBA 10.3.1, 10.3.1.2]")
     void required_postInSqdAndErr() {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 76);
-        MemoryRegion dst = p.remoteBuffer(64);
+        MemoryRegion dst = p.remoteBuffer(96);
         try (PreparedSends a = p.a().prepareSends(2)) {
             write(a, 0, 1, src, dst, 0);
             write(a, 1, 2, src, dst, 16);
@@ -404,9 +404,12 @@ public abstract class PreparedSendRules extends TckArea {
             a.post(2);
             Completions.assertNone(p.cqA(), "slots posted in SQD");
             p.a().modify(QpAttributes.toState(QpState.RTS));
-            List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "the slots posted in SQD, after the return to RTS");
-            assertEquals(List.of(1L, 2L), wcs.stream().map(WorkCompletion::wrId).toList());
-            wcs.forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), "slot " + wc.wrId()));
+            p.a().postSend(new SendWr().wrId(9).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                    .sgList(Sge.of(src, 0, 16)).rdma(dst.address() + 64, dst.rkey()));
+            List<WorkCompletion> wcs = Completions.await(p.cqA(), 3, "the slots posted in SQD, after the return to RTS");
+            assertEquals(List.of(1L, 2L, 9L), wcs.stream().map(WorkCompletion::wrId).toList(),
+                    "the slots posted in SQD complete before the WR posted after them");
+            wcs.forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), "WR " + wc.wrId()));
             Data.assertPattern("the slots posted in SQD", dst.segment(), 0, 32, 76, 0);
             p.a().modify(QpAttributes.toState(QpState.ERR));
             a.wrId(0, 3).wrId(1, 4).rdma(0, dst.address() + 32, dst.rkey()).rdma(1, dst.address() + 48, dst.rkey());

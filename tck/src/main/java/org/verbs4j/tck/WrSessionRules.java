@@ -1326,12 +1326,12 @@ public abstract class WrSessionRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ a session completed on a QP in SQD is accepted; its WR waits until the QP is back in RTS and then executes [ibv_wr_post(3) RETURN VALUE, IBA 10.3.1: SQD takes new send WRs but processes none]")
+    @DisplayName("required_ a session completed on a QP in SQD is accepted; its WR is not executed until the QP is back in RTS, and then it runs before the WRs posted after it [ibv_wr_post(3) RETURN VALUE, IBA 10.3.1: SQD takes new send WRs but processes none]")
     void required_sessionInSqd() {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
-        MemoryRegion src = tb.buffer(32);
+        MemoryRegion src = tb.buffer(64);
         Data.fill(src, 74);
-        MemoryRegion dst = p.remoteBuffer(32);
+        MemoryRegion dst = p.remoteBuffer(64);
         toSqd(p);
         p.session(s -> {
             s.wrId(1);
@@ -1340,12 +1340,19 @@ public abstract class WrSessionRules extends TckArea {
             s.setSge(src.lkey(), src.address(), 32);
         });
         Completions.assertNone(p.cqA(), "a WR completed into the send queue in SQD");
-        Data.assertFilled("the target of the WRITE posted in SQD", dst.segment(), 0, 32, (byte) 0);
+        Data.assertFilled("the target of the WRITE posted in SQD", dst.segment(), 0, 64, (byte) 0);
         p.a().modify(QpAttributes.toState(QpState.RTS));
-        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the WRITE posted in SQD, after the return to RTS");
-        assertEquals(1, wc.wrId());
-        assertEquals(WcStatus.SUCCESS, wc.status());
-        Data.assertPattern("the WRITE posted in SQD", dst.segment(), 0, 32, 74, 0);
+        p.session(s -> {
+            s.wrId(2);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address() + 32);
+            s.setSge(src.lkey(), src.address() + 32, 32);
+        });
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), 2, "the WRITEs after the return to RTS");
+        assertEquals(List.of(1L, 2L), wcs.stream().map(WorkCompletion::wrId).toList(),
+                "the WR posted in SQD completes first");
+        wcs.forEach(wc -> assertEquals(WcStatus.SUCCESS, wc.status(), "WRITE " + wc.wrId()));
+        Data.assertPattern("both WRITEs", dst.segment(), 0, 64, 74, 0);
     }
 
     @Test
