@@ -34,6 +34,9 @@ import org.verbs4j.VerbsException;
  * @see "ibv_reg_mr(3), ibv_dereg_mr(3)"
  */
 public abstract class AbstractMemoryRegion extends AbstractVerbsObject implements MemoryRegion {
+    /** How many times {@link #closeBeforeFree()} collects the bound windows before it gives up. */
+    private static final int CLOSE_ATTEMPTS = 4;
+
     private final ProtectionDomain pd;
     private final RegionTable regions;
     private final MemorySegment segment;
@@ -132,12 +135,12 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
      * Closes the region before its memory is freed: deallocates the windows still bound to it
      * ({@code ibv_dealloc_mw}, which ends every rkey of theirs), then deregisters it. A window bound by another
      * thread in between makes the deregistration fail with {@code EBUSY}; the windows are then collected again,
-     * at most {@value #CLOSE_ATTEMPTS} times.
+     * at most 4 times.
      *
      * @throws VerbsException if the region still cannot be deregistered (a window's or the region's destroy
      *     verb failed)
      */
-    public final void closeBeforeFree() {
+    final void closeBeforeFree() {
         for (int attempt = 1; ; attempt++) {
             List<AbstractMemoryWindow> bound;
             synchronized (windows) {
@@ -156,8 +159,6 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
             }
         }
     }
-
-    private static final int CLOSE_ATTEMPTS = 4;
 
     /**
      * Removes the segment from the domain's {@link RegionTable}. A subclass that overrides it to free what it

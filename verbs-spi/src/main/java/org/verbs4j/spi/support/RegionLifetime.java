@@ -56,7 +56,7 @@ public final class RegionLifetime {
      * through the provider's {@link ProtectionDomain#registerMemory(MemorySegment, int)}, and makes
      * {@code owner} close the region before it frees the memory: the cleanup added to the arena runs before
      * the arena's earlier ones, which free its allocations. The cleanup deallocates the windows still bound to
-     * the region first ({@link AbstractMemoryRegion#closeBeforeFree()}).
+     * the region first.
      *
      * @param pd the protection domain registering
      * @param segment the memory, allocated from {@code owner}

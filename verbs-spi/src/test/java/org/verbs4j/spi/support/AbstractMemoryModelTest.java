@@ -115,6 +115,25 @@ class AbstractMemoryModelTest {
     }
 
     @Test
+    @DisplayName("closing before the memory is freed deallocates the windows bound to the region, then deregisters it; an unbound window stays (issue 26)")
+    void closeBeforeFreeTakesBoundWindows() {
+        Region mr = new Region(AccessFlags.LOCAL_WRITE | AccessFlags.MW_BIND, memory.address());
+        Window bound = new Window(MwType.TYPE_1);
+        Window rebound = new Window(MwType.TYPE_1);
+        Window idle = new Window(MwType.TYPE_1);
+        bound.bound(mr);
+        rebound.bound(mr);
+        rebound.bound(null);
+        VerbsException busy = assertThrows(VerbsException.class, mr::close);
+        assertEquals(Errno.EBUSY, busy.errno(), "a plain close with a bound window");
+        mr.closeBeforeFree();
+        assertTrue(mr.isClosed(), "the region is deregistered");
+        assertTrue(bound.isClosed(), "the window bound to it is deallocated first");
+        assertFalse(rebound.isClosed(), "a window no longer bound to it stays");
+        assertFalse(idle.isClosed(), "a window never bound to it stays");
+    }
+
+    @Test
     @DisplayName("a zero-based region reports the address its provider gave")
     void zeroBasedAddress() {
         Region mr = new Region(AccessFlags.LOCAL_WRITE | AccessFlags.ZERO_BASED, 0);
