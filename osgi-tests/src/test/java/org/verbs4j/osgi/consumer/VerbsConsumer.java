@@ -80,8 +80,8 @@ public final class VerbsConsumer implements Function<String, Map<String, Object>
             Gid gid = ctx.queryGid(port, gidIndex);
             MemorySegment src = arena.allocate(4096, 4096);
             MemorySegment dst = arena.allocate(4096, 4096);
-            try (MemoryRegion srcMr = pd.registerMemory(src, AccessFlags.LOCAL_WRITE);
-                 MemoryRegion dstMr = pd.registerMemory(dst, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+            try (MemoryRegion srcMr = pd.registerMemory(src, AccessFlags.LOCAL_WRITE, arena);
+                 MemoryRegion dstMr = pd.registerMemory(dst, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE, arena);
                  QueuePair a = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(cq)
                          .sendOps(WrOpcode.RDMA_WRITE).build());
                  QueuePair b = pd.createQp(QpInitAttributes.builder(QpType.RC).cq(cq).build())) {

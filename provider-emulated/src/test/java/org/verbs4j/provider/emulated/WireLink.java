@@ -60,8 +60,8 @@ final class WireLink implements AutoCloseable {
     WireLink(long bytes) {
         bufA = arena.allocate(bytes, 64);
         bufB = arena.allocate(bytes, 64);
-        mrA = pdA.registerMemory(bufA, ACCESS);
-        mrB = pdB.registerMemory(bufB, ACCESS | AccessFlags.MW_BIND);
+        mrA = pdA.registerMemory(bufA, ACCESS, arena);
+        mrB = pdB.registerMemory(bufB, ACCESS | AccessFlags.MW_BIND, arena);
     }
 
     /**
