@@ -46,8 +46,8 @@ import org.verbs4j.provider.emulated.internal.wire.Opcode;
 @Tag("wire")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WireConformanceTest {
-    /** ACK timeout code 14: 4.096 us x 2^14, about 67 ms (x 8 tries: a budget a loaded 2-core build survives). */
-    static final int TIMEOUT = 14;
+    /** ACK timeout code 15: 4.096 us x 2^15, about 134 ms (x 8 tries, about 1.1 s: a budget a loaded 2-core build survives). */
+    static final int TIMEOUT = 15;
     static final int RETRY = 7;
     static final int DEPTH = 16;
     /** Three packets at MTU 1024: FIRST, MIDDLE, LAST. */

@@ -35,7 +35,7 @@ import org.verbs4j.WrOpcode;
 @Tag("wire")
 class WireSoakTest {
     static final long SHORT_MS = 1500;
-    static final int TIMEOUT = 14;
+    static final int TIMEOUT = 15;
     static final int RETRY = 7;
     static final int QPS = 3;
     static final int DEPTH = 4;
