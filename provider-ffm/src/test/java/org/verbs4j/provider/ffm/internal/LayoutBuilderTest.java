@@ -13,11 +13,14 @@ import java.util.Map;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.provider.nativecommon.internal.CLayout;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs;
+import org.verbs4j.provider.nativecommon.internal.PosixStructs;
+import org.verbs4j.provider.nativecommon.internal.QpStructs;
 import org.verbs4j.provider.nativecommon.internal.StructCatalog;
 
 /**
- * Every FFM layout of {@link Structs} is the shared description it is built from: the same size and every
- * named member at the same offset. The description itself is checked against {@code verbs.h} in
+ * Every struct of the shared description, built as an FFM layout by {@link LayoutBuilder}, is that description:
+ * the same size and every named member at the same offset; and {@link Structs} holds those layouts. The description itself is checked against {@code verbs.h} in
  * provider-native-common, so together they check the FFM layouts against C.
  */
 class LayoutBuilderTest {
@@ -47,14 +50,22 @@ class LayoutBuilderTest {
     }
 
     @Test
-    @DisplayName("each FFM struct layout has the described size and every member at the described offset")
+    @DisplayName("Structs' layouts are the described ones")
+    void structsAreDescribed() {
+        assertEquals(ContextStructs.ibv_device.DESC.size(), Structs.ibv_device.LAYOUT.byteSize());
+        assertEquals(QpStructs.ibv_qp_attr.DESC.size(), Structs.ibv_qp_attr.LAYOUT.byteSize());
+        assertEquals(PosixStructs.pollfd.DESC.size(), Structs.pollfd.LAYOUT.byteSize());
+    }
+
+    @Test
+    @DisplayName("each described struct, built for FFM, has the described size and every member at the described offset")
     void ffmLayoutsAreTheDescription() {
         Map<String, CLayout> described = new LinkedHashMap<>();
         StructCatalog.all().forEach(f -> f.structs().forEach(s -> described.put(s.name(), s)));
         int members = 0;
-        for (StructLayout l : Structs.all()) {
-            CLayout d = described.get(l.name().orElseThrow());
-            assertTrue(d != null, l.name() + " is not in the shared description");
+        for (CLayout d : described.values()) {
+            StructLayout l = LayoutBuilder.layout(d);
+            assertEquals(d.name(), l.name().orElseThrow());
             assertEquals(d.size(), l.byteSize(), d.name() + " size");
             assertEquals(d.alignment(), l.byteAlignment(), d.name() + " alignment");
             Map<String, Long> want = new LinkedHashMap<>();
@@ -67,12 +78,15 @@ class LayoutBuilderTest {
         assertTrue(members > 400, "too few members compared: " + members);
     }
 
+    private static final StructLayout SEND_WR =
+            LayoutBuilder.layout(QpStructs.ibv_send_wr.DESC);
+
     @Test
     @DisplayName("a VarHandle path and the shared offset constant name the same bytes")
     void varHandlePathsMatchOffsets() {
-        assertEquals(org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_send_wr.imm_data$off,
-                LayoutBuilder.offset(Structs.ibv_send_wr.LAYOUT, CLayout.ANONYMOUS + "0.imm_data"));
-        assertEquals(org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_send_wr.bind_mw$bind_info$off,
-                LayoutBuilder.offset(Structs.ibv_send_wr.LAYOUT, CLayout.ANONYMOUS + "1.bind_mw.bind_info"));
+        assertEquals(QpStructs.ibv_send_wr.imm_data$off,
+                LayoutBuilder.offset(SEND_WR, CLayout.ANONYMOUS + "0.imm_data"));
+        assertEquals(QpStructs.ibv_send_wr.bind_mw$bind_info$off,
+                LayoutBuilder.offset(SEND_WR, CLayout.ANONYMOUS + "1.bind_mw.bind_info"));
     }
 }
