@@ -14,6 +14,7 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
+import org.verbs4j.provider.nativecommon.internal.NativeErrors;
 
 /**
  * The functions {@code libibverbs.so.1} exports, and {@code poll(2)} from the C library: one
@@ -103,26 +104,23 @@ public final class Ibverbs {
         return ERRNO.get();
     }
 
-    /** The errno the calling thread's last call through this class (or {@link ContextOps}) left. */
+    /** The errno the calling thread's last call through this class (or {@link InlineOps}, {@link Rdmacm}) left. */
     public static int errno() {
         return (int) errno$vh.get(ERRNO.get(), 0L);
     }
 
     /**
-     * The errno of a verb that returned {@code rc}: libibverbs returns the errno itself from most int
-     * verbs, and -1 with errno set from a few; 0 is never reported as a failure.
+     * An exported {@code int} verb's result in {@link NativeErrors}' contract: 0, or −errno, with the errno this
+     * thread's capture holds read only when the verb returned −1.
      */
-    public static int errnoOf(int rc) {
-        if (rc > 0) {
-            return rc;
-        }
-        int e = errno();
-        return e > 0 ? e : 5; // EIO: the verb failed without saying why
+    public static int result(int rc) {
+        return rc == 0 ? 0 : NativeErrors.ofInt(rc, errno());
     }
 
-    /** A destroy verb's result as the errno it failed with: 0 for 0, else {@link #errnoOf(int)}. */
-    public static int failure(int rc) {
-        return rc == 0 ? 0 : errnoOf(rc);
+    /** A pointer-returning call's result in {@link NativeErrors}' contract: the address, or −errno. */
+    public static long created(MemorySegment object) {
+        long address = object.address();
+        return address != 0 ? address : NativeErrors.negated(errno());
     }
 
     static AssertionError unexpected(Throwable t) {

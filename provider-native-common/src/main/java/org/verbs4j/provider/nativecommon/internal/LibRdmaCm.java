@@ -10,7 +10,6 @@ import java.nio.ByteOrder;
 import org.verbs4j.ConnectionParameters;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
-import org.verbs4j.VerbsException;
 import org.verbs4j.provider.nativecommon.internal.PosixStructs.sockaddr_in;
 import org.verbs4j.provider.nativecommon.internal.PosixStructs.sockaddr_in6;
 import org.verbs4j.provider.nativecommon.internal.PosixStructs.sockaddr_storage;
@@ -105,7 +104,7 @@ public abstract class LibRdmaCm implements CmBinding {
 
     private static void check(String verb, int rc, LibRdmaCm lib) {
         if (rc != 0) {
-            throw new VerbsException(verb, rc < 0 ? lib.errno() : rc, null);
+            throw NativeErrors.exception(NativeErrors.ofInt(rc, lib.errno()), verb, null);
         }
     }
 
@@ -186,7 +185,7 @@ public abstract class LibRdmaCm implements CmBinding {
     public long createEventChannel() {
         long ch = rdma_create_event_channel();
         if (ch == 0) {
-            throw new VerbsException("rdma_create_event_channel", errno(), null);
+            throw NativeErrors.exception(NativeErrors.negated(errno()), "rdma_create_event_channel", null);
         }
         return ch;
     }

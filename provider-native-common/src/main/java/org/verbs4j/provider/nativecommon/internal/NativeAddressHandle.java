@@ -47,6 +47,6 @@ public final class NativeAddressHandle extends NativeObject implements AddressHa
 
     @Override
     protected int destroy() {
-        return binding().destroyAh(handle());
+        return NativeErrors.errno(binding().destroyAh(handle()));
     }
 }

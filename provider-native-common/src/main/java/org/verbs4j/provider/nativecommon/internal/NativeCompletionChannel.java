@@ -41,12 +41,13 @@ public final class NativeCompletionChannel extends NativeObject implements Compl
             if (!binding.awaitReadable(fd, timeout, unit, "ibv_get_cq_event")) {
                 return null;
             }
-            return nativeContext().completionQueueAt(binding.getAndAckCqEvent(handle()));
+            return nativeContext().completionQueueAt(
+                    NativeErrors.check(binding.getAndAckCqEvent(handle()), "ibv_get_cq_event", null));
         }
     }
 
     @Override
     protected int destroy() {
-        return binding().destroyCompChannel(handle());
+        return NativeErrors.errno(binding().destroyCompChannel(handle()));
     }
 }

@@ -147,9 +147,7 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
             boolean extended = cq != 0;
             if (!extended) {
                 cq = binding.createCq(ctx, cqe, chHandle, compVector);
-                if (cq <= 0) {
-                    throw new VerbsException("ibv_create_cq", (int) -cq, cqe + " entries");
-                }
+                NativeErrors.check(cq, "ibv_create_cq", cqe + " entries");
             }
             q = new NativeCompletionQueue(context, cq, ch, extended);
         }
@@ -191,13 +189,13 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
                 binding.destroyCq(cq);
                 return 0;
             }
-            int errno = (int) -cq;
+            int errno = NativeErrors.errno(cq);
             if (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS || errno == Errno.EINVAL) {
                 LOG.log(System.Logger.Level.DEBUG, "{0}: ibv_create_cq_ex refused ({1}); using ibv_create_cq",
                         context.device().name(), Errno.name(errno));
                 return 0;
             }
-            throw new VerbsException("ibv_create_cq_ex", errno, cqe + " entries");
+            throw NativeErrors.exception(cq, "ibv_create_cq_ex", cqe + " entries");
         } finally {
             binding.free(attr);
         }
@@ -258,7 +256,7 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
                     // Throwing would lose the completions already consumed; a lasting error shows at the next poll.
                     break;
                 }
-                throw new VerbsException("ibv_poll_cq", got < -1 ? -got : Errno.EIO, null);
+                throw NativeErrors.exception(NativeErrors.ofPoll(got), "ibv_poll_cq", null);
             }
             for (int i = 0; i < got; i++) {
                 addPlain(batch, wcs + ibv_wc.SIZEOF * i);
@@ -316,7 +314,7 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
                 if (n > 0) {
                     break;
                 }
-                throw new VerbsException("ibv_start_poll", rc < 0 ? -rc : rc, null);
+                throw NativeErrors.exception(NativeErrors.ofOp(rc), "ibv_start_poll", null);
             }
             try {
                 addCurrent(batch, cq);
@@ -370,15 +368,12 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
 
     @Override
     protected void arm(boolean solicitedOnly) {
-        int rc = binding.reqNotifyCq(reqNotifyCq, handle, solicitedOnly ? 1 : 0);
-        if (rc != 0) {
-            throw new VerbsException("ibv_req_notify_cq", rc < 0 ? -rc : rc, null);
-        }
+        NativeErrors.check(binding.reqNotifyCq(reqNotifyCq, handle, solicitedOnly ? 1 : 0), "ibv_req_notify_cq", null);
     }
 
     @Override
     protected int destroy() {
-        return binding.destroyCq(handle);
+        return NativeErrors.errno(binding.destroyCq(handle));
     }
 
     @Override

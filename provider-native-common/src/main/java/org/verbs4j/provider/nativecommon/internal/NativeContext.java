@@ -275,9 +275,7 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
         checkOpen();
         try (CallHold hold = CallHold.on(this)) {
             long ch = binding.createCompChannel(context);
-            if (ch < 0) {
-                throw new VerbsException("ibv_create_comp_channel", (int) -ch, null);
-            }
+            NativeErrors.check(ch, "ibv_create_comp_channel", null);
             return new NativeCompletionChannel(this, ch);
         }
     }
@@ -292,9 +290,7 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
         long attr = binding.allocate(ibv_td_init_attr.SIZEOF);
         try (CallHold hold = CallHold.on(this)) {
             long td = binding.callCreateOp(fn, context, attr);
-            if (td < 0) {
-                throw new VerbsException("ibv_alloc_td", (int) -td, null);
-            }
+            NativeErrors.check(td, "ibv_alloc_td", null);
             return new NativeThreadDomain(this, td);
         } finally {
             binding.free(attr);
@@ -315,10 +311,7 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
                 return null;
             }
             long ev = asyncScratch;
-            int rc = binding.getAsyncEvent(context, ev);
-            if (rc != 0) {
-                throw new VerbsException("ibv_get_async_event", rc, null);
-            }
+            NativeErrors.check(binding.getAsyncEvent(context, ev), "ibv_get_async_event", null);
             try {
                 return asyncEvent(ev);
             } finally {

@@ -63,9 +63,7 @@ public final class NativeDevice implements Device {
     @Override
     public Context open() {
         long ctx = binding.openDevice(name);
-        if (ctx < 0) {
-            throw new VerbsException("ibv_open_device", (int) -ctx, name);
-        }
+        NativeErrors.check(ctx, "ibv_open_device", name);
         return new NativeContext(this, providerName, binding, ctx, rdmaCoreVersion, extendedCq);
     }
 

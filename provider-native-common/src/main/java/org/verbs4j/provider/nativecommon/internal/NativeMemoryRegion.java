@@ -65,7 +65,7 @@ public final class NativeMemoryRegion extends AbstractMemoryRegion {
 
     @Override
     protected int destroy() {
-        return context.binding().deregMr(handle);
+        return NativeErrors.errno(context.binding().deregMr(handle));
     }
 
     @Override

@@ -91,7 +91,8 @@ public final class NativeMemoryWindow extends AbstractMemoryWindow {
 
     @Override
     protected int destroy() {
-        return deallocMw == 0 ? Errno.EOPNOTSUPP : context.binding().callDeallocOp(deallocMw, handle);
+        return deallocMw == 0 ? Errno.EOPNOTSUPP
+                : NativeErrors.errno(context.binding().callDeallocOp(deallocMw, handle));
     }
 
     @Override

@@ -48,9 +48,7 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
         context.checkOpen();
         try (CallHold hold = CallHold.on(context)) {
             long pd = context.binding().allocPd(context.contextHandle());
-            if (pd <= 0) {
-                throw new VerbsException("ibv_alloc_pd", (int) -pd, null);
-            }
+            NativeErrors.check(pd, "ibv_alloc_pd", null);
             return new NativeProtectionDomain(context, pd);
         }
     }
@@ -75,10 +73,7 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
         long iova = (access & AccessFlags.ZERO_BASED) != 0 ? 0 : segment.address();
         try (CallHold hold = CallHold.on(this)) {
             long mr = binding().regMr(handle(), segment.address(), segment.byteSize(), iova, access);
-            if (mr <= 0) {
-                throw new VerbsException("ibv_reg_mr", (int) -mr,
-                        segment.byteSize() + " bytes, access " + AccessFlags.toString(access));
-            }
+            NativeErrors.check(mr, "ibv_reg_mr", segment.byteSize() + " bytes, access " + AccessFlags.toString(access));
             NativeMemoryRegion r = new NativeMemoryRegion(owner(), this, regions, mr, segment, access);
             regions.add(segment, r);
             return r;
@@ -95,9 +90,7 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
         }
         try (CallHold hold = CallHold.on(this)) {
             long mw = binding().allocMw(fn, handle(), type.value());
-            if (mw <= 0) {
-                throw new VerbsException("ibv_alloc_mw", (int) -mw, type.toString());
-            }
+            NativeErrors.check(mw, "ibv_alloc_mw", type.toString());
             return new NativeMemoryWindow(owner(), this, mw, type);
         }
     }
@@ -120,9 +113,7 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
         try (CallHold hold = CallHold.on(this)) {
             NativeQpAttrs.writeAhAttr(binding, attr, attributes);
             long ah = binding.createAh(handle(), attr);
-            if (ah <= 0) {
-                throw new VerbsException("ibv_create_ah", (int) -ah, attributes.toString());
-            }
+            NativeErrors.check(ah, "ibv_create_ah", attributes.toString());
             return new NativeAddressHandle(owner(), this, ah, attributes);
         } finally {
             binding.free(attr);
@@ -141,6 +132,6 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
 
     @Override
     protected int destroy() {
-        return binding().deallocPd(handle());
+        return NativeErrors.errno(binding().deallocPd(handle()));
     }
 }

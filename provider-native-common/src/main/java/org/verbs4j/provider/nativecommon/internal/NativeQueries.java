@@ -116,11 +116,8 @@ public final class NativeQueries {
         IbverbsBinding b = context.binding();
         long a = b.allocate(ibv_port_attr.SIZEOF);
         try {
-            int rc = b.queryPort(context.verbsContextOp(verbs_context.query_port$off), context.contextHandle(),
-                    portNum, a, ibv_port_attr.SIZEOF);
-            if (rc != 0) {
-                throw new VerbsException("ibv_query_port", rc, "port " + portNum);
-            }
+            NativeErrors.check(b.queryPort(context.verbsContextOp(verbs_context.query_port$off),
+                    context.contextHandle(), portNum, a, ibv_port_attr.SIZEOF), "ibv_query_port", "port " + portNum);
             int state = b.getInt(a + ibv_port_attr.state$off);
             int linkLayer = b.getU8(a + ibv_port_attr.link_layer$off);
             return new PortAttributes(state >= 0 && state <= 5 ? PortState.of(state) : PortState.NOP,
@@ -154,10 +151,8 @@ public final class NativeQueries {
         IbverbsBinding b = context.binding();
         long a = b.allocate(GID_BYTES);
         try {
-            int rc = b.queryGid(context.contextHandle(), portNum, index, a);
-            if (rc != 0) {
-                throw new VerbsException("ibv_query_gid", rc, "port " + portNum + " index " + index);
-            }
+            NativeErrors.check(b.queryGid(context.contextHandle(), portNum, index, a), "ibv_query_gid",
+                    "port " + portNum + " index " + index);
             byte[] raw = new byte[GID_BYTES];
             b.getBytes(a, raw);
             return Gid.of(raw);

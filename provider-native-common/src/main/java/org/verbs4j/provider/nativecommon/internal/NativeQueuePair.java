@@ -197,9 +197,9 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
             long attr = a.allocate(ibv_qp_attr.SIZEOF);
             NativeQpAttrs.writeQpAttr(binding, attr, attributes);
             QpState from = stateOf(binding.getInt(handle + ibv_qp.state$off));
-            int errno = binding.modifyQp(handle, attr, mask);
-            if (errno != 0) {
-                throw new VerbsException("ibv_modify_qp", errno, from + " -> " + attributes.state() + ", mask "
+            int rc = binding.modifyQp(handle, attr, mask);
+            if (rc != 0) {
+                throw NativeErrors.exception(rc, "ibv_modify_qp", from + " -> " + attributes.state() + ", mask "
                         + QpAttrMask.toString(mask));
             }
         }
@@ -211,10 +211,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         try (TempMemory a = new TempMemory(binding)) {
             long attr = a.allocate(ibv_qp_attr.SIZEOF);
             long initAttr = a.allocate(ibv_qp_init_attr.SIZEOF);
-            int errno = binding.queryQp(handle, attr, QUERY_MASK, initAttr);
-            if (errno != 0) {
-                throw new VerbsException("ibv_query_qp", errno, null);
-            }
+            NativeErrors.check(binding.queryQp(handle, attr, QUERY_MASK, initAttr), "ibv_query_qp", null);
             return NativeQpAttrs.readQpAttr(binding, attr, QUERY_MASK);
         }
     }
@@ -377,9 +374,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         } finally {
             sendLock.unlock();
         }
-        if (rc != 0) {
-            throw new VerbsException("ibv_bind_mw", rc < 0 ? -rc : rc, null);
-        }
+        NativeErrors.check(rc, "ibv_bind_mw", null);
         w.boundTo(bindInfo.length() > 0 ? mr : null);
         return w.rkey();
     }
@@ -415,7 +410,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         sendLock.lock();
         try {
             synchronized (recvLock) {
-                int errno = binding.destroyQp(handle);
+                int errno = NativeErrors.errno(binding.destroyQp(handle));
                 if (errno == 0) {
                     // Still under both posting locks: a post that waited for them finds the QP closed.
                     markClosed();

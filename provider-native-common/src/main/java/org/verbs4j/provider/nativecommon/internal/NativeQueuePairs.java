@@ -116,19 +116,17 @@ public final class NativeQueuePairs {
                 }
                 qp = b.callCreateOp(op, context.contextHandle(), attr);
             }
-            if (qp < 0) {
-                int errno = (int) -qp;
+            if (qp <= 0) {
+                long failed = qp;
                 qp = 0;
-                throw new VerbsException("ibv_create_qp_ex", errno, a.type() + " QP, sendOps " + a.sendOps()
+                throw NativeErrors.exception(failed, "ibv_create_qp_ex", a.type() + " QP, sendOps " + a.sendOps()
                         + ", " + cap);
             }
             QpCapabilities granted = grantedCap(b, temp, qp, NativeQpAttrs.readCap(b, capAt));
             long qpx = 0;
             if (!a.sendOps().isEmpty()) {
                 qpx = b.qpToQpEx(qp);
-                if (qpx < 0) {
-                    throw new VerbsException("ibv_qp_to_qp_ex", (int) -qpx, null);
-                }
+                NativeErrors.check(qpx, "ibv_qp_to_qp_ex", null);
                 String missing = NativeWrSession.missingBuilder(b, qpx, a.sendOps(), context.rdmaCoreVersion() >= 45);
                 if (missing != null) {
                     throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the library gives no " + missing
@@ -199,9 +197,7 @@ public final class NativeQueuePairs {
             b.putLong(attr + ibv_parent_domain_init_attr.pd$off, pd);
             b.putLong(attr + ibv_parent_domain_init_attr.td$off, td);
             long parent = b.callCreateOp(op, context.contextHandle(), attr);
-            if (parent < 0) {
-                throw new VerbsException("ibv_alloc_parent_domain", (int) -parent, null);
-            }
+            NativeErrors.check(parent, "ibv_alloc_parent_domain", null);
             return parent;
         }
     }
@@ -244,9 +240,7 @@ public final class NativeQueuePairs {
             b.putInt(init + ibv_srq_init_attr.attr$max_sge$off, attributes.maxSge());
             b.putInt(init + ibv_srq_init_attr.attr$srq_limit$off, attributes.srqLimit());
             long srq = b.createSrq(pdHandle, init);
-            if (srq < 0) {
-                throw new VerbsException("ibv_create_srq", (int) -srq, attributes.toString());
-            }
+            NativeErrors.check(srq, "ibv_create_srq", attributes.toString());
             try {
                 return new NativeSharedReceiveQueue(context, pd, srq, b.getInt(init + ibv_srq_init_attr.attr$max_wr$off),
                         b.getInt(init + ibv_srq_init_attr.attr$max_sge$off));

@@ -132,7 +132,7 @@ final class NativeRecvPoster {
         if (rc != 0) {
             long bad = binding.getLong(badWr);
             int index = bad >= wrs && bad < wrs + capacity * WR_SIZE ? (int) ((bad - wrs) / WR_SIZE) : 0;
-            throw new PostRecvException(verb, rc < 0 ? -rc : rc, base + index, null);
+            throw new PostRecvException(verb, -NativeErrors.ofOp(rc), base + index, null);
         }
     }
 }

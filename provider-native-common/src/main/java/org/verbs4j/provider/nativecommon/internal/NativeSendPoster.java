@@ -308,7 +308,7 @@ final class NativeSendPoster {
         if (rc != 0) {
             long bad = b.getLong(badWr);
             int index = bad >= wrs && bad < wrs + capacity * WR_SIZE ? (int) ((bad - wrs) / WR_SIZE) : 0;
-            throw new PostSendException(rc < 0 ? -rc : rc, base + index, null);
+            throw new PostSendException(-NativeErrors.ofOp(rc), base + index, null);
         }
     }
 

@@ -6,7 +6,6 @@ import org.verbs4j.ProtectionDomain;
 import org.verbs4j.RecvWr;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
-import org.verbs4j.VerbsException;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_attr;
@@ -80,10 +79,7 @@ public final class NativeSharedReceiveQueue extends NativeObject implements Shar
         checkOpen();
         try (TempMemory a = new TempMemory(binding)) {
             long attr = a.allocate(ibv_srq_attr.SIZEOF);
-            int errno = binding.querySrq(handle, attr);
-            if (errno != 0) {
-                throw new VerbsException("ibv_query_srq", errno, null);
-            }
+            NativeErrors.check(binding.querySrq(handle, attr), "ibv_query_srq", null);
             return new SrqInitAttributes(binding.getInt(attr + ibv_srq_attr.max_wr$off),
                     Math.max(1, binding.getInt(attr + ibv_srq_attr.max_sge$off)),
                     binding.getInt(attr + ibv_srq_attr.srq_limit$off));
@@ -99,10 +95,8 @@ public final class NativeSharedReceiveQueue extends NativeObject implements Shar
         try (TempMemory a = new TempMemory(binding)) {
             long attr = a.allocate(ibv_srq_attr.SIZEOF);
             binding.putInt(attr + ibv_srq_attr.srq_limit$off, srqLimit);
-            int errno = binding.modifySrq(handle, attr, IBV_SRQ_LIMIT);
-            if (errno != 0) {
-                throw new VerbsException("ibv_modify_srq", errno, "srq_limit " + srqLimit);
-            }
+            NativeErrors.check(binding.modifySrq(handle, attr, IBV_SRQ_LIMIT), "ibv_modify_srq",
+                    "srq_limit " + srqLimit);
         }
     }
 
@@ -129,7 +123,7 @@ public final class NativeSharedReceiveQueue extends NativeObject implements Shar
     @Override
     protected int destroy() {
         synchronized (recvLock) {
-            int errno = binding.destroySrq(handle);
+            int errno = NativeErrors.errno(binding.destroySrq(handle));
             if (errno == 0) {
                 markClosed();
             }

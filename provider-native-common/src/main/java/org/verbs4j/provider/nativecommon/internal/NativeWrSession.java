@@ -437,7 +437,7 @@ public final class NativeWrSession extends AbstractWrSession {
     @Override
     protected int completeBatch() {
         int rc = critical ? binding.wrCompleteCritical(wrComplete, qpx) : binding.wrComplete(wrComplete, qpx);
-        return rc < 0 ? -rc : rc;
+        return rc == 0 ? 0 : -NativeErrors.ofOp(rc);
     }
 
     @Override

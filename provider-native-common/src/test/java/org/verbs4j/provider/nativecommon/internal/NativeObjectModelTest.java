@@ -183,7 +183,7 @@ class NativeObjectModelTest {
     }
 
     @Test
-    @DisplayName("a completion channel waits on its fd, takes one event and answers the CQ at its address")
+    @DisplayName("a completion channel waits on its fd, takes one event and answers the CQ at its address, or throws the failed ibv_get_cq_event's errno")
     void completionChannel() {
         binding.memory.put(CHANNEL + ibv_comp_channel.fd$off, 42);
         CompletionQueue cq = (CompletionQueue) Proxy.newProxyInstance(getClass().getClassLoader(),
@@ -197,6 +197,10 @@ class NativeObjectModelTest {
         assertSame(cq, ch.awaitEvent(1, TimeUnit.SECONDS));
         assertEquals(List.of("awaitReadable 42", "awaitReadable 42", "getAndAckCqEvent " + CHANNEL), binding.calls);
         assertThrows(IllegalArgumentException.class, () -> ch.awaitEvent(-1, TimeUnit.SECONDS));
+        binding.eventCq = -Errno.EIO;
+        VerbsException failed = assertThrows(VerbsException.class, () -> ch.awaitEvent(1, TimeUnit.SECONDS));
+        assertEquals("ibv_get_cq_event", failed.verb());
+        assertEquals(Errno.EIO, failed.errno(), "a failed ibv_get_cq_event is its errno, never 0");
         ch.close();
         assertEquals("destroyCompChannel " + CHANNEL, binding.calls.getLast());
         int calls = binding.calls.size();
@@ -444,7 +448,7 @@ class NativeObjectModelTest {
 
         private int call(String what) {
             calls.add(what);
-            return failWith;
+            return -failWith;
         }
 
         @Override
@@ -893,14 +897,14 @@ class NativeObjectModelTest {
             bytes.put(attr + ContextStructs.ibv_port_attr.link_layer$off, 2);
             bytes.put(attr + ContextStructs.ibv_port_attr.lid$off, 0x34);
             bytes.put(attr + ContextStructs.ibv_port_attr.lid$off + 1, 0x12);
-            return failWith;
+            return -failWith;
         }
 
         @Override
         public int queryGid(long ctx, int port, int index, long gid) {
             calls.add("queryGid " + port + " " + index);
             putBytes(gid, new byte[] {(byte) 0xfe, (byte) 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) index});
-            return failWith;
+            return -failWith;
         }
 
         // ---- nctx: the context and the device. openDevice answers openResult; getAsyncEvent writes asyncType
@@ -930,7 +934,7 @@ class NativeObjectModelTest {
         public int getAsyncEvent(long ctx, long event) {
             calls.add("getAsyncEvent " + ctx);
             if (failWith != 0) {
-                return failWith;
+                return -failWith;
             }
             putInt(event + ContextStructs.ibv_async_event.event_type$off, asyncType);
             putLong(event + ContextStructs.ibv_async_event.element$qp$off, asyncElement);

@@ -73,7 +73,7 @@ class NativeQueuePairTest {
     /** An RC QP granted what it asked for (the query of the granted sizes fails, so the request stands). */
     private NativeQueuePair qp(int maxSendWr, int maxSendSge, int maxRecvWr, int maxRecvSge) {
         binding.nextObject = QP;
-        binding.queryQpResult = Errno.EINVAL;
+        binding.queryQpResult = -Errno.EINVAL;
         binding.memory.put(QP + ibv_qp.qp_num$off, 0x11);
         QueuePair q = NativeQueuePairs.createQp(context, pd, PD, pd.regions, QpInitAttributes.builder(QpType.RC)
                 .cq(cq).maxSendWr(maxSendWr).maxSendSge(maxSendSge).maxRecvWr(maxRecvWr).maxRecvSge(maxRecvSge)
@@ -105,7 +105,7 @@ class NativeQueuePairTest {
             binding.longs.put(QP + off, 0x5000 + off);
         }
         binding.nextObject = QP;
-        binding.queryQpResult = Errno.EINVAL;
+        binding.queryQpResult = -Errno.EINVAL;
         NativeQueuePair q = (NativeQueuePair) NativeQueuePairs.createQp(context, pd, PD, pd.regions,
                 QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(4).maxSendSge(1).maxRecvWr(4).maxRecvSge(1)
                         .sendOps(WrOpcode.RDMA_WRITE).build());
@@ -323,7 +323,7 @@ class NativeQueuePairTest {
         assertEquals(0, s.srqNum(), "no get_srq_num op");
         binding.calls.clear();
         binding.nextObject = QP;
-        binding.queryQpResult = Errno.EINVAL;
+        binding.queryQpResult = -Errno.EINVAL;
         QueuePair q = NativeQueuePairs.createQp(context, pd, PD, pd.regions,
                 QpInitAttributes.builder(QpType.RC).cq(cq).srq(s).build());
         state(QpState.INIT);

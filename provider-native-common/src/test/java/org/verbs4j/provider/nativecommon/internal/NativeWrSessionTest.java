@@ -260,6 +260,18 @@ class NativeWrSessionTest {
     }
 
     @Test
+    @DisplayName("wr_complete's -1, which says no errno (the ops capture none), is thrown as EIO, not EPERM")
+    void completeMinusOneIsUnknown() {
+        completeRc = -1;
+        NativeWrSession s = session(WrOpcode.SEND);
+        s.send();
+        s.setSge(1, 0x2000L, 8);
+        VerbsException e = assertThrows(VerbsException.class, s::complete);
+        assertEquals(NativeErrors.UNKNOWN, e.errno());
+        assertEquals(Errno.EIO, e.errno());
+    }
+
+    @Test
     @DisplayName("another thread's builder throws and reaches nothing native")
     void otherThreadReachesNothing() throws InterruptedException {
         NativeWrSession s = session(WrOpcode.RDMA_WRITE);
