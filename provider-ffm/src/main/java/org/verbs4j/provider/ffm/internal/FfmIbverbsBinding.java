@@ -5,24 +5,39 @@ import static java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT_UNALIGNED;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
 import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
+import org.verbs4j.provider.nativecommon.internal.LibIbverbs;
 
 /**
  * libibverbs through FFM as the shared native object model's {@link IbverbsBinding}. The control path comes from
- * {@link FfmCoreVerbs} (the exported verbs), {@link FfmContextOps} (the control-path context ops) and
- * {@link FfmCLibrary} (libc); this class holds what is written by hand for speed: fields by address and the data
+ * the exported functions declared once in {@link LibIbverbs} and bound here by {@link FfmDeclaredLibrary} (their
+ * {@code CoreVerbs} are written once, in provider-native-common), {@link FfmContextOps} (the control-path context
+ * ops) and {@link FfmCLibrary} (libc); this class holds what is written by hand for speed: fields by address and the data
  * path ({@code post_send}, {@code post_recv}, {@code poll_cq}, the {@code ibv_qp_ex} WR session and the
  * {@code ibv_cq_ex} poll ops), each one downcall of a {@code static final} handle of {@link InlineOps} with no
  * allocation, critical where {@code CriticalDataPath} allows it.
  */
-public final class FfmIbverbsBinding implements IbverbsBinding, FfmCoreVerbs, FfmCLibrary, FfmContextOps {
+public final class FfmIbverbsBinding implements IbverbsBinding, FfmCLibrary, FfmContextOps {
     /** The one instance: the downcalls are static. */
     public static final FfmIbverbsBinding INSTANCE = new FfmIbverbsBinding();
     /** All of native memory, for the fields the object model reads and writes by address. */
     private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
     private FfmIbverbsBinding() {}
+
+    /** The declared functions, bound on first use (after {@link IbverbsLibrary#load()}). */
+    private static final class Declared {
+        static final LibIbverbs LIBIBVERBS = FfmDeclaredLibrary.bind(LibIbverbs.class,
+                SymbolLookup.libraryLookup(IbverbsLibrary.SONAME, Arena.global()), IbverbsLibrary.SONAME);
+    }
+
+    @Override
+    public LibIbverbs libibverbs() {
+        return Declared.LIBIBVERBS;
+    }
 
     private static MemorySegment at(long address) {
         return MemorySegment.ofAddress(address);

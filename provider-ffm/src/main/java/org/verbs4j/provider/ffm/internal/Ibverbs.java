@@ -45,54 +45,17 @@ public final class Ibverbs {
     }
 
     private static final FunctionDescriptor P_P = FunctionDescriptor.of(ADDRESS, ADDRESS);
-    private static final FunctionDescriptor I_P = FunctionDescriptor.of(JAVA_INT, ADDRESS);
     private static final FunctionDescriptor I_PP = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS);
-    private static final FunctionDescriptor P_PP = FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS);
     private static final FunctionDescriptor I_PPI = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
 
     static final MethodHandle ibv_get_device_list$mh = bind("ibv_get_device_list", P_P);
-    static final MethodHandle ibv_free_device_list$mh = bind("ibv_free_device_list",
-            FunctionDescriptor.ofVoid(ADDRESS));
     static final MethodHandle ibv_get_device_name$mh = bind("ibv_get_device_name", P_P);
     static final MethodHandle ibv_get_device_guid$mh = bind("ibv_get_device_guid",
             FunctionDescriptor.of(JAVA_LONG, ADDRESS));
-    static final MethodHandle ibv_open_device$mh = bind("ibv_open_device", P_P);
-    static final MethodHandle ibv_close_device$mh = bind("ibv_close_device", I_P);
     static final MethodHandle ibv_query_device$mh = bind("ibv_query_device", I_PP);
     static final MethodHandle ibv_query_port$mh = bind("ibv_query_port",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS));
-    static final MethodHandle ibv_query_gid$mh = bind("ibv_query_gid",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, JAVA_INT, ADDRESS));
-    static final MethodHandle ibv_alloc_pd$mh = bind("ibv_alloc_pd", P_P);
-    static final MethodHandle ibv_dealloc_pd$mh = bind("ibv_dealloc_pd", I_P);
-    static final MethodHandle ibv_reg_mr_iova2$mh = bind("ibv_reg_mr_iova2",
-            FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
-    static final MethodHandle ibv_dereg_mr$mh = bind("ibv_dereg_mr", I_P);
-    static final MethodHandle ibv_create_ah$mh = bind("ibv_create_ah", P_PP);
-    static final MethodHandle ibv_destroy_ah$mh = bind("ibv_destroy_ah", I_P);
-    static final MethodHandle ibv_create_comp_channel$mh = bind("ibv_create_comp_channel", P_P);
-    static final MethodHandle ibv_destroy_comp_channel$mh = bind("ibv_destroy_comp_channel", I_P);
-    static final MethodHandle ibv_get_cq_event$mh = bind("ibv_get_cq_event",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
-    static final MethodHandle ibv_ack_cq_events$mh = bind("ibv_ack_cq_events",
-            FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT));
-    static final MethodHandle ibv_create_cq$mh = bind("ibv_create_cq",
-            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT));
-    static final MethodHandle ibv_destroy_cq$mh = bind("ibv_destroy_cq", I_P);
-    static final MethodHandle ibv_create_srq$mh = bind("ibv_create_srq", P_PP);
-    static final MethodHandle ibv_modify_srq$mh = bind("ibv_modify_srq", I_PPI);
-    static final MethodHandle ibv_query_srq$mh = bind("ibv_query_srq", I_PP);
-    static final MethodHandle ibv_destroy_srq$mh = bind("ibv_destroy_srq", I_P);
-    static final MethodHandle ibv_create_qp$mh = bind("ibv_create_qp", P_PP);
-    static final MethodHandle ibv_qp_to_qp_ex$mh = bind("ibv_qp_to_qp_ex", P_P);
     static final MethodHandle ibv_modify_qp$mh = bind("ibv_modify_qp", I_PPI);
-    static final MethodHandle ibv_query_qp$mh = bind("ibv_query_qp",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
-    static final MethodHandle ibv_destroy_qp$mh = bind("ibv_destroy_qp", I_P);
-    static final MethodHandle ibv_get_async_event$mh = bind("ibv_get_async_event", I_PP);
-    static final MethodHandle ibv_ack_async_event$mh = bind("ibv_ack_async_event", FunctionDescriptor.ofVoid(ADDRESS));
-    static final MethodHandle ibv_query_qp_data_in_order$mh = bind("ibv_query_qp_data_in_order",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
     static final MethodHandle poll$mh = bindLibc("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     static final MethodHandle calloc$mh = LINKER.downcallHandle(LINKER.defaultLookup().find("calloc").orElseThrow(),
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG));
@@ -135,14 +98,6 @@ public final class Ibverbs {
         }
     }
 
-    public static void ibv_free_device_list(MemorySegment list) {
-        try {
-            ibv_free_device_list$mh.invokeExact(ERRNO.get(), list);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
     public static MemorySegment ibv_get_device_name(MemorySegment device) {
         try {
             return (MemorySegment) ibv_get_device_name$mh.invokeExact(ERRNO.get(), device);
@@ -155,22 +110,6 @@ public final class Ibverbs {
     public static long ibv_get_device_guid(MemorySegment device) {
         try {
             return (long) ibv_get_device_guid$mh.invokeExact(ERRNO.get(), device);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static MemorySegment ibv_open_device(MemorySegment device) {
-        try {
-            return (MemorySegment) ibv_open_device$mh.invokeExact(ERRNO.get(), device);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_close_device(MemorySegment context) {
-        try {
-            return (int) ibv_close_device$mh.invokeExact(ERRNO.get(), context);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -193,204 +132,9 @@ public final class Ibverbs {
         }
     }
 
-    public static int ibv_query_gid(MemorySegment context, byte port, int index, MemorySegment gid) {
-        try {
-            return (int) ibv_query_gid$mh.invokeExact(ERRNO.get(), context, port, index, gid);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static MemorySegment ibv_alloc_pd(MemorySegment context) {
-        try {
-            return (MemorySegment) ibv_alloc_pd$mh.invokeExact(ERRNO.get(), context);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_dealloc_pd(MemorySegment pd) {
-        try {
-            return (int) ibv_dealloc_pd$mh.invokeExact(ERRNO.get(), pd);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static MemorySegment ibv_reg_mr_iova2(MemorySegment pd, MemorySegment addr, long length, long iova,
-                                                 int access) {
-        try {
-            return (MemorySegment) ibv_reg_mr_iova2$mh.invokeExact(ERRNO.get(), pd, addr, length, iova, access);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_dereg_mr(MemorySegment mr) {
-        try {
-            return (int) ibv_dereg_mr$mh.invokeExact(ERRNO.get(), mr);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static MemorySegment ibv_create_ah(MemorySegment pd, MemorySegment attr) {
-        try {
-            return (MemorySegment) ibv_create_ah$mh.invokeExact(ERRNO.get(), pd, attr);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_destroy_ah(MemorySegment ah) {
-        try {
-            return (int) ibv_destroy_ah$mh.invokeExact(ERRNO.get(), ah);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static MemorySegment ibv_create_comp_channel(MemorySegment context) {
-        try {
-            return (MemorySegment) ibv_create_comp_channel$mh.invokeExact(ERRNO.get(), context);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_destroy_comp_channel(MemorySegment channel) {
-        try {
-            return (int) ibv_destroy_comp_channel$mh.invokeExact(ERRNO.get(), channel);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_get_cq_event(MemorySegment channel, MemorySegment cqOut, MemorySegment cqContextOut) {
-        try {
-            return (int) ibv_get_cq_event$mh.invokeExact(ERRNO.get(), channel, cqOut, cqContextOut);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static void ibv_ack_cq_events(MemorySegment cq, int n) {
-        try {
-            ibv_ack_cq_events$mh.invokeExact(ERRNO.get(), cq, n);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static MemorySegment ibv_create_cq(MemorySegment context, int cqe, MemorySegment cqContext,
-                                              MemorySegment channel, int compVector) {
-        try {
-            return (MemorySegment) ibv_create_cq$mh.invokeExact(ERRNO.get(), context, cqe, cqContext, channel,
-                    compVector);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_destroy_cq(MemorySegment cq) {
-        try {
-            return (int) ibv_destroy_cq$mh.invokeExact(ERRNO.get(), cq);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static MemorySegment ibv_create_srq(MemorySegment pd, MemorySegment initAttr) {
-        try {
-            return (MemorySegment) ibv_create_srq$mh.invokeExact(ERRNO.get(), pd, initAttr);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_modify_srq(MemorySegment srq, MemorySegment attr, int mask) {
-        try {
-            return (int) ibv_modify_srq$mh.invokeExact(ERRNO.get(), srq, attr, mask);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_query_srq(MemorySegment srq, MemorySegment attr) {
-        try {
-            return (int) ibv_query_srq$mh.invokeExact(ERRNO.get(), srq, attr);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_destroy_srq(MemorySegment srq) {
-        try {
-            return (int) ibv_destroy_srq$mh.invokeExact(ERRNO.get(), srq);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static MemorySegment ibv_create_qp(MemorySegment pd, MemorySegment initAttr) {
-        try {
-            return (MemorySegment) ibv_create_qp$mh.invokeExact(ERRNO.get(), pd, initAttr);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static MemorySegment ibv_qp_to_qp_ex(MemorySegment qp) {
-        try {
-            return (MemorySegment) ibv_qp_to_qp_ex$mh.invokeExact(ERRNO.get(), qp);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
     public static int ibv_modify_qp(MemorySegment qp, MemorySegment attr, int mask) {
         try {
             return (int) ibv_modify_qp$mh.invokeExact(ERRNO.get(), qp, attr, mask);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_query_qp(MemorySegment qp, MemorySegment attr, int mask, MemorySegment initAttr) {
-        try {
-            return (int) ibv_query_qp$mh.invokeExact(ERRNO.get(), qp, attr, mask, initAttr);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_destroy_qp(MemorySegment qp) {
-        try {
-            return (int) ibv_destroy_qp$mh.invokeExact(ERRNO.get(), qp);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_get_async_event(MemorySegment context, MemorySegment event) {
-        try {
-            return (int) ibv_get_async_event$mh.invokeExact(ERRNO.get(), context, event);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static void ibv_ack_async_event(MemorySegment event) {
-        try {
-            ibv_ack_async_event$mh.invokeExact(ERRNO.get(), event);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_query_qp_data_in_order(MemorySegment qp, int op, int flags) {
-        try {
-            return (int) ibv_query_qp_data_in_order$mh.invokeExact(ERRNO.get(), qp, op, flags);
         } catch (Throwable t) {
             throw unexpected(t);
         }

@@ -1,16 +1,31 @@
 package org.verbs4j.provider.nativecommon.internal;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.verbs4j.Errno;
+
 /**
  * The verbs libibverbs exports as functions, by object: the device and context, protection domains and memory
- * regions, address handles, completion channels and CQs, QPs and SRQs. All control path: a binding may allocate
- * and capture {@code errno} on every call.
+ * regions, address handles, completion channels and CQs, QPs and SRQs. All control path, and written once for both
+ * bindings: each is a call of {@link LibIbverbs}, the functions declared once with their C signature and errno
+ * convention, which a binding binds from the declarations alone ({@link #libibverbs()}).
  *
  * <p>Every call answers in {@link NativeErrors}' contract: a created object's address or −errno; 0 (or a
  * non-negative result) or −errno. {@link NativeErrors#check} turns a failure into the {@code VerbsException}
  * naming the verb; a destroy verb's result goes through {@link NativeErrors#errno} to
  * {@link org.verbs4j.spi.support.AbstractVerbsObject#destroy()}.
  */
-public interface CoreVerbs {
+public interface CoreVerbs extends NativeMemoryAccess, CLibrary {
+    /** {@code IBV_SYSFS_NAME_MAX}: the size of {@code struct ibv_device}'s {@code name}. */
+    int DEVICE_NAME_MAX = 64;
+
+    /**
+     * The functions libibverbs exports, as this binding binds {@link LibIbverbs}' declarations.
+     *
+     * @return the bound library, each call answering in {@link NativeErrors}' contract
+     */
+    LibIbverbs libibverbs();
+
     /**
      * {@code ibv_open_device(3)} of the device of that name, from a fresh {@code ibv_get_device_list(3)}: the
      * list is freed before the call returns, so no {@code struct ibv_device *} outlives it.
@@ -18,7 +33,36 @@ public interface CoreVerbs {
      * @param name the device's name, as {@code ibv_get_device_name} gives it
      * @return the {@code struct ibv_context *}, or −errno ({@code -ENODEV} if no device has that name)
      */
-    long openDevice(String name);
+    default long openDevice(String name) {
+        long num = allocate(8);
+        try {
+            long list = libibverbs().ibv_get_device_list(num);
+            if (list < 0) {
+                return list;
+            }
+            try {
+                int n = getInt(num);
+                byte[] want = (name + '\0').getBytes(StandardCharsets.UTF_8);
+                byte[] got = new byte[want.length];
+                for (int i = 0; i < n; i++) {
+                    long device = getLong(list + 8L * i);
+                    // ibv_get_device_name answers device->name, a char[64] inside the struct: reading
+                    // want.length bytes (at most 64, IBV_SYSFS_NAME_MAX) stays inside it.
+                    if (want.length <= DEVICE_NAME_MAX) {
+                        getBytes(libibverbs().ibv_get_device_name(device), got);
+                        if (Arrays.equals(want, got)) {
+                            return libibverbs().ibv_open_device(device);
+                        }
+                    }
+                }
+                return -Errno.ENODEV;
+            } finally {
+                libibverbs().ibv_free_device_list(list);
+            }
+        } finally {
+            free(num);
+        }
+    }
 
     /**
      * {@code ibv_close_device(3)}.
@@ -26,7 +70,9 @@ public interface CoreVerbs {
      * @param context the {@code struct ibv_context *}
      * @return 0, or −errno
      */
-    int closeDevice(long context);
+    default int closeDevice(long context) {
+        return libibverbs().ibv_close_device(context);
+    }
 
     /**
      * {@code ibv_query_device(3)}.
@@ -35,7 +81,9 @@ public interface CoreVerbs {
      * @param attr a {@code struct ibv_device_attr} to fill
      * @return 0, or −errno
      */
-    int queryDevice(long context, long attr);
+    default int queryDevice(long context, long attr) {
+        return libibverbs().ibv_query_device(context, attr);
+    }
 
     /**
      * {@code ibv_query_gid(3)}.
@@ -46,7 +94,9 @@ public interface CoreVerbs {
      * @param gid 16 bytes to fill
      * @return 0, or −errno
      */
-    int queryGid(long context, int port, int index, long gid);
+    default int queryGid(long context, int port, int index, long gid) {
+        return libibverbs().ibv_query_gid(context, port, index, gid);
+    }
 
     /**
      * {@code ibv_create_comp_channel(3)}.
@@ -54,7 +104,9 @@ public interface CoreVerbs {
      * @param context the {@code struct ibv_context *}
      * @return the {@code struct ibv_comp_channel *}, or −errno
      */
-    long createCompChannel(long context);
+    default long createCompChannel(long context) {
+        return libibverbs().ibv_create_comp_channel(context);
+    }
 
     /**
      * {@code ibv_destroy_comp_channel(3)}.
@@ -62,7 +114,9 @@ public interface CoreVerbs {
      * @param channel the {@code struct ibv_comp_channel *}
      * @return 0, or −errno
      */
-    int destroyCompChannel(long channel);
+    default int destroyCompChannel(long channel) {
+        return libibverbs().ibv_destroy_comp_channel(channel);
+    }
 
     /**
      * {@code ibv_get_cq_event(3)} then {@code ibv_ack_cq_events(cq, 1)}: takes and acknowledges one event.
@@ -70,7 +124,20 @@ public interface CoreVerbs {
      * @param channel the {@code struct ibv_comp_channel *}, readable
      * @return the {@code struct ibv_cq *} the event is for, or −errno
      */
-    long getAndAckCqEvent(long channel);
+    default long getAndAckCqEvent(long channel) {
+        long out = allocate(16);
+        try {
+            int rc = libibverbs().ibv_get_cq_event(channel, out, out + 8);
+            if (rc != 0) {
+                return rc;
+            }
+            long cq = getLong(out);
+            libibverbs().ibv_ack_cq_events(cq, 1);
+            return cq;
+        } finally {
+            free(out);
+        }
+    }
 
     /**
      * {@code ibv_get_async_event(3)}; the caller has waited until the context's {@code async_fd} is readable.
@@ -79,14 +146,18 @@ public interface CoreVerbs {
      * @param event a {@code struct ibv_async_event} to fill
      * @return 0, or −errno
      */
-    int getAsyncEvent(long context, long event);
+    default int getAsyncEvent(long context, long event) {
+        return libibverbs().ibv_get_async_event(context, event);
+    }
 
     /**
      * {@code ibv_ack_async_event(3)}.
      *
      * @param event the {@code struct ibv_async_event} {@link #getAsyncEvent} filled
      */
-    void ackAsyncEvent(long event);
+    default void ackAsyncEvent(long event) {
+        libibverbs().ibv_ack_async_event(event);
+    }
 
     /**
      * {@code ibv_alloc_pd(3)}.
@@ -94,7 +165,9 @@ public interface CoreVerbs {
      * @param context the {@code struct ibv_context *}
      * @return the {@code struct ibv_pd *}, or −errno
      */
-    long allocPd(long context);
+    default long allocPd(long context) {
+        return libibverbs().ibv_alloc_pd(context);
+    }
 
     /**
      * {@code ibv_dealloc_pd(3)}, here for the parent domain of a QP with a thread domain.
@@ -102,7 +175,9 @@ public interface CoreVerbs {
      * @param pd the {@code struct ibv_pd *}
      * @return 0, or −errno
      */
-    int deallocPd(long pd);
+    default int deallocPd(long pd) {
+        return libibverbs().ibv_dealloc_pd(pd);
+    }
 
     /**
      * {@code ibv_reg_mr_iova2(3)}.
@@ -114,7 +189,9 @@ public interface CoreVerbs {
      * @param access the {@link org.verbs4j.AccessFlags} bits
      * @return the {@code struct ibv_mr *}, or −errno
      */
-    long regMr(long pd, long address, long length, long iova, int access);
+    default long regMr(long pd, long address, long length, long iova, int access) {
+        return libibverbs().ibv_reg_mr_iova2(pd, address, length, iova, access);
+    }
 
     /**
      * {@code ibv_dereg_mr(3)}.
@@ -122,7 +199,9 @@ public interface CoreVerbs {
      * @param mr the {@code struct ibv_mr *}
      * @return 0, or −errno
      */
-    int deregMr(long mr);
+    default int deregMr(long mr) {
+        return libibverbs().ibv_dereg_mr(mr);
+    }
 
     /**
      * {@code ibv_create_ah(3)}.
@@ -131,7 +210,9 @@ public interface CoreVerbs {
      * @param attr a {@code struct ibv_ah_attr}
      * @return the {@code struct ibv_ah *}, or −errno
      */
-    long createAh(long pd, long attr);
+    default long createAh(long pd, long attr) {
+        return libibverbs().ibv_create_ah(pd, attr);
+    }
 
     /**
      * {@code ibv_destroy_ah(3)}.
@@ -139,7 +220,9 @@ public interface CoreVerbs {
      * @param ah the {@code struct ibv_ah *}
      * @return 0, or −errno
      */
-    int destroyAh(long ah);
+    default int destroyAh(long ah) {
+        return libibverbs().ibv_destroy_ah(ah);
+    }
 
     /**
      * {@code ibv_create_cq(3)} without a CQ context.
@@ -150,7 +233,9 @@ public interface CoreVerbs {
      * @param compVector the completion vector
      * @return the {@code struct ibv_cq *}, or −errno
      */
-    long createCq(long context, int cqe, long channel, int compVector);
+    default long createCq(long context, int cqe, long channel, int compVector) {
+        return libibverbs().ibv_create_cq(context, cqe, 0, channel, compVector);
+    }
 
     /**
      * {@code ibv_destroy_cq(3)}.
@@ -158,7 +243,9 @@ public interface CoreVerbs {
      * @param cq the {@code struct ibv_cq *}
      * @return 0, or −errno
      */
-    int destroyCq(long cq);
+    default int destroyCq(long cq) {
+        return libibverbs().ibv_destroy_cq(cq);
+    }
 
     /**
      * {@code ibv_create_qp(3)}.
@@ -167,7 +254,9 @@ public interface CoreVerbs {
      * @param initAttr the {@code struct ibv_qp_init_attr}; the library writes the granted sizes back
      * @return the {@code struct ibv_qp *}, or −errno
      */
-    long createQp(long pd, long initAttr);
+    default long createQp(long pd, long initAttr) {
+        return libibverbs().ibv_create_qp(pd, initAttr);
+    }
 
     /**
      * {@code ibv_qp_to_qp_ex(3)}.
@@ -175,7 +264,9 @@ public interface CoreVerbs {
      * @param qp the {@code struct ibv_qp *}
      * @return the {@code struct ibv_qp_ex *}, or −errno
      */
-    long qpToQpEx(long qp);
+    default long qpToQpEx(long qp) {
+        return libibverbs().ibv_qp_to_qp_ex(qp);
+    }
 
     /**
      * {@code ibv_modify_qp(3)}.
@@ -185,7 +276,9 @@ public interface CoreVerbs {
      * @param mask the attributes to change
      * @return 0, or −errno
      */
-    int modifyQp(long qp, long attr, int mask);
+    default int modifyQp(long qp, long attr, int mask) {
+        return libibverbs().ibv_modify_qp(qp, attr, mask);
+    }
 
     /**
      * {@code ibv_query_qp(3)}.
@@ -196,7 +289,9 @@ public interface CoreVerbs {
      * @param initAttr the {@code struct ibv_qp_init_attr} to fill
      * @return 0, or −errno
      */
-    int queryQp(long qp, long attr, int mask, long initAttr);
+    default int queryQp(long qp, long attr, int mask, long initAttr) {
+        return libibverbs().ibv_query_qp(qp, attr, mask, initAttr);
+    }
 
     /**
      * {@code ibv_destroy_qp(3)}.
@@ -204,7 +299,9 @@ public interface CoreVerbs {
      * @param qp the {@code struct ibv_qp *}
      * @return 0, or −errno
      */
-    int destroyQp(long qp);
+    default int destroyQp(long qp) {
+        return libibverbs().ibv_destroy_qp(qp);
+    }
 
     /**
      * {@code ibv_query_qp_data_in_order(3)}.
@@ -214,7 +311,9 @@ public interface CoreVerbs {
      * @param flags the flags
      * @return the library's answer
      */
-    int queryDataInOrder(long qp, int op, int flags);
+    default int queryDataInOrder(long qp, int op, int flags) {
+        return libibverbs().ibv_query_qp_data_in_order(qp, op, flags);
+    }
 
     /**
      * {@code ibv_create_srq(3)}.
@@ -223,7 +322,9 @@ public interface CoreVerbs {
      * @param initAttr the {@code struct ibv_srq_init_attr}; the library writes the granted sizes back
      * @return the {@code struct ibv_srq *}, or −errno
      */
-    long createSrq(long pd, long initAttr);
+    default long createSrq(long pd, long initAttr) {
+        return libibverbs().ibv_create_srq(pd, initAttr);
+    }
 
     /**
      * {@code ibv_modify_srq(3)}.
@@ -233,7 +334,9 @@ public interface CoreVerbs {
      * @param mask the attributes to change
      * @return 0, or −errno
      */
-    int modifySrq(long srq, long attr, int mask);
+    default int modifySrq(long srq, long attr, int mask) {
+        return libibverbs().ibv_modify_srq(srq, attr, mask);
+    }
 
     /**
      * {@code ibv_query_srq(3)}.
@@ -242,7 +345,9 @@ public interface CoreVerbs {
      * @param attr the {@code struct ibv_srq_attr} to fill
      * @return 0, or −errno
      */
-    int querySrq(long srq, long attr);
+    default int querySrq(long srq, long attr) {
+        return libibverbs().ibv_query_srq(srq, attr);
+    }
 
     /**
      * {@code ibv_destroy_srq(3)}.
@@ -250,5 +355,7 @@ public interface CoreVerbs {
      * @param srq the {@code struct ibv_srq *}
      * @return 0, or −errno
      */
-    int destroySrq(long srq);
+    default int destroySrq(long srq) {
+        return libibverbs().ibv_destroy_srq(srq);
+    }
 }

@@ -9,8 +9,9 @@
  *   <caption>What binds what</caption>
  *   <thead><tr><th>Interface</th><th>Binds</th><th>Path</th><th>ffm</th><th>jnr</th></tr></thead>
  *   <tbody>
- *     <tr><td>{@link CoreVerbs}</td><td>the functions libibverbs exports ({@code ibv_alloc_pd},
- *       {@code ibv_modify_qp}, ...)</td><td>control</td><td>{@code FfmCoreVerbs}</td><td>{@code JnrCoreVerbs}</td></tr>
+ *     <tr><td>{@link CoreVerbs} over {@link LibIbverbs}</td><td>the functions libibverbs exports
+ *       ({@code ibv_alloc_pd}, {@code ibv_modify_qp}, ...), declared once</td><td>control</td>
+ *       <td>{@code FfmDeclaredLibrary}</td><td>{@code JnrDeclaredLibrary}</td></tr>
  *     <tr><td>{@link ContextOps}</td><td>the ops of {@code ibv_context} and {@code verbs_context}, by pointer</td>
  *       <td>{@code post_send}, {@code post_recv}, {@code poll_cq}: data; the rest: control</td>
  *       <td>{@code FfmIbverbsBinding} (data), {@code FfmContextOps} (control)</td>
@@ -42,42 +43,39 @@
  * ({@link NativeErrors#check}). The data path answers the op's raw result so that success costs one compare; its
  * callers hand a failure to {@link NativeErrors#ofOp} or {@link NativeErrors#ofPoll}.
  *
- * <h2>Next: control-path verbs declared once (design, not built)</h2>
+ * <h2>Control-path verbs declared once</h2>
  *
- * <p>Today a control-path verb is still written three times in the binding: its declaration here, and its ffm and
- * its jnr implementation. The plan to make it once:
- * <ol>
- *   <li><b>One declaration.</b> An interface here, one method per C function or op, parameters by C type
- *     (pointer and {@code size_t} as {@code long}, {@code int}/{@code uint32_t} as {@code int}, {@code uint8_t}
- *     as {@code byte}), each annotated with its C signature and its errno convention:
- *     <pre>{@code
- * @CFunction(value = "int ibv_dealloc_pd(struct ibv_pd *pd)", errno = Convention.RETURNED)
+ * <p>The functions libibverbs exports are declared once, in {@link LibIbverbs}: one method per C function, named as
+ * the symbol, its parameters the C ones by width (pointer and {@code size_t} as {@code long}, {@code int},
+ * {@code uint32_t}, {@code uint8_t} and enums as {@code int}), annotated ({@link CFunction}) with its C declaration
+ * and its {@link ErrnoConvention}:
+ * <pre>{@code
+ * @CFunction(value = "int ibv_dealloc_pd(struct ibv_pd *pd)", errno = RETURNED)
  * int ibv_dealloc_pd(long pd);
- * @CFunction(value = "struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)", errno = Convention.NULL_SETS)
- * long ibv_alloc_pd(long context);
- * @COp(struct = "verbs_context", field = "advise_mr", errno = Convention.RETURNED)
- * int advise_mr(long fn, long pd, int advice, int flags, long sgList, int numSge);
- * }</pre></li>
- *   <li><b>jnr binds it as it is:</b> JNR-FFI builds a library from an interface
- *     ({@code LibraryLoader.create(...).option(LibraryOption.SaveError, ...)}), the way {@code provider-jnr}'s
- *     {@code Ibverbs} is bound today; an op (first parameter the function pointer) goes through one generic jffi
- *     {@code CallContext} built from the method's parameter types.</li>
- *   <li><b>ffm binds it with a small loader:</b> one downcall handle per method, its {@code FunctionDescriptor}
- *     from the parameter types, {@code captureCallState("errno")} on every one; an op is an address-less handle.
- *     The implementation is a {@code java.lang.reflect.Proxy} (boxing costs far less than the system call behind a
- *     control verb) or a hidden class spun with {@code java.lang.classfile} holding one {@code static final}
- *     handle per method.</li>
- *   <li><b>The contract applied once:</b> the object model calls the declared function and hands the raw result
- *     with the declared convention to {@link NativeErrors} ({@code RETURNED} to {@link NativeErrors#ofInt},
- *     {@code NULL_SETS} to {@link NativeErrors#ofAddress}), reading {@code errno} from the binding's capture; no
- *     per-binding code is written for a new control verb.</li>
- *   <li><b>Checked at build time:</b> a test compiles each {@code @CFunction} signature against the installed
- *     {@code verbs.h} with gcc, as {@code StructLayoutTest} checks the layouts, so a wrong Java parameter type
- *     fails the build.</li>
- * </ol>
- * A control verb without new structs then touches: the API interface ({@code verbs-spi}), one declaration line
- * here, the {@code Native*} object that calls it, the emulated object, and the TCK rule, plus {@code emuverbs}'
- * forwarding C when the verb is not already forwarded: five or six main files. The data path stays outside the
- * declaration, written by hand in each binding.
+ * }</pre>
+ * {@code provider-ffm}'s {@code FfmDeclaredLibrary} (a downcall handle per method, capturing {@code errno}) and
+ * {@code provider-jnr}'s {@code JnrDeclaredLibrary} (a jffi call context per method, saving {@code errno}) bind it
+ * from the declarations alone, and {@link DeclaredLibrary} applies the convention to every call, so each method
+ * answers in the contract. {@link CoreVerbs} is written once over it, here. {@code LibIbverbsDeclarationTest}
+ * checks every declaration against itself (name, widths, a convention the result can carry) and, with gcc, every C
+ * signature against the installed {@code verbs.h}. {@link DeclaredLibrary} implements the declaration with a
+ * {@link java.lang.reflect.Proxy}: boxing costs far less than the system call behind a control verb, and the data
+ * path never goes this way.
+ *
+ * <p>A control verb that libibverbs exports and that needs no new struct therefore touches: the API interface
+ * ({@code verbs-spi}), one declaration in {@link LibIbverbs}, its {@link CoreVerbs} method, the {@code Native*}
+ * object that calls it, the emulated object and the TCK rule: six main files in four
+ * modules, none of them in {@code provider-ffm} or {@code provider-jnr}; {@code emuverbs}' forwarding C besides, when
+ * it does not forward the function yet.
+ *
+ * <p>Not declared yet: the control-path <em>ops</em> (function pointers of {@code ibv_context} and
+ * {@code verbs_context}: {@code advise_mr}, {@code alloc_mw}, {@code create_qp_ex}, {@code query_device_ex},
+ * ...), still written per binding in {@code FfmContextOps}/{@code InlineOps} and
+ * {@code JnrContextOps}/{@code InlineVerbs}; an op verb touches those four files besides the five above. The next
+ * step is the same declaration with the function pointer as first parameter and the op's struct and field named in
+ * the annotation ({@code @COp(struct = "verbs_context", field = "advise_mr", errno = RETURNED)}), bound through
+ * FFM's address-less downcall handles and jffi's call contexts, with the presence check
+ * ({@code verbs_context.sz}, NULL) done once in the shared layer. The data path stays outside the declaration,
+ * written by hand in each binding.
  */
 package org.verbs4j.provider.nativecommon.internal;

@@ -428,6 +428,11 @@ class NativeObjectModelTest {
 
     /** Native memory as a map of 32-bit fields, and every call recorded. */
     static final class Binding implements IbverbsBinding {
+        @Override
+        public LibIbverbs libibverbs() {
+            throw new UnsupportedOperationException("the fake overrides every CoreVerbs call");
+        }
+
         final Map<Long, Integer> memory = new HashMap<>();
         final List<String> calls = new ArrayList<>();
         int writes;

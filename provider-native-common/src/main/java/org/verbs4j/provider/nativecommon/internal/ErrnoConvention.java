@@ -1,0 +1,52 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+/**
+ * How a C function reports failure, as a {@link CFunction} declares it; a binding applies it to every call, so the
+ * declared method answers in {@link NativeErrors}' contract.
+ */
+public enum ErrnoConvention {
+    /** An {@code int}: 0 (or a non-negative result), else the errno, −1 with {@code errno} set, or −errno. */
+    RETURNED {
+        @Override
+        public long toContract(long raw, int errno) {
+            return NativeErrors.ofInt((int) raw, errno);
+        }
+    },
+    /** A pointer: the object, or NULL with {@code errno} set. */
+    NULL_SETS {
+        @Override
+        public long toContract(long raw, int errno) {
+            return NativeErrors.ofAddress(raw, errno);
+        }
+    },
+    /** No failure to report ({@code void}, a name, a flag set): the value as it is. */
+    NONE {
+        @Override
+        public long toContract(long raw, int errno) {
+            return raw;
+        }
+    };
+
+    /**
+     * Whether a raw result is a failure, so that {@code errno} must be read.
+     *
+     * @param raw what the function returned, widened to {@code long}
+     * @return whether it failed
+     */
+    public boolean failed(long raw) {
+        return switch (this) {
+            case RETURNED -> (int) raw != 0;
+            case NULL_SETS -> raw == 0;
+            case NONE -> false;
+        };
+    }
+
+    /**
+     * A failed result in the contract.
+     *
+     * @param raw what the function returned, widened to {@code long}
+     * @param errno the {@code errno} captured after the call
+     * @return −errno (or the value, for {@link #NONE})
+     */
+    public abstract long toContract(long raw, int errno);
+}

@@ -1,0 +1,123 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.NONE;
+import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.NULL_SETS;
+import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.RETURNED;
+
+/**
+ * The control-path functions libibverbs exports, declared once (issue 28): name, C signature and errno convention.
+ * {@code provider-ffm} and {@code provider-jnr} each bind this interface from the declarations alone (a downcall
+ * handle, or a jffi call context, per method) and apply the convention to every call, so each method answers in
+ * {@link NativeErrors}' contract: a pointer or −errno ({@link ErrnoConvention#NULL_SETS}), 0 or −errno
+ * ({@link ErrnoConvention#RETURNED}). A new exported control verb is one method here. The data path is not
+ * declared here: it is written by hand in each binding ({@link ContextOps}, {@link QpExOps}, {@link CqExOps}).
+ *
+ * @see "the libibverbs man pages of each function"
+ */
+public interface LibIbverbs {
+    @CFunction(value = "struct ibv_device **ibv_get_device_list(int *num_devices)", errno = NULL_SETS)
+    long ibv_get_device_list(long numDevices);
+
+    @CFunction(value = "void ibv_free_device_list(struct ibv_device **list)", errno = NONE)
+    void ibv_free_device_list(long list);
+
+    @CFunction(value = "const char *ibv_get_device_name(struct ibv_device *device)", errno = NONE)
+    long ibv_get_device_name(long device);
+
+    @CFunction(value = "struct ibv_context *ibv_open_device(struct ibv_device *device)", errno = NULL_SETS)
+    long ibv_open_device(long device);
+
+    @CFunction(value = "int ibv_close_device(struct ibv_context *context)", errno = RETURNED)
+    int ibv_close_device(long context);
+
+    @CFunction(value = "int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)",
+            errno = RETURNED)
+    int ibv_query_device(long context, long deviceAttr);
+
+    @CFunction(value = "int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index,"
+            + " union ibv_gid *gid)", errno = RETURNED)
+    int ibv_query_gid(long context, int portNum, int index, long gid);
+
+    @CFunction(value = "struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)",
+            errno = NULL_SETS)
+    long ibv_create_comp_channel(long context);
+
+    @CFunction(value = "int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)", errno = RETURNED)
+    int ibv_destroy_comp_channel(long channel);
+
+    @CFunction(value = "int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)",
+            errno = RETURNED)
+    int ibv_get_cq_event(long channel, long cqOut, long cqContextOut);
+
+    @CFunction(value = "void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)", errno = NONE)
+    void ibv_ack_cq_events(long cq, int nevents);
+
+    @CFunction(value = "int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)",
+            errno = RETURNED)
+    int ibv_get_async_event(long context, long event);
+
+    @CFunction(value = "void ibv_ack_async_event(struct ibv_async_event *event)", errno = NONE)
+    void ibv_ack_async_event(long event);
+
+    @CFunction(value = "struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)", errno = NULL_SETS)
+    long ibv_alloc_pd(long context);
+
+    @CFunction(value = "int ibv_dealloc_pd(struct ibv_pd *pd)", errno = RETURNED)
+    int ibv_dealloc_pd(long pd);
+
+    @CFunction(value = "struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,"
+            + " unsigned int access)", errno = NULL_SETS)
+    long ibv_reg_mr_iova2(long pd, long addr, long length, long iova, int access);
+
+    @CFunction(value = "int ibv_dereg_mr(struct ibv_mr *mr)", errno = RETURNED)
+    int ibv_dereg_mr(long mr);
+
+    @CFunction(value = "struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)", errno = NULL_SETS)
+    long ibv_create_ah(long pd, long attr);
+
+    @CFunction(value = "int ibv_destroy_ah(struct ibv_ah *ah)", errno = RETURNED)
+    int ibv_destroy_ah(long ah);
+
+    @CFunction(value = "struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context,"
+            + " struct ibv_comp_channel *channel, int comp_vector)", errno = NULL_SETS)
+    long ibv_create_cq(long context, int cqe, long cqContext, long channel, int compVector);
+
+    @CFunction(value = "int ibv_destroy_cq(struct ibv_cq *cq)", errno = RETURNED)
+    int ibv_destroy_cq(long cq);
+
+    @CFunction(value = "struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)",
+            errno = NULL_SETS)
+    long ibv_create_qp(long pd, long initAttr);
+
+    @CFunction(value = "struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)", errno = NULL_SETS)
+    long ibv_qp_to_qp_ex(long qp);
+
+    @CFunction(value = "int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)",
+            errno = RETURNED)
+    int ibv_modify_qp(long qp, long attr, int attrMask);
+
+    @CFunction(value = "int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask,"
+            + " struct ibv_qp_init_attr *init_attr)", errno = RETURNED)
+    int ibv_query_qp(long qp, long attr, int attrMask, long initAttr);
+
+    @CFunction(value = "int ibv_destroy_qp(struct ibv_qp *qp)", errno = RETURNED)
+    int ibv_destroy_qp(long qp);
+
+    @CFunction(value = "int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags)",
+            errno = NONE)
+    int ibv_query_qp_data_in_order(long qp, int op, int flags);
+
+    @CFunction(value = "struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)",
+            errno = NULL_SETS)
+    long ibv_create_srq(long pd, long initAttr);
+
+    @CFunction(value = "int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)",
+            errno = RETURNED)
+    int ibv_modify_srq(long srq, long attr, int mask);
+
+    @CFunction(value = "int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)", errno = RETURNED)
+    int ibv_query_srq(long srq, long attr);
+
+    @CFunction(value = "int ibv_destroy_srq(struct ibv_srq *srq)", errno = RETURNED)
+    int ibv_destroy_srq(long srq);
+}

@@ -1,0 +1,129 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.verbs4j.Errno;
+
+/**
+ * The one declaration of libibverbs' control-path functions ({@link LibIbverbs}, issue 28) against itself and against
+ * the installed {@code verbs.h}: each method is its C function by name, parameter count and widths, with an errno
+ * convention its result type can carry; and gcc accepts each declared C signature as the type of the real function.
+ */
+class LibIbverbsDeclarationTest {
+    private static List<Method> methods() {
+        return Arrays.stream(LibIbverbs.class.getMethods()).sorted(Comparator.comparing(Method::getName)).toList();
+    }
+
+    /** The parameters of a C declaration, without names: {@code "struct ibv_pd *"}, {@code "int"}. */
+    private static List<String> cParams(String decl) {
+        String inner = decl.substring(decl.indexOf('(') + 1, decl.lastIndexOf(')')).trim();
+        List<String> out = new ArrayList<>();
+        if (inner.equals("void") || inner.isEmpty()) {
+            return out;
+        }
+        for (String p : inner.split(",")) {
+            out.add(p.trim().replaceAll("\\w+$", "").trim());
+        }
+        return out;
+    }
+
+    private static Class<?> javaTypeOf(String cType) {
+        if (cType.endsWith("*") || cType.equals("size_t") || cType.equals("uint64_t")) {
+            return long.class;
+        }
+        if (cType.equals("void")) {
+            return void.class;
+        }
+        return int.class; // int, unsigned int, uint32_t, uint8_t, an enum: 32 bits or narrower
+    }
+
+    @Test
+    @DisplayName("each declared method is its C function: name, parameter widths, and a convention its result can carry")
+    void declarationsAreTheirCFunctions() {
+        assertTrue(methods().size() >= 30, "too few declared: " + methods().size());
+        for (Method m : methods()) {
+            CFunction c = m.getAnnotation(CFunction.class);
+            assertNotNull(c, m + " has no @CFunction");
+            String decl = c.value();
+            String head = decl.substring(0, decl.indexOf('('));
+            assertTrue(head.endsWith(" " + m.getName()) || head.endsWith("*" + m.getName()),
+                    m.getName() + " is not the function of " + decl);
+            String result = head.substring(0, head.length() - m.getName().length()).trim();
+            List<String> params = cParams(decl);
+            assertEquals(params.size(), m.getParameterCount(), decl);
+            for (int i = 0; i < params.size(); i++) {
+                assertEquals(javaTypeOf(params.get(i)), m.getParameterTypes()[i], decl + ", parameter " + i);
+            }
+            assertEquals(javaTypeOf(result), m.getReturnType(), decl + ", result");
+            switch (c.errno()) {
+                case RETURNED -> assertEquals(int.class, m.getReturnType(), decl);
+                case NULL_SETS -> assertTrue(result.endsWith("*"), decl);
+                case NONE -> { }
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("the conventions fold each failure shape into -errno, and pass success on")
+    void conventions() {
+        assertEquals(-Errno.EBUSY, ErrnoConvention.RETURNED.toContract(Errno.EBUSY, 0));
+        assertEquals(-Errno.ENOMEM, ErrnoConvention.RETURNED.toContract(-1, Errno.ENOMEM));
+        assertEquals(-Errno.EIO, ErrnoConvention.RETURNED.toContract(-1, 0));
+        assertEquals(-Errno.ENOMEM, ErrnoConvention.NULL_SETS.toContract(0, Errno.ENOMEM));
+        assertTrue(ErrnoConvention.RETURNED.failed(Errno.EINVAL) && !ErrnoConvention.RETURNED.failed(0));
+        assertTrue(ErrnoConvention.NULL_SETS.failed(0) && !ErrnoConvention.NULL_SETS.failed(0x1000));
+        assertTrue(!ErrnoConvention.NONE.failed(-1) && ErrnoConvention.NONE.toContract(-1, 5) == -1);
+    }
+
+    @Test
+    @DisplayName("gcc takes every declared C signature as the type of the function verbs.h declares")
+    void signaturesMatchTheInstalledHeader(@TempDir Path dir) throws Exception {
+        assumeTrue(Files.isRegularFile(Path.of("/usr/include/infiniband/verbs.h")),
+                "infiniband/verbs.h is not installed (libibverbs-dev)");
+        assumeTrue(gccPresent(), "gcc is not installed");
+        StringBuilder c = new StringBuilder("#include <infiniband/verbs.h>\n");
+        int n = 0;
+        for (Method m : methods()) {
+            String decl = m.getAnnotation(CFunction.class).value();
+            String pointer = decl.replaceFirst("\\b" + m.getName() + "\\(", "(*check_" + n++ + ")(");
+            c.append(pointer).append(" = ").append(m.getName()).append(";\n");
+        }
+        Path src = dir.resolve("signatures.c");
+        Files.writeString(src, c);
+        run(dir, "gcc", "-c", "-Werror=incompatible-pointer-types", "-Werror=implicit-function-declaration",
+                "-o", dir.resolve("signatures.o").toString(), src.toString());
+    }
+
+    private static boolean gccPresent() {
+        try {
+            Process p = new ProcessBuilder("gcc", "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    private static void run(Path dir, String... cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", cmd) + " did not finish");
+        assertEquals(0, p.exitValue(), String.join(" ", cmd) + " failed:\n" + out);
+    }
+}
