@@ -20,11 +20,11 @@ import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.Mtu;
 import org.verbs4j.provider.emulated.EmulatedCmId.State;
-import org.verbs4j.provider.emulated.internal.wire.CmMad;
-import org.verbs4j.provider.emulated.internal.wire.CmaHeader;
-import org.verbs4j.provider.emulated.internal.wire.Opcode;
-import org.verbs4j.provider.emulated.internal.wire.Packet;
-import org.verbs4j.provider.emulated.internal.wire.Reject;
+import org.verbs4j.provider.emulated.wire.codec.CmMad;
+import org.verbs4j.provider.emulated.wire.codec.CmaHeader;
+import org.verbs4j.provider.emulated.wire.codec.Opcode;
+import org.verbs4j.provider.emulated.wire.codec.Packet;
+import org.verbs4j.provider.emulated.wire.codec.Reject;
 
 /**
  * The communication manager agent of a wire device: its QP1 (the GSI QP, Q_Key {@code 0x80010000}), speaking the

@@ -7,8 +7,8 @@ import org.verbs4j.AsyncEvent;
 import org.verbs4j.AsyncEventType;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
-import org.verbs4j.provider.emulated.internal.CompletionSink;
-import org.verbs4j.provider.emulated.internal.EngineTimer;
+import org.verbs4j.provider.emulated.engine.CompletionSink;
+import org.verbs4j.provider.emulated.engine.EngineTimer;
 import org.verbs4j.spi.support.AbstractCompletionQueue;
 
 /**

@@ -22,8 +22,8 @@ import org.verbs4j.PortAttributes;
 import org.verbs4j.PortState;
 import org.verbs4j.QpType;
 import org.verbs4j.WrOpcode;
-import org.verbs4j.provider.emulated.internal.KeyTable;
-import org.verbs4j.provider.emulated.internal.QpnTable;
+import org.verbs4j.provider.emulated.engine.KeyTable;
+import org.verbs4j.provider.emulated.engine.QpnTable;
 
 /**
  * An emulated RDMA device: one ACTIVE port with an Ethernet link layer and a RoCE v2-style GID table of

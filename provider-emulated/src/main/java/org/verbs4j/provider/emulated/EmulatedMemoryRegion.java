@@ -5,7 +5,7 @@ import java.lang.foreign.MemorySegment;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
-import org.verbs4j.provider.emulated.internal.MemoryKey;
+import org.verbs4j.provider.emulated.engine.MemoryKey;
 import org.verbs4j.spi.support.AbstractMemoryRegion;
 
 /**

@@ -4,8 +4,8 @@ import org.verbs4j.AccessFlags;
 import org.verbs4j.Errno;
 import org.verbs4j.MwType;
 import org.verbs4j.VerbsException;
-import org.verbs4j.provider.emulated.internal.MemoryKey;
-import org.verbs4j.provider.emulated.internal.SendWqe;
+import org.verbs4j.provider.emulated.engine.MemoryKey;
+import org.verbs4j.provider.emulated.engine.SendWqe;
 import org.verbs4j.spi.support.AbstractMemoryWindow;
 
 /**

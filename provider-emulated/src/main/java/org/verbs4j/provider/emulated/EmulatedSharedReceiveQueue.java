@@ -13,7 +13,7 @@ import org.verbs4j.RecvWr;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
-import org.verbs4j.provider.emulated.internal.RecvQueue;
+import org.verbs4j.provider.emulated.engine.RecvQueue;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**

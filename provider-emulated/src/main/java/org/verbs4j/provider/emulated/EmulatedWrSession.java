@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.SendFlags;
 import org.verbs4j.WrOpcode;
-import org.verbs4j.provider.emulated.internal.SendWqe;
+import org.verbs4j.provider.emulated.engine.SendWqe;
 import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.PendingWr;
 

@@ -4,9 +4,9 @@ import java.lang.System.Logger.Level;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 
-import org.verbs4j.provider.emulated.internal.wire.CmMad;
-import org.verbs4j.provider.emulated.internal.wire.Opcode;
-import org.verbs4j.provider.emulated.internal.wire.Packet;
+import org.verbs4j.provider.emulated.wire.codec.CmMad;
+import org.verbs4j.provider.emulated.wire.codec.Opcode;
+import org.verbs4j.provider.emulated.wire.codec.Packet;
 
 /**
  * The sending side of a wire device's QP1 (the GSI QP) for its {@link CmAgent}: each CM MAD goes in one UD

@@ -7,9 +7,9 @@ import java.nio.ByteOrder;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.QpType;
 import org.verbs4j.WcStatus;
-import org.verbs4j.provider.emulated.internal.Responder;
-import org.verbs4j.provider.emulated.internal.SendWqe;
-import org.verbs4j.provider.emulated.internal.Transport;
+import org.verbs4j.provider.emulated.engine.Responder;
+import org.verbs4j.provider.emulated.engine.SendWqe;
+import org.verbs4j.provider.emulated.engine.Transport;
 
 /**
  * The in-JVM transport of one QP: it finds the peer QP in this JVM by the GID and QPN of the QP's address

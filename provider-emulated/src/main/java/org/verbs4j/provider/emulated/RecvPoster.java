@@ -9,7 +9,7 @@ import org.verbs4j.QpState;
 import org.verbs4j.RecvWr;
 import org.verbs4j.WcOpcode;
 import org.verbs4j.WcStatus;
-import org.verbs4j.provider.emulated.internal.RecvQueue;
+import org.verbs4j.provider.emulated.engine.RecvQueue;
 
 /**
  * Posts a QP's receive WRs ({@code ibv_post_recv(3)}) into its {@link RecvQueue}: checks each WR against the

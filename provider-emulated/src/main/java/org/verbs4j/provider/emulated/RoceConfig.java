@@ -7,7 +7,7 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
+import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
 
 /**
  * The wire devices' configuration: the system property {@value #PROPERTY}, or else the environment

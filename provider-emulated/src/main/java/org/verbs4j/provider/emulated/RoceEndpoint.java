@@ -15,12 +15,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 import jdk.net.ExtendedSocketOptions;
 
-import org.verbs4j.provider.emulated.internal.wire.CmMad;
-import org.verbs4j.provider.emulated.internal.wire.Icrc;
-import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
-import org.verbs4j.provider.emulated.internal.wire.Opcode;
-import org.verbs4j.provider.emulated.internal.wire.Packet;
-import org.verbs4j.provider.emulated.internal.wire.Reject;
+import org.verbs4j.provider.emulated.wire.codec.CmMad;
+import org.verbs4j.provider.emulated.wire.codec.Icrc;
+import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
+import org.verbs4j.provider.emulated.wire.codec.Opcode;
+import org.verbs4j.provider.emulated.wire.codec.Packet;
+import org.verbs4j.provider.emulated.wire.codec.Reject;
 
 /**
  * The UDP socket of a wire device (RoCE v2): a JDK {@link DatagramChannel} bound to the device's IPv4

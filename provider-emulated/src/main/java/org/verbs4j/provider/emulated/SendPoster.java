@@ -17,8 +17,8 @@ import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
-import org.verbs4j.provider.emulated.internal.SendQueue;
-import org.verbs4j.provider.emulated.internal.SendWqe;
+import org.verbs4j.provider.emulated.engine.SendQueue;
+import org.verbs4j.provider.emulated.engine.SendWqe;
 import org.verbs4j.spi.support.Arguments;
 
 /**

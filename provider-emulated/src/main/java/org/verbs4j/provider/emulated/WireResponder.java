@@ -1,13 +1,13 @@
 package org.verbs4j.provider.emulated;
 
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_CMP_SWP;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_FETCH_ADD;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_RDMA_READ;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_RDMA_WRITE;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_RDMA_WRITE_WITH_IMM;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_SEND;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_SEND_WITH_IMM;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_SEND_WITH_INV;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_CMP_SWP;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_FETCH_ADD;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_RDMA_READ;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_RDMA_WRITE;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_RDMA_WRITE_WITH_IMM;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_SEND;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_SEND_WITH_IMM;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_SEND_WITH_INV;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -21,12 +21,12 @@ import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.SendFlags;
 import org.verbs4j.WcStatus;
-import org.verbs4j.provider.emulated.internal.Responder;
-import org.verbs4j.provider.emulated.internal.SendWqe;
-import org.verbs4j.provider.emulated.internal.Transport;
-import org.verbs4j.provider.emulated.internal.wire.Opcode;
-import org.verbs4j.provider.emulated.internal.wire.Packet;
-import org.verbs4j.provider.emulated.internal.wire.Reject;
+import org.verbs4j.provider.emulated.engine.Responder;
+import org.verbs4j.provider.emulated.engine.SendWqe;
+import org.verbs4j.provider.emulated.engine.Transport;
+import org.verbs4j.provider.emulated.wire.codec.Opcode;
+import org.verbs4j.provider.emulated.wire.codec.Packet;
+import org.verbs4j.provider.emulated.wire.codec.Reject;
 
 /**
  * The responder's half of the RoCE v2 protocol for one QP of a wire device (rxe's {@code rxe_resp.c}), on

@@ -4,13 +4,13 @@ package org.verbs4j.provider.emulated;
 // window, coalesced ACKs, go-back-N retransmission and the RNR wait) shares one window state under one lock; the
 // responder, the packet formats and the CM agent are files of their own.
 
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_CMP_SWP;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_FETCH_ADD;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_RDMA_READ;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_RDMA_WRITE;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_RDMA_WRITE_WITH_IMM;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_SEND_WITH_IMM;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_SEND_WITH_INV;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_CMP_SWP;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_FETCH_ADD;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_RDMA_READ;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_RDMA_WRITE;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_RDMA_WRITE_WITH_IMM;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_SEND_WITH_IMM;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_SEND_WITH_INV;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -25,13 +25,13 @@ import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.SendFlags;
 import org.verbs4j.WcStatus;
-import org.verbs4j.provider.emulated.internal.EngineTimer;
-import org.verbs4j.provider.emulated.internal.SendWqe;
-import org.verbs4j.provider.emulated.internal.Transfer;
-import org.verbs4j.provider.emulated.internal.Transport;
-import org.verbs4j.provider.emulated.internal.wire.Opcode;
-import org.verbs4j.provider.emulated.internal.wire.Packet;
-import org.verbs4j.provider.emulated.internal.wire.Reject;
+import org.verbs4j.provider.emulated.engine.EngineTimer;
+import org.verbs4j.provider.emulated.engine.SendWqe;
+import org.verbs4j.provider.emulated.engine.Transfer;
+import org.verbs4j.provider.emulated.engine.Transport;
+import org.verbs4j.provider.emulated.wire.codec.Opcode;
+import org.verbs4j.provider.emulated.wire.codec.Packet;
+import org.verbs4j.provider.emulated.wire.codec.Reject;
 
 /**
  * The RoCE v2 transport of one QP of a wire device: the requester's half of the protocol (rxe's
@@ -39,11 +39,11 @@ import org.verbs4j.provider.emulated.internal.wire.Reject;
  * (FIRST, MIDDLE, LAST or ONLY) with consecutive PSNs and sends them through the device's {@link RoceEndpoint}.
  *
  * <p>On RC several messages are in flight, as in rxe: the requester hands over WQEs back to back
- * ({@link org.verbs4j.provider.emulated.internal.Requester}, which keeps rxe's fence and {@code max_rd_atomic}
+ * ({@link org.verbs4j.provider.emulated.engine.Requester}, which keeps rxe's fence and {@code max_rd_atomic}
  * rules), and this transport sends their packets as long as at most {@link #WINDOW} PSNs are unacknowledged. A
  * packet asks for an ACK when it ends the newest message, and otherwise at least every {@link #ACK_EVERY}th
  * packet, so one ACK may cover several messages. Answers complete the messages in order
- * ({@link org.verbs4j.provider.emulated.internal.Requester#answer}, always for the oldest): an ACK, READ response
+ * ({@link org.verbs4j.provider.emulated.engine.Requester#answer}, always for the oldest): an ACK, READ response
  * or atomic ACK for a PSN also acknowledges every SEND and WRITE before it; a READ or atomic before it that has no
  * answer yet lost its response, and is sent again. Retransmission is go-back-N: after the QP's {@code timeout}
  * without progress, or on a PSN sequence error NAK, every packet from the first unacknowledged one (or from the

@@ -42,7 +42,7 @@ import org.verbs4j.WcOpcode;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
-import org.verbs4j.provider.emulated.internal.wire.Reject;
+import org.verbs4j.provider.emulated.wire.codec.Reject;
 
 /**
  * Two wire devices of this JVM ({@code VERBS4J_EMULATED_ROCE=127.0.79.1:0,127.0.79.2:0}, one free port, set by the build's

@@ -26,8 +26,8 @@ import org.verbs4j.WcStatus;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.emulated.FaultyWire.Fault;
 import org.verbs4j.provider.emulated.FaultyWire.Rule;
-import org.verbs4j.provider.emulated.internal.wire.Opcode;
-import org.verbs4j.provider.emulated.internal.wire.Packet;
+import org.verbs4j.provider.emulated.wire.codec.Opcode;
+import org.verbs4j.provider.emulated.wire.codec.Packet;
 
 /**
  * The failures issue 27 found with a hostile proxy between two wire devices, each replayed deterministically

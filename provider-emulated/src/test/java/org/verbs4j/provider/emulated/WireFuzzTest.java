@@ -41,11 +41,11 @@ import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
-import org.verbs4j.provider.emulated.internal.wire.Icrc;
-import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
-import org.verbs4j.provider.emulated.internal.wire.Opcode;
-import org.verbs4j.provider.emulated.internal.wire.Packet;
-import org.verbs4j.provider.emulated.internal.wire.Reject;
+import org.verbs4j.provider.emulated.wire.codec.Icrc;
+import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
+import org.verbs4j.provider.emulated.wire.codec.Opcode;
+import org.verbs4j.provider.emulated.wire.codec.Packet;
+import org.verbs4j.provider.emulated.wire.codec.Reject;
 
 /**
  * A seeded fuzz test of the wire devices' receive path, against live QPs. A test socket (the "fuzzer", on

@@ -45,10 +45,10 @@ import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletion;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
-import org.verbs4j.provider.emulated.internal.wire.Icrc;
-import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
-import org.verbs4j.provider.emulated.internal.wire.Opcode;
-import org.verbs4j.provider.emulated.internal.wire.Packet;
+import org.verbs4j.provider.emulated.wire.codec.Icrc;
+import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
+import org.verbs4j.provider.emulated.wire.codec.Opcode;
+import org.verbs4j.provider.emulated.wire.codec.Packet;
 
 /**
  * Several messages in flight per RC QP on the wire device, seen from its peer: a test socket (127.0.79.6) is the

@@ -1,4 +1,4 @@
-package org.verbs4j.provider.emulated.internal.wire;
+package org.verbs4j.provider.emulated.wire.codec;
 
 /**
  * Why a received packet was dropped. A receiving device counts each reason; nothing in a rejected packet is

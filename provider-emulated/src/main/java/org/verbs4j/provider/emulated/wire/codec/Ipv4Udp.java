@@ -1,4 +1,4 @@
-package org.verbs4j.provider.emulated.internal.wire;
+package org.verbs4j.provider.emulated.wire.codec;
 
 /**
  * The IPv4 and UDP header fields a RoCE v2 packet's ICRC covers: source and destination address and port,

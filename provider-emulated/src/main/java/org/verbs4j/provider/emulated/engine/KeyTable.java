@@ -1,4 +1,4 @@
-package org.verbs4j.provider.emulated.internal;
+package org.verbs4j.provider.emulated.engine;
 
 /**
  * A device's lkey/rkey table. A key is {@code index << 8 | variant}: the upper 24 bits select the entry, and

@@ -1,4 +1,4 @@
-package org.verbs4j.provider.emulated.internal.wire;
+package org.verbs4j.provider.emulated.wire.codec;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

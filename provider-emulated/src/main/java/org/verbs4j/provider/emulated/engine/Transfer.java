@@ -1,4 +1,4 @@
-package org.verbs4j.provider.emulated.internal;
+package org.verbs4j.provider.emulated.engine;
 
 import java.lang.foreign.MemorySegment;
 

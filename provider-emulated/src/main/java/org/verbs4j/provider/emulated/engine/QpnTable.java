@@ -1,4 +1,4 @@
-package org.verbs4j.provider.emulated.internal;
+package org.verbs4j.provider.emulated.engine;
 
 /**
  * A map from 24-bit numbers (QPNs) to objects that looks up without locking or boxing: an open-addressed

@@ -1,16 +1,16 @@
-package org.verbs4j.provider.emulated.internal.wire;
+package org.verbs4j.provider.emulated.wire.codec;
 
-import static org.verbs4j.provider.emulated.internal.wire.Opcode.AETH;
-import static org.verbs4j.provider.emulated.internal.wire.Opcode.ATOMIC_ACK_ETH;
-import static org.verbs4j.provider.emulated.internal.wire.Opcode.ATOMIC_ETH;
-import static org.verbs4j.provider.emulated.internal.wire.Opcode.BTH_BYTES;
-import static org.verbs4j.provider.emulated.internal.wire.Opcode.DETH;
-import static org.verbs4j.provider.emulated.internal.wire.Opcode.FETH;
-import static org.verbs4j.provider.emulated.internal.wire.Opcode.ICRC_BYTES;
-import static org.verbs4j.provider.emulated.internal.wire.Opcode.IETH;
-import static org.verbs4j.provider.emulated.internal.wire.Opcode.IMMDT;
-import static org.verbs4j.provider.emulated.internal.wire.Opcode.PAYLOAD;
-import static org.verbs4j.provider.emulated.internal.wire.Opcode.RETH;
+import static org.verbs4j.provider.emulated.wire.codec.Opcode.AETH;
+import static org.verbs4j.provider.emulated.wire.codec.Opcode.ATOMIC_ACK_ETH;
+import static org.verbs4j.provider.emulated.wire.codec.Opcode.ATOMIC_ETH;
+import static org.verbs4j.provider.emulated.wire.codec.Opcode.BTH_BYTES;
+import static org.verbs4j.provider.emulated.wire.codec.Opcode.DETH;
+import static org.verbs4j.provider.emulated.wire.codec.Opcode.FETH;
+import static org.verbs4j.provider.emulated.wire.codec.Opcode.ICRC_BYTES;
+import static org.verbs4j.provider.emulated.wire.codec.Opcode.IETH;
+import static org.verbs4j.provider.emulated.wire.codec.Opcode.IMMDT;
+import static org.verbs4j.provider.emulated.wire.codec.Opcode.PAYLOAD;
+import static org.verbs4j.provider.emulated.wire.codec.Opcode.RETH;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

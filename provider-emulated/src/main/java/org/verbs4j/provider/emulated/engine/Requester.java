@@ -1,11 +1,11 @@
-package org.verbs4j.provider.emulated.internal;
+package org.verbs4j.provider.emulated.engine;
 
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_ATOMIC_WRITE;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_BIND_MW;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_CMP_SWP;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_FETCH_ADD;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_LOCAL_INV;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_RDMA_READ;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_ATOMIC_WRITE;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_BIND_MW;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_CMP_SWP;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_FETCH_ADD;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_LOCAL_INV;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_RDMA_READ;
 
 import org.verbs4j.AccessFlags;
 import org.verbs4j.ProtectionDomain;

@@ -1,15 +1,15 @@
-package org.verbs4j.provider.emulated.internal;
+package org.verbs4j.provider.emulated.engine;
 
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_ATOMIC_WRITE;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_CMP_SWP;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_FETCH_ADD;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_FLUSH;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_RDMA_READ;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_RDMA_WRITE;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_RDMA_WRITE_WITH_IMM;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_SEND;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_SEND_WITH_IMM;
-import static org.verbs4j.provider.emulated.internal.SendWqe.OP_SEND_WITH_INV;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_ATOMIC_WRITE;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_CMP_SWP;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_FETCH_ADD;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_FLUSH;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_RDMA_READ;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_RDMA_WRITE;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_RDMA_WRITE_WITH_IMM;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_SEND;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_SEND_WITH_IMM;
+import static org.verbs4j.provider.emulated.engine.SendWqe.OP_SEND_WITH_INV;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

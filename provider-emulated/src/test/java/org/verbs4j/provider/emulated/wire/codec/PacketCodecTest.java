@@ -1,4 +1,4 @@
-package org.verbs4j.provider.emulated.internal.wire;
+package org.verbs4j.provider.emulated.wire.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

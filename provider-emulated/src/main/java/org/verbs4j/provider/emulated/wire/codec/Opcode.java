@@ -1,4 +1,4 @@
-package org.verbs4j.provider.emulated.internal.wire;
+package org.verbs4j.provider.emulated.wire.codec;
 
 /**
  * The BTH opcodes a RoCE v2 endpoint speaks (IBA vol. 1, 9.2, table 35; the same table as Linux rxe's

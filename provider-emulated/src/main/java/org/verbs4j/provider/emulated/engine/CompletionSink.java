@@ -1,4 +1,4 @@
-package org.verbs4j.provider.emulated.internal;
+package org.verbs4j.provider.emulated.engine;
 
 /** Where the engine writes completions: a completion queue. */
 public interface CompletionSink {

@@ -1,4 +1,4 @@
-package org.verbs4j.provider.emulated.internal;
+package org.verbs4j.provider.emulated.engine;
 
 /**
  * The seam between a QP's requester and its peer's responder: the requester hands each request message
