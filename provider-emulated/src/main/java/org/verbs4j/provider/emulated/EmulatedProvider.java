@@ -4,6 +4,8 @@ import java.util.List;
 
 import org.verbs4j.ConnectionManager;
 import org.verbs4j.Device;
+import org.verbs4j.provider.emulated.cm.EmulatedConnectionManager;
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
 import org.verbs4j.spi.VerbsProvider;
 
 /**

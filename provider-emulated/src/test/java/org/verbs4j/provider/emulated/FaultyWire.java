@@ -11,6 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
 
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.wire.PacketSender;
+import org.verbs4j.provider.emulated.wire.RoceEndpoint;
 import org.verbs4j.provider.emulated.wire.codec.Icrc;
 import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
 import org.verbs4j.provider.emulated.wire.codec.Packet;

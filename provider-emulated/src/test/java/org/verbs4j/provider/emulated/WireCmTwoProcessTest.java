@@ -41,6 +41,8 @@ import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.wire.RoceConfig;
 
 /**
  * The emulated connection manager across two JVMs, each with one wire device ({@code roce0}) on a loopback address

@@ -32,6 +32,8 @@ import org.verbs4j.WcFlags;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.emulated.FaultyWire.Fault;
+import org.verbs4j.provider.emulated.verbs.EmulatedQueuePair;
+import org.verbs4j.provider.emulated.wire.WireTransport;
 import org.verbs4j.provider.emulated.wire.codec.Opcode;
 
 /**

@@ -42,6 +42,8 @@ import org.verbs4j.WcOpcode;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.wire.RoceEndpoint;
 import org.verbs4j.provider.emulated.wire.codec.Reject;
 
 /**

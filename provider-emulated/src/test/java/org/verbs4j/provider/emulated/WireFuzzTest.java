@@ -41,6 +41,8 @@ import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.wire.WireTransport;
 import org.verbs4j.provider.emulated.wire.codec.Icrc;
 import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
 import org.verbs4j.provider.emulated.wire.codec.Opcode;

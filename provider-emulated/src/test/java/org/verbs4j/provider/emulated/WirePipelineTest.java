@@ -45,6 +45,8 @@ import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletion;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.wire.RoceEndpoint;
 import org.verbs4j.provider.emulated.wire.codec.Icrc;
 import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
 import org.verbs4j.provider.emulated.wire.codec.Opcode;

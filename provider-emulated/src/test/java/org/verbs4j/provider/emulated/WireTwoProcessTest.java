@@ -36,6 +36,8 @@ import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.wire.RoceConfig;
 
 /**
  * Two JVMs doing RDMA over RoCE v2: this one's {@code roce0} (127.0.79.1) and a child JVM's {@code roce0}
