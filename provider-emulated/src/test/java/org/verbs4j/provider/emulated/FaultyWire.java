@@ -77,8 +77,8 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
     /** Installs the harness on the devices' endpoints. */
     FaultyWire(EmulatedDevice... devices) {
         for (EmulatedDevice d : devices) {
-            endpoints.add(d.roce);
-            d.roce.tap = this;
+            endpoints.add(RoceEndpoint.of(d));
+            RoceEndpoint.of(d).tap = this;
         }
     }
 
@@ -275,7 +275,7 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
     static void forge(EmulatedDevice from, InetSocketAddress to, Consumer<PacketSender> build) {
         PacketSender tx = new PacketSender();
         build.accept(tx);
-        tx.emit(from.roce, to);
+        tx.emit(RoceEndpoint.of(from), to);
     }
 
     @Override

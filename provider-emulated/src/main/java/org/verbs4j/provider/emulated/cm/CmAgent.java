@@ -21,6 +21,7 @@ import org.verbs4j.Gid;
 import org.verbs4j.Mtu;
 import org.verbs4j.provider.emulated.cm.EmulatedCmId.State;
 import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.wire.GsiAgent;
 import org.verbs4j.provider.emulated.wire.RoceEndpoint;
 import org.verbs4j.provider.emulated.wire.codec.CmMad;
 import org.verbs4j.provider.emulated.wire.codec.CmaHeader;
@@ -39,7 +40,7 @@ import org.verbs4j.provider.emulated.wire.codec.Reject;
  * (REQ, REP, DREQ) is sent again every {@value #RETRY_MS} ms, at most {@value #MAX_RETRIES} times; then the
  * connection fails as rdma_cm's does (UNREACHABLE with {@code -ETIMEDOUT}, or DISCONNECTED for a DREQ).
  */
-public final class CmAgent implements CmExchange {
+public final class CmAgent implements CmExchange, GsiAgent {
     private static final System.Logger LOG = System.getLogger(CmAgent.class.getName());
     static final int RETRY_MS = 1000;
     static final int MAX_RETRIES = 15;
@@ -72,6 +73,7 @@ public final class CmAgent implements CmExchange {
      * A datagram for QP1: checked as rxe checks a GSI packet (UD SEND_ONLY, the GSI Q_Key, a whole MAD), then handed
      * to the CM under its lock. Returns null if it was taken, else why it was dropped. Called on the receive thread.
      */
+    @Override
     public Reject onDatagram(Packet p, ByteBuffer buf, InetSocketAddress from) {
         if (p.opcode != (Opcode.UD | Opcode.SEND_ONLY)) {
             return Reject.BAD_OPCODE;

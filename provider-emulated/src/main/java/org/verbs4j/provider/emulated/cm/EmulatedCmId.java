@@ -147,7 +147,7 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
     void attach(EmulatedDevice d) {
         device = d;
         context = cm.context(d);
-        exchange = d.cmExchange();
+        exchange = EmulatedDevices.cmExchange(d);
     }
 
     @Override

@@ -101,7 +101,7 @@ public final class EmulatedConnectionManager implements ConnectionManager {
             return wire;
         }
         if (address.isAnyLocalAddress() || address.isLoopbackAddress() || isLocalInterface(address)) {
-            List<Device> all = EmulatedDevice.all();
+            List<Device> all = EmulatedDevices.all();
             return (EmulatedDevice) all.getFirst();
         }
         return null;

@@ -27,12 +27,13 @@ public final class WireRoutes {
             return null;
         }
         EmulatedDevice reaching = null;
-        for (Device d : EmulatedDevice.all()) {
-            EmulatedDevice e = (EmulatedDevice) d;
-            if (e.roce == null || !e.roce.isBound()) {
+        for (Device d : EmulatedDevices.all()) {
+            RoceEndpoint r = RoceEndpoint.of(d);
+            if (r == null || !r.isBound()) {
                 continue;
             }
-            InetAddress own = e.roce.local.getAddress();
+            EmulatedDevice e = (EmulatedDevice) d;
+            InetAddress own = r.local.getAddress();
             if (own.equals(address)) {
                 return e;
             }
@@ -45,7 +46,8 @@ public final class WireRoutes {
 
     /** The source address an id on {@code device} takes towards {@code destination}: a wire device's own address. */
     static InetAddress source(EmulatedDevice device, InetAddress destination) {
-        return device.roce != null ? device.roce.local.getAddress() : destination;
+        RoceEndpoint r = RoceEndpoint.of(device);
+        return r != null ? r.local.getAddress() : destination;
     }
 
     private static int prefix(InetAddress own) {

@@ -1,9 +1,7 @@
 package org.verbs4j.provider.emulated.verbs;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,12 +20,8 @@ import org.verbs4j.PortAttributes;
 import org.verbs4j.PortState;
 import org.verbs4j.QpType;
 import org.verbs4j.WrOpcode;
-import org.verbs4j.provider.emulated.cm.CmExchange;
-import org.verbs4j.provider.emulated.cm.InJvmCmExchange;
 import org.verbs4j.provider.emulated.engine.KeyTable;
 import org.verbs4j.provider.emulated.engine.QpnTable;
-import org.verbs4j.provider.emulated.wire.RoceConfig;
-import org.verbs4j.provider.emulated.wire.RoceEndpoint;
 
 /**
  * An emulated RDMA device: one ACTIVE port with an Ethernet link layer and a RoCE v2-style GID table of
@@ -35,14 +29,11 @@ import org.verbs4j.provider.emulated.wire.RoceEndpoint;
  *
  * <p>Devices are created once per JVM. Each owns its key table (lkeys and rkeys) and its QP table. An
  * in-JVM device ({@code emuN}) is found by either of its GIDs, which is how a QP reaches its peer. A wire
- * device ({@code roceN}, see {@link RoceConfig}) sends RoCE v2 packets over UDP instead: its GIDs are, as
+ * device ({@code roceN}) sends RoCE v2 packets over UDP instead, through its {@link NetworkLink}: its GIDs are, as
  * rxe has them, the link-local GID from a MAC address (here {@code 02:00} and the IPv4 address) at index 0
  * and the IPv4-mapped GID of its address at index 1; it is not found by GID in the JVM.
  */
 public final class EmulatedDevice implements Device {
-    /** The system property that sets the number of devices. */
-    static final String COUNT_PROPERTY = "verbs4j.emulated.devices";
-
     static final int MAX_QP_WR = 16384;
     static final int MAX_SGE = 32;
     static final int MAX_INLINE_DATA = 256;
@@ -56,7 +47,6 @@ public final class EmulatedDevice implements Device {
     static final int GID_TABLE_LENGTH = 2;
 
     private static final Map<Gid, EmulatedDevice> BY_GID = new ConcurrentHashMap<>();
-    private static volatile List<Device> all;
 
     /** The QPN of the next QP, for the whole JVM, so QPNs never repeat across devices. */
     private static int nextQpn = 0x11;
@@ -71,8 +61,8 @@ public final class EmulatedDevice implements Device {
     private final Capabilities capabilities;
     private final DeviceAttributes attributes;
     private final PortAttributes port;
-    /** A wire device's UDP endpoint; null for an in-JVM device. */
-    public final RoceEndpoint roce;
+    /** A wire device's way onto the network; null for an in-JVM device. */
+    private final NetworkLink link;
     private final long maxMessageSize;
 
     /** An in-JVM device. */
@@ -86,18 +76,18 @@ public final class EmulatedDevice implements Device {
      * universal/local bit inverted, as IPv6 forms it: a wire device's MAC is {@code 02:00:a:b:c:d} for its
      * address {@code a.b.c.d}, so its GID 0 is {@code fe80::a:ff:fe0b:c0d}-shaped, as rxe's would be.
      */
-    private EmulatedDevice(int index, String name, long guid, byte[] ipv4Address, RoceEndpoint roce) {
+    private EmulatedDevice(int index, String name, long guid, byte[] ipv4Address, NetworkLink link) {
         this.index = index;
         this.name = name;
         this.guid = guid;
-        this.roce = roce;
-        this.maxMessageSize = roce == null ? MAX_MSG_SIZE : WIRE_MAX_MSG_SIZE;
+        this.link = link;
+        this.maxMessageSize = link == null ? MAX_MSG_SIZE : WIRE_MAX_MSG_SIZE;
         Gid linkLocal = new Gid(0xfe80_0000_0000_0000L, guid ^ 0x0200_0000_0000_0000L);
         Gid ipv4 = Gid.ofIpv4(ipv4Address);
         this.gids = new Gid[] {linkLocal, ipv4};
         this.gidBytes = new MemorySegment[] {MemorySegment.ofArray(linkLocal.toBytes()),
             MemorySegment.ofArray(ipv4.toBytes())};
-        this.capabilities = buildCapabilities(roce != null);
+        this.capabilities = buildCapabilities(link != null);
         // max_mr_size does not shrink with the wire device's max_msg_sz: a region holds many messages.
         this.attributes = new DeviceAttributes("verbs4j-emulated-1", guid, guid, MAX_MSG_SIZE * 2L, 0xfffff000L,
                 0, 0, 1, 1 << 16, MAX_QP_WR,
@@ -106,7 +96,7 @@ public final class EmulatedDevice implements Device {
                 MAX_SGE, MAX_SGE, 1 << 14, MAX_CQE, 1 << 20, 1 << 14, MAX_RD_ATOMIC, 0, MAX_RD_ATOMIC * 1024,
                 MAX_RD_ATOMIC, 0, AtomicCapability.HCA, 0, 0, 1 << 16, 0, 0, 0, 0, 0, 1 << 16, 0, 0, 1 << 14,
                 MAX_SRQ_WR, MAX_SGE, 1, 15, 1);
-        this.port = new PortAttributes(roce == null || roce.isBound() ? PortState.ACTIVE : PortState.DOWN, MTU, MTU, GID_TABLE_LENGTH, 0x0400_0000 | 0x0001_0000,
+        this.port = new PortAttributes(link == null || link.isBound() ? PortState.ACTIVE : PortState.DOWN, MTU, MTU, GID_TABLE_LENGTH, 0x0400_0000 | 0x0001_0000,
                 maxMessageSize, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 32, 5, LinkLayer.ETHERNET, 0, 0);
     }
 
@@ -133,57 +123,24 @@ public final class EmulatedDevice implements Device {
                 true, false, true, true);
     }
 
-    /** The JVM's emulated devices, created on first call. */
-    public static List<Device> all() {
-        List<Device> list = all;
-        if (list == null) {
-            synchronized (EmulatedDevice.class) {
-                list = all;
-                if (list == null) {
-                    int n = count();
-                    List<Device> devices = new ArrayList<>(n);
-                    for (int i = 0; i < n; i++) {
-                        EmulatedDevice d = new EmulatedDevice(i);
-                        for (Gid g : d.gids) {
-                            BY_GID.put(g, d);
-                        }
-                        devices.add(d);
-                    }
-                    List<RoceEndpoint> roce = RoceEndpoint.bindAll(RoceConfig.configured());
-                    for (int i = 0; i < roce.size(); i++) {
-                        devices.add(wire(n + i, i, roce.get(i)));
-                    }
-                    all = list = List.copyOf(devices);
-                }
-            }
+    /** The in-JVM device {@code emu<index>}, found by either of its GIDs from now on. */
+    public static EmulatedDevice inJvm(int index) {
+        EmulatedDevice d = new EmulatedDevice(index);
+        for (Gid g : d.gids) {
+            BY_GID.put(g, d);
         }
-        return list;
-    }
-
-    /**
-     * The wire device {@code roce<n>} on {@code endpoint}; an unbound endpoint makes a device listed with its
-     * port DOWN.
-     */
-    private static EmulatedDevice wire(int index, int n, RoceEndpoint endpoint) {
-        byte[] a = endpoint.local.getAddress().getAddress();
-        long guid = 0x0200_0000_0000_0000L | (long) (a[0] & 0xff) << 40 | 0x00ff_fe00_0000L | (a[1] & 0xffL) << 16 | (a[2] & 0xffL) << 8
-                | a[3] & 0xffL;
-        EmulatedDevice d = new EmulatedDevice(index, "roce" + n, guid, a, endpoint);
-        endpoint.start(d);
         return d;
     }
 
-    private static int count() {
-        String v = System.getProperty(COUNT_PROPERTY, "1").trim();
-        try {
-            int n = Integer.parseInt(v);
-            if (n < 1 || n > 256) {
-                throw new IllegalArgumentException(COUNT_PROPERTY + " is 1..256, not " + v);
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(COUNT_PROPERTY + " must be a number of devices, not '" + v + "'", e);
-        }
+    /**
+     * The wire device {@code roce<n>} on {@code link}; an unbound link makes a device listed with its port DOWN.
+     * The caller starts the link's receiving.
+     */
+    public static EmulatedDevice wire(int index, int n, NetworkLink link) {
+        byte[] a = link.address();
+        long guid = 0x0200_0000_0000_0000L | (long) (a[0] & 0xff) << 40 | 0x00ff_fe00_0000L | (a[1] & 0xffL) << 16 | (a[2] & 0xffL) << 8
+                | a[3] & 0xffL;
+        return new EmulatedDevice(index, "roce" + n, guid, a, link);
     }
 
     /** The device that owns this GID, or null. */
@@ -197,9 +154,9 @@ public final class EmulatedDevice implements Device {
         return qpn;
     }
 
-    /** {@return how the CM messages of this device's ids travel: the wire device's CM agent, or in this JVM} */
-    public CmExchange cmExchange() {
-        return roce == null ? InJvmCmExchange.INSTANCE : roce.cmAgent();
+    /** {@return the wire device's way onto the network, or null for an in-JVM device} */
+    public NetworkLink link() {
+        return link;
     }
 
     @Override

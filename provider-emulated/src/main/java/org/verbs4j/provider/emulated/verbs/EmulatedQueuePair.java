@@ -1,5 +1,10 @@
 package org.verbs4j.provider.emulated.verbs;
 
+// Over 600 lines on purpose: one QP's state (attributes, queues, the lock that guards them) seen three ways, as the
+// SPI's QueuePair, as the engine's EngineQp and as the wire transport's source of path attributes, all under one
+// lock; the checks (QpChecks), the posting (SendPoster, RecvPoster), the state machine (engine.QpTransitions) and
+// the engine's parts are files of their own. Taking the EngineQp view out is the next split (issue 28).
+
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
@@ -37,7 +42,6 @@ import org.verbs4j.provider.emulated.engine.Responder;
 import org.verbs4j.provider.emulated.engine.SendQueue;
 import org.verbs4j.provider.emulated.engine.SendWqe;
 import org.verbs4j.provider.emulated.engine.Transport;
-import org.verbs4j.provider.emulated.wire.WireTransport;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.Arguments;
@@ -160,7 +164,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
                 a.threadDomain(), 0);
         this.session = a.sendOps().isEmpty() ? null : new EmulatedWrSession(this);
         this.qpn = EmulatedDevice.allocateQpn();
-        this.transport = device.roce != null ? new WireTransport(this, device.roce) : new InJvmTransport(this);
+        this.transport = device.link() != null ? device.link().transport(this) : new InJvmTransport(this);
         this.requester = new Requester(this, transport, device.maxMessageSize(), EmulatedDevice.MTU.bytes());
         this.responder = new Responder(this);
         this.sendPoster = new SendPoster(this);

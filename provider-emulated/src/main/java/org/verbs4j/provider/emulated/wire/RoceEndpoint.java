@@ -15,9 +15,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 import jdk.net.ExtendedSocketOptions;
 
-import org.verbs4j.provider.emulated.cm.CmAgent;
+import org.verbs4j.Device;
+import org.verbs4j.provider.emulated.engine.Transport;
 import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
 import org.verbs4j.provider.emulated.verbs.EmulatedQueuePair;
+import org.verbs4j.provider.emulated.verbs.NetworkLink;
 import org.verbs4j.provider.emulated.wire.codec.CmMad;
 import org.verbs4j.provider.emulated.wire.codec.Icrc;
 import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
@@ -34,7 +36,7 @@ import org.verbs4j.provider.emulated.wire.codec.Reject;
  * <p>Senders (requesters under their QP's lock, the receive thread for responses) call {@link #send}; the
  * channel is safe for concurrent sends.
  */
-public final class RoceEndpoint {
+public final class RoceEndpoint implements NetworkLink {
     private static final System.Logger LOG = System.getLogger(RoceEndpoint.class.getName());
     /** The largest datagram: a 4096-byte payload, the longest headers, pad and ICRC, rounded up. */
     public static final int MAX_PACKET = 4096 + 128;
@@ -49,7 +51,7 @@ public final class RoceEndpoint {
     private final AtomicLongArray rejected = new AtomicLongArray(Reject.values().length);
     private EmulatedDevice device;
     /** The device's QP1: the IB CM over the wire. */
-    private CmAgent cmAgent;
+    private GsiAgent gsi;
     /** A test's hand on the packets this endpoint sends (the fault-injection harness); null in service. */
     public volatile Tap tap;
 
@@ -220,14 +222,15 @@ public final class RoceEndpoint {
     }
 
     /** Whether the socket is bound: the port is ACTIVE. */
+    @Override
     public boolean isBound() {
         return channel != null;
     }
 
-    /** Starts receiving for {@code d}. */
-    public void start(EmulatedDevice d) {
+    /** Starts receiving for {@code d}, handing QP1's datagrams to {@code gsi}. */
+    public void start(EmulatedDevice d, GsiAgent gsi) {
         this.device = d;
-        this.cmAgent = new CmAgent(this, d);
+        this.gsi = gsi;
         if (channel == null) {
             return;
         }
@@ -309,9 +312,19 @@ public final class RoceEndpoint {
         }
     }
 
-    /** The device's connection manager agent (its QP1). */
-    public CmAgent cmAgent() {
-        return cmAgent;
+    /** {@return the endpoint of an emulated wire device {@code d}, or null if {@code d} is an in-JVM device} */
+    public static RoceEndpoint of(Device d) {
+        return ((EmulatedDevice) d).link() instanceof RoceEndpoint e ? e : null;
+    }
+
+    @Override
+    public byte[] address() {
+        return local.getAddress().getAddress();
+    }
+
+    @Override
+    public Transport transport(EmulatedQueuePair qp) {
+        return new WireTransport(qp, this);
     }
 
     private Reject dispatch(Packet p, ByteBuffer buf, InetSocketAddress from) {
@@ -321,7 +334,7 @@ public final class RoceEndpoint {
         }
         try {
             if (p.destQpn == CmMad.GSI_QPN) {
-                return cmAgent.onDatagram(p, buf, from);
+                return gsi.onDatagram(p, buf, from);
             }
             WireTransport w = (WireTransport) qp.transport();
             return Opcode.is(p.opcode, Opcode.RESPONSE) ? w.onResponse(p, buf, from)
