@@ -1,4 +1,4 @@
-package org.verbs4j.spi.support;
+package org.verbs4j.spi.support.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

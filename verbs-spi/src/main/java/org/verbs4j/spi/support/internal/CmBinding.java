@@ -1,4 +1,4 @@
-package org.verbs4j.spi.support;
+package org.verbs4j.spi.support.internal;
 
 import java.net.InetSocketAddress;
 import org.verbs4j.ConnectionParameters;

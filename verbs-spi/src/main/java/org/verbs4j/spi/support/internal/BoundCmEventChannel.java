@@ -1,9 +1,10 @@
-package org.verbs4j.spi.support;
+package org.verbs4j.spi.support.internal;
 
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.CmEvent;
 import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
+import org.verbs4j.spi.support.AbstractCmEventChannel;
 
 /**
  * An event channel of a {@link BoundConnectionManager}. A wait polls the channel's descriptor in slices of

@@ -1,4 +1,4 @@
-package org.verbs4j.spi.support;
+package org.verbs4j.spi.support.internal;
 
 import java.net.InetSocketAddress;
 import org.verbs4j.AccessFlags;
@@ -13,6 +13,8 @@ import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
 import org.verbs4j.QueuePair;
 import org.verbs4j.VerbsException;
+import org.verbs4j.spi.support.AbstractCmId;
+import org.verbs4j.spi.support.CmArguments;
 
 /**
  * An id of a {@link BoundConnectionManager}: a native {@code struct rdma_cm_id} with the state librdmacm does
@@ -331,5 +333,10 @@ final class BoundCmId extends AbstractCmId<BoundCmEventChannel> {
     @Override
     public String toString() {
         return "CmId[" + (isClosed() ? "closed" : portSpace()) + "]";
+    }
+
+    /** An event of this id that was taken is acknowledged, for {@link BoundCmEvent}. Holds the lock. */
+    void acknowledged() {
+        eventAcknowledged();
     }
 }

@@ -1,6 +1,7 @@
-package org.verbs4j.spi.support;
+package org.verbs4j.spi.support.internal;
 
 import org.verbs4j.CmEventType;
+import org.verbs4j.spi.support.AbstractCmEvent;
 
 /** An event of a {@link BoundConnectionManager}, copied when it was taken; {@link #close()} acknowledges it. */
 final class BoundCmEvent extends AbstractCmEvent {
@@ -27,9 +28,9 @@ final class BoundCmEvent extends AbstractCmEvent {
             }
             cm.binding.ackEvent(handle);
             markAcked();
-            boundId.eventAcknowledged();
+            boundId.acknowledged();
             if (boundListenId != null) {
-                boundListenId.eventAcknowledged();
+                boundListenId.acknowledged();
             }
         } finally {
             cm.lock.unlock();
