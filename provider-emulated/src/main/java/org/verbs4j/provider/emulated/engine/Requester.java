@@ -50,7 +50,6 @@ public final class Requester {
     private final QpType type;
     private final long maxMessageSize;
     private final long mtu;
-    private boolean progressing;
     /**
      * The sequence number of the next WQE to execute: those from the send queue's head up to here were handed
      * to the transport and wait for {@link #answer} ({@link Transport#IN_FLIGHT}), oldest first.
@@ -78,56 +77,48 @@ public final class Requester {
     }
 
     /**
-     * Executes what can run. The caller holds the QP's lock. A call made while another runs further up the
-     * same stack (a QP that moves to ERR while it executes) returns at once; the outer call goes on.
+     * Executes what can run. The caller holds the QP's lock. Never re-entered: a QP that moves to ERR while its
+     * requester runs leaves the flush to this call ({@link EngineQp#finishError}), which sees ERR and flushes.
      */
     public void progress() {
-        if (progressing) {
-            return;
-        }
-        progressing = true;
-        try {
-            while (sq.head != sq.tail) {
-                QpState s = qp.state();
-                if (s == QpState.ERR) {
-                    flush();
-                    break;
-                }
-                if (s != QpState.RTS) {
-                    break;
-                }
-                if (rnrWaiting) {
-                    if (completer.rnrTimerRunning()) {
-                        break;
-                    }
-                    rnrWaiting = false;
-                    // The head and the WQEs behind it are still the transport's: it sends them again, and they are
-                    // in flight once more (only a transport that answered IN_FLIGHT can have NAKed them here).
-                    transport.request(sq.slot(sq.head));
-                    continue;
-                }
-                if (next == sq.tail) {
-                    break;
-                }
-                SendWqe w = sq.slot(next);
-                if (next != sq.head && !mayJoin(w)) {
-                    break;
-                }
-                int r = executeGuarded(w, next == sq.head);
-                if (r == STARTED) {
-                    next++;
-                    if (isReadOrAtomic(w.opcode)) {
-                        readsAtomicsInFlight++;
-                    }
-                } else if (r == BLOCKED) {
-                    break;
-                } else {
-                    sq.head++;
-                    next = sq.head;
-                }
+        while (sq.head != sq.tail) {
+            QpState s = qp.state();
+            if (s == QpState.ERR) {
+                flush();
+                break;
             }
-        } finally {
-            progressing = false;
+            if (s != QpState.RTS) {
+                break;
+            }
+            if (rnrWaiting) {
+                if (completer.rnrTimerRunning()) {
+                    break;
+                }
+                rnrWaiting = false;
+                // The head and the WQEs behind it are still the transport's: it sends them again, and they are
+                // in flight once more (only a transport that answered IN_FLIGHT can have NAKed them here).
+                transport.request(sq.slot(sq.head));
+                continue;
+            }
+            if (next == sq.tail) {
+                break;
+            }
+            SendWqe w = sq.slot(next);
+            if (next != sq.head && !mayJoin(w)) {
+                break;
+            }
+            int r = executeGuarded(w, next == sq.head);
+            if (r == STARTED) {
+                next++;
+                if (isReadOrAtomic(w.opcode)) {
+                    readsAtomicsInFlight++;
+                }
+            } else if (r == BLOCKED) {
+                break;
+            } else {
+                sq.head++;
+                next = sq.head;
+            }
         }
     }
 
@@ -166,13 +157,9 @@ public final class Requester {
         if (next == sq.head || rnrWaiting) {
             return;
         }
-        // As inside progress(): a QP that moves to ERR here flushes the WQEs behind this one, not this one.
-        progressing = true;
-        try {
-            finishHead(r);
-        } finally {
-            progressing = false;
-        }
+        // A QP that moves to ERR here leaves the flush to the caller's release (EngineQp.finishError), which flushes
+        // the WQEs behind this one, not this one.
+        finishHead(r);
     }
 
     /** Ends the head WQE, in flight, with the answer {@code r}; an RNR NAK leaves it waiting. */

@@ -504,7 +504,9 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
 
     /**
      * After {@link #beginError}: flushes the receive queue now, and the send queue now if the QP's lock is free
-     * (otherwise its holder flushes it when it releases the lock).
+     * (otherwise its holder flushes it when it releases the lock). A thread that holds the lock itself (the
+     * requester that failed a WQE, the responder of a request this QP sent) leaves the flush to that holder too, so
+     * the engine is never re-entered from its own call.
      */
     @Override
     public void finishError(QpState was, AsyncEventType event) {
@@ -521,7 +523,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
         if (event != null && was != QpState.ERR) {
             context.postEvent(new AsyncEvent(event, this, null, null, 0));
         }
-        if (lock.tryLock()) {
+        if (!lock.isHeldByCurrentThread() && lock.tryLock()) {
             release();
         }
     }
