@@ -3,8 +3,8 @@ package org.verbs4j.provider.emulated.verbs;
 import org.verbs4j.provider.emulated.engine.Transport;
 
 /**
- * A wire device's way onto the network, as the verbs objects see it (the part rxe's {@code rxe_net.c} plays for
- * rxe): whether its port is up, its address, and a transport for each new QP. The wire package implements it, so
+ * A wire device's way onto the network, as the verbs objects see it: whether its port is up, its address, and a
+ * transport for each new QP. The wire package's {@code RoceEndpoint} (rxe's {@code rxe_net.c}) implements it, so
  * the verbs objects never depend on the wire transport; an in-JVM device has none.
  */
 public interface NetworkLink {
