@@ -1,7 +1,7 @@
 /**
  * verbs4j's emulated provider: a pure-Java software RDMA device that needs no NIC, no kernel module
  * and no native code. The package exports only {@code EmulatedProvider}, so tools and tests can build the
- * provider directly; the engine in {@code org.verbs4j.provider.emulated.internal} is not exported.
+ * provider directly; its other packages (cm, wire, wire.codec, verbs, engine) are not exported.
  */
 module org.verbs4j.provider.emulated {
     requires org.verbs4j.spi;

@@ -5,6 +5,7 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyP
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -58,6 +59,14 @@ class ArchitectureTest {
 
     private static final String NATIVE_COMMON = "org.verbs4j.provider.nativecommon..";
 
+    /** The emulated provider's packages, top down: each may use only those below it. */
+    private static final String EMULATED = "org.verbs4j.provider.emulated";
+    private static final String EMULATED_CM = EMULATED + ".cm..";
+    private static final String EMULATED_WIRE = EMULATED + ".wire";
+    private static final String EMULATED_CODEC = EMULATED + ".wire.codec..";
+    private static final String EMULATED_VERBS = EMULATED + ".verbs..";
+    private static final String EMULATED_ENGINE = EMULATED + ".engine..";
+
     private static JavaClasses classes;
 
     @BeforeAll
@@ -98,9 +107,8 @@ class ArchitectureTest {
     @Test
     @DisplayName("the API and SPI depend only on the JDK")
     void apiDependsOnlyOnJdk() {
-        ArchRule rule = classes().that().resideInAnyPackage("org.verbs4j", "org.verbs4j.spi", "org.verbs4j.spi.support")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "org.verbs4j", "org.verbs4j.spi",
-                        "org.verbs4j.spi.support")
+        ArchRule rule = classes().that().resideInAPackage("org.verbs4j.spi..").or().resideInAPackage("org.verbs4j")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "org.verbs4j", "org.verbs4j.spi..")
                 .as("verbs-spi depends on nothing but the JDK, so that any provider and any application can use it");
         rule.check(classes);
     }
@@ -162,6 +170,18 @@ class ArchitectureTest {
                         + "the object. A provider keeps only its binding (the downcalls, opening and closing a "
                         + "device among them) and its ServiceLoader class, which lists the devices and makes a "
                         + "NativeDevice with its binding for each");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("only the libibverbs providers use verbs-spi's internal package")
+    void onlyTheNativeProvidersUseSpiInternal() {
+        ArchRule rule = noClasses().that().resideOutsideOfPackages("org.verbs4j.spi..", NATIVE_COMMON,
+                        "org.verbs4j.provider.ffm..", "org.verbs4j.provider.jnr..")
+                .should().dependOnClassesThat().resideInAPackage("org.verbs4j.spi.support.internal..")
+                .as("org.verbs4j.spi.support.internal (CmBinding and the Bound* rdma_cm object model) is exported to "
+                        + "provider-native-common, ffm and jnr only (module-info's qualified export, bnd's mandatory "
+                        + "attribute); vendors build on org.verbs4j.spi.support");
         rule.check(classes);
     }
 
@@ -230,6 +250,76 @@ class ArchitectureTest {
                 .orShould().haveRawType(AtomicInteger.class)
                 .as("the closed state and the count of dependent objects belong to AbstractVerbsObject "
                         + "(markClosed, dependOn, dropDependency); a second copy in a provider drifts from it");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("each of the emulated provider's packages holds classes, so the rules below cannot pass on an empty one")
+    void emulatedPackagesAreImported() {
+        for (String pkg : new String[] {EMULATED, EMULATED_CM, EMULATED_WIRE, EMULATED_CODEC, EMULATED_VERBS,
+                EMULATED_ENGINE}) {
+            long n = classes.stream().filter(resideInAPackage(pkg)).filter(c -> !c.getSimpleName().equals("package-info"))
+                    .count();
+            assertTrue(n >= 1, pkg + " has no classes in the import: was the package renamed without the rules?");
+        }
+        assertTrue(classes.stream().filter(resideInAPackage(EMULATED + "..")).count() >= 50,
+                "fewer than 50 classes of provider-emulated were imported");
+    }
+
+    @Test
+    @DisplayName("the emulated provider's packages depend on each other in one direction only")
+    void emulatedPackagesAreLayered() {
+        ArchRule rule = layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("provider").definedBy(EMULATED)
+                .layer("connection manager").definedBy(EMULATED_CM)
+                .layer("wire transport").definedBy(EMULATED_WIRE)
+                .layer("wire codec").definedBy(EMULATED_CODEC)
+                .layer("verbs objects").definedBy(EMULATED_VERBS)
+                .layer("engine").definedBy(EMULATED_ENGINE)
+                .whereLayer("provider").mayNotBeAccessedByAnyLayer()
+                .whereLayer("connection manager").mayOnlyBeAccessedByLayers("provider")
+                .whereLayer("wire transport").mayOnlyBeAccessedByLayers("connection manager")
+                .whereLayer("wire codec").mayOnlyBeAccessedByLayers("connection manager", "wire transport")
+                .whereLayer("verbs objects").mayOnlyBeAccessedByLayers("provider", "connection manager",
+                        "wire transport")
+                .whereLayer("engine").mayOnlyBeAccessedByLayers("verbs objects", "wire transport")
+                .as("provider-emulated is built by concern, top down: the provider, the connection manager (which "
+                        + "assembles the devices), the wire transport over its codec, the verbs objects, the engine. "
+                        + "A lower package reports up only through an interface it owns (the engine's EngineQp, "
+                        + "CompletionSink and Transport; the verbs objects' NetworkLink; the wire's GsiAgent), so "
+                        + "each can be read, tested and changed without the ones above it");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("the emulated engine depends on the API and itself only")
+    void emulatedEngineIsSelfContained() {
+        ArchRule rule = classes().that().resideInAPackage(EMULATED_ENGINE)
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "org.verbs4j", "org.verbs4j.spi.support",
+                        EMULATED_ENGINE)
+                .as("the engine (rxe's requester, responder and completer) is called by the verbs objects and the "
+                        + "wire transport, and answers through EngineQp, CompletionSink and Transport, interfaces of "
+                        + "its own: the seam runs one way");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("the wire codec depends on the JDK only")
+    void emulatedWireCodecIsPure() {
+        ArchRule rule = classes().that().resideInAPackage(EMULATED_CODEC)
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", EMULATED_CODEC)
+                .as("the RoCE v2 packet formats are pure functions over buffers, tested on their own against the "
+                        + "IBA tables and captured rxe packets");
+        rule.check(classes);
+    }
+
+    @Test
+    @DisplayName("the emulated provider's exported package holds the provider class alone")
+    void emulatedExportsOnlyTheProvider() {
+        ArchRule rule = classes().that().resideInAPackage(EMULATED).and().doNotHaveSimpleName("package-info")
+                .should().haveSimpleName("EmulatedProvider")
+                .as("module-info exports org.verbs4j.provider.emulated only so that tools and tests can build the "
+                        + "provider; everything else lives in the unexported packages by concern");
         rule.check(classes);
     }
 

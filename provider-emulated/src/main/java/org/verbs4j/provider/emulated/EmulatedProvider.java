@@ -4,6 +4,8 @@ import java.util.List;
 
 import org.verbs4j.ConnectionManager;
 import org.verbs4j.Device;
+import org.verbs4j.provider.emulated.cm.EmulatedConnectionManager;
+import org.verbs4j.provider.emulated.cm.EmulatedDevices;
 import org.verbs4j.spi.VerbsProvider;
 
 /**
@@ -51,7 +53,7 @@ public final class EmulatedProvider implements VerbsProvider {
 
     @Override
     public List<Device> devices() {
-        return EmulatedDevice.all();
+        return EmulatedDevices.all();
     }
 
     /** True: the emulated connection manager connects RC QPs of the JVM's emulated devices. */
@@ -72,6 +74,6 @@ public final class EmulatedProvider implements VerbsProvider {
 
     @Override
     public String toString() {
-        return "EmulatedProvider[" + EmulatedDevice.all().size() + " devices]";
+        return "EmulatedProvider[" + EmulatedDevices.all().size() + " devices]";
     }
 }

@@ -16,6 +16,7 @@ import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.emulated.verbs.EmulatedProtectionDomain;
 
 /**
  * Misuse of the emulated device that the TCK cannot ask of a native one (issue 13): the emulator also guards

@@ -11,9 +11,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
 
-import org.verbs4j.provider.emulated.internal.wire.Icrc;
-import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
-import org.verbs4j.provider.emulated.internal.wire.Packet;
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.wire.PacketSender;
+import org.verbs4j.provider.emulated.wire.RoceEndpoint;
+import org.verbs4j.provider.emulated.wire.codec.Icrc;
+import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
+import org.verbs4j.provider.emulated.wire.codec.Packet;
 
 /**
  * The fault-injection harness between wire devices of this JVM: a {@link RoceEndpoint.Tap} on each device's
@@ -74,8 +77,8 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
     /** Installs the harness on the devices' endpoints. */
     FaultyWire(EmulatedDevice... devices) {
         for (EmulatedDevice d : devices) {
-            endpoints.add(d.roce);
-            d.roce.tap = this;
+            endpoints.add(RoceEndpoint.of(d));
+            RoceEndpoint.of(d).tap = this;
         }
     }
 
@@ -148,7 +151,7 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
         StringBuilder b = new StringBuilder("sent/faulted:");
         for (int i = 0; i < 257; i++) {
             if (sent.get(i) > 0) {
-                b.append(' ').append(i == NAK ? "NAK" : org.verbs4j.provider.emulated.internal.wire.Opcode.name(i))
+                b.append(' ').append(i == NAK ? "NAK" : org.verbs4j.provider.emulated.wire.codec.Opcode.name(i))
                         .append('=').append(sent.get(i)).append('/').append(faulted.get(i));
             }
         }
@@ -158,7 +161,7 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
     @Override
     public synchronized boolean intercept(RoceEndpoint from, ByteBuffer packet, InetSocketAddress to) {
         int opcode = packet.get(packet.position()) & 0xff;
-        if (opcode == org.verbs4j.provider.emulated.internal.wire.Opcode.ACKNOWLEDGE
+        if (opcode == org.verbs4j.provider.emulated.wire.codec.Opcode.ACKNOWLEDGE
                 && (packet.get(packet.position() + 12) & Packet.AETH_TYPE_MASK) == Packet.AETH_NAK) {
             opcode = NAK;
         }
@@ -167,7 +170,7 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
         int nth = matched.incrementAndGet(opcode);
         if (TRACE) {
             System.out.printf("%d %s %s psn=%d #%d%n", System.nanoTime() / 1000 % 10_000_000, from.local,
-                    opcode == NAK ? "NAK" : org.verbs4j.provider.emulated.internal.wire.Opcode.name(opcode), psn, nth);
+                    opcode == NAK ? "NAK" : org.verbs4j.provider.emulated.wire.codec.Opcode.name(opcode), psn, nth);
         }
         Held before = held.remove(from);
         try {
@@ -272,7 +275,7 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
     static void forge(EmulatedDevice from, InetSocketAddress to, Consumer<PacketSender> build) {
         PacketSender tx = new PacketSender();
         build.accept(tx);
-        tx.emit(from.roce, to);
+        tx.emit(RoceEndpoint.of(from), to);
     }
 
     @Override

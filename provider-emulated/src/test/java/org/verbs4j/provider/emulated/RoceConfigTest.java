@@ -13,6 +13,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.verbs4j.provider.emulated.wire.RoceConfig;
+import org.verbs4j.provider.emulated.wire.RoceEndpoint;
 
 class RoceConfigTest {
     @Test

@@ -41,6 +41,8 @@ import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.emulated.wire.RoceConfig;
+import org.verbs4j.provider.emulated.wire.RoceEndpoint;
 
 /**
  * The emulated connection manager across two JVMs, each with one wire device ({@code roce0}) on a loopback address
@@ -289,7 +291,7 @@ class WireCmTwoProcessTest {
         private static InetAddress listenAddress() {
             return new EmulatedProvider().devices().stream()
                     .filter(d -> d.name().equals("roce0")).findFirst()
-                    .map(d -> ((EmulatedDevice) d).roce.local.getAddress()).orElseThrow();
+                    .map(d -> RoceEndpoint.of(d).local.getAddress()).orElseThrow();
         }
 
         private static void client(ConnectionManager cm, CmEventChannel ch, Arena arena) throws Exception {

@@ -32,7 +32,9 @@ import org.verbs4j.WcFlags;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.emulated.FaultyWire.Fault;
-import org.verbs4j.provider.emulated.internal.wire.Opcode;
+import org.verbs4j.provider.emulated.verbs.EmulatedQueuePair;
+import org.verbs4j.provider.emulated.wire.WireTransport;
+import org.verbs4j.provider.emulated.wire.codec.Opcode;
 
 /**
  * The wire conformance suite (issue 27): for every RC opcode, every packet position of its request and of its

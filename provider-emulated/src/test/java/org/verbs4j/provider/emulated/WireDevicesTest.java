@@ -42,7 +42,9 @@ import org.verbs4j.WcOpcode;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
-import org.verbs4j.provider.emulated.internal.wire.Reject;
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.wire.RoceEndpoint;
+import org.verbs4j.provider.emulated.wire.codec.Reject;
 
 /**
  * Two wire devices of this JVM ({@code VERBS4J_EMULATED_ROCE=127.0.79.1:0,127.0.79.2:0}, one free port, set by the build's
@@ -321,18 +323,18 @@ class WireDevicesTest {
     void retryExceeded() {
         QueuePair a = qp(pdA, cqA, QpType.RC);
         connect(a, ctxB, 0xabcdef, QpType.RC, 8, 2, 7);
-        long before = ((EmulatedDevice) device("roce1")).roce.rejected(Reject.UNKNOWN_QP);
+        long before = RoceEndpoint.of(device("roce1")).rejected(Reject.UNKNOWN_QP);
         a.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
                 .rdma(mrB.address(), mrB.rkey()).sgList(Sge.of(mrA, 0, 10)));
         assertEquals(WcStatus.RETRY_EXC_ERR, one(cqA));
         // roce1's receive thread counts what it drops on its own time: under load it may lag behind the requester.
         EmulatedDevice roce1 = (EmulatedDevice) device("roce1");
         long deadline = System.nanoTime() + 5_000_000_000L;
-        while (roce1.roce.rejected(Reject.UNKNOWN_QP) - before < 3 && System.nanoTime() < deadline) {
+        while (RoceEndpoint.of(roce1).rejected(Reject.UNKNOWN_QP) - before < 3 && System.nanoTime() < deadline) {
             Thread.onSpinWait();
         }
         LockSupport.parkNanos(50_000_000L); // a fourth try, which must not come, would show by now
-        long dropped = roce1.roce.rejected(Reject.UNKNOWN_QP) - before;
+        long dropped = RoceEndpoint.of(roce1).rejected(Reject.UNKNOWN_QP) - before;
         assertEquals(3, dropped, "the first try and two retries reached roce1, which has no such QP");
     }
 
@@ -403,7 +405,7 @@ class WireDevicesTest {
     @Test
     @DisplayName("Garbage datagrams are dropped and counted; the device goes on working")
     void garbage() throws Exception {
-        RoceEndpoint ep = ((EmulatedDevice) device("roce1")).roce;
+        RoceEndpoint ep = RoceEndpoint.of(device("roce1"));
         long before = 0;
         for (Reject r : Reject.values()) {
             before += ep.rejected(r);

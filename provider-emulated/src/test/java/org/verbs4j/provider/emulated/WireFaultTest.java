@@ -26,8 +26,11 @@ import org.verbs4j.WcStatus;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.emulated.FaultyWire.Fault;
 import org.verbs4j.provider.emulated.FaultyWire.Rule;
-import org.verbs4j.provider.emulated.internal.wire.Opcode;
-import org.verbs4j.provider.emulated.internal.wire.Packet;
+import org.verbs4j.provider.emulated.verbs.EmulatedQueuePair;
+import org.verbs4j.provider.emulated.wire.RoceEndpoint;
+import org.verbs4j.provider.emulated.wire.WireTransport;
+import org.verbs4j.provider.emulated.wire.codec.Opcode;
+import org.verbs4j.provider.emulated.wire.codec.Packet;
 
 /**
  * The failures issue 27 found with a hostile proxy between two wire devices, each replayed deterministically
@@ -165,7 +168,7 @@ class WireFaultTest {
     @DisplayName("A forged WRITE_FIRST whose RETH runs past the region is NAKed at that packet: it consumes no PSN, and the next WRITE at that PSN never completes SUCCESS without its bytes")
     void forgedWriteFirstPastTheRegionIsNakedAtOnce() {
         QueuePair[] q = link.rc(TIMEOUT, 2, 1, 4);
-        InetSocketAddress toB = new InetSocketAddress(link.devB.roce.local.getAddress(), link.devB.roce.localPort);
+        InetSocketAddress toB = new InetSocketAddress(RoceEndpoint.of(link.devB).local.getAddress(), RoceEndpoint.of(link.devB).localPort);
         int bQpn = q[1].qpNum();
         // From roce0's address and port, sealed as roce0 seals: the responder's expected PSN, a valid rkey, a
         // length 1 GiB past a 1 MiB region, one MTU of 0x5a.

@@ -41,11 +41,14 @@ import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
-import org.verbs4j.provider.emulated.internal.wire.Icrc;
-import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
-import org.verbs4j.provider.emulated.internal.wire.Opcode;
-import org.verbs4j.provider.emulated.internal.wire.Packet;
-import org.verbs4j.provider.emulated.internal.wire.Reject;
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.wire.RoceEndpoint;
+import org.verbs4j.provider.emulated.wire.WireTransport;
+import org.verbs4j.provider.emulated.wire.codec.Icrc;
+import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
+import org.verbs4j.provider.emulated.wire.codec.Opcode;
+import org.verbs4j.provider.emulated.wire.codec.Packet;
+import org.verbs4j.provider.emulated.wire.codec.Reject;
 
 /**
  * A seeded fuzz test of the wire devices' receive path, against live QPs. A test socket (the "fuzzer", on
@@ -92,7 +95,7 @@ class WireFuzzTest {
     void open() throws IOException {
         roce0 = (EmulatedDevice) new EmulatedProvider().device("roce0");
         roce1 = (EmulatedDevice) new EmulatedProvider().device("roce1");
-        port = roce1.roce.localPort;
+        port = RoceEndpoint.of(roce1).localPort;
         ctxA = roce0.open();
         ctxB = roce1.open();
         fuzzer = bind(FUZZER);
@@ -161,7 +164,7 @@ class WireFuzzTest {
     private long drops(EmulatedDevice d) {
         long n = 0;
         for (Reject r : Reject.values()) {
-            n += d.roce.rejected(r);
+            n += RoceEndpoint.of(d).rejected(r);
         }
         return n;
     }
@@ -169,7 +172,7 @@ class WireFuzzTest {
     private Map<Reject, Long> counts(EmulatedDevice d) {
         Map<Reject, Long> m = new EnumMap<>(Reject.class);
         for (Reject r : Reject.values()) {
-            m.put(r, d.roce.rejected(r));
+            m.put(r, RoceEndpoint.of(d).rejected(r));
         }
         return m;
     }
@@ -293,7 +296,7 @@ class WireFuzzTest {
             EmulatedDevice to = toB ? roce1 : roce0;
             boolean fromStranger = rnd.nextInt(16) == 0;
             if (icrcChoice > 0 && length >= Opcode.BTH_BYTES + Opcode.ICRC_BYTES) {
-                Ipv4Udp ip = new Ipv4Udp().set(ipv4(fromStranger ? STRANGER : FUZZER), port, to.roce.localAddr, port);
+                Ipv4Udp ip = new Ipv4Udp().set(ipv4(fromStranger ? STRANGER : FUZZER), port, RoceEndpoint.of(to).localAddr, port);
                 icrc.write(p, length, ip);
             }
             if (icrcChoice == 1) {
@@ -385,13 +388,13 @@ class WireFuzzTest {
         q.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
                 .rdma(0x1000, 0x77).sgList(Sge.of(mrA, 0, 2 * window * 1024)));
         receivePackets(window);
-        long badPsn = roce0.roce.rejected(Reject.BAD_PSN);
+        long badPsn = RoceEndpoint.of(roce0).rejected(Reject.BAD_PSN);
         ack(q.qpNum(), RQ_PSN + 2 * window - 1);
         long deadline = System.nanoTime() + 5_000_000_000L;
-        while (roce0.roce.rejected(Reject.BAD_PSN) == badPsn && System.nanoTime() < deadline) {
+        while (RoceEndpoint.of(roce0).rejected(Reject.BAD_PSN) == badPsn && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
-        assertEquals(badPsn + 1, roce0.roce.rejected(Reject.BAD_PSN), "the ACK of the unsent last packet is dropped");
+        assertEquals(badPsn + 1, RoceEndpoint.of(roce0).rejected(Reject.BAD_PSN), "the ACK of the unsent last packet is dropped");
         assertEquals(0, cqA.poll(wc), "and completes nothing");
         ack(q.qpNum(), RQ_PSN + window - 1);
         receivePackets(window);
@@ -423,7 +426,7 @@ class WireFuzzTest {
         h.payloadLength = 0;
         ByteBuffer p = ByteBuffer.allocate(64);
         h.writeHeaders(p);
-        int len = h.seal(p, icrc, new Ipv4Udp().set(ipv4(FUZZER), port, roce0.roce.localAddr, port));
+        int len = h.seal(p, icrc, new Ipv4Udp().set(ipv4(FUZZER), port, RoceEndpoint.of(roce0).localAddr, port));
         send(p, len, roce0, fuzzer);
     }
 
@@ -439,7 +442,7 @@ class WireFuzzTest {
 
     private void send(ByteBuffer p, int length, EmulatedDevice to, DatagramChannel from) throws IOException {
         ByteBuffer b = p.duplicate().position(0).limit(length);
-        from.send(b, new InetSocketAddress(to.roce.local.getAddress(), port));
+        from.send(b, new InetSocketAddress(RoceEndpoint.of(to).local.getAddress(), port));
     }
 
     /** Drops whatever the devices answered the fuzzer. */
@@ -591,7 +594,7 @@ class WireFuzzTest {
         for (int i = 0; i < 64; i++) {
             p.put(off + i, (byte) (0x40 + i));
         }
-        return h.seal(p, icrc, new Ipv4Udp().set(ipv4(FUZZER), port, roce1.roce.localAddr, port));
+        return h.seal(p, icrc, new Ipv4Udp().set(ipv4(FUZZER), port, RoceEndpoint.of(roce1).localAddr, port));
     }
 
     private static void assertPattern(MemoryRegion mr, long offset) {

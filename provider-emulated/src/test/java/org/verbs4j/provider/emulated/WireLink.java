@@ -18,6 +18,7 @@ import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
 
 /**
  * Two wire devices of this JVM ({@code roce0}, {@code roce1}, from the build's {@code wire} test run) with a

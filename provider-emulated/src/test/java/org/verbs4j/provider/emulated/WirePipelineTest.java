@@ -45,10 +45,12 @@ import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletion;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
-import org.verbs4j.provider.emulated.internal.wire.Icrc;
-import org.verbs4j.provider.emulated.internal.wire.Ipv4Udp;
-import org.verbs4j.provider.emulated.internal.wire.Opcode;
-import org.verbs4j.provider.emulated.internal.wire.Packet;
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.wire.RoceEndpoint;
+import org.verbs4j.provider.emulated.wire.codec.Icrc;
+import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
+import org.verbs4j.provider.emulated.wire.codec.Opcode;
+import org.verbs4j.provider.emulated.wire.codec.Packet;
 
 /**
  * Several messages in flight per RC QP on the wire device, seen from its peer: a test socket (127.0.79.6) is the
@@ -82,7 +84,7 @@ class WirePipelineTest {
         ctx = roce0.open();
         peer = DatagramChannel.open(StandardProtocolFamily.INET);
         peer.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
-        peer.bind(new InetSocketAddress(InetAddress.getByAddress(PEER), roce0.roce.localPort));
+        peer.bind(new InetSocketAddress(InetAddress.getByAddress(PEER), RoceEndpoint.of(roce0).localPort));
         peer.configureBlocking(false);
         ProtectionDomain pd = ctx.allocPd();
         cq = ctx.createCq(64);
@@ -126,7 +128,7 @@ class WirePipelineTest {
             }
             int len = b.position();
             Packet p = new Packet();
-            Ipv4Udp ip = new Ipv4Udp().set(roce0.roce.localAddr, roce0.roce.localPort, ipv4(PEER), roce0.roce.localPort);
+            Ipv4Udp ip = new Ipv4Udp().set(RoceEndpoint.of(roce0).localAddr, RoceEndpoint.of(roce0).localPort, ipv4(PEER), RoceEndpoint.of(roce0).localPort);
             assertNull(p.parse(b, len, icrc, ip), "a packet of ours that does not parse");
             assertEquals(PEER_QPN, p.destQpn);
             got.add(p);
@@ -167,9 +169,9 @@ class WirePipelineTest {
         for (int i = 0; i < payload; i++) {
             p.put(off + i, (byte) (psn + i));
         }
-        int len = h.seal(p, icrc, new Ipv4Udp().set(ipv4(PEER), roce0.roce.localPort, roce0.roce.localAddr,
-                roce0.roce.localPort));
-        peer.send(p.position(0).limit(len), new InetSocketAddress(roce0.roce.local.getAddress(), roce0.roce.localPort));
+        int len = h.seal(p, icrc, new Ipv4Udp().set(ipv4(PEER), RoceEndpoint.of(roce0).localPort, RoceEndpoint.of(roce0).localAddr,
+                RoceEndpoint.of(roce0).localPort));
+        peer.send(p.position(0).limit(len), new InetSocketAddress(RoceEndpoint.of(roce0).local.getAddress(), RoceEndpoint.of(roce0).localPort));
     }
 
     private void ack(int psn) throws IOException {

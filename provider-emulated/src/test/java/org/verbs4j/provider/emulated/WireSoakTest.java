@@ -22,6 +22,8 @@ import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.emulated.verbs.EmulatedQueuePair;
+import org.verbs4j.provider.emulated.wire.WireTransport;
 
 /**
  * A seeded random soak over the {@link FaultyWire} harness (issue 27): several RC QPs between roce0 and roce1

@@ -36,6 +36,8 @@ import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.emulated.wire.RoceConfig;
+import org.verbs4j.provider.emulated.wire.RoceEndpoint;
 
 /**
  * Two JVMs doing RDMA over RoCE v2: this one's {@code roce0} (127.0.79.1) and a child JVM's {@code roce0}
@@ -91,7 +93,7 @@ class WireTwoProcessTest {
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 Child.class.getName()).redirectError(ProcessBuilder.Redirect.INHERIT);
         // The child's device on this JVM's port (a free one the build's port 0 picked): peers share one port.
-        int port = ((EmulatedDevice) new EmulatedProvider().device("roce0")).roce.localPort;
+        int port = RoceEndpoint.of(new EmulatedProvider().device("roce0")).localPort;
         pb.environment().put(RoceConfig.ENV, "127.0.79.3:" + port);
         Process child = pb.start();
         try (Arena arena = Arena.ofShared();

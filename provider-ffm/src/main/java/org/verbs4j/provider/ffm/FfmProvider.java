@@ -11,7 +11,7 @@ import org.verbs4j.provider.nativecommon.internal.LibRdmaCm;
 import org.verbs4j.provider.nativecommon.internal.NativeDevice;
 import org.verbs4j.provider.nativecommon.IbverbsAvailability;
 import org.verbs4j.spi.VerbsProvider;
-import org.verbs4j.spi.support.BoundConnectionManager;
+import org.verbs4j.spi.support.internal.BoundConnectionManager;
 
 /**
  * The {@code ffm} provider: libibverbs ({@code libibverbs.so.1}, rdma-core 44 or later) through the

@@ -14,7 +14,7 @@ import org.verbs4j.provider.nativecommon.IbverbsUnavailableException;
 import org.verbs4j.provider.nativecommon.IbverbsUnavailableException.Reason;
 import org.verbs4j.provider.nativecommon.internal.NativeDevice;
 import org.verbs4j.spi.VerbsProvider;
-import org.verbs4j.spi.support.BoundConnectionManager;
+import org.verbs4j.spi.support.internal.BoundConnectionManager;
 
 /**
  * The verbs provider over libibverbs through JNR-FFI, named {@code jnr}.

@@ -1,8 +1,9 @@
 package org.verbs4j.spi.support;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.verbs4j.Errno;
@@ -22,8 +23,8 @@ import org.verbs4j.VerbsObject;
  *       {@link VerbsException} {@code EBUSY} before the destroy verb runs, and the object stays open. A failed
  *       destroy verb throws {@link VerbsException} with its errno and leaves the object open too.</li>
  *   <li>An owner (an object made with no owner: the context) refuses no close: it closes every object made from
- *       it first, memory windows first and then the newest first, so that children always go before their
- *       parents, and only then runs its own destroy verb.</li>
+ *       it first, in {@link VerbsObjectKind}'s order of kinds (memory windows first) and the newest first within
+ *       a kind, so that children always go before their parents, and only then runs its own destroy verb.</li>
  *   <li>After {@code close()}, {@link #checkOpen()}, the guard each method runs before it looks at its arguments
  *       or touches the device, throws {@link IllegalStateException} "this &lt;kind&gt; is closed".</li>
  *   <li>In-flight calls: the destroy verb runs under the object's monitor (or the lock the provider gave
@@ -41,20 +42,14 @@ import org.verbs4j.VerbsObject;
  * @see "ibv_dealloc_pd(3), ibv_destroy_qp(3), ibv_close_device(3)"
  */
 public abstract class AbstractVerbsObject implements VerbsObject {
-    /** The destroy verb of each verbs object of the API, by the kind its constructor names. */
-    private static final Map<String, String> DESTROY_VERBS = Map.of(
-            "Context", "ibv_close_device",
-            "ProtectionDomain", "ibv_dealloc_pd",
-            "MemoryRegion", "ibv_dereg_mr",
-            "MemoryWindow", "ibv_dealloc_mw",
-            "AddressHandle", "ibv_destroy_ah",
-            "CompletionQueue", "ibv_destroy_cq",
-            "CompletionChannel", "ibv_destroy_comp_channel",
-            "QueuePair", "ibv_destroy_qp",
-            "SharedReceiveQueue", "ibv_destroy_srq",
-            "ThreadDomain", "ibv_dealloc_td");
-
     private final String kind;
+    /** The kind's destroy verb; null for a kind outside the API's objects. */
+    private final VerbsObjectKind objectKind;
+    /**
+     * Where an owner's close takes this object: a window first, then a kind outside the API's objects, then the
+     * API's kinds in {@link VerbsObjectKind}'s order.
+     */
+    private final int closeRank;
     private final AbstractVerbsObject owner;
     /** The objects made from this owner, oldest first; null unless this is an owner. Guarded by itself. */
     private final List<AbstractVerbsObject> owned;
@@ -98,6 +93,8 @@ public abstract class AbstractVerbsObject implements VerbsObject {
      */
     protected AbstractVerbsObject(String kind, AbstractVerbsObject owner, Object closeLock) {
         this.kind = Objects.requireNonNull(kind, "kind");
+        this.objectKind = VerbsObjectKind.ofInterface(kind);
+        this.closeRank = objectKind != null ? 2 * objectKind.ordinal() : this instanceof MemoryWindow ? 0 : 1;
         this.owner = owner;
         this.owned = owner == null ? new ArrayList<>() : null;
         this.closeLock = closeLock != null ? closeLock : this;
@@ -116,10 +113,11 @@ public abstract class AbstractVerbsObject implements VerbsObject {
     /**
      * {@return the destroy verb's name, for errors} By default the verb of the kind given to the constructor:
      * {@code ibv_close_device} for a {@code "Context"}, {@code ibv_dealloc_pd} for a {@code "ProtectionDomain"},
-     * and so on for every {@link VerbsObject} of the API; an object of another kind overrides it.
+     * and so on for every {@link VerbsObject} of the API, as {@link VerbsObjectKind} lists them; an object of
+     * another kind overrides it.
      */
     protected String destroyVerb() {
-        return DESTROY_VERBS.getOrDefault(kind, kind + ".close()");
+        return objectKind != null ? objectKind.destroyVerb() : kind + ".close()";
     }
 
     /**
@@ -353,22 +351,18 @@ public abstract class AbstractVerbsObject implements VerbsObject {
             live = new ArrayList<>(owned);
             owned.clear();
         }
-        // Windows first: a bound window depends on the QP and the region it was bound with (on rxe, destroying
-        // that QP while a type 2 window is still allocated takes about 50 s, issue 13). Then the newest first:
-        // every object is younger than the objects it uses.
+        // In the kinds' close order (VerbsObjectKind: windows first, every kind before the kinds it uses), a kind
+        // outside the API's objects after the windows and before the rest, the newest first within a kind (the
+        // sort is stable).
+        Collections.reverse(live);
+        live.sort(Comparator.comparingInt(o -> o.closeRank));
         RuntimeException failure = null;
-        for (boolean windows : new boolean[] {true, false}) {
-            for (int i = live.size() - 1; i >= 0; i--) {
-                AbstractVerbsObject o = live.get(i);
-                if (windows && !(o instanceof MemoryWindow)) {
-                    continue;
-                }
-                try {
-                    o.closeByOwner();
-                } catch (RuntimeException e) {
-                    if (failure == null) {
-                        failure = e;
-                    }
+        for (AbstractVerbsObject o : live) {
+            try {
+                o.closeByOwner();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
                 }
             }
         }

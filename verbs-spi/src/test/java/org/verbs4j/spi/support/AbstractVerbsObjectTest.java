@@ -33,7 +33,11 @@ class AbstractVerbsObjectTest {
         int afterDestroy;
 
         Obj(String name, Obj owner) {
-            super("Thing", owner);
+            this("Thing", name, owner);
+        }
+
+        Obj(String kind, String name, Obj owner) {
+            super(kind, owner);
             this.name = name;
             if (name.startsWith("broken")) {
                 throw new IllegalStateException("constructor failed");
@@ -158,6 +162,20 @@ class AbstractVerbsObjectTest {
         qp.close();
         pd.close();
         assertTrue(pd.isClosed());
+    }
+
+    @Test
+    @DisplayName("closing the owner closes the API's kinds in VerbsObjectKind's order, whatever their age")
+    void ownerClosesInKindOrder() {
+        Obj ctx = new Obj("Context", "ctx", null);
+        Obj qp = new Obj("QueuePair", "qp", ctx);
+        Obj cq = new Obj("CompletionQueue", "cq", ctx);
+        Obj pd = new Obj("ProtectionDomain", "pd", ctx);
+        Obj td = new Obj("ThreadDomain", "td", ctx);
+        destroyed.clear();
+        ctx.close();
+        assertEquals(List.of("qp", "cq", "td", "pd", "ctx"), destroyed, "a CQ or PD made after a QP still outlives it");
+        assertTrue(qp.isClosed() && cq.isClosed() && pd.isClosed() && td.isClosed());
     }
 
     @Test

@@ -17,7 +17,7 @@ import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_cm_event;
 import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_cm_id;
 import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_conn_param;
 import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_event_channel;
-import org.verbs4j.spi.support.CmBinding;
+import org.verbs4j.spi.support.internal.CmBinding;
 
 /**
  * librdmacm ({@code librdmacm.so.1}) as a {@link CmBinding}, for both native providers: it builds and reads the

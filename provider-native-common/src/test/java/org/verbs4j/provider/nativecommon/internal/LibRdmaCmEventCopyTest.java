@@ -12,7 +12,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_cm_event;
-import org.verbs4j.spi.support.CmBinding.RawEvent;
+import org.verbs4j.spi.support.internal.CmBinding.RawEvent;
 
 /**
  * {@link LibRdmaCm#getEvent} copies every field the API gives out (id, listen id, type, status, the private

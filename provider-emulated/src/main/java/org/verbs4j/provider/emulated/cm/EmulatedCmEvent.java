@@ -1,0 +1,32 @@
+package org.verbs4j.provider.emulated.cm;
+
+import org.verbs4j.CmEventType;
+import org.verbs4j.spi.support.AbstractCmEvent;
+
+/** An event of the emulated connection manager; {@link #close()} acknowledges it to its id. */
+public final class EmulatedCmEvent extends AbstractCmEvent {
+    final EmulatedCmId id;
+    /** Whether a getEvent returned it: only then does it count as unacknowledged. Guarded by the cm lock. */
+    boolean taken;
+
+    EmulatedCmEvent(CmEventType type, int status, EmulatedCmId id, EmulatedCmId listenId, byte[] privateData,
+                    int responderResources, int initiatorDepth) {
+        super(type, status, id, listenId, privateData, responderResources, initiatorDepth);
+        this.id = id;
+    }
+
+    /** An event with no private data or connection parameters. */
+    static EmulatedCmEvent of(CmEventType type, int status, EmulatedCmId id) {
+        return new EmulatedCmEvent(type, status, id, null, new byte[0], 0, 0);
+    }
+
+    @Override
+    public void close() {
+        id.ack(this);
+    }
+
+    /** Marks it acknowledged; false if it already was. Holds the cm lock. */
+    boolean acknowledge() {
+        return markAcked();
+    }
+}

@@ -1,0 +1,344 @@
+package org.verbs4j.provider.emulated.cm;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.verbs4j.AccessFlags;
+import org.verbs4j.CmEvent;
+import org.verbs4j.CmEventChannel;
+import org.verbs4j.CmEventType;
+import org.verbs4j.CmPortSpace;
+import org.verbs4j.ConnectionParameters;
+import org.verbs4j.Context;
+import org.verbs4j.Errno;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpAttributes;
+import org.verbs4j.VerbsException;
+import org.verbs4j.provider.emulated.verbs.EmulatedContext;
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.verbs.EmulatedProtectionDomain;
+import org.verbs4j.provider.emulated.verbs.EmulatedQueuePair;
+import org.verbs4j.spi.support.AbstractCmId;
+import org.verbs4j.spi.support.CmArguments;
+
+/**
+ * An id of the emulated connection manager: its addresses, its QP, its channel and its state, which follows
+ * rdma_cm's. Connect, accept, reject and disconnect check the state here, then go through the id's
+ * {@link CmExchange}, chosen once when the id is attached to its device, under the manager's lock.
+ */
+public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
+    /** The one port of an emulated device. */
+    private static final int PORT_NUM = 1;
+    /** The REQ's timeout, in the IB CM reject reason of an id destroyed while its connect is pending. */
+    private static final int REJECT_TIMEOUT = 4;
+    /** The wildcard address an id binds to when it resolves an address that no device owns. */
+    private static final InetAddress WILDCARD = new InetSocketAddress(0).getAddress();
+
+    /** rdma_cm's id states, as far as the emulated provider needs them. */
+    enum State {
+        IDLE, BOUND, ADDR_QUERY, ADDR_RESOLVED, ROUTE_RESOLVED, LISTEN, CONNECT, REQ_RECEIVED, ESTABLISHED,
+        DISCONNECT_SENT, DISCONNECT_RECEIVED, DISCONNECTED, DONE
+    }
+
+    // The fields are guarded by the connection manager's lock; the CmExchange implementations change them too.
+    final EmulatedConnectionManager cm;
+    State state = State.IDLE;
+    EmulatedDevice device;
+    /** How the id's CM messages travel: its device's exchange, in-JVM until it is attached to a wire device. */
+    private CmExchange exchange = InJvmCmExchange.INSTANCE;
+    private EmulatedContext context;
+    InetSocketAddress local;
+    InetSocketAddress remote;
+    /** The port this id holds in the manager's table, or 0 (the new id of a request holds none). */
+    private int boundPort;
+    /** The other end, from connect until the connection ends. */
+    EmulatedCmId peer;
+    /** This end's parameters, sent with its REQ or REP. */
+    ConnectionParameters params;
+    /** This end's first PSN. */
+    final int psn = ThreadLocalRandom.current().nextInt(1 << 24);
+
+    /** A new id, counted by its channel. Holds the cm lock. */
+    EmulatedCmId(EmulatedConnectionManager cm, EmulatedCmEventChannel channel, CmPortSpace portSpace) {
+        super(cm.lock, channel, portSpace);
+        this.cm = cm;
+    }
+
+    /** {@return the channel the id's events go to} Holds the cm lock. */
+    EmulatedCmEventChannel events() {
+        return eventChannel();
+    }
+
+    /** {@return the id's QP as created, closed or not, or null} Holds the cm lock. */
+    EmulatedQueuePair queuePair() {
+        return (EmulatedQueuePair) ownQp();
+    }
+
+    /** An event of the id was taken from its channel. Holds the cm lock. */
+    void taken() {
+        eventTaken();
+    }
+
+    // ---------------------------------------------------------------- getters
+
+    @Override
+    public Context context() {
+        checkOpen();
+        return context;
+    }
+
+    @Override
+    public int portNum() {
+        checkOpen();
+        return device == null ? 0 : PORT_NUM;
+    }
+
+    @Override
+    public InetSocketAddress localAddress() {
+        checkOpen();
+        return local;
+    }
+
+    @Override
+    public InetSocketAddress remoteAddress() {
+        checkOpen();
+        return remote;
+    }
+
+    boolean isListeningFor(EmulatedDevice d) {
+        return state == State.LISTEN && (device == null || device == d);
+    }
+
+    // ---------------------------------------------------------------- addressing
+
+    @Override
+    public void bindAddr(InetSocketAddress address) {
+        checkOpen();
+        CmArguments.address(address, "address");
+        lock();
+        try {
+            if (state != State.IDLE) {
+                throw invalid("rdma_bind_addr", "the id is already bound (state " + state + ")");
+            }
+            bind(address, "rdma_bind_addr");
+            state = State.BOUND;
+        } finally {
+            cm.lock.unlock();
+        }
+    }
+
+    private void bind(InetSocketAddress address, String verb) {
+        InetAddress ip = address.getAddress();
+        EmulatedDevice d = EmulatedConnectionManager.deviceOf(ip);
+        if (d == null) {
+            throw new VerbsException(verb, Errno.EADDRNOTAVAIL, ip.getHostAddress()
+                    + " is not an address of this host or of an emulated device");
+        }
+        int port = cm.bindPort(this, address.getPort());
+        boundPort = port;
+        local = new InetSocketAddress(ip, port);
+        if (!ip.isAnyLocalAddress()) {
+            attach(d);
+        }
+    }
+
+    /** Binds the id to its device, which decides how its CM messages travel. Holds the cm lock. */
+    void attach(EmulatedDevice d) {
+        device = d;
+        context = cm.context(d);
+        exchange = EmulatedDevices.cmExchange(d);
+    }
+
+    @Override
+    public void resolveAddr(InetSocketAddress src, InetSocketAddress dst, int timeoutMs) {
+        checkOpen();
+        CmArguments.resolveAddr(src, dst, timeoutMs);
+        lock();
+        try {
+            if (state != State.IDLE && state != State.BOUND) {
+                throw invalid("rdma_resolve_addr", "the id is " + state + "; addresses are resolved on a new or bound id");
+            }
+            EmulatedDevice d = EmulatedConnectionManager.deviceOf(dst.getAddress());
+            if (state == State.IDLE) {
+                bind(src != null ? src : new InetSocketAddress(d != null ? WireRoutes.source(d, dst.getAddress())
+                        : WILDCARD, 0),
+                        "rdma_resolve_addr");
+                state = State.BOUND;
+            }
+            remote = dst;
+            if (d == null) {
+                state = State.ADDR_QUERY;
+                cm.schedule(() -> {
+                    if (!isClosed() && state == State.ADDR_QUERY) {
+                        state = State.BOUND;
+                        events().post(EmulatedCmEvent.of(CmEventType.ADDR_ERROR, -Errno.ETIMEDOUT, this));
+                    }
+                }, timeoutMs);
+                return;
+            }
+            if (device != null && device != d) {
+                throw invalid("rdma_resolve_addr", "the id is bound to " + device.name() + " but " + dst
+                        + " is reached through " + d.name());
+            }
+            attach(d);
+            state = State.ADDR_RESOLVED;
+            events().post(EmulatedCmEvent.of(CmEventType.ADDR_RESOLVED, 0, this));
+        } finally {
+            cm.lock.unlock();
+        }
+    }
+
+    @Override
+    public void resolveRoute(int timeoutMs) {
+        checkOpen();
+        CmArguments.timeoutMs(timeoutMs);
+        lock();
+        try {
+            if (state != State.ADDR_RESOLVED) {
+                throw invalid("rdma_resolve_route", "the address is not resolved (state " + state + ")");
+            }
+            state = State.ROUTE_RESOLVED;
+            events().post(EmulatedCmEvent.of(CmEventType.ROUTE_RESOLVED, 0, this));
+        } finally {
+            cm.lock.unlock();
+        }
+    }
+
+    @Override
+    public void listen(int backlog) {
+        checkOpen();
+        CmArguments.backlog(backlog);
+        lock();
+        try {
+            if (state != State.BOUND) {
+                throw invalid("rdma_listen", "the id must be bound and unused to listen (state " + state + ")");
+            }
+            state = State.LISTEN;
+        } finally {
+            cm.lock.unlock();
+        }
+    }
+
+    @Override
+    protected EmulatedCmEventChannel channelOf(CmEventChannel to) {
+        return cm.channel(to);
+    }
+
+    @Override
+    protected void onMigrate(EmulatedCmEventChannel from, EmulatedCmEventChannel to) {
+        from.moveEvents(this, to);
+    }
+
+    // ---------------------------------------------------------------- QP
+
+    @Override
+    protected boolean isBoundToDevice() {
+        return context != null;
+    }
+
+    @Override
+    protected boolean isListening() {
+        return state == State.LISTEN;
+    }
+
+    @Override
+    protected boolean isOwnProtectionDomain(ProtectionDomain pd) {
+        return pd instanceof EmulatedProtectionDomain epd && epd.context == context;
+    }
+
+    @Override
+    protected QpAttributes qpInitState() {
+        return QpAttributes.toInit(PORT_NUM, 0,
+                AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC);
+    }
+
+    // ---------------------------------------------------------------- connect, accept, reject, disconnect
+
+    @Override
+    protected void onConnect(ConnectionParameters parameters) {
+        if (state != State.ROUTE_RESOLVED) {
+            throw invalid("rdma_connect", "the route is not resolved (state " + state + ")");
+        }
+        if (qp() == null) {
+            throw invalid("rdma_connect", "the id has no QP: create it with createQp first (connecting without"
+                    + " a QP, as rdma_establish(3) allows, is not supported by the emulated provider)");
+        }
+        exchange.connect(this, parameters);
+    }
+
+    @Override
+    protected void onAccept(ConnectionParameters parameters) {
+        if (state != State.REQ_RECEIVED) {
+            throw invalid("rdma_accept", "the id is not a connect request's, or it was answered (state "
+                    + state + ")");
+        }
+        if (qp() == null) {
+            throw invalid("rdma_accept", "the id has no QP: create it with createQp first");
+        }
+        exchange.accept(this, parameters);
+    }
+
+    @Override
+    protected void onReject(byte[] privateData) {
+        if (state != State.REQ_RECEIVED) {
+            throw invalid("rdma_reject", "the id is not a connect request's, or it was answered (state "
+                    + state + ")");
+        }
+        state = State.DONE;
+        exchange.reject(this, CmEvent.REJECT_CONSUMER_DEFINED, privateData);
+    }
+
+    /** rdma_disconnect: this side's QP to ERR, then a DREQ (first to disconnect) or a DREP (second). */
+    @Override
+    protected void onDisconnect() {
+        switch (state) {
+            case ESTABLISHED -> {
+                CmTransitions.toError(this);
+                state = State.DISCONNECT_SENT;
+                exchange.sendDreq(this);
+            }
+            case DISCONNECT_RECEIVED -> {
+                CmTransitions.toError(this);
+                state = State.DISCONNECTED;
+                exchange.sendDrep(this);
+            }
+            default -> throw invalid("rdma_disconnect", "the id is not connected (state " + state + ")");
+        }
+    }
+
+    // ---------------------------------------------------------------- acknowledge and close
+
+    /** Acknowledges an event of this id. */
+    void ack(EmulatedCmEvent event) {
+        cm.lock.lock();
+        try {
+            if (event.acknowledge() && event.taken) {
+                eventAcknowledged();
+            }
+        } finally {
+            cm.lock.unlock();
+        }
+    }
+
+    @Override
+    protected void onClose() {
+        switch (state) {
+            case ESTABLISHED -> exchange.sendDreq(this);
+            case DISCONNECT_RECEIVED -> exchange.sendDrep(this);
+            case CONNECT -> exchange.reject(this, REJECT_TIMEOUT, new byte[0]);
+            case REQ_RECEIVED -> exchange.reject(this, CmEvent.REJECT_CONSUMER_DEFINED, new byte[0]);
+            default -> { }
+        }
+        state = State.DONE;
+        if (boundPort != 0) {
+            cm.releasePort(this, boundPort);
+        }
+        events().dropEvents(this);
+    }
+
+    @Override
+    public String toString() {
+        return "EmulatedCmId[" + (isClosed() ? "closed" : portSpace()) + ", " + state + ", local " + local + ", remote " + remote + "]";
+    }
+}

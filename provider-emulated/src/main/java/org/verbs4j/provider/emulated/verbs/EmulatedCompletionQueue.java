@@ -1,0 +1,161 @@
+package org.verbs4j.provider.emulated.verbs;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.verbs4j.AsyncEvent;
+import org.verbs4j.AsyncEventType;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletionBatch;
+import org.verbs4j.provider.emulated.engine.CompletionSink;
+import org.verbs4j.provider.emulated.engine.EngineTimer;
+import org.verbs4j.spi.support.AbstractCompletionQueue;
+
+/**
+ * A completion queue: a ring of preallocated entries in primitive arrays. Producers (the threads that
+ * execute WRs) and pollers synchronize on the CQ; neither allocates.
+ *
+ * <p>When a completion finds the ring full, the CQ overflows: it reports {@link AsyncEventType#CQ_ERR}
+ * once, and the QPs that use it move to the error state.
+ */
+public final class EmulatedCompletionQueue extends AbstractCompletionQueue implements CompletionSink {
+    final EmulatedContext context;
+    private static final int NOT_ARMED = 0;
+    private static final int ARMED_ANY = 1;
+    private static final int ARMED_SOLICITED = 2;
+
+    // Unchecked copies of what the object model holds, for the device's completion path.
+    private final EmulatedCompletionChannel channel;
+    private final int capacity;
+    private final long[] wrId;
+    private final int[] status;
+    private final int[] opcode;
+    private final int[] byteLen;
+    private final int[] immData;
+    private final int[] qpNum;
+    private final int[] srcQp;
+    private final int[] wcFlags;
+    private long head;
+    private long tail;
+    private int armed;
+    private boolean overflowed;
+    private final List<EmulatedQueuePair> qps = new ArrayList<>();
+
+    EmulatedCompletionQueue(EmulatedContext context, int cqe, EmulatedCompletionChannel channel) {
+        super(context, context.lock, channel, cqe);
+        this.context = context;
+        this.channel = channel;
+        this.capacity = cqe;
+        wrId = new long[cqe];
+        status = new int[cqe];
+        opcode = new int[cqe];
+        byteLen = new int[cqe];
+        immData = new int[cqe];
+        qpNum = new int[cqe];
+        srcQp = new int[cqe];
+        wcFlags = new int[cqe];
+        if (channel != null) {
+            dependOn(channel);
+        }
+        register();
+    }
+
+    /** Records a QP that uses this CQ (the QP {@linkplain #dependOn depends on} it too). */
+    void attach(EmulatedQueuePair qp) {
+        synchronized (qps) {
+            qps.add(qp);
+        }
+    }
+
+    void detach(EmulatedQueuePair qp) {
+        synchronized (qps) {
+            qps.remove(qp);
+        }
+    }
+
+    /**
+     * Adds a completion.
+     *
+     * @param solicited whether the message asked for a solicited event
+     * @return false if the CQ overflowed and the completion was lost
+     */
+    @Override
+    public boolean add(long id, int st, int op, int len, int imm, int qpn, int src, int flags, boolean solicited) {
+        boolean signal;
+        synchronized (this) {
+            if (tail - head >= capacity || overflowed) {
+                if (!overflowed) {
+                    overflowed = true;
+                    reportOverflow();
+                }
+                return false;
+            }
+            int i = (int) (tail % capacity);
+            wrId[i] = id;
+            status[i] = st;
+            opcode[i] = op;
+            byteLen[i] = len;
+            immData[i] = imm;
+            qpNum[i] = qpn;
+            srcQp[i] = src;
+            wcFlags[i] = flags;
+            tail++;
+            int a = armed;
+            signal = a == ARMED_ANY || (a == ARMED_SOLICITED && (solicited || st != WcStatus.SUCCESS.value()));
+            if (signal) {
+                armed = NOT_ARMED;
+            }
+        }
+        if (signal && channel != null) {
+            channel.signal(this);
+        }
+        return true;
+    }
+
+    private void reportOverflow() {
+        context.postEvent(new AsyncEvent(AsyncEventType.CQ_ERR, null, this, null, 0));
+        EmulatedQueuePair[] users;
+        synchronized (qps) {
+            users = qps.toArray(new EmulatedQueuePair[0]);
+        }
+        // Moving the QPs to ERR flushes their queues into CQs; it must not run under this CQ's lock.
+        EngineTimer.schedule(() -> {
+            for (EmulatedQueuePair qp : users) {
+                qp.enterError(AsyncEventType.QP_FATAL);
+            }
+        }, 0);
+    }
+
+    @Override
+    protected int pollInto(WorkCompletionBatch batch) {
+        synchronized (this) {
+            int max = batch.capacity();
+            int n = 0;
+            while (n < max && head < tail) {
+                int i = (int) (head % capacity);
+                batch.add(wrId[i], status[i], opcode[i], 0, byteLen[i], immData[i], qpNum[i], srcQp[i], wcFlags[i],
+                        0, 0, 0, 0);
+                head++;
+                n++;
+            }
+            return n;
+        }
+    }
+
+    @Override
+    protected void arm(boolean solicitedOnly) {
+        synchronized (this) {
+            armed = solicitedOnly ? ARMED_SOLICITED : ARMED_ANY;
+        }
+    }
+
+    @Override
+    protected int destroy() {
+        return 0;
+    }
+
+    @Override
+    public String toString() {
+        return "EmulatedCompletionQueue[" + capacity + " entries]";
+    }
+}

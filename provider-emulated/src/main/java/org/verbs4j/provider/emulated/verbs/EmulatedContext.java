@@ -1,0 +1,177 @@
+package org.verbs4j.provider.emulated.verbs;
+
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.verbs4j.AsyncEvent;
+import org.verbs4j.Capabilities;
+import org.verbs4j.CompletionChannel;
+import org.verbs4j.CompletionQueue;
+import org.verbs4j.Context;
+import org.verbs4j.Device;
+import org.verbs4j.DeviceAttributes;
+import org.verbs4j.Errno;
+import org.verbs4j.Gid;
+import org.verbs4j.PortAttributes;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.ThreadDomain;
+import org.verbs4j.VerbsException;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.Arguments;
+
+/**
+ * An open emulated device. It records every object created from it, so that {@link #close()} can release
+ * them all, and queues the asynchronous events of its objects.
+ */
+public final class EmulatedContext extends AbstractVerbsObject implements Context {
+    final EmulatedDevice device;
+    /** Guards object creation and destruction in this context. */
+    final Object lock;
+    private final LinkedBlockingQueue<AsyncEvent> events = new LinkedBlockingQueue<>();
+    /** Whether the connection manager owns it: ids share it, so the application may not close it. */
+    private final boolean cmOwned;
+
+    public EmulatedContext(EmulatedDevice device) {
+        this(device, false);
+    }
+
+    public EmulatedContext(EmulatedDevice device, boolean cmOwned) {
+        this(device, cmOwned, new Object());
+    }
+
+    private EmulatedContext(EmulatedDevice device, boolean cmOwned, Object lock) {
+        super("Context", null, lock);
+        this.lock = lock;
+        this.device = device;
+        this.cmOwned = cmOwned;
+    }
+
+    void postEvent(AsyncEvent event) {
+        if (!isClosed()) {
+            events.add(event);
+        }
+    }
+
+    @Override
+    public Device device() {
+        checkOpen();
+        return device;
+    }
+
+    @Override
+    public DeviceAttributes queryDevice() {
+        checkOpen();
+        return device.attributes();
+    }
+
+    @Override
+    public PortAttributes queryPort(int portNum) {
+        checkOpen();
+        checkPort(portNum);
+        return device.port();
+    }
+
+    static void checkPort(int portNum) {
+        if (portNum != 1) {
+            throw new IllegalArgumentException("an emulated device has one port, port 1, not port " + portNum);
+        }
+    }
+
+    @Override
+    public Gid queryGid(int portNum, int index) {
+        checkOpen();
+        checkPort(portNum);
+        Arguments.gidIndex(portNum, index, EmulatedDevice.GID_TABLE_LENGTH);
+        return device.gid(index);
+    }
+
+    @Override
+    public Capabilities capabilities() {
+        checkOpen();
+        return device.capabilities();
+    }
+
+    @Override
+    public ProtectionDomain allocPd() {
+        checkOpen();
+        return new EmulatedProtectionDomain(this);
+    }
+
+    @Override
+    public CompletionChannel createCompletionChannel() {
+        checkOpen();
+        return new EmulatedCompletionChannel(this);
+    }
+
+    @Override
+    public CompletionQueue createCq(int cqe, CompletionChannel channel, int compVector) {
+        checkOpen();
+        if (cqe < 1) {
+            throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
+        }
+        EmulatedCompletionChannel ch = null;
+        if (channel != null) {
+            if (!(channel instanceof EmulatedCompletionChannel c) || c.context != this) {
+                throw new IllegalArgumentException("the completion channel belongs to another context");
+            }
+            c.checkOpen();
+            ch = c;
+        }
+        if (compVector != 0) {
+            throw new IllegalArgumentException("an emulated device has one completion vector, 0, not " + compVector);
+        }
+        if (cqe > EmulatedDevice.MAX_CQE) {
+            throw new VerbsException("ibv_create_cq", Errno.EINVAL,
+                    "cqe " + cqe + " exceeds max_cqe " + EmulatedDevice.MAX_CQE);
+        }
+        return new EmulatedCompletionQueue(this, cqe, ch);
+    }
+
+    @Override
+    public ThreadDomain allocTd() {
+        checkOpen();
+        return new EmulatedThreadDomain(this);
+    }
+
+    @Override
+    public AsyncEvent pollAsyncEvent(long timeout, TimeUnit unit) {
+        checkOpen();
+        Arguments.timeout(timeout, unit);
+        return poll(events, timeout, unit);
+    }
+
+    /**
+     * The head of {@code queue}, waiting up to the timeout (0: not at all); null if none came or this thread was
+     * interrupted, whose interrupt status is then set again.
+     */
+    static <T> T poll(BlockingQueue<T> queue, long timeout, TimeUnit unit) {
+        try {
+            return timeout == 0 ? queue.poll() : queue.poll(timeout, unit);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** The connection manager's context is shared by its ids (rdma_cm's id-&gt;verbs): it refuses to close. */
+    @Override
+    protected void beforeClose() {
+        if (cmOwned) {
+            throw new IllegalStateException("the context of " + device.name() + " belongs to the connection manager"
+                    + " and is shared by its ids (rdma_cm's id->verbs): close the objects made from it, not the context");
+        }
+    }
+
+    /** The base class has closed every object made from this context; what is left is its event queue. */
+    @Override
+    protected int destroy() {
+        events.clear();
+        return 0;
+    }
+
+    @Override
+    public String toString() {
+        return "EmulatedContext[" + device.name() + (isClosed() ? ", closed]" : "]");
+    }
+}

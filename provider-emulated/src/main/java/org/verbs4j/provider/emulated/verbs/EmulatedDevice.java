@@ -1,0 +1,207 @@
+package org.verbs4j.provider.emulated.verbs;
+
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.verbs4j.AtomicCapability;
+import org.verbs4j.Capabilities;
+import org.verbs4j.Context;
+import org.verbs4j.DataInOrder;
+import org.verbs4j.Device;
+import org.verbs4j.DeviceAttributes;
+import org.verbs4j.Gid;
+import org.verbs4j.LinkLayer;
+import org.verbs4j.Mtu;
+import org.verbs4j.MwType;
+import org.verbs4j.PortAttributes;
+import org.verbs4j.PortState;
+import org.verbs4j.QpType;
+import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.emulated.engine.KeyTable;
+import org.verbs4j.provider.emulated.engine.QpnTable;
+
+/**
+ * An emulated RDMA device: one ACTIVE port with an Ethernet link layer and a RoCE v2-style GID table of
+ * two entries (a link-local GID from the node GUID, and the IPv4-mapped GID {@code ::ffff:10.255.0.N}).
+ *
+ * <p>Devices are created once per JVM. Each owns its key table (lkeys and rkeys) and its QP table. An
+ * in-JVM device ({@code emuN}) is found by either of its GIDs, which is how a QP reaches its peer. A wire
+ * device ({@code roceN}) sends RoCE v2 packets over UDP instead, through its {@link NetworkLink}: its GIDs are, as
+ * rxe has them, the link-local GID from a MAC address (here {@code 02:00} and the IPv4 address) at index 0
+ * and the IPv4-mapped GID of its address at index 1; it is not found by GID in the JVM.
+ */
+public final class EmulatedDevice implements Device {
+    static final int MAX_QP_WR = 16384;
+    static final int MAX_SGE = 32;
+    static final int MAX_INLINE_DATA = 256;
+    static final int MAX_CQE = 1 << 20;
+    static final int MAX_SRQ_WR = 16384;
+    public static final int MAX_RD_ATOMIC = 128;
+    static final long MAX_MSG_SIZE = 1L << 31;
+    /** A wire device's {@code max_msg_sz}: rxe's (8 MiB). */
+    static final long WIRE_MAX_MSG_SIZE = 1L << 23;
+    public static final Mtu MTU = Mtu.MTU_4096;
+    static final int GID_TABLE_LENGTH = 2;
+
+    private static final Map<Gid, EmulatedDevice> BY_GID = new ConcurrentHashMap<>();
+
+    /** The QPN of the next QP, for the whole JVM, so QPNs never repeat across devices. */
+    private static int nextQpn = 0x11;
+
+    final int index;
+    private final String name;
+    private final long guid;
+    private final Gid[] gids;
+    private final MemorySegment[] gidBytes;
+    final KeyTable keys = new KeyTable();
+    public final QpnTable<EmulatedQueuePair> qps = new QpnTable<>();
+    private final Capabilities capabilities;
+    private final DeviceAttributes attributes;
+    private final PortAttributes port;
+    /** A wire device's way onto the network; null for an in-JVM device. */
+    private final NetworkLink link;
+    private final long maxMessageSize;
+
+    /** An in-JVM device. */
+    private EmulatedDevice(int index) {
+        this(index, "emu" + index, 0x0200_00ff_fe00_0000L | (index + 1),
+                new byte[] {10, (byte) 255, (byte) ((index + 1) >> 8), (byte) (index + 1)}, null);
+    }
+
+    /**
+     * A device. Its GUID is the EUI-64 of a MAC address, and its link-local GID that EUI-64 with the
+     * universal/local bit inverted, as IPv6 forms it: a wire device's MAC is {@code 02:00:a:b:c:d} for its
+     * address {@code a.b.c.d}, so its GID 0 is {@code fe80::a:ff:fe0b:c0d}-shaped, as rxe's would be.
+     */
+    private EmulatedDevice(int index, String name, long guid, byte[] ipv4Address, NetworkLink link) {
+        this.index = index;
+        this.name = name;
+        this.guid = guid;
+        this.link = link;
+        this.maxMessageSize = link == null ? MAX_MSG_SIZE : WIRE_MAX_MSG_SIZE;
+        Gid linkLocal = new Gid(0xfe80_0000_0000_0000L, guid ^ 0x0200_0000_0000_0000L);
+        Gid ipv4 = Gid.ofIpv4(ipv4Address);
+        this.gids = new Gid[] {linkLocal, ipv4};
+        this.gidBytes = new MemorySegment[] {MemorySegment.ofArray(linkLocal.toBytes()),
+            MemorySegment.ofArray(ipv4.toBytes())};
+        this.capabilities = buildCapabilities(link != null);
+        // max_mr_size does not shrink with the wire device's max_msg_sz: a region holds many messages.
+        this.attributes = new DeviceAttributes("verbs4j-emulated-1", guid, guid, MAX_MSG_SIZE * 2L, 0xfffff000L,
+                0, 0, 1, 1 << 16, MAX_QP_WR,
+                DeviceAttributes.CAP_RC_RNR_NAK_GEN | DeviceAttributes.CAP_N_NOTIFY_CQ | DeviceAttributes.CAP_MEM_WINDOW
+                        | DeviceAttributes.CAP_MEM_MGT_EXTENSIONS | DeviceAttributes.CAP_MEM_WINDOW_TYPE_2B,
+                MAX_SGE, MAX_SGE, 1 << 14, MAX_CQE, 1 << 20, 1 << 14, MAX_RD_ATOMIC, 0, MAX_RD_ATOMIC * 1024,
+                MAX_RD_ATOMIC, 0, AtomicCapability.HCA, 0, 0, 1 << 16, 0, 0, 0, 0, 0, 1 << 16, 0, 0, 1 << 14,
+                MAX_SRQ_WR, MAX_SGE, 1, 15, 1);
+        this.port = new PortAttributes(link == null || link.isBound() ? PortState.ACTIVE : PortState.DOWN, MTU, MTU, GID_TABLE_LENGTH, 0x0400_0000 | 0x0001_0000,
+                maxMessageSize, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 32, 5, LinkLayer.ETHERNET, 0, 0);
+    }
+
+    /**
+     * The in-JVM device's opcodes; a wire device has neither FLUSH nor ATOMIC_WRITE yet, and no SEND_WITH_INV
+     * on UC, which has no such BTH opcode (IBA table 35).
+     */
+    private static Capabilities buildCapabilities(boolean wire) {
+        Set<WrOpcode> rc = EnumSet.allOf(WrOpcode.class);
+        rc.remove(WrOpcode.TSO);
+        Set<WrOpcode> uc = EnumSet.of(WrOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.SEND,
+                WrOpcode.SEND_WITH_IMM, WrOpcode.SEND_WITH_INV, WrOpcode.LOCAL_INV, WrOpcode.BIND_MW);
+        if (wire) {
+            rc.remove(WrOpcode.FLUSH);
+            rc.remove(WrOpcode.ATOMIC_WRITE);
+            uc.remove(WrOpcode.SEND_WITH_INV);
+        }
+        Set<WrOpcode> ud = EnumSet.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM);
+        Set<DataInOrder> inOrder = EnumSet.allOf(DataInOrder.class);
+        return new Capabilities(EnumSet.of(QpType.RC, QpType.UC, QpType.UD),
+                Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud), true, MAX_INLINE_DATA, MAX_SGE, MAX_SGE,
+                AtomicCapability.HCA, EnumSet.allOf(MwType.class),
+                Map.of(WrOpcode.RDMA_READ, inOrder, WrOpcode.RDMA_WRITE, inOrder, WrOpcode.SEND, inOrder),
+                true, false, true, true);
+    }
+
+    /** The in-JVM device {@code emu<index>}, found by either of its GIDs from now on. */
+    public static EmulatedDevice inJvm(int index) {
+        EmulatedDevice d = new EmulatedDevice(index);
+        for (Gid g : d.gids) {
+            BY_GID.put(g, d);
+        }
+        return d;
+    }
+
+    /**
+     * The wire device {@code roce<n>} on {@code link}; an unbound link makes a device listed with its port DOWN.
+     * The caller starts the link's receiving.
+     */
+    public static EmulatedDevice wire(int index, int n, NetworkLink link) {
+        byte[] a = link.address();
+        long guid = 0x0200_0000_0000_0000L | (long) (a[0] & 0xff) << 40 | 0x00ff_fe00_0000L | (a[1] & 0xffL) << 16 | (a[2] & 0xffL) << 8
+                | a[3] & 0xffL;
+        return new EmulatedDevice(index, "roce" + n, guid, a, link);
+    }
+
+    /** The device that owns this GID, or null. */
+    public static EmulatedDevice byGid(Gid gid) {
+        return BY_GID.get(gid);
+    }
+
+    static synchronized int allocateQpn() {
+        int qpn = nextQpn;
+        nextQpn = qpn == 0xffffff ? 0x11 : qpn + 1;
+        return qpn;
+    }
+
+    /** {@return the wire device's way onto the network, or null for an in-JVM device} */
+    public NetworkLink link() {
+        return link;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public long guid() {
+        return guid;
+    }
+
+    @Override
+    public Context open() {
+        return new EmulatedContext(this);
+    }
+
+    /** The device's {@code max_msg_sz}, bytes. */
+    public long maxMessageSize() {
+        return maxMessageSize;
+    }
+
+    Capabilities capabilities() {
+        return capabilities;
+    }
+
+    DeviceAttributes attributes() {
+        return attributes;
+    }
+
+    PortAttributes port() {
+        return port;
+    }
+
+    public Gid gid(int index) {
+        return gids[index];
+    }
+
+    /** The 16 bytes of a GID table entry, read-only by convention. */
+    MemorySegment gidBytes(int index) {
+        return gidBytes[index];
+    }
+
+    @Override
+    public String toString() {
+        return "EmulatedDevice[" + name + "]";
+    }
+}

@@ -1,0 +1,169 @@
+package org.verbs4j.provider.emulated.verbs;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+import org.verbs4j.AccessFlags;
+import org.verbs4j.AddressHandle;
+import org.verbs4j.AhAttributes;
+import org.verbs4j.Context;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwType;
+import org.verbs4j.ProtectionDomain;
+import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QueuePair;
+import org.verbs4j.SharedReceiveQueue;
+import org.verbs4j.SrqInitAttributes;
+import org.verbs4j.VerbsException;
+import org.verbs4j.provider.emulated.engine.KeyTable;
+import org.verbs4j.provider.emulated.engine.MemoryKey;
+import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.Arguments;
+import org.verbs4j.spi.support.RegionTable;
+
+/** A protection domain: the scope of regions, windows, address handles, QPs and SRQs. */
+public final class EmulatedProtectionDomain extends AbstractVerbsObject implements ProtectionDomain {
+    public final EmulatedContext context;
+    /** The live regions, for checking the addresses of inline data posted with {@code postSend}. */
+    final RegionTable regions = new RegionTable();
+
+    EmulatedProtectionDomain(EmulatedContext context) {
+        super("ProtectionDomain", context, context.lock);
+        this.context = context;
+        register();
+    }
+
+    EmulatedDevice device() {
+        return context.device;
+    }
+
+    @Override
+    public Context context() {
+        checkOpen();
+        return context;
+    }
+
+    @Override
+    public MemoryRegion registerMemory(MemorySegment segment, int access) {
+        checkOpen();
+        Arguments.registrable(segment);
+        return registerPastLifetimeRule(segment, access);
+    }
+
+    /**
+     * The registration past the argument and lifetime rules of {@link Arguments#registrable}: for
+     * {@link #registerMemory(MemorySegment, int)}, and, for tests, a way to make the region over freed memory
+     * that a failed deregistration under an arena's close would leave, so that the engine's own guard can be
+     * tried.
+     */
+    public MemoryRegion registerPastLifetimeRule(MemorySegment segment, int access) {
+        AccessFlags.validate(access);
+        if ((access & (AccessFlags.ON_DEMAND | AccessFlags.HUGETLB)) != 0) {
+            throw new VerbsException("ibv_reg_mr", Errno.EINVAL,
+                    "the emulated device does not support ON_DEMAND or HUGETLB registration");
+        }
+        if (segment.byteSize() > device().attributes().maxMrSize()) {
+            throw new VerbsException("ibv_reg_mr", Errno.EINVAL, "region larger than max_mr_size");
+        }
+        synchronized (context.lock) {
+            context.checkOpen();
+            EmulatedMemoryRegion mr = new EmulatedMemoryRegion(this, segment, access);
+            regions.add(segment);
+            return mr;
+        }
+    }
+
+    @Override
+    public MemoryWindow allocMw(MwType type) {
+        checkOpen();
+        Objects.requireNonNull(type, "type");
+        synchronized (context.lock) {
+            context.checkOpen();
+            EmulatedMemoryWindow mw = new EmulatedMemoryWindow(this, type);
+            return mw;
+        }
+    }
+
+    @Override
+    public AddressHandle createAh(AhAttributes attributes) {
+        checkOpen();
+        Objects.requireNonNull(attributes, "attributes");
+        String bad = checkAv(attributes);
+        if (bad != null) {
+            throw new VerbsException("ibv_create_ah", Errno.EINVAL, bad);
+        }
+        synchronized (context.lock) {
+            context.checkOpen();
+            EmulatedAddressHandle ah = new EmulatedAddressHandle(this, attributes);
+            return ah;
+        }
+    }
+
+    /** What is wrong with an address vector for this device, or null. */
+    static String checkAv(AhAttributes av) {
+        if (av.portNum() != 1) {
+            return "the emulated device has only port 1, not " + av.portNum();
+        }
+        if (av.grh() == null) {
+            return "the port's link layer is Ethernet (RoCE): the address vector needs a global route (GRH)";
+        }
+        if (av.grh().sgidIndex() >= EmulatedDevice.GID_TABLE_LENGTH) {
+            return "sgid index " + av.grh().sgidIndex() + " is outside the GID table of "
+                    + EmulatedDevice.GID_TABLE_LENGTH;
+        }
+        return null;
+    }
+
+    @Override
+    public QueuePair createQp(QpInitAttributes attributes) {
+        checkOpen();
+        Objects.requireNonNull(attributes, "attributes");
+        synchronized (context.lock) {
+            context.checkOpen();
+            EmulatedQueuePair qp = new EmulatedQueuePair(this, attributes);
+            return qp;
+        }
+    }
+
+    @Override
+    public SharedReceiveQueue createSrq(SrqInitAttributes attributes) {
+        checkOpen();
+        Objects.requireNonNull(attributes, "attributes");
+        if (attributes.maxWr() > EmulatedDevice.MAX_SRQ_WR || attributes.maxSge() > EmulatedDevice.MAX_SGE) {
+            throw new VerbsException("ibv_create_srq", Errno.EINVAL, "beyond max_srq_wr " + EmulatedDevice.MAX_SRQ_WR
+                    + " or max_srq_sge " + EmulatedDevice.MAX_SGE + ": " + attributes);
+        }
+        synchronized (context.lock) {
+            context.checkOpen();
+            EmulatedSharedReceiveQueue srq = new EmulatedSharedReceiveQueue(this, attributes);
+            return srq;
+        }
+    }
+
+    /**
+     * Invalidates a region's key or a type 2 window's key of this PD (LOCAL_INV, SEND_WITH_INV); false if the
+     * key is not valid, belongs to another PD, or is a type 1 window's (which only a bind may change).
+     */
+    boolean invalidate(int rkey) {
+        KeyTable keys = device().keys;
+        synchronized (keys) {
+            MemoryKey k = keys.lookup(rkey);
+            if (k == null || k.pd != this || k.kind == MemoryKey.KIND_MW1) {
+                return false;
+            }
+            if (k.kind == MemoryKey.KIND_MW2) {
+                ((EmulatedMemoryWindow) k.owner).unbindLocked();
+            } else {
+                k.valid = false;
+            }
+            return true;
+        }
+    }
+
+    @Override
+    protected int destroy() {
+        return 0;
+    }
+}

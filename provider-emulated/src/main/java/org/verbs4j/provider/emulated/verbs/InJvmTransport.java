@@ -1,0 +1,111 @@
+package org.verbs4j.provider.emulated.verbs;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+import org.verbs4j.AhAttributes;
+import org.verbs4j.QpType;
+import org.verbs4j.WcStatus;
+import org.verbs4j.provider.emulated.engine.Responder;
+import org.verbs4j.provider.emulated.engine.SendWqe;
+import org.verbs4j.provider.emulated.engine.Transport;
+
+/**
+ * The in-JVM transport of one QP: it finds the peer QP in this JVM by the GID and QPN of the QP's address
+ * vector (RC, UC) or of each WR's address handle (UD), hands the request straight to the peer's
+ * {@link Responder} on the calling thread, and returns its answer. Nothing crosses a wire and nothing is
+ * allocated.
+ */
+public final class InJvmTransport implements Transport {
+    private static final int RETRY_EXC_ERR = WcStatus.RETRY_EXC_ERR.value();
+    private static final int LOC_QP_OP_ERR = WcStatus.LOC_QP_OP_ERR.value();
+    private static final ValueLayout.OfShort BIG_ENDIAN_SHORT =
+            ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    private final EmulatedQueuePair qp;
+    /** The connected peer as last resolved (RC, UC), under the QP's lock. */
+    private EmulatedQueuePair peer;
+    /** A GRH under construction, under the QP's lock. */
+    private final MemorySegment grh = MemorySegment.ofArray(new byte[Responder.GRH_BYTES]);
+
+    InJvmTransport(EmulatedQueuePair qp) {
+        this.qp = qp;
+    }
+
+    @Override
+    public int request(SendWqe w) {
+        if (qp.type == QpType.UD) {
+            return datagram(w);
+        }
+        EmulatedQueuePair p = connectedPeer();
+        if (p == null) {
+            // No QP takes the packets: RC retries until it gives up, UC never learns.
+            return qp.type == QpType.RC ? RETRY_EXC_ERR : DROPPED;
+        }
+        return p.responder.receive(w, qp.qpn);
+    }
+
+    @Override
+    public int awaitReceive() {
+        EmulatedQueuePair p = peer;
+        if (p.srq != null) {
+            if (!p.srq.rnrWaiters.contains(qp)) {
+                p.srq.rnrWaiters.add(qp);
+            }
+        } else {
+            p.rnrWaiter = qp;
+        }
+        return p.minRnrTimer;
+    }
+
+    @Override
+    public void reset(int attrMask) {
+        peer = null;
+    }
+
+    /** The connected peer if it would accept a packet from this QP now, else null. */
+    private EmulatedQueuePair connectedPeer() {
+        EmulatedQueuePair p = peer;
+        if (p == null || p.isClosed()) {
+            AhAttributes a = qp.av;
+            EmulatedDevice d = a == null || a.grh() == null ? null : EmulatedDevice.byGid(a.grh().dgid());
+            p = d == null ? null : d.qps.get(qp.destQpn);
+            if (p == null || p.type != qp.type || p.av == null || p.av.grh() == null
+                    || EmulatedDevice.byGid(p.av.grh().dgid()) != qp.device) {
+                return null;
+            }
+            peer = p;
+        }
+        if (p.destQpn != qp.qpn || !Responder.receives(p.state)) {
+            return null;
+        }
+        return p;
+    }
+
+    private int datagram(SendWqe w) {
+        EmulatedAddressHandle ah = (EmulatedAddressHandle) w.ah;
+        if (ah.isClosed()) {
+            return LOC_QP_OP_ERR;
+        }
+        EmulatedDevice d = EmulatedDevice.byGid(ah.attributes.grh().dgid());
+        EmulatedQueuePair p = d == null ? null : d.qps.get(w.remoteQpn);
+        if (p == null) {
+            // A datagram that no QP takes is lost on the wire; the sender cannot tell.
+            return DROPPED;
+        }
+        fillGrh(ah, w.length);
+        return p.responder.receiveDatagram(w, qp.qpn, w.remoteQkey < 0 ? qp.qkey : w.remoteQkey, grh);
+    }
+
+    /** A RoCE v2 GRH (IPv6 header form): version, payload length, next header, hop limit, SGID, DGID. */
+    private void fillGrh(EmulatedAddressHandle ah, long payload) {
+        grh.fill((byte) 0);
+        grh.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x60);
+        grh.set(BIG_ENDIAN_SHORT, 4, (short) payload);
+        grh.set(ValueLayout.JAVA_BYTE, 6, (byte) 0x11);
+        grh.set(ValueLayout.JAVA_BYTE, 7, (byte) ah.attributes.grh().hopLimit());
+        MemorySegment.copy(qp.device.gidBytes(ah.attributes.grh().sgidIndex()), 0, grh, 8, 16);
+        MemorySegment.copy(ah.dgidBytes, 0, grh, 24, 16);
+    }
+}

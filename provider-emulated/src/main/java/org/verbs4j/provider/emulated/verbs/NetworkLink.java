@@ -1,0 +1,19 @@
+package org.verbs4j.provider.emulated.verbs;
+
+import org.verbs4j.provider.emulated.engine.Transport;
+
+/**
+ * A wire device's way onto the network, as the verbs objects see it: whether its port is up, its address, and a
+ * transport for each new QP. The wire package's {@code RoceEndpoint} (rxe's {@code rxe_net.c}) implements it, so
+ * the verbs objects never depend on the wire transport; an in-JVM device has none.
+ */
+public interface NetworkLink {
+    /** Whether the link's socket is bound: the device's port is ACTIVE, else DOWN. */
+    boolean isBound();
+
+    /** The link's IPv4 address, 4 bytes in network order, from which the device's GUID and GIDs derive. */
+    byte[] address();
+
+    /** A new transport for {@code qp}: its requests leave as RoCE v2 packets over this link. */
+    Transport transport(EmulatedQueuePair qp);
+}

@@ -1,0 +1,352 @@
+package org.verbs4j.provider.emulated.wire;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.DatagramChannel;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+import jdk.net.ExtendedSocketOptions;
+
+import org.verbs4j.Device;
+import org.verbs4j.provider.emulated.engine.Transport;
+import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.verbs.EmulatedQueuePair;
+import org.verbs4j.provider.emulated.verbs.NetworkLink;
+import org.verbs4j.provider.emulated.wire.codec.CmMad;
+import org.verbs4j.provider.emulated.wire.codec.Icrc;
+import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
+import org.verbs4j.provider.emulated.wire.codec.Opcode;
+import org.verbs4j.provider.emulated.wire.codec.Packet;
+import org.verbs4j.provider.emulated.wire.codec.Reject;
+
+/**
+ * The UDP socket of a wire device (RoCE v2): a JDK {@link DatagramChannel} bound to the device's IPv4
+ * address and port, and one daemon thread that receives every packet, parses and validates it
+ * ({@link Packet#parse}, the ICRC included), finds the QP its BTH names and hands it to that QP's
+ * {@link WireTransport}. A packet that fails a check is dropped and counted by reason; nothing in it runs.
+ *
+ * <p>Senders (requesters under their QP's lock, the receive thread for responses) call {@link #send}; the
+ * channel is safe for concurrent sends.
+ */
+public final class RoceEndpoint implements NetworkLink {
+    private static final System.Logger LOG = System.getLogger(RoceEndpoint.class.getName());
+    /** The largest datagram: a 4096-byte payload, the longest headers, pad and ICRC, rounded up. */
+    public static final int MAX_PACKET = 4096 + 128;
+    private static final int SOCKET_BUFFER = 4 << 20;
+
+    public final InetSocketAddress local;
+    /** The local IPv4 address as an int, and the port: the ICRC's source or destination. */
+    public final int localAddr;
+    public final int localPort;
+    /** Null if the socket could not be bound: the device is listed with its port DOWN and sends nothing. */
+    private final DatagramChannel channel;
+    private final AtomicLongArray rejected = new AtomicLongArray(Reject.values().length);
+    private EmulatedDevice device;
+    /** The device's QP1: the IB CM over the wire. */
+    private GsiAgent gsi;
+    /** A test's hand on the packets this endpoint sends (the fault-injection harness); null in service. */
+    public volatile Tap tap;
+
+    /**
+     * Sees every sealed packet before it leaves, for the tests' fault injection between two wire devices (the
+     * transport seam: requesters and responders both send through {@link #send}).
+     */
+    public interface Tap {
+        /**
+         * Takes the packet between {@code packet}'s position and limit, on its way to {@code to}.
+         *
+         * @return true if the tap took the packet over (it drops it, or sends it or a copy later through
+         *         {@link #sendNow}); false to let it go now. The buffer is the sender's: a tap copies what it keeps.
+         */
+        boolean intercept(RoceEndpoint from, ByteBuffer packet, InetSocketAddress to);
+    }
+
+    private RoceEndpoint(InetSocketAddress local, DatagramChannel channel) {
+        this.local = local;
+        this.localAddr = ipv4(local);
+        this.localPort = local.getPort();
+        this.channel = channel;
+    }
+
+    /**
+     * Binds a UDP socket to {@code local}.
+     *
+     * @throws IllegalArgumentException if the address is not IPv4, or not one interface address
+     *         ({@link #notUnicast})
+     * @throws IOException if the socket cannot be bound
+     */
+    public static RoceEndpoint bind(InetSocketAddress local) throws IOException {
+        if (!(local.getAddress() instanceof Inet4Address)) {
+            throw new IllegalArgumentException("a RoCE v2 wire device needs an IPv4 address, not " + local);
+        }
+        String why = notUnicast(local.getAddress());
+        if (why != null) {
+            throw new IllegalArgumentException("wire device on " + local + ": the address " + why);
+        }
+        DatagramChannel ch = DatagramChannel.open(java.net.StandardProtocolFamily.INET);
+        try {
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER);
+            dontFragment(ch);
+            ch.bind(local);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+        // The bound address: with port 0, the port the system picked.
+        return new RoceEndpoint((InetSocketAddress) ch.getLocalAddress(), ch);
+    }
+
+    /**
+     * Why {@code a} cannot be a wire device's address, or null if it can: the unspecified address (a wildcard
+     * socket would take the port on every address, and the GID {@code ::ffff:0.0.0.0} names no one), a multicast
+     * or the limited broadcast address. A device is bound to one interface address, its GID.
+     */
+    static String notUnicast(InetAddress a) {
+        if (a.isAnyLocalAddress()) {
+            return "is the unspecified address: a wire device needs one interface address (its GID), not a wildcard";
+        }
+        if (a.isMulticastAddress() || a.getAddress().length == 4 && Arrays.equals(a.getAddress(),
+                new byte[] {-1, -1, -1, -1})) {
+            return "is a multicast or broadcast address: a wire device needs one interface address (its GID)";
+        }
+        return null;
+    }
+
+    /**
+     * Binds a socket for each of {@code addresses}, in order. The entries with port 0 share one free port: the
+     * system picks it for the first of them, and the others bind the same port on their own addresses (a peer's
+     * port is taken to be the local one, so the devices of one JVM must agree on it). If one of them finds that
+     * port taken, all of them are closed and bound again with another free port, a few times. An address that
+     * cannot be bound gives an {@linkplain #unbound unbound} endpoint.
+     *
+     * @return one endpoint per address, in order
+     */
+    public static List<RoceEndpoint> bindAll(List<InetSocketAddress> addresses) {
+        RoceEndpoint[] out = new RoceEndpoint[addresses.size()];
+        IOException failure = bindSharedPort(addresses, out);
+        for (int attempt = 1; attempt < 8 && failure != null; attempt++) {
+            failure = bindSharedPort(addresses, out);
+        }
+        for (int i = 0; i < out.length; i++) {
+            InetSocketAddress a = addresses.get(i);
+            if (out[i] != null) {
+                continue;
+            }
+            if (a.getPort() == 0) {
+                out[i] = unbound(a, failure);
+                continue;
+            }
+            try {
+                out[i] = bind(a);
+            } catch (IOException e) {
+                out[i] = unbound(a, e);
+            }
+        }
+        return List.of(out);
+    }
+
+    /**
+     * Binds the entries of {@code addresses} with port 0 into {@code out}, all on the port the system picks for
+     * the first; on a failure, closes and clears what it bound.
+     *
+     * @return null, or the failure
+     */
+    private static IOException bindSharedPort(List<InetSocketAddress> addresses, RoceEndpoint[] out) {
+        int port = 0;
+        for (int i = 0; i < out.length; i++) {
+            InetSocketAddress a = addresses.get(i);
+            if (a.getPort() != 0) {
+                continue;
+            }
+            try {
+                out[i] = bind(new InetSocketAddress(a.getAddress(), port));
+                port = out[i].localPort;
+            } catch (IOException e) {
+                for (int j = 0; j < i; j++) {
+                    if (out[j] != null) {
+                        out[j].close();
+                        out[j] = null;
+                    }
+                }
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /** Closes the socket, ending the receive thread if it runs. */
+    public void close() {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, () -> "close of " + local + " failed: " + e);
+            }
+        }
+    }
+
+    /**
+     * Asks for DF on every datagram ({@code IP_MTU_DISCOVER} = {@code IP_PMTUDISC_DO} on Linux). The ICRC covers
+     * the IP identification, which a UDP socket cannot see or set. A Linux socket left at its default
+     * ({@code IP_PMTUDISC_WANT}) may fragment, so the kernel gives each datagram a hashed identification that no
+     * sender can predict, and rxe drops every packet for a bad ICRC; with {@code IP_PMTUDISC_DO} an unconnected
+     * socket sends identification 0, the value {@link PacketSender} seals with. Where the option is missing,
+     * the socket stays as it is (a peer of ours still recovers the identification, rxe would not).
+     */
+    private static void dontFragment(DatagramChannel ch) {
+        try {
+            ch.setOption(ExtendedSocketOptions.IP_DONTFRAGMENT, true);
+        } catch (UnsupportedOperationException | IOException e) {
+            LOG.log(Level.WARNING, () -> "wire device: cannot set IP_DONTFRAGMENT (" + e + "); a kernel RoCE peer"
+                    + " such as rxe will drop this device's packets for a bad ICRC");
+        }
+    }
+
+    /**
+     * An endpoint whose socket could not be bound ({@code cause}): it sends and receives nothing. The device
+     * stays listed, with its port DOWN, so that a bad or busy address does not take the other devices away.
+     */
+    static RoceEndpoint unbound(InetSocketAddress local, IOException cause) {
+        LOG.log(Level.WARNING, () -> "wire device on " + local + " cannot bind its UDP socket (" + cause
+                + "); its port is DOWN. Set " + RoceConfig.PROPERTY + " to a free local IPv4 address and port.");
+        return new RoceEndpoint(local, null);
+    }
+
+    /** Whether the socket is bound: the port is ACTIVE. */
+    @Override
+    public boolean isBound() {
+        return channel != null;
+    }
+
+    /** Starts receiving for {@code d}, handing QP1's datagrams to {@code gsi}. */
+    public void start(EmulatedDevice d, GsiAgent gsi) {
+        this.device = d;
+        this.gsi = gsi;
+        if (channel == null) {
+            return;
+        }
+        Thread t = new Thread(this::receiveLoop, "verbs4j-roce-" + d.name());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** The IPv4 address of {@code a} as an int. */
+    public static int ipv4(InetSocketAddress a) {
+        byte[] b = a.getAddress().getAddress();
+        return (b[0] & 0xff) << 24 | (b[1] & 0xff) << 16 | (b[2] & 0xff) << 8 | b[3] & 0xff;
+    }
+
+    /** Sends the packet between {@code buf}'s position and limit to {@code to}; a failure is a lost packet. */
+    void send(ByteBuffer buf, InetSocketAddress to) {
+        Tap t = tap;
+        if (t != null && t.intercept(this, buf, to)) {
+            return;
+        }
+        sendNow(buf, to);
+    }
+
+    /** Sends the packet between {@code buf}'s position and limit to {@code to}, past any {@link #tap}. */
+    public void sendNow(ByteBuffer buf, InetSocketAddress to) {
+        if (channel == null) {
+            return;
+        }
+        try {
+            channel.send(buf, to);
+        } catch (IOException e) {
+            // The wire may lose packets; RC retransmits, UC and UD do not care.
+            LOG.log(Level.DEBUG, () -> "send to " + to + " failed: " + e);
+        }
+    }
+
+    /** How many received packets were dropped for {@code why}. */
+    public long rejected(Reject why) {
+        return rejected.get(why.ordinal());
+    }
+
+    private void receiveLoop() {
+        ByteBuffer buf = ByteBuffer.allocateDirect(65536);
+        Packet p = new Packet();
+        Icrc icrc = new Icrc();
+        Ipv4Udp ip = new Ipv4Udp();
+        while (true) {
+            buf.clear();
+            InetSocketAddress from;
+            try {
+                from = (InetSocketAddress) channel.receive(buf);
+            } catch (ClosedChannelException e) {
+                return;
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, () -> "receive failed: " + e);
+                continue;
+            }
+            int len = buf.position();
+            // The packet is addressed from index 0; a segment of the buffer covers exactly the packet.
+            buf.flip();
+            Reject why;
+            if (!(from.getAddress() instanceof Inet4Address)) {
+                why = Reject.FOREIGN_SOURCE;
+            } else {
+                // Our own peers send identification 0 (DF, unconnected socket: see dontFragment); try that first.
+                ip.set(ipv4(from), from.getPort(), localAddr, localPort);
+                why = p.parse(buf, len, icrc, ip);
+                if (why == Reject.BAD_ICRC && icrc.recoverIpId(buf, len, ip) >= 0) {
+                    // A sender that sets the IP identification (rxe does): the ICRC checks with some value.
+                    why = null;
+                }
+                if (why == null) {
+                    why = dispatch(p, buf, from);
+                }
+            }
+            if (why != null) {
+                rejected.incrementAndGet(why.ordinal());
+            }
+        }
+    }
+
+    /** {@return the endpoint of an emulated wire device {@code d}, or null if {@code d} is an in-JVM device} */
+    public static RoceEndpoint of(Device d) {
+        return ((EmulatedDevice) d).link() instanceof RoceEndpoint e ? e : null;
+    }
+
+    @Override
+    public byte[] address() {
+        return local.getAddress().getAddress();
+    }
+
+    @Override
+    public Transport transport(EmulatedQueuePair qp) {
+        return new WireTransport(qp, this);
+    }
+
+    private Reject dispatch(Packet p, ByteBuffer buf, InetSocketAddress from) {
+        EmulatedQueuePair qp = device.qps.get(p.destQpn);
+        if (p.destQpn != CmMad.GSI_QPN && (qp == null || !(qp.transport() instanceof WireTransport))) {
+            return Reject.UNKNOWN_QP;
+        }
+        try {
+            if (p.destQpn == CmMad.GSI_QPN) {
+                return gsi.onDatagram(p, buf, from);
+            }
+            WireTransport w = (WireTransport) qp.transport();
+            return Opcode.is(p.opcode, Opcode.RESPONSE) ? w.onResponse(p, buf, from)
+                    : w.responder.onRequest(p, buf, from);
+        } catch (IllegalStateException | IndexOutOfBoundsException e) {
+            // A region whose arena was closed under it: the packet is lost, the device lives.
+            LOG.log(Level.DEBUG, () -> "packet " + p + " failed: " + e);
+            return Reject.BAD_STATE;
+        } catch (RuntimeException e) {
+            // A bug of ours must not silence the device: the packet is dropped and the thread goes on.
+            LOG.log(Level.WARNING, () -> "packet " + p + " failed", e);
+            return Reject.BAD_STATE;
+        }
+    }
+}
