@@ -47,7 +47,6 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     private final String providerName;
     private final IbverbsBinding binding;
     private final long context;
-    private final int rdmaCoreVersion;
     private final BooleanSupplier extendedCq;
     private final NativeContextResources resources;
     private final Cleaner.Cleanable cleanable;
@@ -70,18 +69,16 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
      * @param providerName the provider's name, for the capability probe
      * @param binding the provider's binding
      * @param context the {@code struct ibv_context *} {@code ibv_open_device} returned
-     * @param rdmaCoreVersion the rdma-core release of the loaded libibverbs, 0 if unknown
      * @param extendedCq whether a CQ is created with {@code ibv_create_cq_ex} where the device has it, asked
      *     at each creation
      */
-    NativeContext(Device device, String providerName, IbverbsBinding binding, long context, int rdmaCoreVersion,
+    NativeContext(Device device, String providerName, IbverbsBinding binding, long context,
             BooleanSupplier extendedCq) {
         super("Context", null);
         this.device = device;
         this.providerName = providerName;
         this.binding = binding;
         this.context = context;
-        this.rdmaCoreVersion = rdmaCoreVersion;
         this.extendedCq = extendedCq;
         this.resources = new NativeContextResources(binding, context);
         this.cleanable = CLEANER.register(this, resources);
@@ -155,11 +152,6 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     }
 
     @Override
-    public int rdmaCoreVersion() {
-        return rdmaCoreVersion;
-    }
-
-    @Override
     public long deviceCapFlagsEx() {
         return deviceCapFlagsEx;
     }
@@ -229,7 +221,7 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
                 c = capabilities;
                 if (c == null) {
                     c = CapabilityProbe.probe(
-                            new NativeDeviceFacts(this, providerName, rdmaCoreVersion(), deviceCapFlagsEx()));
+                            new NativeDeviceFacts(this, providerName, deviceCapFlagsEx()));
                     capabilities = c;
                 }
             }
