@@ -1909,3 +1909,48 @@ EXPORT int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, uns
 	}
 	return 0;
 }
+
+/* ------------------------------------------------------------ direct verbs: the test-only vendor extension */
+
+/*
+ * Direct verbs in the manner of mlx5dv_query_qp and mlx5dv_query_device: what this library knows of a QP or a
+ * context that struct ibv_qp and struct ibv_context do not show, here the handle of the engine's object it forwards
+ * to. They exist for the example vendor extension (org.verbs4j.emuverbs.dv), which reaches them through verbs4j's
+ * IbverbsHandle, so that ./mvnw verify exercises the seam. comp_mask names the fields the caller wants, as in dv
+ * calls; a bit this library does not know is EINVAL.
+ */
+struct emuverbsdv_qp {
+	uint64_t comp_mask;
+	int64_t handle;
+	uint32_t qp_num;
+	uint32_t reserved;
+};
+
+struct emuverbsdv_context {
+	uint64_t comp_mask;
+	int64_t handle;
+};
+
+enum {
+	EMUVERBSDV_MASK_HANDLE = 1 << 0,
+};
+
+EXPORT int emuverbsdv_query_qp(struct ibv_qp *qp, struct emuverbsdv_qp *out);
+EXPORT int emuverbsdv_query_qp(struct ibv_qp *qp, struct emuverbsdv_qp *out)
+{
+	if (out->comp_mask & ~(uint64_t)EMUVERBSDV_MASK_HANDLE)
+		return EINVAL;
+	out->handle = out->comp_mask & EMUVERBSDV_MASK_HANDLE ? eqp(qp)->h : 0;
+	out->qp_num = qp->qp_num;
+	out->reserved = 0;
+	return 0;
+}
+
+EXPORT int emuverbsdv_query_context(struct ibv_context *context, struct emuverbsdv_context *out);
+EXPORT int emuverbsdv_query_context(struct ibv_context *context, struct emuverbsdv_context *out)
+{
+	if (out->comp_mask & ~(uint64_t)EMUVERBSDV_MASK_HANDLE)
+		return EINVAL;
+	out->handle = out->comp_mask & EMUVERBSDV_MASK_HANDLE ? ctx_h(context) : 0;
+	return 0;
+}

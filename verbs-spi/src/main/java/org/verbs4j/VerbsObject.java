@@ -16,9 +16,10 @@ package org.verbs4j;
  *       an {@link IllegalStateException} or {@code EINVAL}); nothing of the call executes.</li>
  *   <li>No sequence of calls on any objects, from any threads, crashes the JVM: a mistake is an exception or
  *       an error completion. The TCK's Misuse areas check this, including with a seeded random walk.</li>
+ *   <li>A provider's own calls beyond this API are reached through {@link #unwrap(Class)}.</li>
  * </ul>
  */
-public interface VerbsObject extends AutoCloseable {
+public interface VerbsObject extends AutoCloseable, Unwrappable {
     /**
      * Destroys the object.
      *

@@ -21,6 +21,7 @@ import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.nativecommon.CapabilityProbe;
+import org.verbs4j.provider.nativecommon.IbverbsHandle;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_async_event;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_attr;
@@ -96,6 +97,22 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
             cleanable.clean();
             throw e;
         }
+    }
+
+    /** {@return the name of the provider that opened it: {@code "ffm"}, {@code "jnr"}} */
+    public String providerName() {
+        return providerName;
+    }
+
+    /** Offers {@link IbverbsHandle}, the door for vendor extensions, besides this object itself. */
+    @Override
+    public <T> T unwrap(Class<T> type) {
+        return type == IbverbsHandle.class ? type.cast(IbverbsHandle.of(this)) : NativeContextSupport.super.unwrap(type);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) {
+        return type == IbverbsHandle.class || NativeContextSupport.super.isWrapperFor(type);
     }
 
     @Override

@@ -21,6 +21,7 @@ import org.verbs4j.SendWr;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
+import org.verbs4j.provider.nativecommon.IbverbsHandle;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw_bind;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp;
@@ -404,6 +405,17 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
             return caps;
         }
         return whole ? DataInOrder.WHOLE_MSG.bit() : 0;
+    }
+
+    /** Offers {@link IbverbsHandle}, the door for vendor extensions, besides this object itself. */
+    @Override
+    public <T> T unwrap(Class<T> type) {
+        return type == IbverbsHandle.class ? type.cast(IbverbsHandle.of(this)) : QueuePair.super.unwrap(type);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) {
+        return type == IbverbsHandle.class || QueuePair.super.isWrapperFor(type);
     }
 
     @Override

@@ -16,6 +16,7 @@ import org.verbs4j.Device;
 import org.verbs4j.Errno;
 import org.verbs4j.ProviderUnavailableException;
 import org.verbs4j.VerbsException;
+import org.verbs4j.provider.nativecommon.IbverbsHandle;
 import org.verbs4j.provider.nativecommon.IbverbsUnavailableException;
 import org.verbs4j.provider.nativecommon.IbverbsUnavailableException.Reason;
 
@@ -45,6 +46,8 @@ class IbverbsProviderShellTest {
         assertEquals(0x1234, d.guid());
         try (Context ctx = d.open()) {
             assertSame(d, ctx.device());
+            assertEquals("ibv_context", ctx.unwrap(IbverbsHandle.class).struct());
+            assertEquals("fourth", ctx.unwrap(IbverbsHandle.class).providerName());
         }
     }
 
