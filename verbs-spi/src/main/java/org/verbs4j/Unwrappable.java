@@ -31,7 +31,7 @@ public interface Unwrappable {
      * @return the view
      * @throws IllegalArgumentException if this object's provider offers no view of that type
      *     ({@link #isWrapperFor} is false)
-     * @throws IllegalStateException if the view needs the object open and it is closed
+     * @throws IllegalStateException if this is a {@link VerbsObject} and it is closed
      */
     default <T> T unwrap(Class<T> type) {
         Objects.requireNonNull(type, "type");

@@ -30,4 +30,30 @@ public interface VerbsObject extends AutoCloseable, Unwrappable {
 
     /** {@return whether {@link #close()} has succeeded} */
     boolean isClosed();
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException if the object is closed, before the type is looked at
+     */
+    @Override
+    default <T> T unwrap(Class<T> type) {
+        if (isClosed()) {
+            throw new IllegalStateException("this object is closed: " + this);
+        }
+        return Unwrappable.super.unwrap(type);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException if the object is closed, before the type is looked at
+     */
+    @Override
+    default boolean isWrapperFor(Class<?> type) {
+        if (isClosed()) {
+            throw new IllegalStateException("this object is closed: " + this);
+        }
+        return Unwrappable.super.isWrapperFor(type);
+    }
 }

@@ -4,8 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import org.verbs4j.Context;
 import org.verbs4j.QueuePair;
-import org.verbs4j.provider.nativecommon.internal.NativeContext;
-import org.verbs4j.provider.nativecommon.internal.NativeQueuePair;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.CallHold;
 
@@ -16,9 +14,11 @@ import org.verbs4j.spi.support.CallHold;
  * {@code context.unwrap(IbverbsHandle.class)} or {@code qp.unwrap(IbverbsHandle.class)}; see
  * {@link org.verbs4j.Unwrappable} and the "Vendor extensions" section of {@code tck/README.md}.
  *
- * <p>It is made only from the provider's own objects, never from an address: an extension cannot be handed a
- * forged one. The address is lent for one {@link #call} at a time, while the object is held open, so a
- * {@code close()} on another thread waits for the call to return and a closed object is an
+ * <p>It is made only from the provider's own objects, never from an address: it has no public constructor or
+ * factory, and only the native object model creates one (through a private lookup, which a module that
+ * native-common does not open its package to cannot have), so an extension cannot be handed a forged one. The
+ * address is lent for one {@link #call} at a time, while the object is held open, so a {@code close()} on another
+ * thread waits for the call to return and a closed object is an
  * {@link IllegalStateException} before any native code runs. It is a zero-length {@link MemorySegment}: reading
  * through it or passing it to a native function takes restricted methods, so nothing handed out here lets code
  * without {@code --enable-native-access} read or write native memory.
@@ -29,30 +29,12 @@ public final class IbverbsHandle {
     private final String struct;
     private final long address;
 
+    /** Called only by the native object model, through a private lookup ({@code internal.NativeHandles}). */
     private IbverbsHandle(AbstractVerbsObject owner, String providerName, String struct, long address) {
         this.owner = owner;
         this.providerName = providerName;
         this.struct = struct;
         this.address = address;
-    }
-
-    /**
-     * The handle of a libibverbs provider's context or QP: what their {@code unwrap(IbverbsHandle.class)} gives.
-     *
-     * @param object the object
-     * @return its handle
-     * @throws IllegalArgumentException if it is not a context or QP of a libibverbs provider
-     */
-    public static IbverbsHandle of(Object object) {
-        Objects.requireNonNull(object, "object");
-        if (object instanceof NativeContext c) {
-            return new IbverbsHandle(c, c.providerName(), "ibv_context", c.contextHandle());
-        }
-        if (object instanceof NativeQueuePair q) {
-            String provider = q.nativeContext() instanceof NativeContext c ? c.providerName() : "native";
-            return new IbverbsHandle(q, provider, "ibv_qp", q.handle());
-        }
-        throw new IllegalArgumentException(object + " is not a context or QP of a libibverbs provider");
     }
 
     /**

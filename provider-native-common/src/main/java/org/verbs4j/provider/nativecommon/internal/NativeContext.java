@@ -107,11 +107,14 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     /** Offers {@link IbverbsHandle}, the door for vendor extensions, besides this object itself. */
     @Override
     public <T> T unwrap(Class<T> type) {
-        return type == IbverbsHandle.class ? type.cast(IbverbsHandle.of(this)) : NativeContextSupport.super.unwrap(type);
+        checkOpen();
+        return type == IbverbsHandle.class ? type.cast(NativeHandles.of(this))
+                : NativeContextSupport.super.unwrap(type);
     }
 
     @Override
     public boolean isWrapperFor(Class<?> type) {
+        checkOpen();
         return type == IbverbsHandle.class || NativeContextSupport.super.isWrapperFor(type);
     }
 

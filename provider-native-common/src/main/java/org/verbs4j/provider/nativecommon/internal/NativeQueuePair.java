@@ -410,11 +410,13 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
     /** Offers {@link IbverbsHandle}, the door for vendor extensions, besides this object itself. */
     @Override
     public <T> T unwrap(Class<T> type) {
-        return type == IbverbsHandle.class ? type.cast(IbverbsHandle.of(this)) : QueuePair.super.unwrap(type);
+        checkOpen();
+        return type == IbverbsHandle.class ? type.cast(NativeHandles.of(this)) : QueuePair.super.unwrap(type);
     }
 
     @Override
     public boolean isWrapperFor(Class<?> type) {
+        checkOpen();
         return type == IbverbsHandle.class || QueuePair.super.isWrapperFor(type);
     }
 
