@@ -1,11 +1,12 @@
 package org.verbs4j;
 
 /**
- * An RDMA device, {@code struct ibv_device}, as listed by {@code ibv_get_device_list}.
+ * An RDMA device, {@code struct ibv_device}, as listed by {@code ibv_get_device_list}. A provider's own calls
+ * beyond this API are reached through {@link #unwrap(Class)}.
  *
  * @see "ibv_get_device_list(3)"
  */
-public interface Device {
+public interface Device extends Unwrappable {
     /** {@return the device's name, such as {@code mlx5_0}, {@code rxe0} or {@code emu0}} */
     String name();
 

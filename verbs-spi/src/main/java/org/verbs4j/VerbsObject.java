@@ -16,9 +16,10 @@ package org.verbs4j;
  *       an {@link IllegalStateException} or {@code EINVAL}); nothing of the call executes.</li>
  *   <li>No sequence of calls on any objects, from any threads, crashes the JVM: a mistake is an exception or
  *       an error completion. The TCK's Misuse areas check this, including with a seeded random walk.</li>
+ *   <li>A provider's own calls beyond this API are reached through {@link #unwrap(Class)}.</li>
  * </ul>
  */
-public interface VerbsObject extends AutoCloseable {
+public interface VerbsObject extends AutoCloseable, Unwrappable {
     /**
      * Destroys the object.
      *
@@ -29,4 +30,30 @@ public interface VerbsObject extends AutoCloseable {
 
     /** {@return whether {@link #close()} has succeeded} */
     boolean isClosed();
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException if the object is closed, before the type is looked at
+     */
+    @Override
+    default <T> T unwrap(Class<T> type) {
+        if (isClosed()) {
+            throw new IllegalStateException("this object is closed: " + this);
+        }
+        return Unwrappable.super.unwrap(type);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException if the object is closed, before the type is looked at
+     */
+    @Override
+    default boolean isWrapperFor(Class<?> type) {
+        if (isClosed()) {
+            throw new IllegalStateException("this object is closed: " + this);
+        }
+        return Unwrappable.super.isWrapperFor(type);
+    }
 }

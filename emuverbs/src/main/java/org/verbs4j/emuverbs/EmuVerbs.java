@@ -186,6 +186,18 @@ public final class EmuVerbs {
         }
     }
 
+    /**
+     * The emulated object behind a handle of the forwarding library, as its direct verbs
+     * ({@code emuverbsdv_query_qp}, {@code emuverbsdv_query_context}) report it: for the tests of the example vendor
+     * extension.
+     *
+     * @param handle the handle
+     * @return the object, or null if no live object has it
+     */
+    public static Object forwardedObject(long handle) {
+        return OBJECTS.get(handle);
+    }
+
     private static long put(Object o) {
         long h = NEXT.getAndIncrement();
         OBJECTS.put(h, o);

@@ -161,12 +161,14 @@ public final class CapabilityProbe {
 
     private boolean plausible(WrOpcode op, DeviceAttributes d, boolean memMgt) {
         // rdma-core creates QPs with ATOMIC_WRITE or FLUSH whatever the kernel driver can do; the
-        // driver's device_cap_flags_ex says whether it executes them (rxe from Linux 6.2).
+        // driver's device_cap_flags_ex says whether it executes them (rxe from Linux 6.2). Whether the library
+        // has the builder is the creation's answer (sessionOpcodes), never its version: a library refuses the
+        // send_ops_flags it does not know, and sets the builder of every one it grants.
         long flagsEx = facts.deviceCapFlagsEx();
         return switch (op) {
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> d.atomicCap() != AtomicCapability.NONE;
-            case ATOMIC_WRITE -> facts.rdmaCoreVersion() >= 44 && (flagsEx & IbverbsDeviceFacts.DEVICE_ATOMIC_WRITE) != 0;
-            case FLUSH -> facts.rdmaCoreVersion() >= 45 && (flagsEx & IbverbsDeviceFacts.DEVICE_FLUSH) != 0;
+            case ATOMIC_WRITE -> (flagsEx & IbverbsDeviceFacts.DEVICE_ATOMIC_WRITE) != 0;
+            case FLUSH -> (flagsEx & IbverbsDeviceFacts.DEVICE_FLUSH) != 0;
             case BIND_MW, LOCAL_INV, SEND_WITH_INV -> memMgt;
             // TSO needs the device's tso_caps, which ibv_query_device does not report.
             case TSO -> false;

@@ -1,7 +1,10 @@
 package org.verbs4j.provider.nativecommon;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.verbs4j.Errno;
 import org.verbs4j.ProviderUnavailableException;
 import org.verbs4j.provider.nativecommon.IbverbsUnavailableException.Reason;
@@ -32,6 +35,9 @@ public final class IbverbsAvailability<L> {
          */
         L load();
     }
+
+    /** rdma-core's packages name the file {@code libibverbs.so.1.<abi>.<rdma-core release>.0}. */
+    private static final Pattern MAPPED_FILE = Pattern.compile("libibverbs\\.so\\.1\\.\\d+\\.(\\d+)\\.\\d+");
 
     private final String provider;
     private final String disabledProperty;
@@ -106,6 +112,27 @@ public final class IbverbsAvailability<L> {
                     + cause.getMessage(), cause);
         }
         return (L) o;
+    }
+
+    /**
+     * The rdma-core release of the libibverbs this process mapped, read from the file's name in
+     * {@code /proc/self/maps} ({@code libibverbs.so.1.14.44.0} is 44). For messages only: no capability depends on
+     * it, since a vendor's build need not be named so.
+     *
+     * @return the release, or 0 if no mapped file is named so (or there is no {@code /proc})
+     */
+    public static int mappedRdmaCoreVersion() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
+                Matcher m = MAPPED_FILE.matcher(line);
+                if (m.find()) {
+                    return Integer.parseInt(m.group(1));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // Not Linux /proc, or unreadable: the message says "of unknown version".
+        }
+        return 0;
     }
 
     /**

@@ -4,7 +4,9 @@ import org.verbs4j.Context;
 
 /**
  * What {@link CapabilityProbe} needs from a libibverbs binding beyond the {@link Context} API: facts only the
- * binding can read from native memory. {@code ffm} and {@code jnr} each implement it on their context.
+ * binding can read from native memory. {@code ffm} and {@code jnr} each implement it on their context. Each is
+ * probed ({@code verbs_context.sz} and NULL ops, the flags the kernel reports), never derived from an rdma-core
+ * version: a vendor's build of libibverbs has no version the file name tells.
  */
 public interface IbverbsDeviceFacts {
     /** {@code IB_UVERBS_DEVICE_XRC} of {@code device_cap_flags}: the device has XRC. */
@@ -27,13 +29,6 @@ public interface IbverbsDeviceFacts {
      * @return {@code "ffm"} or {@code "jnr"}
      */
     String providerName();
-
-    /**
-     * The installed rdma-core's major version.
-     *
-     * @return for example 44 for Debian 12
-     */
-    int rdmaCoreVersion();
 
     /**
      * {@code device_cap_flags_ex} of {@code ibv_query_device_ex}.

@@ -8,6 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.SymbolLookup;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -78,5 +84,18 @@ class IbverbsAvailabilityTest {
         IbverbsUnavailableException perm = IbverbsAvailability.deviceListFailed(44, Errno.EPERM);
         assertEquals(Reason.DEVICE_LIST_FAILED, perm.reason());
         assertTrue(perm.getMessage().endsWith("failed with EPERM"), perm.getMessage());
+    }
+
+    @Test
+    @DisplayName("the rdma-core release for messages comes from the mapped library's file name")
+    void mappedVersionComesFromTheFileName() throws Exception {
+        Path lib = Path.of("/usr/lib/x86_64-linux-gnu/libibverbs.so.1");
+        assumeTrue(Files.exists(lib), "libibverbs is not installed");
+        String file = lib.toRealPath().getFileName().toString(); // libibverbs.so.1.14.44.0
+        assumeTrue(file.matches("libibverbs\\.so\\.1\\.\\d+\\.\\d+\\.\\d+"), file);
+        try (Arena arena = Arena.ofConfined()) {
+            SymbolLookup.libraryLookup(lib, arena);
+            assertEquals(Integer.parseInt(file.split("\\.")[4]), IbverbsAvailability.mappedRdmaCoreVersion());
+        }
     }
 }

@@ -45,17 +45,10 @@ public final class Ibverbs {
     }
 
     private static final FunctionDescriptor P_P = FunctionDescriptor.of(ADDRESS, ADDRESS);
-    private static final FunctionDescriptor I_PP = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS);
-    private static final FunctionDescriptor I_PPI = FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
 
-    static final MethodHandle ibv_get_device_list$mh = bind("ibv_get_device_list", P_P);
     static final MethodHandle ibv_get_device_name$mh = bind("ibv_get_device_name", P_P);
-    static final MethodHandle ibv_get_device_guid$mh = bind("ibv_get_device_guid",
-            FunctionDescriptor.of(JAVA_LONG, ADDRESS));
-    static final MethodHandle ibv_query_device$mh = bind("ibv_query_device", I_PP);
     static final MethodHandle ibv_query_port$mh = bind("ibv_query_port",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS));
-    static final MethodHandle ibv_modify_qp$mh = bind("ibv_modify_qp", I_PPI);
     static final MethodHandle poll$mh = bindLibc("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     static final MethodHandle calloc$mh = LINKER.downcallHandle(LINKER.defaultLookup().find("calloc").orElseThrow(),
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG));
@@ -90,34 +83,9 @@ public final class Ibverbs {
         return new AssertionError("a native call threw " + t, t);
     }
 
-    public static MemorySegment ibv_get_device_list(MemorySegment numDevices) {
-        try {
-            return (MemorySegment) ibv_get_device_list$mh.invokeExact(ERRNO.get(), numDevices);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
     public static MemorySegment ibv_get_device_name(MemorySegment device) {
         try {
             return (MemorySegment) ibv_get_device_name$mh.invokeExact(ERRNO.get(), device);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    /** The node GUID as {@code ibv_get_device_guid} returns it, in network byte order. */
-    public static long ibv_get_device_guid(MemorySegment device) {
-        try {
-            return (long) ibv_get_device_guid$mh.invokeExact(ERRNO.get(), device);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_query_device(MemorySegment context, MemorySegment attr) {
-        try {
-            return (int) ibv_query_device$mh.invokeExact(ERRNO.get(), context, attr);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -127,14 +95,6 @@ public final class Ibverbs {
     public static int ibv_query_port(MemorySegment context, byte port, MemorySegment attr) {
         try {
             return (int) ibv_query_port$mh.invokeExact(ERRNO.get(), context, port, attr);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int ibv_modify_qp(MemorySegment qp, MemorySegment attr, int mask) {
-        try {
-            return (int) ibv_modify_qp$mh.invokeExact(ERRNO.get(), qp, attr, mask);
         } catch (Throwable t) {
             throw unexpected(t);
         }

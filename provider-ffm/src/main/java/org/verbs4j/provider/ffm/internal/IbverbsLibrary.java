@@ -1,41 +1,24 @@
 package org.verbs4j.provider.ffm.internal;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
 
-import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.verbs4j.provider.nativecommon.IbverbsAvailability;
+import java.lang.invoke.MethodHandles;
 import org.verbs4j.provider.nativecommon.IbverbsUnavailableException;
 import org.verbs4j.provider.nativecommon.IbverbsUnavailableException.Reason;
+import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
+import org.verbs4j.provider.nativecommon.internal.IbverbsProviderShell;
 
 /**
- * Loads libibverbs once per JVM, finds the rdma-core version it comes from, and lists the devices.
- * Nothing here runs at class initialisation: {@link #load()} computes the outcome on first use and
- * keeps it, success or failure with its cause.
+ * libibverbs loaded through FFM, once per JVM: the loader and device list the provider shell asks of a binding.
+ * Nothing here runs at class initialisation: {@link #load()} computes the outcome on first use and keeps it,
+ * success or failure with its cause.
  */
-public final class IbverbsLibrary {
+public final class IbverbsLibrary implements IbverbsProviderShell.Library {
     /** The library's soname. */
     public static final String SONAME = "libibverbs.so.1";
 
-    /** rdma-core packages name the file {@code libibverbs.so.1.<abi>.<rdma-core version>.0}. */
-    private static final Pattern FILE_VERSION = Pattern.compile("libibverbs\\.so\\.1\\.\\d+\\.(\\d+)\\.\\d+");
-
-    /**
-     * A loaded libibverbs.
-     *
-     * @param rdmaCoreVersion the rdma-core release, such as 44, or 0 if it could not be told
-     * @param devices the {@code struct ibv_device *} entries of the device list, which is never freed
-     */
-    public record Loaded(int rdmaCoreVersion, List<MemorySegment> devices) {}
+    private static final IbverbsLibrary LOADED = new IbverbsLibrary();
 
     private IbverbsLibrary() {}
 
@@ -44,13 +27,14 @@ public final class IbverbsLibrary {
     }
 
     /**
-     * The loaded library.
+     * The loaded library, every symbol bound.
      *
+     * @return it
      * @throws IbverbsUnavailableException why it cannot be used
      */
-    public static Loaded load() {
+    public static IbverbsLibrary load() {
         Object o = Holder.OUTCOME;
-        if (o instanceof Loaded l) {
+        if (o instanceof IbverbsLibrary l) {
             return l;
         }
         throw (IbverbsUnavailableException) o;
@@ -66,22 +50,11 @@ public final class IbverbsLibrary {
             return deniedAccess(e);
         }
         try {
-            int version = rdmaCoreVersion();
-            MemorySegment num = Arena.global().allocate(JAVA_INT);
-            MemorySegment list = Ibverbs.ibv_get_device_list(num);
-            if (list.address() == 0) {
-                return IbverbsAvailability.deviceListFailed(version, Ibverbs.errno());
-            }
-            int n = num.get(JAVA_INT, 0);
-            if (n == 0) {
-                return IbverbsAvailability.noDevice(version);
-            }
-            MemorySegment entries = list.reinterpret(ADDRESS.byteSize() * n);
-            List<MemorySegment> devices = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                devices.add(entries.getAtIndex(ADDRESS, i).reinterpret(Structs.ibv_device.LAYOUT.byteSize()));
-            }
-            return new Loaded(version, List.copyOf(devices));
+            // Binds every symbol now, so a missing one or denied native access is the cause here.
+            MethodHandles.lookup().ensureInitialized(Ibverbs.class);
+            return LOADED;
+        } catch (IllegalAccessException e) {
+            throw new AssertionError(e);
         } catch (IllegalCallerException e) {
             return deniedAccess(e);
         } catch (ExceptionInInitializerError | NoClassDefFoundError | UnsatisfiedLinkError e) {
@@ -100,18 +73,8 @@ public final class IbverbsLibrary {
                         + " --enable-native-access=org.verbs4j.provider.ffm (or ALL-UNNAMED on the class path)", e);
     }
 
-    /** The rdma-core version of the libibverbs this process mapped, from its file name; 0 if unknown. */
-    static int rdmaCoreVersion() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/maps"))) {
-                Matcher m = FILE_VERSION.matcher(line);
-                if (m.find()) {
-                    return Integer.parseInt(m.group(1));
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // Not Linux /proc, or unreadable: the version stays unknown and the oldest behaviour is assumed.
-        }
-        return 0;
+    @Override
+    public IbverbsBinding binding() {
+        return FfmIbverbsBinding.INSTANCE;
     }
 }

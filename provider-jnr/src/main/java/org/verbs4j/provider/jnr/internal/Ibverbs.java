@@ -12,19 +12,8 @@ import jnr.ffi.annotations.SaveError;
  * the function pointers the provider library installs.
  */
 public interface Ibverbs {
-    /** @see "ibv_get_device_list(3)" */
-    @SaveError
-    long ibv_get_device_list(long numDevices);
-
-    @IgnoreError
-    void ibv_free_device_list(long list);
-
     @IgnoreError
     long ibv_get_device_name(long device);
-
-    /** @return the node GUID in network byte order */
-    @IgnoreError
-    long ibv_get_device_guid(long device);
 
     @SaveError
     int ibv_query_port(long context, int portNum, long portAttr);

@@ -41,17 +41,6 @@ public final class JnrIbverbsBinding implements IbverbsBinding, JnrCLibrary, Jnr
     }
 
     /**
-     * The errno of a verb that returned {@code rc}, positive, in {@link NativeErrors}' contract.
-     *
-     * @param libs the libraries whose last call set errno
-     * @param rc what the verb returned, not 0
-     * @return the errno; {@link NativeErrors#UNKNOWN} if the verb failed without setting one
-     */
-    public static int errnoOf(NativeLibraries libs, int rc) {
-        return -NativeErrors.ofInt(rc, libs.lastErrno());
-    }
-
-    /**
      * A binding for field access and memory only ({@code get*}, {@code put*}, {@link #allocate}, {@link #free}),
      * which need no library: for the static attribute copies that have no context at hand.
      */

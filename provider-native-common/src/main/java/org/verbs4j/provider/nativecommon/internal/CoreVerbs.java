@@ -1,7 +1,9 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import org.verbs4j.Errno;
 
 /**
@@ -25,6 +27,43 @@ public interface CoreVerbs extends NativeMemoryAccess, CLibrary {
      * @return the bound library, each call answering in {@link NativeErrors}' contract
      */
     LibIbverbs libibverbs();
+
+    /**
+     * The devices of a fresh {@code ibv_get_device_list(3)}, each with {@code ibv_get_device_name(3)} and
+     * {@code ibv_get_device_guid(3)}; the list is freed before the call returns.
+     *
+     * @return the devices, GUIDs in host byte order, possibly none
+     * @throws org.verbs4j.VerbsException {@code ibv_get_device_list} with its errno if the list cannot be had
+     */
+    default List<IbverbsProviderShell.ListedDevice> listDevices() {
+        long num = allocate(8);
+        try {
+            long list = NativeErrors.check(libibverbs().ibv_get_device_list(num), "ibv_get_device_list", null);
+            try {
+                int n = getInt(num);
+                List<IbverbsProviderShell.ListedDevice> devices = new ArrayList<>(n);
+                byte[] name = new byte[DEVICE_NAME_MAX];
+                for (int i = 0; i < n; i++) {
+                    long device = getLong(list + 8L * i);
+                    // device->name is a char[64] (IBV_SYSFS_NAME_MAX) inside the struct: reading 64 bytes stays
+                    // inside it, and the name ends at its first NUL.
+                    getBytes(libibverbs().ibv_get_device_name(device), name);
+                    int len = 0;
+                    while (len < name.length && name[len] != 0) {
+                        len++;
+                    }
+                    devices.add(new IbverbsProviderShell.ListedDevice(
+                            new String(name, 0, len, StandardCharsets.UTF_8),
+                            Long.reverseBytes(libibverbs().ibv_get_device_guid(device))));
+                }
+                return devices;
+            } finally {
+                libibverbs().ibv_free_device_list(list);
+            }
+        } finally {
+            free(num);
+        }
+    }
 
     /**
      * {@code ibv_open_device(3)} of the device of that name, from a fresh {@code ibv_get_device_list(3)}: the

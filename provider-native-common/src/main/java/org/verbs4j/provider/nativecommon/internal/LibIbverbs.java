@@ -24,6 +24,9 @@ public interface LibIbverbs {
     @CFunction(value = "const char *ibv_get_device_name(struct ibv_device *device)", errno = NONE)
     long ibv_get_device_name(long device);
 
+    @CFunction(value = "__be64 ibv_get_device_guid(struct ibv_device *device)", errno = NONE)
+    long ibv_get_device_guid(long device);
+
     @CFunction(value = "struct ibv_context *ibv_open_device(struct ibv_device *device)", errno = NULL_SETS)
     long ibv_open_device(long device);
 

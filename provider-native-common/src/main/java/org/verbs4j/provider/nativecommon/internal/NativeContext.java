@@ -21,6 +21,7 @@ import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.nativecommon.CapabilityProbe;
+import org.verbs4j.provider.nativecommon.IbverbsHandle;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_async_event;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_attr;
@@ -47,7 +48,6 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     private final String providerName;
     private final IbverbsBinding binding;
     private final long context;
-    private final int rdmaCoreVersion;
     private final BooleanSupplier extendedCq;
     private final NativeContextResources resources;
     private final Cleaner.Cleanable cleanable;
@@ -70,18 +70,16 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
      * @param providerName the provider's name, for the capability probe
      * @param binding the provider's binding
      * @param context the {@code struct ibv_context *} {@code ibv_open_device} returned
-     * @param rdmaCoreVersion the rdma-core release of the loaded libibverbs, 0 if unknown
      * @param extendedCq whether a CQ is created with {@code ibv_create_cq_ex} where the device has it, asked
      *     at each creation
      */
-    NativeContext(Device device, String providerName, IbverbsBinding binding, long context, int rdmaCoreVersion,
+    NativeContext(Device device, String providerName, IbverbsBinding binding, long context,
             BooleanSupplier extendedCq) {
         super("Context", null);
         this.device = device;
         this.providerName = providerName;
         this.binding = binding;
         this.context = context;
-        this.rdmaCoreVersion = rdmaCoreVersion;
         this.extendedCq = extendedCq;
         this.resources = new NativeContextResources(binding, context);
         this.cleanable = CLEANER.register(this, resources);
@@ -99,6 +97,25 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
             cleanable.clean();
             throw e;
         }
+    }
+
+    /** {@return the name of the provider that opened it: {@code "ffm"}, {@code "jnr"}} */
+    public String providerName() {
+        return providerName;
+    }
+
+    /** Offers {@link IbverbsHandle}, the door for vendor extensions, besides this object itself. */
+    @Override
+    public <T> T unwrap(Class<T> type) {
+        checkOpen();
+        return type == IbverbsHandle.class ? type.cast(NativeHandles.of(this))
+                : NativeContextSupport.super.unwrap(type);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) {
+        checkOpen();
+        return type == IbverbsHandle.class || NativeContextSupport.super.isWrapperFor(type);
     }
 
     @Override
@@ -152,11 +169,6 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     @Override
     public boolean criticalDataPath() {
         return criticalDataPath;
-    }
-
-    @Override
-    public int rdmaCoreVersion() {
-        return rdmaCoreVersion;
     }
 
     @Override
@@ -229,7 +241,7 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
                 c = capabilities;
                 if (c == null) {
                     c = CapabilityProbe.probe(
-                            new NativeDeviceFacts(this, providerName, rdmaCoreVersion(), deviceCapFlagsEx()));
+                            new NativeDeviceFacts(this, providerName, deviceCapFlagsEx()));
                     capabilities = c;
                 }
             }

@@ -93,9 +93,6 @@ public interface NativeContextSupport extends Context {
 
     // ---- nqp: what NativeQueuePair, NativeSharedReceiveQueue and NativeQueuePairs need of the context
 
-    /** {@return the rdma-core release of the loaded libibverbs (44 on Debian 12), 0 if unknown} */
-    int rdmaCoreVersion();
-
     /** {@return {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, 0 without the extended query} */
     long deviceCapFlagsEx();
 

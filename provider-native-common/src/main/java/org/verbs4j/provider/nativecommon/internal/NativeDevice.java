@@ -19,7 +19,6 @@ public final class NativeDevice implements Device {
     private final IbverbsBinding binding;
     private final String name;
     private final long guid;
-    private final int rdmaCoreVersion;
     private final BooleanSupplier extendedCq;
 
     /**
@@ -29,17 +28,15 @@ public final class NativeDevice implements Device {
      * @param binding the provider's binding
      * @param name the device's name
      * @param guid its node GUID, in host byte order
-     * @param rdmaCoreVersion the rdma-core release of the loaded libibverbs, 0 if unknown
      * @param extendedCq whether CQs are created with {@code ibv_create_cq_ex} where the device has it, asked at
      *     each creation
      */
-    public NativeDevice(String providerName, IbverbsBinding binding, String name, long guid, int rdmaCoreVersion,
+    public NativeDevice(String providerName, IbverbsBinding binding, String name, long guid,
             BooleanSupplier extendedCq) {
         this.providerName = providerName;
         this.binding = binding;
         this.name = name;
         this.guid = guid;
-        this.rdmaCoreVersion = rdmaCoreVersion;
         this.extendedCq = extendedCq;
     }
 
@@ -64,7 +61,7 @@ public final class NativeDevice implements Device {
     public Context open() {
         long ctx = binding.openDevice(name);
         NativeErrors.check(ctx, "ibv_open_device", name);
-        return new NativeContext(this, providerName, binding, ctx, rdmaCoreVersion, extendedCq);
+        return new NativeContext(this, providerName, binding, ctx, extendedCq);
     }
 
     @Override

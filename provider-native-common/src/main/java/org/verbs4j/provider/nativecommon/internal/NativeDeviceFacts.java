@@ -7,11 +7,9 @@ import org.verbs4j.provider.nativecommon.IbverbsDeviceFacts;
  *
  * @param context the open context
  * @param providerName the provider's name, {@code "ffm"} or {@code "jnr"}
- * @param rdmaCoreVersion the rdma-core release of the loaded libibverbs, 0 if unknown
  * @param deviceCapFlagsEx {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, 0 without it
  */
-public record NativeDeviceFacts(NativeContextSupport context, String providerName, int rdmaCoreVersion,
-        long deviceCapFlagsEx) implements IbverbsDeviceFacts {
+public record NativeDeviceFacts(NativeContextSupport context, String providerName, long deviceCapFlagsEx) implements IbverbsDeviceFacts {
     @Override
     public boolean hasExtendedQp() {
         return context.verbsContextOp(ContextStructs.verbs_context.create_qp_ex$off) != 0;

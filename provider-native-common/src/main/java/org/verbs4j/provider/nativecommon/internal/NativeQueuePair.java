@@ -21,6 +21,7 @@ import org.verbs4j.SendWr;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
+import org.verbs4j.provider.nativecommon.IbverbsHandle;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw_bind;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp;
@@ -94,7 +95,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
             this.bindMwOp = context.contextOp(ibv_context.ops$bind_mw$off);
             long sessionBytes = NativeWrSession.scratchBytes(init);
             this.session = qpx == 0 ? null : new NativeWrSession(this, binding, qpx, init, context.ipCsum(),
-                    context.rdmaCoreVersion() >= 45, scratch.allocate(sessionBytes), sessionBytes, sendLock,
+                    scratch.allocate(sessionBytes), sessionBytes, sendLock,
                     context.criticalDataPath());
             this.sessionControl = session == null ? null : session.qpSide();
         } catch (RuntimeException e) {
@@ -385,17 +386,33 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         if (!Arguments.dataInOrderQuery(op, flags)) {
             return 0;
         }
-        int capsMask = DataInOrder.WHOLE_MSG.bit() | DataInOrder.ALIGNED_128_BYTES.bit();
-        if (nativeContext().rdmaCoreVersion() >= 50) {
-            int r = binding.queryDataInOrder(handle, op.value(), flags);
-            return flags == 0 ? (r == 1 ? 1 : 0) : r & capsMask;
-        }
-        // rdma-core before 50 takes only flags 0, whose answer is the WHOLE_MSG bit of RETURN_CAPS.
+        // Flags 0 has one meaning in every rdma-core that has the verb: 1 exactly when WHOLE_MSG holds.
         boolean whole = binding.queryDataInOrder(handle, op.value(), 0) == 1;
         if (flags == 0) {
             return whole ? 1 : 0;
         }
+        // A library that knows RETURN_CAPS (rdma-core 50 and later) reports WHOLE_MSG in it exactly when flags 0
+        // says 1. One that does not (44) answers RETURN_CAPS with 0 or as flags 0, and then WHOLE_MSG is all that
+        // is known. The answers tell which library this is; no version is asked, so a vendor's build is right too.
+        int caps = binding.queryDataInOrder(handle, op.value(), flags)
+                & (DataInOrder.WHOLE_MSG.bit() | DataInOrder.ALIGNED_128_BYTES.bit());
+        if (((caps & DataInOrder.WHOLE_MSG.bit()) != 0) == whole) {
+            return caps;
+        }
         return whole ? DataInOrder.WHOLE_MSG.bit() : 0;
+    }
+
+    /** Offers {@link IbverbsHandle}, the door for vendor extensions, besides this object itself. */
+    @Override
+    public <T> T unwrap(Class<T> type) {
+        checkOpen();
+        return type == IbverbsHandle.class ? type.cast(NativeHandles.of(this)) : QueuePair.super.unwrap(type);
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> type) {
+        checkOpen();
+        return type == IbverbsHandle.class || QueuePair.super.isWrapperFor(type);
     }
 
     @Override

@@ -127,7 +127,7 @@ public final class NativeQueuePairs {
             if (!a.sendOps().isEmpty()) {
                 qpx = b.qpToQpEx(qp);
                 NativeErrors.check(qpx, "ibv_qp_to_qp_ex", null);
-                String missing = NativeWrSession.missingBuilder(b, qpx, a.sendOps(), context.rdmaCoreVersion() >= 45);
+                String missing = NativeWrSession.missingBuilder(b, qpx, a.sendOps());
                 if (missing != null) {
                     throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the library gives no " + missing
                             + " for " + a.type() + " QPs");
@@ -163,15 +163,8 @@ public final class NativeQueuePairs {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                     "XRC_RECV QPs need an XRC domain, which this provider does not open");
         }
-        int version = context.rdmaCoreVersion();
-        if (a.sendOps().contains(WrOpcode.FLUSH) && version < 45) {
-            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
-                    "FLUSH needs rdma-core 45 or later; the installed libibverbs is rdma-core "
-                            + (version == 0 ? "(version unknown)" : Integer.toString(version)));
-        }
-        if (a.sendOps().contains(WrOpcode.ATOMIC_WRITE) && version != 0 && version < 44) {
-            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "ATOMIC_WRITE needs rdma-core 44 or later");
-        }
+        // Whether the library has ATOMIC_WRITE and FLUSH is its own answer: it refuses a send_ops_flags bit it
+        // does not know (rdma-core 44 has no FLUSH), and gives a builder for each bit it grants (missingBuilder).
         // librxe creates such QPs whatever the kernel driver can execute; the driver says what it can in
         // device_cap_flags_ex, and ibv_wr_post(3) wants creation to fail for what cannot run.
         long caps = context.deviceCapFlagsEx();

@@ -13,6 +13,7 @@ import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.provider.nativecommon.IbverbsDeviceFacts;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw_bind_info;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_send_wr;
@@ -92,7 +93,9 @@ final class NativeSendPoster {
         this.maxInlineData = cap.maxInlineData();
         this.sgeStride = SGE_SIZE * sgePerWr;
         this.sendFlagsAllowed = context.ipCsum() ? SendFlags.ALL : SendFlags.ALL & ~SendFlags.IP_CSUM;
-        this.flush = context.rdmaCoreVersion() >= 45;
+        // The kernel driver executes IBV_WR_FLUSH when it says so; a library that does not know the opcode
+        // refuses the WR itself. No rdma-core version is asked.
+        this.flush = (context.deviceCapFlagsEx() & IbverbsDeviceFacts.DEVICE_FLUSH) != 0;
         this.wrs = scratch.allocate(WR_SIZE * capacity);
         this.sges = scratch.allocate(sgeStride * capacity);
         this.badWr = scratch.allocate(8);
@@ -261,7 +264,7 @@ final class NativeSendPoster {
             return wr.opcode() + " is not valid on a " + type + " QP";
         }
         if (wr.opcode() == WrOpcode.FLUSH && !flush) {
-            return "FLUSH needs rdma-core 45 or later";
+            return "FLUSH needs a device that executes it (IB_UVERBS_DEVICE_FLUSH_* in device_cap_flags_ex)";
         }
         if ((wr.sendFlags() & ~SendFlags.ALL) != 0) {
             return "unknown send flags " + SendFlags.toString(wr.sendFlags() & ~SendFlags.ALL);

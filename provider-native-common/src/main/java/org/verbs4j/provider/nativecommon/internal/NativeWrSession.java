@@ -90,7 +90,6 @@ public final class NativeWrSession extends AbstractWrSession {
      * @param qpx the QP's {@code struct ibv_qp_ex *}, not 0, alive as long as the QP
      * @param init the attributes the QP was granted: type, {@code send_ops_flags}, capabilities, TSO header limit
      * @param ipCsum whether the device offers {@code IBV_SEND_IP_CSUM}
-     * @param wrFlush whether {@code struct ibv_qp_ex} has {@code wr_flush} (rdma-core 45 and later)
      * @param scratch the address of native memory of at least {@link #scratchBytes} bytes, 8-byte aligned, that
      *     the QP owns and frees only after the QP is destroyed; no native code keeps a pointer into it once a
      *     builder or setter has returned
@@ -98,8 +97,8 @@ public final class NativeWrSession extends AbstractWrSession {
      * @throws IllegalArgumentException if {@code scratch} is 0, unaligned or smaller than {@link #scratchBytes}
      */
     public NativeWrSession(QueuePair qp, IbverbsBinding binding, long qpx, QpInitAttributes init, boolean ipCsum,
-            boolean wrFlush, long scratch, long scratchBytes) {
-        this(qp, binding, qpx, init, ipCsum, wrFlush, scratch, scratchBytes, new SendQueueLock(), false);
+            long scratch, long scratchBytes) {
+        this(qp, binding, qpx, init, ipCsum, scratch, scratchBytes, new SendQueueLock(), false);
     }
 
     /**
@@ -111,7 +110,6 @@ public final class NativeWrSession extends AbstractWrSession {
      * @param qpx the QP's {@code struct ibv_qp_ex *}, not 0, alive as long as the QP
      * @param init the attributes the QP was granted: type, {@code send_ops_flags}, capabilities, TSO header limit
      * @param ipCsum whether the device offers {@code IBV_SEND_IP_CSUM}
-     * @param wrFlush whether {@code struct ibv_qp_ex} has {@code wr_flush} (rdma-core 45 and later)
      * @param scratch the address of native memory of at least {@link #scratchBytes} bytes, 8-byte aligned, that
      *     the QP owns and frees only after the QP is destroyed; no native code keeps a pointer into it once a
      *     builder or setter has returned
@@ -125,7 +123,7 @@ public final class NativeWrSession extends AbstractWrSession {
      * @throws IllegalArgumentException if {@code scratch} is 0, unaligned or smaller than {@link #scratchBytes}
      */
     public NativeWrSession(QueuePair qp, IbverbsBinding binding, long qpx, QpInitAttributes init, boolean ipCsum,
-            boolean wrFlush, long scratch, long scratchBytes, SendQueueLock sendLock, boolean critical) {
+            long scratch, long scratchBytes, SendQueueLock sendLock, boolean critical) {
         super(qp, init.type(), init.sendOps(), init.cap().maxInlineData(), init.cap().maxSendSge(), ipCsum,
                 sendLock, critical);
         this.critical = critical;
@@ -138,7 +136,10 @@ public final class NativeWrSession extends AbstractWrSession {
         this.addressed = xrc || init.type() == QpType.UD;
         atomicCmpSwp = fn(ibv_qp_ex.wr_atomic_cmp_swp$off);
         atomicFetchAdd = fn(ibv_qp_ex.wr_atomic_fetch_add$off);
-        atomicWrite = fn(ibv_qp_ex.wr_atomic_write$off);
+        // The words of the builders newer than the oldest ibv_qp_ex are read only for a QP granted their opcode:
+        // a library grants only the send_ops_flags whose builder its struct has (rdma-core 44 ends at
+        // wr_atomic_write, 43 before it), so no version is needed and no word past the struct is read.
+        atomicWrite = granted(init, WrOpcode.ATOMIC_WRITE);
         bindMw = fn(ibv_qp_ex.wr_bind_mw$off);
         localInv = fn(ibv_qp_ex.wr_local_inv$off);
         rdmaRead = fn(ibv_qp_ex.wr_rdma_read$off);
@@ -148,8 +149,7 @@ public final class NativeWrSession extends AbstractWrSession {
         sendImm = fn(ibv_qp_ex.wr_send_imm$off);
         sendInv = fn(ibv_qp_ex.wr_send_inv$off);
         sendTso = fn(ibv_qp_ex.wr_send_tso$off);
-        // On rdma-core 44 the word after wr_atomic_write is not part of the struct.
-        flush = wrFlush ? fn(ibv_qp_ex.wr_flush$off) : 0;
+        flush = granted(init, WrOpcode.FLUSH);
         setUdAddr = fn(ibv_qp_ex.wr_set_ud_addr$off);
         setXrcSrqn = fn(ibv_qp_ex.wr_set_xrc_srqn$off);
         setInlineData = fn(ibv_qp_ex.wr_set_inline_data$off);
@@ -160,7 +160,7 @@ public final class NativeWrSession extends AbstractWrSession {
         wrAbort = fn(ibv_qp_ex.wr_abort$off);
         long missing = 0;
         for (WrOpcode op : init.sendOps()) {
-            if ((op == WrOpcode.FLUSH ? flush : fn(builderOffset(op))) == 0) {
+            if (fn(builderOffset(op)) == 0) {
                 missing |= op.sendOpsFlag();
             }
         }
@@ -193,17 +193,21 @@ public final class NativeWrSession extends AbstractWrSession {
         return binding.getLong(qpx + offset);
     }
 
+    /** The builder of {@code op} if the QP was granted it, else 0 without reading the word. */
+    private long granted(QpInitAttributes init, WrOpcode op) {
+        return init.sendOps().contains(op) ? fn(builderOffset(op)) : 0;
+    }
+
     /**
      * The first requested builder, or {@code wr_start}/{@code wr_complete}/{@code wr_abort}, whose function pointer
      * the provider library left NULL: for a QP that refuses such opcodes at creation.
      *
      * @param binding the binding of the QP's provider
      * @param qpx the QP's {@code struct ibv_qp_ex *}, or 0
-     * @param ops the requested opcodes
-     * @param wrFlush whether {@code struct ibv_qp_ex} has {@code wr_flush} (rdma-core 45 and later)
+     * @param ops the requested opcodes, which the library granted at creation: only their words are read
      * @return the missing pointer's name, or null if every one is there
      */
-    public static String missingBuilder(IbverbsBinding binding, long qpx, Set<WrOpcode> ops, boolean wrFlush) {
+    public static String missingBuilder(IbverbsBinding binding, long qpx, Set<WrOpcode> ops) {
         if (qpx == 0) {
             return "ibv_qp_ex";
         }
@@ -214,7 +218,7 @@ public final class NativeWrSession extends AbstractWrSession {
         }
         for (WrOpcode op : ops) {
             long off = builderOffset(op);
-            if ((op == WrOpcode.FLUSH && !wrFlush) || binding.getLong(qpx + off) == 0) {
+            if (binding.getLong(qpx + off) == 0) {
                 return "wr_" + op.name().toLowerCase(Locale.ROOT);
             }
         }

@@ -1086,11 +1086,6 @@ class NativeObjectModelTest {
         // ---- nqp: what the shared QPs and SRQs need of the context
 
         @Override
-        public int rdmaCoreVersion() {
-            return 44;
-        }
-
-        @Override
         public long deviceCapFlagsEx() {
             return 0;
         }

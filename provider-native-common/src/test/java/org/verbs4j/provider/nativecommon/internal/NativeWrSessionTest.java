@@ -11,6 +11,7 @@ import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,6 +51,8 @@ class NativeWrSessionTest {
     /** The recorded calls, one string each: the method's name and its arguments. */
     private final List<String> calls = new ArrayList<>();
     private final Map<Long, Long> memory = new HashMap<>();
+    /** Every address the binding read with getLong. */
+    private final Set<Long> reads = new HashSet<>();
     private int completeRc;
     private final Arena scratch = Arena.ofAuto();
 
@@ -57,6 +60,7 @@ class NativeWrSessionTest {
             IbverbsBinding.class.getClassLoader(), new Class<?>[] {IbverbsBinding.class}, (p, m, args) -> {
                 switch (m.getName()) {
                     case "getLong" -> {
+                        reads.add((Long) args[0]);
                         return memory.getOrDefault((Long) args[0], 0L);
                     }
                     case "wrComplete", "wrCompleteCritical" -> {
@@ -104,8 +108,8 @@ class NativeWrSessionTest {
         long bytes = NativeWrSession.scratchBytes(init);
         long at = scratch.allocate(bytes, 8).address();
         QueuePair qp = stub(QueuePair.class, QpState.RTS);
-        NativeWrSession s = sendLock == null ? new NativeWrSession(qp, binding, QPX, init, false, false, at, bytes)
-                : new NativeWrSession(qp, binding, QPX, init, false, false, at, bytes, sendLock, critical);
+        NativeWrSession s = sendLock == null ? new NativeWrSession(qp, binding, QPX, init, false, at, bytes)
+                : new NativeWrSession(qp, binding, QPX, init, false, at, bytes, sendLock, critical);
         s.qpSide().open();
         return s;
     }
@@ -301,25 +305,41 @@ class NativeWrSessionTest {
                 .build();
         QueuePair qp = stub(QueuePair.class, QpState.RTS);
         long need = NativeWrSession.scratchBytes(init);
-        assertThrows(IllegalArgumentException.class, () -> new NativeWrSession(qp, binding, QPX, init, false, false,
+        assertThrows(IllegalArgumentException.class, () -> new NativeWrSession(qp, binding, QPX, init, false,
                 scratch.allocate(need - 1, 8).address(), need - 1));
-        assertThrows(IllegalArgumentException.class, () -> new NativeWrSession(qp, binding, QPX, init, false, false,
+        assertThrows(IllegalArgumentException.class, () -> new NativeWrSession(qp, binding, QPX, init, false,
                 scratch.allocate(need + 8, 8).address() + 4, need));
-        assertThrows(IllegalArgumentException.class, () -> new NativeWrSession(qp, binding, QPX, init, false, false,
+        assertThrows(IllegalArgumentException.class, () -> new NativeWrSession(qp, binding, QPX, init, false,
                 0, need));
     }
 
     @Test
-    @DisplayName("missingBuilder names the first requested pointer that is NULL, and wr_flush before rdma-core 45")
+    @DisplayName("missingBuilder names the first requested pointer that is NULL, wr_flush included")
     void missingBuilder() {
         session(WrOpcode.SEND);
-        assertNull(NativeWrSession.missingBuilder(binding, QPX, Set.of(WrOpcode.SEND, WrOpcode.RDMA_WRITE), false));
-        assertEquals("wr_flush", NativeWrSession.missingBuilder(binding, QPX, Set.of(WrOpcode.FLUSH), false));
+        assertNull(NativeWrSession.missingBuilder(binding, QPX, Set.of(WrOpcode.SEND, WrOpcode.RDMA_WRITE)));
+        assertEquals("wr_flush", NativeWrSession.missingBuilder(binding, QPX, Set.of(WrOpcode.FLUSH)));
         assertEquals("wr_atomic_cmp_and_swp",
-                NativeWrSession.missingBuilder(binding, QPX, Set.of(WrOpcode.ATOMIC_CMP_AND_SWP), false));
-        assertEquals("ibv_qp_ex", NativeWrSession.missingBuilder(binding, 0, Set.of(WrOpcode.SEND), false));
+                NativeWrSession.missingBuilder(binding, QPX, Set.of(WrOpcode.ATOMIC_CMP_AND_SWP)));
+        assertEquals("ibv_qp_ex", NativeWrSession.missingBuilder(binding, 0, Set.of(WrOpcode.SEND)));
         memory.put(QPX + ibv_qp_ex.wr_complete$off, 0L);
         assertEquals("wr_start/wr_complete/wr_abort",
-                NativeWrSession.missingBuilder(binding, QPX, Set.of(WrOpcode.SEND), false));
+                NativeWrSession.missingBuilder(binding, QPX, Set.of(WrOpcode.SEND)));
+    }
+
+    @Test
+    @DisplayName("the words of wr_atomic_write and wr_flush are read only for a QP granted their opcode: no version")
+    void newerBuildersReadOnlyWhenGranted() {
+        // rdma-core 43's ibv_qp_ex ends before wr_atomic_write and 44's before wr_flush: a QP not granted them
+        // must not read past the struct, and a QP granted them was granted by a library whose struct has them.
+        session(WrOpcode.SEND);
+        assertFalse(reads.contains(QPX + ibv_qp_ex.wr_atomic_write$off), "wr_atomic_write read without the opcode");
+        assertFalse(reads.contains(QPX + ibv_qp_ex.wr_flush$off), "wr_flush read without the opcode");
+        reads.clear();
+        memory.put(QPX + ibv_qp_ex.wr_atomic_write$off, 0xd1L);
+        memory.put(QPX + ibv_qp_ex.wr_flush$off, 0xd2L);
+        session(WrOpcode.ATOMIC_WRITE, WrOpcode.FLUSH);
+        assertTrue(reads.contains(QPX + ibv_qp_ex.wr_atomic_write$off));
+        assertTrue(reads.contains(QPX + ibv_qp_ex.wr_flush$off));
     }
 }
