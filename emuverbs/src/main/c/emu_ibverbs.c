@@ -119,6 +119,29 @@ static inline int64_t mw_h(struct ibv_mw *p) { return p ? ((struct emu_mw *)p)->
 static inline int64_t td_h(struct ibv_td *p) { return p ? ((struct emu_td *)p)->h : 0; }
 static inline struct emu_qp *eqp(struct ibv_qp *p) { return (struct emu_qp *)p; }
 
+/*
+ * Address handles, windows and regions are not freed when destroyed but kept, their handle intact, among the last
+ * QUARANTINE destroyed. A verb that reads one after its destroy (a post whose WR names it, because the caller let the
+ * destroy run before or during the call) then hands the Java side a handle it knows was destroyed, and fails there
+ * with EFAULT, where a real libibverbs would read freed memory (issue 26: the holds a post takes on what its WRs name).
+ */
+#define QUARANTINE 4096
+static void *quarantine[QUARANTINE];
+static size_t quarantine_next;
+static pthread_mutex_t quarantine_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void retire(void *p)
+{
+	void *oldest;
+
+	pthread_mutex_lock(&quarantine_lock);
+	oldest = quarantine[quarantine_next];
+	quarantine[quarantine_next] = p;
+	quarantine_next = (quarantine_next + 1) % QUARANTINE;
+	pthread_mutex_unlock(&quarantine_lock);
+	free(oldest);
+}
+
 /* ------------------------------------------------------------------ device, context, port, GID */
 
 static struct ibv_device emu_device = {
@@ -521,7 +544,7 @@ EXPORT int ibv_dereg_mr(struct ibv_mr *mr)
 	int e = call(OP_DEREG_MR, io);
 
 	if (!e)
-		free(mr);
+		retire(mr);
 	return e;
 }
 
@@ -581,7 +604,7 @@ EXPORT int ibv_destroy_ah(struct ibv_ah *ah)
 	int e = call(OP_DESTROY_AH, io);
 
 	if (!e)
-		free(ah);
+		retire(ah);
 	return e;
 }
 
@@ -657,7 +680,7 @@ static int emu_dealloc_mw(struct ibv_mw *mw)
 	int e = call(OP_DEALLOC_MW, io);
 
 	if (!e)
-		free(mw);
+		retire(mw);
 	return e;
 }
 

@@ -8,6 +8,14 @@ import java.util.concurrent.TimeUnit;
  * <p>{@link #close()} releases every object created from this context, as {@code ibv_close_device}
  * and the kernel do; those objects then report {@link #isClosed()} and refuse every call.
  *
+ * <p>A context dropped without {@code close()}, with every object made from it, is released once the garbage
+ * collector finds it unreachable: no provider keeps a reference to it. The native providers then destroy what is
+ * left in dependency order (windows, QPs, SRQs, address handles, regions, CQs, completion channels, parent domains,
+ * thread domains, PDs) on a {@link java.lang.ref.Cleaner} thread and close the device; the emulated device
+ * forgets its QPs and keys. When that happens is the collector's choice, and until then the objects hold their
+ * device resources (and a QP still answers its peer), so close a context when done with it. Memory registered in
+ * it stays the caller's, as the registration rules of {@link ProtectionDomain#registerMemory} have it.
+ *
  * @see "ibv_open_device(3)"
  */
 public interface Context extends VerbsObject {

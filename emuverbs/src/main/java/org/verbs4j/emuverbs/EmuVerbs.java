@@ -53,6 +53,7 @@ import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.RecvWr;
+import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
 import org.verbs4j.SharedReceiveQueue;
@@ -345,10 +346,16 @@ public final class EmuVerbs {
             case 31 -> close(io, ThreadDomain.class);
             case 32 -> wrComplete(io);
             case 33 -> {
-                QueuePair qp = get(in(io, 0), QueuePair.class);
-                MemoryRegion mr = get(in(io, 4), MemoryRegion.class);
-                out(io, 8, qp.bindMw(get(in(io, 1), MemoryWindow.class), in(io, 2), inInt(io, 3),
-                        mr == null ? null : new MwBindInfo(mr, in(io, 5), in(io, 6), inInt(io, 7))));
+                InFlightCalls.Call call = InFlightCalls.enter("ibv_bind_mw", new long[] {in(io, 1), in(io, 4)},
+                        new long[0], LIVE);
+                try {
+                    QueuePair qp = get(in(io, 0), QueuePair.class);
+                    MemoryRegion mr = get(in(io, 4), MemoryRegion.class);
+                    out(io, 8, qp.bindMw(get(in(io, 1), MemoryWindow.class), in(io, 2), inInt(io, 3),
+                            mr == null ? null : new MwBindInfo(mr, in(io, 5), in(io, 6), inInt(io, 7))));
+                } finally {
+                    call.close(); // its EFAULT, if any, replaces what the engine said about the destroyed object
+                }
             }
             case 34 -> {
                 CompletionChannel ch = get(in(io, 0), Context.class).createCompletionChannel();
@@ -392,9 +399,40 @@ public final class EmuVerbs {
     }
 
     private static void close(MemorySegment io, Class<? extends AutoCloseable> type) throws Exception {
-        get(in(io, 0), type).close();
-        OBJECTS.remove(in(io, 0));
+        long h = in(io, 0);
+        AutoCloseable o = get(h, type);
+        boolean region = o instanceof MemoryRegion;
+        InFlightCalls.destroying(h, region ? ((MemoryRegion) o).address() : 0, region ? ((MemoryRegion) o).length() : 0);
+        try {
+            o.close();
+            OBJECTS.remove(h);
+        } finally {
+            InFlightCalls.destroyed(h);
+        }
     }
+
+    /** What the library knows of its objects, for {@link InFlightCalls}. */
+    private static final InFlightCalls.Liveness LIVE = new InFlightCalls.Liveness() {
+        @Override
+        public boolean destroyed(long h) {
+            return !OBJECTS.containsKey(h);
+        }
+
+        @Override
+        public boolean registered(long addr, long len) {
+            for (Object o : OBJECTS.values()) {
+                try {
+                    if (o instanceof MemoryRegion mr && !mr.isClosed() && mr.address() <= addr
+                            && addr + len <= mr.address() + mr.length()) {
+                        return true;
+                    }
+                } catch (IllegalStateException closedMeanwhile) {
+                    // deregistered since isClosed(): it holds nothing
+                }
+            }
+            return false;
+        }
+    };
 
     private static void queryDevice(MemorySegment io) {
         Context ctx = null;
@@ -707,19 +745,52 @@ public final class EmuVerbs {
             nsge += Math.max(0, (int) w.getAtIndex(JAVA_LONG, (long) i * WR_SLOTS + 12));
         }
         MemorySegment g = MemorySegment.ofAddress(in(io, 3)).reinterpret(Math.max(1, nsge) * 24);
-        List<SendWr> wrs = new ArrayList<>(n);
+        long[][] x = new long[n][WR_SLOTS];
         for (int i = 0; i < n; i++) {
-            long b = (long) i * WR_SLOTS;
-            long[] x = new long[WR_SLOTS];
-            for (int k = 0; k < WR_SLOTS; k++) {
-                x[k] = w.getAtIndex(JAVA_LONG, b + k);
-            }
-            SendWr wr = new SendWr().wrId(x[0]).opcode(WrOpcode.of((int) x[1])).sendFlags((int) x[2])
-                    .sgList(sges(g, x[11], (int) x[12]));
-            fill(qp, wr, x);
-            wrs.add(wr);
+            MemorySegment.copy(w, JAVA_LONG, (long) i * WR_SLOTS * 8, x[i], 0, WR_SLOTS);
         }
-        qp.postSend(wrs);
+        InFlightCalls.Call call = InFlightCalls.enter("ibv_post_send", named(qp, x), inlineRanges(g, x),
+                LIVE);
+        try {
+            List<SendWr> wrs = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                SendWr wr = new SendWr().wrId(x[i][0]).opcode(WrOpcode.of((int) x[i][1])).sendFlags((int) x[i][2])
+                        .sgList(sges(g, x[i][11], (int) x[i][12]));
+                fill(qp, wr, x[i]);
+                wrs.add(wr);
+            }
+            qp.postSend(wrs);
+        } finally {
+            call.close(); // its EFAULT, if any, replaces what the engine said about the destroyed object
+        }
+    }
+
+    /** The address handles (UD), windows and regions (BIND_MW) that flat send WRs name. */
+    private static long[] named(QueuePair qp, long[][] x) {
+        long[] h = new long[2 * x.length];
+        for (int i = 0; i < x.length; i++) {
+            if (qp.type() == QpType.UD) {
+                h[2 * i] = x[i][8];
+            } else if (x[i][1] == WrOpcode.BIND_MW.value()) {
+                h[2 * i] = x[i][13];
+                h[2 * i + 1] = x[i][15];
+            }
+        }
+        return h;
+    }
+
+    /** The (address, length) of every SGE of the INLINE WRs among flat send WRs. */
+    private static long[] inlineRanges(MemorySegment g, long[][] x) {
+        List<Long> r = new ArrayList<>();
+        for (long[] wr : x) {
+            if ((wr[2] & SendFlags.INLINE) != 0) {
+                for (Sge s : sges(g, wr[11], (int) wr[12])) {
+                    r.add(s.addr());
+                    r.add(Integer.toUnsignedLong(s.length()));
+                }
+            }
+        }
+        return r.stream().mapToLong(Long::longValue).toArray();
     }
 
     private static void fill(QueuePair qp, SendWr wr, long[] x) {

@@ -56,6 +56,10 @@ final class ForkedScenario {
             case "udPostsWhileAhClosed" -> CloseRaceScenarios::udPostsWhileAhClosedScenario;
             case "creationsWhilePdClosed" -> CloseRaceScenarios::creationsWhilePdClosedScenario;
             case "callsWhileContextClosed" -> CloseRaceScenarios::callsWhileContextClosedScenario;
+            case "udPostsRaceAhClose" -> PostHoldRaceScenarios::udPostsRaceAhCloseScenario;
+            case "bindPostsRaceWindowClose" -> PostHoldRaceScenarios::bindPostsRaceWindowCloseScenario;
+            case "inlinePostsRaceRegionClose" -> PostHoldRaceScenarios::inlinePostsRaceRegionCloseScenario;
+            case "contextDroppedUnclosed" -> DroppedContextScenario::contextDroppedUnclosedScenario;
             default -> throw new IllegalArgumentException("no scenario " + name);
         };
     }
@@ -63,7 +67,8 @@ final class ForkedScenario {
     /** Every scenario, in the order the child runs them. */
     static final List<String> SCENARIOS = List.of("inlineFromUnmappedAddress", "closeFromOtherThreadWaitsForSession",
             "postingWhileClosedFromOtherThread", "postSendWhileClosedFromOtherThread", "udPostsWhileAhClosed",
-            "creationsWhilePdClosed", "callsWhileContextClosed", "misuseWalk");
+            "creationsWhilePdClosed", "callsWhileContextClosed", "udPostsRaceAhClose", "bindPostsRaceWindowClose",
+            "inlinePostsRaceRegionClose", "contextDroppedUnclosed", "misuseWalk");
 
     private static final String MARK = "@@verbs4j-scenario ";
     /** The outcomes of each kit's child, so that it runs once. */

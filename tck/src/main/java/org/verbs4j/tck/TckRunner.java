@@ -44,9 +44,10 @@ public final class TckRunner {
     public static final String PROVIDER_PROPERTY = "verbs4j.tck.provider";
 
     /** The areas of the kit, by display name, in order. */
-    public static final List<String> AREAS = List.of("Discovery", "PD, MR, MW", "CQ", "QP state machine",
-            "WR session", "postSend", "Prepared sends", "Data in order", "Transport", "Errors", "Lifecycle and bad input", "Misuse",
-            "Misuse: sessions and close", "Connection management", "Misuse: connection manager");
+    public static final List<String> AREAS = List.of("Discovery", "PD, MR, MW", "PD, MR, MW: window bounds", "CQ",
+            "QP state machine", "WR session", "postSend", "Prepared sends", "Data in order", "Transport", "Errors",
+            "Lifecycle and bad input", "Misuse", "Misuse: sessions and close", "Misuse: lifetimes",
+            "Connection management", "Misuse: connection manager");
 
     private static final Object RUN_LOCK = new Object();
     private static volatile VerbsProvider current;

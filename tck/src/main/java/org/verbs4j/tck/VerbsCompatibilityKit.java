@@ -171,6 +171,14 @@ public abstract class VerbsCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("PD, MR, MW: window bounds")
+    class WindowBounds extends WindowBoundRules {
+        WindowBounds() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
     @DisplayName("CQ")
     class Cq extends CqRules {
         Cq() {
@@ -238,6 +246,14 @@ public abstract class VerbsCompatibilityKit {
     @DisplayName("Misuse: sessions and close")
     class SessionMisuse extends SessionMisuseRules {
         SessionMisuse() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Misuse: lifetimes")
+    class LifetimeMisuse extends LifetimeMisuseRules {
+        LifetimeMisuse() {
             super(VerbsCompatibilityKit.this);
         }
     }

@@ -1,14 +1,22 @@
 package org.verbs4j.provider.emulated.engine;
 
+import java.lang.ref.WeakReference;
+
 /**
  * A device's lkey/rkey table. A key is {@code index << 8 | variant}: the upper 24 bits select the entry, and
  * the low 8 bits change whenever a window is re-bound, so a stale key no longer matches.
  *
  * <p>Lookups take no lock: they read a volatile array and compare the whole key. Changes are made under
  * the table's monitor.
+ *
+ * <p>It holds its entries weakly: a key lives as long as its region or window, and they as long as their
+ * context is reachable (the context holds every object made from it). A context dropped unclosed must be
+ * collected with them (issue 26); a collected entry's keys then match nothing, as after deregistration, and its
+ * slot is never reused, since the last key a window had there is unknown.
  */
 public final class KeyTable {
-    private volatile MemoryKey[] entries = new MemoryKey[256];
+    /** Per slot: null (free), or a {@code WeakReference<MemoryKey>}. */
+    private volatile Object[] entries = new Object[256];
     /** Per slot, the variant its last key had, so a reused slot never hands out a stale key again. */
     private int[] variants = new int[256];
     private int next = 1;
@@ -19,7 +27,7 @@ public final class KeyTable {
      * those of the slot's previous key.
      */
     public synchronized MemoryKey allocate(int kind, Object pd, Object owner) {
-        MemoryKey[] e = entries;
+        Object[] e = entries;
         int index = -1;
         for (int i = freeHint; i < next; i++) {
             if (e[i] == null) {
@@ -32,7 +40,7 @@ public final class KeyTable {
                 if (next >= (1 << 24)) {
                     return null;
                 }
-                MemoryKey[] grown = new MemoryKey[e.length * 2];
+                Object[] grown = new Object[e.length * 2];
                 System.arraycopy(e, 0, grown, 0, e.length);
                 variants = java.util.Arrays.copyOf(variants, grown.length);
                 entries = e = grown;
@@ -44,7 +52,7 @@ public final class KeyTable {
         int variant = (variants[index] + 1) & 0xff;
         variants[index] = variant;
         k.key = index << 8 | variant;
-        e[index] = k;
+        e[index] = new WeakReference<>(k);
         entries = e;
         return k;
     }
@@ -52,8 +60,8 @@ public final class KeyTable {
     /** Frees an entry; its keys never match again until the slot is reused with a new variant. */
     public synchronized void release(MemoryKey k) {
         k.valid = false;
-        MemoryKey[] e = entries;
-        if (e[k.index] == k) {
+        Object[] e = entries;
+        if (e[k.index] instanceof WeakReference<?> r && r.get() == k) {
             e[k.index] = null;
             // A window's key may have moved on since allocation; the next key must differ from the last one.
             variants[k.index] = k.key & 0xff;
@@ -66,12 +74,13 @@ public final class KeyTable {
 
     /** The entry whose current key is exactly {@code key} and is valid, or null. */
     public MemoryKey lookup(int key) {
-        MemoryKey[] e = entries;
+        Object[] e = entries;
         int index = key >>> 8;
         if (index >= e.length) {
             return null;
         }
-        MemoryKey k = e[index];
+        Object r = e[index];
+        MemoryKey k = r == null ? null : (MemoryKey) ((WeakReference<?>) r).get();
         if (k == null || !k.valid || k.key != key) {
             return null;
         }

@@ -1,8 +1,14 @@
 package org.verbs4j.provider.emulated.engine;
 
+import java.lang.ref.WeakReference;
+
 /**
  * A map from 24-bit numbers (QPNs) to objects that looks up without locking or boxing: an open-addressed
  * table, replaced as a whole on every change.
+ *
+ * <p>It holds its values weakly. A device's QPs live as long as their context is reachable (the context holds
+ * every object made from it); a context dropped unclosed must be collected with them (issue 26), and its QPs,
+ * once collected, are no longer found, as if destroyed. Collected entries go at the next change.
  *
  * @param <T> the value type
  */
@@ -31,7 +37,7 @@ public final class QpnTable<T> {
                 return null;
             }
             if (t.keys[i] == qpn) {
-                return (T) v;
+                return ((WeakReference<T>) v).get();
             }
         }
     }
@@ -39,12 +45,8 @@ public final class QpnTable<T> {
     public synchronized void put(int qpn, T value) {
         Table t = table;
         Table n = new Table(count * 4 + 8 > t.keys.length ? t.keys.length * 2 : t.keys.length);
-        for (int i = 0; i < t.keys.length; i++) {
-            if (t.values[i] != null && t.keys[i] != qpn) {
-                insert(n, t.keys[i], t.values[i]);
-            }
-        }
-        insert(n, qpn, value);
+        count = copyExcept(t, n, qpn);
+        insert(n, qpn, new WeakReference<>(value));
         count++;
         table = n;
     }
@@ -52,13 +54,21 @@ public final class QpnTable<T> {
     public synchronized void remove(int qpn) {
         Table t = table;
         Table n = new Table(t.keys.length);
-        for (int i = 0; i < t.keys.length; i++) {
-            if (t.values[i] != null && t.keys[i] != qpn) {
-                insert(n, t.keys[i], t.values[i]);
+        count = copyExcept(t, n, qpn);
+        table = n;
+    }
+
+    /** Copies every entry of {@code from} but {@code qpn}'s and the collected ones; returns how many. */
+    private static int copyExcept(Table from, Table to, int qpn) {
+        int copied = 0;
+        for (int i = 0; i < from.keys.length; i++) {
+            Object v = from.values[i];
+            if (v != null && from.keys[i] != qpn && ((WeakReference<?>) v).get() != null) {
+                insert(to, from.keys[i], v);
+                copied++;
             }
         }
-        count--;
-        table = n;
+        return copied;
     }
 
     private static void insert(Table t, int key, Object value) {

@@ -19,7 +19,6 @@ import org.verbs4j.provider.emulated.engine.Transport;
  */
 public final class InJvmTransport implements Transport {
     private static final int RETRY_EXC_ERR = WcStatus.RETRY_EXC_ERR.value();
-    private static final int LOC_QP_OP_ERR = WcStatus.LOC_QP_OP_ERR.value();
     private static final ValueLayout.OfShort BIG_ENDIAN_SHORT =
             ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
@@ -84,10 +83,9 @@ public final class InJvmTransport implements Transport {
     }
 
     private int datagram(SendWqe w) {
+        // The address vector is the WQE's from the post on, as rxe copies it into the WQE: a SEND posted before its
+        // handle was destroyed goes out (its attributes never change), rather than failing when it executes.
         EmulatedAddressHandle ah = (EmulatedAddressHandle) w.ah;
-        if (ah.isClosed()) {
-            return LOC_QP_OP_ERR;
-        }
         EmulatedDevice d = EmulatedDevice.byGid(ah.attributes.grh().dgid());
         EmulatedQueuePair p = d == null ? null : d.qps.get(w.remoteQpn);
         if (p == null) {

@@ -64,7 +64,6 @@ public final class WireTransport implements Transport {
 
     private static final int SUCCESS = WcStatus.SUCCESS.value();
     private static final int RETRY_EXC_ERR = WcStatus.RETRY_EXC_ERR.value();
-    private static final int LOC_QP_OP_ERR = WcStatus.LOC_QP_OP_ERR.value();
     private static final int[] NAK_STATUS = {-1, WcStatus.REM_INV_REQ_ERR.value(),
         WcStatus.REM_ACCESS_ERR.value(), WcStatus.REM_OP_ERR.value(), WcStatus.REM_INV_RD_REQ_ERR.value()};
 
@@ -352,10 +351,9 @@ public final class WireTransport implements Transport {
     }
 
     private int datagram(SendWqe w) {
+        // The address vector is the WQE's from the post on, as rxe copies it into the WQE: a SEND posted before its
+        // handle was destroyed goes out (its attributes never change), rather than failing when it executes.
         EmulatedAddressHandle ah = (EmulatedAddressHandle) w.ah;
-        if (ah.isClosed()) {
-            return LOC_QP_OP_ERR;
-        }
         InetSocketAddress to = addressOf(ah.attributes.grh().dgid());
         if (to == null) {
             return DROPPED;
