@@ -44,7 +44,8 @@ class LibIbverbsDeclarationTest {
     }
 
     private static Class<?> javaTypeOf(String cType) {
-        if (cType.endsWith("*") || cType.equals("size_t") || cType.equals("uint64_t")) {
+        if (cType.endsWith("*") || cType.equals("size_t") || cType.equals("uint64_t")
+                || cType.equals("__be64")) {
             return long.class;
         }
         if (cType.equals("void")) {
