@@ -57,8 +57,8 @@ import org.verbs4j.provider.emulated.internal.wire.Reject;
  * control and rxe's pacing keep it small on a lossy path: it starts at {@link #WINDOW} PSNs, halves (to at least
  * {@link #MIN_WINDOW}) with each retransmission, and grows back by one PSN per window of acknowledged PSNs. A
  * READ asks for at most what the window holds: a longer one goes out as several READ requests at consecutive PSNs,
- * each answered FIRST to LAST (or ONLY), and a gap in the oldest READ's responses asks again at once from the
- * missing PSN rather than after the timeout.
+ * each answered FIRST to LAST (or ONLY; at most {@code max_rd_atomic} READ requests and atomics unanswered), and a
+ * gap in the oldest READ's responses asks again at once from the missing PSN rather than after the timeout.
  *
  * <p>The responder's half is {@link WireResponder}. Requester state is guarded by the QP's lock.
  */
@@ -289,7 +289,7 @@ final class WireTransport implements Transport {
                 boolean again = psnDiff(sendPsn, highPsn) < 0;
                 int rest = again ? readEndAfter(sendPsn, packets - i) : packets - i;
                 int n = Math.min(rest, cwnd - psnDiff(sendPsn, ackPsn));
-                if (n < rest && n < cwnd / 2) {
+                if (n < rest && n < cwnd / 2 || !again && !readOrAtomicRoom()) {
                     break;
                 }
                 sendReadRequest(w, first, i, n);
@@ -303,6 +303,9 @@ final class WireTransport implements Transport {
                 }
                 i += n - 1;
             } else if (op == OP_CMP_SWP || op == OP_FETCH_ADD) {
+                if (psnDiff(sendPsn, highPsn) >= 0 && !readOrAtomicRoom()) {
+                    break;
+                }
                 sendAtomic(w, first);
             } else {
                 boolean newest = sendIndex == count - 1 && i == packets - 1;
@@ -356,6 +359,25 @@ final class WireTransport implements Transport {
         int off = p.writeHeaders(tx.buf);
         Transfer.gatherChunk(w, at, tx.bufSegment, off, p.payloadLength);
         emit(peer);
+    }
+
+    /**
+     * Whether one more READ request or atomic may go out new: fewer than {@code max_rd_atomic} (at least one) are
+     * unanswered. The requester keeps that many READ and atomic WRs in flight, and a READ longer than the window
+     * takes several requests: rxe's responder keeps {@code max_dest_rd_atomic} of them for repeats, recycling the
+     * oldest ("it is the requester's job not to send too many"), so a request past the limit could lose an older
+     * one's repeat.
+     */
+    private boolean readOrAtomicRoom() {
+        readEndAfter(sendPsn, 0);
+        int out = readEndsCount;
+        for (int k = 0; k < sendIndex; k++) {
+            int op = flight[(oldest + k) & ringMask].opcode;
+            if (op == OP_CMP_SWP || op == OP_FETCH_ADD) {
+                out++;
+            }
+        }
+        return out < Math.max(1, qp.maxRdAtomic());
     }
 
     /**

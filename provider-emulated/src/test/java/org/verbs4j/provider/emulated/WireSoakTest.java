@@ -47,7 +47,7 @@ class WireSoakTest {
     static final long ATOMIC_AT = QPS * DEPTH * SLOT;
     /** WRs a QP posts in the loss-cost bound's workload. */
     static final int BOUND_WRS = 100;
-    /** WRs in flight a QP (and its {@code max_rd_atomic}) in the loss-cost bound's workload, as the conformance suite's. */
+    /** WRs in flight a QP (and its {@code max_rd_atomic}) in the loss-cost bound's workload. */
     static final int BOUND_DEPTH = 16;
 
     @Test
@@ -64,7 +64,7 @@ class WireSoakTest {
                 + String.format("%.2f", ratio) + " x), more than twice");
     }
 
-    /** Runs {@link #BOUND_WRS} WRs a QP of the seeded mix at {@code loss}: {packets sent, WRs SUCCESS, packets lost}. */
+    /** {@link #BOUND_WRS} WRs a QP of the seeded mix at {@code loss}: {packets sent, WRs SUCCESS, packets lost}. */
     private static long[] workload(long seed, double loss) {
         try (WireLink link = new WireLink((SLOT + 8) * QPS * BOUND_DEPTH + 64)) {
             Random r = new Random(seed);
