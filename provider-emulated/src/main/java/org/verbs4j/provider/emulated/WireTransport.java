@@ -134,8 +134,9 @@ final class WireTransport implements Transport {
     /** {@link #ackPsn} when the retry under way started: a gap in a READ's responses after it is a new loss. */
     private int retryPsn;
     /**
-     * The end PSNs (exclusive) of the READ requests sent, oldest first, a ring: a READ asked again stays inside the
-     * request that first asked for it, as rxe's responder answers a repeated READ only within one it saw.
+     * The end PSNs (exclusive) of the READ requests sent, in PSN order, a ring: a READ asked again stays inside a
+     * request sent before: rxe's responder answers a repeated READ only within one it saw, and neither it nor this
+     * device's moves its expected PSN for a repeat.
      */
     private final int[] readEnds = new int[WINDOW];
     private int readEndsHead;
@@ -293,14 +294,7 @@ final class WireTransport implements Transport {
                     break;
                 }
                 sendReadRequest(w, first, i, n);
-                if (!again) {
-                    readEndAfter(sendPsn, 0);
-                    if (readEndsCount == WINDOW) {
-                        readEndsHead = (readEndsHead + 1) & (WINDOW - 1);
-                        readEndsCount--;
-                    }
-                    readEnds[(readEndsHead + readEndsCount++) & (WINDOW - 1)] = (sendPsn + n) & Packet.MASK_24;
-                }
+                addReadEnd((sendPsn + n) & Packet.MASK_24);
                 i += n - 1;
             } else if (op == OP_CMP_SWP || op == OP_FETCH_ADD) {
                 if (psnDiff(sendPsn, highPsn) >= 0 && !readOrAtomicRoom()) {
@@ -378,6 +372,34 @@ final class WireTransport implements Transport {
             }
         }
         return out < Math.max(1, qp.maxRdAtomic());
+    }
+
+    /**
+     * Records the end of a READ request just sent, in PSN order. A request asked again may be new to the responder
+     * (the first one was lost), and then it, not the first, is what the responder holds: so every end ever sent is a
+     * boundary no later request crosses, and each request is one the responder saw, or inside one.
+     */
+    private void addReadEnd(int end) {
+        readEndAfter(sendPsn, 0);
+        int k = 0;
+        while (k < readEndsCount) {
+            int d = psnDiff(readEnds[(readEndsHead + k) & (WINDOW - 1)], end);
+            if (d == 0) {
+                return;
+            }
+            if (d > 0) {
+                break;
+            }
+            k++;
+        }
+        if (readEndsCount == WINDOW) {
+            return;
+        }
+        for (int j = readEndsCount; j > k; j--) {
+            readEnds[(readEndsHead + j) & (WINDOW - 1)] = readEnds[(readEndsHead + j - 1) & (WINDOW - 1)];
+        }
+        readEnds[(readEndsHead + k) & (WINDOW - 1)] = end;
+        readEndsCount++;
     }
 
     /**
