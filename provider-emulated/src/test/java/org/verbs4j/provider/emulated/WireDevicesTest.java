@@ -151,6 +151,21 @@ class WireDevicesTest {
     }
 
     @Test
+    @DisplayName("The measurement loss -Dverbs4j.emulated.roce.receiveLoss is a fraction in [0, 1), else none, and "
+            + "off by default (issue 27)")
+    void receiveLossIsAFractionAndOffByDefault() {
+        assertEquals(0.0, RoceEndpoint.RECEIVE_LOSS, "off unless asked for");
+        assertEquals(0.0, RoceEndpoint.receiveLoss(null));
+        assertEquals(0.0, RoceEndpoint.receiveLoss("0"));
+        assertEquals(0.01, RoceEndpoint.receiveLoss(" 0.01 "));
+        assertEquals(0.999, RoceEndpoint.receiveLoss("0.999"), "just under 1 is a fraction");
+        assertEquals(0.0, RoceEndpoint.receiveLoss("1"), "1 would drop everything: ignored");
+        assertEquals(0.0, RoceEndpoint.receiveLoss("-0.01"));
+        assertEquals(0.0, RoceEndpoint.receiveLoss("NaN"));
+        assertEquals(0.0, RoceEndpoint.receiveLoss("1%"));
+    }
+
+    @Test
     @DisplayName("A wire device is listed after emu0 with an Ethernet port and rxe's GID table: fe80::/64 at 0, ::ffff:IPv4 at 1")
     void deviceShape() {
         Device d = device("roce0");

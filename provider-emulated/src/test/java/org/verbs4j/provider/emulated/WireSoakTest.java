@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Random;
 
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.verbs4j.CompletionQueue;
@@ -33,6 +34,9 @@ import org.verbs4j.provider.emulated.wire.WireTransport;
  * without a completion (the progress watchdog). It runs {@value #SHORT_MS} ms per loss rate in the build;
  * {@code -Dverbs4j.test.soak.ms=N} runs it N ms, and {@code -Dverbs4j.test.soak.seed=S} replays seed S (printed).
  * The seed fixes the workload and the harness's fault stream; the threads' interleaving is the machine's.
+ *
+ * <p>The cost of loss is bounded on a fixed workload: {@value #BOUND_WRS} WRs a QP of the same mix, run clean and
+ * then at 1% loss, send at most twice the clean run's packets.
  */
 @Tag("wire")
 class WireSoakTest {
@@ -43,6 +47,52 @@ class WireSoakTest {
     static final int DEPTH = 4;
     static final long SLOT = 1 << 20;
     static final long ATOMIC_AT = QPS * DEPTH * SLOT;
+    /** WRs a QP posts in the loss-cost bound's workload. */
+    static final int BOUND_WRS = 100;
+    /** WRs in flight a QP (and its {@code max_rd_atomic}) in the loss-cost bound's workload. */
+    static final int BOUND_DEPTH = 16;
+
+    @Test
+    void onePercentLossCostsAtMostTwiceTheCleanPackets() {
+        long seed = Long.getLong("verbs4j.test.soak.seed", 27L);
+        long[] clean = workload(seed, 0);
+        long[] lossy = workload(seed, 0.01);
+        double ratio = (double) lossy[0] / clean[0];
+        System.out.printf("wire loss cost: seed %d, %d WRs: %d packets clean, %d at 1%% loss (%d lost): %.2f x%n",
+                seed, QPS * BOUND_WRS, clean[0], lossy[0], lossy[2], ratio);
+        assertEquals(QPS * BOUND_WRS, clean[1], "clean: every WR completes SUCCESS with its bytes");
+        assertEquals(QPS * BOUND_WRS, lossy[1], "at 1% loss: every WR completes SUCCESS with its bytes");
+        assertTrue(lossy[0] <= 2 * clean[0], "at 1% loss, " + lossy[0] + " packets for " + clean[0] + " clean ("
+                + String.format("%.2f", ratio) + " x), more than twice");
+    }
+
+    /** {@link #BOUND_WRS} WRs a QP of the seeded mix at {@code loss}: {packets sent, WRs SUCCESS, packets lost}. */
+    private static long[] workload(long seed, double loss) {
+        try (WireLink link = new WireLink((SLOT + 8) * QPS * BOUND_DEPTH + 64)) {
+            Random r = new Random(seed);
+            link.wire.random(r.nextLong(), loss, 0, 0, 0);
+            Flow[] flows = new Flow[QPS];
+            for (int i = 0; i < QPS; i++) {
+                CompletionQueue cq = link.ctxA.createCq(64);
+                flows[i] = new Flow(link, i, BOUND_DEPTH, cq, link.rc(TIMEOUT, RETRY, BOUND_DEPTH, BOUND_DEPTH, cq,
+                        link.ctxB.createCq(64)), new Random(r.nextLong()));
+                flows[i].limit = BOUND_WRS;
+            }
+            long budgetMs = WireLink.timeoutMs(TIMEOUT) * (RETRY + 1) + 2_000;
+            boolean busy = true;
+            while (busy) {
+                busy = false;
+                for (Flow f : flows) {
+                    busy |= f.step(true, budgetMs) || !f.failed && f.next < f.limit;
+                }
+            }
+            long ok = 0;
+            for (Flow f : flows) {
+                ok += f.succeeded;
+            }
+            return new long[] {link.wire.sentTotal(), ok, link.wire.faultedTotal()};
+        }
+    }
 
     @ParameterizedTest(name = "loss {0}, duplication {1}, reordering {2}, jitter {3} ms")
     @CsvSource({"0.01, 0.01, 0.02, 2", "0.10, 0.02, 0.05, 2", "0.30, 0.02, 0.05, 2"})
@@ -57,8 +107,8 @@ class WireSoakTest {
             Flow[] flows = new Flow[QPS];
             for (int i = 0; i < QPS; i++) {
                 CompletionQueue cq = link.ctxA.createCq(64);
-                flows[i] = new Flow(link, i, cq, link.rc(TIMEOUT, RETRY, DEPTH, DEPTH, cq, link.ctxB.createCq(64)),
-                        new Random(r.nextLong()));
+                flows[i] = new Flow(link, i, DEPTH, cq, link.rc(TIMEOUT, RETRY, DEPTH, DEPTH, cq,
+                        link.ctxB.createCq(64)), new Random(r.nextLong()));
             }
             long budgetMs = WireLink.timeoutMs(TIMEOUT) * (RETRY + 1) + 2_000;
             long end = System.nanoTime() + ms * 1_000_000L;
@@ -95,12 +145,17 @@ class WireSoakTest {
     private static final class Flow {
         final WireLink link;
         final int index;
+        final int depth;
+        /** Where the atomics' 8-byte slots start: after every QP's data slots. */
+        final long atomicBase;
         final CompletionQueue cq;
         final QueuePair qp;
         final Random r;
         final ArrayDeque<long[]> inFlight = new ArrayDeque<>();
         final List<Integer> freeSlots = new ArrayList<>();
         long next;
+        /** The most WRs this stream posts. */
+        long limit = Long.MAX_VALUE;
         long succeeded;
         long cleanPackets;
         boolean failed;
@@ -109,13 +164,15 @@ class WireSoakTest {
         long lastProgress;
         final org.verbs4j.WorkCompletionBatch wc = new org.verbs4j.WorkCompletionBatch(16);
 
-        Flow(WireLink link, int index, CompletionQueue cq, QueuePair[] pair, Random r) {
+        Flow(WireLink link, int index, int depth, CompletionQueue cq, QueuePair[] pair, Random r) {
             this.link = link;
             this.index = index;
+            this.depth = depth;
+            this.atomicBase = QPS * depth * SLOT;
             this.cq = cq;
             this.qp = pair[0];
             this.r = r;
-            for (int s = 0; s < DEPTH; s++) {
+            for (int s = 0; s < depth; s++) {
                 freeSlots.add(s);
             }
         }
@@ -154,7 +211,7 @@ class WireSoakTest {
                 fail("watchdog: QP " + index + " in " + qp.state() + " with " + inFlight.size()
                         + " WRs outstanding and no completion or acknowledgement for " + budgetMs + " ms");
             }
-            while (posting && !failed && !freeSlots.isEmpty()) {
+            while (posting && !failed && !freeSlots.isEmpty() && next < limit) {
                 post(freeSlots.remove(freeSlots.size() - 1));
             }
             if (inFlight.isEmpty()) {
@@ -168,8 +225,8 @@ class WireSoakTest {
             int kind = r.nextInt(4);
             // 1 B to 1 MiB, log-uniform.
             int len = (int) Math.min(SLOT, Math.max(1, Math.round(Math.pow(2, r.nextDouble() * 20))));
-            long at = ((long) index * DEPTH + slot) * SLOT;
-            long atomicAt = ATOMIC_AT + 8L * (index * DEPTH + slot);
+            long at = ((long) index * depth + slot) * SLOT;
+            long atomicAt = atomicBase + 8L * (index * depth + slot);
             long seed = r.nextLong();
             SendWr w = new SendWr().wrId(id).sendFlags(SendFlags.SIGNALED);
             int packets = (len + WireLink.MTU - 1) / WireLink.MTU;

@@ -11,6 +11,7 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import jdk.net.ExtendedSocketOptions;
@@ -41,6 +42,14 @@ public final class RoceEndpoint implements NetworkLink {
     /** The largest datagram: a 4096-byte payload, the longest headers, pad and ICRC, rounded up. */
     public static final int MAX_PACKET = 4096 + 128;
     private static final int SOCKET_BUFFER = 4 << 20;
+    /**
+     * The fraction of received packets every endpoint of this JVM drops on purpose, from
+     * {@code -Dverbs4j.emulated.roce.receiveLoss} (0, the default, drops none; a value outside [0, 1) is ignored):
+     * a lossy network between processes for measuring loss recovery ({@code benchmarks/wire-loss}) where no netem
+     * is at hand. The drops are drawn from a {@link Random} seeded with {@code -Dverbs4j.emulated.roce.receiveLossSeed}
+     * (default 27) and the endpoint's address.
+     */
+    static final double RECEIVE_LOSS = receiveLoss(System.getProperty("verbs4j.emulated.roce.receiveLoss"));
 
     public final InetSocketAddress local;
     /** The local IPv4 address as an int, and the port: the ICRC's source or destination. */
@@ -52,6 +61,8 @@ public final class RoceEndpoint implements NetworkLink {
     private EmulatedDevice device;
     /** The device's QP1: the IB CM over the wire. */
     private GsiAgent gsi;
+    /** Draws the {@link #RECEIVE_LOSS} drops; null when there are none. Used by the receive thread only. */
+    private final Random receiveLossRandom;
     /** A test's hand on the packets this endpoint sends (the fault-injection harness); null in service. */
     public volatile Tap tap;
 
@@ -74,6 +85,26 @@ public final class RoceEndpoint implements NetworkLink {
         this.localAddr = ipv4(local);
         this.localPort = local.getPort();
         this.channel = channel;
+        this.receiveLossRandom = RECEIVE_LOSS > 0
+                ? new Random(Long.getLong("verbs4j.emulated.roce.receiveLossSeed", 27L) ^ localAddr) : null;
+    }
+
+    /** {@link #RECEIVE_LOSS} from its property's value: 0 when unset or not a fraction in [0, 1). */
+    static double receiveLoss(String v) {
+        if (v == null) {
+            return 0;
+        }
+        try {
+            double d = Double.parseDouble(v.trim());
+            if (d >= 0 && d < 1) {
+                return d;
+            }
+        } catch (NumberFormatException e) {
+            // Reported below.
+        }
+        LOG.log(Level.WARNING, () -> "verbs4j.emulated.roce.receiveLoss=" + v
+                + " is not a fraction in [0, 1): no loss");
+        return 0;
     }
 
     /**
@@ -289,6 +320,9 @@ public final class RoceEndpoint implements NetworkLink {
                 continue;
             }
             int len = buf.position();
+            if (receiveLossRandom != null && receiveLossRandom.nextDouble() < RECEIVE_LOSS) {
+                continue;
+            }
             // The packet is addressed from index 0; a segment of the buffer covers exactly the packet.
             buf.flip();
             Reject why;

@@ -42,17 +42,25 @@ import org.verbs4j.provider.emulated.wire.codec.Reject;
  *
  * <p>On RC several messages are in flight, as in rxe: the requester hands over WQEs back to back
  * ({@link org.verbs4j.provider.emulated.engine.Requester}, which keeps rxe's fence and {@code max_rd_atomic}
- * rules), and this transport sends their packets as long as at most {@link #WINDOW} PSNs are unacknowledged. A
- * packet asks for an ACK when it ends the newest message, and otherwise at least every {@link #ACK_EVERY}th
- * packet, so one ACK may cover several messages. Answers complete the messages in order
+ * rules), and this transport sends their packets as long as at most {@code cwnd} PSNs (a READ's response PSNs
+ * included) are unacknowledged. A packet asks for an ACK when it ends the newest message, and otherwise at least
+ * every {@link #ACK_EVERY}th packet (every half window once the window is smaller), so one ACK may cover several
+ * messages. Answers complete the messages in order
  * ({@link org.verbs4j.provider.emulated.engine.Requester#answer}, always for the oldest): an ACK, READ response
  * or atomic ACK for a PSN also acknowledges every SEND and WRITE before it; a READ or atomic before it that has no
  * answer yet lost its response, and is sent again. Retransmission is go-back-N: after the QP's {@code timeout}
  * without progress, or on a PSN sequence error NAK, every packet from the first unacknowledged one (or from the
- * PSN the NAK names) is sent again, and after {@code retry_cnt} timeouts without progress the oldest WR completes
+ * PSN the NAK names) is sent again, and after {@code retry_cnt} retries without progress the oldest WR completes
  * with {@code RETRY_EXC_ERR}; a timeout of 0 never retries, as in rxe. Other NAKs end the oldest WR with the
  * status their code names. An RNR NAK hands the WR back to the completer, which retries after the RNR timer the
  * NAK carries: the messages in flight are then sent again from the PSN the NAK names.
+ *
+ * <p>Go-back-N makes each loss cost what is in flight, so the window is a congestion window, as a RoCE NIC's rate
+ * control and rxe's pacing keep it small on a lossy path: it starts at {@link #WINDOW} PSNs, halves (to at least
+ * {@link #MIN_WINDOW}) with each retransmission, and grows back by one PSN per window of acknowledged PSNs. A
+ * READ asks for at most what the window holds: a longer one goes out as several READ requests at consecutive PSNs,
+ * each answered FIRST to LAST (or ONLY; at most {@code max_rd_atomic} READ requests and atomics unanswered), and a
+ * gap in the oldest READ's responses asks again at once from the missing PSN rather than after the timeout.
  *
  * <p>The responder's half is {@link WireResponder}. Requester state is guarded by the QP's lock.
  */
@@ -61,6 +69,8 @@ public final class WireTransport implements Transport {
     public static final int WINDOW = 128;
     /** At least every this many packets, the requester asks for an ACK. */
     static final int ACK_EVERY = 16;
+    /** The smallest congestion window, in PSNs. */
+    static final int MIN_WINDOW = 4;
 
     private static final int SUCCESS = WcStatus.SUCCESS.value();
     private static final int RETRY_EXC_ERR = WcStatus.RETRY_EXC_ERR.value();
@@ -112,8 +122,26 @@ public final class WireTransport implements Transport {
     private long answerRetries;
     /** Acknowledgements that moved the window: for the tests' progress watchdog. */
     private long progress;
-    /** The PSN a resumed READ request named: its response may start there with FIRST or ONLY (rxe's completer). */
-    private int resumedReadPsn = -1;
+    /**
+     * The oldest READ's responses are inside a response message (a FIRST or MIDDLE came): MIDDLE or LAST is next;
+     * otherwise FIRST or ONLY (rxe's completer keeps the expected opcode the same way, and resets it on a retry).
+     */
+    private boolean readInResponse;
+    /** The congestion window in PSNs: {@link #WINDOW} at most, halved by each retransmission. */
+    private int cwnd = WINDOW;
+    /** PSNs acknowledged toward the window's next increment, and the acknowledged PSN they were counted to. */
+    private int cwndCredit;
+    private int cwndAckPsn;
+    /** {@link #ackPsn} when the retry under way started: a gap in a READ's responses after it is a new loss. */
+    private int retryPsn;
+    /**
+     * The end PSNs (exclusive) of the READ requests sent, in PSN order, a ring: a READ asked again stays inside a
+     * request sent before: rxe's responder answers a repeated READ only within one it saw, and neither it nor this
+     * device's moves its expected PSN for a repeat.
+     */
+    private final int[] readEnds = new int[WINDOW];
+    private int readEndsHead;
+    private int readEndsCount;
     /** An RNR NAK stopped sending until the requester hands the oldest WR over again. */
     private boolean rnrWait;
     /** The RNR timer code of the last RNR NAK, for {@link #awaitReceive}. */
@@ -173,6 +201,10 @@ public final class WireTransport implements Transport {
         if (s == QpState.RESET || s == QpState.ERR) {
             forget();
         }
+        if (s == QpState.RESET) {
+            cwnd = WINDOW;
+            cwndCredit = 0;
+        }
         responder.reset(attrMask, s);
     }
 
@@ -184,6 +216,8 @@ public final class WireTransport implements Transport {
         count = 0;
         sendIndex = 0;
         rnrWait = false;
+        readInResponse = false;
+        readEndsCount = 0;
         timerGeneration++;
         timerArmed = false;
     }
@@ -228,6 +262,9 @@ public final class WireTransport implements Transport {
                 ackReqPsn = (nextPsn - 1) & Packet.MASK_24;
                 retriesLeft = qp.retryCount();
                 retrying = false;
+                readInResponse = false;
+                readEndsCount = 0;
+                cwndAckPsn = nextPsn;
             }
             nextPsn = (nextPsn + packets) & Packet.MASK_24;
         }
@@ -241,7 +278,7 @@ public final class WireTransport implements Transport {
         if (peer == null || rnrWait) {
             return;
         }
-        while (sendIndex < count && psnDiff(sendPsn, ackPsn) < WINDOW) {
+        while (sendIndex < count && psnDiff(sendPsn, ackPsn) < cwnd) {
             int m = (oldest + sendIndex) & ringMask;
             SendWqe w = flight[m];
             int first = flightPsn[m];
@@ -249,13 +286,26 @@ public final class WireTransport implements Transport {
             int i = psnDiff(sendPsn, first);
             int op = w.opcode;
             if (op == OP_RDMA_READ) {
-                sendReadRequest(w, first, i);
-                i = packets - 1;
+                // As many response PSNs as the window holds; the rest waits for room for half a window at least, so
+                // a long READ goes out in a few requests, not one per response that frees a PSN.
+                boolean again = psnDiff(sendPsn, highPsn) < 0;
+                int rest = again ? readEndAfter(sendPsn, packets - i) : packets - i;
+                int n = Math.min(rest, cwnd - psnDiff(sendPsn, ackPsn));
+                if (n < rest && n < cwnd / 2 || !again && !readOrAtomicRoom()) {
+                    break;
+                }
+                sendReadRequest(w, first, i, n);
+                addReadEnd((sendPsn + n) & Packet.MASK_24);
+                i += n - 1;
             } else if (op == OP_CMP_SWP || op == OP_FETCH_ADD) {
+                if (psnDiff(sendPsn, highPsn) >= 0 && !readOrAtomicRoom()) {
+                    break;
+                }
                 sendAtomic(w, first);
             } else {
                 boolean newest = sendIndex == count - 1 && i == packets - 1;
-                sendSegment(w, first, packets, i, newest || psnDiff(sendPsn, ackReqPsn) >= ACK_EVERY);
+                sendSegment(w, first, packets, i,
+                        newest || psnDiff(sendPsn, ackReqPsn) >= Math.min(ACK_EVERY, Math.max(1, cwnd / 2)));
             }
             sendPsn = (first + i + 1) & Packet.MASK_24;
             if (i == packets - 1) {
@@ -306,19 +356,86 @@ public final class WireTransport implements Transport {
         emit(peer);
     }
 
-    /** A READ request for what has not arrived yet: from response packet {@code i} on. */
-    private void sendReadRequest(SendWqe w, int first, int i) {
+    /**
+     * Whether one more READ request or atomic may go out new: fewer than {@code max_rd_atomic} (at least one) are
+     * unanswered. The requester keeps that many READ and atomic WRs in flight, and a READ longer than the window
+     * takes several requests: rxe's responder keeps {@code max_dest_rd_atomic} of them for repeats, recycling the
+     * oldest ("it is the requester's job not to send too many"), so a request past the limit could lose an older
+     * one's repeat.
+     */
+    private boolean readOrAtomicRoom() {
+        readEndAfter(sendPsn, 0);
+        int out = readEndsCount;
+        for (int k = 0; k < sendIndex; k++) {
+            int op = flight[(oldest + k) & ringMask].opcode;
+            if (op == OP_CMP_SWP || op == OP_FETCH_ADD) {
+                out++;
+            }
+        }
+        return out < Math.max(1, qp.maxRdAtomic());
+    }
+
+    /**
+     * Records the end of a READ request just sent, in PSN order. A request asked again may be new to the responder
+     * (the first one was lost), and then it, not the first, is what the responder holds: so every end ever sent is a
+     * boundary no later request crosses, and each request is one the responder saw, or inside one.
+     */
+    private void addReadEnd(int end) {
+        readEndAfter(sendPsn, 0);
+        int k = 0;
+        while (k < readEndsCount) {
+            int d = psnDiff(readEnds[(readEndsHead + k) & (WINDOW - 1)], end);
+            if (d == 0) {
+                return;
+            }
+            if (d > 0) {
+                break;
+            }
+            k++;
+        }
+        if (readEndsCount == WINDOW) {
+            return;
+        }
+        for (int j = readEndsCount; j > k; j--) {
+            readEnds[(readEndsHead + j) & (WINDOW - 1)] = readEnds[(readEndsHead + j - 1) & (WINDOW - 1)];
+        }
+        readEnds[(readEndsHead + k) & (WINDOW - 1)] = end;
+        readEndsCount++;
+    }
+
+    /**
+     * The PSNs from {@code psn} to the end of the READ request sent before that holds it ({@code otherwise} if none
+     * does); requests wholly acknowledged are forgotten on the way.
+     */
+    private int readEndAfter(int psn, int otherwise) {
+        while (readEndsCount > 0) {
+            int end = readEnds[readEndsHead];
+            if (psnDiff(end, ackPsn) <= 0) {
+                readEndsHead = (readEndsHead + 1) & (WINDOW - 1);
+                readEndsCount--;
+                continue;
+            }
+            for (int k = 0; k < readEndsCount; k++) {
+                int e = readEnds[(readEndsHead + k) & (WINDOW - 1)];
+                if (psnDiff(e, psn) > 0) {
+                    return Math.min(otherwise, psnDiff(e, psn));
+                }
+            }
+            break;
+        }
+        return otherwise;
+    }
+
+    /** A READ request for {@code n} response packets of what has not arrived yet: from response packet {@code i} on. */
+    private void sendReadRequest(SendWqe w, int first, int i, int n) {
         long at = (long) i * mtu;
         int psn = (first + i) & Packet.MASK_24;
-        if (i > 0) {
-            resumedReadPsn = psn;
-        }
         Packet p = begin(Opcode.RC | Opcode.RDMA_READ_REQUEST, psn);
         p.ackReq = true;
         ackReqPsn = psn;
         p.va = w.remoteAddr + at;
         p.rkey = w.rkey;
-        p.dmaLength = (int) (w.length - at);
+        p.dmaLength = (int) Math.min((long) n * mtu, w.length - at);
         p.payloadLength = 0;
         p.writeHeaders(tx.buf);
         emit(peer);
@@ -486,16 +603,21 @@ public final class WireTransport implements Transport {
             return Reject.BAD_OPCODE;
         }
         if (p.psn != ackPsn) {
-            // Out of order: the timer asks again for the rest.
+            // A gap: the response at ackPsn was lost (or comes late). Ask again from there at once, unless a retry
+            // under way has not got past this point yet (then this is the rest of the stream it answered).
+            if (psnDiff(ackPsn, retryPsn) > 0) {
+                retrying = false;
+            }
+            retry(false);
             return Reject.BAD_PSN;
         }
         int packets = flightPackets[oldest];
-        int expected = packets == 1 ? Opcode.RDMA_READ_RESPONSE_ONLY : idx == 0 ? Opcode.RDMA_READ_RESPONSE_FIRST
-                : idx == packets - 1 ? Opcode.RDMA_READ_RESPONSE_LAST : Opcode.RDMA_READ_RESPONSE_MIDDLE;
         int got = Opcode.operation(p.opcode);
-        // A READ asked again from the middle is answered from there: FIRST, or ONLY for its last packet.
-        if (got != expected && !(p.psn == resumedReadPsn && got == (idx == packets - 1
-                ? Opcode.RDMA_READ_RESPONSE_ONLY : Opcode.RDMA_READ_RESPONSE_FIRST))) {
+        // Each READ request is answered FIRST, MIDDLE..., LAST, or ONLY; the READ's last PSN ends a response.
+        boolean ok = readInResponse
+                ? got == Opcode.RDMA_READ_RESPONSE_LAST || got == Opcode.RDMA_READ_RESPONSE_MIDDLE && idx < packets - 1
+                : got == Opcode.RDMA_READ_RESPONSE_ONLY || got == Opcode.RDMA_READ_RESPONSE_FIRST && idx < packets - 1;
+        if (!ok) {
             return Reject.BAD_OPCODE;
         }
         long at = (long) idx * mtu;
@@ -503,6 +625,7 @@ public final class WireTransport implements Transport {
             return Reject.BAD_LENGTH;
         }
         Transfer.scatterToSges(w, at, MemorySegment.ofBuffer(in), p.payloadOffset(), p.payloadLength);
+        readInResponse = got == Opcode.RDMA_READ_RESPONSE_FIRST || got == Opcode.RDMA_READ_RESPONSE_MIDDLE;
         ackPsn = (p.psn + 1) & Packet.MASK_24;
         if (idx == packets - 1) {
             completeOldest(SUCCESS);
@@ -549,6 +672,16 @@ public final class WireTransport implements Transport {
         }
         retriesLeft = qp.retryCount();
         progress++;
+        int acked = psnDiff(ackPsn, cwndAckPsn);
+        if (acked > 0) {
+            // Additive increase: one PSN per window acknowledged.
+            cwndAckPsn = ackPsn;
+            cwndCredit += acked;
+            while (cwnd < WINDOW && cwndCredit >= cwnd) {
+                cwndCredit -= cwnd;
+                cwnd++;
+            }
+        }
         if (retrying && psnDiff(ackPsn, retryHigh) >= 0) {
             retrying = false;
         }
@@ -579,6 +712,10 @@ public final class WireTransport implements Transport {
         }
         retrying = true;
         retryHigh = highPsn;
+        retryPsn = ackPsn;
+        // Multiplicative decrease: each loss halves what the next one can cost.
+        cwnd = Math.max(MIN_WINDOW, cwnd / 2);
+        cwndCredit = 0;
         goBack(ackPsn);
     }
 
@@ -587,6 +724,7 @@ public final class WireTransport implements Transport {
         sendPsn = psn;
         sendIndex = 0;
         ackReqPsn = (psn - 1) & Packet.MASK_24;
+        readInResponse = false;
         pump();
         armTimer(true);
     }
