@@ -45,7 +45,9 @@ public final class TckRunner {
 
     /** The areas of the kit, by display name, in order. */
     public static final List<String> AREAS = List.of("Discovery", "PD, MR, MW", "CQ", "QP state machine",
-            "WR session", "postSend", "Prepared sends", "Data in order", "Transport", "Errors", "Lifecycle and bad input", "Misuse",
+            "QP attributes: mask", "WR session", "WR session: limits", "postSend",
+            "postSend: inline regions", "Prepared sends", "Data in order",
+            "Transport", "Errors", "Lifecycle and bad input", "Misuse",
             "Misuse: sessions and close", "Connection management", "Misuse: connection manager");
 
     private static final Object RUN_LOCK = new Object();

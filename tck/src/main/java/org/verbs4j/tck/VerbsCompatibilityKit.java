@@ -187,6 +187,14 @@ public abstract class VerbsCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("QP attributes: mask")
+    class QpAttributeMaskArea extends QpAttributeMaskRules {
+        QpAttributeMaskArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
     @DisplayName("WR session")
     class WrSessionArea extends WrSessionRules {
         WrSessionArea() {
@@ -195,9 +203,25 @@ public abstract class VerbsCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("WR session: limits")
+    class SessionLimitArea extends SessionLimitRules {
+        SessionLimitArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
     @DisplayName("postSend")
     class PostSendArea extends PostSendRules {
         PostSendArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("postSend: inline regions")
+    class InlineRegionArea extends InlineRegionRules {
+        InlineRegionArea() {
             super(VerbsCompatibilityKit.this);
         }
     }
