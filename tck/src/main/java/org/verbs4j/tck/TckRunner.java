@@ -45,7 +45,8 @@ public final class TckRunner {
 
     /** The areas of the kit, by display name, in order. */
     public static final List<String> AREAS = List.of("Discovery", "PD, MR, MW", "PD, MR, MW: window bounds", "CQ",
-            "QP state machine", "WR session", "postSend", "Prepared sends", "Data in order", "Transport", "Errors",
+            "QP state machine", "QP attributes: mask", "WR session", "WR session: limits", "postSend",
+            "postSend: inline regions", "Prepared sends", "Data in order", "Transport", "Errors",
             "Lifecycle and bad input", "Misuse", "Misuse: sessions and close", "Misuse: lifetimes",
             "Connection management", "Misuse: connection manager");
 

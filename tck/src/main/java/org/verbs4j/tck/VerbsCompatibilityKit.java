@@ -195,6 +195,14 @@ public abstract class VerbsCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("QP attributes: mask")
+    class QpAttributeMaskArea extends QpAttributeMaskRules {
+        QpAttributeMaskArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
     @DisplayName("WR session")
     class WrSessionArea extends WrSessionRules {
         WrSessionArea() {
@@ -203,9 +211,25 @@ public abstract class VerbsCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("WR session: limits")
+    class SessionLimitArea extends SessionLimitRules {
+        SessionLimitArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
     @DisplayName("postSend")
     class PostSendArea extends PostSendRules {
         PostSendArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("postSend: inline regions")
+    class InlineRegionArea extends InlineRegionRules {
+        InlineRegionArea() {
             super(VerbsCompatibilityKit.this);
         }
     }

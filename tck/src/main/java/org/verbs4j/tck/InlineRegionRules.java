@@ -1,0 +1,76 @@
+package org.verbs4j.tck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.verbs4j.Errno;
+import org.verbs4j.MemoryRegion;
+import org.verbs4j.PostSendException;
+import org.verbs4j.QpType;
+import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
+import org.verbs4j.Sge;
+import org.verbs4j.VerbsException;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WrOpcode;
+
+/**
+ * Which registered regions an INLINE WR may read after others were deregistered (issue 26: a rule written for the
+ * survivors of mutation testing of the shared region table, {@code RegionTable.remove}; tck/reports/mutation.md).
+ * The library reads inline data on the CPU, so it must find each SGE inside a live region of the QP's protection
+ * domain: deregistering one region must take exactly that region out of the set, and leave the ones registered
+ * before and after it readable. The kit's inline rules deregistered nothing, so a table that dropped the wrong
+ * entry, or kept the deregistered one, passed them.
+ */
+public abstract class InlineRegionRules extends TckArea {
+    /**
+     * The rules of this area, run against the kit's provider.
+     *
+     * @param kit the vendor's kit: the provider and its capabilities
+     */
+    protected InlineRegionRules(VerbsCompatibilityKit kit) {
+        super(kit);
+    }
+
+    private static SendWr inlineWrite(long id, MemoryRegion src, MemoryRegion dst, long dstOffset) {
+        return new SendWr().wrId(id).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED | SendFlags.INLINE)
+                .sgList(Sge.of(src, 0, 16)).rdma(dst.address() + dstOffset, dst.rkey());
+    }
+
+    @Test
+    @DisplayName("required_ with three regions registered and the middle one deregistered, INLINE WRs from the first and the last still land, and one from the deregistered region fails with EINVAL and is never read [ibv_post_send(3) IBV_SEND_INLINE, ibv_dereg_mr(3), DESIGN.md Errors]")
+    void required_inlineAfterAnotherRegionIsDeregistered() {
+        assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
+        assumeOp(QpType.RC, WrOpcode.RDMA_WRITE);
+        QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(16));
+        MemoryRegion first = tb.buffer(16);
+        MemoryRegion middle = tb.buffer(16);
+        MemoryRegion last = tb.buffer(16);
+        Data.fill(first, 41);
+        Data.fill(last, 43);
+        MemoryRegion dst = p.remoteBuffer(48);
+        long middleAddress = middle.address();
+        middle.close();
+
+        p.a().postSend(inlineWrite(1, first, dst, 0));
+        assertEquals(WcStatus.SUCCESS,
+                Completions.awaitOne(p.cqA(), "the INLINE WRITE from the first region").status());
+        p.a().postSend(inlineWrite(2, last, dst, 32));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the INLINE WRITE from the last region").status());
+        Data.assertPattern("the first region's bytes", dst.segment(), 0, 16, 41, 0);
+        Data.assertPattern("the last region's bytes", dst.segment(), 32, 16, 43, 0);
+
+        SendWr fromMiddle = new SendWr().wrId(3).opcode(WrOpcode.RDMA_WRITE)
+                .sendFlags(SendFlags.SIGNALED | SendFlags.INLINE).sgList(new Sge(middleAddress, 16, 0))
+                .rdma(dst.address() + 16, dst.rkey());
+        VerbsException e = Expect.errno("an INLINE WR from the deregistered region", () -> p.a().postSend(fromMiddle),
+                Errno.EINVAL);
+        assertInstanceOf(PostSendException.class, e, "postSend reports a PostSendException with bad_wr");
+        assertEquals(0, ((PostSendException) e).badWrIndex(), "bad_wr of a one-WR list");
+        Completions.assertNone(p.cqA(), "the refused WR must not execute");
+        Data.assertFilled("between the two WRITEs", dst.segment(), 16, 16, (byte) 0);
+    }
+}
