@@ -49,7 +49,7 @@ public final class RoceEndpoint implements NetworkLink {
      * is at hand. The drops are drawn from a {@link Random} seeded with {@code -Dverbs4j.emulated.roce.receiveLossSeed}
      * (default 27) and the endpoint's address.
      */
-    static final double RECEIVE_LOSS = receiveLoss(System.getProperty("verbs4j.emulated.roce.receiveLoss"));
+    public static final double RECEIVE_LOSS = receiveLoss(System.getProperty("verbs4j.emulated.roce.receiveLoss"));
 
     public final InetSocketAddress local;
     /** The local IPv4 address as an int, and the port: the ICRC's source or destination. */
@@ -90,7 +90,7 @@ public final class RoceEndpoint implements NetworkLink {
     }
 
     /** {@link #RECEIVE_LOSS} from its property's value: 0 when unset or not a fraction in [0, 1). */
-    static double receiveLoss(String v) {
+    public static double receiveLoss(String v) {
         if (v == null) {
             return 0;
         }
