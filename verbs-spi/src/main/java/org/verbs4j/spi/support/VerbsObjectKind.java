@@ -16,17 +16,27 @@ package org.verbs4j.spi.support;
  *      ibv_alloc_pd(3), ibv_close_device(3)"
  */
 public enum VerbsObjectKind {
+    /** A memory window ({@code ibv_alloc_mw(3)}), type 1 or 2. */
     MEMORY_WINDOW("MemoryWindow", "ibv_dealloc_mw"),
+    /** A queue pair ({@code ibv_create_qp(3)}). */
     QUEUE_PAIR("QueuePair", "ibv_destroy_qp"),
+    /** A shared receive queue ({@code ibv_create_srq(3)}). */
     SHARED_RECEIVE_QUEUE("SharedReceiveQueue", "ibv_destroy_srq"),
+    /** An address handle ({@code ibv_create_ah(3)}). */
     ADDRESS_HANDLE("AddressHandle", "ibv_destroy_ah"),
+    /** A memory region ({@code ibv_reg_mr(3)}). */
     MEMORY_REGION("MemoryRegion", "ibv_dereg_mr"),
+    /** A completion queue ({@code ibv_create_cq(3)}). */
     COMPLETION_QUEUE("CompletionQueue", "ibv_destroy_cq"),
+    /** A completion channel ({@code ibv_create_comp_channel(3)}). */
     COMPLETION_CHANNEL("CompletionChannel", "ibv_destroy_comp_channel"),
     /** A PD with a thread domain, which a provider makes for a QP or CQ of that domain; no API interface. */
     PARENT_DOMAIN("ParentDomain", "ibv_dealloc_pd"),
+    /** A thread domain ({@code ibv_alloc_td(3)}). */
     THREAD_DOMAIN("ThreadDomain", "ibv_dealloc_td"),
+    /** A protection domain ({@code ibv_alloc_pd(3)}). */
     PROTECTION_DOMAIN("ProtectionDomain", "ibv_dealloc_pd"),
+    /** A device context ({@code ibv_open_device(3)}). */
     CONTEXT("Context", "ibv_close_device");
 
     private final String interfaceName;
@@ -47,7 +57,12 @@ public enum VerbsObjectKind {
         return destroyVerb;
     }
 
-    /** {@return the kind whose API interface is named {@code interfaceName}, or null if none is} */
+    /**
+     * The kind whose API interface has this simple name.
+     *
+     * @param interfaceName the simple name, such as {@code "QueuePair"}
+     * @return the kind, or null if no kind's interface has that name
+     */
     public static VerbsObjectKind ofInterface(String interfaceName) {
         for (VerbsObjectKind k : values()) {
             if (k.interfaceName.equals(interfaceName)) {
