@@ -152,7 +152,14 @@ pair() {
     if ((ok)); then
         check "$clog" "$cwho" "$size" "$iters" "$col" || ok=0
         if ((srv_rows)); then
-            check "$slog" "$swho" "$size" "$iters" "$col" || ok=0
+            if [ "$swho" = j ] && [ "$kind" = bw ] && has_zero_row "$clog" "$size" "$col" &&
+                row_ok "$slog" "$size" "$iters" "$col" 0; then
+                # A verbs4j server of a bandwidth test prints the C client's own report: 0.00 when perftest's
+                # clock failed under TCG, already noted from the client's log above.
+                :
+            else
+                check "$slog" "$swho" "$size" "$iters" "$col" || ok=0
+            fi
         fi
     fi
     if ((ok)); then
