@@ -126,7 +126,7 @@ class NativeObjectModelTest {
         VerbsException busy = assertThrows(VerbsException.class, r::close);
         assertEquals(Errno.EBUSY, busy.errno(), "the region is bound");
         w.close();
-        assertEquals("callDeallocOp " + DEALLOC_MW + " " + MW, binding.calls.getLast());
+        assertEquals("deallocMw " + DEALLOC_MW + " " + MW, binding.calls.getLast());
         int writes = binding.writes;
         w.boundByWr(0x502, new MwBindInfo(r, 0, 0, 0));
         assertEquals(writes, binding.writes, "no write to a freed ibv_mw");
@@ -164,7 +164,7 @@ class NativeObjectModelTest {
         NativeThreadDomain t = new NativeThreadDomain(context, TD);
         assertSame(context, t.context());
         t.close();
-        assertEquals(List.of("callDeallocOp " + DEALLOC_TD + " " + TD), binding.calls);
+        assertEquals(List.of("deallocTd " + DEALLOC_TD + " " + TD), binding.calls);
         assertNull(context.tracked.get(TD));
     }
 
@@ -217,7 +217,7 @@ class NativeObjectModelTest {
         context.close();
         assertTrue(r.isClosed());
         assertTrue(w.isClosed());
-        assertTrue(binding.calls.indexOf("callDeallocOp " + DEALLOC_MW + " " + MW)
+        assertTrue(binding.calls.indexOf("deallocMw " + DEALLOC_MW + " " + MW)
                 < binding.calls.indexOf("deregMr " + MR), binding.calls.toString());
         assertTrue(context.tracked.isEmpty(), context.tracked.toString());
     }
@@ -433,6 +433,11 @@ class NativeObjectModelTest {
             throw new UnsupportedOperationException("the fake overrides every CoreVerbs call");
         }
 
+        @Override
+        public LibIbverbsOps libibverbsOps() {
+            throw new UnsupportedOperationException("the fake overrides every ContextOps call");
+        }
+
         final Map<Long, Integer> memory = new HashMap<>();
         final List<String> calls = new ArrayList<>();
         int writes;
@@ -467,8 +472,13 @@ class NativeObjectModelTest {
         }
 
         @Override
-        public int callDeallocOp(long fn, long object) {
-            return call("callDeallocOp " + fn + " " + object);
+        public int deallocTd(long fn, long object) {
+            return call("deallocTd " + fn + " " + object);
+        }
+
+        @Override
+        public int deallocMw(long fn, long object) {
+            return call("deallocMw " + fn + " " + object);
         }
 
         @Override
@@ -640,8 +650,18 @@ class NativeObjectModelTest {
         }
 
         @Override
-        public long callCreateOp(long fn, long context, long attr) {
-            return create("callCreateOp " + fn + " " + context);
+        public long createQpEx(long fn, long context, long attr) {
+            return create("createQpEx " + fn + " " + context);
+        }
+
+        @Override
+        public long allocParentDomain(long fn, long context, long attr) {
+            return create("allocParentDomain " + fn + " " + context);
+        }
+
+        @Override
+        public long allocTd(long fn, long context, long attr) {
+            return create("allocTd " + fn + " " + context);
         }
 
         @Override
@@ -703,8 +723,8 @@ class NativeObjectModelTest {
         }
 
         @Override
-        public int callSrqNumOp(long fn, long srq, long out) {
-            return call("callSrqNumOp " + fn + " " + srq);
+        public int getSrqNum(long fn, long srq, long out) {
+            return call("getSrqNum " + fn + " " + srq);
         }
 
         // ---- nwr: the WR session's calls (NativeWrSessionTest drives them; here they are only recorded) ----
