@@ -239,6 +239,18 @@ public interface ContextOps {
     }
 
     /**
+     * {@code verbs_context.modify_cq}, which the inline {@code ibv_modify_cq(3)} calls.
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq *}
+     * @param attr a {@code struct ibv_modify_cq_attr}
+     * @return 0, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
+     */
+    default int modifyCq(long fn, long cq, long attr) {
+        return libibverbsOps().modify_cq(fn, cq, attr);
+    }
+
+    /**
      * Calls {@code verbs_context.get_srq_num}, as the inline {@code ibv_get_srq_num(3)} does.
      *
      * @param fn the op's address

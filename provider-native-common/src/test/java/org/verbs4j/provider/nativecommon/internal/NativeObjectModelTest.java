@@ -65,6 +65,7 @@ class NativeObjectModelTest {
     static final long CONTEXT_HANDLE = 0xc0;
     private static final long CONTEXT = CONTEXT_HANDLE;
     private static final long CREATE_CQ_EX = 0xd3;
+    private static final long MODIFY_CQ = 0xd4;
     private static final long CQ = 0x8000;
 
     private final Binding binding = new Binding();
@@ -386,6 +387,27 @@ class NativeObjectModelTest {
         assertEquals(0x99, batch.vendorErr(2));
         assertEquals(WcStatus.REM_ACCESS_ERR, batch.status(2));
         q.close();
+    }
+
+    @Test
+    @DisplayName("ibv_modify_cq: IBV_CQ_ATTR_MODERATE, the count and the period through verbs_context.modify_cq; its errno names the verb")
+    void moderation() {
+        binding.memory.put(CQ + CqStructs.ibv_cq.cqe$off, 16);
+        binding.createResult = CQ;
+        NativeCompletionQueue q = NativeCompletionQueue.create(context, 16, null, 0, false);
+        binding.calls.clear();
+        q.moderate(0xffff, 4095);
+        assertTrue(binding.calls.contains("modifyCq " + MODIFY_CQ + " " + CQ + " mask 1 count 65535 period 4095"),
+                binding.calls.toString());
+        binding.failWith = Errno.EINVAL;
+        VerbsException e = assertThrows(VerbsException.class, () -> q.moderate(1, 2));
+        assertEquals(Errno.EINVAL, e.errno());
+        assertEquals("ibv_modify_cq", e.verb());
+        binding.failWith = 0;
+        assertTrue(binding.calls.stream().filter(c -> c.startsWith("free ")).count()
+                == binding.calls.stream().filter(c -> c.startsWith("allocate ")).count(), "every scratch freed");
+        q.close();
+        assertThrows(IllegalStateException.class, () -> q.modifyModeration(0, 0), "closed before capabilities");
     }
 
     @Test
@@ -723,6 +745,14 @@ class NativeObjectModelTest {
         }
 
         @Override
+        public int modifyCq(long fn, long cq, long attr) {
+            return call("modifyCq " + fn + " " + cq
+                    + " mask " + getInt(attr + CqStructs.ibv_modify_cq_attr.attr_mask$off)
+                    + " count " + getU16(attr + CqStructs.ibv_modify_cq_attr.moderate$cq_count$off)
+                    + " period " + getU16(attr + CqStructs.ibv_modify_cq_attr.moderate$cq_period$off));
+        }
+
+        @Override
         public int getSrqNum(long fn, long srq, long out) {
             return call("getSrqNum " + fn + " " + srq);
         }
@@ -1007,6 +1037,9 @@ class NativeObjectModelTest {
             if (offset == ContextStructs.verbs_context.create_qp_ex$off) {
                 return createQpEx;
             }
+            if (offset == ContextStructs.verbs_context.modify_cq$off) {
+                return MODIFY_CQ;
+            }
             return offset == ContextStructs.verbs_context.dealloc_td$off ? deallocTd : 0;
         }
 
@@ -1165,6 +1198,11 @@ class NativeObjectModelTest {
 
         @Override
         public void requestNotify(boolean solicitedOnly) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void modifyModeration(int cqCount, int cqPeriodMicros) {
             throw new UnsupportedOperationException();
         }
     }
