@@ -29,7 +29,7 @@ enum {
 	OP_QUERY_QP, OP_DESTROY_QP, OP_POST_SEND, OP_POST_RECV, OP_CREATE_AH, OP_DESTROY_AH, OP_DATA_IN_ORDER,
 	OP_CREATE_SRQ, OP_MODIFY_SRQ, OP_QUERY_SRQ, OP_DESTROY_SRQ, OP_POST_SRQ_RECV, OP_ALLOC_MW, OP_DEALLOC_MW,
 	OP_ALLOC_TD, OP_DEALLOC_TD, OP_WR_COMPLETE, OP_BIND_MW, OP_CREATE_CHANNEL, OP_DESTROY_CHANNEL,
-	OP_GET_CQ_EVENT, OP_GET_ASYNC_EVENT,
+	OP_GET_CQ_EVENT, OP_GET_ASYNC_EVENT, OP_MODIFY_CQ,
 };
 #define WR_SLOTS 20
 #define WC_SLOTS 13
@@ -209,6 +209,7 @@ static int emu_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mw_bind 
 static struct ibv_td *emu_alloc_td(struct ibv_context *context, struct ibv_td_init_attr *init_attr);
 static int emu_dealloc_td(struct ibv_td *td);
 static struct ibv_pd *emu_alloc_parent_domain(struct ibv_context *context, struct ibv_parent_domain_init_attr *attr);
+static int emu_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
 
 EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 {
@@ -243,6 +244,7 @@ EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 	c->vctx.alloc_td = emu_alloc_td;
 	c->vctx.dealloc_td = emu_dealloc_td;
 	c->vctx.alloc_parent_domain = emu_alloc_parent_domain;
+	c->vctx.modify_cq = emu_modify_cq;
 	ctx->device = device;
 	ctx->ops.poll_cq = emu_poll_cq;
 	ctx->ops.req_notify_cq = emu_req_notify_cq;
@@ -344,6 +346,8 @@ static int emu_query_device_ex(struct ibv_context *context, const struct ibv_que
 		if (e)
 			return e;
 		a.device_cap_flags_ex = (uint64_t)io[48]; /* the kernel's IB_UVERBS_DEVICE_* bits */
+		a.cq_mod_caps.max_cq_count = (uint16_t)io[49];
+		a.cq_mod_caps.max_cq_period = (uint16_t)io[50];
 	}
 	memcpy(attr, &a, attr_size < sizeof(a) ? attr_size : sizeof(a));
 	return 0;
@@ -1976,4 +1980,15 @@ EXPORT int emuverbsdv_query_context(struct ibv_context *context, struct emuverbs
 		return EINVAL;
 	out->handle = out->comp_mask & EMUVERBSDV_MASK_HANDLE ? ctx_h(context) : 0;
 	return 0;
+}
+
+/* verbs_context.modify_cq: the attr_mask checks of rdma-core's ibv_cmd_modify_cq and the kernel's
+ * ib_uverbs_ex_modify_cq (none, or a bit past IBV_CQ_ATTR_MODERATE: EINVAL), then the moderation to the JVM. */
+static int emu_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)
+{
+	int64_t io[SLOTS] = {cq_h(cq), attr->moderate.cq_count, attr->moderate.cq_period};
+
+	if (!attr->attr_mask || attr->attr_mask >= IBV_CQ_ATTR_RESERVED)
+		return EINVAL;
+	return call(OP_MODIFY_CQ, io);
 }

@@ -22,8 +22,13 @@ import java.util.Set;
  * @param ipCsum whether {@link SendFlags#IP_CSUM} is supported
  * @param srq whether shared receive queues are supported
  * @param completionChannel whether completion channels and {@code requestNotify} are supported
+ * @param maxCqModerationCount the most completions per event {@link CompletionQueue#modifyModeration} accepts
+ *     ({@code cq_mod_caps.max_cq_count} of {@code ibv_query_device_ex}); 0 without CQ moderation
+ * @param maxCqModerationPeriod the longest event delay {@link CompletionQueue#modifyModeration} accepts,
+ *     microseconds ({@code cq_mod_caps.max_cq_period}); 0 without CQ moderation
  * @see "ibv_query_device(3)"
  * @see "ibv_query_qp_data_in_order(3)"
+ * @see "ibv_modify_cq(3)"
  */
 public record Capabilities(
         Set<QpType> qpTypes,
@@ -38,7 +43,9 @@ public record Capabilities(
         boolean threadDomains,
         boolean ipCsum,
         boolean srq,
-        boolean completionChannel) {
+        boolean completionChannel,
+        int maxCqModerationCount,
+        int maxCqModerationPeriod) {
 
     /** Copies the sets and maps, so the capabilities cannot change. */
     public Capabilities {
@@ -74,5 +81,13 @@ public record Capabilities(
      */
     public boolean supports(MwType type) {
         return memoryWindowTypes.contains(type);
+    }
+
+    /**
+     * {@return whether {@link CompletionQueue#modifyModeration} is supported: the device reports
+     * {@code cq_mod_caps} and has the op}
+     */
+    public boolean cqModeration() {
+        return maxCqModerationCount > 0 || maxCqModerationPeriod > 0;
     }
 }

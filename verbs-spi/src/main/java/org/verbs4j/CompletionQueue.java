@@ -40,6 +40,24 @@ public interface CompletionQueue extends VerbsObject {
     void requestNotify(boolean solicitedOnly);
 
     /**
+     * Sets the CQ's event moderation ({@code ibv_modify_cq} with {@code IBV_CQ_ATTR_MODERATE}): the device may hold
+     * back the completion event of an armed CQ until {@code cqCount} completions have arrived or
+     * {@code cqPeriodMicros} microseconds have passed, whichever comes first. 0 and 0 turn moderation off.
+     * Completions themselves are never held back: {@link #poll} sees each one as soon as it is written.
+     *
+     * @param cqCount completions per event, 0 to {@link Capabilities#maxCqModerationCount()}
+     * @param cqPeriodMicros the longest an event is held back, microseconds, 0 to
+     *     {@link Capabilities#maxCqModerationPeriod()}
+     * @throws VerbsException {@code EOPNOTSUPP} if the device has no CQ moderation
+     *     ({@link Capabilities#cqModeration()} is false); {@code EINVAL} if a value is negative or above the
+     *     device's {@code cq_mod_caps}
+     * @throws IllegalStateException if the CQ is closed
+     * @see "ibv_modify_cq(3)"
+     * @see "ibv_query_device_ex(3) cq_mod_caps"
+     */
+    void modifyModeration(int cqCount, int cqPeriodMicros);
+
+    /**
      * Destroys the CQ.
      *
      * @throws VerbsException {@code EBUSY} while a QP uses it

@@ -17,6 +17,7 @@ import java.util.Objects;
  * @see "ibv_query_qp(3)"
  */
 public final class QpAttributes {
+    // Over 600 lines: one value class, struct ibv_qp_attr: a setter, getter and mask bit per field.
     private int mask;
     private QpState qpState = QpState.RESET;
     private QpState curQpState = QpState.RESET;

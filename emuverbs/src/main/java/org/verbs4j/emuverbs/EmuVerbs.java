@@ -391,6 +391,7 @@ public final class EmuVerbs {
                 out(io, 2, at == null ? 0 : at);
                 out(io, 3, element == null ? ev.portNum() : 0);
             }
+            case 38 -> get(in(io, 0), CompletionQueue.class).modifyModeration(inInt(io, 1), inInt(io, 2));
             default -> {
                 return Errno.ENOSYS;
             }
@@ -466,6 +467,11 @@ public final class EmuVerbs {
             ex |= 3L << 38;
         }
         out(io, 48, ex);
+        // cq_mod_caps (slots 49, 50)
+        if (ctx != null) {
+            out(io, 49, ctx.capabilities().maxCqModerationCount());
+            out(io, 50, ctx.capabilities().maxCqModerationPeriod());
+        }
         byte[] fw = d.fwVer().getBytes(StandardCharsets.US_ASCII);
         MemorySegment text = io.asSlice(40 * 8, 64);
         text.fill((byte) 0);

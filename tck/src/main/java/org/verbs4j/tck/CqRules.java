@@ -363,4 +363,37 @@ public abstract class CqRules extends TckArea {
         assertEquals(WcOpcode.SEND, wc.opcode());
         assertEquals(0xFEEDFACECAFEL, wc.wrId(), "the full 64-bit wr_id comes back");
     }
+
+    @Test
+    @DisplayName("required_ CQ moderation up to cq_mod_caps is accepted; one past either cap, or below 0, fails with EINVAL [ibv_modify_cq(3), ibv_query_device_ex(3) cq_mod_caps]")
+    void required_moderationWithinCaps() {
+        assumeTrue(caps().cqModeration(), "capability: the device has no CQ moderation (cq_mod_caps, modify_cq)");
+        int count = caps().maxCqModerationCount();
+        int period = caps().maxCqModerationPeriod();
+        CompletionQueue cq = tb.cq(16);
+        cq.modifyModeration(count, period);
+        cq.modifyModeration(0, 0);
+        cq.modifyModeration(1, 0);
+        Expect.errno("modifyModeration(max_cq_count + 1, 0)", () -> cq.modifyModeration(count + 1, 0), Errno.EINVAL);
+        Expect.errno("modifyModeration(0, max_cq_period + 1)", () -> cq.modifyModeration(0, period + 1), Errno.EINVAL);
+        Expect.errno("modifyModeration(-1, 0)", () -> cq.modifyModeration(-1, 0), Errno.EINVAL);
+        Expect.errno("modifyModeration(0, -1)", () -> cq.modifyModeration(0, -1), Errno.EINVAL);
+        assertEquals(0, cq.poll(new WorkCompletionBatch(4)), "the CQ still polls after a refused moderation");
+    }
+
+    @Test
+    @DisplayName("required_ a device without CQ moderation refuses modifyModeration with EOPNOTSUPP [ibv_modify_cq(3)]")
+    void required_moderationUnsupported() {
+        assumeTrue(!caps().cqModeration(), "the device has CQ moderation");
+        CompletionQueue cq = tb.cq(16);
+        Expect.errno("modifyModeration(1, 0)", () -> cq.modifyModeration(1, 0), Errno.EOPNOTSUPP);
+    }
+
+    @Test
+    @DisplayName("required_ modifyModeration on a closed CQ throws IllegalStateException [ibv_modify_cq(3)]")
+    void required_moderationOfClosedCq() {
+        CompletionQueue cq = tb.context().createCq(8);
+        cq.close();
+        Expect.closed("CompletionQueue.modifyModeration", () -> cq.modifyModeration(0, 0));
+    }
 }

@@ -36,6 +36,7 @@ import org.verbs4j.WrOpcode;
 
 /** Protection domains, memory regions and memory windows: access flags, bounds, keys, bind and invalidate. */
 public abstract class MemoryRules extends TckArea {
+    // Over 600 lines: one TCK area (one @Nested class, one report section).
     /**
      * The rules of this area, run against the kit's provider.
      *

@@ -39,6 +39,7 @@ import org.verbs4j.QueuePair;
  * query returning what modify set.
  */
 public abstract class QpStateRules extends TckArea {
+    // Over 600 lines: one TCK area (one @Nested class, one report section).
     /**
      * The rules of this area, run against the kit's provider.
      *

@@ -43,6 +43,7 @@ import org.verbs4j.WrOpcode;
 
 /** The transports as the verbs spec and rxe define them: RC, UC, UD, atomics, RNR, zero-length messages, SRQ. */
 public abstract class TransportRules extends TckArea {
+    // Over 600 lines: one TCK area (one @Nested class, one report section).
     /**
      * The rules of this area, run against the kit's provider.
      *

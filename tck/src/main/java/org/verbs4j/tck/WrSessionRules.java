@@ -58,6 +58,7 @@ import org.verbs4j.WrSession;
  * and the per-QP critical section.
  */
 public abstract class WrSessionRules extends TckArea {
+    // Over 600 lines: one TCK area (one @Nested class, one report section).
     /**
      * The rules of this area, run against the kit's provider.
      *

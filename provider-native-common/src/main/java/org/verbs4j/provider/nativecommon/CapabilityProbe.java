@@ -119,8 +119,10 @@ public final class CapabilityProbe {
         }
         boolean td = succeeds(() -> ctx.allocTd().close());
         boolean channel = succeeds(() -> ctx.createCompletionChannel().close());
+        int cqMod = facts.cqModerationCaps();
         return new Capabilities(qpTypes, opcodes, anySession, maxInline, d.maxSge(), d.maxSge(), d.atomicCap(),
-                mwTypes, inOrder, td, (flags & DeviceAttributes.CAP_UD_IP_CSUM) != 0, srq, channel);
+                mwTypes, inOrder, td, (flags & DeviceAttributes.CAP_UD_IP_CSUM) != 0, srq, channel,
+                cqMod & 0xffff, cqMod >>> 16);
     }
 
     /** The opcodes a QP of {@code type} is created with for a WR session: all at once, else one by one. */

@@ -44,4 +44,12 @@ public interface IbverbsDeviceFacts {
      * @return whether the op is present
      */
     boolean hasExtendedQp();
+
+    /**
+     * {@code cq_mod_caps} of {@code ibv_query_device_ex}, where the library has {@code verbs_context.modify_cq}.
+     *
+     * @return {@code max_cq_count} in the low 16 bits and {@code max_cq_period} (microseconds) in the high 16; 0
+     *     when the device has no extended query or no {@code modify_cq} op
+     */
+    int cqModerationCaps();
 }

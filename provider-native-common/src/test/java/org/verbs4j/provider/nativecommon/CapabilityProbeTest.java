@@ -35,14 +35,15 @@ class CapabilityProbeTest {
     }
 
     private record Facts(Context context, String providerName, long deviceCapFlagsEx,
-                         boolean hasExtendedQp) implements IbverbsDeviceFacts {}
+                         boolean hasExtendedQp, int cqModerationCaps) implements IbverbsDeviceFacts {}
 
     @Test
     @DisplayName("with every device flag, the probe finds what the device says it can do")
     void findsTheDevicesCapabilities() {
         Capabilities known = ctx.capabilities();
         Capabilities probed = CapabilityProbe.probe(new Facts(ctx, "probe-test-all",
-                IbverbsDeviceFacts.DEVICE_ATOMIC_WRITE | IbverbsDeviceFacts.DEVICE_FLUSH, true));
+                IbverbsDeviceFacts.DEVICE_ATOMIC_WRITE | IbverbsDeviceFacts.DEVICE_FLUSH, true,
+                known.maxCqModerationCount() | known.maxCqModerationPeriod() << 16));
         assertEquals(known.qpTypes(), probed.qpTypes());
         assertEquals(known.sendOpcodes(), probed.sendOpcodes());
         assertTrue(probed.wrSession());
@@ -53,24 +54,27 @@ class CapabilityProbeTest {
         assertEquals(known.srq(), probed.srq());
         assertEquals(known.completionChannel(), probed.completionChannel());
         assertEquals(known.atomics(), probed.atomics());
+        assertEquals(known.maxCqModerationCount(), probed.maxCqModerationCount(), "cq_mod_caps.max_cq_count");
+        assertEquals(known.maxCqModerationPeriod(), probed.maxCqModerationPeriod(), "cq_mod_caps.max_cq_period");
     }
 
     @Test
     @DisplayName("without the kernel's flags, ATOMIC_WRITE and FLUSH are not claimed even where QPs take them")
     void flagsRuleOutWhatRdmaCoreAcceptsRegardless() {
-        Capabilities probed = CapabilityProbe.probe(new Facts(ctx, "probe-test-noflags", 0, true));
+        Capabilities probed = CapabilityProbe.probe(new Facts(ctx, "probe-test-noflags", 0, true, 0));
         Set<WrOpcode> expected = EnumSet.copyOf(ctx.capabilities().sendOpcodes().get(QpType.RC));
         expected.removeAll(EnumSet.of(WrOpcode.ATOMIC_WRITE, WrOpcode.FLUSH));
         assertEquals(expected, probed.sendOpcodes().get(QpType.RC));
-        assertSame(probed, CapabilityProbe.probe(new Facts(ctx, "probe-test-noflags", 0, true)),
+        assertSame(probed, CapabilityProbe.probe(new Facts(ctx, "probe-test-noflags", 0, true, 0)),
                 "probed once per provider and device");
     }
 
     @Test
     @DisplayName("without ibv_create_qp_ex there is no WR session, and postSend keeps every plausible opcode")
     void noExtendedQp() {
-        Capabilities probed = CapabilityProbe.probe(new Facts(ctx, "probe-test-noex", 0, false));
+        Capabilities probed = CapabilityProbe.probe(new Facts(ctx, "probe-test-noex", 0, false, 0));
         assertTrue(!probed.wrSession());
         assertTrue(probed.supports(QpType.RC, WrOpcode.RDMA_READ));
+        assertTrue(!probed.cqModeration(), "no cq_mod_caps: no CQ moderation");
     }
 }

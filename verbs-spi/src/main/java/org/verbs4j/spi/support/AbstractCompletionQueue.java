@@ -1,9 +1,12 @@
 package org.verbs4j.spi.support;
 
 import java.util.Objects;
+import org.verbs4j.Capabilities;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
+import org.verbs4j.Errno;
+import org.verbs4j.VerbsException;
 import org.verbs4j.WorkCompletionBatch;
 
 /**
@@ -18,9 +21,12 @@ import org.verbs4j.WorkCompletionBatch;
  *       {@link NullPointerException}; the batch is cleared before any completion is read into it.</li>
  *   <li>{@link #requestNotify} on a CQ made without a completion channel throws {@link IllegalStateException}
  *       ({@code ibv_req_notify_cq} would arm a CQ whose events nobody can read).</li>
+ *   <li>{@link #modifyModeration} on a device without CQ moderation ({@link Capabilities#cqModeration()}) fails
+ *       with {@code EOPNOTSUPP}, as {@code ibv_modify_cq} does without the op; a count or period below 0 or above
+ *       the device's {@code cq_mod_caps} fails with {@code EINVAL} before the device sees it.</li>
  * </ul>
  *
- * @see "ibv_create_cq(3), ibv_poll_cq(3), ibv_req_notify_cq(3), ibv_destroy_cq(3)"
+ * @see "ibv_create_cq(3), ibv_poll_cq(3), ibv_req_notify_cq(3), ibv_modify_cq(3), ibv_destroy_cq(3)"
  */
 public abstract class AbstractCompletionQueue extends AbstractVerbsObject implements CompletionQueue {
     private final Context context;
@@ -67,6 +73,16 @@ public abstract class AbstractCompletionQueue extends AbstractVerbsObject implem
      */
     protected abstract void arm(boolean solicitedOnly);
 
+    /**
+     * Sets the moderation ({@code ibv_modify_cq} with {@code IBV_CQ_ATTR_MODERATE}); runs once the CQ is known to
+     * be open, the device to have moderation and both values to be within its {@code cq_mod_caps}.
+     *
+     * @param cqCount completions per event
+     * @param cqPeriodMicros the longest delay of an event, microseconds
+     * @throws org.verbs4j.VerbsException if the device fails the request
+     */
+    protected abstract void moderate(int cqCount, int cqPeriodMicros);
+
     // ---- the object model
 
     @Override
@@ -102,5 +118,23 @@ public abstract class AbstractCompletionQueue extends AbstractVerbsObject implem
             throw new IllegalStateException("the CQ has no completion channel to notify (ibv_req_notify_cq(3))");
         }
         arm(solicitedOnly);
+    }
+
+    @Override
+    public final void modifyModeration(int cqCount, int cqPeriodMicros) {
+        checkOpen();
+        Capabilities caps = context.capabilities();
+        if (!caps.cqModeration()) {
+            throw new VerbsException("ibv_modify_cq", Errno.EOPNOTSUPP, "the device has no CQ moderation");
+        }
+        if (cqCount < 0 || cqCount > caps.maxCqModerationCount()) {
+            throw new VerbsException("ibv_modify_cq", Errno.EINVAL,
+                    "cq_count " + cqCount + " is outside 0.." + caps.maxCqModerationCount() + " (cq_mod_caps)");
+        }
+        if (cqPeriodMicros < 0 || cqPeriodMicros > caps.maxCqModerationPeriod()) {
+            throw new VerbsException("ibv_modify_cq", Errno.EINVAL, "cq_period " + cqPeriodMicros
+                    + " us is outside 0.." + caps.maxCqModerationPeriod() + " (cq_mod_caps)");
+        }
+        moderate(cqCount, cqPeriodMicros);
     }
 }

@@ -69,6 +69,7 @@ import org.verbs4j.WrSession;
  * @see "ibv_wr_post(3)"
  */
 public abstract class AbstractWrSession implements WrSession {
+    // Over 600 lines: one state machine, ibv_wr_post(3)'s batch under one lock.
     private static final int NO_DATA = 0;
     private static final int DATA_REQUIRED = 1;
     private static final int DATA_OPTIONAL = 2;

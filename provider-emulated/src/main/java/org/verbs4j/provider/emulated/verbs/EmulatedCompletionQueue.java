@@ -17,6 +17,11 @@ import org.verbs4j.spi.support.AbstractCompletionQueue;
  *
  * <p>When a completion finds the ring full, the CQ overflows: it reports {@link AsyncEventType#CQ_ERR}
  * once, and the QPs that use it move to the error state.
+ *
+ * <p>Moderation ({@code ibv_modify_cq}) is accepted within the device's {@code cq_mod_caps} and recorded, and the
+ * event of an armed CQ still comes with the completion that fires it: {@code cq_period} bounds how long a device
+ * may hold an event back, so an event at once is within it, and an application must take each event as it comes
+ * on mlx5 too (where a count or period that has not yet run out holds the event back).
  */
 public final class EmulatedCompletionQueue extends AbstractCompletionQueue implements CompletionSink {
     final EmulatedContext context;
@@ -39,6 +44,8 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
     private long tail;
     private int armed;
     private boolean overflowed;
+    private int moderationCount;
+    private int moderationPeriod;
     private final List<EmulatedQueuePair> qps = new ArrayList<>();
 
     EmulatedCompletionQueue(EmulatedContext context, int cqe, EmulatedCompletionChannel channel) {
@@ -147,6 +154,19 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
         synchronized (this) {
             armed = solicitedOnly ? ARMED_SOLICITED : ARMED_ANY;
         }
+    }
+
+    @Override
+    protected void moderate(int cqCount, int cqPeriodMicros) {
+        synchronized (this) {
+            moderationCount = cqCount;
+            moderationPeriod = cqPeriodMicros;
+        }
+    }
+
+    /** {@return the moderation last set, {@code cq_count} in the low 16 bits and {@code cq_period} in the high 16} */
+    synchronized int moderation() {
+        return moderationCount | moderationPeriod << 16;
     }
 
     @Override

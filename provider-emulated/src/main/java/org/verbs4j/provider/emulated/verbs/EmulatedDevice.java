@@ -37,6 +37,9 @@ public final class EmulatedDevice implements Device {
     static final int MAX_QP_WR = 16384;
     static final int MAX_SGE = 32;
     static final int MAX_INLINE_DATA = 256;
+    /** {@code cq_mod_caps}: mlx5's figures (16-bit count, 4095 us period); a local CQ matter, the same on the wire. */
+    static final int MAX_CQ_MODERATION_COUNT = 0xffff;
+    static final int MAX_CQ_MODERATION_PERIOD = 4095;
     static final int MAX_CQE = 1 << 20;
     static final int MAX_SRQ_WR = 16384;
     public static final int MAX_RD_ATOMIC = 128;
@@ -120,7 +123,7 @@ public final class EmulatedDevice implements Device {
                 Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud), true, MAX_INLINE_DATA, MAX_SGE, MAX_SGE,
                 AtomicCapability.HCA, EnumSet.allOf(MwType.class),
                 Map.of(WrOpcode.RDMA_READ, inOrder, WrOpcode.RDMA_WRITE, inOrder, WrOpcode.SEND, inOrder),
-                true, false, true, true);
+                true, false, true, true, MAX_CQ_MODERATION_COUNT, MAX_CQ_MODERATION_PERIOD);
     }
 
     /** The in-JVM device {@code emu<index>}, found by either of its GIDs from now on. */

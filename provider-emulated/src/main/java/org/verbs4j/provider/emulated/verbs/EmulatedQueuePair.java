@@ -73,6 +73,7 @@ import org.verbs4j.spi.support.ListPreparedSends;
  * sit on the QP itself; the checks, the posting and the engine live in their own files.
  */
 public final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, EngineQp {
+    // Over 600 lines: one state machine, the QP of ibv_modify_qp(3), rxe_qp.c's shape.
     final EmulatedContext context;
     final EmulatedProtectionDomain pd;
     public final EmulatedDevice device;

@@ -65,6 +65,7 @@ import org.verbs4j.provider.emulated.wire.codec.Reject;
  * <p>The responder's half is {@link WireResponder}. Requester state is guarded by the QP's lock.
  */
 public final class WireTransport implements Transport {
+    // Over 600 lines: one state machine, rxe_req.c and rxe_comp.c's shape.
     /** The most unacknowledged PSNs (rxe's {@code RXE_MAX_UNACKED_PSNS}). */
     public static final int WINDOW = 128;
     /** At least every this many packets, the requester asks for an ACK. */

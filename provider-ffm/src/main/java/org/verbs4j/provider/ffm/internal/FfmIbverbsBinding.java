@@ -10,17 +10,19 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
 import org.verbs4j.provider.nativecommon.internal.LibIbverbs;
+import org.verbs4j.provider.nativecommon.internal.LibIbverbsOps;
 
 /**
  * libibverbs through FFM as the shared native object model's {@link IbverbsBinding}. The control path comes from
  * the exported functions declared once in {@link LibIbverbs} and bound here by {@link FfmDeclaredLibrary} (their
- * {@code CoreVerbs} are written once, in provider-native-common), {@link FfmContextOps} (the control-path context
- * ops) and {@link FfmCLibrary} (libc); this class holds what is written by hand for speed: fields by address and the data
+ * {@code CoreVerbs} are written once, in provider-native-common), the control-path context ops declared once in
+ * {@link LibIbverbsOps} and bound here the same way (their {@code ContextOps} methods are written once too) and
+ * {@link FfmCLibrary} (libc); this class holds what is written by hand for speed: fields by address and the data
  * path ({@code post_send}, {@code post_recv}, {@code poll_cq}, the {@code ibv_qp_ex} WR session and the
  * {@code ibv_cq_ex} poll ops), each one downcall of a {@code static final} handle of {@link InlineOps} with no
  * allocation, critical where {@code CriticalDataPath} allows it.
  */
-public final class FfmIbverbsBinding implements IbverbsBinding, FfmCLibrary, FfmContextOps {
+public final class FfmIbverbsBinding implements IbverbsBinding, FfmCLibrary {
     /** The one instance: the downcalls are static. */
     public static final FfmIbverbsBinding INSTANCE = new FfmIbverbsBinding();
     /** All of native memory, for the fields the object model reads and writes by address. */
@@ -30,13 +32,21 @@ public final class FfmIbverbsBinding implements IbverbsBinding, FfmCLibrary, Ffm
 
     /** The declared functions, bound on first use (after {@link IbverbsLibrary#load()}). */
     private static final class Declared {
-        static final LibIbverbs LIBIBVERBS = FfmDeclaredLibrary.bind(LibIbverbs.class,
-                SymbolLookup.libraryLookup(IbverbsLibrary.SONAME, Arena.global()), IbverbsLibrary.SONAME);
+        static final SymbolLookup LIBRARY = SymbolLookup.libraryLookup(IbverbsLibrary.SONAME, Arena.global());
+        static final LibIbverbs LIBIBVERBS = FfmDeclaredLibrary.bind(LibIbverbs.class, LIBRARY,
+                IbverbsLibrary.SONAME);
+        static final LibIbverbsOps OPS = FfmDeclaredLibrary.bind(LibIbverbsOps.class, LIBRARY,
+                IbverbsLibrary.SONAME);
     }
 
     @Override
     public LibIbverbs libibverbs() {
         return Declared.LIBIBVERBS;
+    }
+
+    @Override
+    public LibIbverbsOps libibverbsOps() {
+        return Declared.OPS;
     }
 
     private static MemorySegment at(long address) {

@@ -1,7 +1,6 @@
 package org.verbs4j.provider.ffm.internal;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -14,7 +13,6 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
-import org.verbs4j.provider.nativecommon.internal.NativeErrors;
 
 /**
  * The functions {@code libibverbs.so.1} exports, and {@code poll(2)} from the C library: one
@@ -47,8 +45,6 @@ public final class Ibverbs {
     private static final FunctionDescriptor P_P = FunctionDescriptor.of(ADDRESS, ADDRESS);
 
     static final MethodHandle ibv_get_device_name$mh = bind("ibv_get_device_name", P_P);
-    static final MethodHandle ibv_query_port$mh = bind("ibv_query_port",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS));
     static final MethodHandle poll$mh = bindLibc("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     static final MethodHandle calloc$mh = LINKER.downcallHandle(LINKER.defaultLookup().find("calloc").orElseThrow(),
             FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG));
@@ -60,23 +56,9 @@ public final class Ibverbs {
         return ERRNO.get();
     }
 
-    /** The errno the calling thread's last call through this class (or {@link InlineOps}, {@link Rdmacm}) left. */
+    /** The errno the calling thread's last call through this class (or {@link InlineOps}, {@link FfmDeclaredLibrary}, {@link Rdmacm}) left. */
     public static int errno() {
         return (int) errno$vh.get(ERRNO.get(), 0L);
-    }
-
-    /**
-     * An exported {@code int} verb's result in {@link NativeErrors}' contract: 0, or −errno, with the errno this
-     * thread's capture holds read only when the verb returned −1.
-     */
-    public static int result(int rc) {
-        return rc == 0 ? 0 : NativeErrors.ofInt(rc, errno());
-    }
-
-    /** A pointer-returning call's result in {@link NativeErrors}' contract: the address, or −errno. */
-    public static long created(MemorySegment object) {
-        long address = object.address();
-        return address != 0 ? address : NativeErrors.negated(errno());
     }
 
     static AssertionError unexpected(Throwable t) {
@@ -86,15 +68,6 @@ public final class Ibverbs {
     public static MemorySegment ibv_get_device_name(MemorySegment device) {
         try {
             return (MemorySegment) ibv_get_device_name$mh.invokeExact(ERRNO.get(), device);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    /** The exported, compat {@code ibv_query_port}; the header's macro prefers the context op. */
-    public static int ibv_query_port(MemorySegment context, byte port, MemorySegment attr) {
-        try {
-            return (int) ibv_query_port$mh.invokeExact(ERRNO.get(), context, port, attr);
         } catch (Throwable t) {
             throw unexpected(t);
         }

@@ -5,7 +5,6 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
-import static org.verbs4j.provider.ffm.internal.Ibverbs.CAPTURE_ERRNO;
 import static org.verbs4j.provider.ffm.internal.Ibverbs.LINKER;
 import static org.verbs4j.provider.ffm.internal.Ibverbs.unexpected;
 
@@ -15,10 +14,10 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
- * The {@code static inline} verbs of {@code verbs.h}, called through the function pointers they read
- * from {@code ibv_context.ops}, {@code verbs_context}, {@code ibv_qp_ex} and {@code ibv_cq_ex}. Each handle is
- * address-less: its first argument is the function pointer. Int-returning ops return the errno; ops that
- * return a pointer set errno, which the handle captures.
+ * The data path of the {@code static inline} verbs of {@code verbs.h}, called through the function pointers they
+ * read from {@code ibv_context.ops}, {@code ibv_qp_ex} and {@code ibv_cq_ex}; the control-path ops are declared once
+ * in the shared {@code LibIbverbsOps} and bound by {@link FfmDeclaredLibrary}. Each handle is address-less: its first
+ * argument is the function pointer. The ops return the errno (either sign) and capture none.
  */
 public final class InlineOps {
     private InlineOps() {}
@@ -41,13 +40,9 @@ public final class InlineOps {
         return LINKER.downcallHandle(fd, Linker.Option.critical(false));
     }
 
-    private static MethodHandle fnErrno(FunctionDescriptor fd) {
-        return LINKER.downcallHandle(fd, CAPTURE_ERRNO);
-    }
-
     // ---- ibv_context.ops ----
     /*
-     * post_send (and post_recv, post_srq_recv and bind_mw, which share its signature: call_ppp) takes the QP, the
+     * post_send (and post_recv and post_srq_recv, which share its signature: call_ppp) takes the QP, the
      * WR list and the bad-WR word as plain addresses: the list and the word are the QP's scratch memory, kept
      * alive by the QP's posting locks and destroy order, so the linker need not acquire and release their shared
      * arena (two atomic operations each) on every post. It is not a critical call: rxe rings its doorbell with a
@@ -55,20 +50,6 @@ public final class InlineOps {
      */
     static final MethodHandle post_send$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
     static final MethodHandle poll_cq$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS));
-    static final MethodHandle req_notify_cq$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
-    static final MethodHandle alloc_mw$mh = fnErrno(FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT));
-    static final MethodHandle dealloc_mw$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS));
-
-    // ---- verbs_context ----
-    static final MethodHandle query_port$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_BYTE, ADDRESS,
-            JAVA_LONG));
-    static final MethodHandle query_device_ex$mh = fn(FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS,
-            JAVA_LONG));
-    static final MethodHandle create_qp_ex$mh = fnErrno(FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
-    static final MethodHandle alloc_td$mh = create_qp_ex$mh;
-    static final MethodHandle alloc_parent_domain$mh = create_qp_ex$mh;
-    static final MethodHandle dealloc_td$mh = dealloc_mw$mh;
-    static final MethodHandle get_srq_num$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
 
     // ---- ibv_cq_ex ----
     // The ibv_cq_ex ops take the CQ and the poll attributes as addresses: the CQ is the library's (global scope),
@@ -125,7 +106,7 @@ public final class InlineOps {
             JAVA_BYTE, JAVA_BYTE));
 
     /**
-     * {@code ops.post_send}, {@code post_recv}, {@code post_srq_recv} and {@code bind_mw}: three pointers to an
+     * {@code ops.post_send}, {@code post_recv} and {@code post_srq_recv}: three pointers to an
      * errno, each passed as the address of memory the caller keeps alive across the call.
      */
     public static int call_ppp(MemorySegment fn, long a, long b, long c) {
@@ -148,68 +129,6 @@ public final class InlineOps {
     public static int poll_cq(MemorySegment fn, MemorySegment cq, int n, MemorySegment wc) {
         try {
             return (int) poll_cq$mh.invokeExact(fn, cq, n, wc);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int req_notify_cq(MemorySegment fn, MemorySegment cq, int solicitedOnly) {
-        try {
-            return (int) req_notify_cq$mh.invokeExact(fn, cq, solicitedOnly);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static MemorySegment alloc_mw(MemorySegment fn, MemorySegment pd, int type) {
-        try {
-            return (MemorySegment) alloc_mw$mh.invokeExact(fn, Ibverbs.errnoSegment(), pd, type);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    /** {@code dealloc_mw} and {@code dealloc_td}: one pointer in, errno out. */
-    public static int dealloc(MemorySegment fn, MemorySegment obj) {
-        try {
-            return (int) dealloc_mw$mh.invokeExact(fn, obj);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int query_port(MemorySegment fn, MemorySegment ctx, byte port, MemorySegment attr, long size) {
-        try {
-            return (int) query_port$mh.invokeExact(fn, ctx, port, attr, size);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int query_device_ex(MemorySegment fn, MemorySegment ctx, MemorySegment input, MemorySegment attr,
-                                      long size) {
-        try {
-            return (int) query_device_ex$mh.invokeExact(fn, ctx, input, attr, size);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    /**
-     * {@code create_qp_ex}, {@code create_cq_ex}, {@code alloc_td}, {@code alloc_parent_domain}: (context, attr)
-     * to an object or NULL.
-     */
-    public static MemorySegment create(MemorySegment fn, MemorySegment ctx, MemorySegment attr) {
-        try {
-            return (MemorySegment) create_qp_ex$mh.invokeExact(fn, Ibverbs.errnoSegment(), ctx, attr);
-        } catch (Throwable t) {
-            throw unexpected(t);
-        }
-    }
-
-    public static int get_srq_num(MemorySegment fn, long srq, long out) {
-        try {
-            return (int) get_srq_num$mh.invokeExact(fn, srq, out);
         } catch (Throwable t) {
             throw unexpected(t);
         }

@@ -3,21 +3,20 @@ package org.verbs4j.provider.jnr.internal;
 import com.kenai.jffi.CallContext;
 import com.kenai.jffi.CallingConvention;
 import com.kenai.jffi.Invoker;
-import com.kenai.jffi.LastError;
 import com.kenai.jffi.MemoryIO;
 import com.kenai.jffi.Type;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 
 /**
- * Calls the {@code static inline} verbs of {@code verbs.h} the way their inline bodies do: through the
+ * Calls the data path of the {@code static inline} verbs of {@code verbs.h} the way their inline bodies do (the
+ * control-path ops are declared once in the shared {@code LibIbverbsOps} and bound by {@link JnrDeclaredLibrary}): through the
  * function pointers that the provider library (rxe, mlx5, ...) stores in {@code ibv_context.ops}, in
  * {@code struct verbs_context} just before {@code ibv_context}, in {@code struct ibv_qp_ex} and in
  * {@code struct ibv_cq_ex}. The call
  * goes through jffi's invoker on the raw function address, with every argument in a {@code long}.
  *
- * <p>The ops that return an int return the errno themselves (0 on success), so their call contexts do
- * not save errno; the ones that return a pointer set errno on failure, and theirs do.
+ * <p>The ops return the errno themselves (0 on success), so their call contexts do not save errno.
  *
  * <p>Every address passed here must come from libibverbs or from memory this provider owns: jffi does
  * not check addresses. The object model guarantees that by refusing closed objects before any call.
@@ -38,24 +37,14 @@ public final class InlineVerbs {
     private static final Type U8 = Type.UINT8;
     private static final Type V = Type.VOID;
 
-    // int (*)(p, p, p): post_send, post_recv, post_srq_recv, bind_mw
+    // int (*)(p, p, p): post_send, post_recv, post_srq_recv
     private static final CallContext I_PPP = ctx(false, I, P, P, P);
     // int (*)(struct ibv_cq *, int, struct ibv_wc *)
     private static final CallContext I_PIP = ctx(false, I, P, I, P);
-    // int (*)(struct ibv_cq *, int)
-    private static final CallContext I_PI = ctx(false, I, P, I);
-    // int (*)(p): dealloc_mw, dealloc_td, wr_complete
+    // int (*)(p): wr_complete
     private static final CallContext I_P = ctx(false, I, P);
-    // int (*)(p, p): get_srq_num
+    // int (*)(p, p): start_poll
     private static final CallContext I_PP = ctx(false, I, P, P);
-    // int (*)(struct ibv_context *, uint8_t, struct ibv_port_attr *, size_t)
-    private static final CallContext I_PU8PL = ctx(false, I, P, U8, P, U64);
-    // int (*)(struct ibv_context *, const struct ibv_query_device_ex_input *, struct ibv_device_attr_ex *, size_t)
-    private static final CallContext I_PPPL = ctx(false, I, P, P, P, U64);
-    // struct x *(*)(p, int): alloc_mw
-    private static final CallContext P_PI_ERRNO = ctx(true, P, P, I);
-    // struct x *(*)(p, p): alloc_td, create_qp_ex, create_cq_ex, alloc_parent_domain
-    private static final CallContext P_PP_ERRNO = ctx(true, P, P, P);
 
     // the ibv_cq_ex readers: uint32_t / enum / unsigned int (*)(struct ibv_cq_ex *), uint8_t (*)(struct ibv_cq_ex *)
     private static final CallContext U32_P = ctx(false, U32, P);
@@ -78,14 +67,9 @@ public final class InlineVerbs {
 
     private InlineVerbs() {}
 
-    /** The errno the last errno-saving inline call left, as {@code errno} would read after it. */
-    public static int lastErrno() {
-        return LastError.getInstance().get();
-    }
+    // ---- ibv_context.ops ----
 
-    // ---- ibv_context.ops and verbs_context ops ----
-
-    /** {@code int (*)(p, p, p)}: post_send, post_recv, post_srq_recv, bind_mw. Returns the errno. */
+    /** {@code int (*)(p, p, p)}: post_send, post_recv, post_srq_recv. Returns the errno. */
     public static int callPPP(long fn, long a, long b, long c) {
         return (int) INVOKER.invokeN3(I_PPP, fn, a, b, c);
     }
@@ -95,42 +79,9 @@ public final class InlineVerbs {
         return (int) INVOKER.invokeN3(I_PIP, fn, cq, numEntries, wc);
     }
 
-    /** {@code ops.req_notify_cq}. Returns the errno. */
-    public static int reqNotifyCq(long fn, long cq, int solicitedOnly) {
-        return (int) INVOKER.invokeN2(I_PI, fn, cq, solicitedOnly);
-    }
-
-    /** {@code int (*)(p)}: dealloc_mw, dealloc_td, wr_complete. Returns the errno. */
+    /** {@code int (*)(p)}: wr_complete. Returns the errno. */
     public static int callP(long fn, long a) {
         return (int) INVOKER.invokeN1(I_P, fn, a);
-    }
-
-    /** {@code int (*)(p, p)}: get_srq_num. Returns the errno. */
-    public static int callPP(long fn, long a, long b) {
-        return (int) INVOKER.invokeN2(I_PP, fn, a, b);
-    }
-
-    /** {@code verbs_context.query_port}. Returns the errno. */
-    public static int queryPort(long fn, long context, int portNum, long portAttr, long portAttrLen) {
-        return (int) INVOKER.invokeN4(I_PU8PL, fn, context, portNum, portAttr, portAttrLen);
-    }
-
-    /** {@code verbs_context.query_device_ex} with no input. Returns the errno. */
-    public static int queryDeviceEx(long fn, long context, long attr, long attrSize) {
-        return (int) INVOKER.invokeN4(I_PPPL, fn, context, 0L, attr, attrSize);
-    }
-
-    /** {@code ops.alloc_mw}: the window, or 0 with {@link #lastErrno()} set. */
-    public static long allocMw(long fn, long pd, int type) {
-        return INVOKER.invokeN2(P_PI_ERRNO, fn, pd, type);
-    }
-
-    /**
-     * {@code struct x *(*)(p, p)}: alloc_td, create_qp_ex, create_cq_ex, alloc_parent_domain; 0 with
-     * {@link #lastErrno()} set.
-     */
-    public static long createPP(long fn, long a, long b) {
-        return INVOKER.invokeN2(P_PP_ERRNO, fn, a, b);
     }
 
     // ---- struct ibv_cq_ex ----

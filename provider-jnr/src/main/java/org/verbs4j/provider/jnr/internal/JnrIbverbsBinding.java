@@ -2,18 +2,20 @@ package org.verbs4j.provider.jnr.internal;
 
 import org.verbs4j.provider.nativecommon.internal.IbverbsBinding;
 import org.verbs4j.provider.nativecommon.internal.LibIbverbs;
+import org.verbs4j.provider.nativecommon.internal.LibIbverbsOps;
 import org.verbs4j.provider.nativecommon.internal.NativeErrors;
 
 /**
  * libibverbs through JNR-FFI as the shared native object model's {@link IbverbsBinding}. The control path comes
  * from the exported functions declared once in {@link LibIbverbs} and bound here by {@link JnrDeclaredLibrary}
- * (their {@code CoreVerbs} are written once, in provider-native-common), {@link JnrContextOps} (the control-path
- * context ops) and {@link JnrCLibrary} (libc); this class holds what is written by hand for speed: fields by address
+ * (their {@code CoreVerbs} are written once, in provider-native-common), the control-path context ops declared once
+ * in {@link LibIbverbsOps} and bound here the same way (their {@code ContextOps} methods are written once too) and
+ * {@link JnrCLibrary} (libc); this class holds what is written by hand for speed: fields by address
  * ({@link NativeMemory}) and the data path ({@code post_send}, {@code post_recv}, {@code poll_cq}, the
  * {@code ibv_qp_ex} WR session and the {@code ibv_cq_ex} poll ops), each one call of {@link InlineVerbs} with no
  * allocation. JNR has no critical calls: the {@code *Critical} defaults make the ordinary ones.
  */
-public final class JnrIbverbsBinding implements IbverbsBinding, JnrCLibrary, JnrContextOps {
+public final class JnrIbverbsBinding implements IbverbsBinding, JnrCLibrary {
     private final NativeLibraries libs;
 
     /**
@@ -33,11 +35,17 @@ public final class JnrIbverbsBinding implements IbverbsBinding, JnrCLibrary, Jnr
     /** The declared functions, bound on first use. */
     private static final class Declared {
         static final LibIbverbs LIBIBVERBS = JnrDeclaredLibrary.bind(LibIbverbs.class, NativeLibraries.IBVERBS_SONAME);
+        static final LibIbverbsOps OPS = JnrDeclaredLibrary.bind(LibIbverbsOps.class, NativeLibraries.IBVERBS_SONAME);
     }
 
     @Override
     public LibIbverbs libibverbs() {
         return Declared.LIBIBVERBS;
+    }
+
+    @Override
+    public LibIbverbsOps libibverbsOps() {
+        return Declared.OPS;
     }
 
     /**

@@ -10,9 +10,25 @@ package org.verbs4j.provider.nativecommon.internal;
  * failure to {@link NativeErrors#ofOp} or {@link NativeErrors#ofPoll}. A binding implements each as one downcall
  * with no allocation.
  *
- * <p><b>Control path:</b> every other call, in {@link NativeErrors}' contract (address or −errno, 0 or −errno).
+ * <p><b>Control path, declared once:</b> every other call, in {@link NativeErrors}' contract (address or −errno, 0
+ * or −errno), written once here over {@link LibIbverbsOps} ({@link #libibverbsOps()}), which each binding binds from
+ * its declarations alone; an op at address 0 answers {@code -EOPNOTSUPP} there.
  */
 public interface ContextOps {
+    /**
+     * The control-path ops, as this binding binds {@link LibIbverbsOps}' declarations.
+     *
+     * @return the bound ops, each call answering in {@link NativeErrors}' contract
+     */
+    LibIbverbsOps libibverbsOps();
+
+    /**
+     * The functions libibverbs exports, for the compatibility path of {@link #queryPort}.
+     *
+     * @return the bound library
+     */
+    LibIbverbs libibverbs();
+
     /**
      * Calls {@code ibv_context.ops.post_send}, as the inline {@code ibv_post_send(3)} does.
      *
@@ -92,9 +108,11 @@ public interface ContextOps {
      * @param fn the op's address
      * @param cq the {@code struct ibv_cq *}
      * @param solicitedOnly 1 for solicited completions only, else 0
-     * @return 0, or −errno
+     * @return 0, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
      */
-    int reqNotifyCq(long fn, long cq, int solicitedOnly);
+    default int reqNotifyCq(long fn, long cq, int solicitedOnly) {
+        return libibverbsOps().req_notify_cq(fn, cq, solicitedOnly);
+    }
 
     /**
      * Calls {@code ibv_context.ops.bind_mw}, as the inline {@code ibv_bind_mw(3)} does.
@@ -103,62 +121,106 @@ public interface ContextOps {
      * @param qp the {@code struct ibv_qp *}
      * @param mw the {@code struct ibv_mw *}
      * @param bind the {@code struct ibv_mw_bind}
-     * @return 0, or −errno
+     * @return 0, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
      */
-    int bindMw(long fn, long qp, long mw, long bind);
+    default int bindMw(long fn, long qp, long mw, long bind) {
+        return libibverbsOps().bind_mw(fn, qp, mw, bind);
+    }
 
     /**
-     * Calls a context op that makes an object from (context, attr): {@code verbs_context.create_qp_ex} for
-     * {@code ibv_create_qp_ex(3)}, {@code alloc_parent_domain} for {@code ibv_alloc_parent_domain(3)}.
+     * {@code verbs_context.create_qp_ex}, which the inline {@code ibv_create_qp_ex(3)} calls.
      *
-     * @param fn the op's address, not 0
+     * @param fn the op's address
      * @param context the {@code struct ibv_context *}
-     * @param attr the op's attribute struct
-     * @return the object's address, or −errno
+     * @param attr a {@code struct ibv_qp_init_attr_ex}
+     * @return the {@code struct ibv_qp *}, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
      */
-    long callCreateOp(long fn, long context, long attr);
+    default long createQpEx(long fn, long context, long attr) {
+        return libibverbsOps().create_qp_ex(fn, context, attr);
+    }
 
     /**
-     * Calls a context op that frees an object, {@code int (*)(void *)}: {@code ops.dealloc_mw} for
-     * {@code ibv_dealloc_mw(3)}, {@code verbs_context.dealloc_td} for {@code ibv_dealloc_td(3)}, which
-     * {@code verbs.h} defines inline.
+     * {@code verbs_context.alloc_parent_domain}, which the inline {@code ibv_alloc_parent_domain(3)} calls.
      *
-     * @param fn the op's address, not 0
-     * @param object the {@code struct ibv_mw *} or {@code struct ibv_td *}
-     * @return 0, or −errno
+     * @param fn the op's address
+     * @param context the {@code struct ibv_context *}
+     * @param attr a {@code struct ibv_parent_domain_init_attr}
+     * @return the {@code struct ibv_pd *}, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
      */
-    int callDeallocOp(long fn, long object);
+    default long allocParentDomain(long fn, long context, long attr) {
+        return libibverbsOps().alloc_parent_domain(fn, context, attr);
+    }
+
+    /**
+     * {@code verbs_context.alloc_td}, which the inline {@code ibv_alloc_td(3)} calls.
+     *
+     * @param fn the op's address
+     * @param context the {@code struct ibv_context *}
+     * @param attr a {@code struct ibv_td_init_attr}
+     * @return the {@code struct ibv_td *}, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
+     */
+    default long allocTd(long fn, long context, long attr) {
+        return libibverbsOps().alloc_td(fn, context, attr);
+    }
+
+    /**
+     * {@code verbs_context.dealloc_td}, which the inline {@code ibv_dealloc_td(3)} calls.
+     *
+     * @param fn the op's address
+     * @param td the {@code struct ibv_td *}
+     * @return 0, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
+     */
+    default int deallocTd(long fn, long td) {
+        return libibverbsOps().dealloc_td(fn, td);
+    }
 
     /**
      * {@code ops.alloc_mw}, which the inline {@code ibv_alloc_mw(3)} calls.
      *
-     * @param fn the op's address, not 0
+     * @param fn the op's address
      * @param pd the {@code struct ibv_pd *}
      * @param type the {@code enum ibv_mw_type} value
-     * @return the {@code struct ibv_mw *}, or −errno
+     * @return the {@code struct ibv_mw *}, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
      */
-    long allocMw(long fn, long pd, int type);
+    default long allocMw(long fn, long pd, int type) {
+        return libibverbsOps().alloc_mw(fn, pd, type);
+    }
+
+    /**
+     * {@code ops.dealloc_mw}, which the inline {@code ibv_dealloc_mw(3)} calls.
+     *
+     * @param fn the op's address
+     * @param mw the {@code struct ibv_mw *}
+     * @return 0, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
+     */
+    default int deallocMw(long fn, long mw) {
+        return libibverbsOps().dealloc_mw(fn, mw);
+    }
 
     /**
      * {@code verbs_context.create_cq_ex}, which the inline {@code ibv_create_cq_ex(3)} calls.
      *
-     * @param fn the op's address, not 0
+     * @param fn the op's address
      * @param context the {@code struct ibv_context *}
      * @param attr a {@code struct ibv_cq_init_attr_ex}
-     * @return the {@code struct ibv_cq_ex *}, or −errno
+     * @return the {@code struct ibv_cq_ex *}, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
      */
-    long createCqEx(long fn, long context, long attr);
+    default long createCqEx(long fn, long context, long attr) {
+        return libibverbsOps().create_cq_ex(fn, context, attr);
+    }
 
     /**
      * {@code verbs_context.query_device_ex}, which the inline {@code ibv_query_device_ex(3)} calls, without input.
      *
-     * @param fn the op's address, not 0
+     * @param fn the op's address
      * @param context the {@code struct ibv_context *}
      * @param attr a {@code struct ibv_device_attr_ex} to fill
      * @param size its size in bytes
-     * @return 0, or −errno
+     * @return 0, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
      */
-    int queryDeviceEx(long fn, long context, long attr, long size);
+    default int queryDeviceEx(long fn, long context, long attr, long size) {
+        return libibverbsOps().query_device_ex(fn, context, 0, attr, size);
+    }
 
     /**
      * {@code ibv_query_port(3)}: through {@code verbs_context.query_port} when {@code fn} is not 0, as the inline
@@ -171,15 +233,32 @@ public interface ContextOps {
      * @param size its size in bytes
      * @return 0, or −errno
      */
-    int queryPort(long fn, long context, int port, long attr, long size);
+    default int queryPort(long fn, long context, int port, long attr, long size) {
+        return fn != 0 ? libibverbsOps().query_port(fn, context, port, attr, size)
+                : libibverbs().ibv_query_port(context, port, attr);
+    }
+
+    /**
+     * {@code verbs_context.modify_cq}, which the inline {@code ibv_modify_cq(3)} calls.
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq *}
+     * @param attr a {@code struct ibv_modify_cq_attr}
+     * @return 0, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
+     */
+    default int modifyCq(long fn, long cq, long attr) {
+        return libibverbsOps().modify_cq(fn, cq, attr);
+    }
 
     /**
      * Calls {@code verbs_context.get_srq_num}, as the inline {@code ibv_get_srq_num(3)} does.
      *
-     * @param fn the op's address, not 0
+     * @param fn the op's address
      * @param srq the {@code struct ibv_srq *}
      * @param out where the op stores the number, 4 bytes
-     * @return 0, or −errno
+     * @return 0, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
      */
-    int callSrqNumOp(long fn, long srq, long out);
+    default int getSrqNum(long fn, long srq, long out) {
+        return libibverbsOps().get_srq_num(fn, srq, out);
+    }
 }

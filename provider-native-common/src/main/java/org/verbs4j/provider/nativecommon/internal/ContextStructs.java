@@ -103,6 +103,7 @@ public final class ContextStructs {
         public static final long dealloc_td$off = DESC.offset("dealloc_td");
         public static final long query_device_ex$off = DESC.offset("query_device_ex");
         public static final long create_cq_ex$off = DESC.offset("create_cq_ex");
+        public static final long modify_cq$off = DESC.offset("modify_cq");
         public static final long create_qp_ex$off = DESC.offset("create_qp_ex");
         public static final long get_srq_num$off = DESC.offset("get_srq_num");
         public static final long alloc_parent_domain$off = DESC.offset("alloc_parent_domain");
@@ -198,6 +199,7 @@ public final class ContextStructs {
         /** {@code sizeof(struct ibv_device_attr_ex)}, bytes. */
         public static final long SIZEOF = DESC.size();
         public static final long device_cap_flags_ex$off = DESC.offset("device_cap_flags_ex");
+        public static final long cq_mod_caps$off = DESC.offset("cq_mod_caps");
 
         private ibv_device_attr_ex() {}
     }

@@ -105,6 +105,22 @@ public final class CqStructs {
         private ibv_poll_cq_attr() {}
     }
 
+    /** {@code struct ibv_modify_cq_attr}, the argument of {@code ibv_modify_cq}. */
+    public static final class ibv_modify_cq_attr {
+        /** {@code IBV_CQ_ATTR_MODERATE} of {@code attr_mask}. */
+        public static final int IBV_CQ_ATTR_MODERATE = 1;
+        /** The layout. */
+        public static final CLayout DESC = struct("ibv_modify_cq_attr", u32("attr_mask"),
+                struct("ibv_moderate_cq", u16("cq_count"), u16("cq_period")).withName("moderate"));
+        /** {@code sizeof(struct ibv_modify_cq_attr)}, bytes. */
+        public static final long SIZEOF = DESC.size();
+        public static final long attr_mask$off = DESC.offset("attr_mask");
+        public static final long moderate$cq_count$off = DESC.offset("moderate.cq_count");
+        public static final long moderate$cq_period$off = DESC.offset("moderate.cq_period");
+
+        private ibv_modify_cq_attr() {}
+    }
+
     /** {@code struct ibv_wc}. */
     public static final class ibv_wc {
         /** The layout. */

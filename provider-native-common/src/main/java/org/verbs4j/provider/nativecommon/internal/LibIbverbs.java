@@ -10,7 +10,8 @@ import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.RETURNE
  * handle, or a jffi call context, per method) and apply the convention to every call, so each method answers in
  * {@link NativeErrors}' contract: a pointer or −errno ({@link ErrnoConvention#NULL_SETS}), 0 or −errno
  * ({@link ErrnoConvention#RETURNED}). A new exported control verb is one method here. The data path is not
- * declared here: it is written by hand in each binding ({@link ContextOps}, {@link QpExOps}, {@link CqExOps}).
+ * declared here: it is written by hand in each binding ({@link ContextOps}, {@link QpExOps}, {@link CqExOps}); the
+ * control-path ops of the context are declared in {@link LibIbverbsOps}.
  *
  * @see "the libibverbs man pages of each function"
  */
@@ -36,6 +37,11 @@ public interface LibIbverbs {
     @CFunction(value = "int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)",
             errno = RETURNED)
     int ibv_query_device(long context, long deviceAttr);
+
+    /** The exported, compatibility symbol, for a context without {@code verbs_context.query_port}. */
+    @CFunction(value = "int ibv_query_port(struct ibv_context *context, uint8_t port_num,"
+            + " struct _compat_ibv_port_attr *port_attr)", errno = RETURNED)
+    int ibv_query_port(long context, int portNum, long portAttr);
 
     @CFunction(value = "int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index,"
             + " union ibv_gid *gid)", errno = RETURNED)

@@ -6,9 +6,11 @@ import org.verbs4j.VerbsException;
 import org.verbs4j.WcFlags;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq_ex;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_cq_init_attr_ex;
+import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_modify_cq_attr;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_poll_cq_attr;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_wc;
 import org.verbs4j.spi.support.AbstractCompletionQueue;
@@ -364,6 +366,18 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
     /** imm_data arrives in network order; an invalidated rkey shares the field in host order. */
     private static int hostOrderImm(int imm, int flags) {
         return (flags & WcFlags.WITH_IMM) != 0 ? Integer.reverseBytes(imm) : imm;
+    }
+
+    @Override
+    protected void moderate(int cqCount, int cqPeriodMicros) {
+        try (TempMemory temp = new TempMemory(binding); CallHold hold = CallHold.on(this)) {
+            long attr = temp.allocate(ibv_modify_cq_attr.SIZEOF);
+            binding.putInt(attr + ibv_modify_cq_attr.attr_mask$off, ibv_modify_cq_attr.IBV_CQ_ATTR_MODERATE);
+            binding.putShort(attr + ibv_modify_cq_attr.moderate$cq_count$off, (short) cqCount);
+            binding.putShort(attr + ibv_modify_cq_attr.moderate$cq_period$off, (short) cqPeriodMicros);
+            NativeErrors.check(binding.modifyCq(context.verbsContextOp(verbs_context.modify_cq$off), handle, attr),
+                    "ibv_modify_cq", "cq_count " + cqCount + ", cq_period " + cqPeriodMicros + " us");
+        }
     }
 
     @Override

@@ -301,7 +301,7 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
         }
         long attr = binding.allocate(ibv_td_init_attr.SIZEOF);
         try (CallHold hold = CallHold.on(this)) {
-            long td = binding.callCreateOp(fn, context, attr);
+            long td = binding.allocTd(fn, context, attr);
             NativeErrors.check(td, "ibv_alloc_td", null);
             return new NativeThreadDomain(this, td);
         } finally {

@@ -108,7 +108,7 @@ public final class NativeContextResources implements Runnable {
             case QP -> binding.destroyQp(h);
             case SRQ -> binding.destroySrq(h);
             case AH -> binding.destroyAh(h);
-            case MW -> binding.callDeallocOp(binding.getLong(context + ibv_context.ops$dealloc_mw$off), h);
+            case MW -> binding.deallocMw(binding.getLong(context + ibv_context.ops$dealloc_mw$off), h);
             case MR -> binding.deregMr(h);
             case CQ -> binding.destroyCq(h);
             case COMP_CHANNEL -> binding.destroyCompChannel(h);
@@ -116,7 +116,7 @@ public final class NativeContextResources implements Runnable {
             case TD -> {
                 long fn = verbsContextOp(binding, context, verbs_context.dealloc_td$off);
                 if (fn != 0) {
-                    binding.callDeallocOp(fn, h);
+                    binding.deallocTd(fn, h);
                 }
             }
             case MEMORY -> binding.free(h);

@@ -14,4 +14,10 @@ public record NativeDeviceFacts(NativeContextSupport context, String providerNam
     public boolean hasExtendedQp() {
         return context.verbsContextOp(ContextStructs.verbs_context.create_qp_ex$off) != 0;
     }
+
+    @Override
+    public int cqModerationCaps() {
+        return context.verbsContextOp(ContextStructs.verbs_context.modify_cq$off) == 0 ? 0
+                : NativeQueries.cqModerationCaps(context);
+    }
 }

@@ -92,7 +92,7 @@ public final class NativeMemoryWindow extends AbstractMemoryWindow {
     @Override
     protected int destroy() {
         return deallocMw == 0 ? Errno.EOPNOTSUPP
-                : NativeErrors.errno(context.binding().callDeallocOp(deallocMw, handle));
+                : NativeErrors.errno(context.binding().deallocMw(deallocMw, handle));
     }
 
     @Override

@@ -104,6 +104,29 @@ public final class NativeQueries {
     }
 
     /**
+     * {@code cq_mod_caps} of {@code ibv_query_device_ex(3)}: what {@code ibv_modify_cq(3)} accepts.
+     *
+     * @param context the context
+     * @return {@code max_cq_count} in the low 16 bits, {@code max_cq_period} (microseconds) in the high 16; 0 when
+     *     the device has no extended query or it fails
+     */
+    public static int cqModerationCaps(NativeContextSupport context) {
+        long fn = context.verbsContextOp(verbs_context.query_device_ex$off);
+        if (fn == 0) {
+            return 0;
+        }
+        IbverbsBinding b = context.binding();
+        long a = b.allocate(ibv_device_attr_ex.SIZEOF);
+        try {
+            int rc = b.queryDeviceEx(fn, context.contextHandle(), a, ibv_device_attr_ex.SIZEOF);
+            return rc != 0 ? 0 : b.getU16(a + ibv_device_attr_ex.cq_mod_caps$off)
+                    | b.getU16(a + ibv_device_attr_ex.cq_mod_caps$off + 2) << 16;
+        } finally {
+            b.free(a);
+        }
+    }
+
+    /**
      * {@code ibv_query_port(3)}. A state, MTU or link layer this API has no constant for reads as {@code NOP},
      * 256 bytes and {@code UNSPECIFIED}.
      *

@@ -114,7 +114,7 @@ public final class NativeQueuePairs {
                     throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                             "the device has no extended QP creation (sendOps)");
                 }
-                qp = b.callCreateOp(op, context.contextHandle(), attr);
+                qp = b.createQpEx(op, context.contextHandle(), attr);
             }
             if (qp <= 0) {
                 long failed = qp;
@@ -189,7 +189,7 @@ public final class NativeQueuePairs {
             long attr = temp.allocate(ibv_parent_domain_init_attr.SIZEOF);
             b.putLong(attr + ibv_parent_domain_init_attr.pd$off, pd);
             b.putLong(attr + ibv_parent_domain_init_attr.td$off, td);
-            long parent = b.callCreateOp(op, context.contextHandle(), attr);
+            long parent = b.allocParentDomain(op, context.contextHandle(), attr);
             NativeErrors.check(parent, "ibv_alloc_parent_domain", null);
             return parent;
         }

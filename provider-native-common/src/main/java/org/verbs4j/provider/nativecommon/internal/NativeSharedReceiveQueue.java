@@ -58,7 +58,7 @@ public final class NativeSharedReceiveQueue extends NativeObject implements Shar
         }
         try (TempMemory a = new TempMemory(binding)) {
             long out = a.allocate(8);
-            return binding.callSrqNumOp(op, handle, out) == 0 ? binding.getInt(out) : 0;
+            return binding.getSrqNum(op, handle, out) == 0 ? binding.getInt(out) : 0;
         }
     }
 

@@ -29,6 +29,6 @@ public final class NativeThreadDomain extends NativeObject implements ThreadDoma
 
     @Override
     protected int destroy() {
-        return deallocTd == 0 ? Errno.EOPNOTSUPP : NativeErrors.errno(binding().callDeallocOp(deallocTd, handle()));
+        return deallocTd == 0 ? Errno.EOPNOTSUPP : NativeErrors.errno(binding().deallocTd(deallocTd, handle()));
     }
 }

@@ -34,7 +34,7 @@ public final class StructCatalog {
                         MemoryStructs.ibv_mr.DESC, MemoryStructs.ibv_mw.DESC, MemoryStructs.ibv_mw_bind_info.DESC,
                         MemoryStructs.ibv_mw_bind.DESC, MemoryStructs.ibv_sge.DESC,
                         CqStructs.ibv_cq.DESC, CqStructs.ibv_cq_ex.DESC, CqStructs.ibv_cq_init_attr_ex.DESC,
-                        CqStructs.ibv_poll_cq_attr.DESC, CqStructs.ibv_wc.DESC,
+                        CqStructs.ibv_poll_cq_attr.DESC, CqStructs.ibv_wc.DESC, CqStructs.ibv_modify_cq_attr.DESC,
                         QpStructs.ibv_global_route.DESC, QpStructs.ibv_ah_attr.DESC, QpStructs.ibv_qp_cap.DESC,
                         QpStructs.ibv_qp.DESC, QpStructs.ibv_qp_ex.DESC, QpStructs.ibv_qp_init_attr.DESC,
                         QpStructs.ibv_qp_init_attr_ex.DESC, QpStructs.ibv_qp_attr.DESC, QpStructs.ibv_send_wr.DESC,

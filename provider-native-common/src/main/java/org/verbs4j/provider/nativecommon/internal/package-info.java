@@ -12,10 +12,11 @@
  *     <tr><td>{@link CoreVerbs} over {@link LibIbverbs}</td><td>the functions libibverbs exports
  *       ({@code ibv_alloc_pd}, {@code ibv_modify_qp}, ...), declared once</td><td>control</td>
  *       <td>{@code FfmDeclaredLibrary}</td><td>{@code JnrDeclaredLibrary}</td></tr>
- *     <tr><td>{@link ContextOps}</td><td>the ops of {@code ibv_context} and {@code verbs_context}, by pointer</td>
- *       <td>{@code post_send}, {@code post_recv}, {@code poll_cq}: data; the rest: control</td>
- *       <td>{@code FfmIbverbsBinding} (data), {@code FfmContextOps} (control)</td>
- *       <td>{@code JnrIbverbsBinding} (data), {@code JnrContextOps} (control)</td></tr>
+ *     <tr><td>{@link ContextOps} over {@link LibIbverbsOps}</td><td>the ops of {@code ibv_context} and
+ *       {@code verbs_context}, by pointer</td>
+ *       <td>{@code post_send}, {@code post_recv}, {@code poll_cq}: data; the rest: control, declared once</td>
+ *       <td>{@code FfmIbverbsBinding} (data), {@code FfmDeclaredLibrary} (control)</td>
+ *       <td>{@code JnrIbverbsBinding} (data), {@code JnrDeclaredLibrary} (control)</td></tr>
  *     <tr><td>{@link QpExOps}</td><td>the {@code ibv_qp_ex} WR session ({@code wr_start}, the {@code wr_*}
  *       builders and setters, {@code wr_complete})</td><td>data</td><td>{@code FfmIbverbsBinding}</td>
  *       <td>{@code JnrIbverbsBinding}</td></tr>
@@ -68,14 +69,23 @@
  * modules, none of them in {@code provider-ffm} or {@code provider-jnr}; {@code emuverbs}' forwarding C besides, when
  * it does not forward the function yet.
  *
- * <p>Not declared yet: the control-path <em>ops</em> (function pointers of {@code ibv_context} and
- * {@code verbs_context}: {@code advise_mr}, {@code alloc_mw}, {@code create_qp_ex}, {@code query_device_ex},
- * ...), still written per binding in {@code FfmContextOps}/{@code InlineOps} and
- * {@code JnrContextOps}/{@code InlineVerbs}; an op verb touches those four files besides the five above. The next
- * step is the same declaration with the function pointer as first parameter and the op's struct and field named in
- * the annotation ({@code @COp(struct = "verbs_context", field = "advise_mr", errno = RETURNED)}), bound through
- * FFM's address-less downcall handles and jffi's call contexts, with the presence check
- * ({@code verbs_context.sz}, NULL) done once in the shared layer. The data path stays outside the declaration,
- * written by hand in each binding.
+ * <p>The control-path <em>ops</em> (function pointers of {@code ibv_context.ops} and {@code verbs_context}:
+ * {@code alloc_mw}, {@code create_qp_ex}, {@code query_device_ex}, ...) are declared the same way, in
+ * {@link LibIbverbsOps}: the method is named as the struct member, takes the op's address first, and is annotated
+ * ({@link COp}) with the struct and the member's C declaration:
+ * <pre>{@code
+ * @COp(struct = "verbs_context", value = "int (*dealloc_td)(struct ibv_td *td)", errno = RETURNED)
+ * int dealloc_td(long fn, long td);
+ * }</pre>
+ * The same two classes bind them from the declarations alone, through FFM's address-less downcall handles and jffi's
+ * call contexts (the address per call); {@link DeclaredLibrary} applies the convention and answers
+ * {@code -EOPNOTSUPP} for address 0, as {@code verbs.h}'s inline wrappers do for a missing op, and
+ * {@link NativeContextSupport#verbsContextOp} checks {@code verbs_context.sz} when the object model reads the
+ * address. {@link ContextOps} is written once over them. {@code LibIbverbsDeclarationTest} checks each op against
+ * itself and, with gcc, its C declaration against the type of the member in the installed {@code verbs.h}. An op
+ * verb therefore touches the same six main files as an exported one ({@link LibIbverbsOps} for {@link LibIbverbs},
+ * {@link ContextOps} for {@link CoreVerbs}). The data path ({@code post_send}, {@code post_recv},
+ * {@code poll_cq}, the {@code ibv_qp_ex} builders, the {@code ibv_cq_ex} poll ops) stays outside the declaration,
+ * written by hand in each binding ({@code InlineOps}, {@code InlineVerbs}).
  */
 package org.verbs4j.provider.nativecommon.internal;

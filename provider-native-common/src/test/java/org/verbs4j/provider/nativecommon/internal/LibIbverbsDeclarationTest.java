@@ -2,6 +2,7 @@ package org.verbs4j.provider.nativecommon.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -21,9 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.verbs4j.Errno;
 
 /**
- * The one declaration of libibverbs' control-path functions ({@link LibIbverbs}, issue 28) against itself and against
- * the installed {@code verbs.h}: each method is its C function by name, parameter count and widths, with an errno
- * convention its result type can carry; and gcc accepts each declared C signature as the type of the real function.
+ * The one declaration of libibverbs' control-path functions ({@link LibIbverbs}) and context ops
+ * ({@link LibIbverbsOps}, issue 28) against itself and against the installed {@code verbs.h}: each method is its C
+ * function (or struct member) by name, parameter count and widths, with an errno convention its result type can
+ * carry; and gcc accepts each declared C signature as the type of the real function, and each op's as the type of
+ * its struct member.
  */
 class LibIbverbsDeclarationTest {
     private static List<Method> methods() {
@@ -78,6 +81,91 @@ class LibIbverbsDeclarationTest {
                 case NONE -> { }
             }
         }
+    }
+
+    private static List<Method> ops() {
+        return Arrays.stream(LibIbverbsOps.class.getMethods()).sorted(Comparator.comparing(Method::getName)).toList();
+    }
+
+    /** An op's member declaration as a function declaration of that name: {@code int (*f)(int x)} to {@code int f(int x)}. */
+    private static String asFunction(String member, String field, String name) {
+        String pointer = "(*" + field + ")";
+        assertTrue(member.contains(pointer), member + " does not declare the pointer " + pointer);
+        return member.replace(pointer, name);
+    }
+
+    @Test
+    @DisplayName("each declared op is its struct member: name, the op's address first, parameter widths, a convention its result can carry")
+    void opsAreTheirMembers() {
+        assertTrue(ops().size() >= 12, "too few ops declared: " + ops().size());
+        for (Method m : ops()) {
+            COp op = m.getAnnotation(COp.class);
+            assertNotNull(op, m + " has no @COp");
+            assertTrue(op.struct().equals("ibv_context_ops") || op.struct().equals("verbs_context"), op.struct());
+            String decl = asFunction(op.value(), m.getName(), m.getName());
+            String head = decl.substring(0, decl.indexOf('('));
+            String result = head.substring(0, head.length() - m.getName().length()).trim();
+            List<String> params = cParams(decl);
+            assertEquals(params.size() + 1, m.getParameterCount(), decl);
+            assertEquals(long.class, m.getParameterTypes()[0], decl + ": the op's address comes first");
+            for (int i = 0; i < params.size(); i++) {
+                assertEquals(javaTypeOf(params.get(i)), m.getParameterTypes()[i + 1], decl + ", parameter " + i);
+            }
+            assertEquals(javaTypeOf(result), m.getReturnType(), decl + ", result");
+            switch (op.errno()) {
+                case RETURNED -> assertEquals(int.class, m.getReturnType(), decl);
+                case NULL_SETS -> assertTrue(result.endsWith("*"), decl);
+                case NONE -> { }
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("gcc takes every declared op's C signature as the type of its member in verbs.h")
+    void opSignaturesMatchTheInstalledHeader(@TempDir Path dir) throws Exception {
+        assumeTrue(Files.isRegularFile(Path.of("/usr/include/infiniband/verbs.h")),
+                "infiniband/verbs.h is not installed (libibverbs-dev)");
+        assumeTrue(gccPresent(), "gcc is not installed");
+        StringBuilder c = new StringBuilder("#include <infiniband/verbs.h>\n");
+        int n = 0;
+        for (Method m : ops()) {
+            COp op = m.getAnnotation(COp.class);
+            String check = "check_op_" + n++;
+            c.append(asFunction(op.value(), m.getName(), check)).append(";\n");
+            c.append("__typeof__(((struct ").append(op.struct()).append(" *)0)->").append(m.getName())
+                    .append(") ").append(check).append("_member = ").append(check).append(";\n");
+        }
+        Path src = dir.resolve("ops.c");
+        Files.writeString(src, c);
+        run(dir, "gcc", "-c", "-Werror=incompatible-pointer-types", "-o", dir.resolve("ops.o").toString(),
+                src.toString());
+    }
+
+    /** An op whose address is not a long, which the binder must refuse. */
+    interface OpWithoutAddress {
+        @COp(struct = "verbs_context", value = "int (*dealloc_td)(struct ibv_td *td)", errno = ErrnoConvention.RETURNED)
+        int dealloc_td(int fn, long td);
+    }
+
+    @Test
+    @DisplayName("an op at address 0 answers -EOPNOTSUPP without a call; others are called at their address, in the contract")
+    void opPresenceAndConventions() {
+        List<String> calls = new ArrayList<>();
+        LibIbverbsOps ops = DeclaredLibrary.bind(LibIbverbsOps.class, m -> {
+            assertTrue(DeclaredLibrary.isOp(m), m.toString());
+            return args -> {
+                calls.add(m.getName() + " " + args[0]);
+                return m.getReturnType() == long.class ? 0 : Errno.EBUSY; // NULL, or the errno itself
+            };
+        }, () -> Errno.ENOMEM);
+        assertEquals(-Errno.EOPNOTSUPP, ops.dealloc_td(0, 0x10));
+        assertEquals(-Errno.EOPNOTSUPP, ops.alloc_td(0, 0x10, 0x20));
+        assertEquals(List.of(), calls, "no call through a NULL op");
+        assertEquals(-Errno.EBUSY, ops.dealloc_td(0x1000, 0x10));
+        assertEquals(-Errno.ENOMEM, ops.alloc_td(0x2000, 0x10, 0x20));
+        assertEquals(List.of("dealloc_td 4096", "alloc_td 8192"), calls);
+        assertThrows(IllegalArgumentException.class,
+                () -> DeclaredLibrary.bind(OpWithoutAddress.class, m -> args -> 0, () -> 0));
     }
 
     @Test

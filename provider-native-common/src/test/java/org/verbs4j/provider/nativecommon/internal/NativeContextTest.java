@@ -132,7 +132,7 @@ class NativeContextTest {
         r.add(NativeKind.TD, 0x50);
         binding.calls.clear();
         r.run();
-        assertEquals(List.of("callDeallocOp " + deallocMw + " " + 0x40, "destroyQp " + 0x31, "destroyQp " + 0x30,
+        assertEquals(List.of("deallocMw " + deallocMw + " " + 0x40, "destroyQp " + 0x31, "destroyQp " + 0x30,
                 "destroyCq " + 0x20, "deallocPd " + 0x10, "closeDevice " + CONTEXT, "free " + memory),
                 binding.calls, "no dealloc_td in a context that is not extended: the TD is left to the device");
         binding.calls.clear();

@@ -65,6 +65,7 @@ class NativeObjectModelTest {
     static final long CONTEXT_HANDLE = 0xc0;
     private static final long CONTEXT = CONTEXT_HANDLE;
     private static final long CREATE_CQ_EX = 0xd3;
+    private static final long MODIFY_CQ = 0xd4;
     private static final long CQ = 0x8000;
 
     private final Binding binding = new Binding();
@@ -126,7 +127,7 @@ class NativeObjectModelTest {
         VerbsException busy = assertThrows(VerbsException.class, r::close);
         assertEquals(Errno.EBUSY, busy.errno(), "the region is bound");
         w.close();
-        assertEquals("callDeallocOp " + DEALLOC_MW + " " + MW, binding.calls.getLast());
+        assertEquals("deallocMw " + DEALLOC_MW + " " + MW, binding.calls.getLast());
         int writes = binding.writes;
         w.boundByWr(0x502, new MwBindInfo(r, 0, 0, 0));
         assertEquals(writes, binding.writes, "no write to a freed ibv_mw");
@@ -164,7 +165,7 @@ class NativeObjectModelTest {
         NativeThreadDomain t = new NativeThreadDomain(context, TD);
         assertSame(context, t.context());
         t.close();
-        assertEquals(List.of("callDeallocOp " + DEALLOC_TD + " " + TD), binding.calls);
+        assertEquals(List.of("deallocTd " + DEALLOC_TD + " " + TD), binding.calls);
         assertNull(context.tracked.get(TD));
     }
 
@@ -217,7 +218,7 @@ class NativeObjectModelTest {
         context.close();
         assertTrue(r.isClosed());
         assertTrue(w.isClosed());
-        assertTrue(binding.calls.indexOf("callDeallocOp " + DEALLOC_MW + " " + MW)
+        assertTrue(binding.calls.indexOf("deallocMw " + DEALLOC_MW + " " + MW)
                 < binding.calls.indexOf("deregMr " + MR), binding.calls.toString());
         assertTrue(context.tracked.isEmpty(), context.tracked.toString());
     }
@@ -389,6 +390,27 @@ class NativeObjectModelTest {
     }
 
     @Test
+    @DisplayName("ibv_modify_cq: IBV_CQ_ATTR_MODERATE, the count and the period through verbs_context.modify_cq; its errno names the verb")
+    void moderation() {
+        binding.memory.put(CQ + CqStructs.ibv_cq.cqe$off, 16);
+        binding.createResult = CQ;
+        NativeCompletionQueue q = NativeCompletionQueue.create(context, 16, null, 0, false);
+        binding.calls.clear();
+        q.moderate(0xffff, 4095);
+        assertTrue(binding.calls.contains("modifyCq " + MODIFY_CQ + " " + CQ + " mask 1 count 65535 period 4095"),
+                binding.calls.toString());
+        binding.failWith = Errno.EINVAL;
+        VerbsException e = assertThrows(VerbsException.class, () -> q.moderate(1, 2));
+        assertEquals(Errno.EINVAL, e.errno());
+        assertEquals("ibv_modify_cq", e.verb());
+        binding.failWith = 0;
+        assertTrue(binding.calls.stream().filter(c -> c.startsWith("free ")).count()
+                == binding.calls.stream().filter(c -> c.startsWith("allocate ")).count(), "every scratch freed");
+        q.close();
+        assertThrows(IllegalStateException.class, () -> q.modifyModeration(0, 0), "closed before capabilities");
+    }
+
+    @Test
     @DisplayName("an extended CQ with a NULL poll op is destroyed and a plain one made instead")
     void extendedCqWithoutPollOp() {
         binding.memory.put(CQ + CqStructs.ibv_cq.cqe$off, 16);
@@ -433,6 +455,11 @@ class NativeObjectModelTest {
             throw new UnsupportedOperationException("the fake overrides every CoreVerbs call");
         }
 
+        @Override
+        public LibIbverbsOps libibverbsOps() {
+            throw new UnsupportedOperationException("the fake overrides every ContextOps call");
+        }
+
         final Map<Long, Integer> memory = new HashMap<>();
         final List<String> calls = new ArrayList<>();
         int writes;
@@ -467,8 +494,13 @@ class NativeObjectModelTest {
         }
 
         @Override
-        public int callDeallocOp(long fn, long object) {
-            return call("callDeallocOp " + fn + " " + object);
+        public int deallocTd(long fn, long object) {
+            return call("deallocTd " + fn + " " + object);
+        }
+
+        @Override
+        public int deallocMw(long fn, long object) {
+            return call("deallocMw " + fn + " " + object);
         }
 
         @Override
@@ -640,8 +672,18 @@ class NativeObjectModelTest {
         }
 
         @Override
-        public long callCreateOp(long fn, long context, long attr) {
-            return create("callCreateOp " + fn + " " + context);
+        public long createQpEx(long fn, long context, long attr) {
+            return create("createQpEx " + fn + " " + context);
+        }
+
+        @Override
+        public long allocParentDomain(long fn, long context, long attr) {
+            return create("allocParentDomain " + fn + " " + context);
+        }
+
+        @Override
+        public long allocTd(long fn, long context, long attr) {
+            return create("allocTd " + fn + " " + context);
         }
 
         @Override
@@ -703,8 +745,16 @@ class NativeObjectModelTest {
         }
 
         @Override
-        public int callSrqNumOp(long fn, long srq, long out) {
-            return call("callSrqNumOp " + fn + " " + srq);
+        public int modifyCq(long fn, long cq, long attr) {
+            return call("modifyCq " + fn + " " + cq
+                    + " mask " + getInt(attr + CqStructs.ibv_modify_cq_attr.attr_mask$off)
+                    + " count " + getU16(attr + CqStructs.ibv_modify_cq_attr.moderate$cq_count$off)
+                    + " period " + getU16(attr + CqStructs.ibv_modify_cq_attr.moderate$cq_period$off));
+        }
+
+        @Override
+        public int getSrqNum(long fn, long srq, long out) {
+            return call("getSrqNum " + fn + " " + srq);
         }
 
         // ---- nwr: the WR session's calls (NativeWrSessionTest drives them; here they are only recorded) ----
@@ -987,6 +1037,9 @@ class NativeObjectModelTest {
             if (offset == ContextStructs.verbs_context.create_qp_ex$off) {
                 return createQpEx;
             }
+            if (offset == ContextStructs.verbs_context.modify_cq$off) {
+                return MODIFY_CQ;
+            }
             return offset == ContextStructs.verbs_context.dealloc_td$off ? deallocTd : 0;
         }
 
@@ -1145,6 +1198,11 @@ class NativeObjectModelTest {
 
         @Override
         public void requestNotify(boolean solicitedOnly) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void modifyModeration(int cqCount, int cqPeriodMicros) {
             throw new UnsupportedOperationException();
         }
     }

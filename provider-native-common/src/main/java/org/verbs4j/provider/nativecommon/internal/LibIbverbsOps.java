@@ -1,0 +1,70 @@
+package org.verbs4j.provider.nativecommon.internal;
+
+import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.NULL_SETS;
+import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.RETURNED;
+
+/**
+ * The control-path ops of {@code ibv_context.ops} and {@code struct verbs_context} that {@code verbs.h}'s inline
+ * wrappers call, declared once (issue 28): member, C type and errno convention ({@link COp}). Each method takes the
+ * op's address first, as the object model read it ({@link NativeContextSupport#contextOp},
+ * {@link NativeContextSupport#verbsContextOp}, which checks {@code verbs_context.sz}); {@code provider-ffm} and
+ * {@code provider-jnr} bind every method from the declarations alone (an address-less downcall handle, or a jffi call
+ * context, per method), and {@link DeclaredLibrary} applies the convention and answers {@code -EOPNOTSUPP} for
+ * address 0. So each method answers in {@link NativeErrors}' contract. {@link ContextOps} is written once over it. A
+ * new op verb is one method here. The data-path ops ({@code post_send}, {@code post_recv}, {@code poll_cq}) are not
+ * declared here: they are written by hand in each binding.
+ *
+ * @see "the libibverbs man pages of each inline verb"
+ */
+public interface LibIbverbsOps {
+    @COp(struct = "ibv_context_ops", value = "int (*req_notify_cq)(struct ibv_cq *cq, int solicited_only)",
+            errno = RETURNED)
+    int req_notify_cq(long fn, long cq, int solicitedOnly);
+
+    @COp(struct = "ibv_context_ops", value = "int (*bind_mw)(struct ibv_qp *qp, struct ibv_mw *mw,"
+            + " struct ibv_mw_bind *mw_bind)", errno = RETURNED)
+    int bind_mw(long fn, long qp, long mw, long mwBind);
+
+    @COp(struct = "ibv_context_ops", value = "struct ibv_mw *(*alloc_mw)(struct ibv_pd *pd, enum ibv_mw_type type)",
+            errno = NULL_SETS)
+    long alloc_mw(long fn, long pd, int type);
+
+    @COp(struct = "ibv_context_ops", value = "int (*dealloc_mw)(struct ibv_mw *mw)", errno = RETURNED)
+    int dealloc_mw(long fn, long mw);
+
+    @COp(struct = "verbs_context", value = "int (*query_port)(struct ibv_context *context, uint8_t port_num,"
+            + " struct ibv_port_attr *port_attr, size_t port_attr_len)", errno = RETURNED)
+    int query_port(long fn, long context, int portNum, long portAttr, long portAttrLen);
+
+    @COp(struct = "verbs_context", value = "struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *context,"
+            + " struct ibv_parent_domain_init_attr *attr)", errno = NULL_SETS)
+    long alloc_parent_domain(long fn, long context, long attr);
+
+    @COp(struct = "verbs_context", value = "int (*dealloc_td)(struct ibv_td *td)", errno = RETURNED)
+    int dealloc_td(long fn, long td);
+
+    @COp(struct = "verbs_context", value = "struct ibv_td *(*alloc_td)(struct ibv_context *context,"
+            + " struct ibv_td_init_attr *init_attr)", errno = NULL_SETS)
+    long alloc_td(long fn, long context, long initAttr);
+
+    @COp(struct = "verbs_context", value = "struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *context,"
+            + " struct ibv_cq_init_attr_ex *init_attr)", errno = NULL_SETS)
+    long create_cq_ex(long fn, long context, long initAttr);
+
+    @COp(struct = "verbs_context", value = "int (*query_device_ex)(struct ibv_context *context,"
+            + " const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr, size_t attr_size)",
+            errno = RETURNED)
+    int query_device_ex(long fn, long context, long input, long attr, long attrSize);
+
+    @COp(struct = "verbs_context", value = "struct ibv_qp *(*create_qp_ex)(struct ibv_context *context,"
+            + " struct ibv_qp_init_attr_ex *qp_init_attr_ex)", errno = NULL_SETS)
+    long create_qp_ex(long fn, long context, long qpInitAttrEx);
+
+    @COp(struct = "verbs_context", value = "int (*modify_cq)(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)",
+            errno = RETURNED)
+    int modify_cq(long fn, long cq, long attr);
+
+    @COp(struct = "verbs_context", value = "int (*get_srq_num)(struct ibv_srq *srq, uint32_t *srq_num)",
+            errno = RETURNED)
+    int get_srq_num(long fn, long srq, long srqNum);
+}
