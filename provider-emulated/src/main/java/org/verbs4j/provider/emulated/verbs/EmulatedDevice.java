@@ -45,6 +45,12 @@ public final class EmulatedDevice implements Device {
     static final long WIRE_MAX_MSG_SIZE = 1L << 23;
     public static final Mtu MTU = Mtu.MTU_4096;
     static final int GID_TABLE_LENGTH = 2;
+    /** rxe's {@code RXE_MAX_MCAST_GRP}. */
+    static final int MAX_MCAST_GRP = 8192;
+    /** rxe's {@code RXE_MAX_MCAST_QP_ATTACH}. */
+    static final int MAX_MCAST_QP_ATTACH = 56;
+    /** rxe's {@code RXE_MAX_TOT_MCAST_QP_ATTACH}. */
+    static final int MAX_TOTAL_MCAST_QP_ATTACH = 0x70000;
 
     private static final Map<Gid, EmulatedDevice> BY_GID = new ConcurrentHashMap<>();
 
@@ -58,6 +64,8 @@ public final class EmulatedDevice implements Device {
     private final MemorySegment[] gidBytes;
     final KeyTable keys = new KeyTable();
     public final QpnTable<EmulatedQueuePair> qps = new QpnTable<>();
+    /** The multicast groups and the QPs attached to them; a wire device has none yet (limits 0). */
+    final MulticastGroups multicast;
     private final Capabilities capabilities;
     private final DeviceAttributes attributes;
     private final PortAttributes port;
@@ -88,13 +96,19 @@ public final class EmulatedDevice implements Device {
         this.gidBytes = new MemorySegment[] {MemorySegment.ofArray(linkLocal.toBytes()),
             MemorySegment.ofArray(ipv4.toBytes())};
         this.capabilities = buildCapabilities(link != null);
+        // Multicast reaches the QPs of the in-JVM devices only: a wire device does not send to an IPv4 group yet,
+        // so it reports no multicast and the TCK's multicast rules skip there by capability.
+        this.multicast = link == null
+                ? new MulticastGroups(MAX_MCAST_GRP, MAX_MCAST_QP_ATTACH, MAX_TOTAL_MCAST_QP_ATTACH)
+                : new MulticastGroups(0, 0, 0);
         // max_mr_size does not shrink with the wire device's max_msg_sz: a region holds many messages.
         this.attributes = new DeviceAttributes("verbs4j-emulated-1", guid, guid, MAX_MSG_SIZE * 2L, 0xfffff000L,
                 0, 0, 1, 1 << 16, MAX_QP_WR,
                 DeviceAttributes.CAP_RC_RNR_NAK_GEN | DeviceAttributes.CAP_N_NOTIFY_CQ | DeviceAttributes.CAP_MEM_WINDOW
                         | DeviceAttributes.CAP_MEM_MGT_EXTENSIONS | DeviceAttributes.CAP_MEM_WINDOW_TYPE_2B,
                 MAX_SGE, MAX_SGE, 1 << 14, MAX_CQE, 1 << 20, 1 << 14, MAX_RD_ATOMIC, 0, MAX_RD_ATOMIC * 1024,
-                MAX_RD_ATOMIC, 0, AtomicCapability.HCA, 0, 0, 1 << 16, 0, 0, 0, 0, 0, 1 << 16, 0, 0, 1 << 14,
+                MAX_RD_ATOMIC, 0, AtomicCapability.HCA, 0, 0, 1 << 16, 0, 0, multicast.maxGroups(),
+                multicast.maxQpPerGroup(), multicast.maxTotal(), 1 << 16, 0, 0, 1 << 14,
                 MAX_SRQ_WR, MAX_SGE, 1, 15, 1);
         this.port = new PortAttributes(link == null || link.isBound() ? PortState.ACTIVE : PortState.DOWN, MTU, MTU, GID_TABLE_LENGTH, 0x0400_0000 | 0x0001_0000,
                 maxMessageSize, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 32, 5, LinkLayer.ETHERNET, 0, 0);
