@@ -1,25 +1,43 @@
 package org.verbs4j.tck;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.verbs4j.AddressHandle;
+import org.verbs4j.AhAttributes;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
+import org.verbs4j.LinkLayer;
+import org.verbs4j.MemoryRegion;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
+import org.verbs4j.RecvWr;
+import org.verbs4j.SendFlags;
+import org.verbs4j.SendWr;
+import org.verbs4j.Sge;
+import org.verbs4j.WcFlags;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
+import org.verbs4j.WrOpcode;
 
 /**
  * UD multicast: {@code ibv_attach_mcast(3)} and {@code ibv_detach_mcast(3)}, their errnos as the kernel gives them
  * ({@code ib_uverbs_attach_mcast}, {@code ib_attach_mcast}, rxe's {@code rxe_mcast.c}), the device's per-group
- * limit from both sides. Skipped on a device whose
+ * limit from both sides, and delivery of a UD send to a group. Skipped on a device whose
  * {@code max_mcast_grp} or {@code max_mcast_qp_attach} is 0.
  */
 public abstract class MulticastRules extends TckArea {
+    /** The destination QPN of a multicast datagram. */
+    private static final int MULTICAST_QPN = 0xffffff;
     /** A per-group limit above which the limit rule would create too many QPs to stay cheap. */
     private static final int MOST_QPS_FOR_THE_LIMIT = 256;
 
@@ -50,6 +68,13 @@ public abstract class MulticastRules extends TckArea {
             return Gid.ofIpv4(new byte[] {(byte) 239, (byte) 255, 0, (byte) n});
         }
         return new Gid(0xff0e_0000_0000_0000L, 0x1_0000L | n);
+    }
+
+    /** A UD QP of this testbed in RTS, on {@code cq}. */
+    private QueuePair udQp(Testbed bed, CompletionQueue cq) {
+        QueuePair qp = bed.qp(QpType.UD, cq, null);
+        bed.bringUp(qp, 0, 7);
+        return qp;
     }
 
     // ---------------------------------------------------------------- attach and detach
@@ -169,5 +194,113 @@ public abstract class MulticastRules extends TckArea {
         attached.get(0).close();
         oneMore.attachMulticast(g, 0xc009);
         oneMore.detachMulticast(g, 0xc009);
+    }
+
+    // ---------------------------------------------------------------- delivery
+
+    private void assumeRoce() {
+        assumeTrue(tb.portAttributes().linkLayer() != LinkLayer.INFINIBAND,
+                "an InfiniBand port needs the group's MLID from the SM; these rules address the group by GID (RoCE)");
+    }
+
+    /** Sends 32 bytes of pattern {@code seed} from {@code from} to the group, and awaits its send completion. */
+    private void sendToGroup(QueuePair from, CompletionQueue cq, AddressHandle ah, int seed, long wrId) {
+        MemoryRegion src = tb.buffer(32);
+        Data.fill(src, seed);
+        from.postSend(new SendWr().wrId(wrId).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src, 0, 32)).ud(ah, MULTICAST_QPN, Testbed.QKEY));
+        WorkCompletion s = Completions.awaitOne(cq, "the send to the group");
+        assertEquals(WcStatus.SUCCESS, s.status(), "a UD send to a multicast group");
+        assertEquals(wrId, s.wrId());
+    }
+
+    @Test
+    @DisplayName("required_ a UD send to a multicast GID and QPN 0xFFFFFF reaches each attached QP once, after a 40-byte GRH whose DGID is the group, naming the sender; a QP not attached, the sender included, gets nothing [IBA 10.5.2 multicast; rxe_rcv_mcast_pkt]")
+    void required_deliveredToEachAttachedQp() {
+        assumeMulticast();
+        assumeRoce();
+        Testbed far = tb.peer();
+        CompletionQueue sendCq = tb.cq(8);
+        CompletionQueue cqB = tb.cq(8);
+        CompletionQueue cqC = far.cq(8);
+        CompletionQueue cqD = tb.cq(8);
+        QueuePair a = udQp(tb, sendCq);
+        QueuePair b = udQp(tb, cqB);
+        QueuePair c = udQp(far, cqC);
+        QueuePair d = udQp(tb, cqD);
+        Gid g = group(10);
+        b.attachMulticast(g, 0xc00a);
+        c.attachMulticast(g, 0xc00a);
+        MemoryRegion dstB = tb.buffer(128);
+        MemoryRegion dstC = far.buffer(128);
+        MemoryRegion dstD = tb.buffer(128);
+        b.postRecv(new RecvWr(1, Sge.of(dstB, 0, 128)));
+        b.postRecv(new RecvWr(2, Sge.of(dstB, 0, 128)));
+        c.postRecv(new RecvWr(3, Sge.of(dstC, 0, 128)));
+        d.postRecv(new RecvWr(4, Sge.of(dstD, 0, 128)));
+        MemoryRegion own = tb.buffer(128);
+        a.postRecv(new RecvWr(5, Sge.of(own, 0, 128)));
+        AddressHandle ah = tb.pd().createAh(AhAttributes.roce(g, tb.gidIndex(), tb.port()));
+        sendToGroup(a, sendCq, ah, 31, 9);
+        assertDelivered(cqB, dstB, "the attached QP on the sender's device", g, a.qpNum(), 31);
+        assertDelivered(cqC, dstC, "the attached QP on the peer testbed's device", g, a.qpNum(), 31);
+        Completions.assertNone(cqB, "a second copy of one multicast send");
+        Completions.assertNone(cqD, "a multicast send to a QP not attached");
+        Completions.assertNone(sendCq, "the sender's own multicast send, the sender not attached");
+    }
+
+    /** One receive of the group's send at {@code where}: GRH with the group as DGID, the sender, the payload. */
+    private static void assertDelivered(CompletionQueue cq, MemoryRegion dst, String where, Gid g, int srcQp,
+                                        int seed) {
+        WorkCompletion r = Completions.awaitOne(cq, where);
+        assertEquals(WcStatus.SUCCESS, r.status(), where);
+        assertEquals(40 + 32, r.byteLen(), "40 bytes of GRH + 32 of payload at " + where);
+        assertTrue((r.wcFlags() & WcFlags.GRH) != 0, "IBV_WC_GRH at " + where);
+        assertEquals(srcQp, r.srcQp(), "src_qp at " + where);
+        assertArrayEquals(g.toBytes(), dst.segment().asSlice(24, 16).toArray(ValueLayout.JAVA_BYTE),
+                "the GRH's DGID (bytes 24..39) is the group's GID at " + where);
+        Data.assertPattern("the payload after the GRH at " + where, dst.segment(), 40, 32, seed, 0);
+    }
+
+    @Test
+    @DisplayName("required_ a sender attached to the group receives its own multicast send, as an HCA loops multicast back to every attached local QP unless the QP blocks it (IBV_QP_CREATE_BLOCK_SELF_MCAST_LB, which verbs4j does not set) [ibv_create_qp_ex(3); IBA 10.5.2]")
+    void required_attachedSenderReceivesOwn() {
+        assumeMulticast();
+        assumeRoce();
+        CompletionQueue sendCq = tb.cq(8);
+        CompletionQueue recvCq = tb.cq(8);
+        QueuePair a = tb.qp(QpType.UD, sendCq, b -> b.recvCq(recvCq));
+        tb.bringUp(a, 0, 7);
+        Gid g = group(12);
+        a.attachMulticast(g, 0xc00c);
+        MemoryRegion dst = tb.buffer(128);
+        a.postRecv(new RecvWr(1, Sge.of(dst, 0, 128)));
+        AddressHandle ah = tb.pd().createAh(AhAttributes.roce(g, tb.gidIndex(), tb.port()));
+        sendToGroup(a, sendCq, ah, 33, 8);
+        assertDelivered(recvCq, dst, "the sender, attached to the group", g, a.qpNum(), 33);
+    }
+
+    @Test
+    @DisplayName("required_ a QP detached from a group receives nothing more sent to it, while a QP still attached does [ibv_detach_mcast(3)]")
+    void required_detachedGetsNothing() {
+        assumeMulticast();
+        assumeRoce();
+        CompletionQueue sendCq = tb.cq(8);
+        CompletionQueue cqB = tb.cq(8);
+        CompletionQueue cqC = tb.cq(8);
+        QueuePair a = udQp(tb, sendCq);
+        QueuePair b = udQp(tb, cqB);
+        QueuePair c = udQp(tb, cqC);
+        Gid g = group(11);
+        b.attachMulticast(g, 0xc00b);
+        c.attachMulticast(g, 0xc00b);
+        b.detachMulticast(g, 0xc00b);
+        MemoryRegion dst = tb.buffer(256);
+        b.postRecv(new RecvWr(1, Sge.of(dst, 0, 128)));
+        c.postRecv(new RecvWr(2, Sge.of(dst, 128, 128)));
+        AddressHandle ah = tb.pd().createAh(AhAttributes.roce(g, tb.gidIndex(), tb.port()));
+        sendToGroup(a, sendCq, ah, 32, 7);
+        assertEquals(2, Completions.awaitOne(cqC, "the QP still attached").wrId());
+        Completions.assertNone(cqB, "a multicast send to a QP detached from the group");
     }
 }

@@ -1,6 +1,7 @@
 package org.verbs4j.provider.emulated.verbs;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
@@ -53,6 +54,8 @@ public final class EmulatedDevice implements Device {
     static final int MAX_TOTAL_MCAST_QP_ATTACH = 0x70000;
 
     private static final Map<Gid, EmulatedDevice> BY_GID = new ConcurrentHashMap<>();
+    /** Every in-JVM device, for multicast delivery; replaced as a whole when one is added. */
+    private static volatile EmulatedDevice[] inJvmDevices = new EmulatedDevice[0];
 
     /** The QPN of the next QP, for the whole JVM, so QPNs never repeat across devices. */
     private static int nextQpn = 0x11;
@@ -143,6 +146,11 @@ public final class EmulatedDevice implements Device {
         for (Gid g : d.gids) {
             BY_GID.put(g, d);
         }
+        synchronized (EmulatedDevice.class) {
+            EmulatedDevice[] all = Arrays.copyOf(inJvmDevices, inJvmDevices.length + 1);
+            all[all.length - 1] = d;
+            inJvmDevices = all;
+        }
         return d;
     }
 
@@ -155,6 +163,11 @@ public final class EmulatedDevice implements Device {
         long guid = 0x0200_0000_0000_0000L | (long) (a[0] & 0xff) << 40 | 0x00ff_fe00_0000L | (a[1] & 0xffL) << 16 | (a[2] & 0xffL) << 8
                 | a[3] & 0xffL;
         return new EmulatedDevice(index, "roce" + n, guid, a, link);
+    }
+
+    /** {@return every in-JVM device made so far; the caller must not change the array} */
+    static EmulatedDevice[] inJvmDevices() {
+        return inJvmDevices;
     }
 
     /** The device that owns this GID, or null. */
