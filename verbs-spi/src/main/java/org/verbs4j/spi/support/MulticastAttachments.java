@@ -47,7 +47,7 @@ public final class MulticastAttachments {
 
     private final QpType type;
     private final List<Group> groups = new ArrayList<>();
-    /** Set by {@link #detachAll}: the QP is being destroyed, and an attach racing its close must not land. */
+    /** Set by {@link #close}: the QP is being destroyed, and an attach racing its close must not land. */
     private boolean closed;
 
     /**
@@ -97,7 +97,7 @@ public final class MulticastAttachments {
      * @param gid the group's GID, checked by {@link #checkArguments}
      * @param lid the LID, checked
      * @param device the device's attach
-     * @throws IllegalStateException if {@link #detachAll} ran: the QP is closed
+     * @throws IllegalStateException if {@link #close} ran: the QP is closed
      * @throws VerbsException {@code ibv_attach_mcast} with {@code EINVAL} for a non-UD QP or a GID that is not
      *     multicast, or with the device's errno
      */
@@ -129,7 +129,7 @@ public final class MulticastAttachments {
      * @param gid the group's GID, checked by {@link #checkArguments}
      * @param lid the LID, checked
      * @param device the device's detach
-     * @throws IllegalStateException if {@link #detachAll} ran: the QP is closed
+     * @throws IllegalStateException if {@link #close} ran: the QP is closed
      * @throws VerbsException {@code ibv_detach_mcast} with {@code EINVAL} if this QP is not attached to the
      *     group with that LID, or with the device's errno
      */
@@ -146,9 +146,9 @@ public final class MulticastAttachments {
     }
 
     /**
-     * Detaches from every group, as a QP's close does before the destroy verb; the device's answers are not
-     * errors then (a group the device already dropped is detached as far as the QP is concerned). Every attach
-     * or detach after it throws {@link IllegalStateException}.
+     * Detaches from every group, as a QP's destroy does before the destroy verb; the device's answers are not
+     * errors then (a group the device already dropped is detached as far as the QP is concerned). For a provider
+     * whose attach and destroy exclude each other (one monitor); otherwise {@link #close}.
      *
      * @param device the device's detach
      */
@@ -157,6 +157,17 @@ public final class MulticastAttachments {
             device.call(g.gid(), g.lid());
         }
         groups.clear();
+    }
+
+    /**
+     * Detaches from every group as {@link #detachAll} does, and refuses every attach and detach from then on with
+     * {@link IllegalStateException}: for a provider whose destroy marks the QP closed before it, so that an attach
+     * that passed its open check just before cannot land after the detaching.
+     *
+     * @param device the device's detach
+     */
+    public synchronized void close(DeviceCall device) {
+        detachAll(device);
         closed = true;
     }
 

@@ -48,7 +48,7 @@ class MulticastAttachmentsTest {
     }
 
     @Test
-    @DisplayName("the device is asked once per (GID, LID), not for a non-UD QP or a unicast GID, and detach-all asks for each")
+    @DisplayName("the device is asked once per (GID, LID), not for a non-UD QP or a unicast GID, detach-all asks for each, and after close() nothing")
     void deviceCalls() {
         List<String> calls = new ArrayList<>();
         MulticastAttachments ud = new MulticastAttachments(QpType.UD);
@@ -68,6 +68,9 @@ class MulticastAttachmentsTest {
         calls.clear();
         ud.detachAll((x, l) -> calls.add("detach " + l) ? Errno.EINVAL : 0);
         assertEquals(List.of("detach 1", "detach 2"), calls);
+        ud.attach(g, 1, (x, l) -> calls.add("attach after detachAll") ? 0 : 0);
+        ud.close((x, l) -> calls.add("detach at close " + l) ? 0 : 0);
+        assertEquals(List.of("detach 1", "detach 2", "attach after detachAll", "detach at close 1"), calls);
         assertThrows(IllegalStateException.class, () -> ud.attach(g, 1, (x, l) -> 0));
         assertThrows(IllegalStateException.class, () -> ud.detach(g, 1, (x, l) -> 0));
     }

@@ -227,7 +227,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
         // rather than finding the QP in RESET.
         markClosed();
         device.qps.remove(qpn);
-        multicast.detachAll((g, l) -> device.multicast.detach(this, g));
+        multicast.close((g, l) -> device.multicast.detach(this, g));
         lock.lock();
         try {
             state = QpState.RESET;
