@@ -30,6 +30,7 @@ enum {
 	OP_CREATE_SRQ, OP_MODIFY_SRQ, OP_QUERY_SRQ, OP_DESTROY_SRQ, OP_POST_SRQ_RECV, OP_ALLOC_MW, OP_DEALLOC_MW,
 	OP_ALLOC_TD, OP_DEALLOC_TD, OP_WR_COMPLETE, OP_BIND_MW, OP_CREATE_CHANNEL, OP_DESTROY_CHANNEL,
 	OP_GET_CQ_EVENT, OP_GET_ASYNC_EVENT, OP_MODIFY_CQ,
+	OP_ATTACH_MCAST = 60, OP_DETACH_MCAST,
 };
 #define WR_SLOTS 20
 #define WC_SLOTS 13
@@ -1744,20 +1745,24 @@ EXPORT int ibv_resize_cq(struct ibv_cq *cq, int cqe)
 
 
 
+/* The GID travels as its 16 raw bytes in slots 1 and 2, in network order. */
+static int mcast(int op, struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
+{
+	int64_t io[SLOTS] = {eqp(qp)->h};
+
+	memcpy(&io[1], gid->raw, 16);
+	io[3] = lid;
+	return call(op, io);
+}
+
 EXPORT int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
-	(void)qp;
-	(void)gid;
-	(void)lid;
-	return ENOSYS;
+	return mcast(OP_ATTACH_MCAST, qp, gid, lid);
 }
 
 EXPORT int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)
 {
-	(void)qp;
-	(void)gid;
-	(void)lid;
-	return ENOSYS;
+	return mcast(OP_DETACH_MCAST, qp, gid, lid);
 }
 
 EXPORT int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, size_t length, int access)

@@ -169,6 +169,44 @@ public interface QueuePair extends VerbsObject {
     PreparedSends prepareSends(int capacity);
 
     /**
+     * Attaches this UD QP to a multicast group ({@code ibv_attach_mcast}): from then on it receives, besides
+     * its unicast datagrams, one copy of every UD send addressed to the group (destination GID {@code gid},
+     * remote QPN {@code 0xFFFFFF}) that reaches its port, the sender's own if this QP sent it. Attaching to a
+     * group this QP is already attached to with the same {@code lid} succeeds and changes nothing.
+     *
+     * <p>Closing the QP detaches it from every group first (the kernel refuses {@code ibv_destroy_qp} with
+     * {@code EBUSY} while a QP is attached; {@link #close()} does the detaching for the caller).
+     *
+     * @param gid the group's multicast GID: first byte {@code 0xff}, or an IPv4-mapped multicast address
+     *     {@code ::ffff:224.0.0.0/4} (RoCE v2)
+     * @param lid the group's multicast LID, 16 bits ({@code 0..0xFFFF}); ignored on an Ethernet (RoCE) port
+     * @throws NullPointerException if {@code gid} is null
+     * @throws IllegalArgumentException if {@code lid} is outside {@code 0..0xFFFF}
+     * @throws IllegalStateException if the QP is closed
+     * @throws VerbsException {@code EINVAL} if the QP is not UD or {@code gid} is not a multicast GID;
+     *     {@code ENOMEM} if the group already holds {@link DeviceAttributes#maxMcastQpAttach()} QPs, the device
+     *     {@link DeviceAttributes#maxMcastGrp()} groups, or all groups together
+     *     {@link DeviceAttributes#maxTotalMcastQpAttach()} attachments; {@code EOPNOTSUPP} if the device has no
+     *     multicast ({@link DeviceAttributes#maxMcastGrp()} 0)
+     * @see "ibv_attach_mcast(3)"
+     */
+    void attachMulticast(Gid gid, int lid);
+
+    /**
+     * Detaches this QP from a multicast group ({@code ibv_detach_mcast}): it receives nothing more sent to the
+     * group.
+     *
+     * @param gid the group's multicast GID, as attached
+     * @param lid the LID it was attached with, 16 bits
+     * @throws NullPointerException if {@code gid} is null
+     * @throws IllegalArgumentException if {@code lid} is outside {@code 0..0xFFFF}
+     * @throws IllegalStateException if the QP is closed
+     * @throws VerbsException {@code EINVAL} if this QP is not attached to {@code gid} with {@code lid}
+     * @see "ibv_detach_mcast(3)"
+     */
+    void detachMulticast(Gid gid, int lid);
+
+    /**
      * Destroys the QP. Outstanding WRs are discarded without completions.
      *
      * <p>From any thread, and never crashing the JVM: if another thread has the QP's {@link WrSession} open,

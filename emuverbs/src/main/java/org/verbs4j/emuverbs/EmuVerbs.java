@@ -392,11 +392,18 @@ public final class EmuVerbs {
                 out(io, 3, element == null ? ev.portNum() : 0);
             }
             case 38 -> get(in(io, 0), CompletionQueue.class).modifyModeration(inInt(io, 1), inInt(io, 2));
+            case 60 -> get(in(io, 0), QueuePair.class).attachMulticast(gid(io, 1), inInt(io, 3));
+            case 61 -> get(in(io, 0), QueuePair.class).detachMulticast(gid(io, 1), inInt(io, 3));
             default -> {
                 return Errno.ENOSYS;
             }
         }
         return 0;
+    }
+
+    /** The GID in slots {@code at} and {@code at + 1}: its 16 raw bytes, network order. */
+    private static Gid gid(MemorySegment io, int at) {
+        return Gid.of(io.asSlice(8L * at, 16).toArray(JAVA_BYTE));
     }
 
     private static void close(MemorySegment io, Class<? extends AutoCloseable> type) throws Exception {

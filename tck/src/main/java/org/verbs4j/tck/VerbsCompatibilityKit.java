@@ -313,4 +313,12 @@ public abstract class VerbsCompatibilityKit {
             super(VerbsCompatibilityKit.this);
         }
     }
+
+    @Nested
+    @DisplayName("Multicast")
+    class Multicast extends MulticastRules {
+        Multicast() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package org.verbs4j.provider.emulated.verbs;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
@@ -48,8 +49,16 @@ public final class EmulatedDevice implements Device {
     static final long WIRE_MAX_MSG_SIZE = 1L << 23;
     public static final Mtu MTU = Mtu.MTU_4096;
     static final int GID_TABLE_LENGTH = 2;
+    /** rxe's {@code RXE_MAX_MCAST_GRP}. */
+    static final int MAX_MCAST_GRP = 8192;
+    /** rxe's {@code RXE_MAX_MCAST_QP_ATTACH}. */
+    static final int MAX_MCAST_QP_ATTACH = 56;
+    /** rxe's {@code RXE_MAX_TOT_MCAST_QP_ATTACH}. */
+    static final int MAX_TOTAL_MCAST_QP_ATTACH = 0x70000;
 
     private static final Map<Gid, EmulatedDevice> BY_GID = new ConcurrentHashMap<>();
+    /** Every in-JVM device, for multicast delivery; replaced as a whole when one is added. */
+    private static volatile EmulatedDevice[] inJvmDevices = new EmulatedDevice[0];
 
     /** The QPN of the next QP, for the whole JVM, so QPNs never repeat across devices. */
     private static int nextQpn = 0x11;
@@ -61,6 +70,8 @@ public final class EmulatedDevice implements Device {
     private final MemorySegment[] gidBytes;
     final KeyTable keys = new KeyTable();
     public final QpnTable<EmulatedQueuePair> qps = new QpnTable<>();
+    /** The multicast groups and the QPs attached to them; a wire device has none yet (limits 0). */
+    final MulticastGroups multicast;
     private final Capabilities capabilities;
     private final DeviceAttributes attributes;
     private final PortAttributes port;
@@ -91,13 +102,19 @@ public final class EmulatedDevice implements Device {
         this.gidBytes = new MemorySegment[] {MemorySegment.ofArray(linkLocal.toBytes()),
             MemorySegment.ofArray(ipv4.toBytes())};
         this.capabilities = buildCapabilities(link != null);
+        // Multicast reaches the QPs of the in-JVM devices only: a wire device does not send to an IPv4 group yet,
+        // so it reports no multicast and the TCK's multicast rules skip there by capability.
+        this.multicast = link == null
+                ? new MulticastGroups(MAX_MCAST_GRP, MAX_MCAST_QP_ATTACH, MAX_TOTAL_MCAST_QP_ATTACH)
+                : new MulticastGroups(0, 0, 0);
         // max_mr_size does not shrink with the wire device's max_msg_sz: a region holds many messages.
         this.attributes = new DeviceAttributes("verbs4j-emulated-1", guid, guid, MAX_MSG_SIZE * 2L, 0xfffff000L,
                 0, 0, 1, 1 << 16, MAX_QP_WR,
                 DeviceAttributes.CAP_RC_RNR_NAK_GEN | DeviceAttributes.CAP_N_NOTIFY_CQ | DeviceAttributes.CAP_MEM_WINDOW
                         | DeviceAttributes.CAP_MEM_MGT_EXTENSIONS | DeviceAttributes.CAP_MEM_WINDOW_TYPE_2B,
                 MAX_SGE, MAX_SGE, 1 << 14, MAX_CQE, 1 << 20, 1 << 14, MAX_RD_ATOMIC, 0, MAX_RD_ATOMIC * 1024,
-                MAX_RD_ATOMIC, 0, AtomicCapability.HCA, 0, 0, 1 << 16, 0, 0, 0, 0, 0, 1 << 16, 0, 0, 1 << 14,
+                MAX_RD_ATOMIC, 0, AtomicCapability.HCA, 0, 0, 1 << 16, 0, 0, multicast.maxGroups(),
+                multicast.maxQpPerGroup(), multicast.maxTotal(), 1 << 16, 0, 0, 1 << 14,
                 MAX_SRQ_WR, MAX_SGE, 1, 15, 1);
         this.port = new PortAttributes(link == null || link.isBound() ? PortState.ACTIVE : PortState.DOWN, MTU, MTU, GID_TABLE_LENGTH, 0x0400_0000 | 0x0001_0000,
                 maxMessageSize, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 32, 5, LinkLayer.ETHERNET, 0, 0);
@@ -132,6 +149,11 @@ public final class EmulatedDevice implements Device {
         for (Gid g : d.gids) {
             BY_GID.put(g, d);
         }
+        synchronized (EmulatedDevice.class) {
+            EmulatedDevice[] all = Arrays.copyOf(inJvmDevices, inJvmDevices.length + 1);
+            all[all.length - 1] = d;
+            inJvmDevices = all;
+        }
         return d;
     }
 
@@ -144,6 +166,11 @@ public final class EmulatedDevice implements Device {
         long guid = 0x0200_0000_0000_0000L | (long) (a[0] & 0xff) << 40 | 0x00ff_fe00_0000L | (a[1] & 0xffL) << 16 | (a[2] & 0xffL) << 8
                 | a[3] & 0xffL;
         return new EmulatedDevice(index, "roce" + n, guid, a, link);
+    }
+
+    /** {@return every in-JVM device made so far; the caller must not change the array} */
+    static EmulatedDevice[] inJvmDevices() {
+        return inJvmDevices;
     }
 
     /** The device that owns this GID, or null. */

@@ -14,6 +14,7 @@ import org.verbs4j.AsyncEvent;
 import org.verbs4j.AsyncEventType;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.Errno;
+import org.verbs4j.Gid;
 import org.verbs4j.MemoryWindow;
 import org.verbs4j.Mtu;
 import org.verbs4j.MwBindInfo;
@@ -46,6 +47,7 @@ import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.ListPreparedSends;
+import org.verbs4j.spi.support.MulticastAttachments;
 
 /**
  * A queue pair: the verbs object, its attributes and its state machine ({@code ibv_modify_qp(3)}).
@@ -126,6 +128,9 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     private boolean sqdNotify;
     private PathMigState pathMigState = PathMigState.MIGRATED;
 
+    /** The multicast groups this QP is attached to ({@code ibv_attach_mcast(3)}). */
+    private final MulticastAttachments multicast;
+
     /** A QP whose send waits for a receive here (RNR), woken when one is posted. */
     volatile EmulatedQueuePair rnrWaiter;
 
@@ -135,6 +140,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
         this.pd = pd;
         this.device = pd.device();
         this.type = a.type();
+        this.multicast = new MulticastAttachments(type);
         if (!device.capabilities().supports(type)) {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                     "the emulated device supports RC, UC and UD QPs, not " + type);
@@ -222,6 +228,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
         // rather than finding the QP in RESET.
         markClosed();
         device.qps.remove(qpn);
+        multicast.close((g, l) -> device.multicast.detach(this, g));
         lock.lock();
         try {
             state = QpState.RESET;
@@ -375,6 +382,20 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
         }
         // True because OrderedCopy writes each WQE's data front to back and its last bytes last.
         return flags == 0 ? 1 : DataInOrder.WHOLE_MSG.bit() | DataInOrder.ALIGNED_128_BYTES.bit();
+    }
+
+    @Override
+    public void attachMulticast(Gid gid, int lid) {
+        checkOpen();
+        MulticastAttachments.checkArguments(gid, lid);
+        multicast.attach(gid, lid, (g, l) -> device.multicast.attach(this, g));
+    }
+
+    @Override
+    public void detachMulticast(Gid gid, int lid) {
+        checkOpen();
+        MulticastAttachments.checkArguments(gid, lid);
+        multicast.detach(gid, lid, (g, l) -> device.multicast.detach(this, g));
     }
 
     // ---------------------------------------------------------------- receive side posting

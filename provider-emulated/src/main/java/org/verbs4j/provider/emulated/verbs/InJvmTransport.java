@@ -5,20 +5,26 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 import org.verbs4j.AhAttributes;
+import org.verbs4j.Gid;
 import org.verbs4j.QpType;
 import org.verbs4j.WcStatus;
 import org.verbs4j.provider.emulated.engine.Responder;
 import org.verbs4j.provider.emulated.engine.SendWqe;
 import org.verbs4j.provider.emulated.engine.Transport;
+import org.verbs4j.spi.support.MulticastAttachments;
 
 /**
  * The in-JVM transport of one QP: it finds the peer QP in this JVM by the GID and QPN of the QP's address
- * vector (RC, UC) or of each WR's address handle (UD), hands the request straight to the peer's
+ * vector (RC, UC) or of each WR's address handle (UD; a UD send to a multicast GID and QPN {@code 0xFFFFFF} reaches
+ * every QP attached to the group on the in-JVM devices), hands the request straight to the peer's
  * {@link Responder} on the calling thread, and returns its answer. Nothing crosses a wire and nothing is
  * allocated.
  */
 public final class InJvmTransport implements Transport {
     private static final int RETRY_EXC_ERR = WcStatus.RETRY_EXC_ERR.value();
+    private static final int SUCCESS = WcStatus.SUCCESS.value();
+    /** The destination QPN of every multicast datagram (IBA: DestQP 0xFFFFFF, as rxe's IB_MULTICAST_QPN). */
+    private static final int MULTICAST_QPN = 0xffffff;
     private static final ValueLayout.OfShort BIG_ENDIAN_SHORT =
             ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
@@ -86,7 +92,11 @@ public final class InJvmTransport implements Transport {
         // The address vector is the WQE's from the post on, as rxe copies it into the WQE: a SEND posted before its
         // handle was destroyed goes out (its attributes never change), rather than failing when it executes.
         EmulatedAddressHandle ah = (EmulatedAddressHandle) w.ah;
-        EmulatedDevice d = EmulatedDevice.byGid(ah.attributes.grh().dgid());
+        Gid dgid = ah.attributes.grh().dgid();
+        if (w.remoteQpn == MULTICAST_QPN && MulticastAttachments.isMulticast(dgid)) {
+            return multicast(w, ah, dgid);
+        }
+        EmulatedDevice d = EmulatedDevice.byGid(dgid);
         EmulatedQueuePair p = d == null ? null : d.qps.get(w.remoteQpn);
         if (p == null) {
             // A datagram that no QP takes is lost on the wire; the sender cannot tell.
@@ -94,6 +104,25 @@ public final class InJvmTransport implements Transport {
         }
         fillGrh(ah, w.length);
         return p.responder.receiveDatagram(w, qp.qpn, w.remoteQkey < 0 ? qp.qkey : w.remoteQkey, grh);
+    }
+
+    /**
+     * A datagram to a multicast group: one copy to every QP attached to the group on every in-JVM device (the
+     * fabric), this QP included when it is attached, each checked and received as a unicast datagram is. A QP that
+     * takes none drops its copy; the sender cannot tell.
+     */
+    private int multicast(SendWqe w, EmulatedAddressHandle ah, Gid dgid) {
+        fillGrh(ah, w.length);
+        int qkey = w.remoteQkey < 0 ? qp.qkey : w.remoteQkey;
+        int answer = DROPPED;
+        for (EmulatedDevice d : EmulatedDevice.inJvmDevices()) {
+            for (EmulatedQueuePair member : d.multicast.members(dgid)) {
+                if (!member.isClosed() && member.responder.receiveDatagram(w, qp.qpn, qkey, grh) != DROPPED) {
+                    answer = SUCCESS;
+                }
+            }
+        }
+        return answer;
     }
 
     /** A RoCE v2 GRH (IPv6 header form): version, payload length, next header, hop limit, SGID, DGID. */

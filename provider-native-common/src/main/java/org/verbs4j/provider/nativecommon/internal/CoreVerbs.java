@@ -397,4 +397,28 @@ public interface CoreVerbs extends NativeMemoryAccess, CLibrary {
     default int destroySrq(long srq) {
         return libibverbs().ibv_destroy_srq(srq);
     }
+
+    /**
+     * {@code ibv_attach_mcast(3)}.
+     *
+     * @param qp the {@code struct ibv_qp *}, UD
+     * @param gid the {@code union ibv_gid}, 16 bytes in network order
+     * @param lid the multicast LID, 16 bits
+     * @return 0, or −errno
+     */
+    default int attachMcast(long qp, long gid, int lid) {
+        return libibverbs().ibv_attach_mcast(qp, gid, lid);
+    }
+
+    /**
+     * {@code ibv_detach_mcast(3)}.
+     *
+     * @param qp the {@code struct ibv_qp *}
+     * @param gid the {@code union ibv_gid}, 16 bytes in network order
+     * @param lid the multicast LID, 16 bits
+     * @return 0, or −errno
+     */
+    default int detachMcast(long qp, long gid, int lid) {
+        return libibverbs().ibv_detach_mcast(qp, gid, lid);
+    }
 }

@@ -129,4 +129,12 @@ public interface LibIbverbs {
 
     @CFunction(value = "int ibv_destroy_srq(struct ibv_srq *srq)", errno = RETURNED)
     int ibv_destroy_srq(long srq);
+
+    @CFunction(value = "int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)",
+            errno = RETURNED)
+    int ibv_attach_mcast(long qp, long gid, int lid);
+
+    @CFunction(value = "int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)",
+            errno = RETURNED)
+    int ibv_detach_mcast(long qp, long gid, int lid);
 }

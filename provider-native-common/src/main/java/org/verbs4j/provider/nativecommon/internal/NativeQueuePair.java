@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.Errno;
+import org.verbs4j.Gid;
 import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.MwType;
@@ -31,6 +32,7 @@ import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.CallHold;
+import org.verbs4j.spi.support.MulticastAttachments;
 import org.verbs4j.spi.support.RegionTable;
 import org.verbs4j.spi.support.SendQueueLock;
 
@@ -73,6 +75,8 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
      */
     private final SendQueueLock sendLock = new SendQueueLock();
     private final Object recvLock = new Object();
+    /** The multicast groups attached, detached by the destroy verb first (the kernel refuses it with EBUSY). */
+    private final MulticastAttachments multicast;
 
     <C extends AbstractVerbsObject & NativeContextSupport, P extends AbstractVerbsObject & ProtectionDomain>
             NativeQueuePair(C context, P pd, RegionTable regions, long qp, long qpx, long parentDomain,
@@ -84,6 +88,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         this.parentDomain = parentDomain;
         this.init = init;
         this.type = init.type();
+        this.multicast = new MulticastAttachments(type);
         this.qpNum = binding.getInt(qp + ibv_qp.qp_num$off);
         this.scratch = new NativeScratch(binding, this);
         try {
@@ -402,6 +407,29 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         return whole ? DataInOrder.WHOLE_MSG.bit() : 0;
     }
 
+    @Override
+    public synchronized void attachMulticast(Gid gid, int lid) {
+        checkOpen();
+        MulticastAttachments.checkArguments(gid, lid);
+        multicast.attach(gid, lid, (g, l) -> NativeErrors.errno(mcast(g, l, true)));
+    }
+
+    @Override
+    public synchronized void detachMulticast(Gid gid, int lid) {
+        checkOpen();
+        MulticastAttachments.checkArguments(gid, lid);
+        multicast.detach(gid, lid, (g, l) -> NativeErrors.errno(mcast(g, l, false)));
+    }
+
+    /** {@code ibv_attach_mcast} or {@code ibv_detach_mcast}: 0 or −errno. */
+    private int mcast(Gid gid, int lid, boolean attach) {
+        try (TempMemory a = new TempMemory(binding)) {
+            long raw = a.allocate(16);
+            binding.putBytes(raw, gid.toBytes());
+            return attach ? binding.attachMcast(handle, raw, lid) : binding.detachMcast(handle, raw, lid);
+        }
+    }
+
     /** Offers {@link IbverbsHandle}, the door for vendor extensions, besides this object itself. */
     @Override
     public <T> T unwrap(Class<T> type) {
@@ -427,6 +455,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         sendLock.lock();
         try {
             synchronized (recvLock) {
+                multicast.detachAll((g, l) -> mcast(g, l, false));
                 int errno = NativeErrors.errno(binding.destroyQp(handle));
                 if (errno == 0) {
                     // Still under both posting locks: a post that waited for them finds the QP closed.
