@@ -30,6 +30,8 @@ enum {
 	OP_CREATE_SRQ, OP_MODIFY_SRQ, OP_QUERY_SRQ, OP_DESTROY_SRQ, OP_POST_SRQ_RECV, OP_ALLOC_MW, OP_DEALLOC_MW,
 	OP_ALLOC_TD, OP_DEALLOC_TD, OP_WR_COMPLETE, OP_BIND_MW, OP_CREATE_CHANNEL, OP_DESTROY_CHANNEL,
 	OP_GET_CQ_EVENT, OP_GET_ASYNC_EVENT,
+	/* numbered apart from the list above, so that verbs added beside them merge without renumbering */
+	OP_QUERY_PKEY = 60, OP_GET_PKEY_INDEX,
 };
 #define WR_SLOTS 20
 #define WC_SLOTS 13
@@ -457,19 +459,27 @@ EXPORT ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_
 
 EXPORT int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey)
 {
-	(void)context;
-	if (port_num != 1 || index != 0) {
-		errno = EINVAL;
+	int64_t io[SLOTS] = {ctx_h(context), port_num, index};
+	int e = call(OP_QUERY_PKEY, io);
+
+	if (e) {
+		errno = e;
 		return -1;
 	}
-	*pkey = htobe16(0xffff);
+	*pkey = htobe16((uint16_t)io[3]);
 	return 0;
 }
 
 EXPORT int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pkey)
 {
-	(void)context;
-	return port_num == 1 && pkey == htobe16(0xffff) ? 0 : -1;
+	int64_t io[SLOTS] = {ctx_h(context), port_num, be16toh(pkey)};
+	int e = call(OP_GET_PKEY_INDEX, io);
+
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	return (int)io[3];
 }
 
 /* ------------------------------------------------------------------ PD, MR, AH, TD, MW */

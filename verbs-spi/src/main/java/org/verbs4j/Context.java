@@ -125,4 +125,30 @@ public interface Context extends VerbsObject {
      */
     @Override
     void close();
+
+    /**
+     * An entry of a port's P_Key table.
+     *
+     * @param portNum the port, 1-based
+     * @param index the entry, 0-based, below {@link PortAttributes#pkeyTblLen()}
+     * @return the 16-bit P_Key, 0 to 0xFFFF (the default, full-member P_Key is 0xFFFF, at index 0)
+     * @throws IllegalArgumentException if there is no such port or entry
+     * @throws VerbsException the errno of the device's answer if it cannot read the entry
+     * @see "ibv_query_pkey(3)"
+     */
+    int queryPkey(int portNum, int index);
+
+    /**
+     * The index of a P_Key in a port's P_Key table: the first entry that holds it.
+     *
+     * @param portNum the port, 1-based
+     * @param pkey the 16-bit P_Key, 0 to 0xFFFF
+     * @return its index, 0-based, below {@link PortAttributes#pkeyTblLen()}
+     * @throws IllegalArgumentException if there is no such port, or {@code pkey} is not 16 bits
+     * @throws VerbsException {@code ENOENT} if no entry holds {@code pkey}: rdma-core reads the table entry by entry
+     *     until the one past its end, which does not exist
+     * @see "ibv_get_pkey_index(3)"
+     */
+    int pkeyIndex(int portNum, int pkey);
+
 }

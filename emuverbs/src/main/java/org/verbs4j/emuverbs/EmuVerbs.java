@@ -391,6 +391,8 @@ public final class EmuVerbs {
                 out(io, 2, at == null ? 0 : at);
                 out(io, 3, element == null ? ev.portNum() : 0);
             }
+            case 60 -> out(io, 3, get(in(io, 0), Context.class).queryPkey(inInt(io, 1), inInt(io, 2)));
+            case 61 -> out(io, 3, get(in(io, 0), Context.class).pkeyIndex(inInt(io, 1), inInt(io, 2)));
             default -> {
                 return Errno.ENOSYS;
             }

@@ -19,6 +19,7 @@ import org.verbs4j.Context;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
+import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.LinkLayer;
 import org.verbs4j.PortAttributes;
@@ -327,4 +328,57 @@ public abstract class DiscoveryRules extends TckArea {
     void required_guidNonZero() {
         assertTrue(tb.device().guid() != 0, "Device.guid() is 0");
     }
+
+    @Test
+    @DisplayName("required_ P_Key index 0 holds the default P_Key 0xFFFF, and ibv_get_pkey_index finds it there [ibv_query_pkey(3), ibv_get_pkey_index(3), IBA 10.9.1.1]")
+    void required_defaultPkey() {
+        assertEquals(0xffff, tb.context().queryPkey(tb.port(), 0), "queryPkey(port, 0)");
+        assertEquals(0, tb.context().pkeyIndex(tb.port(), 0xffff), "pkeyIndex(port, 0xFFFF)");
+    }
+
+    @Test
+    @DisplayName("required_ queryPkey answers the last entry, pkey_tbl_len - 1, and refuses -1 and pkey_tbl_len [ibv_query_pkey(3)]")
+    void required_queryPkeyRange() {
+        int len = tb.portAttributes().pkeyTblLen();
+        assertTrue(len >= 1, "pkey_tbl_len must be >= 1, the default P_Key's entry");
+        int last = tb.context().queryPkey(tb.port(), len - 1);
+        assertTrue(last >= 0 && last <= 0xffff, "queryPkey(port, pkey_tbl_len - 1) = " + last + " is not 16 bits");
+        Expect.badInput("queryPkey(port, pkey_tbl_len)", () -> tb.context().queryPkey(tb.port(), len));
+        Expect.badInput("queryPkey(port, -1)", () -> tb.context().queryPkey(tb.port(), -1));
+    }
+
+    @Test
+    @DisplayName("required_ the P_Key verbs take port 1 and refuse port 0 and phys_port_cnt + 1 [ibv_query_pkey(3): ports are 1-based]")
+    void required_pkeyPortRange() {
+        int beyond = tb.deviceAttributes().physPortCnt() + 1;
+        assertEquals(0xffff, tb.context().queryPkey(1, 0), "queryPkey(1, 0)");
+        assertEquals(0, tb.context().pkeyIndex(1, 0xffff), "pkeyIndex(1, 0xFFFF)");
+        Expect.badInput("queryPkey(0, 0)", () -> tb.context().queryPkey(0, 0));
+        Expect.badInput("queryPkey(phys_port_cnt + 1, 0)", () -> tb.context().queryPkey(beyond, 0));
+        Expect.badInput("pkeyIndex(0, 0xFFFF)", () -> tb.context().pkeyIndex(0, 0xffff));
+        Expect.badInput("pkeyIndex(phys_port_cnt + 1, 0xFFFF)", () -> tb.context().pkeyIndex(beyond, 0xffff));
+    }
+
+    @Test
+    @DisplayName("required_ pkeyIndex finds each entry's P_Key at or before it, fails with ENOENT for a P_Key the table lacks, and refuses one wider than 16 bits [ibv_get_pkey_index(3)]")
+    void required_pkeyIndexLookup() {
+        int len = tb.portAttributes().pkeyTblLen();
+        Set<Integer> held = new HashSet<>();
+        for (int i = 0; i < len; i++) {
+            int pkey = tb.context().queryPkey(tb.port(), i);
+            if (held.add(pkey)) {
+                assertEquals(i, tb.context().pkeyIndex(tb.port(), pkey), "pkeyIndex of the P_Key at index " + i);
+            }
+        }
+        int absent = 0x1234;
+        while (held.contains(absent)) {
+            absent++;
+        }
+        int missing = absent;
+        Expect.errno("pkeyIndex(port, a P_Key not in the table)",
+                () -> tb.context().pkeyIndex(tb.port(), missing), Errno.ENOENT);
+        Expect.badInput("pkeyIndex(port, 0x10000)", () -> tb.context().pkeyIndex(tb.port(), 0x10000));
+        Expect.badInput("pkeyIndex(port, -1)", () -> tb.context().pkeyIndex(tb.port(), -1));
+    }
+
 }

@@ -141,6 +141,29 @@ public final class EmulatedContext extends AbstractVerbsObject implements Contex
         return poll(events, timeout, unit);
     }
 
+    /** The one P_Key of an emulated port (its table has one entry, as rxe's has): the default, full member. */
+    private static final int DEFAULT_PKEY = 0xffff;
+
+    @Override
+    public int queryPkey(int portNum, int index) {
+        checkOpen();
+        checkPort(portNum);
+        Arguments.pkeyIndex(portNum, index, device.port().pkeyTblLen());
+        return DEFAULT_PKEY;
+    }
+
+    @Override
+    public int pkeyIndex(int portNum, int pkey) {
+        checkOpen();
+        checkPort(portNum);
+        Arguments.pkey(pkey);
+        if (pkey != DEFAULT_PKEY) {
+            throw new VerbsException("ibv_get_pkey_index", Errno.ENOENT,
+                    "port 1's P_Key table holds only 0xffff, not 0x" + Integer.toHexString(pkey));
+        }
+        return 0;
+    }
+
     /**
      * The head of {@code queue}, waiting up to the timeout (0: not at all); null if none came or this thread was
      * interrupted, whose interrupt status is then set again.

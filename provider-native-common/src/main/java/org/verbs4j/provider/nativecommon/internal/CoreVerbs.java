@@ -397,4 +397,32 @@ public interface CoreVerbs extends NativeMemoryAccess, CLibrary {
     default int destroySrq(long srq) {
         return libibverbs().ibv_destroy_srq(srq);
     }
+
+    /**
+     * {@code ibv_query_pkey(3)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param port the port number
+     * @param index the P_Key index
+     * @param pkey 2 bytes to fill with the P_Key, network order
+     * @return 0, or −errno
+     */
+    default int queryPkey(long context, int port, int index, long pkey) {
+        return libibverbs().ibv_query_pkey(context, port, index, pkey);
+    }
+
+    /**
+     * {@code ibv_get_pkey_index(3)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param port the port number
+     * @param pkey the P_Key, 0 to 0xFFFF, in host order
+     * @return its index, or −errno
+     */
+    default int getPkeyIndex(long context, int port, int pkey) {
+        int be16 = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN
+                ? Short.toUnsignedInt(Short.reverseBytes((short) pkey)) : pkey;
+        return libibverbs().ibv_get_pkey_index(context, port, be16);
+    }
+
 }

@@ -1,6 +1,7 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.NONE;
+import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.NONNEGATIVE;
 import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.NULL_SETS;
 import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.RETURNED;
 
@@ -123,4 +124,13 @@ public interface LibIbverbs {
 
     @CFunction(value = "int ibv_destroy_srq(struct ibv_srq *srq)", errno = RETURNED)
     int ibv_destroy_srq(long srq);
+
+    @CFunction(value = "int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey)",
+            errno = RETURNED)
+    int ibv_query_pkey(long context, int portNum, int index, long pkey);
+
+    @CFunction(value = "int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pkey)",
+            errno = NONNEGATIVE)
+    int ibv_get_pkey_index(long context, int portNum, int pkey);
+
 }

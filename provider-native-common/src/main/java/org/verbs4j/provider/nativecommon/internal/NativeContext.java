@@ -357,6 +357,34 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     }
 
     @Override
+    public int queryPkey(int portNum, int index) {
+        checkOpen();
+        checkPort(portNum);
+        Arguments.pkeyIndex(portNum, index, queryPort(portNum).pkeyTblLen());
+        try (CallHold hold = CallHold.on(this)) {
+            long a = binding.allocate(2);
+            try {
+                NativeErrors.check(binding.queryPkey(contextHandle(), portNum, index, a), "ibv_query_pkey",
+                        "port " + portNum + " index " + index);
+                return (binding.getByte(a) & 0xff) << 8 | (binding.getByte(a + 1) & 0xff); // __be16
+            } finally {
+                binding.free(a);
+            }
+        }
+    }
+
+    @Override
+    public int pkeyIndex(int portNum, int pkey) {
+        checkOpen();
+        checkPort(portNum);
+        Arguments.pkey(pkey);
+        try (CallHold hold = CallHold.on(this)) {
+            return NativeErrors.check(binding.getPkeyIndex(contextHandle(), portNum, pkey), "ibv_get_pkey_index",
+                    "port " + portNum + " P_Key 0x" + Integer.toHexString(pkey));
+        }
+    }
+
+    @Override
     public String toString() {
         return providerName + " context of " + device.name() + (isClosed() ? " (closed)" : "");
     }

@@ -1054,6 +1054,16 @@ class NativeObjectModelTest {
         }
 
         @Override
+        public int queryPkey(int portNum, int index) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int pkeyIndex(int portNum, int pkey) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Capabilities capabilities() {
             throw new UnsupportedOperationException();
         }
