@@ -88,6 +88,18 @@ public final class Arguments {
     }
 
     /**
+     * Checks the room given to {@code ibv_query_gid_table(3)}.
+     *
+     * @param maxEntries the number of entries the caller makes room for
+     * @throws IllegalArgumentException if it is negative
+     */
+    public static void gidTableRoom(int maxEntries) {
+        if (maxEntries < 0) {
+            throw new IllegalArgumentException("max_entries must be >= 0, not " + maxEntries);
+        }
+    }
+
+    /**
      * Checks the arguments of {@code ibv_query_qp_data_in_order(3)} and says whether the operation is one whose
      * data may be written in order at all: only RDMA READ, RDMA WRITE and SEND are; for any other the answer is 0
      * without asking the device.

@@ -425,4 +425,31 @@ public interface CoreVerbs extends NativeMemoryAccess, CLibrary {
         return libibverbs().ibv_get_pkey_index(context, port, be16);
     }
 
+    /**
+     * {@code ibv_query_gid_ex(3)}, the exported {@code _ibv_query_gid_ex} that the man page's inline wrapper calls
+     * with {@code sizeof(struct ibv_gid_entry)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param port the port number
+     * @param index the GID index
+     * @param entry a {@code struct ibv_gid_entry} to fill
+     * @return 0, or −errno ({@code ENODATA} for an empty entry)
+     */
+    default int queryGidEx(long context, int port, int index, long entry) {
+        return libibverbs()._ibv_query_gid_ex(context, port, index, entry, 0, ContextStructs.ibv_gid_entry.SIZEOF);
+    }
+
+    /**
+     * {@code ibv_query_gid_table(3)}, the exported {@code _ibv_query_gid_table} that the man page's inline wrapper
+     * calls with {@code sizeof(struct ibv_gid_entry)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param entries room for {@code maxEntries} {@code struct ibv_gid_entry}
+     * @param maxEntries the room
+     * @return the number of valid entries written, or −errno ({@code EINVAL} when there are more than
+     *     {@code maxEntries})
+     */
+    default long queryGidTable(long context, long entries, long maxEntries) {
+        return libibverbs()._ibv_query_gid_table(context, entries, maxEntries, 0, ContextStructs.ibv_gid_entry.SIZEOF);
+    }
 }

@@ -133,4 +133,11 @@ public interface LibIbverbs {
             errno = NONNEGATIVE)
     int ibv_get_pkey_index(long context, int portNum, int pkey);
 
+    @CFunction(value = "int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index,"
+            + " struct ibv_gid_entry *entry, uint32_t flags, size_t entry_size)", errno = RETURNED)
+    int _ibv_query_gid_ex(long context, int portNum, int gidIndex, long entry, int flags, long entrySize);
+
+    @CFunction(value = "ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *entries,"
+            + " size_t max_entries, uint32_t flags, size_t entry_size)", errno = NONNEGATIVE)
+    long _ibv_query_gid_table(long context, long entries, long maxEntries, int flags, long entrySize);
 }

@@ -1064,6 +1064,16 @@ class NativeObjectModelTest {
         }
 
         @Override
+        public org.verbs4j.GidEntry queryGidEntry(int portNum, int index) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<org.verbs4j.GidEntry> queryGidTable(int maxEntries) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Capabilities capabilities() {
             throw new UnsupportedOperationException();
         }
