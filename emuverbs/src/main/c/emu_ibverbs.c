@@ -30,7 +30,9 @@ enum {
 	OP_CREATE_SRQ, OP_MODIFY_SRQ, OP_QUERY_SRQ, OP_DESTROY_SRQ, OP_POST_SRQ_RECV, OP_ALLOC_MW, OP_DEALLOC_MW,
 	OP_ALLOC_TD, OP_DEALLOC_TD, OP_WR_COMPLETE, OP_BIND_MW, OP_CREATE_CHANNEL, OP_DESTROY_CHANNEL,
 	OP_GET_CQ_EVENT, OP_GET_ASYNC_EVENT, OP_MODIFY_CQ,
+	/* numbered apart from the list above, so that verbs added beside them merge without renumbering */
 	OP_ATTACH_MCAST = 60, OP_DETACH_MCAST,
+	OP_QUERY_PKEY = 70, OP_GET_PKEY_INDEX, OP_QUERY_GID_EX, OP_QUERY_GID_TABLE,
 };
 #define WR_SLOTS 20
 #define WC_SLOTS 13
@@ -422,59 +424,56 @@ EXPORT int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int inde
 	return 0;
 }
 
+/* The Java side writes the struct ibv_gid_entry (or entries) at the address it is given. */
 EXPORT int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index,
 			     struct ibv_gid_entry *entry, uint32_t flags, size_t entry_size)
 {
-	int type = 0;
-	int e;
+	int64_t io[SLOTS] = {ctx_h(context), port_num, gid_index, (int64_t)(intptr_t)entry};
 
-	(void)flags;
+	if (flags)
+		return EOPNOTSUPP;
 	if (entry_size < sizeof(*entry))
 		return EINVAL;
-	e = gid_of(context, port_num, gid_index, &entry->gid, &type);
-	if (e)
-		return e;
-	entry->gid_index = gid_index;
-	entry->port_num = port_num;
-	entry->gid_type = type ? IBV_GID_TYPE_ROCE_V2 : IBV_GID_TYPE_ROCE_V1;
-	entry->ndev_ifindex = 1;
-	return 0;
+	return call(OP_QUERY_GID_EX, io);
 }
 
 EXPORT ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *entries, size_t max_entries,
 				    uint32_t flags, size_t entry_size)
 {
-	struct ibv_port_attr pa;
-	size_t n = 0;
-	int e = emu_query_port(context, 1, &pa, sizeof(pa));
+	int64_t io[SLOTS] = {ctx_h(context), (int64_t)(intptr_t)entries, (int64_t)max_entries, (int64_t)entry_size};
+	int e;
 
-	if (e)
-		return -e;
-	for (uint32_t i = 0; i < (uint32_t)pa.gid_tbl_len && n < max_entries; i++) {
-		struct ibv_gid_entry *en = (struct ibv_gid_entry *)((char *)entries + n * entry_size);
-
-		if (_ibv_query_gid_ex(context, 1, i, en, flags, entry_size))
-			continue;
-		n++;
-	}
-	return (ssize_t)n;
+	if (flags)
+		return -EOPNOTSUPP;
+	if (entry_size < sizeof(*entries))
+		return -EINVAL;
+	e = call(OP_QUERY_GID_TABLE, io);
+	return e ? -e : (ssize_t)io[4];
 }
 
 EXPORT int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey)
 {
-	(void)context;
-	if (port_num != 1 || index != 0) {
-		errno = EINVAL;
+	int64_t io[SLOTS] = {ctx_h(context), port_num, index};
+	int e = call(OP_QUERY_PKEY, io);
+
+	if (e) {
+		errno = e;
 		return -1;
 	}
-	*pkey = htobe16(0xffff);
+	*pkey = htobe16((uint16_t)io[3]);
 	return 0;
 }
 
 EXPORT int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pkey)
 {
-	(void)context;
-	return port_num == 1 && pkey == htobe16(0xffff) ? 0 : -1;
+	int64_t io[SLOTS] = {ctx_h(context), port_num, be16toh(pkey)};
+	int e = call(OP_GET_PKEY_INDEX, io);
+
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	return (int)io[3];
 }
 
 /* ------------------------------------------------------------------ PD, MR, AH, TD, MW */

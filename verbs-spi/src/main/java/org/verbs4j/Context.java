@@ -1,5 +1,6 @@
 package org.verbs4j;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -125,4 +126,82 @@ public interface Context extends VerbsObject {
      */
     @Override
     void close();
+
+    /**
+     * An entry of a port's P_Key table.
+     *
+     * @param portNum the port, 1-based
+     * @param index the entry, 0-based, below {@link PortAttributes#pkeyTblLen()}
+     * @return the 16-bit P_Key, 0 to 0xFFFF (the default, full-member P_Key is 0xFFFF, at index 0)
+     * @throws IllegalArgumentException if there is no such port or entry
+     * @throws VerbsException the errno of the device's answer if it cannot read the entry
+     * @see "ibv_query_pkey(3)"
+     */
+    int queryPkey(int portNum, int index);
+
+    /**
+     * The index of a P_Key in a port's P_Key table: the first entry that holds it.
+     *
+     * @param portNum the port, 1-based
+     * @param pkey the 16-bit P_Key, 0 to 0xFFFF
+     * @return its index, 0-based, below {@link PortAttributes#pkeyTblLen()}
+     * @throws IllegalArgumentException if there is no such port, or {@code pkey} is not 16 bits
+     * @throws VerbsException {@code ENOENT} if no entry holds {@code pkey}: rdma-core reads the table entry by entry
+     *     until the one past its end, which does not exist
+     * @see "ibv_get_pkey_index(3)"
+     */
+    int pkeyIndex(int portNum, int pkey);
+
+    /**
+     * An entry of a port's GID table with its type and network device.
+     *
+     * @param portNum the port, 1-based
+     * @param index the entry, 0-based, below {@link PortAttributes#gidTblLen()}
+     * @return the entry
+     * @throws IllegalArgumentException if there is no such port or entry
+     * @throws VerbsException {@code ENODATA} if the entry is empty (its GID is zero, as {@link #queryGid} shows it)
+     * @see "ibv_query_gid_ex(3)"
+     */
+    GidEntry queryGidEntry(int portNum, int index);
+
+    /**
+     * The type of an entry of a port's GID table: {@link #queryGidEntry}'s type. Unlike rdma-core's private
+     * {@code ibv_query_gid_type}, which calls an empty entry IB/RoCE v1, an empty entry has no type here.
+     *
+     * @param portNum the port, 1-based
+     * @param index the entry, 0-based, below {@link PortAttributes#gidTblLen()}
+     * @return the entry's type
+     * @throws IllegalArgumentException if there is no such port or entry
+     * @throws VerbsException {@code ENODATA} if the entry is empty
+     * @see "ibv_query_gid_ex(3)"
+     */
+    default GidType queryGidType(int portNum, int index) {
+        return queryGidEntry(portNum, index).type();
+    }
+
+    /**
+     * The valid (non-empty) entries of every port's GID table, by port and then index.
+     *
+     * @param maxEntries room for this many entries; at least the number of valid entries
+     * @return the valid entries, at most {@code maxEntries}
+     * @throws IllegalArgumentException if {@code maxEntries} is negative
+     * @throws VerbsException {@code EINVAL} if the device has more valid entries than {@code maxEntries}
+     * @see "ibv_query_gid_table(3)"
+     */
+    List<GidEntry> queryGidTable(int maxEntries);
+
+    /**
+     * The valid entries of every port's GID table, by port and then index, with room for every entry of every
+     * port's table.
+     *
+     * @return the valid entries
+     * @see "ibv_query_gid_table(3)"
+     */
+    default List<GidEntry> queryGidTable() {
+        long room = 0;
+        for (int port = 1; port <= queryDevice().physPortCnt(); port++) {
+            room += queryPort(port).gidTblLen();
+        }
+        return queryGidTable((int) Math.min(room, Integer.MAX_VALUE));
+    }
 }

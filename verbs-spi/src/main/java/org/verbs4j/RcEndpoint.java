@@ -10,6 +10,11 @@ import org.verbs4j.spi.VerbsProvider;
  * protection domain, one CQ for both its sends and receives, and the QP in RTS; {@link #close()} releases them
  * all, disconnecting first.
  *
+ * <p>It takes no GID index: the connection manager chooses the source GID from the route. Linux's rdma_cm takes
+ * the entry of the route's network device and IP address in its default RoCE mode, RoCE v2 where the port has it
+ * ({@code default_roce_mode} in its configfs); the emulated connection manager takes the IPv4 RoCE v2 entry. That
+ * is the entry {@link GidEntry#preferred} picks on such a port.
+ *
  * <pre>{@code
  * try (Arena arena = Arena.ofConfined();
  *      RcEndpoint ep = RcEndpoint.connect(provider, new InetSocketAddress("10.0.0.2", 7471), RcOptions.defaults())) {

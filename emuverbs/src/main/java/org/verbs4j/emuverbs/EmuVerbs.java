@@ -35,6 +35,8 @@ import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
+import org.verbs4j.GidEntry;
+import org.verbs4j.GidType;
 import org.verbs4j.GlobalRoute;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MemoryWindow;
@@ -394,6 +396,21 @@ public final class EmuVerbs {
             case 38 -> get(in(io, 0), CompletionQueue.class).modifyModeration(inInt(io, 1), inInt(io, 2));
             case 60 -> get(in(io, 0), QueuePair.class).attachMulticast(gid(io, 1), inInt(io, 3));
             case 61 -> get(in(io, 0), QueuePair.class).detachMulticast(gid(io, 1), inInt(io, 3));
+            case 70 -> out(io, 3, get(in(io, 0), Context.class).queryPkey(inInt(io, 1), inInt(io, 2)));
+            case 71 -> out(io, 3, get(in(io, 0), Context.class).pkeyIndex(inInt(io, 1), inInt(io, 2)));
+            case 72 -> {
+                GidEntry e = get(in(io, 0), Context.class).queryGidEntry(inInt(io, 1), inInt(io, 2));
+                putGidEntry(MemorySegment.ofAddress(in(io, 3)).reinterpret(GID_ENTRY_BYTES), e);
+            }
+            case 73 -> {
+                long max = in(io, 2);
+                List<GidEntry> es = get(in(io, 0), Context.class).queryGidTable((int) Math.min(max, Integer.MAX_VALUE));
+                MemorySegment at = MemorySegment.ofAddress(in(io, 1)).reinterpret(es.size() * in(io, 3));
+                for (int i = 0; i < es.size(); i++) {
+                    putGidEntry(at.asSlice(i * in(io, 3), GID_ENTRY_BYTES), es.get(i));
+                }
+                out(io, 4, es.size());
+            }
             default -> {
                 return Errno.ENOSYS;
             }
@@ -500,9 +517,21 @@ public final class EmuVerbs {
         Gid g = get(in(io, 0), Context.class).queryGid(inInt(io, 1), inInt(io, 2));
         byte[] raw = g.toBytes();
         MemorySegment.copy(raw, 0, io, JAVA_BYTE, 4 * 8, 16);
-        // RoCE v2 for IPv4-mapped entries (::ffff:a.b.c.d), as rxe lists them
-        boolean v4 = g.subnetPrefix() == 0 && (g.interfaceId() >>> 32) == 0xffffL;
-        out(io, 3, v4 ? 1 : 0);
+        // the private ibv_query_gid_type's answer: 1 for RoCE v2, else 0, as for an empty entry
+        boolean v2 = !g.isZero()
+                && get(in(io, 0), Context.class).queryGidType(inInt(io, 1), inInt(io, 2)) == GidType.ROCE_V2;
+        out(io, 3, v2 ? 1 : 0);
+    }
+
+    /** {@code sizeof(struct ibv_gid_entry)}: the GID, then gid_index, port_num, gid_type, ndev_ifindex. */
+    private static final long GID_ENTRY_BYTES = 32;
+
+    private static void putGidEntry(MemorySegment to, GidEntry e) {
+        MemorySegment.copy(e.gid().toBytes(), 0, to, JAVA_BYTE, 0, 16);
+        to.set(JAVA_INT, 16, e.gidIndex());
+        to.set(JAVA_INT, 20, e.portNum());
+        to.set(JAVA_INT, 24, e.type().value());
+        to.set(JAVA_INT, 28, e.ndevIfindex());
     }
 
     private static void regMr(MemorySegment io) {

@@ -69,7 +69,7 @@ public final class Atomics {
     }
 
     static Outcome run(Context ctx, int increments) {
-        int gidIndex = Endpoint.firstGidIndex(ctx, PORT);
+        int gidIndex = Endpoint.preferredGidIndex(ctx, PORT);
         int remoteAccess = AccessFlags.REMOTE_ATOMIC;
         try (Arena arena = Arena.ofConfined();
              ProtectionDomain pd = ctx.allocPd();

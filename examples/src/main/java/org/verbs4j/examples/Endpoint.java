@@ -2,6 +2,7 @@ package org.verbs4j.examples;
 
 import org.verbs4j.Context;
 import org.verbs4j.Gid;
+import org.verbs4j.GidEntry;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.QueuePair;
 
@@ -26,17 +27,12 @@ public record Endpoint(Gid gid, int qpNum, int psn, int rkey, long addr) {
     }
 
     /**
-     * The GID index to send from: the first non-zero entry of the port's GID table. On RoCE each entry is one IP
-     * address of the netdev (and RoCE v1 or v2); real programs usually take the index as a setting, as perftest's
+     * The GID index to send from, as perftest picks it without {@code -x} ({@link GidEntry#preferred}): on RoCE the
+     * IPv4 RoCE v2 GID where the port has one. Real programs usually also take the index as a setting, as perftest's
      * {@code -x} does.
      */
-    static int firstGidIndex(Context ctx, int port) {
-        int entries = ctx.queryPort(port).gidTblLen();
-        for (int i = 0; i < entries; i++) {
-            if (!ctx.queryGid(port, i).isZero()) {
-                return i;
-            }
-        }
-        throw new IllegalStateException("port " + port + " has no GID: is the device's netdev up with an address?");
+    static int preferredGidIndex(Context ctx, int port) {
+        return GidEntry.preferred(ctx.queryGidTable(), port).map(GidEntry::gidIndex).orElseThrow(() ->
+                new IllegalStateException("port " + port + " has no GID: is the device's netdev up with an address?"));
     }
 }

@@ -54,7 +54,7 @@ public final class RcPingPong {
     /** Plays {@code rounds} rounds and returns what each side received, in order ("server got ping 0", ...). */
     static List<String> run(Context ctx, int rounds) {
         List<String> log = new ArrayList<>();
-        int gidIndex = Endpoint.firstGidIndex(ctx, PORT);
+        int gidIndex = Endpoint.preferredGidIndex(ctx, PORT);
         try (Arena arena = Arena.ofConfined();
              ProtectionDomain pd = ctx.allocPd();
              Side client = new Side(ctx, pd, arena);

@@ -61,7 +61,7 @@ public final class RdmaWriteRead {
         if (bytes.length >= READ_BACK_AT) {
             throw new IllegalArgumentException("message is " + bytes.length + " bytes; at most " + (READ_BACK_AT - 1));
         }
-        int gidIndex = Endpoint.firstGidIndex(ctx, PORT);
+        int gidIndex = Endpoint.preferredGidIndex(ctx, PORT);
         try (Arena arena = Arena.ofConfined();
              ProtectionDomain pd = ctx.allocPd();
              CompletionQueue clientCq = ctx.createCq(16);

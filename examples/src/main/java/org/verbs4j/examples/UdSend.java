@@ -76,7 +76,7 @@ public final class UdSend {
         if (bytes.length > mtu) {
             throw new IllegalArgumentException("a UD message is at most one MTU (" + mtu + " bytes): " + bytes.length);
         }
-        int gidIndex = Endpoint.firstGidIndex(ctx, PORT);
+        int gidIndex = Endpoint.preferredGidIndex(ctx, PORT);
         try (Arena arena = Arena.ofConfined();
              ProtectionDomain pd = ctx.allocPd();
              CompletionQueue sendCq = ctx.createCq(16);

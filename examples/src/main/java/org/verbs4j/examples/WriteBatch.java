@@ -81,7 +81,7 @@ public final class WriteBatch {
         }
         Capabilities caps = ctx.capabilities();
         boolean session = !forcePostSend && caps.wrSession() && caps.supports(QpType.RC, WrOpcode.RDMA_WRITE);
-        int gidIndex = Endpoint.firstGidIndex(ctx, PORT);
+        int gidIndex = Endpoint.preferredGidIndex(ctx, PORT);
         try (Arena arena = Arena.ofConfined();
              ProtectionDomain pd = ctx.allocPd();
              CompletionQueue cq = ctx.createCq(64);

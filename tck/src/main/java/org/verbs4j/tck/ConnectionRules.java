@@ -17,12 +17,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.verbs4j.AhAttributes;
 import org.verbs4j.CmEvent;
 import org.verbs4j.CmEventChannel;
 import org.verbs4j.CmEventType;
 import org.verbs4j.CmId;
 import org.verbs4j.ConnectionParameters;
+import org.verbs4j.Context;
 import org.verbs4j.Errno;
+import org.verbs4j.GidType;
+import org.verbs4j.LinkLayer;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.QpState;
 import org.verbs4j.RcEndpoint;
@@ -328,6 +332,34 @@ public abstract class ConnectionRules extends CmArea {
                 assertEquals(QpState.RTS, c.qp().state());
                 c.disconnect();
                 CmBench.expect(server.channel(), CmEventType.DISCONNECTED, "the client's disconnect");
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("required_ an RcEndpoint, which takes no GID index, sends from a RoCE v2 GID on an Ethernet port that has one: the connection manager's choice [rdma_cm(7), ibv_query_gid_ex(3)]")
+    void required_endpointSendsFromRoceV2Gid() throws Exception {
+        assumeCm();
+        VerbsProvider p = kit().providerUnderTest();
+        try (RcListener listener = cm.keep(RcListener.listen(p, new InetSocketAddress(cm.address, 0),
+                RcOptions.defaults()))) {
+            int port = listener.address().getPort();
+            CompletableFuture<RcEndpoint> client = CompletableFuture.supplyAsync(() -> RcEndpoint.connect(p,
+                    new InetSocketAddress(cm.address, port), RcOptions.defaults()));
+            try (RcEndpoint server = listener.accept(CmBench.EVENT_WAIT_MS, TimeUnit.MILLISECONDS);
+                 RcEndpoint c = client.get(CmBench.EVENT_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                assertNotNull(server, "no connection within " + CmBench.EVENT_WAIT_MS + " ms");
+                AhAttributes av = c.qp().query().ahAttr();
+                assertNotNull(av, "the connected QP's address vector");
+                Context ctx = c.pd().context();
+                int ibPort = av.portNum();
+                assumeTrue(ctx.queryPort(ibPort).linkLayer() == LinkLayer.ETHERNET
+                        && ctx.queryGidTable().stream().anyMatch(e -> e.portNum() == ibPort
+                                && e.type() == GidType.ROCE_V2),
+                        "port " + ibPort + " is not RoCE or lists no RoCE v2 GID");
+                assertNotNull(av.grh(), "a RoCE QP's address vector is global");
+                assertEquals(GidType.ROCE_V2, ctx.queryGidType(ibPort, av.grh().sgidIndex()),
+                        "the type of the endpoint's source GID, index " + av.grh().sgidIndex());
             }
         }
     }

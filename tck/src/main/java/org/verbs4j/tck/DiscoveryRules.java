@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.AtomicCapability;
@@ -19,7 +20,10 @@ import org.verbs4j.Context;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
+import org.verbs4j.Errno;
 import org.verbs4j.Gid;
+import org.verbs4j.GidEntry;
+import org.verbs4j.GidType;
 import org.verbs4j.LinkLayer;
 import org.verbs4j.PortAttributes;
 import org.verbs4j.PortState;
@@ -326,5 +330,137 @@ public abstract class DiscoveryRules extends TckArea {
     @DisplayName("required_ the device's node GUID is not zero [ibv_get_device_guid(3), IBA 4.1.1: GUIDs are EUI-64]")
     void required_guidNonZero() {
         assertTrue(tb.device().guid() != 0, "Device.guid() is 0");
+    }
+
+    @Test
+    @DisplayName("required_ P_Key index 0 holds the default P_Key 0xFFFF, and ibv_get_pkey_index finds it there [ibv_query_pkey(3), ibv_get_pkey_index(3), IBA 10.9.1.1]")
+    void required_defaultPkey() {
+        assertEquals(0xffff, tb.context().queryPkey(tb.port(), 0), "queryPkey(port, 0)");
+        assertEquals(0, tb.context().pkeyIndex(tb.port(), 0xffff), "pkeyIndex(port, 0xFFFF)");
+    }
+
+    @Test
+    @DisplayName("required_ queryPkey answers the last entry, pkey_tbl_len - 1, and refuses -1 and pkey_tbl_len [ibv_query_pkey(3)]")
+    void required_queryPkeyRange() {
+        int len = tb.portAttributes().pkeyTblLen();
+        assertTrue(len >= 1, "pkey_tbl_len must be >= 1, the default P_Key's entry");
+        int last = tb.context().queryPkey(tb.port(), len - 1);
+        assertTrue(last >= 0 && last <= 0xffff, "queryPkey(port, pkey_tbl_len - 1) = " + last + " is not 16 bits");
+        Expect.badInput("queryPkey(port, pkey_tbl_len)", () -> tb.context().queryPkey(tb.port(), len));
+        Expect.badInput("queryPkey(port, -1)", () -> tb.context().queryPkey(tb.port(), -1));
+    }
+
+    @Test
+    @DisplayName("required_ the P_Key verbs take port 1 and refuse port 0 and phys_port_cnt + 1 [ibv_query_pkey(3): ports are 1-based]")
+    void required_pkeyPortRange() {
+        int beyond = tb.deviceAttributes().physPortCnt() + 1;
+        assertEquals(0xffff, tb.context().queryPkey(1, 0), "queryPkey(1, 0)");
+        assertEquals(0, tb.context().pkeyIndex(1, 0xffff), "pkeyIndex(1, 0xFFFF)");
+        Expect.badInput("queryPkey(0, 0)", () -> tb.context().queryPkey(0, 0));
+        Expect.badInput("queryPkey(phys_port_cnt + 1, 0)", () -> tb.context().queryPkey(beyond, 0));
+        Expect.badInput("pkeyIndex(0, 0xFFFF)", () -> tb.context().pkeyIndex(0, 0xffff));
+        Expect.badInput("pkeyIndex(phys_port_cnt + 1, 0xFFFF)", () -> tb.context().pkeyIndex(beyond, 0xffff));
+    }
+
+    @Test
+    @DisplayName("required_ pkeyIndex finds each entry's P_Key at or before it, fails with ENOENT for a P_Key the table lacks, and refuses one wider than 16 bits [ibv_get_pkey_index(3)]")
+    void required_pkeyIndexLookup() {
+        int len = tb.portAttributes().pkeyTblLen();
+        Set<Integer> held = new HashSet<>();
+        for (int i = 0; i < len; i++) {
+            int pkey = tb.context().queryPkey(tb.port(), i);
+            if (held.add(pkey)) {
+                assertEquals(i, tb.context().pkeyIndex(tb.port(), pkey), "pkeyIndex of the P_Key at index " + i);
+            }
+        }
+        int absent = 0x1234;
+        while (held.contains(absent)) {
+            absent++;
+        }
+        int missing = absent;
+        Expect.errno("pkeyIndex(port, a P_Key not in the table)",
+                () -> tb.context().pkeyIndex(tb.port(), missing), Errno.ENOENT);
+        Expect.badInput("pkeyIndex(port, 0x10000)", () -> tb.context().pkeyIndex(tb.port(), 0x10000));
+        Expect.badInput("pkeyIndex(port, -1)", () -> tb.context().pkeyIndex(tb.port(), -1));
+    }
+
+    @Test
+    @DisplayName("required_ queryGidEntry answers the GID under test with its index, port and the GID queryGid gives; the last index gid_tbl_len - 1 answers or is empty (ENODATA); -1 and gid_tbl_len are refused [ibv_query_gid_ex(3)]")
+    void required_queryGidEntryRange() {
+        GidEntry e = tb.context().queryGidEntry(tb.port(), tb.gidIndex());
+        assertEquals(tb.gid(), e.gid(), "the entry's GID");
+        assertEquals(tb.gidIndex(), e.gidIndex(), "gid_index");
+        assertEquals(tb.port(), e.portNum(), "port_num");
+        int len = tb.portAttributes().gidTblLen();
+        if (tb.context().queryGid(tb.port(), len - 1).isZero()) {
+            Expect.errno("queryGidEntry(port, gid_tbl_len - 1), an empty entry",
+                    () -> tb.context().queryGidEntry(tb.port(), len - 1), Errno.ENODATA);
+        } else {
+            assertEquals(len - 1, tb.context().queryGidEntry(tb.port(), len - 1).gidIndex(), "gid_index");
+        }
+        Expect.badInput("queryGidEntry(port, gid_tbl_len)", () -> tb.context().queryGidEntry(tb.port(), len));
+        Expect.badInput("queryGidEntry(port, -1)", () -> tb.context().queryGidEntry(tb.port(), -1));
+        Expect.badInput("queryGidType(port, gid_tbl_len)", () -> tb.context().queryGidType(tb.port(), len));
+    }
+
+    @Test
+    @DisplayName("required_ the GID queries take port 1 and refuse port 0 and phys_port_cnt + 1 [ibv_query_gid_ex(3): ports are 1-based]")
+    void required_gidEntryPortRange() {
+        int beyond = tb.deviceAttributes().physPortCnt() + 1;
+        GidEntry first = tb.context().queryGidTable().get(0);
+        assertEquals(1, first.portNum(), "the first valid entry's port");
+        assertEquals(first, tb.context().queryGidEntry(1, first.gidIndex()), "queryGidEntry(1, its index)");
+        Expect.badInput("queryGidEntry(0, 0)", () -> tb.context().queryGidEntry(0, 0));
+        Expect.badInput("queryGidEntry(phys_port_cnt + 1, 0)", () -> tb.context().queryGidEntry(beyond, 0));
+        Expect.badInput("queryGidType(0, 0)", () -> tb.context().queryGidType(0, 0));
+    }
+
+    @Test
+    @DisplayName("required_ an empty GID entry (all zeros in ibv_query_gid) answers ENODATA to queryGidEntry and queryGidType [ibv_query_gid_ex(3)]")
+    void required_emptyGidEntry() {
+        int len = tb.portAttributes().gidTblLen();
+        int empty = -1;
+        for (int i = 0; i < len && empty < 0; i++) {
+            if (tb.context().queryGid(tb.port(), i).isZero()) {
+                empty = i;
+            }
+        }
+        Assumptions.assumeTrue(empty >= 0,
+                "every entry of the port's " + len + "-entry GID table holds a GID: none is empty");
+        int at = empty;
+        Expect.errno("queryGidEntry(port, an empty index)", () -> tb.context().queryGidEntry(tb.port(), at),
+                Errno.ENODATA);
+        Expect.errno("queryGidType(port, an empty index)", () -> tb.context().queryGidType(tb.port(), at),
+                Errno.ENODATA);
+    }
+
+    @Test
+    @DisplayName("required_ queryGidTable with room for exactly the valid entries answers them, each as queryGidEntry gives it; one less room fails with EINVAL; negative room is refused [ibv_query_gid_table(3)]")
+    void required_gidTableExactFit() {
+        List<GidEntry> all = tb.context().queryGidTable();
+        assertFalse(all.isEmpty(), "queryGidTable() lists no entry, but GID " + tb.gidIndex() + " is valid");
+        assertEquals(all, tb.context().queryGidTable(all.size()), "queryGidTable(the number of valid entries)");
+        for (GidEntry e : all) {
+            assertFalse(e.gid().isZero(), "queryGidTable lists an empty entry: " + e);
+            assertEquals(e, tb.context().queryGidEntry(e.portNum(), e.gidIndex()), "queryGidEntry of " + e);
+            assertEquals(e.type(), tb.context().queryGidType(e.portNum(), e.gidIndex()), "queryGidType of " + e);
+        }
+        Expect.errno("queryGidTable(one less than the valid entries)",
+                () -> tb.context().queryGidTable(all.size() - 1), Errno.EINVAL);
+        Expect.badInput("queryGidTable(-1)", () -> tb.context().queryGidTable(-1));
+    }
+
+    @Test
+    @DisplayName("required_ a GID's type fits the port's link layer: RoCE v1 or v2 on Ethernet, IB on InfiniBand [ibv_query_gid_ex(3), rdma-core's sysfs GID types]")
+    void required_gidTypeFitsLinkLayer() {
+        for (GidEntry e : tb.context().queryGidTable()) {
+            LinkLayer ll = tb.context().queryPort(e.portNum()).linkLayer();
+            if (ll == LinkLayer.ETHERNET) {
+                assertTrue(e.type() == GidType.ROCE_V1 || e.type() == GidType.ROCE_V2,
+                        "an Ethernet port's GID is RoCE v1 or v2, not " + e);
+            } else {
+                assertEquals(GidType.IB, e.type(), "an InfiniBand port's GID type, " + e);
+            }
+        }
     }
 }

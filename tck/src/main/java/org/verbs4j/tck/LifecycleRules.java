@@ -310,7 +310,11 @@ public abstract class LifecycleRules extends TckArea {
                 useAfterClose("Context.queryPort", x -> () -> x.closedContext().queryPort(1)),
                 useAfterClose("Context.queryGid", x -> () -> x.closedContext().queryGid(1, 0)),
                 useAfterClose("Context.createCq", x -> () -> x.closedContext().createCq(8)),
-                useAfterClose("Context.pollAsyncEvent", x -> () -> x.closedContext().pollAsyncEvent(0, TimeUnit.MILLISECONDS)));
+                useAfterClose("Context.pollAsyncEvent", x -> () -> x.closedContext().pollAsyncEvent(0, TimeUnit.MILLISECONDS)),
+                useAfterClose("Context.queryPkey", x -> () -> x.closedContext().queryPkey(1, 0)),
+                useAfterClose("Context.pkeyIndex", x -> () -> x.closedContext().pkeyIndex(1, 0xffff)),
+                useAfterClose("Context.queryGidEntry", x -> () -> x.closedContext().queryGidEntry(1, 0)),
+                useAfterClose("Context.queryGidTable", x -> () -> x.closedContext().queryGidTable(4)));
     }
 
     private static Arguments useAfterClose(String name, Function<LifecycleRules, Executable> call) {

@@ -65,8 +65,9 @@ class UsageMessagesTest {
     void theGidIndexDefaultIsStatedAsTheCodeChoosesIt() {
         Run help = Run.of("perf", "--help");
         String text = help.out().replaceAll("\\s+", " ");
-        assertTrue(text.contains("on RoCE, as perftest, the port's first IPv4-mapped GID, else 0; on InfiniBand no "
-                + "GRH, the LID"), help::out);
+        assertTrue(text.contains("on RoCE, as perftest, the port's best GID: IPv4-mapped first, then not link-local, "
+                + "then RoCE v2 over v1 (the IPv4 RoCE v2 GID where there is one), else 0; on InfiniBand no GRH, the LID"),
+                help::out);
         assertFalse(text.contains("GID 0 on RoCE"), help::out);
     }
 

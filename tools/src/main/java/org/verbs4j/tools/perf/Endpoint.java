@@ -12,6 +12,7 @@ import org.verbs4j.Context;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.Gid;
+import org.verbs4j.GidEntry;
 import org.verbs4j.GlobalRoute;
 import org.verbs4j.LinkLayer;
 import org.verbs4j.MemoryRegion;
@@ -160,10 +161,14 @@ final class Endpoint implements AutoCloseable {
         return pa;
     }
 
+    /** What {@code -x} defaults to, said once: {@code perf --help} and the header line print it. */
+    static final String GID_DEFAULT = "on RoCE, as perftest, the port's best GID: IPv4-mapped first, then not "
+            + "link-local, then RoCE v2 over v1 (the IPv4 RoCE v2 GID where there is one), else 0; on InfiniBand no "
+            + "GRH, the LID";
+
     /**
-     * {@code -x}, checked against the table; without it, on RoCE, perftest's choice ({@code get_best_gid_index}):
-     * the first IPv4-mapped GID of the port, else GID 0. perftest then prefers RoCE v2 over v1 among GIDs of one
-     * IP version; the API has no GID type, and rxe and the emulated devices have only v2 GIDs.
+     * {@code -x}, checked against the table; without it, on RoCE, perftest's choice ({@code get_best_gid_index},
+     * {@link GidEntry#preferred}) among the port's valid GID entries, else GID 0.
      */
     private int gidIndex(PortAttributes pa, int port, PerfSettings s) {
         int index = s.gidIndex();
@@ -175,13 +180,7 @@ final class Endpoint implements AutoCloseable {
             return index;
         }
         if (pa.linkLayer() == LinkLayer.ETHERNET) {
-            for (int i = 0; i < pa.gidTblLen(); i++) {
-                Gid g = ctx.queryGid(port, i);
-                // ::ffff:a.b.c.d
-                if (g.subnetPrefix() == 0 && g.interfaceId() >>> 32 == 0xffffL) {
-                    return i;
-                }
-            }
+            return GidEntry.preferred(ctx.queryGidTable(), port).map(GidEntry::gidIndex).orElse(0);
         }
         return 0;
     }

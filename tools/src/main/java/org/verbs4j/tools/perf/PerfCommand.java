@@ -115,8 +115,8 @@ public final class PerfCommand implements Callable<Integer> {
     @Option(names = {"-i", "--ib-port"}, paramLabel = "PORT", description = "Port, 1-based (default 1).")
     int port = 1;
 
-    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "GID index (default: on RoCE, as "
-            + "perftest, the port's first IPv4-mapped GID, else 0; on InfiniBand no GRH, the LID).")
+    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "GID index (default: "
+            + Endpoint.GID_DEFAULT + ").")
     Integer gidIndex;
 
     @Option(names = {"-m", "--mtu"}, paramLabel = "BYTES", description = "Path MTU: 256, 512, 1024, 2048 or 4096, "

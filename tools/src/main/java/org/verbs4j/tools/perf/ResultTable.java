@@ -71,7 +71,7 @@ final class ResultTable {
             out.printf(" rdma_cm QPs     : ON (connected through the connection manager, -R)%n");
         }
         out.printf(" GID index       : %s%n", s.gidIndex() < 0
-                ? "default (on RoCE the port's first IPv4-mapped GID, else 0; on InfiniBand the LID)"
+                ? "default (" + Endpoint.GID_DEFAULT + ")"
                 : Integer.toString(s.gidIndex()));
         out.println(RULE);
         columns();

@@ -61,6 +61,45 @@ public final class Arguments {
     }
 
     /**
+     * Checks a P_Key table index given to {@code ibv_query_pkey(3)}.
+     *
+     * @param portNum the port, already checked
+     * @param index the index asked for
+     * @param tableLength the number of entries in the port's P_Key table ({@code pkey_tbl_len})
+     * @throws IllegalArgumentException if {@code index} is negative or not below {@code tableLength}
+     */
+    public static void pkeyIndex(int portNum, int index, int tableLength) {
+        if (index < 0 || index >= tableLength) {
+            throw new IllegalArgumentException("port " + portNum + " has P_Key indexes 0.." + (tableLength - 1)
+                    + ", not " + index);
+        }
+    }
+
+    /**
+     * Checks a P_Key given to {@code ibv_get_pkey_index(3)}.
+     *
+     * @param pkey the P_Key
+     * @throws IllegalArgumentException unless it is 16 bits, 0 to 0xFFFF
+     */
+    public static void pkey(int pkey) {
+        if ((pkey & ~0xffff) != 0) {
+            throw new IllegalArgumentException("a P_Key is 16 bits, 0 to 0xFFFF, not 0x" + Integer.toHexString(pkey));
+        }
+    }
+
+    /**
+     * Checks the room given to {@code ibv_query_gid_table(3)}.
+     *
+     * @param maxEntries the number of entries the caller makes room for
+     * @throws IllegalArgumentException if it is negative
+     */
+    public static void gidTableRoom(int maxEntries) {
+        if (maxEntries < 0) {
+            throw new IllegalArgumentException("max_entries must be >= 0, not " + maxEntries);
+        }
+    }
+
+    /**
      * Checks the arguments of {@code ibv_query_qp_data_in_order(3)} and says whether the operation is one whose
      * data may be written in order at all: only RDMA READ, RDMA WRITE and SEND are; for any other the answer is 0
      * without asking the device.

@@ -1,5 +1,7 @@
 package org.verbs4j.provider.emulated.verbs;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +15,8 @@ import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
+import org.verbs4j.GidEntry;
+import org.verbs4j.GidType;
 import org.verbs4j.PortAttributes;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.ThreadDomain;
@@ -139,6 +143,63 @@ public final class EmulatedContext extends AbstractVerbsObject implements Contex
         checkOpen();
         Arguments.timeout(timeout, unit);
         return poll(events, timeout, unit);
+    }
+
+    /** The one P_Key of an emulated port (its table has one entry, as rxe's has): the default, full member. */
+    private static final int DEFAULT_PKEY = 0xffff;
+
+    @Override
+    public int queryPkey(int portNum, int index) {
+        checkOpen();
+        checkPort(portNum);
+        Arguments.pkeyIndex(portNum, index, device.port().pkeyTblLen());
+        return DEFAULT_PKEY;
+    }
+
+    @Override
+    public int pkeyIndex(int portNum, int pkey) {
+        checkOpen();
+        checkPort(portNum);
+        Arguments.pkey(pkey);
+        if (pkey != DEFAULT_PKEY) {
+            throw new VerbsException("ibv_get_pkey_index", Errno.ENOENT,
+                    "port 1's P_Key table holds only 0xffff, not 0x" + Integer.toHexString(pkey));
+        }
+        return 0;
+    }
+
+    /**
+     * Every entry of an emulated GID table is RoCE v2, on the in-JVM devices as on the wire devices: the engine
+     * speaks only RoCE v2 (BTH in UDP to port 4791, on the wire or between the in-JVM devices), so neither has an
+     * IB or RoCE v1 entry. No entry has a network device the kernel knows: {@code ndev_ifindex} is 0.
+     */
+    @Override
+    public GidEntry queryGidEntry(int portNum, int index) {
+        checkOpen();
+        checkPort(portNum);
+        Arguments.gidIndex(portNum, index, EmulatedDevice.GID_TABLE_LENGTH);
+        Gid gid = device.gid(index);
+        if (gid.isZero()) {
+            throw new VerbsException("ibv_query_gid_ex", Errno.ENODATA, "GID index " + index + " is empty");
+        }
+        return new GidEntry(gid, index, portNum, GidType.ROCE_V2, 0);
+    }
+
+    @Override
+    public List<GidEntry> queryGidTable(int maxEntries) {
+        checkOpen();
+        Arguments.gidTableRoom(maxEntries);
+        List<GidEntry> entries = new ArrayList<>();
+        for (int i = 0; i < EmulatedDevice.GID_TABLE_LENGTH; i++) {
+            if (!device.gid(i).isZero()) {
+                entries.add(queryGidEntry(1, i));
+            }
+        }
+        if (entries.size() > maxEntries) {
+            throw new VerbsException("ibv_query_gid_table", Errno.EINVAL, "the device has " + entries.size()
+                    + " valid GID entries, more than max_entries " + maxEntries);
+        }
+        return List.copyOf(entries);
     }
 
     /**

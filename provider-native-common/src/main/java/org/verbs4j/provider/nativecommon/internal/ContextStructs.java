@@ -1,6 +1,7 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import static org.verbs4j.provider.nativecommon.internal.CLayout.chars;
+import static org.verbs4j.provider.nativecommon.internal.CLayout.gid;
 import static org.verbs4j.provider.nativecommon.internal.CLayout.mutex;
 import static org.verbs4j.provider.nativecommon.internal.CLayout.ptr;
 import static org.verbs4j.provider.nativecommon.internal.CLayout.struct;
@@ -298,5 +299,21 @@ public final class ContextStructs {
         public static final long td$off = DESC.offset("td");
 
         private ibv_parent_domain_init_attr() {}
+    }
+
+    /** {@code struct ibv_gid_entry}: a GID table entry with its attributes. */
+    public static final class ibv_gid_entry {
+        /** The layout. */
+        public static final CLayout DESC = struct("ibv_gid_entry",
+                gid("gid"), u32("gid_index"), u32("port_num"), u32("gid_type"), u32("ndev_ifindex"));
+        /** {@code sizeof(struct ibv_gid_entry)}, bytes. */
+        public static final long SIZEOF = DESC.size();
+        public static final long gid$off = DESC.offset("gid");
+        public static final long gid_index$off = DESC.offset("gid_index");
+        public static final long port_num$off = DESC.offset("port_num");
+        public static final long gid_type$off = DESC.offset("gid_type");
+        public static final long ndev_ifindex$off = DESC.offset("ndev_ifindex");
+
+        private ibv_gid_entry() {}
     }
 }

@@ -421,4 +421,59 @@ public interface CoreVerbs extends NativeMemoryAccess, CLibrary {
     default int detachMcast(long qp, long gid, int lid) {
         return libibverbs().ibv_detach_mcast(qp, gid, lid);
     }
+
+    /**
+     * {@code ibv_query_pkey(3)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param port the port number
+     * @param index the P_Key index
+     * @param pkey 2 bytes to fill with the P_Key, network order
+     * @return 0, or −errno
+     */
+    default int queryPkey(long context, int port, int index, long pkey) {
+        return libibverbs().ibv_query_pkey(context, port, index, pkey);
+    }
+
+    /**
+     * {@code ibv_get_pkey_index(3)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param port the port number
+     * @param pkey the P_Key, 0 to 0xFFFF, in host order
+     * @return its index, or −errno
+     */
+    default int getPkeyIndex(long context, int port, int pkey) {
+        int be16 = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN
+                ? Short.toUnsignedInt(Short.reverseBytes((short) pkey)) : pkey;
+        return libibverbs().ibv_get_pkey_index(context, port, be16);
+    }
+
+    /**
+     * {@code ibv_query_gid_ex(3)}, the exported {@code _ibv_query_gid_ex} that the man page's inline wrapper calls
+     * with {@code sizeof(struct ibv_gid_entry)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param port the port number
+     * @param index the GID index
+     * @param entry a {@code struct ibv_gid_entry} to fill
+     * @return 0, or −errno ({@code ENODATA} for an empty entry)
+     */
+    default int queryGidEx(long context, int port, int index, long entry) {
+        return libibverbs()._ibv_query_gid_ex(context, port, index, entry, 0, ContextStructs.ibv_gid_entry.SIZEOF);
+    }
+
+    /**
+     * {@code ibv_query_gid_table(3)}, the exported {@code _ibv_query_gid_table} that the man page's inline wrapper
+     * calls with {@code sizeof(struct ibv_gid_entry)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param entries room for {@code maxEntries} {@code struct ibv_gid_entry}
+     * @param maxEntries the room
+     * @return the number of valid entries written, or −errno ({@code EINVAL} when there are more than
+     *     {@code maxEntries})
+     */
+    default long queryGidTable(long context, long entries, long maxEntries) {
+        return libibverbs()._ibv_query_gid_table(context, entries, maxEntries, 0, ContextStructs.ibv_gid_entry.SIZEOF);
+    }
 }

@@ -25,6 +25,16 @@ public enum ErrnoConvention {
         public long toContract(long raw, int errno) {
             return raw;
         }
+    },
+    /**
+     * An index or a count ({@code int} or {@code ssize_t}): the value when non-negative, else −1 with {@code errno}
+     * set, or −errno. {@link #RETURNED} cannot carry it, as it reads a positive result as an errno.
+     */
+    NONNEGATIVE {
+        @Override
+        public long toContract(long raw, int errno) {
+            return NativeErrors.ofInt((int) raw, errno);
+        }
     };
 
     /**
@@ -38,6 +48,7 @@ public enum ErrnoConvention {
             case RETURNED -> (int) raw != 0;
             case NULL_SETS -> raw == 0;
             case NONE -> false;
+            case NONNEGATIVE -> (int) raw < 0; // an int result may come zero-extended; a count stays below 2^31
         };
     }
 

@@ -1,6 +1,7 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.NONE;
+import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.NONNEGATIVE;
 import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.NULL_SETS;
 import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.RETURNED;
 
@@ -137,4 +138,20 @@ public interface LibIbverbs {
     @CFunction(value = "int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)",
             errno = RETURNED)
     int ibv_detach_mcast(long qp, long gid, int lid);
+
+    @CFunction(value = "int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey)",
+            errno = RETURNED)
+    int ibv_query_pkey(long context, int portNum, int index, long pkey);
+
+    @CFunction(value = "int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pkey)",
+            errno = NONNEGATIVE)
+    int ibv_get_pkey_index(long context, int portNum, int pkey);
+
+    @CFunction(value = "int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index,"
+            + " struct ibv_gid_entry *entry, uint32_t flags, size_t entry_size)", errno = RETURNED)
+    int _ibv_query_gid_ex(long context, int portNum, int gidIndex, long entry, int flags, long entrySize);
+
+    @CFunction(value = "ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *entries,"
+            + " size_t max_entries, uint32_t flags, size_t entry_size)", errno = NONNEGATIVE)
+    long _ibv_query_gid_table(long context, long entries, long maxEntries, int flags, long entrySize);
 }

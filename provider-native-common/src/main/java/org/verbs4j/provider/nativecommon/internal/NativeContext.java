@@ -1,6 +1,8 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import java.lang.ref.Cleaner;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +16,8 @@ import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
+import org.verbs4j.GidEntry;
+import org.verbs4j.GidType;
 import org.verbs4j.PortAttributes;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QueuePair;
@@ -24,6 +28,7 @@ import org.verbs4j.provider.nativecommon.CapabilityProbe;
 import org.verbs4j.provider.nativecommon.IbverbsHandle;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_async_event;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_gid_entry;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_attr;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
@@ -354,6 +359,89 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
         byAddress.clear();
         cleanable.clean();
         return 0;
+    }
+
+    @Override
+    public int queryPkey(int portNum, int index) {
+        checkOpen();
+        checkPort(portNum);
+        Arguments.pkeyIndex(portNum, index, queryPort(portNum).pkeyTblLen());
+        try (CallHold hold = CallHold.on(this)) {
+            long a = binding.allocate(2);
+            try {
+                NativeErrors.check(binding.queryPkey(contextHandle(), portNum, index, a), "ibv_query_pkey",
+                        "port " + portNum + " index " + index);
+                return (binding.getByte(a) & 0xff) << 8 | (binding.getByte(a + 1) & 0xff); // __be16
+            } finally {
+                binding.free(a);
+            }
+        }
+    }
+
+    @Override
+    public int pkeyIndex(int portNum, int pkey) {
+        checkOpen();
+        checkPort(portNum);
+        Arguments.pkey(pkey);
+        try (CallHold hold = CallHold.on(this)) {
+            return NativeErrors.check(binding.getPkeyIndex(contextHandle(), portNum, pkey), "ibv_get_pkey_index",
+                    "port " + portNum + " P_Key 0x" + Integer.toHexString(pkey));
+        }
+    }
+
+    @Override
+    public GidEntry queryGidEntry(int portNum, int index) {
+        checkOpen();
+        checkPort(portNum);
+        Arguments.gidIndex(portNum, index, queryPort(portNum).gidTblLen());
+        try (CallHold hold = CallHold.on(this)) {
+            long a = binding.allocate(ibv_gid_entry.SIZEOF);
+            try {
+                NativeErrors.check(binding.queryGidEx(contextHandle(), portNum, index, a), "ibv_query_gid_ex",
+                        "port " + portNum + " index " + index);
+                return gidEntry(a);
+            } finally {
+                binding.free(a);
+            }
+        }
+    }
+
+    @Override
+    public List<GidEntry> queryGidTable(int maxEntries) {
+        checkOpen();
+        Arguments.gidTableRoom(maxEntries);
+        long room = 0;
+        for (int port = 1; port <= cachedDeviceAttributes().physPortCnt(); port++) {
+            room += queryPort(port).gidTblLen();
+        }
+        // more room than every entry of every table changes no answer, and bounds the allocation
+        long max = Math.min(maxEntries, room);
+        try (CallHold hold = CallHold.on(this)) {
+            long a = binding.allocate(Math.max(1, max) * ibv_gid_entry.SIZEOF);
+            try {
+                long n = binding.queryGidTable(contextHandle(), a, max);
+                if (n < 0) {
+                    throw NativeErrors.exception(n, "ibv_query_gid_table", "max_entries " + maxEntries);
+                }
+                List<GidEntry> entries = new ArrayList<>((int) n);
+                for (long i = 0; i < n; i++) {
+                    entries.add(gidEntry(a + i * ibv_gid_entry.SIZEOF));
+                }
+                return List.copyOf(entries);
+            } finally {
+                binding.free(a);
+            }
+        }
+    }
+
+    private GidEntry gidEntry(long a) {
+        byte[] raw = new byte[16];
+        binding.getBytes(a + ibv_gid_entry.gid$off, raw);
+        int type = binding.getInt(a + ibv_gid_entry.gid_type$off);
+        return new GidEntry(Gid.of(raw), binding.getInt(a + ibv_gid_entry.gid_index$off),
+                binding.getInt(a + ibv_gid_entry.port_num$off),
+                type >= 0 && type <= GidType.ROCE_V2.value() ? GidType.of(type) : GidType.IB,
+                binding.getInt(a + ibv_gid_entry.ndev_ifindex$off));
     }
 
     @Override

@@ -47,7 +47,7 @@ class LibIbverbsDeclarationTest {
     }
 
     private static Class<?> javaTypeOf(String cType) {
-        if (cType.endsWith("*") || cType.equals("size_t") || cType.equals("uint64_t")
+        if (cType.endsWith("*") || cType.equals("size_t") || cType.equals("ssize_t") || cType.equals("uint64_t")
                 || cType.equals("__be64")) {
             return long.class;
         }
@@ -178,6 +178,10 @@ class LibIbverbsDeclarationTest {
         assertTrue(ErrnoConvention.RETURNED.failed(Errno.EINVAL) && !ErrnoConvention.RETURNED.failed(0));
         assertTrue(ErrnoConvention.NULL_SETS.failed(0) && !ErrnoConvention.NULL_SETS.failed(0x1000));
         assertTrue(!ErrnoConvention.NONE.failed(-1) && ErrnoConvention.NONE.toContract(-1, 5) == -1);
+        assertTrue(!ErrnoConvention.NONNEGATIVE.failed(0) && !ErrnoConvention.NONNEGATIVE.failed(7));
+        assertTrue(ErrnoConvention.NONNEGATIVE.failed(-1) && ErrnoConvention.NONNEGATIVE.failed(0xffff_ffffL));
+        assertEquals(-Errno.ENOENT, ErrnoConvention.NONNEGATIVE.toContract(-1, Errno.ENOENT));
+        assertEquals(-Errno.EINVAL, ErrnoConvention.NONNEGATIVE.toContract(-Errno.EINVAL, 0));
     }
 
     @Test

@@ -1107,6 +1107,26 @@ class NativeObjectModelTest {
         }
 
         @Override
+        public int queryPkey(int portNum, int index) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int pkeyIndex(int portNum, int pkey) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public org.verbs4j.GidEntry queryGidEntry(int portNum, int index) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public List<org.verbs4j.GidEntry> queryGidTable(int maxEntries) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Capabilities capabilities() {
             throw new UnsupportedOperationException();
         }
