@@ -30,6 +30,7 @@ enum {
 	OP_CREATE_SRQ, OP_MODIFY_SRQ, OP_QUERY_SRQ, OP_DESTROY_SRQ, OP_POST_SRQ_RECV, OP_ALLOC_MW, OP_DEALLOC_MW,
 	OP_ALLOC_TD, OP_DEALLOC_TD, OP_WR_COMPLETE, OP_BIND_MW, OP_CREATE_CHANNEL, OP_DESTROY_CHANNEL,
 	OP_GET_CQ_EVENT, OP_GET_ASYNC_EVENT,
+	OP_RESIZE_CQ = 64,
 };
 #define WR_SLOTS 20
 #define WC_SLOTS 13
@@ -859,6 +860,17 @@ EXPORT int ibv_destroy_cq(struct ibv_cq *cq)
 
 	if (!e)
 		free(cq);
+	return e;
+}
+
+/* The size the engine granted becomes cq->cqe, as ibv_cmd_resize_cq writes the kernel's answer there. */
+EXPORT int ibv_resize_cq(struct ibv_cq *cq, int cqe)
+{
+	int64_t io[SLOTS] = {cq_h(cq), cqe};
+	int e = call(OP_RESIZE_CQ, io);
+
+	if (!e)
+		cq->cqe = (int)io[2];
 	return e;
 }
 
@@ -1727,13 +1739,6 @@ EXPORT int ibv_get_async_event(struct ibv_context *context, struct ibv_async_eve
 EXPORT void ibv_ack_async_event(struct ibv_async_event *event)
 {
 	(void)event;
-}
-
-EXPORT int ibv_resize_cq(struct ibv_cq *cq, int cqe)
-{
-	(void)cq;
-	(void)cqe;
-	return ENOSYS;
 }
 
 

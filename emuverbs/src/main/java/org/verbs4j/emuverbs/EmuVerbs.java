@@ -391,6 +391,7 @@ public final class EmuVerbs {
                 out(io, 2, at == null ? 0 : at);
                 out(io, 3, element == null ? ev.portNum() : 0);
             }
+            case 64 -> out(io, 2, get(in(io, 0), CompletionQueue.class).resize(inInt(io, 1)));
             default -> {
                 return Errno.ENOSYS;
             }

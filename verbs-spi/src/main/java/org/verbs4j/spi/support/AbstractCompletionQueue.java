@@ -18,14 +18,18 @@ import org.verbs4j.WorkCompletionBatch;
  *       {@link NullPointerException}; the batch is cleared before any completion is read into it.</li>
  *   <li>{@link #requestNotify} on a CQ made without a completion channel throws {@link IllegalStateException}
  *       ({@code ibv_req_notify_cq} would arm a CQ whose events nobody can read).</li>
+ *   <li>{@link #resize} on a closed CQ throws {@link IllegalStateException}, and below 1 entry
+ *       {@link IllegalArgumentException}, as {@code createCq} does; {@link #capacity()} then answers what the
+ *       device granted.</li>
  * </ul>
  *
- * @see "ibv_create_cq(3), ibv_poll_cq(3), ibv_req_notify_cq(3), ibv_destroy_cq(3)"
+ * @see "ibv_create_cq(3), ibv_poll_cq(3), ibv_req_notify_cq(3), ibv_resize_cq(3), ibv_destroy_cq(3)"
  */
 public abstract class AbstractCompletionQueue extends AbstractVerbsObject implements CompletionQueue {
     private final Context context;
     private final CompletionChannel channel;
-    private final int capacity;
+    /** Set at creation and by each {@link #resize}; volatile, since a resize may run beside the getter. */
+    private volatile int capacity;
 
     /**
      * Makes an open CQ.
@@ -67,6 +71,17 @@ public abstract class AbstractCompletionQueue extends AbstractVerbsObject implem
      */
     protected abstract void arm(boolean solicitedOnly);
 
+    /**
+     * Resizes the CQ ({@code ibv_resize_cq}); runs once {@code cqe} is known to be at least 1. A provider whose
+     * close may free what this uses holds the close lock around it and checks {@link #checkOpen()} again under it.
+     *
+     * @param cqe the least number of entries, at least 1
+     * @return the number of entries the device granted, at least {@code cqe}
+     * @throws org.verbs4j.VerbsException if the device refuses the size ({@code EINVAL}: above max_cqe, or below the
+     *     completions queued) or cannot resize ({@code EOPNOTSUPP})
+     */
+    protected abstract int resizeTo(int cqe);
+
     // ---- the object model
 
     @Override
@@ -102,5 +117,16 @@ public abstract class AbstractCompletionQueue extends AbstractVerbsObject implem
             throw new IllegalStateException("the CQ has no completion channel to notify (ibv_req_notify_cq(3))");
         }
         arm(solicitedOnly);
+    }
+
+    @Override
+    public final int resize(int cqe) {
+        checkOpen();
+        if (cqe < 1) {
+            throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe + " (ibv_resize_cq(3))");
+        }
+        int granted = resizeTo(cqe);
+        capacity = granted;
+        return granted;
     }
 }

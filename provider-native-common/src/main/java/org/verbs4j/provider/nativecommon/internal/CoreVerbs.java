@@ -397,4 +397,15 @@ public interface CoreVerbs extends NativeMemoryAccess, CLibrary {
     default int destroySrq(long srq) {
         return libibverbs().ibv_destroy_srq(srq);
     }
+
+    /**
+     * {@code ibv_resize_cq(3)}; on success the library has written the granted size to {@code ibv_cq.cqe}.
+     *
+     * @param cq the {@code struct ibv_cq *}
+     * @param cqe the least number of entries
+     * @return 0, or −errno
+     */
+    default int resizeCq(long cq, int cqe) {
+        return libibverbs().ibv_resize_cq(cq, cqe);
+    }
 }

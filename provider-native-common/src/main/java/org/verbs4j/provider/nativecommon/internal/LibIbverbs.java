@@ -123,4 +123,7 @@ public interface LibIbverbs {
 
     @CFunction(value = "int ibv_destroy_srq(struct ibv_srq *srq)", errno = RETURNED)
     int ibv_destroy_srq(long srq);
+
+    @CFunction(value = "int ibv_resize_cq(struct ibv_cq *cq, int cqe)", errno = RETURNED)
+    int ibv_resize_cq(long cq, int cqe);
 }

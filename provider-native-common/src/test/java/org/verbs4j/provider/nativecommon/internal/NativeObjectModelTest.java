@@ -1147,6 +1147,11 @@ class NativeObjectModelTest {
         public void requestNotify(boolean solicitedOnly) {
             throw new UnsupportedOperationException();
         }
+
+        @Override
+        public int resize(int cqe) {
+            throw new UnsupportedOperationException();
+        }
     }
 
     /** A protection domain that only owns the objects made in it. */
