@@ -30,7 +30,7 @@ enum {
 	OP_CREATE_SRQ, OP_MODIFY_SRQ, OP_QUERY_SRQ, OP_DESTROY_SRQ, OP_POST_SRQ_RECV, OP_ALLOC_MW, OP_DEALLOC_MW,
 	OP_ALLOC_TD, OP_DEALLOC_TD, OP_WR_COMPLETE, OP_BIND_MW, OP_CREATE_CHANNEL, OP_DESTROY_CHANNEL,
 	OP_GET_CQ_EVENT, OP_GET_ASYNC_EVENT,
-	OP_RESIZE_CQ = 64,
+	OP_RESIZE_CQ = 64, OP_INIT_AH_FROM_WC,
 };
 #define WR_SLOTS 20
 #define WC_SLOTS 13
@@ -597,6 +597,34 @@ EXPORT struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 	a->ah.handle = (uint32_t)io[20];
 	a->h = io[20];
 	return &a->ah;
+}
+
+/* The completion's fields libibverbs reads and the 40 GRH bytes go to the engine, which builds the vector; the
+ * answer comes back as ibv_query_qp's. -1 with errno set, as libibverbs returns. */
+EXPORT int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num, struct ibv_wc *wc,
+			       struct ibv_grh *grh, struct ibv_ah_attr *ah_attr)
+{
+	int64_t io[SLOTS] = {ctx_h(context), port_num, wc->wc_flags, wc->slid, wc->sl, wc->dlid_path_bits};
+	int e;
+
+	memcpy(&io[6], grh, 40);
+	e = call(OP_INIT_AH_FROM_WC, io);
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	get_ah(io, 16, ah_attr);
+	return 0;
+}
+
+EXPORT struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc, struct ibv_grh *grh,
+					    uint8_t port_num)
+{
+	struct ibv_ah_attr attr;
+
+	if (ibv_init_ah_from_wc(pd->context, port_num, wc, grh, &attr))
+		return NULL;
+	return ibv_create_ah(pd, &attr);
 }
 
 EXPORT int ibv_destroy_ah(struct ibv_ah *ah)
@@ -1782,28 +1810,6 @@ EXPORT struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size
 	(void)fd;
 	(void)access;
 	return fail_ptr(ENOSYS);
-}
-
-EXPORT struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc, struct ibv_grh *grh,
-					    uint8_t port_num)
-{
-	(void)pd;
-	(void)wc;
-	(void)grh;
-	(void)port_num;
-	return fail_ptr(ENOSYS);
-}
-
-EXPORT int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num, struct ibv_wc *wc,
-			       struct ibv_grh *grh, struct ibv_ah_attr *ah_attr)
-{
-	(void)context;
-	(void)port_num;
-	(void)wc;
-	(void)grh;
-	(void)ah_attr;
-	errno = ENOSYS;
-	return -1;
 }
 
 EXPORT int ibv_resolve_eth_l2_from_gid(struct ibv_context *context, struct ibv_ah_attr *attr, uint8_t eth_mac[6],

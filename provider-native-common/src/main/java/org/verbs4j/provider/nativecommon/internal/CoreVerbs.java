@@ -408,4 +408,18 @@ public interface CoreVerbs extends NativeMemoryAccess, CLibrary {
     default int resizeCq(long cq, int cqe) {
         return libibverbs().ibv_resize_cq(cq, cqe);
     }
+
+    /**
+     * {@code ibv_init_ah_from_wc(3)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param portNum the port that received the completion, 1-based
+     * @param wc the {@code struct ibv_wc} of the receive
+     * @param grh the 40-byte GRH area
+     * @param ahAttr the {@code struct ibv_ah_attr} to fill
+     * @return 0, or −errno
+     */
+    default int initAhFromWc(long context, int portNum, long wc, long grh, long ahAttr) {
+        return libibverbs().ibv_init_ah_from_wc(context, portNum, wc, grh, ahAttr);
+    }
 }

@@ -126,4 +126,8 @@ public interface LibIbverbs {
 
     @CFunction(value = "int ibv_resize_cq(struct ibv_cq *cq, int cqe)", errno = RETURNED)
     int ibv_resize_cq(long cq, int cqe);
+
+    @CFunction(value = "int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num, struct ibv_wc *wc,"
+            + " struct ibv_grh *grh, struct ibv_ah_attr *ah_attr)", errno = RETURNED)
+    int ibv_init_ah_from_wc(long context, int portNum, long wc, long grh, long ahAttr);
 }

@@ -1054,6 +1054,11 @@ class NativeObjectModelTest {
         }
 
         @Override
+        public AhAttributes initAhAttributes(int portNum, org.verbs4j.WorkCompletion wc, MemorySegment grh) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Capabilities capabilities() {
             throw new UnsupportedOperationException();
         }
