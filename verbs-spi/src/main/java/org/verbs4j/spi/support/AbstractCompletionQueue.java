@@ -119,8 +119,9 @@ public abstract class AbstractCompletionQueue extends AbstractVerbsObject implem
         arm(solicitedOnly);
     }
 
+    /** Under the CQ's monitor, so that of two resizes {@link #capacity()} keeps the later one's answer. */
     @Override
-    public final int resize(int cqe) {
+    public final synchronized int resize(int cqe) {
         checkOpen();
         if (cqe < 1) {
             throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe + " (ibv_resize_cq(3))");
