@@ -33,6 +33,7 @@ enum {
 	/* numbered apart from the list above, so that verbs added beside them merge without renumbering */
 	OP_ATTACH_MCAST = 60, OP_DETACH_MCAST,
 	OP_QUERY_PKEY = 70, OP_GET_PKEY_INDEX, OP_QUERY_GID_EX, OP_QUERY_GID_TABLE,
+	OP_RESIZE_CQ = 64, OP_INIT_AH_FROM_WC,
 };
 #define WR_SLOTS 20
 #define WC_SLOTS 13
@@ -602,6 +603,34 @@ EXPORT struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)
 	return &a->ah;
 }
 
+/* The completion's fields libibverbs reads and the 40 GRH bytes go to the engine, which builds the vector; the
+ * answer comes back as ibv_query_qp's. -1 with errno set, as libibverbs returns. */
+EXPORT int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num, struct ibv_wc *wc,
+			       struct ibv_grh *grh, struct ibv_ah_attr *ah_attr)
+{
+	int64_t io[SLOTS] = {ctx_h(context), port_num, wc->wc_flags, wc->slid, wc->sl, wc->dlid_path_bits};
+	int e;
+
+	memcpy(&io[6], grh, 40);
+	e = call(OP_INIT_AH_FROM_WC, io);
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	get_ah(io, 16, ah_attr);
+	return 0;
+}
+
+EXPORT struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc, struct ibv_grh *grh,
+					    uint8_t port_num)
+{
+	struct ibv_ah_attr attr;
+
+	if (ibv_init_ah_from_wc(pd->context, port_num, wc, grh, &attr))
+		return NULL;
+	return ibv_create_ah(pd, &attr);
+}
+
 EXPORT int ibv_destroy_ah(struct ibv_ah *ah)
 {
 	int64_t io[SLOTS] = {ah_h(ah)};
@@ -863,6 +892,17 @@ EXPORT int ibv_destroy_cq(struct ibv_cq *cq)
 
 	if (!e)
 		free(cq);
+	return e;
+}
+
+/* The size the engine granted becomes cq->cqe, as ibv_cmd_resize_cq writes the kernel's answer there. */
+EXPORT int ibv_resize_cq(struct ibv_cq *cq, int cqe)
+{
+	int64_t io[SLOTS] = {cq_h(cq), cqe};
+	int e = call(OP_RESIZE_CQ, io);
+
+	if (!e)
+		cq->cqe = (int)io[2];
 	return e;
 }
 
@@ -1733,13 +1773,6 @@ EXPORT void ibv_ack_async_event(struct ibv_async_event *event)
 	(void)event;
 }
 
-EXPORT int ibv_resize_cq(struct ibv_cq *cq, int cqe)
-{
-	(void)cq;
-	(void)cqe;
-	return ENOSYS;
-}
-
 
 
 
@@ -1785,28 +1818,6 @@ EXPORT struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size
 	(void)fd;
 	(void)access;
 	return fail_ptr(ENOSYS);
-}
-
-EXPORT struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc, struct ibv_grh *grh,
-					    uint8_t port_num)
-{
-	(void)pd;
-	(void)wc;
-	(void)grh;
-	(void)port_num;
-	return fail_ptr(ENOSYS);
-}
-
-EXPORT int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num, struct ibv_wc *wc,
-			       struct ibv_grh *grh, struct ibv_ah_attr *ah_attr)
-{
-	(void)context;
-	(void)port_num;
-	(void)wc;
-	(void)grh;
-	(void)ah_attr;
-	errno = ENOSYS;
-	return -1;
 }
 
 EXPORT int ibv_resolve_eth_l2_from_gid(struct ibv_context *context, struct ibv_ah_attr *attr, uint8_t eth_mac[6],

@@ -58,6 +58,23 @@ public interface CompletionQueue extends VerbsObject {
     void modifyModeration(int cqCount, int cqPeriodMicros);
 
     /**
+     * Resizes the CQ to hold at least {@code cqe} completions. The completions it holds stay in it and poll in
+     * the order they arrived; it keeps serving its QPs and its completion channel. The device may grant more
+     * entries than asked (rxe rounds up to a power of two minus one), so use the answer, also
+     * {@link #capacity()} from now on.
+     *
+     * @param cqe the least number of completions it is to hold, 1 up to {@link DeviceAttributes#maxCqe()}
+     * @return the number of entries the device granted, at least {@code cqe}
+     * @throws IllegalArgumentException if {@code cqe} is below 1
+     * @throws IllegalStateException if the CQ is closed
+     * @throws VerbsException {@code EINVAL} if {@code cqe} exceeds {@link DeviceAttributes#maxCqe()} or is below
+     *     the number of completions the CQ holds now (none of them is lost); {@code ENOMEM} if the device has no
+     *     memory for the new queue; {@code EOPNOTSUPP} if the device cannot resize a CQ
+     * @see "ibv_resize_cq(3)"
+     */
+    int resize(int cqe);
+
+    /**
      * Destroys the CQ.
      *
      * @throws VerbsException {@code EBUSY} while a QP uses it

@@ -1,6 +1,7 @@
 package org.verbs4j;
 
 import java.util.List;
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -118,6 +119,29 @@ public interface Context extends VerbsObject {
      * @see "ibv_get_async_event(3)"
      */
     AsyncEvent pollAsyncEvent(long timeout, TimeUnit unit);
+
+    /**
+     * The address vector that reaches the sender of a UD receive completion, so that a UD server can answer
+     * whoever sent to it. On RoCE the sender is named by the GRH area, the first 40 bytes of the receive buffer:
+     * an IPv6 header, or (RoCE v2 over IPv4) 20 unused bytes and the IPv4 header. The vector is global exactly
+     * when the completion has {@link WcFlags#GRH}; its source GID index is the index of the packet's destination
+     * address in this port's GID table. Only {@code grh}'s first 40 bytes are read, and only after its size is
+     * checked.
+     *
+     * @param portNum the port that received the completion, 1-based
+     * @param wc the receive completion, from a UD QP
+     * @param grh the receive buffer's GRH area, at least 40 bytes (a native or heap segment)
+     * @return the address vector; {@code createAh} makes the handle ({@link ProtectionDomain#createAh(WorkCompletion,
+     *     MemorySegment, int)} does both)
+     * @throws NullPointerException if {@code wc} or {@code grh} is null
+     * @throws IllegalArgumentException if {@code grh} is shorter than 40 bytes, or there is no such port
+     * @throws IllegalStateException if the context is closed
+     * @throws VerbsException {@code EPROTONOSUPPORT} if the GRH area holds neither an IPv6 nor an IPv4 header (or an
+     *     IPv6 header whose next header is neither UDP nor 0x1b); {@code EINVAL} if the packet went to a multicast
+     *     group or to a GID the port's table lacks
+     * @see "ibv_init_ah_from_wc(3)"
+     */
+    AhAttributes initAhAttributes(int portNum, WorkCompletion wc, MemorySegment grh);
 
     /**
      * Closes the device and every object created from it.

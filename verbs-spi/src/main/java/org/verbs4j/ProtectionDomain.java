@@ -103,6 +103,26 @@ public interface ProtectionDomain extends VerbsObject {
     AddressHandle createAh(AhAttributes attributes);
 
     /**
+     * Creates an address handle that reaches the sender of a UD receive completion: {@link
+     * Context#initAhAttributes} on this PD's context, then {@link #createAh(AhAttributes)}, as libibverbs does.
+     *
+     * @param wc the receive completion, from a UD QP
+     * @param grh the receive buffer's GRH area, at least 40 bytes
+     * @param portNum the port that received the completion, 1-based
+     * @return the address handle
+     * @throws NullPointerException if {@code wc} or {@code grh} is null
+     * @throws IllegalArgumentException if {@code grh} is shorter than 40 bytes, or there is no such port
+     * @throws IllegalStateException if the PD is closed
+     * @throws VerbsException as {@link Context#initAhAttributes} and {@link #createAh(AhAttributes)}; on RoCE a
+     *     completion without {@link WcFlags#GRH} gives a vector without a global route, which {@code ibv_create_ah}
+     *     refuses with {@code EINVAL}
+     * @see "ibv_create_ah_from_wc(3)"
+     */
+    default AddressHandle createAh(WorkCompletion wc, MemorySegment grh, int portNum) {
+        return createAh(context().initAhAttributes(portNum, wc, grh));
+    }
+
+    /**
      * Creates a queue pair, in the RESET state.
      *
      * @param attributes the QP's type, CQs and sizes

@@ -62,6 +62,9 @@ import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
+import org.verbs4j.WcOpcode;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
@@ -411,6 +414,8 @@ public final class EmuVerbs {
                 }
                 out(io, 4, es.size());
             }
+            case 64 -> out(io, 2, get(in(io, 0), CompletionQueue.class).resize(inInt(io, 1)));
+            case 65 -> initAhFromWc(io);
             default -> {
                 return Errno.ENOSYS;
             }
@@ -612,6 +617,14 @@ public final class EmuVerbs {
         }
         return new AhAttributes(grh, inInt(io, at), inInt(io, at + 1), inInt(io, at + 2), inInt(io, at + 3),
                 inInt(io, at + 5));
+    }
+
+    /** ibv_init_ah_from_wc: the completion's wc_flags, slid, sl and dlid_path_bits, and the 40 GRH bytes. */
+    private static void initAhFromWc(MemorySegment io) {
+        WorkCompletion wc = new WorkCompletion(0, WcStatus.SUCCESS, WcOpcode.RECV, 0, 0, 0, 0, 0, inInt(io, 2), 0,
+                inInt(io, 3), inInt(io, 4), inInt(io, 5));
+        MemorySegment grh = io.asSlice(6 * 8L, 40);
+        putAh(io, 16, get(in(io, 0), Context.class).initAhAttributes(inInt(io, 1), wc, grh));
     }
 
     private static void putAh(MemorySegment io, int at, AhAttributes a) {

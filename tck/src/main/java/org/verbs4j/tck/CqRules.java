@@ -396,4 +396,99 @@ public abstract class CqRules extends TckArea {
         cq.close();
         Expect.closed("CompletionQueue.modifyModeration", () -> cq.modifyModeration(0, 0));
     }
+
+    // ---- ibv_resize_cq (issue 29)
+
+    /**
+     * Resizes, or skips the rule when the device cannot resize a CQ at all: {@code EOPNOTSUPP} (libibverbs'
+     * answer for a driver without the op) or {@code ENOSYS}, probed by the call itself.
+     */
+    private static int resizeOrSkip(CompletionQueue cq, int cqe) {
+        try {
+            return cq.resize(cqe);
+        } catch (org.verbs4j.VerbsException e) {
+            assumeTrue(e.errno() != Errno.EOPNOTSUPP && e.errno() != Errno.ENOSYS,
+                    "the device cannot resize a CQ (" + e.getMessage() + ")");
+            throw e;
+        }
+    }
+
+    /** Queues {@code n} receive completions on the pair's B side, wr_id 100 + i; a's send completions are polled. */
+    private QpPair queueReceives(int n) {
+        MemoryRegion rbuf = tb.peer().buffer(64);
+        MemoryRegion src = tb.buffer(64);
+        QpPair p = pairWithReceives(n, rbuf);
+        for (int i = 0; i < n; i++) {
+            // RC: the responder completes the receive before it acknowledges, so a's completion proves b's.
+            assertEquals(WcStatus.SUCCESS, p.send(i, src, 0, 8).status(), "send " + i);
+        }
+        return p;
+    }
+
+    private static void assertReceivesInOrder(CompletionQueue cq, int first, int n, String what) {
+        List<WorkCompletion> r = Completions.await(cq, n, what);
+        for (int i = 0; i < n; i++) {
+            assertEquals(first + i, r.get(i).wrId(), what + ": receive completion " + i + " (oldest first)");
+            assertEquals(WcStatus.SUCCESS, r.get(i).status(), what + ": receive completion " + i);
+        }
+        Completions.assertNone(cq, what + ": no completion beyond the " + n + " queued");
+    }
+
+    @Test
+    @DisplayName("required_ a resized CQ keeps its completions in order, grants at least the size asked and keeps serving its QP [ibv_resize_cq(3)]")
+    void required_resizeKeepsCompletions() {
+        QpPair p = queueReceives(5);
+        int before = p.cqB().capacity();
+        int granted = resizeOrSkip(p.cqB(), before + 100);
+        assertTrue(granted >= before + 100, "resize(" + (before + 100) + ") granted " + granted);
+        assertEquals(granted, p.cqB().capacity(), "capacity() after the resize");
+        assertReceivesInOrder(p.cqB(), 100, 5, "after growing");
+
+        MemoryRegion src = tb.buffer(64);
+        for (int i = 0; i < 3; i++) {
+            p.recvB(200 + i, tb.peer().buffer(64), 0, 64);
+        }
+        int shrunk = p.cqB().resize(8);
+        assertTrue(shrunk >= 8, "resize(8) granted " + shrunk);
+        for (int i = 0; i < 3; i++) {
+            p.send(10 + i, src, 0, 8);
+        }
+        assertReceivesInOrder(p.cqB(), 200, 3, "after shrinking");
+    }
+
+    @Test
+    @DisplayName("required_ a resize to the number of queued completions works; one fewer fails with EINVAL and loses none [ibv_resize_cq(3), rxe_cq_chk_attr]")
+    void required_resizeBelowQueuedRefused() {
+        QpPair p = queueReceives(5);
+        resizeOrSkip(p.cqB(), 64);
+        Expect.errno("resize(4) with 5 completions queued", () -> p.cqB().resize(4), Errno.EINVAL);
+        int granted = p.cqB().resize(5);
+        assertTrue(granted >= 5, "resize(5) granted " + granted);
+        assertReceivesInOrder(p.cqB(), 100, 5, "after the refused and the exact resize");
+    }
+
+    @Test
+    @DisplayName("required_ a resize to max_cqe works; max_cqe + 1 fails with EINVAL and 0 is refused [ibv_resize_cq(3), ibv_query_device(3) max_cqe]")
+    void required_resizeLimits() {
+        int max = tb.deviceAttributes().maxCqe();
+        CompletionQueue cq = tb.cq(4);
+        resizeOrSkip(cq, 8);
+        Expect.badInput("resize(0)", () -> cq.resize(0));
+        Expect.badInput("resize(-1)", () -> cq.resize(-1));
+        if (max < Integer.MAX_VALUE) {
+            Expect.errno("resize(max_cqe + 1)", () -> cq.resize(max + 1), Errno.EINVAL);
+        }
+        assertTrue(cq.capacity() >= 8, "a refused resize keeps the CQ as it was: capacity " + cq.capacity());
+        int granted = cq.resize(max);
+        assertTrue(granted >= max, "resize(max_cqe " + max + ") granted " + granted);
+        cq.resize(4);
+    }
+
+    @Test
+    @DisplayName("required_ a closed CQ refuses resize with IllegalStateException [VerbsObject, ibv_resize_cq(3)]")
+    void required_resizeClosed() {
+        CompletionQueue cq = tb.cq(4);
+        cq.close();
+        Expect.closed("CompletionQueue.resize", () -> cq.resize(8));
+    }
 }

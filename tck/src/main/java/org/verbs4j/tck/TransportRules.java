@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -19,11 +21,16 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AddressHandle;
+import org.verbs4j.AhAttributes;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
+import org.verbs4j.Context;
 import org.verbs4j.Errno;
+import org.verbs4j.Gid;
+import org.verbs4j.LinkLayer;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.PostRecvException;
+import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
@@ -1183,5 +1190,123 @@ public abstract class TransportRules extends TckArea {
         assertEquals(WcOpcode.RECV_RDMA_WITH_IMM, r.opcode());
         assertEquals(0xFACE, r.immData());
         Data.assertPattern("UC written data", dst.segment(), 0, 64, 63, 0);
+    }
+
+    // ---------------------------------------------------------------- UD: answering the sender (issue 29)
+
+    /** A UD receive completion as a caller could build it, with the given wc_flags. */
+    private static WorkCompletion udReceive(int wcFlags) {
+        return new WorkCompletion(1, WcStatus.SUCCESS, WcOpcode.RECV, 0, 48, 0, 1, 2, wcFlags, 0, 0, 0, 0);
+    }
+
+    /** 40 bytes of GRH area: 20 unused, then an IPv4 header from {@code saddr} to {@code daddr} (checksum 0). */
+    private MemorySegment ipv4Grh(int saddr, int daddr) {
+        MemorySegment g = tb.memory(40);
+        g.fill((byte) 0);
+        g.set(ValueLayout.JAVA_BYTE, 20, (byte) 0x45);
+        g.set(ValueLayout.JAVA_BYTE, 28, (byte) 64);
+        g.set(ValueLayout.JAVA_BYTE, 29, (byte) 17);
+        g.set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 32, saddr);
+        g.set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 36, daddr);
+        return g;
+    }
+
+    @Test
+    @DisplayName("required_ a UD server answers its sender through an address handle built from the receive completion and its 40-byte GRH [ibv_create_ah_from_wc(3), ibv_init_ah_from_wc(3)]")
+    void required_udReplyFromCompletion() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        Testbed server = tb.peer();
+        MemoryRegion request = tb.buffer(64);
+        Data.fill(request, 21);
+        MemoryRegion serverBuf = p.remoteBuffer(40 + 64);
+        p.recvB(1, serverBuf, 0, 40 + 64);
+        assertEquals(WcStatus.SUCCESS, p.send(2, request, 0, 64).status());
+        WorkCompletion r = Completions.awaitOne(p.cqB(), "the request at the server");
+        assertEquals(WcStatus.SUCCESS, r.status());
+        Gid sender = tb.gid();
+        if (tb.portAttributes().linkLayer() == LinkLayer.ETHERNET && sender.subnetPrefix() == 0
+                && (sender.interfaceId() >>> 32) == 0xffffL) {
+            // rxe's build_rdma_network_hdr: RoCE v2 over IPv4 puts the packet's IPv4 header in the last 20 bytes.
+            MemorySegment area = serverBuf.segment();
+            assertEquals(0x45, area.get(ValueLayout.JAVA_BYTE, 20) & 0xff,
+                    "RoCE v2 over IPv4: an IPv4 header (version 4, 5 words) at byte 20 of the GRH area");
+            assertEquals((int) sender.interfaceId(),
+                    area.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 32),
+                    "the IPv4 header's source address is the sender's");
+        }
+
+        // Exactly 40 bytes suffice.
+        AhAttributes av = server.context().initAhAttributes(server.port(), r,
+                serverBuf.segment().asSlice(0, 40));
+        assertEquals(server.port(), av.portNum(), "the vector's port");
+        if ((r.wcFlags() & WcFlags.GRH) != 0) {
+            assertTrue(av.grh() != null, "a completion with IBV_WC_GRH gives a global vector");
+            assertEquals(tb.gid(), av.grh().dgid(), "the vector's DGID is the sender's GID");
+            assertEquals(server.gid(), server.context().queryGid(server.port(), av.grh().sgidIndex()),
+                    "the vector's source GID index names the GID the request was sent to");
+        }
+        AddressHandle ah = server.pd().createAh(r, serverBuf.segment(), server.port());
+
+        MemoryRegion clientBuf = tb.buffer(40 + 64);
+        p.a().postRecv(new RecvWr(3, Sge.of(clientBuf, 0, 40 + 64)));
+        MemoryRegion reply = server.buffer(64);
+        Data.fill(reply, 77);
+        p.b().postSend(new SendWr().wrId(4).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(reply, 0, 64)).ud(ah, r.srcQp(), Testbed.QKEY));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the reply's send").status());
+        WorkCompletion back = Completions.awaitOne(p.cqA(), "the reply at the client");
+        assertEquals(WcStatus.SUCCESS, back.status(), "the reply's receive");
+        assertEquals(3, back.wrId());
+        assertEquals(p.b().qpNum(), back.srcQp(), "the reply comes from the server's QP");
+        Data.assertPattern("the reply after the GRH", clientBuf.segment(), 40, 64, 77, 0);
+    }
+
+    @Test
+    @DisplayName("required_ on RoCE a completion without IBV_WC_GRH gives a vector without a global route, which createAh refuses with EINVAL [ibv_init_ah_from_wc(3), ibv_create_ah(3)]")
+    void required_udReplyWithoutGrhOnRoce() {
+        assumeQp(QpType.UD);
+        assumeTrue(tb.portAttributes().linkLayer() == LinkLayer.ETHERNET,
+                "the port is not RoCE: a LID routes without a GRH");
+        MemorySegment grh = tb.memory(40);
+        grh.fill((byte) 0);
+        WorkCompletion wc = udReceive(0);
+        AhAttributes av = tb.context().initAhAttributes(tb.port(), wc, grh);
+        assertTrue(av.grh() == null, "no IBV_WC_GRH, no global route: " + av);
+        Expect.errno("createAh(a completion without GRH) on RoCE", () -> tb.pd().createAh(wc, grh, tb.port()),
+                Errno.EINVAL);
+    }
+
+    @Test
+    @DisplayName("required_ a GRH area shorter than 40 bytes, or null, is refused before it is read; so is a closed context or PD [ibv_init_ah_from_wc(3)]")
+    void required_udReplyBadGrhArea() {
+        WorkCompletion wc = udReceive(WcFlags.GRH);
+        MemorySegment short39 = tb.memory(40).asSlice(0, 39);
+        Expect.thrown("initAhAttributes(39-byte GRH)", IllegalArgumentException.class,
+                () -> tb.context().initAhAttributes(tb.port(), wc, short39));
+        Expect.thrown("createAh(wc, 39-byte GRH)", IllegalArgumentException.class,
+                () -> tb.pd().createAh(wc, short39, tb.port()));
+        Expect.badInput("initAhAttributes(null GRH)", () -> tb.context().initAhAttributes(tb.port(), wc, null));
+        Expect.badInput("initAhAttributes(null wc)",
+                () -> tb.context().initAhAttributes(tb.port(), null, tb.memory(40)));
+        Context other = tb.device().open();
+        ProtectionDomain pd = other.allocPd();
+        pd.close();
+        Expect.closed("ProtectionDomain.createAh(wc, grh, port)", () -> pd.createAh(wc, tb.memory(40), tb.port()));
+        other.close();
+        Expect.closed("Context.initAhAttributes", () -> other.initAhAttributes(tb.port(), wc, tb.memory(40)));
+    }
+
+    @Test
+    @DisplayName("required_ a GRH area with neither an IPv6 nor an IPv4 header fails with EPROTONOSUPPORT; one sent to an IPv4 multicast group fails with EINVAL [ibv_init_ah_from_wc(3), libibverbs get_grh_header_version]")
+    void required_udReplyGrhForms() {
+        WorkCompletion wc = udReceive(WcFlags.GRH);
+        MemorySegment zeros = tb.memory(40);
+        zeros.fill((byte) 0);
+        Expect.errno("initAhAttributes(40 zero bytes)", () -> tb.context().initAhAttributes(tb.port(), wc, zeros),
+                Errno.EPROTONOSUPPORT);
+        MemorySegment multicast = ipv4Grh(0x0a000001, 0xe0000001);
+        Expect.errno("initAhAttributes(IPv4 header to 224.0.0.1)",
+                () -> tb.context().initAhAttributes(tb.port(), wc, multicast), Errno.EINVAL);
     }
 }

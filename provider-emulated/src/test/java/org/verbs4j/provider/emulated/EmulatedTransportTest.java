@@ -19,6 +19,7 @@ import org.verbs4j.AsyncEventType;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Errno;
+import org.verbs4j.Gid;
 import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.MwType;
@@ -158,6 +159,47 @@ class EmulatedTransportTest {
             assertEquals(WcStatus.SUCCESS, wc.status(0));
             assertEquals(1, p.cqB.poll(wc));
             assertEquals(5, wc.wrId(0));
+        }
+    }
+
+    /**
+     * As rxe's build_rdma_network_hdr: between IPv4-mapped GIDs (RoCE v2 over IPv4) the GRH area is 20 unused bytes
+     * and the IPv4 header; else the IPv6 header. Either way ibv_init_ah_from_wc's rules find the sender again.
+     */
+    @Test
+    void udGrhAreaIsTheIpv4HeaderBetweenIpv4GidsAndAnswersTheSender() {
+        try (Pair p = new Pair(QpType.UD)) {
+            for (int sgidIndex = 0; sgidIndex < 2; sgidIndex++) {
+                Gid gid = p.ctx.queryGid(1, sgidIndex);
+                AddressHandle ah = p.pd.createAh(AhAttributes.roce(gid, sgidIndex, 1));
+                p.bufB.fill((byte) 0x77);
+                p.b.postRecv(new RecvWr(1, Sge.of(p.mrB, 0, 128)));
+                p.a.postSend(new SendWr().wrId(2).sendFlags(SendFlags.SIGNALED).sgList(Sge.of(p.mrA, 0, 4))
+                        .ud(ah, p.b.qpNum(), 0x1111));
+                assertEquals(1, p.cqA.poll(wc));
+                assertEquals(1, p.cqB.poll(wc));
+                var r = new org.verbs4j.WorkCompletion(wc.wrId(0), wc.status(0), wc.opcode(0), 0, wc.byteLen(0), 0,
+                        wc.qpNum(0), wc.srcQp(0), wc.wcFlags(0), 0, 0, 0, 0);
+                var be = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
+                if (sgidIndex == 1) {
+                    assertEquals(0, p.bufB.get(be, 0), "the 20 bytes before the IPv4 header are unused");
+                    assertEquals(0x45, p.bufB.get(ValueLayout.JAVA_BYTE, 20) & 0xff, "IPv4, 5 words");
+                    assertEquals((int) gid.interfaceId(), p.bufB.get(be, 32), "source address");
+                    assertEquals((int) gid.interfaceId(), p.bufB.get(be, 36), "destination address");
+                    int sum = 0;
+                    for (int i = 20; i < 40; i += 2) {
+                        sum += p.bufB.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN), i)
+                                & 0xffff;
+                    }
+                    sum = (sum & 0xffff) + (sum >>> 16);
+                    assertEquals(0xffff, (sum & 0xffff) + (sum >>> 16), "a valid IPv4 header checksum");
+                } else {
+                    assertEquals(6, p.bufB.get(be, 0) >>> 28, "an IPv6 header");
+                }
+                AhAttributes back = p.ctx.initAhAttributes(1, r, p.bufB);
+                assertEquals(gid, back.grh().dgid(), "the sender's GID, from GRH index " + sgidIndex);
+                assertEquals(sgidIndex, back.grh().sgidIndex(), "the index the datagram was sent to");
+            }
         }
     }
 

@@ -24,14 +24,18 @@ import org.verbs4j.WorkCompletionBatch;
  *   <li>{@link #modifyModeration} on a device without CQ moderation ({@link Capabilities#cqModeration()}) fails
  *       with {@code EOPNOTSUPP}, as {@code ibv_modify_cq} does without the op; a count or period below 0 or above
  *       the device's {@code cq_mod_caps} fails with {@code EINVAL} before the device sees it.</li>
+ *   <li>{@link #resize} on a closed CQ throws {@link IllegalStateException}, and below 1 entry
+ *       {@link IllegalArgumentException}, as {@code createCq} does; {@link #capacity()} then answers what the
+ *       device granted.</li>
  * </ul>
  *
- * @see "ibv_create_cq(3), ibv_poll_cq(3), ibv_req_notify_cq(3), ibv_modify_cq(3), ibv_destroy_cq(3)"
+ * @see "ibv_create_cq(3), ibv_poll_cq(3), ibv_req_notify_cq(3), ibv_modify_cq(3), ibv_resize_cq(3), ibv_destroy_cq(3)"
  */
 public abstract class AbstractCompletionQueue extends AbstractVerbsObject implements CompletionQueue {
     private final Context context;
     private final CompletionChannel channel;
-    private final int capacity;
+    /** Set at creation and by each {@link #resize}; volatile, since a resize may run beside the getter. */
+    private volatile int capacity;
 
     /**
      * Makes an open CQ.
@@ -82,6 +86,17 @@ public abstract class AbstractCompletionQueue extends AbstractVerbsObject implem
      * @throws org.verbs4j.VerbsException if the device fails the request
      */
     protected abstract void moderate(int cqCount, int cqPeriodMicros);
+
+    /**
+     * Resizes the CQ ({@code ibv_resize_cq}); runs once {@code cqe} is known to be at least 1. A provider whose
+     * close may free what this uses holds the close lock around it and checks {@link #checkOpen()} again under it.
+     *
+     * @param cqe the least number of entries, at least 1
+     * @return the number of entries the device granted, at least {@code cqe}
+     * @throws org.verbs4j.VerbsException if the device refuses the size ({@code EINVAL}: above max_cqe, or below the
+     *     completions queued) or cannot resize ({@code EOPNOTSUPP})
+     */
+    protected abstract int resizeTo(int cqe);
 
     // ---- the object model
 
@@ -136,5 +151,17 @@ public abstract class AbstractCompletionQueue extends AbstractVerbsObject implem
                     + " us is outside 0.." + caps.maxCqModerationPeriod() + " (cq_mod_caps)");
         }
         moderate(cqCount, cqPeriodMicros);
+    }
+
+    /** Under the CQ's monitor, so that of two resizes {@link #capacity()} keeps the later one's answer. */
+    @Override
+    public final synchronized int resize(int cqe) {
+        checkOpen();
+        if (cqe < 1) {
+            throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe + " (ibv_resize_cq(3))");
+        }
+        int granted = resizeTo(cqe);
+        capacity = granted;
+        return granted;
     }
 }

@@ -5,6 +5,8 @@ import java.util.List;
 
 import org.verbs4j.AsyncEvent;
 import org.verbs4j.AsyncEventType;
+import org.verbs4j.Errno;
+import org.verbs4j.VerbsException;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.provider.emulated.engine.CompletionSink;
@@ -31,15 +33,16 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
 
     // Unchecked copies of what the object model holds, for the device's completion path.
     private final EmulatedCompletionChannel channel;
-    private final int capacity;
-    private final long[] wrId;
-    private final int[] status;
-    private final int[] opcode;
-    private final int[] byteLen;
-    private final int[] immData;
-    private final int[] qpNum;
-    private final int[] srcQp;
-    private final int[] wcFlags;
+    // The ring; a resize replaces it under the CQ's lock.
+    private int capacity;
+    private long[] wrId;
+    private int[] status;
+    private int[] opcode;
+    private int[] byteLen;
+    private int[] immData;
+    private int[] qpNum;
+    private int[] srcQp;
+    private int[] wcFlags;
     private long head;
     private long tail;
     private int armed;
@@ -156,6 +159,56 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
         }
     }
 
+    /**
+     * Moves the queued completions, oldest first, into a ring of exactly {@code cqe} entries. rxe's checks, in
+     * its order: above max_cqe, or below the completions queued, is EINVAL and changes nothing.
+     */
+    @Override
+    protected int resizeTo(int cqe) {
+        if (cqe > EmulatedDevice.MAX_CQE) {
+            throw new VerbsException("ibv_resize_cq", Errno.EINVAL,
+                    "cqe " + cqe + " exceeds max_cqe " + EmulatedDevice.MAX_CQE);
+        }
+        synchronized (this) {
+            int queued = (int) (tail - head);
+            if (cqe < queued) {
+                throw new VerbsException("ibv_resize_cq", Errno.EINVAL,
+                        "cqe " + cqe + " is below the " + queued + " completions the CQ holds");
+            }
+            long[] id = new long[cqe];
+            int[] st = new int[cqe];
+            int[] op = new int[cqe];
+            int[] len = new int[cqe];
+            int[] imm = new int[cqe];
+            int[] qpn = new int[cqe];
+            int[] src = new int[cqe];
+            int[] flags = new int[cqe];
+            for (int k = 0; k < queued; k++) {
+                int i = (int) ((head + k) % capacity);
+                id[k] = wrId[i];
+                st[k] = status[i];
+                op[k] = opcode[i];
+                len[k] = byteLen[i];
+                imm[k] = immData[i];
+                qpn[k] = qpNum[i];
+                src[k] = srcQp[i];
+                flags[k] = wcFlags[i];
+            }
+            wrId = id;
+            status = st;
+            opcode = op;
+            byteLen = len;
+            immData = imm;
+            qpNum = qpn;
+            srcQp = src;
+            wcFlags = flags;
+            capacity = cqe;
+            head = 0;
+            tail = queued;
+            return cqe;
+        }
+    }
+
     @Override
     protected void moderate(int cqCount, int cqPeriodMicros) {
         synchronized (this) {
@@ -176,6 +229,8 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
 
     @Override
     public String toString() {
-        return "EmulatedCompletionQueue[" + capacity + " entries]";
+        synchronized (this) {
+            return "EmulatedCompletionQueue[" + capacity + " entries]";
+        }
     }
 }

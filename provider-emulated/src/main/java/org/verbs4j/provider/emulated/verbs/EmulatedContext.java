@@ -2,10 +2,12 @@ package org.verbs4j.provider.emulated.verbs;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.lang.foreign.MemorySegment;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import org.verbs4j.AhAttributes;
 import org.verbs4j.AsyncEvent;
 import org.verbs4j.Capabilities;
 import org.verbs4j.CompletionChannel;
@@ -21,7 +23,9 @@ import org.verbs4j.PortAttributes;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
+import org.verbs4j.WorkCompletion;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AhFromWc;
 import org.verbs4j.spi.support.Arguments;
 
 /**
@@ -88,6 +92,14 @@ public final class EmulatedContext extends AbstractVerbsObject implements Contex
         checkPort(portNum);
         Arguments.gidIndex(portNum, index, EmulatedDevice.GID_TABLE_LENGTH);
         return device.gid(index);
+    }
+
+    @Override
+    public AhAttributes initAhAttributes(int portNum, WorkCompletion wc, MemorySegment grh) {
+        checkOpen();
+        AhFromWc.check(wc, grh);
+        checkPort(portNum);
+        return AhFromWc.attributes(this, portNum, wc, grh);
     }
 
     @Override

@@ -27,6 +27,8 @@ public final class InJvmTransport implements Transport {
     private static final int MULTICAST_QPN = 0xffffff;
     private static final ValueLayout.OfShort BIG_ENDIAN_SHORT =
             ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt BIG_ENDIAN_INT =
+            ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private final EmulatedQueuePair qp;
     /** The connected peer as last resolved (RC, UC), under the QP's lock. */
@@ -125,14 +127,45 @@ public final class InJvmTransport implements Transport {
         return answer;
     }
 
-    /** A RoCE v2 GRH (IPv6 header form): version, payload length, next header, hop limit, SGID, DGID. */
+    /**
+     * The GRH area rxe writes for RoCE v2: between IPv4-mapped GIDs, 20 unused bytes and the IPv4 header of the
+     * packet (as the wire device writes it); else the IPv6 header: version, payload length, next header, hop
+     * limit, SGID, DGID.
+     */
     private void fillGrh(EmulatedAddressHandle ah, long payload) {
         grh.fill((byte) 0);
+        int sgidIndex = ah.attributes.grh().sgidIndex();
+        Gid sgid = qp.device.gid(sgidIndex);
+        Gid dgid = ah.attributes.grh().dgid();
+        if (isIpv4Mapped(sgid) && isIpv4Mapped(dgid)) {
+            grh.set(ValueLayout.JAVA_BYTE, 20, (byte) 0x45);
+            grh.set(ValueLayout.JAVA_BYTE, 21, (byte) ah.attributes.grh().trafficClass());
+            // IPv4 + UDP + BTH + DETH + payload + ICRC, as on the wire.
+            grh.set(BIG_ENDIAN_SHORT, 22, (short) (20 + 8 + 12 + 8 + payload + 4));
+            grh.set(BIG_ENDIAN_SHORT, 26, (short) 0x4000);
+            grh.set(ValueLayout.JAVA_BYTE, 28, (byte) ah.attributes.grh().hopLimit());
+            grh.set(ValueLayout.JAVA_BYTE, 29, (byte) 17);
+            grh.set(BIG_ENDIAN_INT, 32, (int) sgid.interfaceId());
+            grh.set(BIG_ENDIAN_INT, 36, (int) dgid.interfaceId());
+            int sum = 0;
+            for (int i = 20; i < 40; i += 2) {
+                sum += grh.get(BIG_ENDIAN_SHORT, i) & 0xffff;
+            }
+            sum = (sum & 0xffff) + (sum >>> 16);
+            sum = (sum & 0xffff) + (sum >>> 16);
+            grh.set(BIG_ENDIAN_SHORT, 30, (short) ~sum);
+            return;
+        }
         grh.set(ValueLayout.JAVA_BYTE, 0, (byte) 0x60);
         grh.set(BIG_ENDIAN_SHORT, 4, (short) payload);
         grh.set(ValueLayout.JAVA_BYTE, 6, (byte) 0x11);
         grh.set(ValueLayout.JAVA_BYTE, 7, (byte) ah.attributes.grh().hopLimit());
-        MemorySegment.copy(qp.device.gidBytes(ah.attributes.grh().sgidIndex()), 0, grh, 8, 16);
+        MemorySegment.copy(qp.device.gidBytes(sgidIndex), 0, grh, 8, 16);
         MemorySegment.copy(ah.dgidBytes, 0, grh, 24, 16);
+    }
+
+    /** {@code ::ffff:a.b.c.d}, the GID of an IPv4 address. */
+    private static boolean isIpv4Mapped(Gid gid) {
+        return gid.subnetPrefix() == 0 && (gid.interfaceId() >>> 32) == 0xffffL;
     }
 }

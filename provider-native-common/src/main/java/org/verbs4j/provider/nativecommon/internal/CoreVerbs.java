@@ -476,4 +476,29 @@ public interface CoreVerbs extends NativeMemoryAccess, CLibrary {
     default long queryGidTable(long context, long entries, long maxEntries) {
         return libibverbs()._ibv_query_gid_table(context, entries, maxEntries, 0, ContextStructs.ibv_gid_entry.SIZEOF);
     }
+
+    /**
+     * {@code ibv_resize_cq(3)}; on success the library has written the granted size to {@code ibv_cq.cqe}.
+     *
+     * @param cq the {@code struct ibv_cq *}
+     * @param cqe the least number of entries
+     * @return 0, or −errno
+     */
+    default int resizeCq(long cq, int cqe) {
+        return libibverbs().ibv_resize_cq(cq, cqe);
+    }
+
+    /**
+     * {@code ibv_init_ah_from_wc(3)}.
+     *
+     * @param context the {@code struct ibv_context *}
+     * @param portNum the port that received the completion, 1-based
+     * @param wc the {@code struct ibv_wc} of the receive
+     * @param grh the 40-byte GRH area
+     * @param ahAttr the {@code struct ibv_ah_attr} to fill
+     * @return 0, or −errno
+     */
+    default int initAhFromWc(long context, int portNum, long wc, long grh, long ahAttr) {
+        return libibverbs().ibv_init_ah_from_wc(context, portNum, wc, grh, ahAttr);
+    }
 }

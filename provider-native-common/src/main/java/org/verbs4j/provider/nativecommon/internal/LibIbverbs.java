@@ -154,4 +154,11 @@ public interface LibIbverbs {
     @CFunction(value = "ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *entries,"
             + " size_t max_entries, uint32_t flags, size_t entry_size)", errno = NONNEGATIVE)
     long _ibv_query_gid_table(long context, long entries, long maxEntries, int flags, long entrySize);
+
+    @CFunction(value = "int ibv_resize_cq(struct ibv_cq *cq, int cqe)", errno = RETURNED)
+    int ibv_resize_cq(long cq, int cqe);
+
+    @CFunction(value = "int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num, struct ibv_wc *wc,"
+            + " struct ibv_grh *grh, struct ibv_ah_attr *ah_attr)", errno = RETURNED)
+    int ibv_init_ah_from_wc(long context, int portNum, long wc, long grh, long ahAttr);
 }

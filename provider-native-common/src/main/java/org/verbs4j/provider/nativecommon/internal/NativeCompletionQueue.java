@@ -385,6 +385,17 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
         NativeErrors.check(binding.reqNotifyCq(reqNotifyCq, handle, solicitedOnly ? 1 : 0), "ibv_req_notify_cq", null);
     }
 
+    /**
+     * Under the CQ's monitor, as {@link #pollInto}: the provider library swaps its queue (rxe unmaps and maps it
+     * again), so no poll of ours runs beside it, and a concurrent close waits.
+     */
+    @Override
+    protected synchronized int resizeTo(int cqe) {
+        checkOpen();
+        NativeErrors.check(binding.resizeCq(handle, cqe), "ibv_resize_cq", cqe + " entries");
+        return binding.getInt(handle + ibv_cq.cqe$off);
+    }
+
     @Override
     protected int destroy() {
         return NativeErrors.errno(binding.destroyCq(handle));

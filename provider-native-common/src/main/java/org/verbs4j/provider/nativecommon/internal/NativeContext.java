@@ -1,5 +1,6 @@
 package org.verbs4j.provider.nativecommon.internal;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.verbs4j.AhAttributes;
 import org.verbs4j.AsyncEvent;
 import org.verbs4j.AsyncEventType;
 import org.verbs4j.Capabilities;
@@ -24,6 +26,7 @@ import org.verbs4j.QueuePair;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
+import org.verbs4j.WorkCompletion;
 import org.verbs4j.provider.nativecommon.CapabilityProbe;
 import org.verbs4j.provider.nativecommon.IbverbsHandle;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_async_event;
@@ -31,7 +34,10 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_gid_entry;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_attr;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
+import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_wc;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ah_attr;
 import org.verbs4j.spi.support.AbstractVerbsObject;
+import org.verbs4j.spi.support.AhFromWc;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.CallHold;
 
@@ -234,6 +240,39 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
         Arguments.gidIndex(portNum, index, queryPort(portNum).gidTblLen());
         try (CallHold hold = CallHold.on(this)) {
             return NativeQueries.queryGid(this, portNum, index);
+        }
+    }
+
+    /**
+     * Through libibverbs' own {@code ibv_init_ah_from_wc}, which matches the GID's type too: the completion's fields
+     * it reads (wc_flags, slid, sl, dlid_path_bits, besides the others a completion has) and a copy of the GRH area
+     * go into native memory, so {@code grh} may be a heap segment and is read once, after its size is checked.
+     */
+    @Override
+    public AhAttributes initAhAttributes(int portNum, WorkCompletion wc, MemorySegment grh) {
+        checkOpen();
+        byte[] area = AhFromWc.grhBytes(wc, grh);
+        checkPort(portNum);
+        long mem = binding.allocate(ibv_wc.SIZEOF + AhFromWc.GRH_BYTES + ibv_ah_attr.SIZEOF);
+        long w = mem;
+        long g = mem + ibv_wc.SIZEOF;
+        long attr = g + AhFromWc.GRH_BYTES;
+        try (CallHold hold = CallHold.on(this)) {
+            binding.putInt(w + ibv_wc.status$off, wc.status().value());
+            binding.putInt(w + ibv_wc.byte_len$off, wc.byteLen());
+            binding.putInt(w + ibv_wc.qp_num$off, wc.qpNum());
+            binding.putInt(w + ibv_wc.src_qp$off, wc.srcQp());
+            binding.putInt(w + ibv_wc.wc_flags$off, wc.wcFlags());
+            binding.putShort(w + ibv_wc.pkey_index$off, (short) wc.pkeyIndex());
+            binding.putShort(w + ibv_wc.slid$off, (short) wc.slid());
+            binding.putByte(w + ibv_wc.sl$off, (byte) wc.sl());
+            binding.putByte(w + ibv_wc.dlid_path_bits$off, (byte) wc.dlidPathBits());
+            binding.putBytes(g, area);
+            NativeErrors.check(binding.initAhFromWc(context, portNum, w, g, attr), "ibv_init_ah_from_wc",
+                    "port " + portNum);
+            return NativeQpAttrs.readAhAttr(binding, attr);
+        } finally {
+            binding.free(mem);
         }
     }
 

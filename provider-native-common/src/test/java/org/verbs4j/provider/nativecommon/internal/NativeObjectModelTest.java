@@ -1127,6 +1127,11 @@ class NativeObjectModelTest {
         }
 
         @Override
+        public AhAttributes initAhAttributes(int portNum, org.verbs4j.WorkCompletion wc, MemorySegment grh) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
         public Capabilities capabilities() {
             throw new UnsupportedOperationException();
         }
@@ -1223,6 +1228,11 @@ class NativeObjectModelTest {
 
         @Override
         public void modifyModeration(int cqCount, int cqPeriodMicros) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int resize(int cqe) {
             throw new UnsupportedOperationException();
         }
     }
