@@ -469,5 +469,48 @@ int main(int argc, char **argv) {
     }
     ibv_destroy_qp(a2);
     ibv_destroy_qp(b2);
+
+    /* 14. (D-013) A UD send to a multicast GID, QPN 0xFFFFFF, with a QP of the same device attached to the group. */
+    struct ibv_qp *ua = qp_new(cqa, IBV_QPT_UD, 8, 0, 0), *ub = qp_new(cqb, IBV_QPT_UD, 8, 0, 0);
+    connect_to(ua, 0);
+    connect_to(ub, 0);
+    union ibv_gid group;
+    memset(&group, 0, sizeof group);
+    group.raw[10] = 0xff; /* ::ffff:239.1.2.3 */
+    group.raw[11] = 0xff;
+    group.raw[12] = 239;
+    group.raw[13] = 1;
+    group.raw[14] = 2;
+    group.raw[15] = 3;
+    rc = ibv_attach_mcast(ub, &group, 0);
+    snprintf(text, sizeof text, "attach=%d", rc);
+    report("ibv_attach_mcast of a UD QP to ::ffff:239.1.2.3", text, "0");
+    struct ibv_ah_attr maa = {.is_global = 1, .port_num = 1,
+                              .grh = {.dgid = group, .sgid_index = gid_index, .hop_limit = 64}};
+    struct ibv_ah *mah = ibv_create_ah(pd, &maa);
+    if (!rc && mah) {
+        post_recv(ub, 0, 40 + 64);
+        struct ibv_sge msge = {.addr = (uintptr_t)buf + 4096, .length = 64, .lkey = mr->lkey};
+        struct ibv_send_wr mwr, *mbad;
+        memset(&mwr, 0, sizeof mwr);
+        mwr.wr_id = 14;
+        mwr.sg_list = &msge;
+        mwr.num_sge = 1;
+        mwr.opcode = IBV_WR_SEND;
+        mwr.send_flags = IBV_SEND_SIGNALED;
+        mwr.wr.ud.ah = mah;
+        mwr.wr.ud.remote_qpn = 0xffffff;
+        mwr.wr.ud.remote_qkey = 0x11111111;
+        rc = ibv_post_send(ua, &mwr, &mbad);
+        snprintf(text, sizeof text, "post=%d, %s", rc, rc ? "-" : status(cqa));
+        report("UD SEND to the group, sender", text, "success");
+        report("UD SEND to the group, attached QP of the same device", status(cqb), "success");
+        ibv_detach_mcast(ub, &group, 0);
+        ibv_destroy_ah(mah);
+    } else {
+        report("multicast AH", "could not attach or create", "-");
+    }
+    ibv_destroy_qp(ua);
+    ibv_destroy_qp(ub);
     return 0;
 }

@@ -89,18 +89,8 @@ public final class NativeQueries {
      * @return the flags; 0 when the device has no extended query or it fails
      */
     public static long deviceCapFlagsEx(NativeContextSupport context) {
-        long fn = context.verbsContextOp(verbs_context.query_device_ex$off);
-        if (fn == 0) {
-            return 0;
-        }
         IbverbsBinding b = context.binding();
-        long a = b.allocate(ibv_device_attr_ex.SIZEOF);
-        try {
-            int rc = b.queryDeviceEx(fn, context.contextHandle(), a, ibv_device_attr_ex.SIZEOF);
-            return rc == 0 ? b.getLong(a + ibv_device_attr_ex.device_cap_flags_ex$off) : 0;
-        } finally {
-            b.free(a);
-        }
+        return deviceAttrEx(context, a -> b.getLong(a + ibv_device_attr_ex.device_cap_flags_ex$off));
     }
 
     /**
@@ -111,6 +101,19 @@ public final class NativeQueries {
      *     the device has no extended query or it fails
      */
     public static int cqModerationCaps(NativeContextSupport context) {
+        IbverbsBinding b = context.binding();
+        return (int) deviceAttrEx(context, a -> b.getU16(a + ibv_device_attr_ex.cq_mod_caps$off)
+                | b.getU16(a + ibv_device_attr_ex.cq_mod_caps$off + 2) << 16);
+    }
+
+    /**
+     * Asks {@code ibv_query_device_ex(3)} once and reads its answer.
+     *
+     * @param context the context
+     * @param read reads the field(s) from the {@code struct ibv_device_attr_ex} at the address it is given
+     * @return what {@code read} answers; 0 when the device has no extended query or it fails
+     */
+    private static long deviceAttrEx(NativeContextSupport context, java.util.function.LongUnaryOperator read) {
         long fn = context.verbsContextOp(verbs_context.query_device_ex$off);
         if (fn == 0) {
             return 0;
@@ -118,9 +121,8 @@ public final class NativeQueries {
         IbverbsBinding b = context.binding();
         long a = b.allocate(ibv_device_attr_ex.SIZEOF);
         try {
-            int rc = b.queryDeviceEx(fn, context.contextHandle(), a, ibv_device_attr_ex.SIZEOF);
-            return rc != 0 ? 0 : b.getU16(a + ibv_device_attr_ex.cq_mod_caps$off)
-                    | b.getU16(a + ibv_device_attr_ex.cq_mod_caps$off + 2) << 16;
+            return b.queryDeviceEx(fn, context.contextHandle(), a, ibv_device_attr_ex.SIZEOF) == 0
+                    ? read.applyAsLong(a) : 0;
         } finally {
             b.free(a);
         }
