@@ -116,7 +116,7 @@ pair jnr-rping-client "listening on" "5 pings served" "ping data: rdma-ping-4: "
     -- "${jnr[@]}" org.verbs4j.examples.Rping server 7478 \
     -- stdbuf -oL rping -c -v -V -a "$addr" -p 7478 -C 5 -S 64
 
-pair perf-R "rdma_cm QPs" "^ 4096 *200 " "^ 4096 *200 " \
+pair perf-R "Waiting for client to connect" "^ 4096 *200 " "^ 4096 *200 " \
     -- "${perf[@]}" --provider ffm --server \
     -- "${perf[@]}" --provider jnr "$addr"
 

@@ -34,11 +34,15 @@ final class PerftestChannel implements ControlChannel {
         this.out = socket.getOutputStream();
     }
 
-    /** Waits for one client on {@code port}, as perftest's server (IPv4, any address, SO_REUSEADDR). */
-    static PerftestChannel accept(int port) {
+    /**
+     * Waits for one client on {@code port}, as perftest's server (IPv4, any address, SO_REUSEADDR); runs
+     * {@code listening} once the port is bound.
+     */
+    static PerftestChannel accept(int port, Runnable listening) {
         try (ServerSocket ss = new ServerSocket()) {
             ss.setReuseAddress(true);
             ss.bind(new InetSocketAddress(port), 1);
+            listening.run();
             return new PerftestChannel(ss.accept(), false);
         } catch (IOException e) {
             throw new UsageException("cannot wait for a client on TCP port " + port + ": " + e.getMessage(), e);

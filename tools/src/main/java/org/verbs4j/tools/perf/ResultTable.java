@@ -46,6 +46,17 @@ final class ResultTable {
         return this;
     }
 
+    /**
+     * perftest's server banner, printed once the server listens (its TCP port bound, or {@code rdma_listen}
+     * returned with {@code -R}): a client started after this line finds the server.
+     */
+    void waitingForClient() {
+        out.println("************************************");
+        out.println("* Waiting for client to connect... *");
+        out.println("************************************");
+        out.flush();
+    }
+
     void header(String provider, String device, String mode, int mtuBytes) {
         out.println(RULE);
         out.println("                    " + title());

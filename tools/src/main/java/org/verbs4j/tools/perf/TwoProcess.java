@@ -131,13 +131,13 @@ final class TwoProcess {
         }
         if (rdmaCm != null) {
             try (CmLink link = CmLink.open(rdmaCm);
-                 CmControlChannel ch = host == null ? CmControlChannel.accept(link, port)
+                 CmControlChannel ch = host == null ? CmControlChannel.accept(link, port, table::waitingForClient)
                          : CmControlChannel.connect(link, host, port)) {
                 new TwoProcess(runs, device, stallNanos, ch, link, host == null, table, onRow).run();
             }
             return;
         }
-        try (PerftestChannel ch = host == null ? PerftestChannel.accept(port)
+        try (PerftestChannel ch = host == null ? PerftestChannel.accept(port, table::waitingForClient)
                 : PerftestChannel.connect(host, port)) {
             new TwoProcess(runs, device, stallNanos, ch, null, host == null, table, onRow).run();
         }

@@ -117,6 +117,9 @@ class PerfRdmaCmTest {
         assertTrue(c.find(), r[0].out());
         assertTrue(s.find(), r[1].out());
         assertEquals(c.group(), s.group(), "the server prints the client's row");
+        assertTrue(r[1].out().contains("* Waiting for client to connect... *"),
+                "the server says when rdma_listen has returned: " + r[1].out());
+        assertFalse(r[0].out().contains("Waiting for client"), r[0].out());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -90,6 +90,8 @@ class WirePerfTwoProcessTest {
         assertEquals(Main.EXIT_OK, s.exit(), () -> "server: " + s.err() + s.out() + "\nclient: " + c.err() + c.out());
         assertTrue(c.out().contains("Device         : roce0") && c.out().contains("Mode            : client"), c.out());
         assertTrue(s.out().contains("Device         : roce0") && s.out().contains("Mode            : server"), s.out());
+        assertTrue(s.out().contains("* Waiting for client to connect... *"), "the server says when it listens: " + s.out());
+        assertFalse(c.out().contains("Waiting for client"), c.out());
         String test = run.split(" ")[0];
         boolean sweep = run.contains(" -a ");
         boolean bidir = run.contains(" -b ");
