@@ -263,10 +263,14 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
         if (p.parse(b, b.limit(), icrc, ip) != null) {
             throw new AssertionError("the harness cannot parse a packet it was given");
         }
+        // Where the payload is before the change: a new opcode may have other headers (a READ_RESPONSE_FIRST
+        // rewritten as MIDDLE loses its AETH), and the payload stays what it was.
+        int payloadOffset = p.payloadOffset();
+        int payloadLength = p.payloadLength;
         change.accept(p);
         ByteBuffer out = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
         int off = p.writeHeaders(out);
-        out.put(off, b, p.payloadOffset(), p.payloadLength);
+        out.put(off, b, payloadOffset, payloadLength);
         int len = p.seal(out, icrc, ip);
         return out.limit(len).position(0);
     }

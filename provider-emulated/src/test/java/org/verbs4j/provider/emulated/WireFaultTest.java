@@ -85,6 +85,60 @@ class WireFaultTest {
         assertEquals(1, link.wire.faulted(opcode), "the harness dropped one packet");
     }
 
+    /**
+     * rxe's responder answers a READ asked again from its middle (a duplicate request at a PSN after the READ's
+     * first) as a replay, MIDDLE... LAST, or LAST alone, where this device's responder starts again with FIRST or
+     * ONLY; the guest's wire-interop step found it (the arbiter passed these cases between rxe and rxe, the wire
+     * device ran out of retries). Here every retried answer's first packet is rewritten as rxe sends it.
+     */
+    @ParameterizedTest(name = "lost {0}")
+    @ValueSource(ints = {Opcode.RDMA_READ_RESPONSE_MIDDLE, Opcode.RDMA_READ_RESPONSE_LAST})
+    @DisplayName("A READ asked again from its middle takes rxe's replay (MIDDLE or LAST at the resumed PSN) as well as FIRST or ONLY")
+    void readResumedMidRangeTakesRxeReplayOpcodes(int lost) {
+        pattern(3);
+        QueuePair[] q = link.rc(TIMEOUT, 7, 1, 4);
+        link.wire.on(lost, lost == Opcode.RDMA_READ_RESPONSE_MIDDLE ? 2 : 1, Fault.DROP);
+        // The retried answer starts at the lost packet: FIRST (more to come) or ONLY (the last one); rxe sends
+        // MIDDLE or LAST there. Every later retry is rewritten too, so only taking them completes the READ. One
+        // READ, so that every FIRST after its own is a retry's.
+        boolean last = lost == Opcode.RDMA_READ_RESPONSE_LAST;
+        int from = last ? Opcode.RDMA_READ_RESPONSE_ONLY : Opcode.RDMA_READ_RESPONSE_FIRST;
+        int to = last ? Opcode.RDMA_READ_RESPONSE_LAST : Opcode.RDMA_READ_RESPONSE_MIDDLE;
+        for (int nth = last ? 1 : 2; nth <= 12; nth++) {
+            link.wire.rewrite(from, nth, p -> p.opcode = to);
+        }
+        q[0].postSend(read(1, 0, 0, READ_LEN));
+        List<WireLink.Completion> c = link.await(link.cqA, 1, 10_000);
+        assertEquals(List.of(new WireLink.Completion(1, WcStatus.SUCCESS, READ_LEN)),
+                c.stream().map(WireLink.Completion::brief).toList());
+        assertReadBack(0, 0, READ_LEN);
+        assertTrue(link.wire.sent(from) > (last ? 0 : 1), "the READ was asked again and its answer rewritten");
+        assertEquals(1, link.wire.faulted(lost), "the harness dropped one packet");
+    }
+
+    /**
+     * A READ of 200 packets goes out as two requests (the window holds 128 PSNs); rxe answers a repeat of the
+     * first request's last packet with LAST alone, where the READ goes on after it. The guest's capture showed
+     * that answer refused at every retry until RETRY_EXC_ERR.
+     */
+    @Test
+    @DisplayName("A READ longer than the window takes LAST alone, as rxe replays the end of one of its requests, in the middle of the READ")
+    void readAskedAgainAtTheEndOfOneOfItsRequestsTakesRxeLast() {
+        pattern(4);
+        int len = 200 * 1024;
+        QueuePair[] q = link.rc(TIMEOUT, 7, 1, 4);
+        link.wire.on(Opcode.RDMA_READ_RESPONSE_LAST, 1, Fault.DROP);
+        for (int nth = 1; nth <= 12; nth++) {
+            link.wire.rewrite(Opcode.RDMA_READ_RESPONSE_ONLY, nth, p -> p.opcode = Opcode.RDMA_READ_RESPONSE_LAST);
+        }
+        q[0].postSend(read(1, 0, 0, len));
+        List<WireLink.Completion> c = link.await(link.cqA, 1, 10_000);
+        assertEquals(List.of(new WireLink.Completion(1, WcStatus.SUCCESS, len)),
+                c.stream().map(WireLink.Completion::brief).toList());
+        assertReadBack(0, 0, len);
+        assertTrue(link.wire.sent(Opcode.RDMA_READ_RESPONSE_ONLY) > 0, "the first request's end was asked again");
+    }
+
     @Test
     @DisplayName("A READ whose answer never comes while the READs behind it are answered ends in RETRY_EXC_ERR inside timeout x (retry_cnt + 1): late responses start no retry of their own and spend the budget")
     void unansweredReadSpendsTheRetryBudget() {

@@ -289,10 +289,14 @@ public final class WireTransport implements Transport {
             if (op == OP_RDMA_READ) {
                 // As many response PSNs as the window holds; the rest waits for room for half a window at least, so
                 // a long READ goes out in a few requests, not one per response that frees a PSN.
+                // A request asked again goes whole, to the end of the one it repeats, whatever the window: rxe's
+                // responder serves a repeat only from at or after where its last repeat of that request started
+                // (rxe_resp.c moves the resource's start there), so a repeat cut in two would make the first half
+                // unreachable at the next go-back.
                 boolean again = psnDiff(sendPsn, highPsn) < 0;
                 int rest = again ? readEndAfter(sendPsn, packets - i) : packets - i;
-                int n = Math.min(rest, cwnd - psnDiff(sendPsn, ackPsn));
-                if (n < rest && n < cwnd / 2 || !again && !readOrAtomicRoom()) {
+                int n = again ? rest : Math.min(rest, cwnd - psnDiff(sendPsn, ackPsn));
+                if (!again && (n < rest && n < cwnd / 2 || !readOrAtomicRoom())) {
                     break;
                 }
                 sendReadRequest(w, first, i, n);
@@ -614,10 +618,17 @@ public final class WireTransport implements Transport {
         }
         int packets = flightPackets[oldest];
         int got = Opcode.operation(p.opcode);
-        // Each READ request is answered FIRST, MIDDLE..., LAST, or ONLY; the READ's last PSN ends a response.
+        boolean more = idx < packets - 1;
+        // Each READ request (a long READ takes several) is answered FIRST, MIDDLE..., LAST, or ONLY; the READ's last
+        // PSN ends a response. A request asked again from the middle of one sent before may be answered either
+        // way: this device's responder starts again with FIRST or ONLY, rxe's replays the rest of the original
+        // request's response, MIDDLE... LAST, or LAST alone at that request's end (rxe_resp.c, a duplicate READ
+        // request after the first PSN of its resource), and rxe's completer takes both.
         boolean ok = readInResponse
-                ? got == Opcode.RDMA_READ_RESPONSE_LAST || got == Opcode.RDMA_READ_RESPONSE_MIDDLE && idx < packets - 1
-                : got == Opcode.RDMA_READ_RESPONSE_ONLY || got == Opcode.RDMA_READ_RESPONSE_FIRST && idx < packets - 1;
+                ? got == Opcode.RDMA_READ_RESPONSE_LAST || got == Opcode.RDMA_READ_RESPONSE_MIDDLE && more
+                : got == Opcode.RDMA_READ_RESPONSE_ONLY || got == Opcode.RDMA_READ_RESPONSE_FIRST && more
+                        || idx > 0 && (got == Opcode.RDMA_READ_RESPONSE_LAST
+                                || got == Opcode.RDMA_READ_RESPONSE_MIDDLE && more);
         if (!ok) {
             return Reject.BAD_OPCODE;
         }
