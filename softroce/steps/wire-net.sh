@@ -8,6 +8,12 @@
 #
 # wire_net_up NS RXE_DEV RXE_IF JAVA_IF RXE_IP JAVA_IP: sets it up and waits for RXE_DEV's RoCE v2 GID of
 # RXE_IP; prints the commands and sets WIRE_NET_GID_INDEX. Returns 1, after saying why, when a step fails.
+#
+# rxe_pair_up A_DEV A_IF A_IP B_DEV B_IF B_IP: two rxe devices of the root namespace on the two ends of a veth pair,
+# for rxe against rxe across a netdev whose qdisc can hurt the traffic (wire-interop.sh's arbiter). Between two
+# local addresses the kernel would route through lo, so policy routing sends what is sent locally from one /32
+# address to the other out of the veth (rules with iif lo, before the local table), and both ends accept packets
+# from a local source (accept_local, no rp_filter). Sets RXE_PAIR_GID_A and RXE_PAIR_GID_B.
 
 wire_net_up() {
     local ns=$1 rxe_dev=$2 rxe_if=$3 java_if=$4 rxe_ip=$5 java_ip=$6 cmd
@@ -28,6 +34,14 @@ wire_net_up() {
         echo "+ $cmd"
         $cmd || { echo "wire_net_up: $cmd (exit $?)"; return 1; }
     done
+    wire_net_gid "$rxe_dev" "$rxe_ip" || return 1
+    echo "$rxe_dev on $rxe_if: GID index $WIRE_NET_GID_INDEX, active MTU $(ibv_devinfo -d "$rxe_dev" | awk '/active_mtu/ {print $2}')"
+    ip netns exec "$ns" ip -br addr
+}
+
+# wire_net_gid DEV IP: waits (30 s) for DEV's port to be ACTIVE with a RoCE v2 GID of IP; sets WIRE_NET_GID_INDEX.
+wire_net_gid() {
+    local rxe_dev=$1 rxe_ip=$2
     local want gid_dir=/sys/class/infiniband/$rxe_dev/ports/1 idx= state= f n i
     want=0000:0000:0000:0000:0000:ffff:$(printf '%02x%02x:%02x%02x' ${rxe_ip//./ })
     for ((i = 0; i < 150; i++)); do
@@ -45,8 +59,38 @@ wire_net_up() {
         [ -n "$idx" ] && break
         sleep 0.2
     done
-    [ -n "$idx" ] || { echo "wire_net_up: $rxe_dev: port ${state:-none}, no RoCE v2 GID for $rxe_ip"; return 1; }
+    [ -n "$idx" ] || { echo "wire_net_gid: $rxe_dev: port ${state:-none}, no RoCE v2 GID for $rxe_ip"; return 1; }
     WIRE_NET_GID_INDEX=$idx
-    echo "$rxe_dev on $rxe_if: GID index $idx, active MTU $(ibv_devinfo -d "$rxe_dev" | awk '/active_mtu/ {print $2}')"
-    ip netns exec "$ns" ip -br addr
+}
+
+rxe_pair_up() {
+    local a_dev=$1 a_if=$2 a_ip=$3 b_dev=$4 b_if=$5 b_ip=$6 cmd c
+    local -a cmds=("ip link add $a_if type veth peer name $b_if")
+    for c in all default "$a_if" "$b_if"; do
+        cmds+=("sysctl -q -w net.ipv4.conf.$c.accept_local=1 net.ipv4.conf.$c.rp_filter=0")
+    done
+    cmds+=(
+        "ip addr add $a_ip/32 dev $a_if"
+        "ip addr add $b_ip/32 dev $b_if"
+        "ip link set $a_if up"
+        "ip link set $b_if up"
+        "ip route add $b_ip/32 dev $a_if table 181"
+        "ip route add $a_ip/32 dev $b_if table 182"
+        "ip rule add pref 10 iif lo from $a_ip to $b_ip lookup 181"
+        "ip rule add pref 11 iif lo from $b_ip to $a_ip lookup 182"
+        "ip rule add pref 100 lookup local"
+        "ip rule del pref 0"
+        "rdma link add $a_dev type rxe netdev $a_if"
+        "rdma link add $b_dev type rxe netdev $b_if"
+    )
+    for cmd in "${cmds[@]}"; do
+        echo "+ $cmd"
+        $cmd || { echo "rxe_pair_up: $cmd (exit $?)"; return 1; }
+    done
+    wire_net_gid "$a_dev" "$a_ip" || return 1
+    RXE_PAIR_GID_A=$WIRE_NET_GID_INDEX
+    wire_net_gid "$b_dev" "$b_ip" || return 1
+    RXE_PAIR_GID_B=$WIRE_NET_GID_INDEX
+    echo "$a_dev on $a_if ($a_ip, GID index $RXE_PAIR_GID_A) and $b_dev on $b_if ($b_ip, GID index $RXE_PAIR_GID_B)"
+    ip route get "$b_ip" from "$a_ip"
 }

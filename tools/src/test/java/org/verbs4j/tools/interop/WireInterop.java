@@ -13,6 +13,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -55,11 +56,20 @@ import org.verbs4j.tools.cli.Providers;
  * memory, its receive completion and the canary bytes behind the data afterwards. Every case runs in both
  * directions.
  *
- * <p>Usage: {@code WireInterop rxe|wire DEVICE GID_INDEX TCP_ADDRESS:PORT [HOOK]}. Role {@code rxe} listens on
- * the TCP address, role {@code wire} connects to it. With a HOOK (a command), role {@code rxe} runs
- * {@code HOOK loss} and {@code HOOK reorder} before the lossy phases and {@code HOOK none} after each; without one
- * only the clean phase runs. Prints one line per case ({@code PASS}/{@code FAIL}) and, on role {@code rxe}, a
- * summary line starting {@code wire-interop:}; exits 1 if any case failed on either side.
+ * <p>Usage: {@code WireInterop rxe|wire DEVICE GID_INDEX TCP_ADDRESS:PORT [HOOK [PHASE...]]}. Role {@code rxe}
+ * listens on the TCP address, role {@code wire} connects to it. With a HOOK (a command), role {@code rxe} runs
+ * {@code HOOK PHASE} before each lossy phase and {@code HOOK none} after it; the phases are {@code loss} and
+ * {@code reorder} unless others are named (the hook knows what each name means: netem loss, or one fault at every
+ * Nth packet of each opcode, see {@code softroce/steps/wire-faults.sh}). Without a hook only the clean phase runs.
+ * Prints one line per case ({@code PASS}/{@code FAIL}) and, on role {@code rxe}, a summary line starting
+ * {@code wire-interop:}; exits 1 if any case failed on either side.
+ *
+ * <p>System properties: {@code wireinterop.provider} sets this side's provider ({@code ffm} for role rxe,
+ * {@code emulated} for role wire by default), so that role rxe may run on a second wire device on a host without
+ * rxe, and role wire on a second rxe device for rxe against rxe, the arbiter of the lossy phases;
+ * {@code wireinterop.name} names this side in the case names ({@code rxe} and {@code java} by default);
+ * {@code wireinterop.clean=false} (role rxe) runs the lossy phases only, without the clean phase and UD;
+ * {@code wireinterop.abortAfter} is how many failed cases in a row stop the run (3; both sides give the same).
  */
 public final class WireInterop {
     private static final int REMOTE = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC;
@@ -79,13 +89,20 @@ public final class WireInterop {
     private static final int TIMEOUT = 16;
     private static final int[] SIZES = {1, 1023, 1024, 1025, 4097, 65536, (int) MIB};
     private static final int[] LOSSY_SIZES = {1, 1500, 65536};
+    /** At the lossy sizes: every request opcode of RC at each position it takes (ONLY, FIRST and LAST, MIDDLE). */
+    private static final WrOpcode[] LOSSY_OPS = {WrOpcode.RDMA_WRITE, WrOpcode.RDMA_WRITE_WITH_IMM, WrOpcode.SEND,
+        WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_READ};
     private static final long POLL_MS = 20_000;
-    /** After this many failed cases in a row the run stops: the wire is broken, and each failure costs a timeout. */
-    private static final int ABORT_AFTER = 3;
+    /**
+     * After this many failed cases in a row the run stops: the wire is broken, and each failure costs a timeout.
+     * The arbiter, which records what rxe fails, sets it higher ({@code wireinterop.abortAfter}).
+     */
+    private static final int ABORT_AFTER = Integer.getInteger("wireinterop.abortAfter", 3);
 
     private final boolean rxe;
     private final String me;
-    private final String other;
+    /** The peer's name, from its hello. */
+    private String other;
     private final int gidIndex;
     private final Context ctx;
     private final ProtectionDomain pd;
@@ -105,6 +122,8 @@ public final class WireInterop {
     private boolean lossy;
     private final List<String> failures = new ArrayList<>();
     private final List<String> passed = new ArrayList<>();
+    /** One line per lossy phase: its time, the cases this side failed in it, its RETRY_EXC_ERRs. */
+    private final List<String> phaseLines = new ArrayList<>();
     private int retryExceeded;
     private int failedInARow;
     /** The rkey the last SEND_WITH_INV invalidated, which the bad-rkey case then uses (requester side). */
@@ -114,7 +133,7 @@ public final class WireInterop {
 
     private WireInterop(boolean rxe, Context ctx, int gidIndex, Arena arena) {
         this.rxe = rxe;
-        this.me = rxe ? "rxe" : "java";
+        this.me = System.getProperty("wireinterop.name", rxe ? "rxe" : "java");
         this.other = rxe ? "java" : "rxe";
         this.ctx = ctx;
         this.gidIndex = gidIndex;
@@ -128,39 +147,51 @@ public final class WireInterop {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 4) {
-            System.err.println("usage: WireInterop rxe|wire DEVICE GID_INDEX TCP_ADDRESS:PORT [HOOK]");
+            System.err.println("usage: WireInterop rxe|wire DEVICE GID_INDEX TCP_ADDRESS:PORT [HOOK [PHASE...]]");
             System.exit(2);
         }
         boolean rxe = args[0].equals("rxe");
-        // wireinterop.provider lets role rxe run on a second wire device, to try the program on a host without rxe.
-        VerbsProvider provider = Providers.resolve(rxe ? System.getProperty("wireinterop.provider", "ffm")
-                : "emulated");
+        VerbsProvider provider = Providers.resolve(System.getProperty("wireinterop.provider",
+                rxe ? "ffm" : "emulated"));
         String hook = args.length > 4 ? args[4] : null;
+        String[] modes = args.length > 5 ? Arrays.copyOfRange(args, 5, args.length)
+                : new String[] {"loss", "reorder"};
         String[] hp = args[3].split(":");
         InetSocketAddress tcp = new InetSocketAddress(hp[0], Integer.parseInt(hp[1]));
         int status;
         try (Arena arena = Arena.ofShared();
              Context ctx = Providers.device(provider, args[1]).open()) {
             WireInterop w = new WireInterop(rxe, ctx, Integer.parseInt(args[2]), arena);
-            status = w.run(tcp, hook);
+            status = w.run(tcp, hook, modes);
         }
         System.exit(status);
     }
 
-    private int run(InetSocketAddress tcp, String hook) throws Exception {
+    private int run(InetSocketAddress tcp, String hook, String[] modes) throws Exception {
         try (Socket s = rxe ? accept(tcp) : connect(tcp)) {
             s.setSoTimeout(300_000);
             s.setTcpNoDelay(true);
             in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
             out = new PrintWriter(s.getOutputStream(), true, StandardCharsets.US_ASCII);
             // Raw hex: Gid.parse goes through InetAddress, which turns an IPv4-mapped GID into 4 bytes.
-            say("hello " + HexFormat.of().formatHex(gid.toBytes()));
-            peerGid = Gid.of(HexFormat.of().parseHex(word(expect("hello"), 1)));
-            log("%s GID %s (index %d), peer GID %s", me, gid, gidIndex, peerGid);
-            cleanPhase();
-            ud();
+            say("hello " + HexFormat.of().formatHex(gid.toBytes()) + " " + me);
+            String[] hello = expect("hello").split(" ");
+            peerGid = Gid.of(HexFormat.of().parseHex(hello[1]));
+            other = hello.length > 2 ? hello[2] : other;
+            log("%s GID %s (index %d), peer %s GID %s", me, gid, gidIndex, other, peerGid);
+            // Role rxe decides whether the clean phase runs; the peer follows.
+            boolean clean;
+            if (rxe) {
+                clean = !"false".equals(System.getProperty("wireinterop.clean"));
+                say("clean " + clean);
+            } else {
+                clean = Boolean.parseBoolean(word(expect("clean"), 1));
+            }
+            if (clean) {
+                cleanPhase();
+                ud();
+            }
             // The lossy phases: role rxe asks its hook for netem and tells the peer, which follows.
-            String[] modes = {"loss", "reorder"};
             int lossyPhases;
             if (rxe) {
                 lossyPhases = hook == null ? 0 : modes.length;
@@ -177,21 +208,34 @@ public final class WireInterop {
                     phase = word(expect("phase"), 1);
                 }
                 lossy = true;
+                int exceededBefore = retryExceeded;
+                int failedBefore = failures.size();
+                long t0 = System.nanoTime();
                 lossyPhase();
                 if (rxe) {
                     hook(hook, "none");
                 }
+                phaseLines.add(String.format(Locale.ROOT, "phase %s: %d s, %d failed here, %d RETRY_EXC_ERR", phase,
+                        (System.nanoTime() - t0) / 1_000_000_000L, failures.size() - failedBefore,
+                        retryExceeded - exceededBefore));
             }
-            // Each side's verdict, so that both exit alike.
-            say("verdict " + failures.size());
-            int peerFailures = Integer.parseInt(word(expect("verdict"), 1));
+            for (String p : phaseLines) {
+                log("%s", p);
+            }
+            // Each side's verdict, so that both exit alike, and its RETRY_EXC_ERRs (counted where the requester saw them).
+            say("verdict " + failures.size() + " " + retryExceeded);
+            String[] verdict = expect("verdict").split(" ");
+            int peerFailures = Integer.parseInt(verdict[1]);
+            int peerExceeded = verdict.length > 2 ? Integer.parseInt(verdict[2]) : 0;
             if (rxe) {
                 String summary = String.format(Locale.ROOT,
-                        "wire-interop: %d cases passed, %d failed (%s side %d, %s side %d); RC both ways: SEND, "
-                                + "SEND_IMM, WRITE, WRITE_IMM, READ at %s B, CMP_SWP, FETCH_ADD, SEND_INV, bad rkey, "
-                                + "RNR; UD both ways; %d lossy phase(s), %d RETRY_EXC_ERR",
+                        "wire-interop: %d cases passed, %d failed (%s side %d, %s side %d); %s%d lossy phase(s)%s, "
+                                + "%d RETRY_EXC_ERR",
                         passed.size(), failures.size() + peerFailures, me, failures.size(), other, peerFailures,
-                        sizesText(), lossyPhases, retryExceeded);
+                        clean ? "RC both ways: SEND, SEND_IMM, WRITE, WRITE_IMM, READ at " + sizesText()
+                                + " B, CMP_SWP, FETCH_ADD, SEND_INV, bad rkey, RNR; UD both ways; " : "",
+                        lossyPhases, lossyPhases == 0 ? "" : " (" + String.join(" ",
+                                Arrays.copyOf(modes, lossyPhases)) + ")", retryExceeded + peerExceeded);
                 System.out.println(summary);
             }
             for (String f : failures) {
@@ -199,6 +243,13 @@ public final class WireInterop {
             }
             return failures.isEmpty() && peerFailures == 0 ? 0 : 1;
         }
+    }
+
+    /** "rxe->java" when role rxe requests, else "java->rxe" (or the sides' own names). */
+    private String direction(boolean rxeRequests) {
+        String lead = rxe ? me : other;
+        String follow = rxe ? other : me;
+        return rxeRequests ? lead + "->" + follow : follow + "->" + lead;
     }
 
     private static String sizesText() {
@@ -248,7 +299,7 @@ public final class WireInterop {
     private void cleanPhase() {
         for (boolean rxeRequests : new boolean[] {true, false}) {
             boolean req = rxeRequests == rxe;
-            String dir = rxeRequests ? "rxe->java" : "java->rxe";
+            String dir = direction(rxeRequests);
             // A PSN near the top of the 24-bit space: the PSNs wrap within the first cases.
             connectRc(7, 0xfffff0 - 0x100 * (rxeRequests ? 1 : 2));
             for (int size : SIZES) {
@@ -277,10 +328,10 @@ public final class WireInterop {
     private void lossyPhase() {
         for (boolean rxeRequests : new boolean[] {true, false}) {
             boolean req = rxeRequests == rxe;
-            String dir = rxeRequests ? "rxe->java" : "java->rxe";
+            String dir = direction(rxeRequests);
             connectRc(7, 0x1000);
             for (int size : LOSSY_SIZES) {
-                for (WrOpcode op : new WrOpcode[] {WrOpcode.RDMA_WRITE, WrOpcode.SEND_WITH_IMM, WrOpcode.RDMA_READ}) {
+                for (WrOpcode op : LOSSY_OPS) {
                     dataCase(dir, req, op, size);
                 }
             }
@@ -618,7 +669,7 @@ public final class WireInterop {
         AddressHandle ah = pd.createAh(AhAttributes.roce(peerGid, gidIndex, PORT));
         for (boolean rxeRequests : new boolean[] {true, false}) {
             boolean req = rxeRequests == rxe;
-            String dir = rxeRequests ? "rxe->java" : "java->rxe";
+            String dir = direction(rxeRequests);
             for (int size : new int[] {1, 512, 1024}) {
                 for (WrOpcode op : new WrOpcode[] {WrOpcode.SEND, WrOpcode.SEND_WITH_IMM}) {
                     udCase(ud, ah, peerQpn, dir + " UD " + op + " " + size + " B", req, op, size, false);
