@@ -76,13 +76,13 @@ final class CmControlChannel implements ControlChannel {
 
     /**
      * Listens on {@code port} of every device, as perftest's server, runs {@code listening} once
-     * {@code rdma_listen} has returned, and takes the first connect request.
+     * {@code rdma_listen} has returned, and takes the first connect request, however long the client takes.
      */
     static CmControlChannel accept(CmLink link, int port, Runnable listening) {
         link.listen(new InetSocketAddress(port));
         listening.run();
         CmControlChannel[] made = new CmControlChannel[1];
-        CmId id = link.accept(x -> (made[0] = new CmControlChannel(link, x, false)).qp, parameters());
+        CmId id = link.accept(x -> (made[0] = new CmControlChannel(link, x, false)).qp, parameters(), 0);
         link.await(id, CmEventType.ESTABLISHED, "rdma_accept of the control connection");
         return made[0];
     }

@@ -152,9 +152,14 @@ final class CmLink implements AutoCloseable {
     /**
      * Takes the next connect request on the listener, gives its new id to {@code makeQp} for its QP and accepts
      * it; the caller then awaits {@link CmEventType#ESTABLISHED} with {@link #await}.
+     *
+     * @param waitMs how long to wait for the request, ms; 0 waits as long as it takes, as perftest's server waits
+     *               for its client (and as the TCP channel's accept does): a client may take long to start on a
+     *               loaded machine
      */
-    CmId accept(Function<CmId, QueuePair> makeQp, ConnectionParameters parameters) {
-        CmEvent request = await(null, CmEventType.CONNECT_REQUEST, "rdma_listen on " + listener.localAddress());
+    CmId accept(Function<CmId, QueuePair> makeQp, ConnectionParameters parameters, int waitMs) {
+        CmEvent request = await(null, CmEventType.CONNECT_REQUEST, "rdma_listen on " + listener.localAddress(),
+                waitMs);
         CmId id = keep(request.id());
         makeQp.apply(id);
         id.accept(parameters);
@@ -167,7 +172,12 @@ final class CmLink implements AutoCloseable {
      * @throws UsageException if another event of the id comes instead (a reject, an error), or none in time
      */
     CmEvent await(CmId id, CmEventType type, String after) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        return await(id, type, after, WAIT_MS);
+    }
+
+    /** As {@link #await(CmId, CmEventType, String)}, for at most {@code waitMs} ms, or for ever when it is 0. */
+    private CmEvent await(CmId id, CmEventType type, String after, int waitMs) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs == 0 ? WAIT_MS : waitMs);
         while (true) {
             for (Iterator<CmEvent> it = pending.iterator(); it.hasNext(); ) {
                 CmEvent e = it.next();
@@ -183,8 +193,12 @@ final class CmLink implements AutoCloseable {
             }
             long left = deadline - System.nanoTime();
             CmEvent e = left > 0 ? channel.getEvent(left, TimeUnit.NANOSECONDS) : null;
+            if (e == null && waitMs == 0) {
+                deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+                continue;
+            }
             if (e == null) {
-                throw new UsageException("rdma_cm: no " + type + " within " + WAIT_MS + " ms after " + after);
+                throw new UsageException("rdma_cm: no " + type + " within " + waitMs + " ms after " + after);
             }
             e.close(); // acknowledged at once: its fields stay readable
             pending.add(e);

@@ -66,7 +66,7 @@ final class LoopbackRun {
                 for (int q = 0; q < s.qps(); q++) {
                     int qq = q;
                     CmId active = link.connect(listener.localAddress(), x -> client.makeQp(qq, x), cp);
-                    CmId passive = link.accept(x -> server.makeQp(qq, x), cp);
+                    CmId passive = link.accept(x -> server.makeQp(qq, x), cp, CmLink.WAIT_MS);
                     link.await(active, CmEventType.ESTABLISHED, "rdma_accept of QP " + q + " (active side)");
                     link.await(passive, CmEventType.ESTABLISHED, "rdma_accept of QP " + q + " (passive side)");
                     toServer[q] = server.info(q);

@@ -239,7 +239,7 @@ final class TwoProcess {
         for (int q = 0; q < s.qps(); q++) {
             int qq = q;
             if (server) {
-                CmId id = link.accept(x -> e.makeQp(qq, x), cp);
+                CmId id = link.accept(x -> e.makeQp(qq, x), cp, CmLink.WAIT_MS);
                 link.await(id, CmEventType.ESTABLISHED, "the connection of test QP " + q);
             } else {
                 link.connectRetrying(((CmControlChannel) ch).peer(), x -> e.makeQp(qq, x), cp, () -> { },
