@@ -32,7 +32,7 @@ enum {
 	OP_GET_CQ_EVENT, OP_GET_ASYNC_EVENT, OP_MODIFY_CQ,
 	/* numbered apart from the list above, so that verbs added beside them merge without renumbering */
 	OP_ATTACH_MCAST = 60, OP_DETACH_MCAST,
-	OP_QUERY_PKEY = 70, OP_GET_PKEY_INDEX, OP_QUERY_GID_EX, OP_QUERY_GID_TABLE,
+	OP_QUERY_PKEY = 70, OP_GET_PKEY_INDEX, OP_QUERY_GID_EX, OP_QUERY_GID_TABLE, OP_QUERY_DEVICE_EX,
 	OP_RESIZE_CQ = 64, OP_INIT_AH_FROM_WC,
 };
 #define WR_SLOTS 20
@@ -336,6 +336,7 @@ static int emu_query_device_ex(struct ibv_context *context, const struct ibv_que
 			       struct ibv_device_attr_ex *attr, size_t attr_size)
 {
 	struct ibv_device_attr_ex a;
+	int64_t io[SLOTS] = {0};
 	int e;
 
 	(void)input;
@@ -343,16 +344,43 @@ static int emu_query_device_ex(struct ibv_context *context, const struct ibv_que
 	e = ibv_query_device(context, &a.orig_attr);
 	if (e)
 		return e;
-	{
-		int64_t io[SLOTS] = {ctx_h(context)};
-
-		e = call(OP_QUERY_DEVICE, io);
-		if (e)
-			return e;
-		a.device_cap_flags_ex = (uint64_t)io[48]; /* the kernel's IB_UVERBS_DEVICE_* bits */
-		a.cq_mod_caps.max_cq_count = (uint16_t)io[49];
-		a.cq_mod_caps.max_cq_period = (uint16_t)io[50];
-	}
+	io[0] = ctx_h(context);
+	e = call(OP_QUERY_DEVICE_EX, io);
+	if (e)
+		return e;
+	a.comp_mask = (uint32_t)io[1];
+	a.odp_caps.general_caps = (uint64_t)io[2];
+	a.odp_caps.per_transport_caps.rc_odp_caps = (uint32_t)io[3];
+	a.odp_caps.per_transport_caps.uc_odp_caps = (uint32_t)io[4];
+	a.odp_caps.per_transport_caps.ud_odp_caps = (uint32_t)io[5];
+	a.completion_timestamp_mask = (uint64_t)io[6];
+	a.hca_core_clock = (uint64_t)io[7];
+	a.device_cap_flags_ex = (uint64_t)io[8];
+	a.tso_caps.max_tso = (uint32_t)io[9];
+	a.tso_caps.supported_qpts = (uint32_t)io[10];
+	a.rss_caps.supported_qpts = (uint32_t)io[11];
+	a.rss_caps.max_rwq_indirection_tables = (uint32_t)io[12];
+	a.rss_caps.max_rwq_indirection_table_size = (uint32_t)io[13];
+	a.rss_caps.rx_hash_fields_mask = (uint64_t)io[14];
+	a.rss_caps.rx_hash_function = (uint8_t)io[15];
+	a.max_wq_type_rq = (uint32_t)io[16];
+	a.packet_pacing_caps.qp_rate_limit_min = (uint32_t)io[17];
+	a.packet_pacing_caps.qp_rate_limit_max = (uint32_t)io[18];
+	a.packet_pacing_caps.supported_qpts = (uint32_t)io[19];
+	a.raw_packet_caps = (uint32_t)io[20];
+	a.tm_caps.max_rndv_hdr_size = (uint32_t)io[21];
+	a.tm_caps.max_num_tags = (uint32_t)io[22];
+	a.tm_caps.flags = (uint32_t)io[23];
+	a.tm_caps.max_ops = (uint32_t)io[24];
+	a.tm_caps.max_sge = (uint32_t)io[25];
+	a.cq_mod_caps.max_cq_count = (uint16_t)io[26];
+	a.cq_mod_caps.max_cq_period = (uint16_t)io[27];
+	a.max_dm_size = (uint64_t)io[28];
+	a.pci_atomic_caps.fetch_add = (uint16_t)io[29];
+	a.pci_atomic_caps.swap = (uint16_t)io[30];
+	a.pci_atomic_caps.compare_swap = (uint16_t)io[31];
+	a.xrc_odp_caps = (uint32_t)io[32];
+	a.phys_port_cnt_ex = (uint32_t)io[33];
 	memcpy(attr, &a, attr_size < sizeof(a) ? attr_size : sizeof(a));
 	return 0;
 }

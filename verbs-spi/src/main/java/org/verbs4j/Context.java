@@ -33,6 +33,21 @@ public interface Context extends VerbsObject {
     DeviceAttributes queryDevice();
 
     /**
+     * The device's attributes with its extended properties: on-demand paging, completion timestamps, CQ
+     * moderation, device memory and the rest. Like libibverbs, a device whose library has no extended query, or
+     * whose query answers EOPNOTSUPP or ENOSYS, gives {@link DeviceAttributesEx#legacy} of {@link #queryDevice()}.
+     * This default does just that, for a provider that has no extended query.
+     *
+     * @return the attributes, queried now
+     * @throws IllegalStateException if the context is closed
+     * @throws VerbsException the errno of the device's answer if the query fails otherwise
+     * @see "ibv_query_device_ex(3)"
+     */
+    default DeviceAttributesEx queryDeviceEx() {
+        return DeviceAttributesEx.legacy(queryDevice());
+    }
+
+    /**
      * A port's attributes.
      *
      * @param portNum the port, 1-based

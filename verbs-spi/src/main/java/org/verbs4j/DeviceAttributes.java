@@ -98,6 +98,8 @@ public record DeviceAttributes(
     public static final int CAP_MEM_WINDOW = 1 << 17;
     /** {@code IBV_DEVICE_UD_IP_CSUM}. */
     public static final int CAP_UD_IP_CSUM = 1 << 18;
+    /** {@code IBV_DEVICE_XRC}. */
+    public static final int CAP_XRC = 1 << 20;
     /** {@code IBV_DEVICE_MEM_MGT_EXTENSIONS}. */
     public static final int CAP_MEM_MGT_EXTENSIONS = 1 << 21;
     /** {@code IBV_DEVICE_MEM_WINDOW_TYPE_2A}. */

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpInitAttributes;
@@ -72,6 +73,44 @@ public abstract class CapabilityProbeKit {
         assertEquals(expected, ctx.capabilities().sendOpcodes().get(QpType.RC));
         assertFalse(ctx.capabilities().supports(QpType.RC, WrOpcode.FLUSH),
                 "the library's ibv_qp_ex (rdma-core 44) has no wr_flush");
+    }
+
+    @Test
+    @DisplayName("ibv_query_device_ex answers the engine's extended attributes whole, and every field in its place")
+    void queryDeviceExCarriesEveryField() {
+        assertEquals(emu.queryDeviceEx(), ctx.queryDeviceEx(), "the engine's answer");
+        // each field its own value, with the top bit of each C width set where the width allows it
+        DeviceAttributesEx distinct = new DeviceAttributesEx(ctx.queryDevice(), 0x8000_0001,
+                new DeviceAttributesEx.OdpCaps(0x8000_0000_0000_0002L, 3, 4, 5), -6L, 156_250, 0x1_0000_0000_0007L,
+                new DeviceAttributesEx.TsoCaps(65_536, 9), new DeviceAttributesEx.RssCaps(10, 11, 12, 1L << 63, 0xff),
+                14, new DeviceAttributesEx.PacketPacingCaps(15, 16, 17), 18,
+                new DeviceAttributesEx.TmCaps(19, 20, 21, 22, 23), new DeviceAttributesEx.CqModerationCaps(0xffff, 25),
+                1L << 40, new DeviceAttributesEx.PciAtomicCaps(0x8001, 28, 29), 30, 0x8000_0000);
+        EmuVerbs.deviceExForTest = distinct;
+        try {
+            assertEquals(distinct, ctx.queryDeviceEx());
+        } finally {
+            EmuVerbs.deviceExForTest = null;
+        }
+    }
+
+    @Test
+    @DisplayName("a library whose query_device_ex answers EOPNOTSUPP or ENOSYS gives the legacy attributes, as verbs.h"
+            + " falls back; another errno is the verb's")
+    void queryDeviceExFallsBackAsVerbsHDoes() {
+        DeviceAttributesEx legacy = DeviceAttributesEx.legacy(ctx.queryDevice());
+        try {
+            for (int e : new int[] {Errno.EOPNOTSUPP, Errno.ENOSYS}) {
+                EmuVerbs.deviceExErrnoForTest = e;
+                assertEquals(legacy, ctx.queryDeviceEx(), Errno.name(e));
+            }
+            EmuVerbs.deviceExErrnoForTest = Errno.EINVAL;
+            VerbsException e = assertThrows(VerbsException.class, ctx::queryDeviceEx);
+            assertEquals(Errno.EINVAL, e.errno());
+        } finally {
+            EmuVerbs.deviceExErrnoForTest = 0;
+        }
+        assertEquals(emu.queryDeviceEx(), ctx.queryDeviceEx(), "the engine's answer again");
     }
 
     @Test

@@ -33,6 +33,7 @@ import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.GidEntry;
@@ -414,6 +415,9 @@ public final class EmuVerbs {
                 }
                 out(io, 4, es.size());
             }
+            case 74 -> {
+                return queryDeviceEx(io);
+            }
             case 64 -> out(io, 2, get(in(io, 0), CompletionQueue.class).resize(inInt(io, 1)));
             case 65 -> initAhFromWc(io);
             default -> {
@@ -465,7 +469,6 @@ public final class EmuVerbs {
     };
 
     private static void queryDevice(MemorySegment io) {
-        Context ctx = null;
         long h = in(io, 0);
         DeviceAttributes d;
         if (h == 0) { // ibv_get_device_guid: no context
@@ -473,8 +476,7 @@ public final class EmuVerbs {
                 d = c.queryDevice();
             }
         } else {
-            ctx = get(h, Context.class);
-            d = ctx.queryDevice();
+            d = get(h, Context.class).queryDevice();
         }
         long[] v = {d.nodeGuid(), d.sysImageGuid(), d.maxMrSize(), d.pageSizeCap(), d.vendorId(), d.vendorPartId(),
             d.hwVer(), d.maxQp(), d.maxQpWr(), d.deviceCapFlags(), d.maxSge(), d.maxSgeRd(), d.maxCq(), d.maxCqe(),
@@ -486,25 +488,47 @@ public final class EmuVerbs {
         for (int i = 0; i < v.length; i++) {
             out(io, 1 + i, v[i]);
         }
-        // device_cap_flags_ex (slot 48): the device_cap_flags word, and the kernel's IB_UVERBS_DEVICE_ATOMIC_WRITE
-        // (bit 40) and FLUSH_GLOBAL/PERSISTENT (bits 38, 39) where the engine executes them on RC
-        long ex = Integer.toUnsignedLong(d.deviceCapFlags());
-        if (ctx != null && ctx.capabilities().supports(QpType.RC, WrOpcode.ATOMIC_WRITE)) {
-            ex |= 1L << 40;
-        }
-        if (ctx != null && ctx.capabilities().supports(QpType.RC, WrOpcode.FLUSH)) {
-            ex |= 3L << 38;
-        }
-        out(io, 48, ex);
-        // cq_mod_caps (slots 49, 50)
-        if (ctx != null) {
-            out(io, 49, ctx.capabilities().maxCqModerationCount());
-            out(io, 50, ctx.capabilities().maxCqModerationPeriod());
-        }
         byte[] fw = d.fwVer().getBytes(StandardCharsets.US_ASCII);
         MemorySegment text = io.asSlice(40 * 8, 64);
         text.fill((byte) 0);
         MemorySegment.copy(fw, 0, text, JAVA_BYTE, 0, Math.min(fw.length, 63));
+    }
+
+    /**
+     * What {@code ibv_query_device_ex} answers instead of the engine's own, so that a test can give every field a
+     * value of its own and see each reach its place; null for the engine's answer.
+     */
+    static volatile DeviceAttributesEx deviceExForTest;
+    /** The errno {@code ibv_query_device_ex} answers instead, so that a test can drive a failing query; 0 for none. */
+    static volatile int deviceExErrnoForTest;
+
+    /** The fields of {@code struct ibv_device_attr_ex} after {@code orig_attr}, in slots 1 to 33, in its order. */
+    private static int queryDeviceEx(MemorySegment io) {
+        DeviceAttributesEx x = get(in(io, 0), Context.class).queryDeviceEx();
+        DeviceAttributesEx forTest = deviceExForTest;
+        if (forTest != null) {
+            x = forTest;
+        }
+        if (deviceExErrnoForTest != 0) {
+            return deviceExErrnoForTest;
+        }
+        DeviceAttributesEx.OdpCaps odp = x.odpCaps();
+        DeviceAttributesEx.RssCaps rss = x.rssCaps();
+        DeviceAttributesEx.PacketPacingCaps pacing = x.packetPacingCaps();
+        DeviceAttributesEx.TmCaps tm = x.tmCaps();
+        DeviceAttributesEx.PciAtomicCaps pci = x.pciAtomicCaps();
+        long[] v = {x.compMask(), odp.generalCaps(), odp.rcOdpCaps(), odp.ucOdpCaps(), odp.udOdpCaps(),
+            x.completionTimestampMask(), x.hcaCoreClock(), x.deviceCapFlagsEx(), x.tsoCaps().maxTso(),
+            x.tsoCaps().supportedQpts(), rss.supportedQpts(), rss.maxRwqIndirectionTables(),
+            rss.maxRwqIndirectionTableSize(), rss.rxHashFieldsMask(), rss.rxHashFunction(), x.maxWqTypeRq(),
+            pacing.qpRateLimitMin(), pacing.qpRateLimitMax(), pacing.supportedQpts(), x.rawPacketCaps(),
+            tm.maxRndvHdrSize(), tm.maxNumTags(), tm.flags(), tm.maxOps(), tm.maxSge(), x.cqModCaps().maxCqCount(),
+            x.cqModCaps().maxCqPeriod(), x.maxDmSize(), pci.fetchAdd(), pci.swap(), pci.compareSwap(),
+            x.xrcOdpCaps(), x.physPortCntEx()};
+        for (int i = 0; i < v.length; i++) {
+            out(io, 1 + i, v[i]);
+        }
+        return 0;
     }
 
     private static void queryPort(MemorySegment io) {

@@ -20,6 +20,7 @@ import org.verbs4j.Context;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.GidEntry;
@@ -134,6 +135,41 @@ public abstract class DiscoveryRules extends TckArea {
     @DisplayName("required_ device attributes are stable: two queries agree [ibv_query_device(3)]")
     void required_queryDeviceStable() {
         assertEquals(tb.deviceAttributes(), tb.context().queryDevice());
+    }
+
+    @Test
+    @DisplayName("required_ the extended query's orig_attr is what ibv_query_device answers, and two extended queries agree [ibv_query_device_ex(3)]")
+    void required_queryDeviceExCarriesTheLegacyAttributes() {
+        DeviceAttributesEx ex = tb.context().queryDeviceEx();
+        assertEquals(tb.context().queryDevice(), ex.origAttr());
+        assertEquals(ex, tb.context().queryDeviceEx());
+    }
+
+    @Test
+    @DisplayName("required_ device_cap_flags_ex, when reported, holds device_cap_flags in its low 32 bits, as the kernel fills both from one word [ibv_query_device_ex(3)]")
+    void required_deviceCapFlagsExExtendsTheLegacyFlags() {
+        DeviceAttributesEx ex = tb.context().queryDeviceEx();
+        Assumptions.assumeTrue(ex.deviceCapFlagsEx() != 0, "the device reports no device_cap_flags_ex");
+        assertEquals(Integer.toUnsignedLong(ex.origAttr().deviceCapFlags()), ex.deviceCapFlagsEx() & 0xffff_ffffL,
+                "device_cap_flags 0x" + Integer.toHexString(ex.origAttr().deviceCapFlags()) + ", device_cap_flags_ex 0x"
+                        + Long.toHexString(ex.deviceCapFlagsEx()));
+    }
+
+    @Test
+    @DisplayName("required_ the capabilities claim ATOMIC_WRITE and FLUSH on RC only where device_cap_flags_ex has the kernel's bit, and CQ moderation only within cq_mod_caps [ibv_query_device_ex(3), ibv_modify_cq(3)]")
+    void required_capabilitiesWithinTheExtendedAttributes() {
+        DeviceAttributesEx ex = tb.context().queryDeviceEx();
+        if (caps().supports(QpType.RC, WrOpcode.ATOMIC_WRITE)) {
+            assertTrue((ex.deviceCapFlagsEx() & DeviceAttributesEx.DEVICE_ATOMIC_WRITE) != 0,
+                    "ATOMIC_WRITE claimed without IB_UVERBS_DEVICE_ATOMIC_WRITE");
+        }
+        if (caps().supports(QpType.RC, WrOpcode.FLUSH)) {
+            assertTrue((ex.deviceCapFlagsEx() & DeviceAttributesEx.DEVICE_FLUSH) != 0,
+                    "FLUSH claimed without IB_UVERBS_DEVICE_FLUSH_*");
+        }
+        assertTrue(caps().maxCqModerationCount() <= ex.cqModCaps().maxCqCount()
+                && caps().maxCqModerationPeriod() <= ex.cqModCaps().maxCqPeriod(),
+                caps().maxCqModerationCount() + "/" + caps().maxCqModerationPeriod() + " beyond " + ex.cqModCaps());
     }
 
     @Test

@@ -307,6 +307,7 @@ public abstract class LifecycleRules extends TckArea {
                 useAfterClose("QueuePair.queryDataInOrder", x -> () -> x.closedQp().queryDataInOrder(WrOpcode.SEND, 0)),
                 useAfterClose("Context.allocPd", x -> () -> x.closedContext().allocPd()),
                 useAfterClose("Context.queryDevice", x -> () -> x.closedContext().queryDevice()),
+                useAfterClose("Context.queryDeviceEx", x -> () -> x.closedContext().queryDeviceEx()),
                 useAfterClose("Context.queryPort", x -> () -> x.closedContext().queryPort(1)),
                 useAfterClose("Context.queryGid", x -> () -> x.closedContext().queryGid(1, 0)),
                 useAfterClose("Context.createCq", x -> () -> x.closedContext().createCq(8)),

@@ -11,6 +11,7 @@ import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.DeviceAttributes;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.MwType;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpInitAttributes;
@@ -64,10 +65,11 @@ public final class CapabilityProbe {
     }
 
     private Capabilities probeNow() {
-        DeviceAttributes d = ctx.queryDevice();
+        DeviceAttributesEx ex = ctx.queryDeviceEx();
+        DeviceAttributes d = ex.origAttr();
         int flags = d.deviceCapFlags();
         Set<QpType> candidates = EnumSet.of(QpType.RC, QpType.UC, QpType.UD, QpType.RAW_PACKET);
-        if ((flags & IbverbsDeviceFacts.DEVICE_XRC) != 0) {
+        if ((flags & DeviceAttributes.CAP_XRC) != 0) {
             candidates.add(QpType.XRC_SEND);
         }
         Set<QpType> qpTypes = EnumSet.noneOf(QpType.class);
@@ -93,7 +95,7 @@ public final class CapabilityProbe {
                 qpTypes.add(type);
                 Set<WrOpcode> wanted = EnumSet.noneOf(WrOpcode.class);
                 for (WrOpcode op : WrOpcode.values()) {
-                    if (op.isValidFor(type) && plausible(op, d, memMgt)) {
+                    if (op.isValidFor(type) && plausible(op, type, ex, memMgt)) {
                         wanted.add(op);
                     }
                 }
@@ -119,16 +121,17 @@ public final class CapabilityProbe {
         }
         boolean td = succeeds(() -> ctx.allocTd().close());
         boolean channel = succeeds(() -> ctx.createCompletionChannel().close());
-        int cqMod = facts.cqModerationCaps();
+        DeviceAttributesEx.CqModerationCaps cqMod = facts.hasContextOp("modify_cq") ? ex.cqModCaps()
+                : new DeviceAttributesEx.CqModerationCaps(0, 0);
         return new Capabilities(qpTypes, opcodes, anySession, maxInline, d.maxSge(), d.maxSge(), d.atomicCap(),
                 mwTypes, inOrder, td, (flags & DeviceAttributes.CAP_UD_IP_CSUM) != 0, srq, channel,
-                cqMod & 0xffff, cqMod >>> 16);
+                cqMod.maxCqCount(), cqMod.maxCqPeriod());
     }
 
     /** The opcodes a QP of {@code type} is created with for a WR session: all at once, else one by one. */
     private Set<WrOpcode> sessionOpcodes(ProtectionDomain pd, CompletionQueue cq, QpType type, Set<WrOpcode> wanted) {
         Set<WrOpcode> granted = EnumSet.noneOf(WrOpcode.class);
-        if (!facts.hasExtendedQp() || wanted.isEmpty()) {
+        if (!facts.hasContextOp("create_qp_ex") || wanted.isEmpty()) {
             return granted;
         }
         if (creates(pd, cq, type, wanted, 0)) {
@@ -161,19 +164,19 @@ public final class CapabilityProbe {
         return lo;
     }
 
-    private boolean plausible(WrOpcode op, DeviceAttributes d, boolean memMgt) {
+    private static boolean plausible(WrOpcode op, QpType type, DeviceAttributesEx ex, boolean memMgt) {
         // rdma-core creates QPs with ATOMIC_WRITE or FLUSH whatever the kernel driver can do; the
         // driver's device_cap_flags_ex says whether it executes them (rxe from Linux 6.2). Whether the library
         // has the builder is the creation's answer (sessionOpcodes), never its version: a library refuses the
         // send_ops_flags it does not know, and sets the builder of every one it grants.
-        long flagsEx = facts.deviceCapFlagsEx();
+        long flagsEx = ex.deviceCapFlagsEx();
         return switch (op) {
-            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> d.atomicCap() != AtomicCapability.NONE;
-            case ATOMIC_WRITE -> (flagsEx & IbverbsDeviceFacts.DEVICE_ATOMIC_WRITE) != 0;
-            case FLUSH -> (flagsEx & IbverbsDeviceFacts.DEVICE_FLUSH) != 0;
+            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> ex.origAttr().atomicCap() != AtomicCapability.NONE;
+            case ATOMIC_WRITE -> (flagsEx & DeviceAttributesEx.DEVICE_ATOMIC_WRITE) != 0;
+            case FLUSH -> (flagsEx & DeviceAttributesEx.DEVICE_FLUSH) != 0;
             case BIND_MW, LOCAL_INV, SEND_WITH_INV -> memMgt;
-            // TSO needs the device's tso_caps, which ibv_query_device does not report.
-            case TSO -> false;
+            // tso_caps names the QP types (a bit per ibv_qp_type) whose sends the device segments
+            case TSO -> ex.tsoCaps().maxTso() > 0 && (ex.tsoCaps().supportedQpts() & 1 << type.value()) != 0;
             default -> true;
         };
     }

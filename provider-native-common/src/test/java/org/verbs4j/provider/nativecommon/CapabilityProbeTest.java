@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.EnumSet;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.Capabilities;
 import org.verbs4j.Context;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.QpType;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.emulated.EmulatedProvider;
@@ -34,16 +37,42 @@ class CapabilityProbeTest {
         ctx.close();
     }
 
-    private record Facts(Context context, String providerName, long deviceCapFlagsEx,
-                         boolean hasExtendedQp, int cqModerationCaps) implements IbverbsDeviceFacts {}
+    private record Facts(Context context, String providerName, Set<String> ops) implements IbverbsDeviceFacts {
+        @Override
+        public boolean hasContextOp(String name) {
+            return ops.contains(name);
+        }
+    }
+
+    private static final Set<String> ALL_OPS = Set.of("create_qp_ex", "modify_cq");
+
+    /** {@code ctx} whose {@code queryDeviceEx} answers these {@code device_cap_flags_ex} and {@code cq_mod_caps}. */
+    private static Context reporting(Context ctx, long flagsEx, DeviceAttributesEx.CqModerationCaps cqMod) {
+        DeviceAttributesEx x = ctx.queryDeviceEx();
+        DeviceAttributesEx changed = new DeviceAttributesEx(x.origAttr(), x.compMask(), x.odpCaps(),
+                x.completionTimestampMask(), x.hcaCoreClock(), flagsEx, x.tsoCaps(), x.rssCaps(), x.maxWqTypeRq(),
+                x.packetPacingCaps(), x.rawPacketCaps(), x.tmCaps(), cqMod, x.maxDmSize(), x.pciAtomicCaps(),
+                x.xrcOdpCaps(), x.physPortCntEx());
+        return (Context) Proxy.newProxyInstance(Context.class.getClassLoader(), new Class<?>[] {Context.class},
+                (proxy, m, args) -> {
+                    if (m.getName().equals("queryDeviceEx")) {
+                        return changed;
+                    }
+                    try {
+                        return m.invoke(ctx, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
 
     @Test
-    @DisplayName("with every device flag, the probe finds what the device says it can do")
+    @DisplayName("with every op and the device's own extended attributes, the probe finds what the device says it can do")
     void findsTheDevicesCapabilities() {
         Capabilities known = ctx.capabilities();
-        Capabilities probed = CapabilityProbe.probe(new Facts(ctx, "probe-test-all",
-                IbverbsDeviceFacts.DEVICE_ATOMIC_WRITE | IbverbsDeviceFacts.DEVICE_FLUSH, true,
-                known.maxCqModerationCount() | known.maxCqModerationPeriod() << 16));
+        assertTrue(known.cqModeration() && known.supports(QpType.RC, WrOpcode.FLUSH)
+                && known.supports(QpType.RC, WrOpcode.ATOMIC_WRITE), "the emulated device has all three");
+        Capabilities probed = CapabilityProbe.probe(new Facts(ctx, "probe-test-all", ALL_OPS));
         assertEquals(known.qpTypes(), probed.qpTypes());
         assertEquals(known.sendOpcodes(), probed.sendOpcodes());
         assertTrue(probed.wrSession());
@@ -61,20 +90,34 @@ class CapabilityProbeTest {
     @Test
     @DisplayName("without the kernel's flags, ATOMIC_WRITE and FLUSH are not claimed even where QPs take them")
     void flagsRuleOutWhatRdmaCoreAcceptsRegardless() {
-        Capabilities probed = CapabilityProbe.probe(new Facts(ctx, "probe-test-noflags", 0, true, 0));
+        Context plain = reporting(ctx, Integer.toUnsignedLong(ctx.queryDevice().deviceCapFlags()),
+                ctx.queryDeviceEx().cqModCaps());
+        Capabilities probed = CapabilityProbe.probe(new Facts(plain, "probe-test-noflags", ALL_OPS));
         Set<WrOpcode> expected = EnumSet.copyOf(ctx.capabilities().sendOpcodes().get(QpType.RC));
         expected.removeAll(EnumSet.of(WrOpcode.ATOMIC_WRITE, WrOpcode.FLUSH));
         assertEquals(expected, probed.sendOpcodes().get(QpType.RC));
-        assertSame(probed, CapabilityProbe.probe(new Facts(ctx, "probe-test-noflags", 0, true, 0)),
+        assertSame(probed, CapabilityProbe.probe(new Facts(plain, "probe-test-noflags", ALL_OPS)),
                 "probed once per provider and device");
     }
 
     @Test
-    @DisplayName("without ibv_create_qp_ex there is no WR session, and postSend keeps every plausible opcode")
+    @DisplayName("without ibv_create_qp_ex there is no WR session, and postSend keeps every plausible opcode;"
+            + " without modify_cq no CQ moderation, whatever cq_mod_caps says")
     void noExtendedQp() {
-        Capabilities probed = CapabilityProbe.probe(new Facts(ctx, "probe-test-noex", 0, false, 0));
+        assertTrue(ctx.queryDeviceEx().cqModCaps().maxCqCount() > 0, "the device reports cq_mod_caps");
+        Capabilities probed = CapabilityProbe.probe(new Facts(ctx, "probe-test-noex", Set.of()));
         assertTrue(!probed.wrSession());
         assertTrue(probed.supports(QpType.RC, WrOpcode.RDMA_READ));
-        assertTrue(!probed.cqModeration(), "no cq_mod_caps: no CQ moderation");
+        assertTrue(!probed.cqModeration(), "no modify_cq op: no CQ moderation");
+    }
+
+    @Test
+    @DisplayName("with modify_cq but cq_mod_caps 0 there is no CQ moderation")
+    void noModerationCaps() {
+        Context none = reporting(ctx, ctx.queryDeviceEx().deviceCapFlagsEx(),
+                new DeviceAttributesEx.CqModerationCaps(0, 0));
+        Capabilities probed = CapabilityProbe.probe(new Facts(none, "probe-test-nocqmod", ALL_OPS));
+        assertTrue(!probed.cqModeration());
+        assertTrue(probed.wrSession());
     }
 }

@@ -15,6 +15,7 @@ import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.GidEntry;
@@ -71,6 +72,12 @@ public final class EmulatedContext extends AbstractVerbsObject implements Contex
     public DeviceAttributes queryDevice() {
         checkOpen();
         return device.attributes();
+    }
+
+    @Override
+    public DeviceAttributesEx queryDeviceEx() {
+        checkOpen();
+        return device.attributesEx();
     }
 
     @Override

@@ -13,6 +13,7 @@ import org.verbs4j.Context;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Gid;
 import org.verbs4j.LinkLayer;
 import org.verbs4j.Mtu;
@@ -74,6 +75,7 @@ public final class EmulatedDevice implements Device {
     final MulticastGroups multicast;
     private final Capabilities capabilities;
     private final DeviceAttributes attributes;
+    private final DeviceAttributesEx attributesEx;
     private final PortAttributes port;
     /** A wire device's way onto the network; null for an in-JVM device. */
     private final NetworkLink link;
@@ -116,6 +118,7 @@ public final class EmulatedDevice implements Device {
                 MAX_RD_ATOMIC, 0, AtomicCapability.HCA, 0, 0, 1 << 16, 0, 0, multicast.maxGroups(),
                 multicast.maxQpPerGroup(), multicast.maxTotal(), 1 << 16, 0, 0, 1 << 14,
                 MAX_SRQ_WR, MAX_SGE, 1, 15, 1);
+        this.attributesEx = buildAttributesEx(attributes, capabilities);
         this.port = new PortAttributes(link == null || link.isBound() ? PortState.ACTIVE : PortState.DOWN, MTU, MTU, GID_TABLE_LENGTH, 0x0400_0000 | 0x0001_0000,
                 maxMessageSize, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 2, 32, 5, LinkLayer.ETHERNET, 0, 0);
     }
@@ -141,6 +144,27 @@ public final class EmulatedDevice implements Device {
                 AtomicCapability.HCA, EnumSet.allOf(MwType.class),
                 Map.of(WrOpcode.RDMA_READ, inOrder, WrOpcode.RDMA_WRITE, inOrder, WrOpcode.SEND, inOrder),
                 true, false, true, true, MAX_CQ_MODERATION_COUNT, MAX_CQ_MODERATION_PERIOD);
+    }
+
+    /**
+     * The extended attributes, as a kernel driver reports them: {@code device_cap_flags} in the low 32 bits of
+     * {@code device_cap_flags_ex}, with the kernel's ATOMIC_WRITE and FLUSH bits where the engine executes those
+     * opcodes on RC; CQ moderation as the capabilities give it; one port. No on-demand paging, completion
+     * timestamps, TSO, RSS, packet pacing, tag matching or device memory.
+     */
+    private static DeviceAttributesEx buildAttributesEx(DeviceAttributes a, Capabilities c) {
+        long flagsEx = Integer.toUnsignedLong(a.deviceCapFlags());
+        if (c.supports(QpType.RC, WrOpcode.ATOMIC_WRITE)) {
+            flagsEx |= DeviceAttributesEx.DEVICE_ATOMIC_WRITE;
+        }
+        if (c.supports(QpType.RC, WrOpcode.FLUSH)) {
+            flagsEx |= DeviceAttributesEx.DEVICE_FLUSH;
+        }
+        DeviceAttributesEx none = DeviceAttributesEx.legacy(a);
+        return new DeviceAttributesEx(a, 0, none.odpCaps(), 0, 0, flagsEx, none.tsoCaps(), none.rssCaps(), 0,
+                none.packetPacingCaps(), 0, none.tmCaps(),
+                new DeviceAttributesEx.CqModerationCaps(c.maxCqModerationCount(), c.maxCqModerationPeriod()), 0,
+                none.pciAtomicCaps(), 0, a.physPortCnt());
     }
 
     /** The in-JVM device {@code emu<index>}, found by either of its GIDs from now on. */
@@ -215,6 +239,10 @@ public final class EmulatedDevice implements Device {
 
     DeviceAttributes attributes() {
         return attributes;
+    }
+
+    DeviceAttributesEx attributesEx() {
+        return attributesEx;
     }
 
     PortAttributes port() {

@@ -16,6 +16,7 @@ import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.GidEntry;
@@ -209,6 +210,16 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
         }
     }
 
+    @Override
+    public DeviceAttributesEx queryDeviceEx() {
+        checkOpen();
+        try (CallHold hold = CallHold.on(this)) {
+            DeviceAttributesEx d = NativeQueries.queryDeviceEx(this);
+            deviceAttributes = d.origAttr();
+            return d;
+        }
+    }
+
     /** {@return the attributes of the last {@link #queryDevice}, queried now if there was none} */
     public DeviceAttributes cachedDeviceAttributes() {
         DeviceAttributes d = deviceAttributes;
@@ -284,8 +295,7 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
             synchronized (this) {
                 c = capabilities;
                 if (c == null) {
-                    c = CapabilityProbe.probe(
-                            new NativeDeviceFacts(this, providerName, deviceCapFlagsEx()));
+                    c = CapabilityProbe.probe(new NativeDeviceFacts(this, providerName));
                     capabilities = c;
                 }
             }

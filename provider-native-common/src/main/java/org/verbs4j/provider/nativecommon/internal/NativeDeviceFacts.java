@@ -7,17 +7,10 @@ import org.verbs4j.provider.nativecommon.IbverbsDeviceFacts;
  *
  * @param context the open context
  * @param providerName the provider's name, {@code "ffm"} or {@code "jnr"}
- * @param deviceCapFlagsEx {@code device_cap_flags_ex} of {@code ibv_query_device_ex}, 0 without it
  */
-public record NativeDeviceFacts(NativeContextSupport context, String providerName, long deviceCapFlagsEx) implements IbverbsDeviceFacts {
+public record NativeDeviceFacts(NativeContextSupport context, String providerName) implements IbverbsDeviceFacts {
     @Override
-    public boolean hasExtendedQp() {
-        return context.verbsContextOp(ContextStructs.verbs_context.create_qp_ex$off) != 0;
-    }
-
-    @Override
-    public int cqModerationCaps() {
-        return context.verbsContextOp(ContextStructs.verbs_context.modify_cq$off) == 0 ? 0
-                : NativeQueries.cqModerationCaps(context);
+    public boolean hasContextOp(String name) {
+        return context.verbsContextOp(ContextStructs.verbs_context.DESC.offset(name)) != 0;
     }
 }

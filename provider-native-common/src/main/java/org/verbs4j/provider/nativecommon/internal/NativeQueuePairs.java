@@ -1,6 +1,7 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import java.util.Objects;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttrMask;
@@ -12,7 +13,6 @@ import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
-import org.verbs4j.provider.nativecommon.IbverbsDeviceFacts;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_parent_domain_init_attr;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_attr;
@@ -168,11 +168,11 @@ public final class NativeQueuePairs {
         // librxe creates such QPs whatever the kernel driver can execute; the driver says what it can in
         // device_cap_flags_ex, and ibv_wr_post(3) wants creation to fail for what cannot run.
         long caps = context.deviceCapFlagsEx();
-        if (a.sendOps().contains(WrOpcode.ATOMIC_WRITE) && (caps & IbverbsDeviceFacts.DEVICE_ATOMIC_WRITE) == 0) {
+        if (a.sendOps().contains(WrOpcode.ATOMIC_WRITE) && (caps & DeviceAttributesEx.DEVICE_ATOMIC_WRITE) == 0) {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                     "the device does not execute ATOMIC_WRITE (no IB_UVERBS_DEVICE_ATOMIC_WRITE)");
         }
-        if (a.sendOps().contains(WrOpcode.FLUSH) && (caps & IbverbsDeviceFacts.DEVICE_FLUSH) == 0) {
+        if (a.sendOps().contains(WrOpcode.FLUSH) && (caps & DeviceAttributesEx.DEVICE_FLUSH) == 0) {
             throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                     "the device does not execute FLUSH (no IB_UVERBS_DEVICE_FLUSH_*)");
         }

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.PostSendException;
@@ -13,7 +14,6 @@ import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
 import org.verbs4j.WrOpcode;
-import org.verbs4j.provider.nativecommon.IbverbsDeviceFacts;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw_bind_info;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_send_wr;
@@ -95,7 +95,7 @@ final class NativeSendPoster {
         this.sendFlagsAllowed = context.ipCsum() ? SendFlags.ALL : SendFlags.ALL & ~SendFlags.IP_CSUM;
         // The kernel driver executes IBV_WR_FLUSH when it says so; a library that does not know the opcode
         // refuses the WR itself. No rdma-core version is asked.
-        this.flush = (context.deviceCapFlagsEx() & IbverbsDeviceFacts.DEVICE_FLUSH) != 0;
+        this.flush = (context.deviceCapFlagsEx() & DeviceAttributesEx.DEVICE_FLUSH) != 0;
         this.wrs = scratch.allocate(WR_SIZE * capacity);
         this.sges = scratch.allocate(sgeStride * capacity);
         this.badWr = scratch.allocate(8);
