@@ -33,10 +33,11 @@ enum {
 	/* numbered apart from the list above, so that verbs added beside them merge without renumbering */
 	OP_ATTACH_MCAST = 60, OP_DETACH_MCAST,
 	OP_QUERY_PKEY = 70, OP_GET_PKEY_INDEX, OP_QUERY_GID_EX, OP_QUERY_GID_TABLE, OP_QUERY_DEVICE_EX,
+	OP_QUERY_RT_VALUES,
 	OP_RESIZE_CQ = 64, OP_INIT_AH_FROM_WC,
 };
 #define WR_SLOTS 20
-#define WC_SLOTS 13
+#define WC_SLOTS 15
 
 typedef int (*emu_up_fn)(int op, int64_t *io);
 static emu_up_fn up;
@@ -214,6 +215,7 @@ static struct ibv_td *emu_alloc_td(struct ibv_context *context, struct ibv_td_in
 static int emu_dealloc_td(struct ibv_td *td);
 static struct ibv_pd *emu_alloc_parent_domain(struct ibv_context *context, struct ibv_parent_domain_init_attr *attr);
 static int emu_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
+static int emu_query_rt_values(struct ibv_context *context, struct ibv_values_ex *values);
 
 EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 {
@@ -249,6 +251,7 @@ EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 	c->vctx.dealloc_td = emu_dealloc_td;
 	c->vctx.alloc_parent_domain = emu_alloc_parent_domain;
 	c->vctx.modify_cq = emu_modify_cq;
+	c->vctx.query_rt_values = emu_query_rt_values;
 	ctx->device = device;
 	ctx->ops.poll_cq = emu_poll_cq;
 	ctx->ops.req_notify_cq = emu_req_notify_cq;
@@ -382,6 +385,24 @@ static int emu_query_device_ex(struct ibv_context *context, const struct ibv_que
 	a.xrc_odp_caps = (uint32_t)io[32];
 	a.phys_port_cnt_ex = (uint32_t)io[33];
 	memcpy(attr, &a, attr_size < sizeof(a) ? attr_size : sizeof(a));
+	return 0;
+}
+
+/* The raw clock as a device with a free-running counter gives it: the count in tv_nsec, tv_sec 0. */
+static int emu_query_rt_values(struct ibv_context *context, struct ibv_values_ex *values)
+{
+	int64_t io[SLOTS] = {ctx_h(context)};
+	int e;
+
+	if (values->comp_mask & ~(uint32_t)IBV_VALUES_MASK_RAW_CLOCK)
+		return EINVAL;
+	if (!(values->comp_mask & IBV_VALUES_MASK_RAW_CLOCK))
+		return 0;
+	e = call(OP_QUERY_RT_VALUES, io);
+	if (e)
+		return e;
+	values->raw_clock.tv_sec = 0;
+	values->raw_clock.tv_nsec = (long)io[1];
 	return 0;
 }
 
@@ -849,13 +870,16 @@ static unsigned int emu_read_wc_flags(struct ibv_cq_ex *c) { return (unsigned in
 static uint32_t emu_read_slid(struct ibv_cq_ex *c) { return (uint32_t)ecqx(c)->wc[10]; }
 static uint8_t emu_read_sl(struct ibv_cq_ex *c) { return (uint8_t)ecqx(c)->wc[11]; }
 static uint8_t emu_read_dlid_path_bits(struct ibv_cq_ex *c) { return (uint8_t)ecqx(c)->wc[12]; }
+static uint64_t emu_read_completion_ts(struct ibv_cq_ex *c) { return (uint64_t)ecqx(c)->wc[13]; }
+static uint64_t emu_read_completion_wallclock_ns(struct ibv_cq_ex *c) { return (uint64_t)ecqx(c)->wc[14]; }
 
+/* The wc_flags with a reader here; the engine says which of the timestamps its device stamps. */
 #define WC_FLAGS_SUPPORTED                                                                                   \
-	(IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM | IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP |       \
-	 IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL | IBV_WC_EX_WITH_DLID_PATH_BITS)
+	(IBV_WC_STANDARD_FLAGS | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP |                                      \
+	 IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)
 
 static struct emu_cq *cq_new(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel,
-			     int comp_vector)
+			     int comp_vector, uint64_t wc_flags)
 {
 	int64_t io[SLOTS] = {ctx_h(context), cqe, channel ? ((struct emu_channel *)channel)->h : 0, comp_vector};
 	struct emu_cq *c = calloc(1, sizeof(*c));
@@ -864,6 +888,7 @@ static struct emu_cq *cq_new(struct ibv_context *context, int cqe, void *cq_cont
 	if (!c)
 		return fail_ptr(ENOMEM);
 	io[6] = (int64_t)(uintptr_t)c;
+	io[7] = (int64_t)(wc_flags | IBV_WC_STANDARD_FLAGS);
 	e = call(OP_CREATE_CQ, io);
 	if (e) {
 		free(c);
@@ -890,13 +915,18 @@ static struct emu_cq *cq_new(struct ibv_context *context, int cqe, void *cq_cont
 	c->cq.read_slid = emu_read_slid;
 	c->cq.read_sl = emu_read_sl;
 	c->cq.read_dlid_path_bits = emu_read_dlid_path_bits;
+	/* as a driver does, a timestamp reader only where the CQ stamps that kind */
+	if (wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP)
+		c->cq.read_completion_ts = emu_read_completion_ts;
+	if (wc_flags & IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK)
+		c->cq.read_completion_wallclock_ns = emu_read_completion_wallclock_ns;
 	return c;
 }
 
 EXPORT struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context,
 				    struct ibv_comp_channel *channel, int comp_vector)
 {
-	struct emu_cq *c = cq_new(context, cqe, cq_context, channel, comp_vector);
+	struct emu_cq *c = cq_new(context, cqe, cq_context, channel, comp_vector, 0);
 
 	return c ? ibv_cq_ex_to_cq(&c->cq) : NULL;
 }
@@ -909,7 +939,7 @@ static struct ibv_cq_ex *emu_create_cq_ex(struct ibv_context *context, struct ib
 		return fail_ptr(EOPNOTSUPP);
 	if (attr->wc_flags & ~(uint64_t)WC_FLAGS_SUPPORTED)
 		return fail_ptr(EOPNOTSUPP);
-	c = cq_new(context, (int)attr->cqe, attr->cq_context, attr->channel, (int)attr->comp_vector);
+	c = cq_new(context, (int)attr->cqe, attr->cq_context, attr->channel, (int)attr->comp_vector, attr->wc_flags);
 	return c ? &c->cq : NULL;
 }
 

@@ -116,6 +116,47 @@ public interface Context extends VerbsObject {
     }
 
     /**
+     * A completion queue whose completions carry the fields {@code attributes} asks for, timestamps among them. A
+     * CQ without {@link CqInitAttributes#timestamps() timestamps} is the CQ of {@link #createCq(int,
+     * CompletionChannel, int)}. This default, for a provider without timestamps, refuses them.
+     *
+     * @param attributes the entries, channel, vector and {@code wc_flags}
+     * @return the new CQ
+     * @throws IllegalArgumentException as {@link #createCq(int, CompletionChannel, int)}
+     * @throws IllegalStateException if the context is closed
+     * @throws VerbsException {@code EOPNOTSUPP} if the device does not stamp completions (its
+     *     {@link DeviceAttributesEx#completionTimestampMask()} is 0, as on rxe), or the errno of the device's refusal
+     * @see "ibv_create_cq_ex(3)"
+     */
+    default CompletionQueue createCq(CqInitAttributes attributes) {
+        if (isClosed()) {
+            throw new IllegalStateException("the context is closed");
+        }
+        if (attributes.timestamps()) {
+            throw new VerbsException("ibv_create_cq_ex", Errno.EOPNOTSUPP,
+                    device().name() + " stamps no completions");
+        }
+        return createCq(attributes.cqe(), attributes.channel(), attributes.compVector());
+    }
+
+    /**
+     * The device's free-running clock now, in the units of {@link WorkCompletionBatch#completionTimestamp}: ticks
+     * of {@link DeviceAttributesEx#hcaCoreClock()} kHz. This default, for a provider without it, refuses.
+     *
+     * @return {@code raw_clock} as {@code tv_sec * 1,000,000,000 + tv_nsec}, which a device may fill with a plain
+     *     tick count in {@code tv_nsec}
+     * @throws IllegalStateException if the context is closed
+     * @throws VerbsException {@code EOPNOTSUPP} if the device has no such clock (rxe), or the errno of its answer
+     * @see "ibv_query_rt_values_ex(3)"
+     */
+    default long queryRawClock() {
+        if (isClosed()) {
+            throw new IllegalStateException("the context is closed");
+        }
+        throw new VerbsException("ibv_query_rt_values_ex", Errno.EOPNOTSUPP, device().name() + " has no raw clock");
+    }
+
+    /**
      * Allocates a thread domain: QPs created with it take no lock in their WR sessions.
      *
      * @return the new thread domain

@@ -19,7 +19,12 @@ package org.verbs4j;
  * @param slid source LID (UD)
  * @param sl service level (UD)
  * @param dlidPathBits destination LID path bits (UD)
+ * @param completionTimestamp the device's raw clock when it wrote the completion, 0 unless the CQ stamps
+ *     completions ({@link WorkCompletionBatch#completionTimestamp})
+ * @param completionWallclockNs that time as nanoseconds since the epoch, 0 unless the CQ stamps completions so
+ *     ({@link WorkCompletionBatch#completionWallclockNs})
  * @see "ibv_poll_cq(3)"
+ * @see "ibv_create_cq_ex(3)"
  */
 public record WorkCompletion(
         long wrId,
@@ -34,7 +39,32 @@ public record WorkCompletion(
         int pkeyIndex,
         int slid,
         int sl,
-        int dlidPathBits) {
+        int dlidPathBits,
+        long completionTimestamp,
+        long completionWallclockNs) {
+
+    /**
+     * A completion without timestamps.
+     *
+     * @param wrId the WR's 64-bit ID
+     * @param status the completion status
+     * @param opcode the operation
+     * @param vendorErr vendor syndrome
+     * @param byteLen bytes transferred
+     * @param immData immediate data in host order, or the invalidated rkey
+     * @param qpNum the local QP's 24-bit number
+     * @param srcQp the remote QP's 24-bit number (UD)
+     * @param wcFlags {@link WcFlags} bits
+     * @param pkeyIndex P_Key index (GSI)
+     * @param slid source LID (UD)
+     * @param sl service level (UD)
+     * @param dlidPathBits destination LID path bits (UD)
+     */
+    public WorkCompletion(long wrId, WcStatus status, WcOpcode opcode, int vendorErr, int byteLen, int immData,
+                          int qpNum, int srcQp, int wcFlags, int pkeyIndex, int slid, int sl, int dlidPathBits) {
+        this(wrId, status, opcode, vendorErr, byteLen, immData, qpNum, srcQp, wcFlags, pkeyIndex, slid, sl,
+                dlidPathBits, 0, 0);
+    }
 
     /** {@return whether the completion carries immediate data} */
     public boolean hasImm() {

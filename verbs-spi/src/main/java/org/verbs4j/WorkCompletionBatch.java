@@ -23,6 +23,8 @@ public final class WorkCompletionBatch {
     private final int[] slid;
     private final int[] sl;
     private final int[] dlidPathBits;
+    private final long[] completionTs;
+    private final long[] completionWallclockNs;
     private int size;
 
     /**
@@ -48,6 +50,8 @@ public final class WorkCompletionBatch {
         slid = new int[capacity];
         sl = new int[capacity];
         dlidPathBits = new int[capacity];
+        completionTs = new long[capacity];
+        completionWallclockNs = new long[capacity];
     }
 
     /** {@return the most completions one poll can return into this batch} */
@@ -211,6 +215,33 @@ public final class WorkCompletionBatch {
     }
 
     /**
+     * Completion {@code i}'s timestamp: the device's raw clock when it wrote the completion, in ticks of
+     * {@link DeviceAttributesEx#hcaCoreClock()} kHz, of which the bits of
+     * {@link DeviceAttributesEx#completionTimestampMask()} count. Comparable with {@link Context#queryRawClock()}.
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return the timestamp; 0 unless the CQ was created {@link CqInitAttributes#WITH_COMPLETION_TIMESTAMP}
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     * @see "ibv_create_cq_ex(3) ibv_wc_read_completion_ts"
+     */
+    public long completionTimestamp(int i) {
+        return completionTs[check(i)];
+    }
+
+    /**
+     * Completion {@code i}'s timestamp as wall-clock time.
+     *
+     * @param i the completion's index, 0 to {@link #size()} - 1
+     * @return nanoseconds since the epoch (1970-01-01T00:00Z) when the device wrote the completion; 0 unless the
+     *     CQ was created {@link CqInitAttributes#WITH_COMPLETION_TIMESTAMP_WALLCLOCK}
+     * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     * @see "ibv_create_cq_ex(3) ibv_wc_read_completion_wallclock_ns"
+     */
+    public long completionWallclockNs(int i) {
+        return completionWallclockNs[check(i)];
+    }
+
+    /**
      * Completion {@code i} as a value (allocates).
      *
      * @param i the completion's index, 0 to {@link #size()} - 1
@@ -220,7 +251,8 @@ public final class WorkCompletionBatch {
     public WorkCompletion get(int i) {
         check(i);
         return new WorkCompletion(wrId[i], WcStatus.of(status[i]), WcOpcode.of(opcode[i]), vendorErr[i], byteLen[i],
-                immData[i], qpNum[i], srcQp[i], wcFlags[i], pkeyIndex[i], slid[i], sl[i], dlidPathBits[i]);
+                immData[i], qpNum[i], srcQp[i], wcFlags[i], pkeyIndex[i], slid[i], sl[i], dlidPathBits[i],
+                completionTs[i], completionWallclockNs[i]);
     }
 
     // ---- provider side ----
@@ -270,7 +302,25 @@ public final class WorkCompletionBatch {
         this.slid[i] = slid;
         this.sl[i] = sl;
         this.dlidPathBits[i] = dlidPathBits;
+        this.completionTs[i] = 0;
+        this.completionWallclockNs[i] = 0;
         size = i + 1;
         return true;
+    }
+
+    /**
+     * Provider side: gives the completion {@link #add} appended last its timestamps. Applications do not call
+     * this.
+     *
+     * @param completionTs the device's raw clock when it wrote the completion, 0 for none
+     * @param completionWallclockNs that time as nanoseconds since the epoch, 0 for none
+     * @throws IllegalStateException if the batch is empty
+     */
+    public void stamp(long completionTs, long completionWallclockNs) {
+        if (size == 0) {
+            throw new IllegalStateException("no completion to stamp");
+        }
+        this.completionTs[size - 1] = completionTs;
+        this.completionWallclockNs[size - 1] = completionWallclockNs;
     }
 }

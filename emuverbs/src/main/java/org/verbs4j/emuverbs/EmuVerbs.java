@@ -31,6 +31,7 @@ import org.verbs4j.CompletionChannel;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
+import org.verbs4j.CqInitAttributes;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.DeviceAttributesEx;
@@ -142,7 +143,7 @@ public final class EmuVerbs {
     private static final AtomicLong NEXT = new AtomicLong(0x100);
     private static final int SLOTS = 64;
     private static final int WR_SLOTS = 20;
-    private static final int WC_SLOTS = 13;
+    private static final int WC_SLOTS = 15;
     private static volatile String registered;
 
     private static Device device() {
@@ -283,8 +284,9 @@ public final class EmuVerbs {
             case 9 -> close(io, MemoryRegion.class);
             case 10 -> {
                 Context ctx = get(in(io, 0), Context.class);
-                CompletionQueue cq = ctx.createCq(inInt(io, 1), get(in(io, 2), CompletionChannel.class),
-                        inInt(io, 3));
+                // slot 7: the wc_flags of ibv_create_cq_ex (the standard ones for ibv_create_cq)
+                CompletionQueue cq = ctx.createCq(new CqInitAttributes(inInt(io, 1),
+                        get(in(io, 2), CompletionChannel.class), inInt(io, 3), in(io, 7)));
                 out(io, 4, put(cq));
                 out(io, 5, cq.capacity());
                 C_STRUCT.put(cq, in(io, 6));
@@ -418,6 +420,7 @@ public final class EmuVerbs {
             case 74 -> {
                 return queryDeviceEx(io);
             }
+            case 75 -> out(io, 1, get(in(io, 0), Context.class).queryRawClock());
             case 64 -> out(io, 2, get(in(io, 0), CompletionQueue.class).resize(inInt(io, 1)));
             case 65 -> initAhFromWc(io);
             default -> {
@@ -584,7 +587,7 @@ public final class EmuVerbs {
             long base = (long) i * WC_SLOTS;
             long[] v = {b.wrId(i), b.status(i).value(), b.opcode(i).value(), b.vendorErr(i), b.byteLen(i),
                 b.immData(i), b.qpNum(i), b.srcQp(i), b.wcFlags(i), b.pkeyIndex(i), b.slid(i), b.sl(i),
-                b.dlidPathBits(i)};
+                b.dlidPathBits(i), b.completionTimestamp(i), b.completionWallclockNs(i)};
             for (int k = 0; k < WC_SLOTS; k++) {
                 flat.setAtIndex(JAVA_LONG, base + k, v[k]);
             }

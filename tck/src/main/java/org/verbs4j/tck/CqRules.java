@@ -16,12 +16,15 @@ import org.verbs4j.AsyncEventType;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
+import org.verbs4j.CqInitAttributes;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
+import org.verbs4j.VerbsException;
 import org.verbs4j.WcOpcode;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletion;
@@ -395,6 +398,109 @@ public abstract class CqRules extends TckArea {
         CompletionQueue cq = tb.context().createCq(8);
         cq.close();
         Expect.closed("CompletionQueue.modifyModeration", () -> cq.modifyModeration(0, 0));
+    }
+
+    // ---- completion timestamps: ibv_create_cq_ex wc_flags, ibv_query_rt_values_ex (issue 29, item 3)
+
+    /** A send and its receive on one CQ of these {@code wc_flags}, between two RC QPs of this device; both polled. */
+    private List<WorkCompletion> sendAndReceiveOn(CompletionQueue cq) {
+        QueuePair a = tb.qp(QpType.RC, cq, null);
+        QueuePair b = tb.qp(QpType.RC, cq, null);
+        tb.bringUp(a, b.qpNum(), 7);
+        tb.bringUp(b, a.qpNum(), 7);
+        MemoryRegion buf = tb.buffer(64);
+        b.postRecv(new org.verbs4j.RecvWr(9, org.verbs4j.Sge.of(buf, 0, 32)));
+        a.postSend(new SendWr().wrId(8).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                .sgList(org.verbs4j.Sge.of(buf, 32, 32)));
+        return Completions.await(cq, 2, "a send and its receive on one CQ");
+    }
+
+    /** The raw clock, or null where the device has none (EOPNOTSUPP). */
+    private Long rawClockOrNull() {
+        try {
+            return tb.context().queryRawClock();
+        } catch (VerbsException e) {
+            if (e.errno() != Errno.EOPNOTSUPP) {
+                throw e;
+            }
+            return null;
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a CQ created with COMPLETION_TIMESTAMP stamps each completion with the raw clock, within completion_timestamp_mask and between two ibv_query_rt_values_ex readings; a CQ without it stamps none [ibv_create_cq_ex(3), ibv_query_rt_values_ex(3)]")
+    void required_completionTimestamps() {
+        DeviceAttributesEx ex = tb.context().queryDeviceEx();
+        assumeTrue(ex.completionTimestampMask() != 0, "capability: completion_timestamp_mask is 0");
+        long mask = ex.completionTimestampMask();
+        CompletionQueue cq = tb.context().createCq(
+                CqInitAttributes.of(16, CqInitAttributes.STANDARD_FLAGS | CqInitAttributes.WITH_COMPLETION_TIMESTAMP));
+        Long before = rawClockOrNull();
+        List<WorkCompletion> both = sendAndReceiveOn(cq);
+        Long after = rawClockOrNull();
+        for (WorkCompletion w : both) {
+            long ts = w.completionTimestamp();
+            assertTrue(ts != 0, "no timestamp in " + w);
+            assertEquals(ts & mask, ts, "timestamp 0x" + Long.toHexString(ts) + " beyond mask 0x" + Long.toHexString(mask));
+            if (before != null && after != null) {
+                assertTrue(Long.compareUnsigned(before & mask, ts) <= 0 && Long.compareUnsigned(ts, after & mask) <= 0,
+                        "timestamp " + ts + " outside the raw clock's " + before + " .. " + after);
+            }
+            assertEquals(0, w.completionWallclockNs(), "a wall-clock stamp nobody asked for");
+        }
+        for (WorkCompletion w : sendAndReceiveOn(tb.cq(16))) {
+            assertEquals(0, w.completionTimestamp(), "a CQ without COMPLETION_TIMESTAMP stamped " + w);
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a CQ created with COMPLETION_TIMESTAMP_WALLCLOCK stamps each completion with wall-clock nanoseconds near the host's clock (within 10 s), unless the device refuses that kind with EOPNOTSUPP [ibv_create_cq_ex(3)]")
+    void required_completionWallclock() {
+        assumeTrue(tb.context().queryDeviceEx().completionTimestampMask() != 0,
+                "capability: completion_timestamp_mask is 0");
+        CompletionQueue cq;
+        try {
+            cq = tb.context().createCq(CqInitAttributes.of(16, CqInitAttributes.WITH_COMPLETION_TIMESTAMP_WALLCLOCK));
+        } catch (VerbsException e) {
+            assumeTrue(e.errno() != Errno.EOPNOTSUPP, "the device stamps no wall-clock time (EOPNOTSUPP)");
+            throw e;
+        }
+        long before = hostNs();
+        List<WorkCompletion> both = sendAndReceiveOn(cq);
+        long after = hostNs();
+        long slack = TimeUnit.SECONDS.toNanos(10);
+        for (WorkCompletion w : both) {
+            long ns = w.completionWallclockNs();
+            assertTrue(ns >= before - slack && ns <= after + slack,
+                    "wall clock " + ns + " ns far from the host's " + before + " .. " + after);
+            assertEquals(0, w.completionTimestamp(), "a raw stamp nobody asked for");
+        }
+    }
+
+    private static long hostNs() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    @Test
+    @DisplayName("required_ a device whose completion_timestamp_mask is 0 refuses either timestamp with EOPNOTSUPP [ibv_create_cq_ex(3)]")
+    void required_completionTimestampsUnsupported() {
+        assumeTrue(tb.context().queryDeviceEx().completionTimestampMask() == 0, "the device stamps completions");
+        Expect.errno("createCq(COMPLETION_TIMESTAMP)", () -> tb.context().createCq(
+                CqInitAttributes.of(4, CqInitAttributes.WITH_COMPLETION_TIMESTAMP)), Errno.EOPNOTSUPP);
+        Expect.errno("createCq(COMPLETION_TIMESTAMP_WALLCLOCK)", () -> tb.context().createCq(
+                CqInitAttributes.of(4, CqInitAttributes.WITH_COMPLETION_TIMESTAMP_WALLCLOCK)), Errno.EOPNOTSUPP);
+        assertEquals(0, tb.context().createCq(CqInitAttributes.of(4, CqInitAttributes.STANDARD_FLAGS))
+                .poll(new WorkCompletionBatch(1)), "the standard flags still make a CQ");
+    }
+
+    @Test
+    @DisplayName("required_ the raw clock never goes back between two readings, or the device has none (EOPNOTSUPP) [ibv_query_rt_values_ex(3)]")
+    void required_rawClockMonotonic() {
+        Long first = rawClockOrNull();
+        assumeTrue(first != null, "the device has no raw clock (EOPNOTSUPP)");
+        long second = tb.context().queryRawClock();
+        assertTrue(Long.compareUnsigned(first, second) <= 0, "raw clock went from " + first + " to " + second);
     }
 
     // ---- ibv_resize_cq (issue 29)

@@ -22,6 +22,7 @@ import org.verbs4j.AddressHandle;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
+import org.verbs4j.CqInitAttributes;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
@@ -308,6 +309,9 @@ public abstract class LifecycleRules extends TckArea {
                 useAfterClose("Context.allocPd", x -> () -> x.closedContext().allocPd()),
                 useAfterClose("Context.queryDevice", x -> () -> x.closedContext().queryDevice()),
                 useAfterClose("Context.queryDeviceEx", x -> () -> x.closedContext().queryDeviceEx()),
+                useAfterClose("Context.queryRawClock", x -> () -> x.closedContext().queryRawClock()),
+                useAfterClose("Context.createCq(CqInitAttributes)", x -> () -> x.closedContext().createCq(
+                        CqInitAttributes.of(8, CqInitAttributes.WITH_COMPLETION_TIMESTAMP))),
                 useAfterClose("Context.queryPort", x -> () -> x.closedContext().queryPort(1)),
                 useAfterClose("Context.queryGid", x -> () -> x.closedContext().queryGid(1, 0)),
                 useAfterClose("Context.createCq", x -> () -> x.closedContext().createCq(8)),

@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.verbs4j.AsyncEvent;
 import org.verbs4j.AsyncEventType;
+import org.verbs4j.CqInitAttributes;
 import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WcStatus;
@@ -24,6 +25,10 @@ import org.verbs4j.spi.support.AbstractCompletionQueue;
  * event of an armed CQ still comes with the completion that fires it: {@code cq_period} bounds how long a device
  * may hold an event back, so an event at once is within it, and an application must take each event as it comes
  * on mlx5 too (where a count or period that has not yet run out holds the event back).
+ *
+ * <p>A CQ created with timestamps stamps each successful completion as it is added, under the CQ's lock, from
+ * {@link System#nanoTime()} (the device's raw clock: {@code hca_core_clock} 1,000,000 kHz, one tick a nanosecond)
+ * and, for wall-clock time, the same instant shifted to the epoch.
  */
 public final class EmulatedCompletionQueue extends AbstractCompletionQueue implements CompletionSink {
     final EmulatedContext context;
@@ -43,6 +48,9 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
     private int[] qpNum;
     private int[] srcQp;
     private int[] wcFlags;
+    /** The raw clock and wall-clock stamps of each entry, or null for a CQ created without them. */
+    private long[] stampTs;
+    private long[] stampWall;
     private long head;
     private long tail;
     private int armed;
@@ -51,7 +59,7 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
     private int moderationPeriod;
     private final List<EmulatedQueuePair> qps = new ArrayList<>();
 
-    EmulatedCompletionQueue(EmulatedContext context, int cqe, EmulatedCompletionChannel channel) {
+    EmulatedCompletionQueue(EmulatedContext context, int cqe, EmulatedCompletionChannel channel, long stamps) {
         super(context, context.lock, channel, cqe);
         this.context = context;
         this.channel = channel;
@@ -64,6 +72,8 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
         qpNum = new int[cqe];
         srcQp = new int[cqe];
         wcFlags = new int[cqe];
+        stampTs = (stamps & CqInitAttributes.WITH_COMPLETION_TIMESTAMP) != 0 ? new long[cqe] : null;
+        stampWall = (stamps & CqInitAttributes.WITH_COMPLETION_TIMESTAMP_WALLCLOCK) != 0 ? new long[cqe] : null;
         if (channel != null) {
             dependOn(channel);
         }
@@ -109,6 +119,16 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
             qpNum[i] = qpn;
             srcQp[i] = src;
             wcFlags[i] = flags;
+            if (stampTs != null || stampWall != null) {
+                // only a successful completion is stamped: wr_id, status, qp_num and vendor_err are a failed one's
+                long now = st == WcStatus.SUCCESS.value() ? EmulatedDevice.rawClock() : 0;
+                if (stampTs != null) {
+                    stampTs[i] = now;
+                }
+                if (stampWall != null) {
+                    stampWall[i] = now == 0 ? 0 : EmulatedDevice.wallclockNs(now);
+                }
+            }
             tail++;
             int a = armed;
             signal = a == ARMED_ANY || (a == ARMED_SOLICITED && (solicited || st != WcStatus.SUCCESS.value()));
@@ -145,6 +165,9 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
                 int i = (int) (head % capacity);
                 batch.add(wrId[i], status[i], opcode[i], 0, byteLen[i], immData[i], qpNum[i], srcQp[i], wcFlags[i],
                         0, 0, 0, 0);
+                if (stampTs != null || stampWall != null) {
+                    batch.stamp(stampTs != null ? stampTs[i] : 0, stampWall != null ? stampWall[i] : 0);
+                }
                 head++;
                 n++;
             }
@@ -183,6 +206,8 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
             int[] qpn = new int[cqe];
             int[] src = new int[cqe];
             int[] flags = new int[cqe];
+            long[] ts = stampTs != null ? new long[cqe] : null;
+            long[] wall = stampWall != null ? new long[cqe] : null;
             for (int k = 0; k < queued; k++) {
                 int i = (int) ((head + k) % capacity);
                 id[k] = wrId[i];
@@ -193,6 +218,12 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
                 qpn[k] = qpNum[i];
                 src[k] = srcQp[i];
                 flags[k] = wcFlags[i];
+                if (ts != null) {
+                    ts[k] = stampTs[i];
+                }
+                if (wall != null) {
+                    wall[k] = stampWall[i];
+                }
             }
             wrId = id;
             status = st;
@@ -202,6 +233,8 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
             qpNum = qpn;
             srcQp = src;
             wcFlags = flags;
+            stampTs = ts;
+            stampWall = wall;
             capacity = cqe;
             head = 0;
             tail = queued;

@@ -14,6 +14,7 @@ import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.Device;
+import org.verbs4j.CqInitAttributes;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
@@ -75,6 +76,12 @@ public final class EmulatedContext extends AbstractVerbsObject implements Contex
     }
 
     @Override
+    public long queryRawClock() {
+        checkOpen();
+        return EmulatedDevice.rawClock();
+    }
+
+    @Override
     public DeviceAttributesEx queryDeviceEx() {
         checkOpen();
         return device.attributesEx();
@@ -129,7 +136,16 @@ public final class EmulatedContext extends AbstractVerbsObject implements Contex
 
     @Override
     public CompletionQueue createCq(int cqe, CompletionChannel channel, int compVector) {
+        return createCq(new CqInitAttributes(cqe, channel, compVector, CqInitAttributes.STANDARD_FLAGS));
+    }
+
+    /** The device stamps completions of either kind ({@code completion_timestamp_mask} is all 64 bits). */
+    @Override
+    public CompletionQueue createCq(CqInitAttributes attributes) {
         checkOpen();
+        int cqe = attributes.cqe();
+        CompletionChannel channel = attributes.channel();
+        int compVector = attributes.compVector();
         if (cqe < 1) {
             throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
         }
@@ -148,7 +164,7 @@ public final class EmulatedContext extends AbstractVerbsObject implements Contex
             throw new VerbsException("ibv_create_cq", Errno.EINVAL,
                     "cqe " + cqe + " exceeds max_cqe " + EmulatedDevice.MAX_CQE);
         }
-        return new EmulatedCompletionQueue(this, cqe, ch);
+        return new EmulatedCompletionQueue(this, cqe, ch, attributes.wcFlags());
     }
 
     @Override

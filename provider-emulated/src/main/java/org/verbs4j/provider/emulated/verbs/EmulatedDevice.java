@@ -149,8 +149,9 @@ public final class EmulatedDevice implements Device {
     /**
      * The extended attributes, as a kernel driver reports them: {@code device_cap_flags} in the low 32 bits of
      * {@code device_cap_flags_ex}, with the kernel's ATOMIC_WRITE and FLUSH bits where the engine executes those
-     * opcodes on RC; CQ moderation as the capabilities give it; one port. No on-demand paging, completion
-     * timestamps, TSO, RSS, packet pacing, tag matching or device memory.
+     * opcodes on RC; completion timestamps of all 64 bits from a 1 GHz clock ({@link #rawClock}); CQ moderation
+     * as the capabilities give it; one port. No on-demand paging, TSO, RSS, packet pacing, tag matching or device
+     * memory.
      */
     private static DeviceAttributesEx buildAttributesEx(DeviceAttributes a, Capabilities c) {
         long flagsEx = Integer.toUnsignedLong(a.deviceCapFlags());
@@ -161,10 +162,35 @@ public final class EmulatedDevice implements Device {
             flagsEx |= DeviceAttributesEx.DEVICE_FLUSH;
         }
         DeviceAttributesEx none = DeviceAttributesEx.legacy(a);
-        return new DeviceAttributesEx(a, 0, none.odpCaps(), 0, 0, flagsEx, none.tsoCaps(), none.rssCaps(), 0,
+        return new DeviceAttributesEx(a, 0, none.odpCaps(), -1L, HCA_CORE_CLOCK_KHZ, flagsEx, none.tsoCaps(), none.rssCaps(), 0,
                 none.packetPacingCaps(), 0, none.tmCaps(),
                 new DeviceAttributesEx.CqModerationCaps(c.maxCqModerationCount(), c.maxCqModerationPeriod()), 0,
                 none.pciAtomicCaps(), 0, a.physPortCnt());
+    }
+
+    /** {@code hca_core_clock}: the raw clock ticks once a nanosecond. */
+    static final long HCA_CORE_CLOCK_KHZ = 1_000_000;
+    /** What {@link System#nanoTime()} adds to an instant to make it wall-clock nanoseconds, taken once. */
+    private static final long WALLCLOCK_OFFSET_NS = wallclockOffset();
+
+    private static long wallclockOffset() {
+        java.time.Instant now = java.time.Instant.now();
+        long mono = System.nanoTime();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano() - mono;
+    }
+
+    /** {@return the raw clock of every emulated device, the one completion timestamps and queryRawClock read} */
+    static long rawClock() {
+        return System.nanoTime();
+    }
+
+    /**
+     * {@return the wall-clock nanoseconds of an instant of the raw clock}
+     *
+     * @param raw a reading of {@link #rawClock()}
+     */
+    static long wallclockNs(long raw) {
+        return raw + WALLCLOCK_OFFSET_NS;
     }
 
     /** The in-JVM device {@code emu<index>}, found by either of its GIDs from now on. */

@@ -311,6 +311,15 @@ public final class FfmIbverbsBinding implements IbverbsBinding, FfmCLibrary {
     }
 
     @Override
+    public long readU64(long fn, long cq) {
+        try {
+            return (long) InlineOps.read_u64$mh.invokeExact(at(fn), cq);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
     public int readU8(long fn, long cq) {
         try {
             return (byte) InlineOps.read_u8$mh.invokeExact(at(fn), cq) & 0xff;

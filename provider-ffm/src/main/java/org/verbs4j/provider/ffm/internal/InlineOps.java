@@ -59,6 +59,8 @@ public final class InlineOps {
     static final MethodHandle end_poll$mh = fn(FunctionDescriptor.ofVoid(JAVA_LONG));
     static final MethodHandle read_u32$mh = fnCritical(FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
     static final MethodHandle read_u8$mh = fnCritical(FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG));
+    /** {@code read_completion_ts}, {@code read_completion_wallclock_ns}: {@code uint64_t (*)(struct ibv_cq_ex *)}. */
+    static final MethodHandle read_u64$mh = fnCritical(FunctionDescriptor.of(JAVA_LONG, JAVA_LONG));
 
     // ---- ibv_qp_ex ----
     /*

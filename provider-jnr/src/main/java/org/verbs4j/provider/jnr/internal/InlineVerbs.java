@@ -49,6 +49,8 @@ public final class InlineVerbs {
     // the ibv_cq_ex readers: uint32_t / enum / unsigned int (*)(struct ibv_cq_ex *), uint8_t (*)(struct ibv_cq_ex *)
     private static final CallContext U32_P = ctx(false, U32, P);
     private static final CallContext U8_P = ctx(false, U8, P);
+    // uint64_t (*)(struct ibv_cq_ex *): read_completion_ts, read_completion_wallclock_ns
+    private static final CallContext U64_P = ctx(false, U64, P);
 
     // the ibv_qp_ex builders and setters
     private static final CallContext V_P = ctx(false, V, P);
@@ -99,6 +101,11 @@ public final class InlineVerbs {
     /** An {@code ibv_wc_read_*} that returns a 32-bit value (opcode, vendor_err, byte_len, imm, QPN, flags, slid). */
     public static int readU32(long fn, long cqx) {
         return (int) INVOKER.invokeN1(U32_P, fn, cqx);
+    }
+
+    /** An {@code ibv_wc_read_*} that returns a {@code uint64_t} (completion_ts, completion_wallclock_ns). */
+    public static long readU64(long fn, long cqx) {
+        return INVOKER.invokeN1(U64_P, fn, cqx);
     }
 
     /** An {@code ibv_wc_read_*} that returns a {@code uint8_t} (sl, dlid_path_bits). */

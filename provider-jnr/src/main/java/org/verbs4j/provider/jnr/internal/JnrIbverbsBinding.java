@@ -233,6 +233,11 @@ public final class JnrIbverbsBinding implements IbverbsBinding, JnrCLibrary {
     }
 
     @Override
+    public long readU64(long fn, long cq) {
+        return InlineVerbs.readU64(fn, cq);
+    }
+
+    @Override
     public int readU8(long fn, long cq) {
         return InlineVerbs.readU8(fn, cq);
     }

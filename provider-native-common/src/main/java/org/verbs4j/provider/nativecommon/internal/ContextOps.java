@@ -239,6 +239,18 @@ public interface ContextOps {
     }
 
     /**
+     * {@code verbs_context.query_rt_values}, which the inline {@code ibv_query_rt_values_ex(3)} calls.
+     *
+     * @param fn the op's address
+     * @param context the {@code struct ibv_context *}
+     * @param values a {@code struct ibv_values_ex} whose {@code comp_mask} says what to fill
+     * @return 0, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
+     */
+    default int queryRtValues(long fn, long context, long values) {
+        return libibverbsOps().query_rt_values(fn, context, values);
+    }
+
+    /**
      * {@code verbs_context.modify_cq}, which the inline {@code ibv_modify_cq(3)} calls.
      *
      * @param fn the op's address

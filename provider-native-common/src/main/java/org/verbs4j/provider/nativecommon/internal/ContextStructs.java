@@ -103,6 +103,7 @@ public final class ContextStructs {
         public static final long alloc_td$off = DESC.offset("alloc_td");
         public static final long dealloc_td$off = DESC.offset("dealloc_td");
         public static final long query_device_ex$off = DESC.offset("query_device_ex");
+        public static final long query_rt_values$off = DESC.offset("query_rt_values");
         public static final long create_cq_ex$off = DESC.offset("create_cq_ex");
         public static final long modify_cq$off = DESC.offset("modify_cq");
         public static final long create_qp_ex$off = DESC.offset("create_qp_ex");
@@ -203,6 +204,22 @@ public final class ContextStructs {
         public static final long cq_mod_caps$off = DESC.offset("cq_mod_caps");
 
         private ibv_device_attr_ex() {}
+    }
+
+    /** {@code struct ibv_values_ex}: what {@code ibv_query_rt_values_ex} asks for and answers. */
+    public static final class ibv_values_ex {
+        /** The layout; {@code raw_clock} is a {@code struct timespec} of two 64-bit fields. */
+        public static final CLayout DESC = struct("ibv_values_ex", u32("comp_mask"),
+                struct("timespec", u64("tv_sec"), u64("tv_nsec")).withName("raw_clock"));
+        /** {@code sizeof(struct ibv_values_ex)}, bytes. */
+        public static final long SIZEOF = DESC.size();
+        public static final long comp_mask$off = DESC.offset("comp_mask");
+        public static final long raw_clock$tv_sec$off = DESC.offset("raw_clock.tv_sec");
+        public static final long raw_clock$tv_nsec$off = DESC.offset("raw_clock.tv_nsec");
+        /** {@code IBV_VALUES_MASK_RAW_CLOCK}. */
+        public static final int IBV_VALUES_MASK_RAW_CLOCK = 1;
+
+        private ibv_values_ex() {}
     }
 
     /** {@code struct ibv_port_attr}. */

@@ -56,6 +56,16 @@ public interface CqExOps {
     int readU32(long fn, long cq);
 
     /**
+     * An {@code ibv_cq_ex.read_*} op that answers a {@code uint64_t}: {@code read_completion_ts},
+     * {@code read_completion_wallclock_ns}.
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq_ex *}, between {@code start_poll} and {@code end_poll}
+     * @return the field
+     */
+    long readU64(long fn, long cq);
+
+    /**
      * An {@code ibv_cq_ex.read_*} op that answers a {@code uint8_t}.
      *
      * @param fn the op's address

@@ -68,6 +68,8 @@ public final class CqStructs {
         public static final long read_slid$off = DESC.offset("read_slid");
         public static final long read_sl$off = DESC.offset("read_sl");
         public static final long read_dlid_path_bits$off = DESC.offset("read_dlid_path_bits");
+        public static final long read_completion_ts$off = DESC.offset("read_completion_ts");
+        public static final long read_completion_wallclock_ns$off = DESC.offset("read_completion_wallclock_ns");
 
         private ibv_cq_ex() {}
     }

@@ -60,6 +60,10 @@ public interface LibIbverbsOps {
             + " struct ibv_qp_init_attr_ex *qp_init_attr_ex)", errno = NULL_SETS)
     long create_qp_ex(long fn, long context, long qpInitAttrEx);
 
+    @COp(struct = "verbs_context", value = "int (*query_rt_values)(struct ibv_context *context,"
+            + " struct ibv_values_ex *values)", errno = RETURNED)
+    int query_rt_values(long fn, long context, long values);
+
     @COp(struct = "verbs_context", value = "int (*modify_cq)(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)",
             errno = RETURNED)
     int modify_cq(long fn, long cq, long attr);

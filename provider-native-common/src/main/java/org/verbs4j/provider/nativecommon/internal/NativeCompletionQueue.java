@@ -1,6 +1,7 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import org.verbs4j.CompletionChannel;
+import org.verbs4j.CqInitAttributes;
 import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WcFlags;
@@ -28,6 +29,10 @@ import org.verbs4j.spi.support.CompletionFields;
  * handed out in host order. The one difference is pkey_index, which {@code ibv_cq_ex} has no reader for: an
  * extended CQ reports 0.
  *
+ * <p>A CQ created with timestamps ({@link CqInitAttributes#timestamps()}) is always extended, never plain: each
+ * successful completion is stamped through {@code read_completion_ts} and {@code read_completion_wallclock_ns},
+ * whichever were asked for; a failed one is not, as only wr_id, status, qp_num and vendor_err are valid for it.
+ *
  * <p>An {@code ibv_cq_ex *} is an {@code ibv_cq *} ({@code ibv_cq_ex_to_cq} is a cast), so QP creation,
  * {@code ibv_req_notify_cq}, completion events, asynchronous events and {@code ibv_destroy_cq} take the same
  * address either way. Polling makes no allocation and reads the UD-only sender fields of receive-side
@@ -43,7 +48,7 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
     private static final int WC_SUCCESS = 0;
     /** The {@code ibv_wc} entries of a plain CQ's array; a larger batch is polled in chunks. */
     private static final int WC_ENTRIES = 64;
-    /** The {@code ibv_cq_ex} function pointers {@link #poll} calls. */
+    /** The {@code ibv_cq_ex} function pointers {@link #pollInto} calls. */
     private static final long[] POLL_OPS = {ibv_cq_ex.start_poll$off, ibv_cq_ex.end_poll$off,
         ibv_cq_ex.read_opcode$off, ibv_cq_ex.read_vendor_err$off, ibv_cq_ex.read_byte_len$off,
         ibv_cq_ex.read_imm_data$off, ibv_cq_ex.read_qp_num$off, ibv_cq_ex.read_src_qp$off,
@@ -71,11 +76,14 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
     private final long readSlid;
     private final long readSl;
     private final long readDlidPathBits;
+    /** {@code read_completion_ts} and {@code read_completion_wallclock_ns} where asked for, else 0. */
+    private final long readCompletionTs;
+    private final long readCompletionWallclockNs;
     /** The zeroed {@code ibv_poll_cq_attr} of every {@code start_poll} (extended), or the {@code ibv_wc} array. */
     private long scratch;
 
     private <C extends AbstractVerbsObject & NativeContextSupport> NativeCompletionQueue(C context, long cq,
-            NativeCompletionChannel channel, boolean extended) {
+            NativeCompletionChannel channel, boolean extended, long wcFlags) {
         super(context, null, channel, context.binding().getInt(cq + ibv_cq.cqe$off));
         this.context = context;
         this.binding = context.binding();
@@ -97,6 +105,10 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
         this.readSlid = op(ibv_cq_ex.read_slid$off);
         this.readSl = op(ibv_cq_ex.read_sl$off);
         this.readDlidPathBits = op(ibv_cq_ex.read_dlid_path_bits$off);
+        this.readCompletionTs = (wcFlags & CqInitAttributes.WITH_COMPLETION_TIMESTAMP) != 0
+                ? op(ibv_cq_ex.read_completion_ts$off) : 0;
+        this.readCompletionWallclockNs = (wcFlags & CqInitAttributes.WITH_COMPLETION_TIMESTAMP_WALLCLOCK) != 0
+                ? op(ibv_cq_ex.read_completion_wallclock_ns$off) : 0;
         this.scratch = context.allocate(extended ? ibv_poll_cq_attr.SIZEOF : ibv_wc.SIZEOF * WC_ENTRIES);
         if (channel != null) {
             dependOn(channel);
@@ -124,7 +136,31 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
      */
     public static <C extends AbstractVerbsObject & NativeContextSupport> NativeCompletionQueue create(C context,
             int cqe, CompletionChannel channel, int compVector, boolean tryExtended) {
+        return create(context, new CqInitAttributes(cqe, channel, compVector, CqInitAttributes.STANDARD_FLAGS),
+                tryExtended);
+    }
+
+    /**
+     * As {@link #create(AbstractVerbsObject, int, CompletionChannel, int, boolean)}, with the {@code wc_flags} of
+     * {@code attributes}: a CQ with timestamps is created by {@code ibv_create_cq_ex} or not at all.
+     *
+     * @param <C> the provider's context
+     * @param context the open context
+     * @param attributes the entries, channel, vector and {@code wc_flags}
+     * @param tryExtended whether to try {@code ibv_create_cq_ex} first for a CQ without timestamps
+     * @return the new CQ
+     * @throws IllegalArgumentException if {@code cqe}, {@code channel} or {@code compVector} is wrong
+     * @throws VerbsException if the device refuses the CQ; {@code EOPNOTSUPP} for timestamps when the library has
+     *     no {@code create_cq_ex} or leaves a timestamp reader NULL
+     */
+    public static <C extends AbstractVerbsObject & NativeContextSupport> NativeCompletionQueue create(C context,
+            CqInitAttributes attributes, boolean tryExtended) {
         context.checkOpen();
+        int cqe = attributes.cqe();
+        CompletionChannel channel = attributes.channel();
+        int compVector = attributes.compVector();
+        long wcFlags = attributes.timestamps() ? attributes.wcFlags() | CqInitAttributes.STANDARD_FLAGS
+                : CqInitAttributes.STANDARD_FLAGS;
         if (cqe < 1) {
             throw new IllegalArgumentException("a CQ needs at least 1 entry, not " + cqe);
         }
@@ -145,13 +181,14 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
         long chHandle = ch == null ? 0 : ch.handle();
         NativeCompletionQueue q;
         try (CallHold hold = CallHold.on(context).and(ch, "the completion channel")) {
-            long cq = tryExtended ? createEx(context, cqe, chHandle, compVector) : 0;
+            long cq = tryExtended || attributes.timestamps() ? createEx(context, cqe, chHandle, compVector, wcFlags)
+                    : 0;
             boolean extended = cq != 0;
             if (!extended) {
                 cq = binding.createCq(ctx, cqe, chHandle, compVector);
                 NativeErrors.check(cq, "ibv_create_cq", cqe + " entries");
             }
-            q = new NativeCompletionQueue(context, cq, ch, extended);
+            q = new NativeCompletionQueue(context, cq, ch, extended, wcFlags);
         }
         LOG.log(System.Logger.Level.DEBUG, "{0}: {1} CQ 0x{2} with {3} entries", context.device().name(),
                 q.isExtended() ? "extended (ibv_create_cq_ex)" : "plain (ibv_create_cq)",
@@ -164,14 +201,21 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
      * unsupported ({@code EOPNOTSUPP}, {@code ENOSYS}, libibverbs's answer to {@code wc_flags} it does not know)
      * or with {@code EINVAL} (some drivers refuse unknown {@code wc_flags} so; when it was the entry count,
      * {@code ibv_create_cq} refuses it the same way), or leaves a poll op NULL, which would crash the JVM: the
-     * caller then creates a plain CQ.
+     * caller then creates a plain CQ. A CQ with timestamps has no plain fallback: each of those cases is an
+     * exception then.
      *
-     * @throws VerbsException with any other errno ({@code ENOMEM}, ...)
+     * @throws VerbsException with any other errno ({@code ENOMEM}, ...), and for timestamps the errno of the
+     *     refusal, or {@code EOPNOTSUPP} without the op or with a reader NULL
      */
     private static <C extends AbstractVerbsObject & NativeContextSupport> long createEx(C context, int cqe,
-            long channel, int compVector) {
+            long channel, int compVector, long wcFlags) {
+        boolean timestamps = wcFlags != CqInitAttributes.STANDARD_FLAGS;
         long fn = context.verbsContextOp(ContextStructs.verbs_context.create_cq_ex$off);
         if (fn == 0) {
+            if (timestamps) {
+                throw new VerbsException("ibv_create_cq_ex", Errno.EOPNOTSUPP,
+                        "the library has no create_cq_ex, so no timestamps");
+            }
             return 0;
         }
         IbverbsBinding binding = context.binding();
@@ -180,11 +224,16 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
             binding.putInt(attr + ibv_cq_init_attr_ex.cqe$off, cqe);
             putLong(binding, attr + ibv_cq_init_attr_ex.channel$off, channel);
             binding.putInt(attr + ibv_cq_init_attr_ex.comp_vector$off, compVector);
-            putLong(binding, attr + ibv_cq_init_attr_ex.wc_flags$off, ibv_cq_init_attr_ex.WC_STANDARD_FLAGS);
+            putLong(binding, attr + ibv_cq_init_attr_ex.wc_flags$off, wcFlags);
             long cq = binding.createCqEx(fn, context.contextHandle(), attr);
             if (cq > 0) {
-                if (hasPollOps(binding, cq)) {
+                if (hasPollOps(binding, cq, wcFlags)) {
                     return cq;
+                }
+                if (timestamps) {
+                    binding.destroyCq(cq);
+                    throw new VerbsException("ibv_create_cq_ex", Errno.EOPNOTSUPP,
+                            "the library left a poll or timestamp reader NULL");
                 }
                 LOG.log(System.Logger.Level.DEBUG, "{0}: ibv_create_cq_ex left a poll op NULL; using ibv_create_cq",
                         context.device().name());
@@ -192,7 +241,7 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
                 return 0;
             }
             int errno = NativeErrors.errno(cq);
-            if (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS || errno == Errno.EINVAL) {
+            if (!timestamps && (errno == Errno.EOPNOTSUPP || errno == Errno.ENOSYS || errno == Errno.EINVAL)) {
                 LOG.log(System.Logger.Level.DEBUG, "{0}: ibv_create_cq_ex refused ({1}); using ibv_create_cq",
                         context.device().name(), Errno.name(errno));
                 return 0;
@@ -209,14 +258,17 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
         binding.putInt(address + 4, (int) (value >>> 32));
     }
 
-    /** Whether a driver's {@code ibv_cq_ex} sets every function pointer {@link #poll} calls. */
-    private static boolean hasPollOps(IbverbsBinding binding, long cqEx) {
+    /** Whether a driver's {@code ibv_cq_ex} sets every function pointer {@link #pollInto} calls for these flags. */
+    private static boolean hasPollOps(IbverbsBinding binding, long cqEx, long wcFlags) {
         for (long off : POLL_OPS) {
             if (binding.getLong(cqEx + off) == 0) {
                 return false;
             }
         }
-        return true;
+        return ((wcFlags & CqInitAttributes.WITH_COMPLETION_TIMESTAMP) == 0
+                || binding.getLong(cqEx + ibv_cq_ex.read_completion_ts$off) != 0)
+                && ((wcFlags & CqInitAttributes.WITH_COMPLETION_TIMESTAMP_WALLCLOCK) == 0
+                || binding.getLong(cqEx + ibv_cq_ex.read_completion_wallclock_ns$off) != 0);
     }
 
     /** {@return the {@code struct ibv_cq *} (an {@code ibv_cq_ex *} when extended); the caller checks it is open} */
@@ -351,11 +403,15 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
         int byteLen = binding.readU32(readByteLen, cq);
         if (!CompletionFields.hasSource(opcode)) {
             batch.add(wrId, status, opcode, 0, byteLen, hostOrderImm(imm, flags), qpNum, 0, flags, 0, 0, 0, 0);
-            return;
+        } else {
+            batch.add(wrId, status, opcode, 0, byteLen, hostOrderImm(imm, flags), qpNum,
+                    binding.readU32(readSrcQp, cq), flags, 0, binding.readU32(readSlid, cq) & 0xffff,
+                    binding.readU8(readSl, cq), binding.readU8(readDlidPathBits, cq));
         }
-        batch.add(wrId, status, opcode, 0, byteLen, hostOrderImm(imm, flags), qpNum, binding.readU32(readSrcQp, cq),
-                flags, 0, binding.readU32(readSlid, cq) & 0xffff, binding.readU8(readSl, cq),
-                binding.readU8(readDlidPathBits, cq));
+        if (readCompletionTs != 0 || readCompletionWallclockNs != 0) {
+            batch.stamp(readCompletionTs != 0 ? binding.readU64(readCompletionTs, cq) : 0,
+                    readCompletionWallclockNs != 0 ? binding.readU64(readCompletionWallclockNs, cq) : 0);
+        }
     }
 
     /** A failed completion: the fields {@code ibv_poll_cq(3)} defines for it, 0 for the others. */

@@ -14,6 +14,7 @@ import org.verbs4j.AsyncEventType;
 import org.verbs4j.Capabilities;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
+import org.verbs4j.CqInitAttributes;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.DeviceAttributesEx;
@@ -34,6 +35,7 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_async_event
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_gid_entry;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_attr;
+import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_values_ex;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_wc;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ah_attr;
@@ -321,6 +323,25 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     @Override
     public CompletionQueue createCq(int cqe, CompletionChannel channel, int compVector) {
         return NativeCompletionQueue.create(this, cqe, channel, compVector, extendedCq.getAsBoolean());
+    }
+
+    @Override
+    public CompletionQueue createCq(CqInitAttributes attributes) {
+        return NativeCompletionQueue.create(this, attributes, extendedCq.getAsBoolean());
+    }
+
+    /** Through {@code verbs_context.query_rt_values}, as the inline {@code ibv_query_rt_values_ex} calls it. */
+    @Override
+    public long queryRawClock() {
+        checkOpen();
+        try (CallHold hold = CallHold.on(this); TempMemory temp = new TempMemory(binding)) {
+            long values = temp.allocate(ibv_values_ex.SIZEOF);
+            binding.putInt(values + ibv_values_ex.comp_mask$off, ibv_values_ex.IBV_VALUES_MASK_RAW_CLOCK);
+            NativeErrors.check(binding.queryRtValues(verbsContextOp(verbs_context.query_rt_values$off),
+                    contextHandle(), values), "ibv_query_rt_values_ex", null);
+            return binding.getLong(values + ibv_values_ex.raw_clock$tv_sec$off) * 1_000_000_000L
+                    + binding.getLong(values + ibv_values_ex.raw_clock$tv_nsec$off);
+        }
     }
 
     /**

@@ -28,6 +28,7 @@ public final class StructCatalog {
                         ContextStructs.ibv_device.DESC, ContextStructs.ibv_context_ops.DESC,
                         ContextStructs.ibv_context.DESC, ContextStructs.verbs_context.DESC,
                         ContextStructs.ibv_device_attr.DESC, ContextStructs.ibv_device_attr_ex.DESC,
+                        ContextStructs.ibv_values_ex.DESC,
                         ContextStructs.ibv_port_attr.DESC, ContextStructs.ibv_pd.DESC,
                         ContextStructs.ibv_comp_channel.DESC, ContextStructs.ibv_async_event.DESC,
                         ContextStructs.ibv_td_init_attr.DESC, ContextStructs.ibv_parent_domain_init_attr.DESC,

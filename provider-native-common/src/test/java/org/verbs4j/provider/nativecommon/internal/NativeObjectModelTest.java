@@ -933,6 +933,13 @@ class NativeObjectModelTest {
         }
 
         @Override
+        public long readU64(long fn, long cq) {
+            assertTrue(current != null, "read_* outside start_poll/end_poll");
+            calls.add("read " + fn);
+            return current[(int) fn];
+        }
+
+        @Override
         public int queryDevice(long ctx, long attr) {
             return call("queryDevice " + ctx);
         }
