@@ -9,11 +9,13 @@ import java.util.concurrent.TimeUnit;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
+import org.verbs4j.Gid;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
+import org.verbs4j.VerbsException;
 import org.verbs4j.WcStatus;
 
 /**
@@ -43,13 +45,57 @@ final class DroppedContextScenario {
         return new WeakReference<>(ctx);
     }
 
+    /**
+     * Opens a context whose UD QP is attached to a multicast group, and returns only a weak reference to it: the
+     * device's group table must not keep the QP, and through it the context, reachable.
+     */
+    private static WeakReference<Context> openAttachAndDrop(Testbed tb) {
+        Context ctx = tb.device().open();
+        ProtectionDomain pd = ctx.allocPd();
+        CompletionQueue cq = ctx.createCq(16);
+        QueuePair ud = pd.createQp(QpInitAttributes.builder(QpType.UD).sendCq(cq).recvCq(cq).maxSendWr(4)
+                .maxRecvWr(4).maxSendSge(1).maxRecvSge(1).build());
+        tb.toInit(ud);
+        ud.attachMulticast(DROPPED_GROUP, 0xc0de);
+        return new WeakReference<>(ctx);
+    }
+
+    /** The group of {@link #openAttachAndDrop}, IPv4-mapped (RoCE v2 over IPv4): 239.255.0.77. */
+    private static final Gid DROPPED_GROUP = Gid.ofIpv4(new byte[] {(byte) 239, (byte) 255, 0, 77});
+
     static void contextDroppedUnclosedScenario(Testbed tb) throws Exception {
-        WeakReference<Context> dropped = openAndDrop(tb);
+        collectAndUseDevice(tb, openAndDrop(tb), "a PD, CQ, QP and region");
+    }
+
+    /**
+     * As {@link #contextDroppedUnclosedScenario}, with a UD QP attached to a multicast group. Then as many of the
+     * testbed's QPs as one group takes ({@code max_mcast_qp_attach}) attach to that group: the last one fails with
+     * ENOMEM if the dropped context's QP still counts as a member.
+     */
+    static void contextDroppedWithMulticastScenario(Testbed tb) throws Exception {
+        collectAndUseDevice(tb, openAttachAndDrop(tb), "a UD QP attached to a multicast group");
+        CompletionQueue cq = tb.cq(4);
+        int room = tb.deviceAttributes().maxMcastQpAttach();
+        for (int i = 0; i < room; i++) {
+            QueuePair ud = tb.qp(QpType.UD, cq, b -> b.maxSendWr(1).maxRecvWr(1));
+            tb.toInit(ud);
+            int n = i + 1;
+            try {
+                ud.attachMulticast(DROPPED_GROUP, 0xc0de);
+            } catch (VerbsException e) {
+                throw new AssertionError("attach " + n + " of max_mcast_qp_attach " + room + " to the dropped context's"
+                        + " group: " + e.getMessage() + "; the dropped QP still counts as a member", e);
+            }
+        }
+    }
+
+    private static void collectAndUseDevice(Testbed tb, WeakReference<Context> dropped, String what)
+            throws Exception {
         for (int i = 0; i < GC_ROUNDS && dropped.get() != null; i++) {
             System.gc();
             TimeUnit.MILLISECONDS.sleep(GC_PAUSE_MS);
         }
-        assertNull(dropped.get(), "a context dropped unclosed with a PD, CQ, QP and region must not stay reachable: "
+        assertNull(dropped.get(), "a context dropped unclosed with " + what + " must not stay reachable: "
                 + "the provider keeps it (and every object made from it) for good, a leak");
         // The Cleaner of a native provider runs on its own thread once the context is collected; give it time to
         // destroy the objects and close the device, then use the device and the testbed's context.

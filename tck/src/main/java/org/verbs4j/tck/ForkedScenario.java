@@ -60,6 +60,7 @@ final class ForkedScenario {
             case "bindPostsRaceWindowClose" -> PostHoldRaceScenarios::bindPostsRaceWindowCloseScenario;
             case "inlinePostsRaceRegionClose" -> PostHoldRaceScenarios::inlinePostsRaceRegionCloseScenario;
             case "contextDroppedUnclosed" -> DroppedContextScenario::contextDroppedUnclosedScenario;
+            case "contextDroppedWithMulticast" -> DroppedContextScenario::contextDroppedWithMulticastScenario;
             default -> throw new IllegalArgumentException("no scenario " + name);
         };
     }
@@ -68,7 +69,7 @@ final class ForkedScenario {
     static final List<String> SCENARIOS = List.of("inlineFromUnmappedAddress", "closeFromOtherThreadWaitsForSession",
             "postingWhileClosedFromOtherThread", "postSendWhileClosedFromOtherThread", "udPostsWhileAhClosed",
             "creationsWhilePdClosed", "callsWhileContextClosed", "udPostsRaceAhClose", "bindPostsRaceWindowClose",
-            "inlinePostsRaceRegionClose", "contextDroppedUnclosed", "misuseWalk");
+            "inlinePostsRaceRegionClose", "contextDroppedUnclosed", "contextDroppedWithMulticast", "misuseWalk");
 
     private static final String MARK = "@@verbs4j-scenario ";
     /** The outcomes of each kit's child, so that it runs once. */

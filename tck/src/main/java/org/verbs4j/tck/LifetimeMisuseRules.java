@@ -39,6 +39,15 @@ public abstract class LifetimeMisuseRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ a context dropped without close(), with a UD QP attached to a multicast group, is collected: the device's group does not keep the QP reachable, and the group is the device's to give again [ibv_attach_mcast(3), ibv_close_device(3), issue 29]")
+    void required_contextDroppedWithMulticastIsCollected() throws Exception {
+        assumeQp(QpType.UD);
+        assumeTrue(tb.deviceAttributes().maxMcastGrp() > 0, "capability: the device has no multicast groups");
+        ForkedScenario.assertHolds(kit(), "contextDroppedWithMulticast",
+                "a context dropped unclosed with a multicast attachment");
+    }
+
+    @Test
     @DisplayName("required_ UD sends naming an address handle, posted in lists while another thread destroys the handle (24 rounds): the destroy returns, later posts fail with EINVAL, every accepted SEND completes SUCCESS, and the library never reads the destroyed handle [ibv_destroy_ah(3), ibv_post_send(3), issue 26]")
     void required_udPostsRaceAhClose() throws Exception {
         assumeQp(QpType.UD);

@@ -2,6 +2,7 @@ package org.verbs4j.provider.emulated.verbs;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.ref.WeakReference;
 import java.nio.ByteOrder;
 
 import org.verbs4j.AhAttributes;
@@ -118,8 +119,10 @@ public final class InJvmTransport implements Transport {
         int qkey = w.remoteQkey < 0 ? qp.qkey : w.remoteQkey;
         int answer = DROPPED;
         for (EmulatedDevice d : EmulatedDevice.inJvmDevices()) {
-            for (EmulatedQueuePair member : d.multicast.members(dgid)) {
-                if (!member.isClosed() && member.responder.receiveDatagram(w, qp.qpn, qkey, grh) != DROPPED) {
+            for (WeakReference<EmulatedQueuePair> ref : d.multicast.members(dgid)) {
+                EmulatedQueuePair member = ref.get();
+                if (member != null && !member.isClosed()
+                        && member.responder.receiveDatagram(w, qp.qpn, qkey, grh) != DROPPED) {
                     answer = SUCCESS;
                 }
             }

@@ -1,5 +1,6 @@
 package org.verbs4j.provider.emulated.verbs;
 
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,12 +21,18 @@ import org.verbs4j.Gid;
  * without allocating: each change replaces the group's array.
  */
 final class MulticastGroups {
-    private static final EmulatedQueuePair[] NONE = new EmulatedQueuePair[0];
+    @SuppressWarnings("unchecked")
+    private static final WeakReference<EmulatedQueuePair>[] NONE = new WeakReference[0];
 
     private final int maxGroups;
     private final int maxQpPerGroup;
     private final int maxTotal;
-    private final Map<Gid, EmulatedQueuePair[]> groups = new ConcurrentHashMap<>();
+    /**
+     * The members of each group, held weakly: a context dropped unclosed must be collected with its QPs, attached or
+     * not, as {@link org.verbs4j.provider.emulated.engine.QpnTable} holds them. A collected member no longer gets
+     * deliveries, and goes, no longer counting against the limits, at the next change of the groups.
+     */
+    private final Map<Gid, WeakReference<EmulatedQueuePair>[]> groups = new ConcurrentHashMap<>();
     /** Attachments in all groups, under this object's monitor. */
     private int total;
 
@@ -50,6 +57,35 @@ final class MulticastGroups {
         return maxTotal;
     }
 
+    /** Drops the collected members of every group, and the groups left empty; under this object's monitor. */
+    private void prune() {
+        for (Map.Entry<Gid, WeakReference<EmulatedQueuePair>[]> e : groups.entrySet()) {
+            WeakReference<EmulatedQueuePair>[] members = e.getValue();
+            int live = 0;
+            for (WeakReference<EmulatedQueuePair> m : members) {
+                if (m.get() != null) {
+                    live++;
+                }
+            }
+            if (live == members.length) {
+                continue;
+            }
+            total -= members.length - live;
+            if (live == 0) {
+                groups.remove(e.getKey());
+                continue;
+            }
+            WeakReference<EmulatedQueuePair>[] kept = Arrays.copyOf(NONE, live);
+            int k = 0;
+            for (WeakReference<EmulatedQueuePair> m : members) {
+                if (m.get() != null) {
+                    kept[k++] = m;
+                }
+            }
+            groups.put(e.getKey(), kept);
+        }
+    }
+
     /**
      * Attaches {@code qp} to the group {@code gid}, creating it; answers 0 or an errno: {@code EOPNOTSUPP} on a device
      * without multicast (as the kernel answers for a device with no {@code attach_mcast}).
@@ -58,23 +94,24 @@ final class MulticastGroups {
         if (maxQpPerGroup == 0) {
             return Errno.EOPNOTSUPP;
         }
-        EmulatedQueuePair[] members = groups.get(gid);
+        prune();
+        WeakReference<EmulatedQueuePair>[] members = groups.get(gid);
         if (members == null) {
             if (groups.size() >= maxGroups) {
                 return Errno.ENOMEM;
             }
             members = NONE;
         }
-        for (EmulatedQueuePair m : members) {
-            if (m == qp) {
+        for (WeakReference<EmulatedQueuePair> m : members) {
+            if (m.get() == qp) {
                 return 0;
             }
         }
         if (total >= maxTotal || members.length >= maxQpPerGroup) {
             return Errno.ENOMEM;
         }
-        EmulatedQueuePair[] grown = Arrays.copyOf(members, members.length + 1);
-        grown[members.length] = qp;
+        WeakReference<EmulatedQueuePair>[] grown = Arrays.copyOf(members, members.length + 1);
+        grown[members.length] = new WeakReference<>(qp);
         groups.put(gid, grown);
         total++;
         return 0;
@@ -82,13 +119,14 @@ final class MulticastGroups {
 
     /** Detaches {@code qp} from the group {@code gid}, which goes with its last QP; answers 0 or an errno. */
     synchronized int detach(EmulatedQueuePair qp, Gid gid) {
-        EmulatedQueuePair[] members = groups.get(gid);
+        prune();
+        WeakReference<EmulatedQueuePair>[] members = groups.get(gid);
         if (members == null) {
             return Errno.EINVAL;
         }
         for (int i = 0; i < members.length; i++) {
-            if (members[i] == qp) {
-                EmulatedQueuePair[] shrunk = new EmulatedQueuePair[members.length - 1];
+            if (members[i].get() == qp) {
+                WeakReference<EmulatedQueuePair>[] shrunk = Arrays.copyOf(NONE, members.length - 1);
                 System.arraycopy(members, 0, shrunk, 0, i);
                 System.arraycopy(members, i + 1, shrunk, i, members.length - i - 1);
                 if (shrunk.length == 0) {
@@ -103,9 +141,12 @@ final class MulticastGroups {
         return Errno.EINVAL;
     }
 
-    /** The QPs attached to the group {@code gid} now, possibly none; the caller must not change the array. */
-    EmulatedQueuePair[] members(Gid gid) {
-        EmulatedQueuePair[] members = groups.get(gid);
+    /**
+     * The members of the group {@code gid} now, possibly none, each to be dereferenced (null once collected); the
+     * caller must not change the array.
+     */
+    WeakReference<EmulatedQueuePair>[] members(Gid gid) {
+        WeakReference<EmulatedQueuePair>[] members = groups.get(gid);
         return members == null ? NONE : members;
     }
 }
