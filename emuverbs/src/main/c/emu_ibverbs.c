@@ -33,7 +33,7 @@ enum {
 	/* numbered apart from the list above, so that verbs added beside them merge without renumbering */
 	OP_ATTACH_MCAST = 60, OP_DETACH_MCAST,
 	OP_QUERY_PKEY = 70, OP_GET_PKEY_INDEX, OP_QUERY_GID_EX, OP_QUERY_GID_TABLE, OP_QUERY_DEVICE_EX,
-	OP_QUERY_RT_VALUES,
+	OP_QUERY_RT_VALUES, OP_ADVISE_MR,
 	OP_RESIZE_CQ = 64, OP_INIT_AH_FROM_WC,
 };
 #define WR_SLOTS 20
@@ -216,6 +216,8 @@ static int emu_dealloc_td(struct ibv_td *td);
 static struct ibv_pd *emu_alloc_parent_domain(struct ibv_context *context, struct ibv_parent_domain_init_attr *attr);
 static int emu_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
 static int emu_query_rt_values(struct ibv_context *context, struct ibv_values_ex *values);
+static int emu_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice, uint32_t flags, struct ibv_sge *sg_list,
+			 uint32_t num_sges);
 
 EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 {
@@ -252,6 +254,7 @@ EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 	c->vctx.alloc_parent_domain = emu_alloc_parent_domain;
 	c->vctx.modify_cq = emu_modify_cq;
 	c->vctx.query_rt_values = emu_query_rt_values;
+	c->vctx.advise_mr = emu_advise_mr;
 	ctx->device = device;
 	ctx->ops.poll_cq = emu_poll_cq;
 	ctx->ops.req_notify_cq = emu_req_notify_cq;
@@ -386,6 +389,15 @@ static int emu_query_device_ex(struct ibv_context *context, const struct ibv_que
 	a.phys_port_cnt_ex = (uint32_t)io[33];
 	memcpy(attr, &a, attr_size < sizeof(a) ? attr_size : sizeof(a));
 	return 0;
+}
+
+/* The SGEs go as they are (addr, length, lkey: struct ibv_sge); the engine checks each. */
+static int emu_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice, uint32_t flags, struct ibv_sge *sg_list,
+			 uint32_t num_sges)
+{
+	int64_t io[SLOTS] = {pd_h(pd), advice, flags, (int64_t)(uintptr_t)sg_list, num_sges};
+
+	return call(OP_ADVISE_MR, io);
 }
 
 /* The raw clock as a device with a free-running counter gives it: the count in tv_nsec, tv_sec 0. */

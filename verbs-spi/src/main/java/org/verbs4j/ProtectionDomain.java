@@ -2,6 +2,7 @@ package org.verbs4j;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import org.verbs4j.spi.support.RegionLifetime;
 
 /**
@@ -38,7 +39,8 @@ public interface ProtectionDomain extends VerbsObject {
      *     names {@link #registerMemory(MemorySegment, int, Arena)}), a heap or zero-length segment, unknown
      *     access bits, or remote write or atomic access without {@link AccessFlags#LOCAL_WRITE}
      * @throws IllegalStateException if the segment's arena is already closed, or this PD is closed
-     * @throws VerbsException {@code EINVAL} for access the device does not support, {@code ENOMEM}
+     * @throws VerbsException {@code EINVAL} for access the device does not support, {@code EOPNOTSUPP} for
+     *     {@link AccessFlags#ON_DEMAND} on a device without on-demand paging (see {@link #adviseMr}), {@code ENOMEM}
      * @see "ibv_reg_mr(3)"
      */
     MemoryRegion registerMemory(MemorySegment segment, int access);
@@ -80,6 +82,32 @@ public interface ProtectionDomain extends VerbsObject {
      */
     default MemoryRegion registerMemory(MemorySegment segment, int access, Arena owner) {
         return RegionLifetime.owned(this, segment, access, owner);
+    }
+
+    /**
+     * Advises the device about ranges of regions registered with {@link AccessFlags#ON_DEMAND}: each SGE names a
+     * range of one such region of this PD, by its lkey. Best effort: success does not promise the pages stay
+     * present. A device without on-demand paging ({@link DeviceAttributesEx#odpCaps()} without
+     * {@link DeviceAttributesEx.OdpCaps#SUPPORT}, as rxe) has no such verb. This default, for a provider without it,
+     * refuses.
+     *
+     * @param advice what to do with the ranges
+     * @param flags 0 or {@link MrAdvice#FLAG_FLUSH} (wait until the device has the translations)
+     * @param sgList the ranges, at least one: address, length in bytes and lkey of each
+     * @throws NullPointerException if {@code advice}, {@code sgList} or an SGE is null
+     * @throws IllegalArgumentException if {@code sgList} is empty or {@code flags} has a bit beyond
+     *     {@link MrAdvice#FLAG_FLUSH}
+     * @throws IllegalStateException if this PD is closed
+     * @throws VerbsException {@code EOPNOTSUPP} without on-demand paging; as mlx5 answers, {@code ENOENT} for an
+     *     lkey that is not a live on-demand region of this PD (or, with {@link MrAdvice#PREFETCH_WRITE}, not a
+     *     writable one), {@code EFAULT} for a range outside its region
+     * @see "ibv_advise_mr(3)"
+     */
+    default void adviseMr(MrAdvice advice, int flags, List<Sge> sgList) {
+        if (isClosed()) {
+            throw new IllegalStateException("the PD is closed");
+        }
+        throw new VerbsException("ibv_advise_mr", Errno.EOPNOTSUPP, "no on-demand paging");
     }
 
     /**

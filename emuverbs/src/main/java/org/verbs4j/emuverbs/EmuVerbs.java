@@ -42,6 +42,7 @@ import org.verbs4j.GidType;
 import org.verbs4j.GlobalRoute;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MemoryWindow;
+import org.verbs4j.MrAdvice;
 import org.verbs4j.Mtu;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.MwType;
@@ -421,6 +422,17 @@ public final class EmuVerbs {
                 return queryDeviceEx(io);
             }
             case 75 -> out(io, 1, get(in(io, 0), Context.class).queryRawClock());
+            case 76 -> {
+                // struct ibv_sge: addr (8), length (4), lkey (4)
+                int n = inInt(io, 4);
+                MemorySegment at = MemorySegment.ofAddress(in(io, 3)).reinterpret(16L * n);
+                List<Sge> sges = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    sges.add(new Sge(at.get(JAVA_LONG, 16L * i), at.get(JAVA_INT, 16L * i + 8),
+                            at.get(JAVA_INT, 16L * i + 12)));
+                }
+                get(in(io, 0), ProtectionDomain.class).adviseMr(MrAdvice.values()[inInt(io, 1)], inInt(io, 2), sges);
+            }
             case 64 -> out(io, 2, get(in(io, 0), CompletionQueue.class).resize(inInt(io, 1)));
             case 65 -> initAhFromWc(io);
             default -> {

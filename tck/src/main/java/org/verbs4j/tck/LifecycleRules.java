@@ -27,6 +27,7 @@ import org.verbs4j.DataInOrder;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MemoryWindow;
+import org.verbs4j.MrAdvice;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.MwType;
 import org.verbs4j.ProtectionDomain;
@@ -295,6 +296,8 @@ public abstract class LifecycleRules extends TckArea {
                 useAfterClose("ProtectionDomain.createQp", x -> () -> x.closedPd().createQp(
                         QpInitAttributes.builder(QpType.RC).cq(x.tb.cq(8)).build())),
                 useAfterClose("ProtectionDomain.allocMw", x -> () -> x.closedPd().allocMw(MwType.TYPE_1)),
+                useAfterClose("ProtectionDomain.adviseMr", x -> () -> x.closedPd().adviseMr(MrAdvice.PREFETCH, 0,
+                        List.of(new Sge(4096, 1, 1)))),
                 useAfterClose("ProtectionDomain.createAh", x -> () -> x.closedPd().createAh(x.tb.av())),
                 useAfterClose("MemoryRegion.lkey", x -> () -> x.closedMr().lkey()),
                 useAfterClose("MemoryRegion.rkey", x -> () -> x.closedMr().rkey()),

@@ -12,13 +12,16 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.AccessFlags;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MemoryWindow;
+import org.verbs4j.MrAdvice;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.MwType;
 import org.verbs4j.ProtectionDomain;
@@ -780,5 +783,64 @@ public abstract class MemoryRules extends TckArea {
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(2, src, 128, target.address() + 2048 - 127, rkey).status(),
                 "a write running one byte past the type 2 window's end, inside its region");
         Data.assertFilled("the region past the window", target.segment(), 2048, 2048, (byte) 0);
+    }
+
+    // ---- on-demand paging: ibv_reg_mr IBV_ACCESS_ON_DEMAND, ibv_advise_mr (issue 29, item 4)
+
+    private boolean odp() {
+        return (tb.context().queryDeviceEx().odpCaps().generalCaps() & DeviceAttributesEx.OdpCaps.SUPPORT) != 0;
+    }
+
+    @Test
+    @DisplayName("required_ where odp_caps has IBV_ODP_SUPPORT with RC WRITE, an ON_DEMAND region takes a peer's RDMA WRITE and gives it back to an RDMA READ [ibv_reg_mr(3) IBV_ACCESS_ON_DEMAND, ibv_query_device_ex(3) odp_caps]")
+    void required_onDemandRegionTakesRdma() {
+        assumeTrue(odp(), "capability: no on-demand paging (odp_caps)");
+        DeviceAttributesEx.OdpCaps caps = tb.peer().context().queryDeviceEx().odpCaps();
+        int want = DeviceAttributesEx.OdpCaps.SUPPORT_WRITE | DeviceAttributesEx.OdpCaps.SUPPORT_READ;
+        assumeTrue((caps.rcOdpCaps() & want) == want, "capability: no RC WRITE and READ on on-demand memory");
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion odp = p.remoteBuffer(64, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
+                | AccessFlags.REMOTE_READ | AccessFlags.ON_DEMAND);
+        assertEquals(AccessFlags.ON_DEMAND, odp.access() & AccessFlags.ON_DEMAND);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion back = tb.buffer(64);
+        Data.fill(src, 53);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, odp.address(), odp.rkey()).status());
+        assertEquals(WcStatus.SUCCESS, p.read(2, back, 64, odp.address(), odp.rkey()).status());
+        Data.assertPattern("the READ of the on-demand region", back.segment(), 0, 64, 53, 0);
+    }
+
+    @Test
+    @DisplayName("required_ without on-demand paging, an ON_DEMAND registration and ibv_advise_mr are refused with EOPNOTSUPP [ibv_reg_mr(3), ibv_advise_mr(3)]")
+    void required_onDemandUnsupported() {
+        assumeTrue(!odp(), "the device has on-demand paging");
+        Expect.errno("registerMemory(ON_DEMAND)", () -> tb.buffer(64, AccessFlags.LOCAL_WRITE | AccessFlags.ON_DEMAND),
+                Errno.EOPNOTSUPP);
+        MemoryRegion plain = tb.buffer(64);
+        Expect.errno("adviseMr(PREFETCH)", () -> tb.pd().adviseMr(MrAdvice.PREFETCH, 0, List.of(Sge.of(plain))),
+                Errno.EOPNOTSUPP);
+    }
+
+    @Test
+    @DisplayName("required_ ibv_advise_mr over an ON_DEMAND region: each advice with and without FLUSH up to its last byte works; one byte past it is EFAULT; a plain region's lkey, or PREFETCH_WRITE on a read-only one, is ENOENT; unknown flags or no SGE is bad input [ibv_advise_mr(3)]")
+    void required_adviseMrLimits() {
+        assumeTrue(odp(), "capability: no on-demand paging (odp_caps)");
+        MemoryRegion odp = tb.buffer(4096, AccessFlags.LOCAL_WRITE | AccessFlags.ON_DEMAND);
+        ProtectionDomain pd = tb.pd();
+        for (MrAdvice a : MrAdvice.values()) {
+            pd.adviseMr(a, 0, List.of(Sge.of(odp)));
+            pd.adviseMr(a, MrAdvice.FLAG_FLUSH, List.of(Sge.of(odp), new Sge(odp.address() + 4095, 1, odp.lkey())));
+        }
+        Expect.errno("adviseMr one byte past the region", () -> pd.adviseMr(MrAdvice.PREFETCH, 0,
+                List.of(new Sge(odp.address() + 4095, 2, odp.lkey()))), Errno.EFAULT);
+        MemoryRegion plain = tb.buffer(64);
+        Expect.errno("adviseMr over a region without ON_DEMAND", () -> pd.adviseMr(MrAdvice.PREFETCH, 0,
+                List.of(Sge.of(plain))), Errno.ENOENT);
+        MemoryRegion readOnly = tb.buffer(64, AccessFlags.ON_DEMAND);
+        pd.adviseMr(MrAdvice.PREFETCH, 0, List.of(Sge.of(readOnly)));
+        Expect.errno("adviseMr(PREFETCH_WRITE) over a read-only region", () -> pd.adviseMr(MrAdvice.PREFETCH_WRITE, 0,
+                List.of(Sge.of(readOnly))), Errno.ENOENT);
+        Expect.badInput("adviseMr with flags 0x2", () -> pd.adviseMr(MrAdvice.PREFETCH, 2, List.of(Sge.of(odp))));
+        Expect.badInput("adviseMr with no SGE", () -> pd.adviseMr(MrAdvice.PREFETCH, 0, List.of()));
     }
 }

@@ -1,10 +1,12 @@
 package org.verbs4j.spi.support;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.MemoryRegion;
+import org.verbs4j.MrAdvice;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.QpAttrMask;
 import org.verbs4j.QpAttributes;
@@ -276,6 +278,32 @@ public final class Arguments {
         }
         if ((m & QpAttrMask.CAP) != 0 && a.cap() == null) {
             throw new NullPointerException("attributes.cap: the mask has CAP but no capabilities are set");
+        }
+    }
+
+    /**
+     * The arguments of {@code ibv_advise_mr} the library can check before the device: the advice, the flags (only
+     * {@link MrAdvice#FLAG_FLUSH}) and a non-empty list of SGEs.
+     *
+     * @param advice the advice
+     * @param flags the flags
+     * @param sgList the SGEs
+     * @throws NullPointerException if an argument or an SGE is null
+     * @throws IllegalArgumentException for other flags or no SGE
+     * @see "ibv_advise_mr(3)"
+     */
+    public static void adviseMr(MrAdvice advice, int flags, List<Sge> sgList) {
+        Objects.requireNonNull(advice, "advice");
+        Objects.requireNonNull(sgList, "sgList");
+        if ((flags & ~MrAdvice.FLAG_FLUSH) != 0) {
+            throw new IllegalArgumentException("ibv_advise_mr flags 0x" + Integer.toHexString(flags)
+                    + ": only IBV_ADVISE_MR_FLAG_FLUSH (0x1) exists");
+        }
+        if (sgList.isEmpty()) {
+            throw new IllegalArgumentException("ibv_advise_mr needs at least one SGE");
+        }
+        for (int i = 0; i < sgList.size(); i++) {
+            Objects.requireNonNull(sgList.get(i), "SGE " + i);
         }
     }
 }

@@ -14,6 +14,7 @@ import org.verbs4j.DataInOrder;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.DeviceAttributesEx;
+import org.verbs4j.DeviceAttributesEx.OdpCaps;
 import org.verbs4j.Gid;
 import org.verbs4j.LinkLayer;
 import org.verbs4j.Mtu;
@@ -149,8 +150,9 @@ public final class EmulatedDevice implements Device {
     /**
      * The extended attributes, as a kernel driver reports them: {@code device_cap_flags} in the low 32 bits of
      * {@code device_cap_flags_ex}, with the kernel's ATOMIC_WRITE and FLUSH bits where the engine executes those
-     * opcodes on RC; completion timestamps of all 64 bits from a 1 GHz clock ({@link #rawClock}); CQ moderation
-     * as the capabilities give it; one port. No on-demand paging, TSO, RSS, packet pacing, tag matching or device
+     * opcodes on RC; on-demand paging of explicit regions for every operation of each QP type (its memory is
+     * always present), not implicit; completion timestamps of all 64 bits from a 1 GHz clock ({@link #rawClock});
+     * CQ moderation as the capabilities give it; one port. No TSO, RSS, packet pacing, tag matching or device
      * memory.
      */
     private static DeviceAttributesEx buildAttributesEx(DeviceAttributes a, Capabilities c) {
@@ -162,7 +164,11 @@ public final class EmulatedDevice implements Device {
             flagsEx |= DeviceAttributesEx.DEVICE_FLUSH;
         }
         DeviceAttributesEx none = DeviceAttributesEx.legacy(a);
-        return new DeviceAttributesEx(a, 0, none.odpCaps(), -1L, HCA_CORE_CLOCK_KHZ, flagsEx, none.tsoCaps(), none.rssCaps(), 0,
+        int rc = OdpCaps.SUPPORT_SEND | OdpCaps.SUPPORT_RECV | OdpCaps.SUPPORT_WRITE | OdpCaps.SUPPORT_READ
+                | OdpCaps.SUPPORT_ATOMIC | OdpCaps.SUPPORT_SRQ_RECV;
+        int uc = OdpCaps.SUPPORT_SEND | OdpCaps.SUPPORT_RECV | OdpCaps.SUPPORT_WRITE | OdpCaps.SUPPORT_SRQ_RECV;
+        int ud = OdpCaps.SUPPORT_SEND | OdpCaps.SUPPORT_RECV | OdpCaps.SUPPORT_SRQ_RECV;
+        return new DeviceAttributesEx(a, 0, new OdpCaps(OdpCaps.SUPPORT, rc, uc, ud), -1L, HCA_CORE_CLOCK_KHZ, flagsEx, none.tsoCaps(), none.rssCaps(), 0,
                 none.packetPacingCaps(), 0, none.tmCaps(),
                 new DeviceAttributesEx.CqModerationCaps(c.maxCqModerationCount(), c.maxCqModerationPeriod()), 0,
                 none.pciAtomicCaps(), 0, a.physPortCnt());

@@ -1,6 +1,7 @@
 package org.verbs4j.provider.emulated.verbs;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Objects;
 
 import org.verbs4j.AccessFlags;
@@ -10,10 +11,12 @@ import org.verbs4j.Context;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MemoryWindow;
+import org.verbs4j.MrAdvice;
 import org.verbs4j.MwType;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QueuePair;
+import org.verbs4j.Sge;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
@@ -60,9 +63,8 @@ public final class EmulatedProtectionDomain extends AbstractVerbsObject implemen
      */
     public MemoryRegion registerPastLifetimeRule(MemorySegment segment, int access) {
         AccessFlags.validate(access);
-        if ((access & (AccessFlags.ON_DEMAND | AccessFlags.HUGETLB)) != 0) {
-            throw new VerbsException("ibv_reg_mr", Errno.EINVAL,
-                    "the emulated device does not support ON_DEMAND or HUGETLB registration");
+        if ((access & AccessFlags.HUGETLB) != 0) {
+            throw new VerbsException("ibv_reg_mr", Errno.EINVAL, "the emulated device does not support HUGETLB registration");
         }
         if (segment.byteSize() > device().attributes().maxMrSize()) {
             throw new VerbsException("ibv_reg_mr", Errno.EINVAL, "region larger than max_mr_size");
@@ -139,6 +141,35 @@ public final class EmulatedProtectionDomain extends AbstractVerbsObject implemen
             context.checkOpen();
             EmulatedSharedReceiveQueue srq = new EmulatedSharedReceiveQueue(this, attributes);
             return srq;
+        }
+    }
+
+    /**
+     * The device's memory is always present, so advice changes nothing once the ranges pass mlx5's checks: each
+     * lkey a live on-demand region of this PD ({@code ENOENT} otherwise, and for PREFETCH_WRITE on a region without
+     * LOCAL_WRITE), each range inside its region ({@code EFAULT}).
+     */
+    @Override
+    public void adviseMr(MrAdvice advice, int flags, List<Sge> sgList) {
+        checkOpen();
+        Arguments.adviseMr(advice, flags, sgList);
+        KeyTable keys = device().keys;
+        synchronized (keys) {
+            for (int i = 0; i < sgList.size(); i++) {
+                Sge s = sgList.get(i);
+                MemoryKey k = keys.lookup(s.lkey());
+                boolean write = advice == MrAdvice.PREFETCH_WRITE;
+                if (k == null || k.kind != MemoryKey.KIND_MR || k.pd != this || (k.access & AccessFlags.ON_DEMAND) == 0
+                        || write && (k.access & AccessFlags.LOCAL_WRITE) == 0) {
+                    throw new VerbsException("ibv_advise_mr", Errno.ENOENT, "SGE " + i + ": lkey 0x"
+                            + Integer.toHexString(s.lkey()) + " is not a live" + (write ? " writable" : "")
+                            + " ON_DEMAND region of this PD");
+                }
+                if (k.offsetOf(s.addr(), Integer.toUnsignedLong(s.length())) < 0) {
+                    throw new VerbsException("ibv_advise_mr", Errno.EFAULT, "SGE " + i + ": " + s.length()
+                            + " bytes at 0x" + Long.toHexString(s.addr()) + " are not all inside its region");
+                }
+            }
         }
     }
 

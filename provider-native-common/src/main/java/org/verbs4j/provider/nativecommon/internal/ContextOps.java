@@ -239,6 +239,21 @@ public interface ContextOps {
     }
 
     /**
+     * {@code verbs_context.advise_mr}, which the inline {@code ibv_advise_mr(3)} calls.
+     *
+     * @param fn the op's address
+     * @param pd the {@code struct ibv_pd *}
+     * @param advice an {@code enum ibv_advise_mr_advice} value
+     * @param flags {@code IBV_ADVISE_MR_FLAG_*} bits
+     * @param sgList an array of {@code numSges} {@code struct ibv_sge}
+     * @param numSges its length
+     * @return 0, or −errno ({@code -EOPNOTSUPP} for {@code fn} 0)
+     */
+    default int adviseMr(long fn, long pd, int advice, int flags, long sgList, int numSges) {
+        return libibverbsOps().advise_mr(fn, pd, advice, flags, sgList, numSges);
+    }
+
+    /**
      * {@code verbs_context.query_rt_values}, which the inline {@code ibv_query_rt_values_ex(3)} calls.
      *
      * @param fn the op's address

@@ -104,6 +104,7 @@ public final class ContextStructs {
         public static final long dealloc_td$off = DESC.offset("dealloc_td");
         public static final long query_device_ex$off = DESC.offset("query_device_ex");
         public static final long query_rt_values$off = DESC.offset("query_rt_values");
+        public static final long advise_mr$off = DESC.offset("advise_mr");
         public static final long create_cq_ex$off = DESC.offset("create_cq_ex");
         public static final long modify_cq$off = DESC.offset("modify_cq");
         public static final long create_qp_ex$off = DESC.offset("create_qp_ex");

@@ -60,6 +60,10 @@ public interface LibIbverbsOps {
             + " struct ibv_qp_init_attr_ex *qp_init_attr_ex)", errno = NULL_SETS)
     long create_qp_ex(long fn, long context, long qpInitAttrEx);
 
+    @COp(struct = "verbs_context", value = "int (*advise_mr)(struct ibv_pd *pd, enum ibv_advise_mr_advice advice,"
+            + " uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sges)", errno = RETURNED)
+    int advise_mr(long fn, long pd, int advice, int flags, long sgList, int numSges);
+
     @COp(struct = "verbs_context", value = "int (*query_rt_values)(struct ibv_context *context,"
             + " struct ibv_values_ex *values)", errno = RETURNED)
     int query_rt_values(long fn, long context, long values);

@@ -1,6 +1,7 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Objects;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AddressHandle;
@@ -8,13 +9,16 @@ import org.verbs4j.AhAttributes;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MemoryWindow;
+import org.verbs4j.MrAdvice;
 import org.verbs4j.MwType;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QueuePair;
+import org.verbs4j.Sge;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ah_attr;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.Arguments;
@@ -77,6 +81,27 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
             NativeMemoryRegion r = new NativeMemoryRegion(owner(), this, regions, mr, segment, access);
             regions.add(segment, r);
             return r;
+        }
+    }
+
+    /** Through {@code verbs_context.advise_mr}, as the inline {@code ibv_advise_mr} calls it; 0 is EOPNOTSUPP. */
+    @Override
+    public void adviseMr(MrAdvice advice, int flags, List<Sge> sgList) {
+        checkOpen();
+        Arguments.adviseMr(advice, flags, sgList);
+        IbverbsBinding binding = binding();
+        try (CallHold hold = CallHold.on(this); TempMemory temp = new TempMemory(binding)) {
+            long sges = temp.allocate(ibv_sge.SIZEOF * sgList.size());
+            for (int i = 0; i < sgList.size(); i++) {
+                Sge s = sgList.get(i);
+                long at = sges + ibv_sge.SIZEOF * i;
+                binding.putLong(at + ibv_sge.addr$off, s.addr());
+                binding.putInt(at + ibv_sge.length$off, s.length());
+                binding.putInt(at + ibv_sge.lkey$off, s.lkey());
+            }
+            NativeErrors.check(binding.adviseMr(nativeContext().verbsContextOp(ContextStructs.verbs_context.advise_mr$off),
+                    handle(), advice.value(), flags, sges, sgList.size()), "ibv_advise_mr",
+                    advice + ", " + sgList.size() + " SGEs");
         }
     }
 
