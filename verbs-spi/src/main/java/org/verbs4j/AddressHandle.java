@@ -7,6 +7,14 @@ package org.verbs4j;
  * @see "ibv_create_ah(3)"
  */
 public interface AddressHandle extends VerbsObject {
+    /**
+     * Destroys the address handle.
+     *
+     * @see "ibv_destroy_ah(3)"
+     */
+    @Override
+    void close();
+
     /** {@return the protection domain the address handle was created in} */
     ProtectionDomain pd();
 

@@ -172,7 +172,7 @@ public interface Context extends VerbsObject {
      * @param unit the unit of {@code timeout}
      * @return the event, or null if none came in time
      * @throws IllegalArgumentException if timeout is negative
-     * @see "ibv_get_async_event(3)"
+     * @see "ibv_get_async_event(3) ibv_ack_async_event"
      */
     AsyncEvent pollAsyncEvent(long timeout, TimeUnit unit);
 

@@ -7,10 +7,18 @@ package org.verbs4j;
  * @see "ibv_get_device_list(3)"
  */
 public interface Device extends Unwrappable {
-    /** {@return the device's name, such as {@code mlx5_0}, {@code rxe0} or {@code emu0}} */
+    /**
+     * {@return the device's name, such as {@code mlx5_0}, {@code rxe0} or {@code emu0}}
+     *
+     * @see "ibv_get_device_name(3)"
+     */
     String name();
 
-    /** {@return the 64-bit node GUID, in host order} */
+    /**
+     * {@return the 64-bit node GUID, in host order}
+     *
+     * @see "ibv_get_device_guid(3)"
+     */
     long guid();
 
     /**

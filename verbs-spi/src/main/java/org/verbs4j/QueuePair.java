@@ -109,7 +109,7 @@ public interface QueuePair extends VerbsObject {
      * @return the QP's session, open
      * @throws IllegalStateException if the QP was created without {@code sendOps}, or the calling thread
      *     already has this session open
-     * @see "ibv_wr_post(3)"
+     * @see "ibv_wr_post(3) ibv_wr_start"
      */
     WrSession startWr();
 

@@ -11,7 +11,11 @@ public interface SharedReceiveQueue extends VerbsObject {
     /** {@return the protection domain the SRQ was created in} */
     ProtectionDomain pd();
 
-    /** {@return the SRQ's 24-bit number (XRC)} */
+    /**
+     * {@return the SRQ's 24-bit number (XRC)}
+     *
+     * @see "ibv_get_srq_num(3)"
+     */
     int srqNum();
 
     /**

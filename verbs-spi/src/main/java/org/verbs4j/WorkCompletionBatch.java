@@ -99,6 +99,7 @@ public final class WorkCompletionBatch {
      * @param i the completion's index, 0 to {@link #size()} - 1
      * @return the operation ({@code opcode}); defined only on success
      * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     * @see "ibv_poll_cq(3) ibv_wc_read_opcode"
      */
     public WcOpcode opcode(int i) {
         return WcOpcode.of(opcode[check(i)]);
@@ -110,6 +111,7 @@ public final class WorkCompletionBatch {
      * @param i the completion's index, 0 to {@link #size()} - 1
      * @return the vendor's error code, meaningful only on failure
      * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     * @see "ibv_poll_cq(3) ibv_wc_read_vendor_err"
      */
     public int vendorErr(int i) {
         return vendorErr[check(i)];
@@ -121,6 +123,7 @@ public final class WorkCompletionBatch {
      * @param i the completion's index, 0 to {@link #size()} - 1
      * @return the bytes transferred ({@code byte_len}): received, read, or 8 for atomics
      * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     * @see "ibv_poll_cq(3) ibv_wc_read_byte_len"
      */
     public int byteLen(int i) {
         return byteLen[check(i)];
@@ -132,6 +135,7 @@ public final class WorkCompletionBatch {
      * @param i the completion's index, 0 to {@link #size()} - 1
      * @return the immediate data in host order, or the invalidated rkey; see {@link #wcFlags(int)}
      * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     * @see "ibv_poll_cq(3) ibv_wc_read_imm_data ibv_wc_read_invalidated_rkey"
      */
     public int immData(int i) {
         return immData[check(i)];
@@ -143,6 +147,7 @@ public final class WorkCompletionBatch {
      * @param i the completion's index, 0 to {@link #size()} - 1
      * @return the number of the local QP the WR was posted to
      * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     * @see "ibv_poll_cq(3) ibv_wc_read_qp_num"
      */
     public int qpNum(int i) {
         return qpNum[check(i)];
@@ -154,6 +159,7 @@ public final class WorkCompletionBatch {
      * @param i the completion's index, 0 to {@link #size()} - 1
      * @return the remote QP number of a UD receive
      * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     * @see "ibv_poll_cq(3) ibv_wc_read_src_qp"
      */
     public int srcQp(int i) {
         return srcQp[check(i)];
@@ -165,6 +171,7 @@ public final class WorkCompletionBatch {
      * @param i the completion's index, 0 to {@link #size()} - 1
      * @return its {@link WcFlags} bits
      * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     * @see "ibv_poll_cq(3) ibv_wc_read_wc_flags"
      */
     public int wcFlags(int i) {
         return wcFlags[check(i)];
@@ -187,6 +194,7 @@ public final class WorkCompletionBatch {
      * @param i the completion's index, 0 to {@link #size()} - 1
      * @return the source LID of a UD receive
      * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     * @see "ibv_poll_cq(3) ibv_wc_read_slid"
      */
     public int slid(int i) {
         return slid[check(i)];
@@ -198,6 +206,7 @@ public final class WorkCompletionBatch {
      * @param i the completion's index, 0 to {@link #size()} - 1
      * @return the service level of a UD receive
      * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     * @see "ibv_poll_cq(3) ibv_wc_read_sl"
      */
     public int sl(int i) {
         return sl[check(i)];
@@ -209,6 +218,7 @@ public final class WorkCompletionBatch {
      * @param i the completion's index, 0 to {@link #size()} - 1
      * @return the destination LID path bits of a UD receive
      * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
+     * @see "ibv_poll_cq(3) ibv_wc_read_dlid_path_bits"
      */
     public int dlidPathBits(int i) {
         return dlidPathBits[check(i)];

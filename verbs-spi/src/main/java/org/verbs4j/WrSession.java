@@ -63,6 +63,7 @@ public interface WrSession extends AutoCloseable {
      * @param remoteAddr the remote operand's address, 8-byte aligned
      * @param compare the value the operand must hold
      * @param swap the value written when it does
+     * @see "ibv_wr_post(3) ibv_wr_atomic_cmp_swp"
      */
     void atomicCmpSwp(int rkey, long remoteAddr, long compare, long swap);
 
@@ -72,6 +73,7 @@ public interface WrSession extends AutoCloseable {
      * @param rkey the remote region's or window's rkey
      * @param remoteAddr the remote operand's address, 8-byte aligned
      * @param add the value added
+     * @see "ibv_wr_post(3) ibv_wr_atomic_fetch_add"
      */
     void atomicFetchAdd(int rkey, long remoteAddr, long add);
 
@@ -82,6 +84,7 @@ public interface WrSession extends AutoCloseable {
      * @param rkey the remote region's or window's rkey
      * @param remoteAddr the remote address, 8-byte aligned
      * @param value the 8 bytes to write
+     * @see "ibv_wr_post(3) ibv_wr_atomic_write"
      */
     void atomicWrite(int rkey, long remoteAddr, long value);
 
@@ -91,6 +94,7 @@ public interface WrSession extends AutoCloseable {
      * @param mw the type 2 window
      * @param rkey its new rkey
      * @param bindInfo the region, range and access it binds
+     * @see "ibv_wr_post(3) ibv_wr_bind_mw"
      */
     void bindMw(MemoryWindow mw, int rkey, MwBindInfo bindInfo);
 
@@ -98,6 +102,7 @@ public interface WrSession extends AutoCloseable {
      * {@code ibv_wr_local_inv}: invalidate the type 2 window with this rkey. UC, RC, XRC_SEND.
      *
      * @param invalidateRkey the window's rkey
+     * @see "ibv_wr_post(3) ibv_wr_local_inv"
      */
     void localInv(int invalidateRkey);
 
@@ -106,6 +111,7 @@ public interface WrSession extends AutoCloseable {
      *
      * @param rkey the remote region's or window's rkey
      * @param remoteAddr the remote address
+     * @see "ibv_wr_post(3) ibv_wr_rdma_read"
      */
     void rdmaRead(int rkey, long remoteAddr);
 
@@ -114,6 +120,7 @@ public interface WrSession extends AutoCloseable {
      *
      * @param rkey the remote region's or window's rkey
      * @param remoteAddr the remote address
+     * @see "ibv_wr_post(3) ibv_wr_rdma_write"
      */
     void rdmaWrite(int rkey, long remoteAddr);
 
@@ -123,16 +130,22 @@ public interface WrSession extends AutoCloseable {
      * @param rkey the remote region's or window's rkey
      * @param remoteAddr the remote address
      * @param immData 32 bits, host order
+     * @see "ibv_wr_post(3) ibv_wr_rdma_write_imm"
      */
     void rdmaWriteImm(int rkey, long remoteAddr, int immData);
 
-    /** {@code ibv_wr_send}. UD, UC, RC, XRC_SEND, RAW_PACKET. */
+    /**
+     * {@code ibv_wr_send}. UD, UC, RC, XRC_SEND, RAW_PACKET.
+     *
+     * @see "ibv_wr_post(3) ibv_wr_send"
+     */
     void send();
 
     /**
      * {@code ibv_wr_send_imm}, with 32-bit immediate data in host order. UD, UC, RC, XRC_SEND.
      *
      * @param immData 32 bits, host order
+     * @see "ibv_wr_post(3) ibv_wr_send_imm"
      */
     void sendImm(int immData);
 
@@ -140,6 +153,7 @@ public interface WrSession extends AutoCloseable {
      * {@code ibv_wr_send_inv}: send, and invalidate {@code invalidateRkey} at the remote. UC, RC, XRC_SEND.
      *
      * @param invalidateRkey the rkey the remote invalidates
+     * @see "ibv_wr_post(3) ibv_wr_send_inv"
      */
     void sendInv(int invalidateRkey);
 
@@ -149,6 +163,7 @@ public interface WrSession extends AutoCloseable {
      *
      * @param hdr the header each segment starts with
      * @param mss the maximum segment size, bytes
+     * @see "ibv_wr_post(3) ibv_wr_send_tso"
      */
     void sendTso(MemorySegment hdr, int mss);
 
@@ -172,6 +187,7 @@ public interface WrSession extends AutoCloseable {
      * @param lkey the local region's lkey
      * @param addr the buffer's address
      * @param length its length, bytes
+     * @see "ibv_wr_post(3) ibv_wr_set_sge"
      */
     void setSge(int lkey, long addr, int length);
 
@@ -180,6 +196,7 @@ public interface WrSession extends AutoCloseable {
      *
      * @param sges the array of buffers
      * @param count how many of its entries to use
+     * @see "ibv_wr_post(3) ibv_wr_set_sge_list"
      */
     void setSgeList(Sge[] sges, int count);
 
@@ -188,6 +205,7 @@ public interface WrSession extends AutoCloseable {
      * segment may be heap or native. Valid only for SEND and RDMA WRITE.
      *
      * @param data the bytes to send
+     * @see "ibv_wr_post(3) ibv_wr_set_inline_data"
      */
     void setInlineData(MemorySegment data);
 
@@ -196,6 +214,7 @@ public interface WrSession extends AutoCloseable {
      *
      * @param buffers the array of segments
      * @param count how many of its entries to use
+     * @see "ibv_wr_post(3) ibv_wr_set_inline_data_list"
      */
     void setInlineDataList(MemorySegment[] buffers, int count);
 
@@ -206,6 +225,7 @@ public interface WrSession extends AutoCloseable {
      * @param remoteQpn the remote QP number, 24-bit; one of 2^24 or more, or negative, makes {@link #complete()}
      *     fail with {@code EINVAL} (a QPN is the 24-bit DestQP of the BTH, IBA 9.2)
      * @param remoteQkey the remote QP's Q_Key
+     * @see "ibv_wr_post(3) ibv_wr_set_ud_addr"
      */
     void setUdAddr(AddressHandle ah, int remoteQpn, int remoteQkey);
 
@@ -213,6 +233,7 @@ public interface WrSession extends AutoCloseable {
      * {@code ibv_wr_set_xrc_srqn}: the destination SRQ; mandatory on XRC_SEND.
      *
      * @param remoteSrqn the remote SRQ number
+     * @see "ibv_wr_post(3) ibv_wr_set_xrc_srqn"
      */
     void setXrcSrqn(int remoteSrqn);
 
@@ -226,6 +247,7 @@ public interface WrSession extends AutoCloseable {
      *     closed
      * @throws IllegalStateException if the session is not open, or is open in another thread (then nothing
      *     changes)
+     * @see "ibv_wr_post(3) ibv_wr_complete"
      */
     void complete();
 
@@ -234,6 +256,7 @@ public interface WrSession extends AutoCloseable {
      *
      * @throws IllegalStateException if the session is not open, or is open in another thread (then nothing
      *     changes)
+     * @see "ibv_wr_post(3) ibv_wr_abort"
      */
     void abort();
 
