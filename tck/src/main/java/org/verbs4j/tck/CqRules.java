@@ -141,18 +141,9 @@ public abstract class CqRules extends TckArea {
     @Test
     @DisplayName("required_ one CQ may serve as send and receive CQ of several QPs, keeping each completion's qp_num [ibv_create_qp(3)]")
     void required_sharedCq() {
-        CompletionQueue shared = tb.cq(64);
-        QueuePair a = tb.qp(QpType.RC, shared, null);
-        QueuePair b = tb.qp(QpType.RC, shared, null);
-        tb.bringUp(a, b.qpNum(), 7);
-        tb.bringUp(b, a.qpNum(), 7);
-        MemoryRegion buf = tb.buffer(64);
-        b.postRecv(new org.verbs4j.RecvWr(9, org.verbs4j.Sge.of(buf, 0, 32)));
-        a.postSend(new SendWr().wrId(8).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
-                .sgList(org.verbs4j.Sge.of(buf, 32, 32)));
-        List<WorkCompletion> both = Completions.await(shared, 2, "a send and its receive on one CQ");
-        for (WorkCompletion w : both) {
-            assertEquals(w.wrId() == 8 ? a.qpNum() : b.qpNum(), w.qpNum(), "qp_num of " + w);
+        SendAndReceive s = sendAndReceiveOn(tb.cq(64));
+        for (WorkCompletion w : s.completions()) {
+            assertEquals(w.wrId() == 8 ? s.a().qpNum() : s.b().qpNum(), w.qpNum(), "qp_num of " + w);
         }
     }
 
@@ -402,8 +393,11 @@ public abstract class CqRules extends TckArea {
 
     // ---- completion timestamps: ibv_create_cq_ex wc_flags, ibv_query_rt_values_ex (issue 29, item 3)
 
-    /** A send and its receive on one CQ of these {@code wc_flags}, between two RC QPs of this device; both polled. */
-    private List<WorkCompletion> sendAndReceiveOn(CompletionQueue cq) {
+    /** Two RC QPs of this device on one CQ, and the completions of a send (wr_id 8) from A and its receive (9) at B. */
+    private record SendAndReceive(QueuePair a, QueuePair b, List<WorkCompletion> completions) {}
+
+    /** A send and its receive on one CQ, between two RC QPs of this device; both polled. */
+    private SendAndReceive sendAndReceiveOn(CompletionQueue cq) {
         QueuePair a = tb.qp(QpType.RC, cq, null);
         QueuePair b = tb.qp(QpType.RC, cq, null);
         tb.bringUp(a, b.qpNum(), 7);
@@ -412,7 +406,7 @@ public abstract class CqRules extends TckArea {
         b.postRecv(new org.verbs4j.RecvWr(9, org.verbs4j.Sge.of(buf, 0, 32)));
         a.postSend(new SendWr().wrId(8).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
                 .sgList(org.verbs4j.Sge.of(buf, 32, 32)));
-        return Completions.await(cq, 2, "a send and its receive on one CQ");
+        return new SendAndReceive(a, b, Completions.await(cq, 2, "a send and its receive on one CQ"));
     }
 
     /** The raw clock, or null where the device has none (EOPNOTSUPP). */
@@ -436,7 +430,7 @@ public abstract class CqRules extends TckArea {
         CompletionQueue cq = tb.context().createCq(
                 CqInitAttributes.of(16, CqInitAttributes.STANDARD_FLAGS | CqInitAttributes.WITH_COMPLETION_TIMESTAMP));
         Long before = rawClockOrNull();
-        List<WorkCompletion> both = sendAndReceiveOn(cq);
+        List<WorkCompletion> both = sendAndReceiveOn(cq).completions();
         Long after = rawClockOrNull();
         for (WorkCompletion w : both) {
             long ts = w.completionTimestamp();
@@ -448,7 +442,7 @@ public abstract class CqRules extends TckArea {
             }
             assertEquals(0, w.completionWallclockNs(), "a wall-clock stamp nobody asked for");
         }
-        for (WorkCompletion w : sendAndReceiveOn(tb.cq(16))) {
+        for (WorkCompletion w : sendAndReceiveOn(tb.cq(16)).completions()) {
             assertEquals(0, w.completionTimestamp(), "a CQ without COMPLETION_TIMESTAMP stamped " + w);
         }
     }
@@ -466,7 +460,7 @@ public abstract class CqRules extends TckArea {
             throw e;
         }
         long before = hostNs();
-        List<WorkCompletion> both = sendAndReceiveOn(cq);
+        List<WorkCompletion> both = sendAndReceiveOn(cq).completions();
         long after = hostNs();
         long slack = TimeUnit.SECONDS.toNanos(10);
         for (WorkCompletion w : both) {

@@ -32,16 +32,22 @@ final class DroppedContextScenario {
 
     private DroppedContextScenario() {}
 
+    /** A QP of {@code type} in INIT, on a new PD and CQ of {@code ctx}. */
+    private static QueuePair qpInInit(Testbed tb, Context ctx, QpType type) {
+        ProtectionDomain pd = ctx.allocPd();
+        CompletionQueue cq = ctx.createCq(16);
+        QueuePair qp = pd.createQp(QpInitAttributes.builder(type).sendCq(cq).recvCq(cq).maxSendWr(4)
+                .maxRecvWr(4).maxSendSge(1).maxRecvSge(1).build());
+        tb.toInit(qp);
+        return qp;
+    }
+
     /** Opens a context with one of each object and returns only a weak reference to it. */
     private static WeakReference<Context> openAndDrop(Testbed tb) {
         Context ctx = tb.device().open();
-        ProtectionDomain pd = ctx.allocPd();
-        CompletionQueue cq = ctx.createCq(16);
-        QueuePair qp = pd.createQp(QpInitAttributes.builder(QpType.RC).sendCq(cq).recvCq(cq).maxSendWr(4)
-                .maxRecvWr(4).maxSendSge(1).maxRecvSge(1).build());
-        tb.toInit(qp);
+        QueuePair qp = qpInInit(tb, ctx, QpType.RC);
         // Memory that is never freed, as a plain registration requires: 4 KiB per run of the rule.
-        pd.registerMemory(Arena.global().allocate(4096, 64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+        qp.pd().registerMemory(Arena.global().allocate(4096, 64), AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
         return new WeakReference<>(ctx);
     }
 
@@ -51,12 +57,7 @@ final class DroppedContextScenario {
      */
     private static WeakReference<Context> openAttachAndDrop(Testbed tb) {
         Context ctx = tb.device().open();
-        ProtectionDomain pd = ctx.allocPd();
-        CompletionQueue cq = ctx.createCq(16);
-        QueuePair ud = pd.createQp(QpInitAttributes.builder(QpType.UD).sendCq(cq).recvCq(cq).maxSendWr(4)
-                .maxRecvWr(4).maxSendSge(1).maxRecvSge(1).build());
-        tb.toInit(ud);
-        ud.attachMulticast(DROPPED_GROUP, 0xc0de);
+        qpInInit(tb, ctx, QpType.UD).attachMulticast(DROPPED_GROUP, 0xc0de);
         return new WeakReference<>(ctx);
     }
 
