@@ -144,6 +144,12 @@ public final class EmuVerbs {
     private static final AtomicLong NEXT = new AtomicLong(0x100);
     private static final int SLOTS = 64;
     private static final int WR_SLOTS = 20;
+    /**
+     * The multicast attachments of each QP, by handle, as the kernel counts them: it refuses to destroy a QP that is
+     * still attached ({@code EBUSY}), where the engine's {@code close()} would detach first. An attach of a group
+     * already attached counts again here; the native layer never makes one.
+     */
+    private static final Map<Long, Integer> MCAST = new ConcurrentHashMap<>();
     private static final int WC_SLOTS = 15;
     private static volatile String registered;
 
@@ -303,6 +309,12 @@ public final class EmuVerbs {
             case 15 -> modifyQp(io);
             case 16 -> queryQp(io);
             case 17 -> {
+                // as the kernel answers a destroy of a QP still attached to a multicast group
+                Integer groups = MCAST.get(in(io, 0));
+                if (groups != null && groups > 0) {
+                    return Errno.EBUSY;
+                }
+                MCAST.remove(in(io, 0));
                 Object qp = OBJECTS.get(in(io, 0));
                 close(io, QueuePair.class);
                 C_STRUCT.remove(qp);
@@ -401,8 +413,14 @@ public final class EmuVerbs {
                 out(io, 3, element == null ? ev.portNum() : 0);
             }
             case 38 -> get(in(io, 0), CompletionQueue.class).modifyModeration(inInt(io, 1), inInt(io, 2));
-            case 60 -> get(in(io, 0), QueuePair.class).attachMulticast(gid(io, 1), inInt(io, 3));
-            case 61 -> get(in(io, 0), QueuePair.class).detachMulticast(gid(io, 1), inInt(io, 3));
+            case 60 -> {
+                get(in(io, 0), QueuePair.class).attachMulticast(gid(io, 1), inInt(io, 3));
+                MCAST.merge(in(io, 0), 1, Integer::sum);
+            }
+            case 61 -> {
+                get(in(io, 0), QueuePair.class).detachMulticast(gid(io, 1), inInt(io, 3));
+                MCAST.merge(in(io, 0), -1, Integer::sum);
+            }
             case 70 -> out(io, 3, get(in(io, 0), Context.class).queryPkey(inInt(io, 1), inInt(io, 2)));
             case 71 -> out(io, 3, get(in(io, 0), Context.class).pkeyIndex(inInt(io, 1), inInt(io, 2)));
             case 72 -> {

@@ -213,6 +213,11 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     }
 
     @Override
+    public void multicastChanged(long qp, Gid gid, int lid, boolean attached) {
+        resources.multicast(qp, gid, lid, attached);
+    }
+
+    @Override
     public DeviceAttributesEx queryDeviceEx() {
         checkOpen();
         try (CallHold hold = CallHold.on(this)) {

@@ -3,9 +3,12 @@ package org.verbs4j.provider.nativecommon.internal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.verbs4j.Gid;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 
@@ -14,7 +17,9 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
  * addresses, never the Java objects, so it can serve as the {@link java.lang.ref.Cleaner} action of a context
  * that was never closed: {@link #run()} destroys what is left in {@link NativeKind} order (windows first, then
  * QPs before the CQs, SRQs and PDs they use), closes the device, and only then frees the memory. A context that
- * is closed has closed its objects first, so then only the device and the memory are left.
+ * is closed has closed its objects first, so then only the device and the memory are left. A QP still attached to
+ * multicast groups is detached from them first: the kernel refuses to destroy it otherwise ({@code EBUSY}), and the
+ * user-space queues the provider library frees only on a successful destroy would stay mapped.
  */
 public final class NativeContextResources implements Runnable {
     /** {@code ibv_context.abi_compat} of a context that has a {@code struct verbs_context} in front of it. */
@@ -23,6 +28,8 @@ public final class NativeContextResources implements Runnable {
     private final IbverbsBinding binding;
     private final long context;
     private final Map<NativeKind, LinkedHashSet<Long>> live = new EnumMap<>(NativeKind.class);
+    /** The multicast groups each live QP is attached to, by the QP's address. */
+    private final Map<Long, Set<Attachment>> multicast = new HashMap<>();
     private boolean released;
 
     NativeContextResources(IbverbsBinding binding, long context) {
@@ -60,6 +67,41 @@ public final class NativeContextResources implements Runnable {
     /** Forgets one that was destroyed or freed by its owner. */
     synchronized void remove(NativeKind kind, long address) {
         live.get(kind).remove(address);
+        if (kind == NativeKind.QP) {
+            multicast.remove(address);
+        }
+    }
+
+    /** A group a QP is attached to. */
+    private record Attachment(Gid gid, int lid) {}
+
+    /** Records an attach or a detach of a live QP. */
+    synchronized void multicast(long qp, Gid gid, int lid, boolean attached) {
+        if (attached) {
+            multicast.computeIfAbsent(qp, k -> new LinkedHashSet<>()).add(new Attachment(gid, lid));
+            return;
+        }
+        Set<Attachment> groups = multicast.get(qp);
+        if (groups != null && groups.remove(new Attachment(gid, lid)) && groups.isEmpty()) {
+            multicast.remove(qp);
+        }
+    }
+
+    /** Detaches a QP from every group it is still attached to, before its destroy verb. */
+    private void detachAll(long qp) {
+        Set<Attachment> groups = multicast.remove(qp);
+        if (groups == null) {
+            return;
+        }
+        long raw = binding.allocate(16);
+        try {
+            for (Attachment a : groups) {
+                binding.putBytes(raw, a.gid().toBytes());
+                binding.detachMcast(qp, raw, a.lid());
+            }
+        } finally {
+            binding.free(raw);
+        }
     }
 
     /** Allocates zeroed native memory that lives until it is freed with {@link #free} or the context closes. */
@@ -90,6 +132,9 @@ public final class NativeContextResources implements Runnable {
                 List<Long> handles = new ArrayList<>(live.get(k));
                 Collections.reverse(handles);
                 for (long h : handles) {
+                    if (k == NativeKind.QP) {
+                        detachAll(h);
+                    }
                     destroy(k, h);
                 }
                 live.get(k).clear();

@@ -1,5 +1,6 @@
 package org.verbs4j.provider.nativecommon.internal;
 
+import org.verbs4j.Gid;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.spi.support.AbstractVerbsObject;
@@ -54,6 +55,17 @@ public interface NativeContextSupport extends Context {
      * @param object its Java object
      */
     void untrack(NativeKind kind, long address, AbstractVerbsObject object);
+
+    /**
+     * Records that a {@link #track}ed QP was attached to or detached from a multicast group, so that a context
+     * never closed detaches it before its destroy verb: the kernel refuses to destroy an attached QP ({@code EBUSY}).
+     *
+     * @param qp the QP's native address
+     * @param gid the group
+     * @param lid the 16-bit LID
+     * @param attached true after {@code ibv_attach_mcast}, false after {@code ibv_detach_mcast}
+     */
+    void multicastChanged(long qp, Gid gid, int lid, boolean attached);
 
     // ---- npd (issue 12): what the shared protection domain and completion queue need ----
 

@@ -421,13 +421,21 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         multicast.detach(gid, lid, (g, l) -> NativeErrors.errno(mcast(g, l, false)));
     }
 
-    /** {@code ibv_attach_mcast} or {@code ibv_detach_mcast}: 0 or −errno. */
+    /**
+     * {@code ibv_attach_mcast} or {@code ibv_detach_mcast}: 0 or −errno. The context records what worked, for a
+     * Cleaner that destroys the QP of a context never closed.
+     */
     private int mcast(Gid gid, int lid, boolean attach) {
+        int rc;
         try (TempMemory a = new TempMemory(binding)) {
             long raw = a.allocate(16);
             binding.putBytes(raw, gid.toBytes());
-            return attach ? binding.attachMcast(handle, raw, lid) : binding.detachMcast(handle, raw, lid);
+            rc = attach ? binding.attachMcast(handle, raw, lid) : binding.detachMcast(handle, raw, lid);
         }
+        if (rc == 0) {
+            nativeContext().multicastChanged(handle, gid, lid, attach);
+        }
+        return rc;
     }
 
     /** Offers {@link IbverbsHandle}, the door for vendor extensions, besides this object itself. */

@@ -489,6 +489,13 @@ class NativeObjectModelTest {
         }
 
         @Override
+        public int detachMcast(long qp, long gid, int lid) {
+            byte[] raw = new byte[16];
+            getBytes(gid, raw);
+            return call("detachMcast " + qp + " " + Gid.of(raw) + " " + lid);
+        }
+
+        @Override
         public int destroyAh(long ah) {
             return call("destroyAh " + ah);
         }
@@ -1053,6 +1060,11 @@ class NativeObjectModelTest {
         @Override
         public synchronized void track(NativeKind kind, long address, AbstractVerbsObject object) {
             tracked.put(address, kind);
+        }
+
+        @Override
+        public void multicastChanged(long qp, Gid gid, int lid, boolean attached) {
+            // the fake context has no Cleaner; NativeContextResourcesTest covers the record
         }
 
         @Override
