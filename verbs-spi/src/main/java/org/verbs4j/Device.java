@@ -22,6 +22,18 @@ public interface Device extends Unwrappable {
     long guid();
 
     /**
+     * The device's index as the kernel assigns it, stable while the device exists; two devices of one provider never
+     * share one. This default, for a provider that knows none, answers -1, as libibverbs does on a kernel without
+     * device indexes.
+     *
+     * @return the index, 0 or more, or -1 if unknown
+     * @see "ibv_get_device_index(3)"
+     */
+    default int index() {
+        return -1;
+    }
+
+    /**
      * Opens the device.
      *
      * @return the open context; the caller closes it

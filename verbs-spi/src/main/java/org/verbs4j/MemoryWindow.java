@@ -24,4 +24,17 @@ public interface MemoryWindow extends VerbsObject {
      */
     @Override
     void close();
+
+    /**
+     * The rkey a type 2 window is bound with next: the same 24-bit index, its low 8 bits (the key) one more,
+     * 0xff wrapping to 0. Give it to {@link WrSession#bindMw} or {@link SendWr}'s bind, so that a peer holding the
+     * old rkey can no longer use the window.
+     *
+     * @param rkey a 32-bit rkey
+     * @return that rkey with its key incremented
+     * @see "ibv_inc_rkey(3)"
+     */
+    static int incRkey(int rkey) {
+        return rkey & ~0xff | (rkey + 1) & 0xff;
+    }
 }

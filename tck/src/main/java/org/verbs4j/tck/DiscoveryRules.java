@@ -173,6 +173,18 @@ public abstract class DiscoveryRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ each device of the provider has its own kernel index, or -1 where the kernel has none [ibv_get_device_index(3)]")
+    void required_deviceIndexesDistinct() {
+        Set<Integer> seen = new HashSet<>();
+        for (Device d : tb.provider().devices()) {
+            int index = d.index();
+            assertTrue(index >= -1, d.name() + " has index " + index);
+            assertTrue(index == -1 || seen.add(index), d.name() + " shares index " + index + " with another device");
+        }
+        assertEquals(tb.device().index(), tb.context().device().index(), "the opened device's index");
+    }
+
+    @Test
     @DisplayName("required_ the port under test is ACTIVE [ibv_query_port(3) state]")
     void required_portActive() {
         assertEquals(PortState.ACTIVE, tb.portAttributes().state(),

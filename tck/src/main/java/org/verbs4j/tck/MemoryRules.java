@@ -397,13 +397,9 @@ public abstract class MemoryRules extends TckArea {
                 WrOpcode.LOCAL_INV, WrOpcode.RDMA_WRITE));
     }
 
-    private static int nextRkey(int rkey) {
-        return (rkey & 0xffffff00) | ((rkey + 1) & 0xff);
-    }
-
     /** Binds a type 2 window over the whole target on b's send queue, returning its rkey. */
     private int bindType2(QpPair p, MemoryWindow mw, MemoryRegion target) {
-        int rkey = nextRkey(mw.rkey());
+        int rkey = MemoryWindow.incRkey(mw.rkey());
         try (var s = p.b().startWr()) {
             s.wrId(21);
             s.wrFlags(SendFlags.SIGNALED);
@@ -446,7 +442,7 @@ public abstract class MemoryRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion target = bindable(p.remote(), 4096);
         MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
-        int rkey = nextRkey(mw.rkey());
+        int rkey = MemoryWindow.incRkey(mw.rkey());
         p.b().postSend(new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
                 .bindMw(mw, rkey, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS)));
         WorkCompletion wc = Completions.awaitOne(p.cqB(), "the BIND_MW WR");
@@ -464,7 +460,7 @@ public abstract class MemoryRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion target = bindable(p.remote(), 4096);
         MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
-        int rkey = nextRkey(mw.rkey());
+        int rkey = MemoryWindow.incRkey(mw.rkey());
         p.b().postSend(new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
                 .bindMw(mw, rkey, new MwBindInfo(target, target.address() + 1024, 1024, WINDOW_ACCESS)));
         assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the type 2 bind").status());
@@ -607,7 +603,7 @@ public abstract class MemoryRules extends TckArea {
         MemoryRegion target = bindable(p.remote(), 4096);
         MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
         int rkey = bindType2(p, mw, target);
-        assertRefused(p, 22, s -> s.bindMw(mw, nextRkey(rkey), new MwBindInfo(target, target.address(), 1024,
+        assertRefused(p, 22, s -> s.bindMw(mw, MemoryWindow.incRkey(rkey), new MwBindInfo(target, target.address(), 1024,
                 WINDOW_ACCESS)), "the second bind of a bound type 2 window", WcStatus.MW_BIND_ERR,
                 "a type 2 window bound twice without an invalidation");
     }
@@ -771,7 +767,7 @@ public abstract class MemoryRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion target = bindable(p.remote(), 4096);
         MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
-        int rkey = nextRkey(mw.rkey());
+        int rkey = MemoryWindow.incRkey(mw.rkey());
         p.b().postSend(new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
                 .bindMw(mw, rkey, new MwBindInfo(target, target.address() + 1024, 1024, WINDOW_ACCESS)));
         assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the type 2 bind").status());

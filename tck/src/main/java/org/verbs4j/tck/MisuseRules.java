@@ -635,7 +635,7 @@ public abstract class MisuseRules extends TckArea {
         QpPair p = tb.pair(QpType.RC, b -> b.sendOps(WrOpcode.BIND_MW));
         MemoryRegion target = tb.buffer(4096, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
         MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
-        int rkey = (mw.rkey() & 0xffffff00) | ((mw.rkey() + 1) & 0xff);
+        int rkey = MemoryWindow.incRkey(mw.rkey());
         mw.close();
         try (WrSession s = p.a().startWr()) {
             s.wrId(5);
@@ -663,7 +663,7 @@ public abstract class MisuseRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion target = tb.buffer(4096, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
         MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
-        int rkey = (mw.rkey() & 0xffffff00) | ((mw.rkey() + 1) & 0xff);
+        int rkey = MemoryWindow.incRkey(mw.rkey());
         mw.close();
         SendWr wr = new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
                 .bindMw(mw, rkey, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS));
@@ -708,7 +708,7 @@ public abstract class MisuseRules extends TckArea {
         MemoryWindow mw = far.pd().allocMw(MwType.TYPE_2);
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion target = far.buffer(4096, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
-        int rkey = (mw.rkey() & 0xffffff00) | ((mw.rkey() + 1) & 0xff);
+        int rkey = MemoryWindow.incRkey(mw.rkey());
         p.b().postSend(new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
                 .bindMw(mw, rkey, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS)));
         assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the type 2 bind").status());

@@ -401,7 +401,7 @@ final class MisuseWalk {
         if (mw.type() == MwType.TYPE_1) {
             qps[0].bindMw(mw, step, SendFlags.SIGNALED, info);
         } else {
-            int rkey = (mw.rkey() & 0xffffff00) | ((mw.rkey() + 1) & 0xff);
+            int rkey = MemoryWindow.incRkey(mw.rkey());
             qps[0].postSend(new SendWr().wrId(step).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
                     .bindMw(mw, rkey, info));
         }

@@ -96,7 +96,7 @@ public abstract class PostSendRules extends TckArea {
                 }
                 MemoryWindow mw = tb.pd().allocMw(MwType.TYPE_2);
                 MemoryRegion target = tb.buffer(256, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
-                wr.bindMw(mw, (mw.rkey() & 0xffffff00) | ((mw.rkey() + 1) & 0xff),
+                wr.bindMw(mw, MemoryWindow.incRkey(mw.rkey()),
                         new MwBindInfo(target, target.address(), 256, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE));
             }
             case TSO -> wr.sgList(Sge.of(local, 0, 16)).tso(tb.memory(64), 64);

@@ -39,10 +39,6 @@ public abstract class WindowBoundRules extends TckArea {
         super(kit);
     }
 
-    private static int nextRkey(int rkey) {
-        return (rkey & 0xffffff00) | ((rkey + 1) & 0xff);
-    }
-
     @Test
     @DisplayName("required_ a type 2 window bound by a BIND_MW WR up to its region's last byte binds (SUCCESS) and is written through at its last byte; one byte longer fails, by postSend's EINVAL or by a bind completion with MW_BIND_ERR (rxe: checked when the bind executes), never SUCCESS [ibv_post_send(3) bind_mw, ibv_bind_mw(3) NOTES, rxe_mw.c C10-75, issue 26]")
     void required_type2BindAtRegionEnd() {
@@ -51,7 +47,7 @@ public abstract class WindowBoundRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         MemoryRegion target = p.remote().buffer(4096, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
         MemoryWindow fits = p.remote().pd().allocMw(MwType.TYPE_2);
-        int rkey = nextRkey(fits.rkey());
+        int rkey = MemoryWindow.incRkey(fits.rkey());
         p.b().postSend(new SendWr().wrId(1).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
                 .bindMw(fits, rkey, new MwBindInfo(target, target.address() + 3072, 1024, WINDOW_ACCESS)));
         assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the type 2 bind up to the region's end").status(),
@@ -64,7 +60,7 @@ public abstract class WindowBoundRules extends TckArea {
 
         MemoryWindow past = p.remote().pd().allocMw(MwType.TYPE_2);
         SendWr bind = new SendWr().wrId(2).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
-                .bindMw(past, nextRkey(past.rkey()), new MwBindInfo(target, target.address() + 3072, 1025,
+                .bindMw(past, MemoryWindow.incRkey(past.rkey()), new MwBindInfo(target, target.address() + 3072, 1025,
                         WINDOW_ACCESS));
         try {
             p.b().postSend(bind);

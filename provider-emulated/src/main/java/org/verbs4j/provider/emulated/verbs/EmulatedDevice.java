@@ -256,6 +256,11 @@ public final class EmulatedDevice implements Device {
     }
 
     @Override
+    public int index() {
+        return index;
+    }
+
+    @Override
     public Context open() {
         return new EmulatedContext(this);
     }

@@ -29,8 +29,8 @@ public interface CoreVerbs extends NativeMemoryAccess, CLibrary {
     LibIbverbs libibverbs();
 
     /**
-     * The devices of a fresh {@code ibv_get_device_list(3)}, each with {@code ibv_get_device_name(3)} and
-     * {@code ibv_get_device_guid(3)}; the list is freed before the call returns.
+     * The devices of a fresh {@code ibv_get_device_list(3)}, each with {@code ibv_get_device_name(3)},
+     * {@code ibv_get_device_guid(3)} and {@code ibv_get_device_index(3)}; the list is freed before the call returns.
      *
      * @return the devices, GUIDs in host byte order, possibly none
      * @throws org.verbs4j.VerbsException {@code ibv_get_device_list} with its errno if the list cannot be had
@@ -54,7 +54,8 @@ public interface CoreVerbs extends NativeMemoryAccess, CLibrary {
                     }
                     devices.add(new IbverbsProviderShell.ListedDevice(
                             new String(name, 0, len, StandardCharsets.UTF_8),
-                            Long.reverseBytes(libibverbs().ibv_get_device_guid(device))));
+                            Long.reverseBytes(libibverbs().ibv_get_device_guid(device)),
+                            libibverbs().ibv_get_device_index(device)));
                 }
                 return devices;
             } finally {

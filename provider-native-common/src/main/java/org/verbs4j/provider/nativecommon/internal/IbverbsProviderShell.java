@@ -47,7 +47,17 @@ public abstract class IbverbsProviderShell implements VerbsProvider {
     private static final Map<Class<?>, Object> CONNECTION_MANAGER = new ConcurrentHashMap<>();
 
     /** A device {@code ibv_get_device_list} listed. */
-    public record ListedDevice(String name, long guid) {}
+    public record ListedDevice(String name, long guid, int index) {
+        /**
+         * A listed device whose library gives no index.
+         *
+         * @param name its name
+         * @param guid its node GUID, in host byte order
+         */
+        public ListedDevice(String name, long guid) {
+            this(name, guid, -1);
+        }
+    }
 
     /**
      * What a binding supplies once its library is loaded: the binding and the device list.
@@ -188,7 +198,7 @@ public abstract class IbverbsProviderShell implements VerbsProvider {
         BooleanSupplier extendedCq = () -> !"false".equalsIgnoreCase(System.getProperty(extendedCqProperty));
         List<Device> devices = new ArrayList<>(listed.size());
         for (ListedDevice d : listed) {
-            devices.add(new NativeDevice(name, lib.binding(), d.name(), d.guid(), extendedCq));
+            devices.add(new NativeDevice(name, lib.binding(), d.name(), d.guid(), d.index(), extendedCq));
         }
         return List.copyOf(devices);
     }

@@ -29,6 +29,9 @@ public interface LibIbverbs {
     @CFunction(value = "__be64 ibv_get_device_guid(struct ibv_device *device)", errno = NONE)
     long ibv_get_device_guid(long device);
 
+    @CFunction(value = "int ibv_get_device_index(struct ibv_device *device)", errno = NONE)
+    int ibv_get_device_index(long device);
+
     @CFunction(value = "struct ibv_context *ibv_open_device(struct ibv_device *device)", errno = NULL_SETS)
     long ibv_open_device(long device);
 

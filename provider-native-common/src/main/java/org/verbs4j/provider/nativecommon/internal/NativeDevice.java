@@ -19,6 +19,7 @@ public final class NativeDevice implements Device {
     private final IbverbsBinding binding;
     private final String name;
     private final long guid;
+    private final int index;
     private final BooleanSupplier extendedCq;
 
     /**
@@ -28,15 +29,17 @@ public final class NativeDevice implements Device {
      * @param binding the provider's binding
      * @param name the device's name
      * @param guid its node GUID, in host byte order
+     * @param index its kernel index ({@code ibv_get_device_index}), or -1
      * @param extendedCq whether CQs are created with {@code ibv_create_cq_ex} where the device has it, asked at
      *     each creation
      */
-    public NativeDevice(String providerName, IbverbsBinding binding, String name, long guid,
+    public NativeDevice(String providerName, IbverbsBinding binding, String name, long guid, int index,
             BooleanSupplier extendedCq) {
         this.providerName = providerName;
         this.binding = binding;
         this.name = name;
         this.guid = guid;
+        this.index = index;
         this.extendedCq = extendedCq;
     }
 
@@ -48,6 +51,11 @@ public final class NativeDevice implements Device {
     @Override
     public long guid() {
         return guid;
+    }
+
+    @Override
+    public int index() {
+        return index;
     }
 
     /**

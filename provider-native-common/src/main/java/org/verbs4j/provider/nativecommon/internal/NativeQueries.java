@@ -160,6 +160,9 @@ public final class NativeQueries {
      * @return the flags; 0 when the device has no extended query or it fails
      */
     public static long deviceCapFlagsEx(NativeContextSupport context) {
+        if (context.verbsContextOp(verbs_context.query_device_ex$off) == 0) {
+            return 0; // the legacy answer's, without querying the device again
+        }
         try {
             return queryDeviceEx(context).deviceCapFlagsEx();
         } catch (VerbsException e) {

@@ -28,7 +28,7 @@ class NativeContextTest {
     private static final long CQ = 0x8000;
 
     private final NativeObjectModelTest.Binding binding = new NativeObjectModelTest.Binding();
-    private final NativeDevice device = new NativeDevice("test", binding, "rxe0", 0x1234, () -> false);
+    private final NativeDevice device = new NativeDevice("test", binding, "rxe0", 0x1234, 0, () -> false);
 
     private NativeContext open() {
         binding.calls.clear();
