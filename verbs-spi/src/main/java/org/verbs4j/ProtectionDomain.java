@@ -39,8 +39,9 @@ public interface ProtectionDomain extends VerbsObject {
      *     names {@link #registerMemory(MemorySegment, int, Arena)}), a heap or zero-length segment, unknown
      *     access bits, or remote write or atomic access without {@link AccessFlags#LOCAL_WRITE}
      * @throws IllegalStateException if the segment's arena is already closed, or this PD is closed
-     * @throws VerbsException {@code EINVAL} for access the device does not support, {@code EOPNOTSUPP} for
-     *     {@link AccessFlags#ON_DEMAND} on a device without on-demand paging (see {@link #adviseMr}), {@code ENOMEM}
+     * @throws VerbsException {@code EINVAL} for access the device does not support, also for
+     *     {@link AccessFlags#ON_DEMAND} on a device without on-demand paging under Linux 6.1 ({@code EOPNOTSUPP}
+     *     from newer kernels; see {@link #adviseMr}), {@code ENOMEM}
      * @see "ibv_reg_mr(3)"
      */
     MemoryRegion registerMemory(MemorySegment segment, int access);

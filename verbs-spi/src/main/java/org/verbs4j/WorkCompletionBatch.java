@@ -230,7 +230,8 @@ public final class WorkCompletionBatch {
      * {@link DeviceAttributesEx#completionTimestampMask()} count. Comparable with {@link Context#queryRawClock()}.
      *
      * @param i the completion's index, 0 to {@link #size()} - 1
-     * @return the timestamp; 0 unless the CQ was created {@link CqInitAttributes#WITH_COMPLETION_TIMESTAMP}
+     * @return the timestamp; 0 unless the CQ was created {@link CqInitAttributes#WITH_COMPLETION_TIMESTAMP}, and 0
+     *     for a failed completion, whose only defined fields are wr_id, status, qp_num and vendor_err
      * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
      * @see "ibv_create_cq_ex(3) ibv_wc_read_completion_ts"
      */
@@ -243,7 +244,7 @@ public final class WorkCompletionBatch {
      *
      * @param i the completion's index, 0 to {@link #size()} - 1
      * @return nanoseconds since the epoch (1970-01-01T00:00Z) when the device wrote the completion; 0 unless the
-     *     CQ was created {@link CqInitAttributes#WITH_COMPLETION_TIMESTAMP_WALLCLOCK}
+     *     CQ was created {@link CqInitAttributes#WITH_COMPLETION_TIMESTAMP_WALLCLOCK}, and 0 for a failed completion
      * @throws IndexOutOfBoundsException if {@code i} is negative or not below {@link #size()}
      * @see "ibv_create_cq_ex(3) ibv_wc_read_completion_wallclock_ns"
      */
