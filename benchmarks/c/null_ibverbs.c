@@ -2,6 +2,8 @@
  * null_ibverbs: a libibverbs with no kernel and no hardware behind it, for measuring the cost of the
  * bindings themselves (see benchmarks/README.md, "The null libibverbs").
  *
+ * Over 600 lines: one libibverbs in one translation unit, as a provider library is.
+ *
  * Built by benchmarks/c/build-nullverbs into benchmarks/target/nullverbs/libibverbs.so.1.14.44.0 with the
  * soname libibverbs.so.1 and the IBVERBS_1.x symbol versions of null_ibverbs.map, so that anything that
  * loads "libibverbs.so.1" (verbs4j's ffm and jnr providers, the C baseline post_rate, ibv_devinfo) finds it

@@ -4,6 +4,9 @@
  * arguments into a flat array of int64 slots, calls up(op, slots), and unmarshals the answer into the installed
  * <infiniband/verbs.h> structs. It holds no verbs rule of its own: every check, state and limit is the emulated
  * engine's (org.verbs4j.provider.ffm.emuverbs.EmuVerbs on the Java side). Built by build-emuverbs.
+ *
+ * Over 600 lines: one libibverbs in one translation unit, as a provider library is, each forwarded verb a few
+ * lines of marshalling.
  */
 #define _GNU_SOURCE
 #include <endian.h>

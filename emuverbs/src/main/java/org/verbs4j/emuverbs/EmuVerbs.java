@@ -81,6 +81,7 @@ import org.verbs4j.provider.emulated.EmulatedProvider;
  * same engine the emulated provider's own TCK runs.
  */
 public final class EmuVerbs {
+    // Over 600 lines: the one upcall's dispatch, a case per forwarded verb, numbered as emu_ibverbs.c's ops.
     /** The device of the emulated provider that {@code emuverbs0} forwards to. */
     private static volatile Device device;
     /** The C struct of each CQ, QP and SRQ, which events name. */

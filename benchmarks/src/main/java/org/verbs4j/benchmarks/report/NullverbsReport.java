@@ -35,6 +35,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * before or after it, exceeded {@code nproc} is marked as loaded.
  */
 final class NullverbsReport {
+    // Over 600 lines: one report section, its rounds read, its medians taken and its tables written in one place.
     private static final String[] PROVIDERS = {"ffm", "jnr"};
     private static final long MIB = 1 << 20;
 

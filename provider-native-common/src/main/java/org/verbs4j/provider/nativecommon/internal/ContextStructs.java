@@ -64,11 +64,7 @@ public final class ContextStructs {
                 u32("num_comp_vectors"), mutex("mutex"), ptr("abi_compat"));
         /** {@code sizeof(struct ibv_context)}, bytes. */
         public static final long SIZEOF = DESC.size();
-        public static final long ops$alloc_mw$off = DESC.offset("ops.alloc_mw");
-        public static final long ops$bind_mw$off = DESC.offset("ops.bind_mw");
-        public static final long ops$dealloc_mw$off = DESC.offset("ops.dealloc_mw");
         public static final long ops$poll_cq$off = DESC.offset("ops.poll_cq");
-        public static final long ops$req_notify_cq$off = DESC.offset("ops.req_notify_cq");
         public static final long ops$post_srq_recv$off = DESC.offset("ops.post_srq_recv");
         public static final long ops$post_send$off = DESC.offset("ops.post_send");
         public static final long ops$post_recv$off = DESC.offset("ops.post_recv");
@@ -99,17 +95,6 @@ public final class ContextStructs {
                 ptr("close_xrcd"), u64("_ABI_placeholder3"), u64("sz"), ibv_context.DESC.withName("context"));
         /** {@code sizeof(struct verbs_context)}, bytes. */
         public static final long SIZEOF = DESC.size();
-        public static final long query_port$off = DESC.offset("query_port");
-        public static final long alloc_td$off = DESC.offset("alloc_td");
-        public static final long dealloc_td$off = DESC.offset("dealloc_td");
-        public static final long query_device_ex$off = DESC.offset("query_device_ex");
-        public static final long query_rt_values$off = DESC.offset("query_rt_values");
-        public static final long advise_mr$off = DESC.offset("advise_mr");
-        public static final long create_cq_ex$off = DESC.offset("create_cq_ex");
-        public static final long modify_cq$off = DESC.offset("modify_cq");
-        public static final long create_qp_ex$off = DESC.offset("create_qp_ex");
-        public static final long get_srq_num$off = DESC.offset("get_srq_num");
-        public static final long alloc_parent_domain$off = DESC.offset("alloc_parent_domain");
         public static final long sz$off = DESC.offset("sz");
         public static final long context$off = DESC.offset("context");
 

@@ -6,11 +6,11 @@ import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.RETURNE
 /**
  * The control-path ops of {@code ibv_context.ops} and {@code struct verbs_context} that {@code verbs.h}'s inline
  * wrappers call, declared once (issue 28): member, C type and errno convention ({@link COp}). Each method takes the
- * op's address first, as the object model read it ({@link NativeContextSupport#contextOp},
- * {@link NativeContextSupport#verbsContextOp}, which checks {@code verbs_context.sz}); {@code provider-ffm} and
+ * op's address first, as the object model found it from this declaration ({@link NativeContextSupport#op}, which
+ * checks {@code verbs_context.sz} for an extended op); {@code provider-ffm} and
  * {@code provider-jnr} bind every method from the declarations alone (an address-less downcall handle, or a jffi call
  * context, per method), and {@link DeclaredLibrary} applies the convention and answers {@code -EOPNOTSUPP} for
- * address 0. So each method answers in {@link NativeErrors}' contract. {@link ContextOps} is written once over it. A
+ * address 0. So each method answers in {@link NativeErrors}' contract, and the object model calls it directly. A
  * new op verb is one method here. The data-path ops ({@code post_send}, {@code post_recv}, {@code poll_cq}) are not
  * declared here: they are written by hand in each binding.
  *

@@ -91,7 +91,7 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
         this.extended = extended;
         context.track(NativeKind.CQ, cq, this);
         this.pollCq = context.contextOp(ibv_context.ops$poll_cq$off);
-        this.reqNotifyCq = context.contextOp(ibv_context.ops$req_notify_cq$off);
+        this.reqNotifyCq = context.op("req_notify_cq");
         this.critical = context.criticalDataPath();
         this.startPoll = op(ibv_cq_ex.start_poll$off);
         this.endPoll = op(ibv_cq_ex.end_poll$off);
@@ -210,7 +210,7 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
     private static <C extends AbstractVerbsObject & NativeContextSupport> long createEx(C context, int cqe,
             long channel, int compVector, long wcFlags) {
         boolean timestamps = wcFlags != CqInitAttributes.STANDARD_FLAGS;
-        long fn = context.verbsContextOp(ContextStructs.verbs_context.create_cq_ex$off);
+        long fn = context.op("create_cq_ex");
         if (fn == 0) {
             if (timestamps) {
                 throw new VerbsException("ibv_create_cq_ex", Errno.EOPNOTSUPP,
@@ -225,7 +225,7 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
             putLong(binding, attr + ibv_cq_init_attr_ex.channel$off, channel);
             binding.putInt(attr + ibv_cq_init_attr_ex.comp_vector$off, compVector);
             putLong(binding, attr + ibv_cq_init_attr_ex.wc_flags$off, wcFlags);
-            long cq = binding.createCqEx(fn, context.contextHandle(), attr);
+            long cq = binding.libibverbsOps().create_cq_ex(fn, context.contextHandle(), attr);
             if (cq > 0) {
                 if (hasPollOps(binding, cq, wcFlags)) {
                     return cq;
@@ -431,14 +431,15 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
             binding.putInt(attr + ibv_modify_cq_attr.attr_mask$off, ibv_modify_cq_attr.IBV_CQ_ATTR_MODERATE);
             binding.putShort(attr + ibv_modify_cq_attr.moderate$cq_count$off, (short) cqCount);
             binding.putShort(attr + ibv_modify_cq_attr.moderate$cq_period$off, (short) cqPeriodMicros);
-            NativeErrors.check(binding.modifyCq(context.verbsContextOp(verbs_context.modify_cq$off), handle, attr),
+            NativeErrors.check(binding.libibverbsOps().modify_cq(context.op("modify_cq"), handle, attr),
                     "ibv_modify_cq", "cq_count " + cqCount + ", cq_period " + cqPeriodMicros + " us");
         }
     }
 
     @Override
     protected void arm(boolean solicitedOnly) {
-        NativeErrors.check(binding.reqNotifyCq(reqNotifyCq, handle, solicitedOnly ? 1 : 0), "ibv_req_notify_cq", null);
+        NativeErrors.check(binding.libibverbsOps().req_notify_cq(reqNotifyCq, handle, solicitedOnly ? 1 : 0),
+                "ibv_req_notify_cq", null);
     }
 
     /**

@@ -342,7 +342,7 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
         try (CallHold hold = CallHold.on(this); TempMemory temp = new TempMemory(binding)) {
             long values = temp.allocate(ibv_values_ex.SIZEOF);
             binding.putInt(values + ibv_values_ex.comp_mask$off, ibv_values_ex.IBV_VALUES_MASK_RAW_CLOCK);
-            NativeErrors.check(binding.queryRtValues(verbsContextOp(verbs_context.query_rt_values$off),
+            NativeErrors.check(binding.libibverbsOps().query_rt_values(op("query_rt_values"),
                     contextHandle(), values), "ibv_query_rt_values_ex", null);
             return binding.getLong(values + ibv_values_ex.raw_clock$tv_sec$off) * 1_000_000_000L
                     + binding.getLong(values + ibv_values_ex.raw_clock$tv_nsec$off);
@@ -375,13 +375,13 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     @Override
     public ThreadDomain allocTd() {
         checkOpen();
-        long fn = verbsContextOp(verbs_context.alloc_td$off);
+        long fn = op("alloc_td");
         if (fn == 0) {
             throw new VerbsException("ibv_alloc_td", Errno.EOPNOTSUPP, "the device has no thread domains");
         }
         long attr = binding.allocate(ibv_td_init_attr.SIZEOF);
         try (CallHold hold = CallHold.on(this)) {
-            long td = binding.allocTd(fn, context, attr);
+            long td = binding.libibverbsOps().alloc_td(fn, context, attr);
             NativeErrors.check(td, "ibv_alloc_td", null);
             return new NativeThreadDomain(this, td);
         } finally {

@@ -153,15 +153,16 @@ public final class NativeContextResources implements Runnable {
             case QP -> binding.destroyQp(h);
             case SRQ -> binding.destroySrq(h);
             case AH -> binding.destroyAh(h);
-            case MW -> binding.deallocMw(binding.getLong(context + ibv_context.ops$dealloc_mw$off), h);
+            case MW -> binding.libibverbsOps().dealloc_mw(
+                    binding.getLong(context + DeclaredOps.member("dealloc_mw").offset()), h);
             case MR -> binding.deregMr(h);
             case CQ -> binding.destroyCq(h);
             case COMP_CHANNEL -> binding.destroyCompChannel(h);
             case PARENT_DOMAIN, PD -> binding.deallocPd(h);
             case TD -> {
-                long fn = verbsContextOp(binding, context, verbs_context.dealloc_td$off);
+                long fn = verbsContextOp(binding, context, DeclaredOps.member("dealloc_td").offset());
                 if (fn != 0) {
-                    binding.deallocTd(fn, h);
+                    binding.libibverbsOps().dealloc_td(fn, h);
                 }
             }
             case MEMORY -> binding.free(h);

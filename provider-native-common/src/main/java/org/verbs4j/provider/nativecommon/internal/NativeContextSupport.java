@@ -38,6 +38,22 @@ public interface NativeContextSupport extends Context {
     long verbsContextOp(long offset);
 
     /**
+     * The address of a control-path op declared in {@link LibIbverbsOps}, found from its declaration alone: the
+     * {@link COp#struct} says whether it is a member of {@code ibv_context.ops} ({@link #contextOp}) or of
+     * {@code struct verbs_context} ({@link #verbsContextOp}, with its size check), and the method's name is the
+     * member's. Pass the result as the op's first argument; an address of 0 makes the call answer
+     * {@code -EOPNOTSUPP}.
+     *
+     * @param member the op, named as in {@code verbs.h} and in {@link LibIbverbsOps}
+     * @return its address, or 0 if the context does not have it
+     * @throws IllegalArgumentException if {@link LibIbverbsOps} declares no op of that name
+     */
+    default long op(String member) {
+        DeclaredOps.Member m = DeclaredOps.member(member);
+        return m.extended() ? verbsContextOp(m.offset()) : contextOp(m.offset());
+    }
+
+    /**
      * Records a native object made from this context, so that the context can find it by address and
      * destroy it if it is never closed.
      *

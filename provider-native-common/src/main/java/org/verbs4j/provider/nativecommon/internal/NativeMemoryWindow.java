@@ -37,7 +37,7 @@ public final class NativeMemoryWindow extends AbstractMemoryWindow {
             NativeMemoryWindow(C context, P pd, long mw, MwType type) {
         super(context, null, pd, type);
         this.context = context;
-        this.deallocMw = context.contextOp(ContextStructs.ibv_context.ops$dealloc_mw$off);
+        this.deallocMw = context.op("dealloc_mw");
         this.handle = mw;
         context.track(NativeKind.MW, mw, this);
         dependOn(pd);
@@ -92,7 +92,7 @@ public final class NativeMemoryWindow extends AbstractMemoryWindow {
     @Override
     protected int destroy() {
         return deallocMw == 0 ? Errno.EOPNOTSUPP
-                : NativeErrors.errno(context.binding().deallocMw(deallocMw, handle));
+                : NativeErrors.errno(context.binding().libibverbsOps().dealloc_mw(deallocMw, handle));
     }
 
     @Override

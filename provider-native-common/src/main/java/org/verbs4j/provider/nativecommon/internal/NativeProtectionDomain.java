@@ -99,7 +99,7 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
                 binding.putInt(at + ibv_sge.length$off, s.length());
                 binding.putInt(at + ibv_sge.lkey$off, s.lkey());
             }
-            NativeErrors.check(binding.adviseMr(nativeContext().verbsContextOp(ContextStructs.verbs_context.advise_mr$off),
+            NativeErrors.check(binding.libibverbsOps().advise_mr(nativeContext().op("advise_mr"),
                     handle(), advice.value(), flags, sges, sgList.size()), "ibv_advise_mr",
                     advice + ", " + sgList.size() + " SGEs");
         }
@@ -109,12 +109,12 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
     public MemoryWindow allocMw(MwType type) {
         checkOpen();
         Objects.requireNonNull(type, "type");
-        long fn = nativeContext().contextOp(ContextStructs.ibv_context.ops$alloc_mw$off);
+        long fn = nativeContext().op("alloc_mw");
         if (fn == 0) {
             throw new VerbsException("ibv_alloc_mw", Errno.EOPNOTSUPP, "the device has no memory windows");
         }
         try (CallHold hold = CallHold.on(this)) {
-            long mw = binding().allocMw(fn, handle(), type.value());
+            long mw = binding().libibverbsOps().alloc_mw(fn, handle(), type.value());
             NativeErrors.check(mw, "ibv_alloc_mw", type.toString());
             return new NativeMemoryWindow(owner(), this, mw, type);
         }

@@ -98,14 +98,14 @@ public final class NativeQueries {
      * @throws VerbsException if the query fails
      */
     public static DeviceAttributesEx queryDeviceEx(NativeContextSupport context) {
-        long fn = context.verbsContextOp(verbs_context.query_device_ex$off);
+        long fn = context.op("query_device_ex");
         if (fn == 0) {
             return DeviceAttributesEx.legacy(queryDevice(context));
         }
         IbverbsBinding b = context.binding();
         long a = b.allocate(ibv_device_attr_ex.SIZEOF);
         try {
-            int rc = b.queryDeviceEx(fn, context.contextHandle(), a, ibv_device_attr_ex.SIZEOF);
+            int rc = b.libibverbsOps().query_device_ex(fn, context.contextHandle(), 0, a, ibv_device_attr_ex.SIZEOF);
             if (rc == -Errno.EOPNOTSUPP || rc == -Errno.ENOSYS) {
                 return DeviceAttributesEx.legacy(queryDevice(context));
             }
@@ -160,7 +160,7 @@ public final class NativeQueries {
      * @return the flags; 0 when the device has no extended query or it fails
      */
     public static long deviceCapFlagsEx(NativeContextSupport context) {
-        if (context.verbsContextOp(verbs_context.query_device_ex$off) == 0) {
+        if (context.op("query_device_ex") == 0) {
             return 0; // the legacy answer's, without querying the device again
         }
         try {
@@ -183,8 +183,12 @@ public final class NativeQueries {
         IbverbsBinding b = context.binding();
         long a = b.allocate(ibv_port_attr.SIZEOF);
         try {
-            NativeErrors.check(b.queryPort(context.verbsContextOp(verbs_context.query_port$off),
-                    context.contextHandle(), portNum, a, ibv_port_attr.SIZEOF), "ibv_query_port", "port " + portNum);
+            // As the inline ibv_query_port: through verbs_context.query_port, else the exported compatibility symbol.
+            long fn = context.op("query_port");
+            NativeErrors.check(fn != 0
+                    ? b.libibverbsOps().query_port(fn, context.contextHandle(), portNum, a, ibv_port_attr.SIZEOF)
+                    : b.libibverbs().ibv_query_port(context.contextHandle(), portNum, a),
+                    "ibv_query_port", "port " + portNum);
             int state = b.getInt(a + ibv_port_attr.state$off);
             int linkLayer = b.getU8(a + ibv_port_attr.link_layer$off);
             return new PortAttributes(state >= 0 && state <= 5 ? PortState.of(state) : PortState.NOP,

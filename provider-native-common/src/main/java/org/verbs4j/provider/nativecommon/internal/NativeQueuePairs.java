@@ -14,7 +14,6 @@ import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_parent_domain_init_attr;
-import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_attr;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr_ex;
@@ -109,12 +108,12 @@ public final class NativeQueuePairs {
                 // What the header's ibv_create_qp_ex does for a plain request.
                 qp = b.createQp(domain, attr);
             } else {
-                long op = context.verbsContextOp(verbs_context.create_qp_ex$off);
+                long op = context.op("create_qp_ex");
                 if (op == 0) {
                     throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
                             "the device has no extended QP creation (sendOps)");
                 }
-                qp = b.createQpEx(op, context.contextHandle(), attr);
+                qp = b.libibverbsOps().create_qp_ex(op, context.contextHandle(), attr);
             }
             if (qp <= 0) {
                 long failed = qp;
@@ -179,7 +178,7 @@ public final class NativeQueuePairs {
     }
 
     private static long allocParentDomain(NativeContextSupport context, long pd, long td) {
-        long op = context.verbsContextOp(verbs_context.alloc_parent_domain$off);
+        long op = context.op("alloc_parent_domain");
         if (op == 0) {
             throw new VerbsException("ibv_alloc_parent_domain", Errno.EOPNOTSUPP,
                     "the device cannot attach a thread domain to a QP");
@@ -189,7 +188,7 @@ public final class NativeQueuePairs {
             long attr = temp.allocate(ibv_parent_domain_init_attr.SIZEOF);
             b.putLong(attr + ibv_parent_domain_init_attr.pd$off, pd);
             b.putLong(attr + ibv_parent_domain_init_attr.td$off, td);
-            long parent = b.allocParentDomain(op, context.contextHandle(), attr);
+            long parent = b.libibverbsOps().alloc_parent_domain(op, context.contextHandle(), attr);
             NativeErrors.check(parent, "ibv_alloc_parent_domain", null);
             return parent;
         }

@@ -7,7 +7,6 @@ import org.verbs4j.RecvWr;
 import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
-import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_attr;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 
@@ -39,7 +38,7 @@ public final class NativeSharedReceiveQueue extends NativeObject implements Shar
         try {
             this.poster = new NativeRecvPoster(binding, scratch, "ibv_post_srq_recv",
                     context.contextOp(ibv_context.ops$post_srq_recv$off), maxWr, maxSge, context.criticalDataPath());
-            this.srqNum = readSrqNum(context.verbsContextOp(verbs_context.get_srq_num$off));
+            this.srqNum = readSrqNum(context.op("get_srq_num"));
             dependOn(pd);
             register();
         } catch (RuntimeException e) {
@@ -58,7 +57,7 @@ public final class NativeSharedReceiveQueue extends NativeObject implements Shar
         }
         try (TempMemory a = new TempMemory(binding)) {
             long out = a.allocate(8);
-            return binding.getSrqNum(op, handle, out) == 0 ? binding.getInt(out) : 0;
+            return binding.libibverbsOps().get_srq_num(op, handle, out) == 0 ? binding.getInt(out) : 0;
         }
     }
 

@@ -23,12 +23,13 @@ public final class NativeThreadDomain extends NativeObject implements ThreadDoma
      */
     public <C extends AbstractVerbsObject & NativeContextSupport> NativeThreadDomain(C context, long td) {
         super("ThreadDomain", context, NativeKind.TD, td);
-        this.deallocTd = context.verbsContextOp(ContextStructs.verbs_context.dealloc_td$off);
+        this.deallocTd = context.op("dealloc_td");
         register();
     }
 
     @Override
     protected int destroy() {
-        return deallocTd == 0 ? Errno.EOPNOTSUPP : NativeErrors.errno(binding().deallocTd(deallocTd, handle()));
+        return deallocTd == 0 ? Errno.EOPNOTSUPP
+                : NativeErrors.errno(binding().libibverbsOps().dealloc_td(deallocTd, handle()));
     }
 }

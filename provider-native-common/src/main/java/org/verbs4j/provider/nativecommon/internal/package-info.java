@@ -12,9 +12,10 @@
  *     <tr><td>{@link CoreVerbs} over {@link LibIbverbs}</td><td>the functions libibverbs exports
  *       ({@code ibv_alloc_pd}, {@code ibv_modify_qp}, ...), declared once</td><td>control</td>
  *       <td>{@code FfmDeclaredLibrary}</td><td>{@code JnrDeclaredLibrary}</td></tr>
- *     <tr><td>{@link ContextOps} over {@link LibIbverbsOps}</td><td>the ops of {@code ibv_context} and
+ *     <tr><td>{@link ContextOps} and {@link LibIbverbsOps}</td><td>the ops of {@code ibv_context} and
  *       {@code verbs_context}, by pointer</td>
- *       <td>{@code post_send}, {@code post_recv}, {@code poll_cq}: data; the rest: control, declared once</td>
+ *       <td>{@link ContextOps}: {@code post_send}, {@code post_recv}, {@code poll_cq}, data; {@link LibIbverbsOps}:
+ *       the rest, control, declared once and called directly</td>
  *       <td>{@code FfmIbverbsBinding} (data), {@code FfmDeclaredLibrary} (control)</td>
  *       <td>{@code JnrIbverbsBinding} (data), {@code JnrDeclaredLibrary} (control)</td></tr>
  *     <tr><td>{@link QpExOps}</td><td>the {@code ibv_qp_ex} WR session ({@code wr_start}, the {@code wr_*}
@@ -80,11 +81,13 @@
  * The same two classes bind them from the declarations alone, through FFM's address-less downcall handles and jffi's
  * call contexts (the address per call); {@link DeclaredLibrary} applies the convention and answers
  * {@code -EOPNOTSUPP} for address 0, as {@code verbs.h}'s inline wrappers do for a missing op, and
- * {@link NativeContextSupport#verbsContextOp} checks {@code verbs_context.sz} when the object model reads the
- * address. {@link ContextOps} is written once over them. {@code LibIbverbsDeclarationTest} checks each op against
- * itself and, with gcc, its C declaration against the type of the member in the installed {@code verbs.h}. An op
- * verb therefore touches the same six main files as an exported one ({@link LibIbverbsOps} for {@link LibIbverbs},
- * {@link ContextOps} for {@link CoreVerbs}). The data path ({@code post_send}, {@code post_recv},
+ * {@link NativeContextSupport#op} finds the address from the declaration alone (its {@link COp#struct} and name,
+ * through {@code DeclaredOps}), checking {@code verbs_context.sz} for an extended op. The object model calls the
+ * declaration directly: {@code binding.libibverbsOps().dealloc_td(context.op("dealloc_td"), td)}, with no forwarder
+ * and no offset constant. {@code LibIbverbsDeclarationTest} checks each op against itself and, with gcc, its C
+ * declaration against the type of the member in the installed {@code verbs.h}. A new op verb is therefore one
+ * method in {@link LibIbverbsOps} and its caller in the object model, as a new exported verb is one method in
+ * {@link LibIbverbs} and its caller. The data path ({@code post_send}, {@code post_recv},
  * {@code poll_cq}, the {@code ibv_qp_ex} builders, the {@code ibv_cq_ex} poll ops) stays outside the declaration,
  * written by hand in each binding ({@code InlineOps}, {@code InlineVerbs}).
  */

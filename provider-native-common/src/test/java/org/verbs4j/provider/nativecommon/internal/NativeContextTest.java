@@ -121,7 +121,7 @@ class NativeContextTest {
             + "then the device, then its memory")
     void leftoversInOrder() {
         long deallocMw = 0xd1;
-        binding.putLong(CONTEXT + ibv_context.ops$dealloc_mw$off, deallocMw);
+        binding.putLong(CONTEXT + DeclaredOps.member("dealloc_mw").offset(), deallocMw);
         NativeContextResources r = new NativeContextResources(binding, CONTEXT);
         r.add(NativeKind.PD, 0x10);
         r.add(NativeKind.CQ, 0x20);
@@ -145,13 +145,13 @@ class NativeContextTest {
     void verbsContextOp() {
         long vctx = 0x7000;
         long ctx = vctx + verbs_context.context$off;
-        binding.putLong(vctx + verbs_context.alloc_td$off, 0x1234_5678L);
+        binding.putLong(vctx + DeclaredOps.member("alloc_td").offset(), 0x1234_5678L);
         binding.putLong(vctx + verbs_context.sz$off, verbs_context.SIZEOF);
-        assertEquals(0, NativeContextResources.verbsContextOp(binding, ctx, verbs_context.alloc_td$off));
+        assertEquals(0, NativeContextResources.verbsContextOp(binding, ctx, DeclaredOps.member("alloc_td").offset()));
         binding.putLong(ctx + ibv_context.abi_compat$off, -1L);
-        assertEquals(0x1234_5678L, NativeContextResources.verbsContextOp(binding, ctx, verbs_context.alloc_td$off));
-        binding.putLong(vctx + verbs_context.sz$off, verbs_context.SIZEOF - verbs_context.alloc_td$off - 8);
-        assertEquals(0, NativeContextResources.verbsContextOp(binding, ctx, verbs_context.alloc_td$off), "too old");
+        assertEquals(0x1234_5678L, NativeContextResources.verbsContextOp(binding, ctx, DeclaredOps.member("alloc_td").offset()));
+        binding.putLong(vctx + verbs_context.sz$off, verbs_context.SIZEOF - DeclaredOps.member("alloc_td").offset() - 8);
+        assertEquals(0, NativeContextResources.verbsContextOp(binding, ctx, DeclaredOps.member("alloc_td").offset()), "too old");
     }
 
     @Test
