@@ -22,6 +22,7 @@ import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
+import org.verbs4j.ForkStatus;
 import org.verbs4j.Gid;
 import org.verbs4j.GidEntry;
 import org.verbs4j.GidType;
@@ -510,5 +511,21 @@ public abstract class DiscoveryRules extends TckArea {
                 assertEquals(GidType.IB, e.type(), "an InfiniBand port's GID type, " + e);
             }
         }
+    }
+
+    @Test
+    @DisplayName("required_ forkStatus() answers, and forkInit() after a registration keeps its word: where fork is safe (UNNEEDED or ENABLED) it succeeds twice and changes nothing; where it is DISABLED it fails with EINVAL and the status stays DISABLED [ibv_fork_init(3), ibv_is_fork_initialized(3)]")
+    void required_forkInitAfterRegistration() {
+        VerbsProvider provider = tb.provider();
+        tb.buffer(64); // a registration: from here ibv_fork_init is too late unless fork is already safe
+        ForkStatus before = provider.forkStatus();
+        assertNotNull(before);
+        if (before == ForkStatus.DISABLED) {
+            Expect.errno("forkInit() after a registration", provider::forkInit, Errno.EINVAL);
+        } else {
+            provider.forkInit();
+            provider.forkInit();
+        }
+        assertEquals(before, provider.forkStatus(), "forkInit() after a registration changes no status");
     }
 }

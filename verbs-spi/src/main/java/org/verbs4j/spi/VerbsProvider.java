@@ -3,6 +3,7 @@ package org.verbs4j.spi;
 import java.util.List;
 import org.verbs4j.ConnectionManager;
 import org.verbs4j.Device;
+import org.verbs4j.ForkStatus;
 import org.verbs4j.ProviderUnavailableException;
 
 /**
@@ -78,6 +79,38 @@ public interface VerbsProvider {
         }
         throw new IllegalArgumentException("provider '" + name() + "' has no device '" + name + "'; it has "
                 + all.stream().map(Device::name).toList());
+    }
+
+    /**
+     * Makes {@code fork()} safe for memory registered from now on: the library marks each registered range
+     * {@code MADV_DONTFORK}, so that a child never shares a page the device reads or writes. Call it once, before
+     * the first registration; a second call succeeds and does nothing. Where fork is already safe
+     * ({@link #forkStatus()} is {@link ForkStatus#UNNEEDED}) it does nothing and succeeds. Setting the environment
+     * variable {@code RDMAV_FORK_SAFE} before the JVM starts has the same effect.
+     *
+     * @throws org.verbs4j.VerbsException {@code ibv_fork_init} with {@code EINVAL} if memory was registered before,
+     *     which makes fork support impossible for this process; {@code ENOMEM}, or {@code ENOSYS} if the kernel has no
+     *     {@code MADV_DONTFORK}
+     * @throws ProviderUnavailableException if the provider is unavailable
+     * @throws UnsupportedOperationException by default, for a provider that does not say
+     * @see "ibv_fork_init(3)"
+     */
+    default void forkInit() {
+        throw new UnsupportedOperationException("verbs4j provider '" + name() + "' does not implement forkInit()");
+    }
+
+    /**
+     * Whether {@code fork()} is safe for registered memory in this process.
+     *
+     * @return {@link ForkStatus#UNNEEDED} where the kernel copies pinned pages at fork (or the provider's device reads
+     *     no memory by DMA), else {@link ForkStatus#ENABLED} after a successful {@link #forkInit()}, else
+     *     {@link ForkStatus#DISABLED}
+     * @throws ProviderUnavailableException if the provider is unavailable
+     * @throws UnsupportedOperationException by default, for a provider that does not say
+     * @see "ibv_is_fork_initialized(3)"
+     */
+    default ForkStatus forkStatus() {
+        throw new UnsupportedOperationException("verbs4j provider '" + name() + "' does not implement forkStatus()");
     }
 
     /**

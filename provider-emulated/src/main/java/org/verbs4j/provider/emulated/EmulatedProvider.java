@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.verbs4j.ConnectionManager;
 import org.verbs4j.Device;
+import org.verbs4j.ForkStatus;
 import org.verbs4j.provider.emulated.cm.EmulatedConnectionManager;
 import org.verbs4j.provider.emulated.cm.EmulatedDevices;
 import org.verbs4j.spi.VerbsProvider;
@@ -54,6 +55,20 @@ public final class EmulatedProvider implements VerbsProvider {
     @Override
     public List<Device> devices() {
         return EmulatedDevices.all();
+    }
+
+    /** Succeeds and does nothing: fork is never a danger here ({@link #forkStatus()}). */
+    @Override
+    public void forkInit() {}
+
+    /**
+     * {@link ForkStatus#UNNEEDED}: the emulated devices read and write registered memory from Java, through the
+     * region's segment, never by DMA to a pinned physical page, so a child of {@code fork()} cannot take a page
+     * from under them.
+     */
+    @Override
+    public ForkStatus forkStatus() {
+        return ForkStatus.UNNEEDED;
     }
 
     /** True: the emulated connection manager connects RC QPs of the JVM's emulated devices. */

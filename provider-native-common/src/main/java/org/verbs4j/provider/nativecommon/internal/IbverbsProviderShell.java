@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 import org.verbs4j.ConnectionManager;
 import org.verbs4j.Device;
 import org.verbs4j.Errno;
+import org.verbs4j.ForkStatus;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.nativecommon.IbverbsAvailability;
 import org.verbs4j.provider.nativecommon.IbverbsUnavailableException;
@@ -201,6 +202,30 @@ public abstract class IbverbsProviderShell implements VerbsProvider {
             devices.add(new NativeDevice(name, lib.binding(), d.name(), d.guid(), d.index(), extendedCq));
         }
         return List.copyOf(devices);
+    }
+
+    /**
+     * {@code ibv_fork_init(3)}.
+     *
+     * @throws VerbsException {@code ibv_fork_init} with its errno: {@code EINVAL} after a registration
+     * @throws org.verbs4j.ProviderUnavailableException if the provider is unavailable
+     */
+    @Override
+    public final void forkInit() {
+        ensureAvailability();
+        NativeErrors.check(library().binding().libibverbs().ibv_fork_init(), "ibv_fork_init", null);
+    }
+
+    /**
+     * {@code ibv_is_fork_initialized(3)}.
+     *
+     * @return the status
+     * @throws org.verbs4j.ProviderUnavailableException if the provider is unavailable
+     */
+    @Override
+    public final ForkStatus forkStatus() {
+        ensureAvailability();
+        return ForkStatus.of(library().binding().libibverbs().ibv_is_fork_initialized());
     }
 
     private static String describe(int errno) {

@@ -32,6 +32,12 @@ public interface LibIbverbs {
     @CFunction(value = "int ibv_get_device_index(struct ibv_device *device)", errno = NONE)
     int ibv_get_device_index(long device);
 
+    @CFunction(value = "int ibv_fork_init(void)", errno = RETURNED)
+    int ibv_fork_init();
+
+    @CFunction(value = "enum ibv_fork_status ibv_is_fork_initialized(void)", errno = NONE)
+    int ibv_is_fork_initialized();
+
     @CFunction(value = "struct ibv_context *ibv_open_device(struct ibv_device *device)", errno = NULL_SETS)
     long ibv_open_device(long device);
 
