@@ -1949,14 +1949,14 @@ EXPORT int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 {
 	(void)qp;
 	(void)ece;
-	return ENOSYS;
+	return EOPNOTSUPP; /* as libibverbs answers for a provider without ECE, such as the emulated device */
 }
 
 EXPORT int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
 {
 	(void)qp;
 	(void)ece;
-	return ENOSYS;
+	return EOPNOTSUPP; /* as libibverbs answers for a provider without ECE, such as the emulated device */
 }
 
 /*

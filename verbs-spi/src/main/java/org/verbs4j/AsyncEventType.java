@@ -65,4 +65,36 @@ public enum AsyncEventType {
         }
         return values()[value];
     }
+
+    /**
+     * The text libibverbs gives this event type, so that a log line reads as a C program's does.
+     *
+     * @return the text, such as {@code "local work queue catastrophic error"}
+     * @see "ibv_event_type_str(3)"
+     */
+    public String description() {
+        return DESCRIPTIONS[ordinal()];
+    }
+
+    private static final String[] DESCRIPTIONS = {
+            "CQ error",
+            "local work queue catastrophic error",
+            "invalid request local work queue error",
+            "local access violation work queue error",
+            "communication established",
+            "send queue drained",
+            "path migrated",
+            "path migration request error",
+            "local catastrophic error",
+            "port active",
+            "port error",
+            "LID change",
+            "P_Key change",
+            "SM change",
+            "SRQ catastrophic error",
+            "SRQ limit reached",
+            "last WQE reached",
+            "client reregistration",
+            "GID table change",
+            "WQ fatal"};
 }

@@ -118,7 +118,9 @@ public interface Context extends VerbsObject {
     /**
      * A completion queue whose completions carry the fields {@code attributes} asks for, timestamps among them. A
      * CQ without {@link CqInitAttributes#timestamps() timestamps} is the CQ of {@link #createCq(int,
-     * CompletionChannel, int)}. This default, for a provider without timestamps, refuses them.
+     * CompletionChannel, int)}. This default, for a provider without timestamps, refuses them. A native provider
+     * creates a CQ with timestamps by {@code ibv_create_cq_ex} and hands QPs its {@code ibv_cq}
+     * ({@code ibv_cq_ex_to_cq}).
      *
      * @param attributes the entries, channel, vector and {@code wc_flags}
      * @return the new CQ
@@ -126,7 +128,7 @@ public interface Context extends VerbsObject {
      * @throws IllegalStateException if the context is closed
      * @throws VerbsException {@code EOPNOTSUPP} if the device does not stamp completions (its
      *     {@link DeviceAttributesEx#completionTimestampMask()} is 0, as on rxe), or the errno of the device's refusal
-     * @see "ibv_create_cq_ex(3)"
+     * @see "ibv_create_cq_ex(3) ibv_cq_ex_to_cq"
      */
     default CompletionQueue createCq(CqInitAttributes attributes) {
         if (isClosed()) {

@@ -37,4 +37,22 @@ public enum PortState {
         }
         return values()[value];
     }
+
+    /**
+     * The text libibverbs gives this state, so that a log line reads as a C program's does.
+     *
+     * @return the text, such as {@code "down"}
+     * @see "ibv_port_state_str(3)"
+     */
+    public String description() {
+        return DESCRIPTIONS[ordinal()];
+    }
+
+    private static final String[] DESCRIPTIONS = {
+            "no state change (NOP)",
+            "down",
+            "init",
+            "armed",
+            "active",
+            "active defer"};
 }

@@ -152,7 +152,9 @@ public interface ProtectionDomain extends VerbsObject {
     }
 
     /**
-     * Creates a queue pair, in the RESET state.
+     * Creates a queue pair, in the RESET state. A native provider creates it with {@code ibv_create_qp_ex}: on a
+     * parent domain of this PD and the thread domain ({@code ibv_alloc_parent_domain}) when the attributes name one,
+     * and with its {@code ibv_qp_ex} ({@code ibv_qp_to_qp_ex}) when they name {@code sendOps}.
      *
      * @param attributes the QP's type, CQs and sizes
      * @return the QP, in RESET; {@link QueuePair#initAttributes()} gives the sizes granted
@@ -162,6 +164,8 @@ public interface ProtectionDomain extends VerbsObject {
      *     {@code EINVAL} for capabilities beyond the device's limits, {@code ENOMEM}
      * @see "ibv_create_qp_ex(3)"
      * @see "ibv_wr_post(3)"
+     * @see "ibv_alloc_parent_domain(3)"
+     * @see "ibv_qp_to_qp_ex"
      */
     QueuePair createQp(QpInitAttributes attributes);
 

@@ -1,6 +1,7 @@
 package org.verbs4j;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -167,6 +168,42 @@ public interface QueuePair extends VerbsObject {
      * @see "ibv_post_send(3)"
      */
     PreparedSends prepareSends(int capacity);
+
+    /**
+     * The Enhanced Connection Establishment options of this QP's device: its vendor and the options it supports,
+     * to be sent to the peer. This default, for a device without ECE (rxe, the emulated devices), answers
+     * {@code EOPNOTSUPP}, as libibverbs does when the provider has no such verb.
+     *
+     * @return the options
+     * @throws IllegalStateException if the QP is closed
+     * @throws VerbsException {@code EOPNOTSUPP} if the device has no ECE; {@code EINVAL} if it refuses the QP
+     * @see "ibv_query_ece(3)"
+     */
+    default Ece queryEce() {
+        if (isClosed()) {
+            throw new IllegalStateException("this object is closed: " + this);
+        }
+        throw new VerbsException("ibv_query_ece", Errno.EOPNOTSUPP, "the device has no ECE");
+    }
+
+    /**
+     * Asks the device to use these ECE options (normally those both sides support, after the exchange) at the next
+     * modify QP stages that take them. This default, for a device without ECE, answers {@code EOPNOTSUPP}.
+     *
+     * @param ece the options, {@code vendorId} that of this QP's device
+     * @throws NullPointerException if {@code ece} is null
+     * @throws IllegalStateException if the QP is closed
+     * @throws VerbsException {@code EOPNOTSUPP} if the device has no ECE; {@code EINVAL} for options, a vendor or
+     *     {@code compMask} bits the device does not accept
+     * @see "ibv_set_ece(3)"
+     */
+    default void setEce(Ece ece) {
+        if (isClosed()) {
+            throw new IllegalStateException("this object is closed: " + this);
+        }
+        Objects.requireNonNull(ece, "ece");
+        throw new VerbsException("ibv_set_ece", Errno.EOPNOTSUPP, "the device has no ECE");
+    }
 
     /**
      * Attaches this UD QP to a multicast group ({@code ibv_attach_mcast}): from then on it receives, besides

@@ -75,4 +75,40 @@ public enum WcStatus {
         }
         return BY_VALUE[value];
     }
+
+    /**
+     * The text libibverbs gives this status, so that a log line reads as a C program's does.
+     *
+     * @return the text, such as {@code "local length error"}
+     * @see "ibv_wc_status_str"
+     */
+    public String description() {
+        return DESCRIPTIONS[ordinal()];
+    }
+
+    private static final String[] DESCRIPTIONS = {
+            "success",
+            "local length error",
+            "local QP operation error",
+            "local EE context operation error",
+            "local protection error",
+            "Work Request Flushed Error",
+            "memory management operation error",
+            "bad response error",
+            "local access error",
+            "remote invalid request error",
+            "remote access error",
+            "remote operation error",
+            "transport retry counter exceeded",
+            "RNR retry counter exceeded",
+            "local RDD violation error",
+            "remote invalid RD request",
+            "aborted error",
+            "invalid EE context number",
+            "invalid EE context state",
+            "fatal error",
+            "response timeout error",
+            "general error",
+            "TM error",
+            "TM software rendezvous"};
 }

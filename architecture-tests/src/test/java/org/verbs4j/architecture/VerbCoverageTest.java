@@ -184,26 +184,29 @@ class VerbCoverageTest {
     private static Map<String, Set<String>> apiSeeTags(Set<String> universe) throws IOException {
         Map<String, Set<String>> byFunction = new TreeMap<>();
         Path api = ROOT.resolve("verbs-spi/src/main/java/org/verbs4j");
+        List<Path> sources;
         try (Stream<Path> files = Files.list(api)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
-                String type = file.getFileName().toString().replace(".java", "");
-                String text = Files.readString(file);
-                int at = 0;
-                while ((at = text.indexOf("/**", at)) >= 0) {
-                    int end = text.indexOf("*/", at);
-                    String doc = text.substring(at, end);
-                    String element = element(type, text.substring(end + 2));
-                    Matcher see = SEE.matcher(doc);
-                    while (see.find()) {
-                        Matcher f = FUNCTION.matcher(see.group(1));
-                        while (f.find()) {
-                            if (universe.contains(f.group(1)) && element != null) {
-                                byFunction.computeIfAbsent(f.group(1), k -> new TreeSet<>()).add(element);
-                            }
+            sources = new ArrayList<>(files.filter(f -> f.toString().endsWith(".java")).sorted().toList());
+        }
+        sources.add(api.resolve("spi/VerbsProvider.java")); // the provider's own verbs: the device list, fork
+        for (Path file : sources) {
+            String type = file.getFileName().toString().replace(".java", "");
+            String text = Files.readString(file);
+            int at = 0;
+            while ((at = text.indexOf("/**", at)) >= 0) {
+                int end = text.indexOf("*/", at);
+                String doc = text.substring(at, end);
+                String element = element(type, text.substring(end + 2));
+                Matcher see = SEE.matcher(doc);
+                while (see.find()) {
+                    Matcher f = FUNCTION.matcher(see.group(1));
+                    while (f.find()) {
+                        if (universe.contains(f.group(1)) && element != null) {
+                            byFunction.computeIfAbsent(f.group(1), k -> new TreeSet<>()).add(element);
                         }
                     }
-                    at = end;
                 }
+                at = end;
             }
         }
         return byFunction;
@@ -238,7 +241,7 @@ class VerbCoverageTest {
         String[] parts = element.split("\\.");
         Class<?> type;
         try {
-            type = Class.forName("org.verbs4j." + parts[0]);
+            type = Class.forName((parts[0].equals("VerbsProvider") ? "org.verbs4j.spi." : "org.verbs4j.") + parts[0]);
         } catch (ClassNotFoundException e) {
             throw new AssertionError(e);
         }
@@ -251,7 +254,7 @@ class VerbCoverageTest {
                 continue;
             }
             for (Map.Entry<String, List<String>> impl : IMPLEMENTATIONS.entrySet()) {
-                Class<?> c = implementation(impl.getValue(), type);
+                Class<?> c = implementation(impl.getKey(), impl.getValue(), type);
                 if (c == null) {
                     continue;
                 }
@@ -279,7 +282,19 @@ class VerbCoverageTest {
             "emulated", List.of("org.verbs4j.provider.emulated.verbs.Emulated", "org.verbs4j.provider.emulated.cm.Emulated"),
             "ffm,jnr", List.of("org.verbs4j.provider.nativecommon.internal.Native", "org.verbs4j.spi.support.internal.Bound"));
 
-    private static Class<?> implementation(List<String> prefixes, Class<?> api) {
+    /** Each provider's own class, which is not named after the API type ({@code VerbsProvider}) it implements. */
+    private static final Map<String, String> PROVIDER_CLASSES = Map.of(
+            "emulated", "org.verbs4j.provider.emulated.EmulatedProvider",
+            "ffm,jnr", "org.verbs4j.provider.nativecommon.internal.IbverbsProviderShell");
+
+    private static Class<?> implementation(String provider, List<String> prefixes, Class<?> api) {
+        if (api == org.verbs4j.spi.VerbsProvider.class) {
+            try {
+                return Class.forName(PROVIDER_CLASSES.get(provider));
+            } catch (ClassNotFoundException e) {
+                throw new AssertionError(e);
+            }
+        }
         for (String prefix : prefixes) {
             try {
                 Class<?> c = Class.forName(prefix + api.getSimpleName());

@@ -25,6 +25,7 @@ import org.verbs4j.AsyncEvent;
 import org.verbs4j.AsyncEventType;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
+import org.verbs4j.Ece;
 import org.verbs4j.Errno;
 import org.verbs4j.QpAttrMask;
 import org.verbs4j.QpAttributes;
@@ -32,6 +33,7 @@ import org.verbs4j.QpCapabilities;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
+import org.verbs4j.VerbsException;
 
 /**
  * The QP state machine of {@code ibv_modify_qp(3)} and IBA 10.3: legal transitions with their required
@@ -668,5 +670,22 @@ public abstract class QpStateRules extends TckArea {
             case "MAX_QP_RD_ATOMIC" -> QpAttrMask.MAX_QP_RD_ATOMIC;
             default -> throw new IllegalArgumentException(name);
         };
+    }
+
+    @Test
+    @DisplayName("required_ ECE: a device without it answers EOPNOTSUPP to queryEce and setEce; a device with it accepts back the options it answered, and answers the same vendor after; null options are refused with a NullPointerException [ibv_query_ece(3), ibv_set_ece(3)]")
+    void required_eceOptions() {
+        QueuePair qp = tb.qp(QpType.RC, tb.cq(8), null);
+        Expect.thrown("setEce(null)", NullPointerException.class, () -> qp.setEce(null));
+        Ece ece;
+        try {
+            ece = qp.queryEce();
+        } catch (VerbsException e) {
+            assertEquals(Errno.EOPNOTSUPP, e.errno(), "queryEce on a device without ECE: " + e.getMessage());
+            Expect.errno("setEce on a device without ECE", () -> qp.setEce(new Ece(0, 0, 0)), Errno.EOPNOTSUPP);
+            return;
+        }
+        qp.setEce(ece);
+        assertEquals(ece.vendorId(), qp.queryEce().vendorId(), "the vendor of the options the QP took");
     }
 }

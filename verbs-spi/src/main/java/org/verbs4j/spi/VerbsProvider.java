@@ -55,11 +55,12 @@ public interface VerbsProvider {
     }
 
     /**
-     * The devices this provider reaches.
+     * The devices this provider reaches. A native provider lists them with {@code ibv_get_device_list} and frees the
+     * list ({@code ibv_free_device_list}) before it returns, so there is nothing for the caller to free.
      *
      * @return the devices, in the library's order
      * @throws ProviderUnavailableException if the provider is unavailable
-     * @see "ibv_get_device_list(3)"
+     * @see "ibv_get_device_list(3) ibv_free_device_list"
      */
     List<Device> devices();
 

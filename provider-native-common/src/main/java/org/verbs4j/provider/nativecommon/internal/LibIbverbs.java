@@ -122,6 +122,12 @@ public interface LibIbverbs {
     @CFunction(value = "int ibv_destroy_qp(struct ibv_qp *qp)", errno = RETURNED)
     int ibv_destroy_qp(long qp);
 
+    @CFunction(value = "int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)", errno = RETURNED)
+    int ibv_query_ece(long qp, long ece);
+
+    @CFunction(value = "int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)", errno = RETURNED)
+    int ibv_set_ece(long qp, long ece);
+
     @CFunction(value = "int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags)",
             errno = NONE)
     int ibv_query_qp_data_in_order(long qp, int op, int flags);

@@ -3,6 +3,7 @@ package org.verbs4j.provider.nativecommon.internal;
 import java.util.List;
 import java.util.Objects;
 import org.verbs4j.DataInOrder;
+import org.verbs4j.Ece;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.MemoryWindow;
@@ -25,6 +26,7 @@ import org.verbs4j.WrSession;
 import org.verbs4j.provider.nativecommon.IbverbsHandle;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_mw_bind;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ece;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_attr;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr;
@@ -97,7 +99,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
                     context.contextOp(ibv_context.ops$post_recv$off), init.cap().maxRecvWr(),
                     init.cap().maxRecvSge(), context.criticalDataPath());
             this.mwBind = scratch.allocate(ibv_mw_bind.SIZEOF);
-            this.bindMwOp = context.contextOp(ibv_context.ops$bind_mw$off);
+            this.bindMwOp = context.op("bind_mw");
             long sessionBytes = NativeWrSession.scratchBytes(init);
             this.session = qpx == 0 ? null : new NativeWrSession(this, binding, qpx, init, context.ipCsum(),
                     scratch.allocate(sessionBytes), sessionBytes, sendLock,
@@ -375,7 +377,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
                 b.putLong(mwBind + ibv_mw_bind.bind_info$addr$off, bindInfo.addr());
                 b.putLong(mwBind + ibv_mw_bind.bind_info$length$off, bindInfo.length());
                 b.putInt(mwBind + ibv_mw_bind.bind_info$mw_access_flags$off, bindInfo.mwAccessFlags());
-                rc = b.bindMw(bindMwOp, handle, w.handle(), mwBind);
+                rc = b.libibverbsOps().bind_mw(bindMwOp, handle, w.handle(), mwBind);
             }
         } finally {
             sendLock.unlock();
@@ -405,6 +407,30 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
             return caps;
         }
         return whole ? DataInOrder.WHOLE_MSG.bit() : 0;
+    }
+
+    @Override
+    public synchronized Ece queryEce() {
+        checkOpen();
+        try (TempMemory a = new TempMemory(binding)) {
+            long ece = a.allocate(ibv_ece.SIZEOF);
+            NativeErrors.check(binding.libibverbs().ibv_query_ece(handle, ece), "ibv_query_ece", null);
+            return new Ece(binding.getInt(ece + ibv_ece.vendor_id$off), binding.getInt(ece + ibv_ece.options$off),
+                    binding.getInt(ece + ibv_ece.comp_mask$off));
+        }
+    }
+
+    @Override
+    public synchronized void setEce(Ece ece) {
+        checkOpen();
+        Objects.requireNonNull(ece, "ece");
+        try (TempMemory a = new TempMemory(binding)) {
+            long raw = a.allocate(ibv_ece.SIZEOF);
+            binding.putInt(raw + ibv_ece.vendor_id$off, ece.vendorId());
+            binding.putInt(raw + ibv_ece.options$off, ece.options());
+            binding.putInt(raw + ibv_ece.comp_mask$off, ece.compMask());
+            NativeErrors.check(binding.libibverbs().ibv_set_ece(handle, raw), "ibv_set_ece", null);
+        }
     }
 
     @Override

@@ -274,6 +274,19 @@ public final class QpStructs {
         private ibv_recv_wr() {}
     }
 
+    /** {@code struct ibv_ece}. */
+    public static final class ibv_ece {
+        /** The layout. */
+        public static final CLayout DESC = struct("ibv_ece", u32("vendor_id"), u32("options"), u32("comp_mask"));
+        /** {@code sizeof(struct ibv_ece)}, bytes. */
+        public static final long SIZEOF = DESC.size();
+        public static final long vendor_id$off = DESC.offset("vendor_id");
+        public static final long options$off = DESC.offset("options");
+        public static final long comp_mask$off = DESC.offset("comp_mask");
+
+        private ibv_ece() {}
+    }
+
     /** {@code struct ibv_srq_attr}. */
     public static final class ibv_srq_attr {
         /** The layout. */
