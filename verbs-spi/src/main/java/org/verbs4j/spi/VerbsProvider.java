@@ -86,12 +86,13 @@ public interface VerbsProvider {
      * Makes {@code fork()} safe for memory registered from now on: the library marks each registered range
      * {@code MADV_DONTFORK}, so that a child never shares a page the device reads or writes. Call it once, before
      * the first registration; a second call succeeds and does nothing. Where fork is already safe
-     * ({@link #forkStatus()} is {@link ForkStatus#UNNEEDED}) it does nothing and succeeds. Setting the environment
-     * variable {@code RDMAV_FORK_SAFE} before the JVM starts has the same effect.
+     * ({@link #forkStatus()} is {@link ForkStatus#UNNEEDED}) it does nothing and succeeds, except that rdma-core 44
+     * checks for an earlier registration first and answers {@code EINVAL} after one there too. Setting the
+     * environment variable {@code RDMAV_FORK_SAFE} before the JVM starts has the same effect.
      *
      * @throws org.verbs4j.VerbsException {@code ibv_fork_init} with {@code EINVAL} if memory was registered before,
-     *     which makes fork support impossible for this process; {@code ENOMEM}, or {@code ENOSYS} if the kernel has no
-     *     {@code MADV_DONTFORK}
+     *     which makes fork support impossible for this process (rdma-core 44: even where it is unneeded);
+     *     {@code ENOMEM}, or {@code ENOSYS} if the kernel has no {@code MADV_DONTFORK}
      * @throws ProviderUnavailableException if the provider is unavailable
      * @throws UnsupportedOperationException by default, for a provider that does not say
      * @see "ibv_fork_init(3)"
