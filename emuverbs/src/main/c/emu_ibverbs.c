@@ -36,7 +36,7 @@ enum {
 	/* numbered apart from the list above, so that verbs added beside them merge without renumbering */
 	OP_ATTACH_MCAST = 60, OP_DETACH_MCAST,
 	OP_QUERY_PKEY = 70, OP_GET_PKEY_INDEX, OP_QUERY_GID_EX, OP_QUERY_GID_TABLE, OP_QUERY_DEVICE_EX,
-	OP_QUERY_RT_VALUES, OP_ADVISE_MR,
+	OP_QUERY_RT_VALUES, OP_ADVISE_MR, OP_QUERY_ECE, OP_SET_ECE,
 	OP_RESIZE_CQ = 64, OP_INIT_AH_FROM_WC,
 };
 #define WR_SLOTS 20
@@ -401,6 +401,27 @@ static int emu_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice, ui
 	int64_t io[SLOTS] = {pd_h(pd), advice, flags, (int64_t)(uintptr_t)sg_list, num_sges};
 
 	return call(OP_ADVISE_MR, io);
+}
+
+/* ECE: the three fields as they are; the engine answers (EOPNOTSUPP for a device without ECE). */
+EXPORT int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	int64_t io[SLOTS] = {eqp(qp)->h};
+	int e = call(OP_QUERY_ECE, io);
+
+	if (e)
+		return e;
+	ece->vendor_id = (uint32_t)io[1];
+	ece->options = (uint32_t)io[2];
+	ece->comp_mask = (uint32_t)io[3];
+	return 0;
+}
+
+EXPORT int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
+{
+	int64_t io[SLOTS] = {eqp(qp)->h, ece->vendor_id, ece->options, ece->comp_mask};
+
+	return call(OP_SET_ECE, io);
 }
 
 /* The raw clock as a device with a free-running counter gives it: the count in tv_nsec, tv_sec 0. */
@@ -1943,20 +1964,6 @@ EXPORT struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_han
 EXPORT void ibv_unimport_dm(struct ibv_dm *dm)
 {
 	(void)dm;
-}
-
-EXPORT int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)
-{
-	(void)qp;
-	(void)ece;
-	return EOPNOTSUPP; /* as libibverbs answers for a provider without ECE, such as the emulated device */
-}
-
-EXPORT int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)
-{
-	(void)qp;
-	(void)ece;
-	return EOPNOTSUPP; /* as libibverbs answers for a provider without ECE, such as the emulated device */
 }
 
 /*

@@ -64,4 +64,14 @@ public enum CmEventType {
         }
         return all[value];
     }
+
+    /**
+     * The text librdmacm gives this event type, so that a log line reads as a C program's does.
+     *
+     * @return the C constant's name, such as {@code "RDMA_CM_EVENT_ESTABLISHED"}
+     * @see "rdma_event_str(3)"
+     */
+    public String description() {
+        return "RDMA_CM_EVENT_" + name();
+    }
 }

@@ -16,18 +16,24 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each enum's {@code description()} is the text the installed libibverbs gives for its value, read from the
- * distribution's {@code libibverbs.so.1} by path (never a test library on {@code LD_LIBRARY_PATH}), so the tables
+ * Each enum's {@code description()} is the text the installed libibverbs (or librdmacm) gives for its value, read
+ * from the distribution's {@code libibverbs.so.1} and {@code librdmacm.so.1} by path (never a test library on {@code LD_LIBRARY_PATH}), so the tables
  * cannot drift from rdma-core's.
  */
 class DescriptionsTest {
     private static final Path LIBIBVERBS = Path.of("/usr/lib/x86_64-linux-gnu/libibverbs.so.1");
+    private static final Path LIBRDMACM = Path.of("/usr/lib/x86_64-linux-gnu/librdmacm.so.1");
 
     private static <E extends Enum<E>> void matches(String function, E[] values, Function<E, String> description) {
-        assumeTrue(Files.exists(LIBIBVERBS), "rdma-core's libibverbs is not installed");
+        matches(LIBIBVERBS, function, values, description);
+    }
+
+    private static <E extends Enum<E>> void matches(Path library, String function, E[] values,
+            Function<E, String> description) {
+        assumeTrue(Files.exists(library), "rdma-core's " + library.getFileName() + " is not installed");
         try (Arena arena = Arena.ofConfined()) {
             MethodHandle str = Linker.nativeLinker().downcallHandle(
-                    SymbolLookup.libraryLookup(LIBIBVERBS, arena).find(function).orElseThrow(),
+                    SymbolLookup.libraryLookup(library, arena).find(function).orElseThrow(),
                     FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
             for (E e : values) {
                 MemorySegment text = (MemorySegment) str.invokeExact(e.ordinal());
@@ -51,5 +57,10 @@ class DescriptionsTest {
     @Test
     void asyncEventTypeAsIbvEventTypeStr() {
         matches("ibv_event_type_str", AsyncEventType.values(), AsyncEventType::description);
+    }
+
+    @Test
+    void cmEventTypeAsRdmaEventStr() {
+        matches(LIBRDMACM, "rdma_event_str", CmEventType.values(), CmEventType::description);
     }
 }

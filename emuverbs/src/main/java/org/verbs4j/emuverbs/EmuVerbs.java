@@ -32,6 +32,7 @@ import org.verbs4j.AhAttributes;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.CqInitAttributes;
+import org.verbs4j.Ece;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.DeviceAttributesEx;
@@ -452,6 +453,13 @@ public final class EmuVerbs {
                 }
                 get(in(io, 0), ProtectionDomain.class).adviseMr(MrAdvice.values()[inInt(io, 1)], inInt(io, 2), sges);
             }
+            case 77 -> {
+                Ece ece = get(in(io, 0), QueuePair.class).queryEce();
+                out(io, 1, ece.vendorId());
+                out(io, 2, ece.options());
+                out(io, 3, ece.compMask());
+            }
+            case 78 -> get(in(io, 0), QueuePair.class).setEce(new Ece(inInt(io, 1), inInt(io, 2), inInt(io, 3)));
             case 64 -> out(io, 2, get(in(io, 0), CompletionQueue.class).resize(inInt(io, 1)));
             case 65 -> initAhFromWc(io);
             default -> {
