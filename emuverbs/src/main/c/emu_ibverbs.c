@@ -37,6 +37,7 @@ enum {
 	OP_ATTACH_MCAST = 60, OP_DETACH_MCAST,
 	OP_QUERY_PKEY = 70, OP_GET_PKEY_INDEX, OP_QUERY_GID_EX, OP_QUERY_GID_TABLE, OP_QUERY_DEVICE_EX,
 	OP_QUERY_RT_VALUES, OP_ADVISE_MR, OP_QUERY_ECE, OP_SET_ECE,
+	OP_ALLOC_DM = 80, OP_FREE_DM, OP_MEMCPY_TO_DM, OP_MEMCPY_FROM_DM, OP_REG_DM_MR,
 	OP_RESIZE_CQ = 64, OP_INIT_AH_FROM_WC,
 };
 #define WR_SLOTS 20
@@ -101,6 +102,10 @@ struct emu_td {
 	struct ibv_td td;
 	int64_t h;
 };
+struct emu_dm {
+	struct ibv_dm dm;
+	int64_t h;
+};
 struct emu_qp {
 	struct ibv_qp_ex qpx;
 	int64_t h;
@@ -125,6 +130,7 @@ static inline int64_t cq_h(struct ibv_cq *p) { return p ? ((struct emu_cq *)p)->
 static inline int64_t srq_h(struct ibv_srq *p) { return p ? ((struct emu_srq *)p)->h : 0; }
 static inline int64_t mw_h(struct ibv_mw *p) { return p ? ((struct emu_mw *)p)->h : 0; }
 static inline int64_t td_h(struct ibv_td *p) { return p ? ((struct emu_td *)p)->h : 0; }
+static inline int64_t dm_h(struct ibv_dm *p) { return p ? ((struct emu_dm *)p)->h : 0; }
 static inline struct emu_qp *eqp(struct ibv_qp *p) { return (struct emu_qp *)p; }
 
 /*
@@ -221,6 +227,10 @@ static int emu_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
 static int emu_query_rt_values(struct ibv_context *context, struct ibv_values_ex *values);
 static int emu_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice, uint32_t flags, struct ibv_sge *sg_list,
 			 uint32_t num_sges);
+static struct ibv_dm *emu_alloc_dm(struct ibv_context *context, struct ibv_alloc_dm_attr *attr);
+static int emu_free_dm(struct ibv_dm *dm);
+static struct ibv_mr *emu_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm, uint64_t dm_offset, size_t length,
+				    unsigned int access);
 
 EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 {
@@ -258,6 +268,9 @@ EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 	c->vctx.modify_cq = emu_modify_cq;
 	c->vctx.query_rt_values = emu_query_rt_values;
 	c->vctx.advise_mr = emu_advise_mr;
+	c->vctx.alloc_dm = emu_alloc_dm;
+	c->vctx.free_dm = emu_free_dm;
+	c->vctx.reg_dm_mr = emu_reg_dm_mr;
 	ctx->device = device;
 	ctx->ops.poll_cq = emu_poll_cq;
 	ctx->ops.req_notify_cq = emu_req_notify_cq;
@@ -562,7 +575,7 @@ EXPORT int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __b
 	return (int)io[3];
 }
 
-/* ------------------------------------------------------------------ PD, MR, AH, TD, MW */
+/* ------------------------------------------------------------------ PD, MR, AH, TD, MW, DM */
 
 EXPORT struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)
 {
@@ -751,6 +764,76 @@ static int emu_dealloc_td(struct ibv_td *td)
 	if (!e)
 		free(td);
 	return e;
+}
+
+/* Device memory: the engine's DeviceMemory; the copies go through it, the host bytes by address. */
+static int emu_memcpy_to_dm(struct ibv_dm *dm, uint64_t dm_offset, const void *host_addr, size_t length)
+{
+	int64_t io[SLOTS] = {dm_h(dm), (int64_t)dm_offset, (int64_t)(uintptr_t)host_addr, (int64_t)length};
+
+	return call(OP_MEMCPY_TO_DM, io);
+}
+
+static int emu_memcpy_from_dm(void *host_addr, struct ibv_dm *dm, uint64_t dm_offset, size_t length)
+{
+	int64_t io[SLOTS] = {dm_h(dm), (int64_t)dm_offset, (int64_t)(uintptr_t)host_addr, (int64_t)length};
+
+	return call(OP_MEMCPY_FROM_DM, io);
+}
+
+static struct ibv_dm *emu_alloc_dm(struct ibv_context *context, struct ibv_alloc_dm_attr *attr)
+{
+	int64_t io[SLOTS] = {ctx_h(context), (int64_t)attr->length, attr->log_align_req, attr->comp_mask};
+	struct emu_dm *d = calloc(1, sizeof(*d));
+	int e;
+
+	if (!d)
+		return fail_ptr(ENOMEM);
+	e = call(OP_ALLOC_DM, io);
+	if (e) {
+		free(d);
+		return fail_ptr(e);
+	}
+	d->dm.context = context;
+	d->dm.memcpy_to_dm = emu_memcpy_to_dm;
+	d->dm.memcpy_from_dm = emu_memcpy_from_dm;
+	d->dm.handle = (uint32_t)io[4];
+	d->h = io[4];
+	return &d->dm;
+}
+
+static int emu_free_dm(struct ibv_dm *dm)
+{
+	int64_t io[SLOTS] = {dm_h(dm)};
+	int e = call(OP_FREE_DM, io);
+
+	if (!e)
+		free(dm);
+	return e;
+}
+
+/* A zero-based region of device memory: an emu_mr as ibv_reg_mr_iova2 builds it, so ibv_dereg_mr takes it. */
+static struct ibv_mr *emu_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm, uint64_t dm_offset, size_t length,
+				    unsigned int access)
+{
+	int64_t io[SLOTS] = {pd_h(pd), dm_h(dm), (int64_t)dm_offset, (int64_t)length, access};
+	struct emu_mr *m;
+	int e = call(OP_REG_DM_MR, io);
+
+	if (e)
+		return fail_ptr(e);
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return fail_ptr(ENOMEM);
+	m->mr.context = pd->context;
+	m->mr.pd = pd;
+	m->mr.addr = NULL; /* zero-based: the region's first byte is 0 */
+	m->mr.length = length;
+	m->mr.handle = (uint32_t)io[5];
+	m->mr.lkey = (uint32_t)io[6];
+	m->mr.rkey = (uint32_t)io[7];
+	m->h = io[5];
+	return &m->mr;
 }
 
 /* A parent domain is its PD with a thread domain attached: the same handle, the TD forwarded at QP creation. */

@@ -26,9 +26,12 @@ import java.util.Set;
  *     ({@code cq_mod_caps.max_cq_count} of {@code ibv_query_device_ex}); 0 without CQ moderation
  * @param maxCqModerationPeriod the longest event delay {@link CompletionQueue#modifyModeration} accepts,
  *     microseconds ({@code cq_mod_caps.max_cq_period}); 0 without CQ moderation
+ * @param maxDmSize the longest buffer {@link Context#allocDm} allocates, bytes ({@code max_dm_size} of
+ *     {@code ibv_query_device_ex}); 0 without device memory
  * @see "ibv_query_device(3)"
  * @see "ibv_query_qp_data_in_order(3)"
  * @see "ibv_modify_cq(3)"
+ * @see "ibv_alloc_dm(3)"
  */
 public record Capabilities(
         Set<QpType> qpTypes,
@@ -45,7 +48,8 @@ public record Capabilities(
         boolean srq,
         boolean completionChannel,
         int maxCqModerationCount,
-        int maxCqModerationPeriod) {
+        int maxCqModerationPeriod,
+        long maxDmSize) {
 
     /** Copies the sets and maps, so the capabilities cannot change. */
     public Capabilities {
@@ -89,5 +93,10 @@ public record Capabilities(
      */
     public boolean cqModeration() {
         return maxCqModerationCount > 0 || maxCqModerationPeriod > 0;
+    }
+
+    /** {@return whether {@link Context#allocDm} is supported: {@link #maxDmSize()} is positive} */
+    public boolean deviceMemory() {
+        return maxDmSize > 0;
     }
 }

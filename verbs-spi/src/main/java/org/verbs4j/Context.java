@@ -159,6 +159,28 @@ public interface Context extends VerbsObject {
     }
 
     /**
+     * Allocates a buffer of device memory. The device holds at most {@link DeviceAttributesEx#maxDmSize()} bytes in
+     * one allocation ({@link Capabilities#maxDmSize()}); 0 there means it has none. This default, for a provider
+     * without device memory, refuses.
+     *
+     * @param length the buffer's length, bytes, at least 1
+     * @param logAlignReq log2 of the alignment its device address needs, 0 to 63 (RDMA atomics into it need 8 bytes,
+     *     3); the device may align it further
+     * @return the buffer; its contents are undefined until written
+     * @throws IllegalArgumentException if {@code length} is not positive or {@code logAlignReq} is outside 0 to 63
+     * @throws IllegalStateException if the context is closed
+     * @throws VerbsException {@code EOPNOTSUPP} without device memory (rxe); {@code EINVAL} for a length beyond
+     *     {@code max_dm_size}; {@code ENOMEM} when the device's memory is taken by other buffers
+     * @see "ibv_alloc_dm(3)"
+     */
+    default DeviceMemory allocDm(long length, int logAlignReq) {
+        if (isClosed()) {
+            throw new IllegalStateException("the context is closed");
+        }
+        throw new VerbsException("ibv_alloc_dm", Errno.EOPNOTSUPP, device().name() + " has no device memory");
+    }
+
+    /**
      * Allocates a thread domain: QPs created with it take no lock in their WR sessions.
      *
      * @return the new thread domain

@@ -33,7 +33,12 @@ public interface MemoryRegion extends VerbsObject {
     /** {@return the region's length, bytes} */
     long length();
 
-    /** {@return the registered memory} */
+    /**
+     * {@return the registered memory}
+     *
+     * @throws UnsupportedOperationException for a region of device memory
+     *     ({@link ProtectionDomain#registerDeviceMemory}), which the host reaches through its {@link DeviceMemory}
+     */
     MemorySegment segment();
 
     /** {@return the {@link AccessFlags} it was registered with} */

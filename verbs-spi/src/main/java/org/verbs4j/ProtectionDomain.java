@@ -112,6 +112,35 @@ public interface ProtectionDomain extends VerbsObject {
     }
 
     /**
+     * Registers part of a buffer of device memory as a region of this PD. The region is zero-based, as
+     * {@code ibv_reg_dm_mr} requires ({@link AccessFlags#ZERO_BASED} must be in {@code access}): its
+     * {@link MemoryRegion#address()} is 0, and an SGE or a peer names its bytes by their offset from
+     * {@code dmOffset}. It has no host memory: {@link MemoryRegion#segment()} throws
+     * {@link UnsupportedOperationException}, and the host reads and writes it through {@code dm}. The buffer
+     * cannot be freed while the region is open ({@code EBUSY}). This default, for a provider without device
+     * memory, refuses.
+     *
+     * @param dm the buffer, allocated on this PD's context
+     * @param dmOffset where the region starts in the buffer, bytes
+     * @param length the region's length, bytes, at least 1
+     * @param access the {@link AccessFlags} bits, {@link AccessFlags#ZERO_BASED} among them
+     * @return the region
+     * @throws NullPointerException if {@code dm} is null
+     * @throws IllegalArgumentException if {@code dm} is closed or of another context, {@code dmOffset} is
+     *     negative, {@code length} is not positive, the range ends past {@link DeviceMemory#length()},
+     *     {@code access} lacks {@link AccessFlags#ZERO_BASED} or has an unknown bit
+     * @throws IllegalStateException if this PD is closed
+     * @throws VerbsException {@code EOPNOTSUPP} without device memory, or the errno of the device's answer
+     * @see "ibv_reg_dm_mr(3)"
+     */
+    default MemoryRegion registerDeviceMemory(DeviceMemory dm, long dmOffset, long length, int access) {
+        if (isClosed()) {
+            throw new IllegalStateException("the PD is closed");
+        }
+        throw new VerbsException("ibv_reg_dm_mr", Errno.EOPNOTSUPP, "no device memory");
+    }
+
+    /**
      * Allocates a memory window.
      *
      * @param type the window type

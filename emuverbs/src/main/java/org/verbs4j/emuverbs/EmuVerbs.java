@@ -36,6 +36,7 @@ import org.verbs4j.Ece;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.DeviceAttributesEx;
+import org.verbs4j.DeviceMemory;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.GidEntry;
@@ -152,6 +153,8 @@ public final class EmuVerbs {
      * already attached counts again here; the native layer never makes one.
      */
     private static final Map<Long, Integer> MCAST = new ConcurrentHashMap<>();
+    /** The handles of the regions of device memory ({@code ibv_reg_dm_mr}): zero-based, with no host memory. */
+    private static final Set<Long> DM_REGIONS = ConcurrentHashMap.newKeySet();
     private static final int WC_SLOTS = 15;
     private static volatile String registered;
 
@@ -460,6 +463,24 @@ public final class EmuVerbs {
                 out(io, 3, ece.compMask());
             }
             case 78 -> get(in(io, 0), QueuePair.class).setEce(new Ece(inInt(io, 1), inInt(io, 2), inInt(io, 3)));
+            case 80 -> {
+                if (in(io, 3) != 0) { // struct ibv_alloc_dm_attr's comp_mask: no field past log_align_req is known
+                    return Errno.EINVAL;
+                }
+                out(io, 4, put(get(in(io, 0), Context.class).allocDm(in(io, 1), inInt(io, 2))));
+            }
+            case 81 -> close(io, DeviceMemory.class);
+            case 82 -> get(in(io, 0), DeviceMemory.class).copyToDm(in(io, 1), host(in(io, 2), in(io, 3)));
+            case 83 -> get(in(io, 0), DeviceMemory.class).copyFromDm(in(io, 1), host(in(io, 2), in(io, 3)));
+            case 84 -> {
+                MemoryRegion mr = get(in(io, 0), ProtectionDomain.class).registerDeviceMemory(
+                        get(in(io, 1), DeviceMemory.class), in(io, 2), in(io, 3), inInt(io, 4));
+                long h = put(mr);
+                DM_REGIONS.add(h);
+                out(io, 5, h);
+                out(io, 6, mr.lkey());
+                out(io, 7, mr.rkey());
+            }
             case 64 -> out(io, 2, get(in(io, 0), CompletionQueue.class).resize(inInt(io, 1)));
             case 65 -> initAhFromWc(io);
             default -> {
@@ -474,14 +495,21 @@ public final class EmuVerbs {
         return Gid.of(io.asSlice(8L * at, 16).toArray(JAVA_BYTE));
     }
 
+    /** The host memory a verb names by address: {@code len} bytes from {@code addr}. */
+    private static MemorySegment host(long addr, long len) {
+        return MemorySegment.ofAddress(addr).reinterpret(len);
+    }
+
     private static void close(MemorySegment io, Class<? extends AutoCloseable> type) throws Exception {
         long h = in(io, 0);
         AutoCloseable o = get(h, type);
-        boolean region = o instanceof MemoryRegion;
+        // a region of device memory holds no host memory that inline data could be copied from
+        boolean region = o instanceof MemoryRegion && !DM_REGIONS.contains(h);
         InFlightCalls.destroying(h, region ? ((MemoryRegion) o).address() : 0, region ? ((MemoryRegion) o).length() : 0);
         try {
             o.close();
             OBJECTS.remove(h);
+            DM_REGIONS.remove(h);
         } finally {
             InFlightCalls.destroyed(h);
         }
@@ -496,10 +524,10 @@ public final class EmuVerbs {
 
         @Override
         public boolean registered(long addr, long len) {
-            for (Object o : OBJECTS.values()) {
+            for (Map.Entry<Long, Object> e : OBJECTS.entrySet()) {
                 try {
-                    if (o instanceof MemoryRegion mr && !mr.isClosed() && mr.address() <= addr
-                            && addr + len <= mr.address() + mr.length()) {
+                    if (e.getValue() instanceof MemoryRegion mr && !DM_REGIONS.contains(e.getKey()) && !mr.isClosed()
+                            && mr.address() <= addr && addr + len <= mr.address() + mr.length()) {
                         return true;
                     }
                 } catch (IllegalStateException closedMeanwhile) {

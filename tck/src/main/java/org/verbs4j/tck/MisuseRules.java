@@ -529,6 +529,15 @@ public abstract class MisuseRules extends TckArea {
                 closedObject("ThreadDomain", org.verbs4j.ThreadDomain.class, x -> {
                     assumeTrue(x.caps().threadDomains(), "capability: the device has no thread domains");
                     return x.tb.context().allocTd();
+                }),
+                closedObject("DeviceMemory", org.verbs4j.DeviceMemory.class, x -> {
+                    assumeTrue(x.caps().deviceMemory(), "capability: the device has no device memory");
+                    return x.tb.context().allocDm(64, 0);
+                }),
+                closedObject("MemoryRegion of device memory", MemoryRegion.class, x -> {
+                    assumeTrue(x.caps().deviceMemory(), "capability: the device has no device memory");
+                    return x.tb.pd().registerDeviceMemory(x.tb.context().allocDm(64, 0), 0, 64,
+                            AccessFlags.ZERO_BASED | AccessFlags.LOCAL_WRITE);
                 }));
     }
 

@@ -48,7 +48,7 @@ public final class TckRunner {
             "QP state machine", "QP attributes: mask", "WR session", "WR session: limits", "postSend",
             "postSend: inline regions", "Prepared sends", "Data in order", "Transport", "Errors",
             "Lifecycle and bad input", "Misuse", "Misuse: sessions and close", "Misuse: lifetimes",
-            "Connection management", "Misuse: connection manager", "Multicast");
+            "Connection management", "Misuse: connection manager", "Multicast", "Device memory");
 
     private static final Object RUN_LOCK = new Object();
     private static volatile VerbsProvider current;

@@ -321,4 +321,12 @@ public abstract class VerbsCompatibilityKit {
             super(VerbsCompatibilityKit.this);
         }
     }
+
+    @Nested
+    @DisplayName("Device memory")
+    class DeviceMemoryArea extends DeviceMemoryRules {
+        DeviceMemoryArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
 }

@@ -39,7 +39,11 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
 
     private final ProtectionDomain pd;
     private final RegionTable regions;
+    /** The registered host memory; null for a region of device memory. */
     private final MemorySegment segment;
+    /** The device memory the region lies in; null for a region of host memory. */
+    private final AbstractDeviceMemory dm;
+    private final long length;
     private final int access;
     private final long address;
     /** The windows that depend on this region: bound to it (maintained by {@link AbstractVerbsObject#dependOn}). */
@@ -66,8 +70,45 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
         this.pd = Objects.requireNonNull(pd, "pd");
         this.regions = Objects.requireNonNull(regions, "regions");
         this.segment = Objects.requireNonNull(segment, "segment");
+        this.dm = null;
+        this.length = segment.byteSize();
         this.access = access;
         this.address = address;
+    }
+
+    /**
+     * Makes an open region over device memory ({@code ibv_reg_dm_mr}): zero-based, with no host segment and no
+     * entry in a {@link RegionTable}, since the CPU never reads it. The buffer refuses to be freed while the
+     * region is open once the subclass calls {@link #dependOnMemory()}.
+     *
+     * @param owner the context, which deregisters the region when it closes
+     * @param closeLock the lock the close holds around {@code ibv_dereg_mr}; null for the region's monitor
+     * @param pd the protection domain it was registered in
+     * @param dm the device memory it lies in
+     * @param length its length, bytes
+     * @param access the {@link org.verbs4j.AccessFlags} bits it was registered with
+     * @throws NullPointerException if {@code pd} or {@code dm} is null
+     */
+    protected AbstractMemoryRegion(AbstractVerbsObject owner, Object closeLock, ProtectionDomain pd,
+            AbstractDeviceMemory dm, long length, int access) {
+        super("MemoryRegion", owner, closeLock);
+        this.pd = Objects.requireNonNull(pd, "pd");
+        this.regions = null;
+        this.segment = null;
+        this.dm = Objects.requireNonNull(dm, "dm");
+        this.length = length;
+        this.access = access;
+        this.address = 0;
+    }
+
+    /**
+     * Records that the region uses its device memory, if it lies in some: a subclass's constructor calls it with
+     * {@code dependOn(pd)}, after everything that may fail.
+     */
+    protected final void dependOnMemory() {
+        if (dm != null) {
+            dependOn(dm);
+        }
     }
 
     // ---- what a provider binds
@@ -107,12 +148,16 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
     @Override
     public final long length() {
         checkOpen();
-        return segment.byteSize();
+        return length;
     }
 
     @Override
     public final MemorySegment segment() {
         checkOpen();
+        if (segment == null) {
+            throw new UnsupportedOperationException("a region of device memory has no host memory: copy with"
+                    + " DeviceMemory.copyToDm and copyFromDm");
+        }
         return segment;
     }
 
@@ -166,6 +211,8 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
      */
     @Override
     protected void afterDestroy() {
-        regions.remove(segment);
+        if (regions != null) {
+            regions.remove(segment);
+        }
     }
 }

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.verbs4j.AccessFlags;
 import org.verbs4j.DataInOrder;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MrAdvice;
@@ -304,6 +305,61 @@ public final class Arguments {
         }
         for (int i = 0; i < sgList.size(); i++) {
             Objects.requireNonNull(sgList.get(i), "SGE " + i);
+        }
+    }
+    /**
+     * Checks the arguments of {@code ibv_alloc_dm(3)}.
+     *
+     * @param length the buffer's length, bytes
+     * @param logAlignReq log2 of the alignment asked for
+     * @throws IllegalArgumentException if {@code length} is not positive or {@code logAlignReq} is outside 0 to 63
+     */
+    public static void allocDm(long length, int logAlignReq) {
+        if (length <= 0) {
+            throw new IllegalArgumentException("length: device memory needs at least 1 byte, not " + length);
+        }
+        if (logAlignReq < 0 || logAlignReq > 63) {
+            throw new IllegalArgumentException("logAlignReq: log2 of an alignment is 0 to 63, not " + logAlignReq);
+        }
+    }
+
+    /**
+     * Checks a range of a device memory buffer: a copy ({@code ibv_memcpy_to_dm(3)}, {@code ibv_memcpy_from_dm})
+     * or a registration ({@code ibv_reg_dm_mr(3)}).
+     *
+     * @param what the call, for the message
+     * @param dmOffset where the range starts, bytes
+     * @param length its length, bytes
+     * @param dmLength the buffer's length, bytes
+     * @throws IllegalArgumentException if {@code dmOffset} or {@code length} is negative, or the range ends past
+     *     {@code dmLength}
+     */
+    public static void dmRange(String what, long dmOffset, long length, long dmLength) {
+        if (dmOffset < 0 || length < 0 || dmOffset > dmLength || length > dmLength - dmOffset) {
+            throw new IllegalArgumentException(what + ": " + length + " bytes at offset " + dmOffset
+                    + " do not fit the " + dmLength + "-byte device memory buffer");
+        }
+    }
+
+    /**
+     * Checks the arguments of {@code ibv_reg_dm_mr(3)}, which registers device memory zero-based only.
+     *
+     * @param dmOffset where the region starts in the buffer, bytes
+     * @param length the region's length, bytes
+     * @param dmLength the buffer's length, bytes
+     * @param access the {@link AccessFlags} bits
+     * @throws IllegalArgumentException if {@code length} is not positive, the range does not fit the buffer
+     *     ({@link #dmRange}), or {@code access} has an unknown bit or lacks {@link AccessFlags#ZERO_BASED}
+     */
+    public static void deviceMemoryRegion(long dmOffset, long length, long dmLength, int access) {
+        if (length <= 0) {
+            throw new IllegalArgumentException("length: a region needs at least 1 byte, not " + length);
+        }
+        dmRange("registerDeviceMemory", dmOffset, length, dmLength);
+        AccessFlags.validate(access);
+        if ((access & AccessFlags.ZERO_BASED) == 0) {
+            throw new IllegalArgumentException("access: a region of device memory is zero-based; add ZERO_BASED to "
+                    + AccessFlags.toString(access));
         }
     }
 }

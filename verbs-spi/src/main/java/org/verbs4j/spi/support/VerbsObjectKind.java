@@ -26,6 +26,8 @@ public enum VerbsObjectKind {
     ADDRESS_HANDLE("AddressHandle", "ibv_destroy_ah"),
     /** A memory region ({@code ibv_reg_mr(3)}). */
     MEMORY_REGION("MemoryRegion", "ibv_dereg_mr"),
+    /** A buffer of device memory ({@code ibv_alloc_dm(3)}), freed after the regions registered on it. */
+    DEVICE_MEMORY("DeviceMemory", "ibv_free_dm"),
     /** A completion queue ({@code ibv_create_cq(3)}). */
     COMPLETION_QUEUE("CompletionQueue", "ibv_destroy_cq"),
     /** A completion channel ({@code ibv_create_comp_channel(3)}). */

@@ -14,6 +14,7 @@ import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.Device;
+import org.verbs4j.DeviceMemory;
 import org.verbs4j.CqInitAttributes;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.DeviceAttributesEx;
@@ -171,6 +172,17 @@ public final class EmulatedContext extends AbstractVerbsObject implements Contex
     public ThreadDomain allocTd() {
         checkOpen();
         return new EmulatedThreadDomain(this);
+    }
+
+    @Override
+    public DeviceMemory allocDm(long length, int logAlignReq) {
+        checkOpen();
+        Arguments.allocDm(length, logAlignReq);
+        synchronized (lock) {
+            checkOpen();
+            // Words of a long[]: any alignment the device can promise (8 bytes) holds for every offset's word.
+            return EmulatedDeviceMemory.alloc(this, length);
+        }
     }
 
     @Override

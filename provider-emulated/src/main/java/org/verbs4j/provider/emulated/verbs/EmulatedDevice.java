@@ -53,6 +53,8 @@ public final class EmulatedDevice implements Device {
     static final int GID_TABLE_LENGTH = 2;
     /** rxe's {@code RXE_MAX_MCAST_GRP}. */
     static final int MAX_MCAST_GRP = 8192;
+    /** Device memory: the longest buffer and the device's whole memory, bytes, as an mlx5 MEMIC of 128 KiB. */
+    static final long MAX_DM_SIZE = 128 * 1024;
     /** rxe's {@code RXE_MAX_MCAST_QP_ATTACH}. */
     static final int MAX_MCAST_QP_ATTACH = 56;
     /** rxe's {@code RXE_MAX_TOT_MCAST_QP_ATTACH}. */
@@ -71,6 +73,8 @@ public final class EmulatedDevice implements Device {
     private final Gid[] gids;
     private final MemorySegment[] gidBytes;
     final KeyTable keys = new KeyTable();
+    /** The bytes of device memory the open buffers take, of {@link #MAX_DM_SIZE}. */
+    private long deviceMemoryTaken;
     public final QpnTable<EmulatedQueuePair> qps = new QpnTable<>();
     /** The multicast groups and the QPs attached to them; a wire device has none yet (limits 0). */
     final MulticastGroups multicast;
@@ -144,7 +148,7 @@ public final class EmulatedDevice implements Device {
                 Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud), true, MAX_INLINE_DATA, MAX_SGE, MAX_SGE,
                 AtomicCapability.HCA, EnumSet.allOf(MwType.class),
                 Map.of(WrOpcode.RDMA_READ, inOrder, WrOpcode.RDMA_WRITE, inOrder, WrOpcode.SEND, inOrder),
-                true, false, true, true, MAX_CQ_MODERATION_COUNT, MAX_CQ_MODERATION_PERIOD);
+                true, false, true, true, MAX_CQ_MODERATION_COUNT, MAX_CQ_MODERATION_PERIOD, MAX_DM_SIZE);
     }
 
     /**
@@ -152,8 +156,8 @@ public final class EmulatedDevice implements Device {
      * {@code device_cap_flags_ex}, with the kernel's ATOMIC_WRITE and FLUSH bits where the engine executes those
      * opcodes on RC; on-demand paging of explicit regions for every operation of each QP type (its memory is
      * always present), not implicit; completion timestamps of all 64 bits from a 1 GHz clock ({@link #rawClock});
-     * CQ moderation as the capabilities give it; one port. No TSO, RSS, packet pacing, tag matching or device
-     * memory.
+     * CQ moderation and device memory as the capabilities give them; one port. No TSO, RSS, packet pacing or tag
+     * matching.
      */
     private static DeviceAttributesEx buildAttributesEx(DeviceAttributes a, Capabilities c) {
         long flagsEx = Integer.toUnsignedLong(a.deviceCapFlags());
@@ -170,8 +174,32 @@ public final class EmulatedDevice implements Device {
         int ud = OdpCaps.SUPPORT_SEND | OdpCaps.SUPPORT_RECV | OdpCaps.SUPPORT_SRQ_RECV;
         return new DeviceAttributesEx(a, 0, new OdpCaps(OdpCaps.SUPPORT, rc, uc, ud), -1L, HCA_CORE_CLOCK_KHZ, flagsEx, none.tsoCaps(), none.rssCaps(), 0,
                 none.packetPacingCaps(), 0, none.tmCaps(),
-                new DeviceAttributesEx.CqModerationCaps(c.maxCqModerationCount(), c.maxCqModerationPeriod()), 0,
+                new DeviceAttributesEx.CqModerationCaps(c.maxCqModerationCount(), c.maxCqModerationPeriod()),
+                c.maxDmSize(),
                 none.pciAtomicCaps(), 0, a.physPortCnt());
+    }
+
+    /**
+     * Takes device memory for a new buffer.
+     *
+     * @param length its bytes
+     * @return false if fewer than {@code length} bytes are free
+     */
+    synchronized boolean takeDeviceMemory(long length) {
+        if (length > MAX_DM_SIZE - deviceMemoryTaken) {
+            return false;
+        }
+        deviceMemoryTaken += length;
+        return true;
+    }
+
+    /**
+     * Gives back the memory of a freed buffer.
+     *
+     * @param length its bytes
+     */
+    synchronized void returnDeviceMemory(long length) {
+        deviceMemoryTaken -= length;
     }
 
     /** {@code hca_core_clock}: the raw clock ticks once a nanosecond. */

@@ -28,9 +28,32 @@ public final class EmulatedMemoryRegion extends AbstractMemoryRegion {
         this.segment = segment;
         this.access = access;
         this.address = zeroBasedOr(segment, access);
+        this.key = newKey(pd, segment, address, access, "ibv_reg_mr");
+        dependOn(pd);
+        register();
+    }
+
+    /** {@code ibv_reg_dm_mr}: a zero-based region over {@code length} bytes of {@code dm} from {@code dmOffset}. */
+    EmulatedMemoryRegion(EmulatedProtectionDomain pd, EmulatedDeviceMemory dm, long dmOffset, long length,
+            int access) {
+        super(pd.context, pd.context.lock, pd, dm, length, access);
+        this.context = pd.context;
+        this.pd = pd;
+        this.segment = dm.memory.asSlice(dmOffset, length);
+        this.access = access;
+        this.address = 0;
+        this.key = newKey(pd, segment, 0, access, "ibv_reg_dm_mr");
+        dependOn(pd);
+        dependOnMemory();
+        register();
+    }
+
+    /** A valid key over {@code segment}, whose first byte a peer names {@code address}. */
+    private MemoryKey newKey(EmulatedProtectionDomain pd, MemorySegment segment, long address, int access,
+            String verb) {
         MemoryKey k = pd.device().keys.allocate(MemoryKey.KIND_MR, pd, this);
         if (k == null) {
-            throw new VerbsException("ibv_reg_mr", Errno.ENOMEM, "the key table is full");
+            throw new VerbsException(verb, Errno.ENOMEM, "the key table is full");
         }
         synchronized (pd.device().keys) {
             k.segment = segment;
@@ -40,9 +63,7 @@ public final class EmulatedMemoryRegion extends AbstractMemoryRegion {
             k.access = access;
             k.valid = true;
         }
-        this.key = k;
-        dependOn(pd);
-        register();
+        return k;
     }
 
     @Override
@@ -68,7 +89,8 @@ public final class EmulatedMemoryRegion extends AbstractMemoryRegion {
 
     @Override
     public String toString() {
-        return "EmulatedMemoryRegion[lkey=0x" + Integer.toHexString(key.key) + ", " + segment.byteSize() + " bytes, "
+        return "EmulatedMemoryRegion[lkey=0x" + Integer.toHexString(key.key) + ", " + segment.byteSize() + " bytes"
+                + (segment.isNative() ? ", " : " of device memory, ")
                 + AccessFlags.toString(access) + "]";
     }
 }

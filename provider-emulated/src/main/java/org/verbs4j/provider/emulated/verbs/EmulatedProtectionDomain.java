@@ -8,6 +8,7 @@ import org.verbs4j.AccessFlags;
 import org.verbs4j.AddressHandle;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.Context;
+import org.verbs4j.DeviceMemory;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MemoryWindow;
@@ -53,6 +54,19 @@ public final class EmulatedProtectionDomain extends AbstractVerbsObject implemen
         checkOpen();
         Arguments.registrable(segment);
         return registerPastLifetimeRule(segment, access);
+    }
+
+    @Override
+    public MemoryRegion registerDeviceMemory(DeviceMemory dm, long dmOffset, long length, int access) {
+        checkOpen();
+        Objects.requireNonNull(dm, "dm");
+        EmulatedDeviceMemory memory = context.sibling(dm, EmulatedDeviceMemory.class, "the device memory");
+        Arguments.deviceMemoryRegion(dmOffset, length, memory.length(), access);
+        synchronized (context.lock) {
+            context.checkOpen();
+            memory.checkOpen();
+            return new EmulatedMemoryRegion(this, memory, dmOffset, length, access);
+        }
     }
 
     /**

@@ -12,10 +12,21 @@ final class DeclaredOps {
     /**
      * One op's place.
      *
-     * @param extended whether it is a member of {@code struct verbs_context} (else of {@code ibv_context.ops})
+     * @param struct the struct that holds it: {@code verbs_context}, {@code ibv_context_ops}, or an object's
+     *     ({@code ibv_dm})
      * @param offset its offset in that struct ({@code struct ibv_context} for {@code ibv_context.ops}), bytes
      */
-    record Member(boolean extended, long offset) {}
+    record Member(String struct, long offset) {
+        /** {@return whether it is a member of {@code struct verbs_context}} */
+        boolean extended() {
+            return struct.equals("verbs_context");
+        }
+
+        /** {@return whether it is an op of the context, in {@code ibv_context.ops} or {@code verbs_context}} */
+        boolean ofContext() {
+            return extended() || struct.equals("ibv_context_ops");
+        }
+    }
 
     private static final Map<String, Member> MEMBERS = members();
 
@@ -36,14 +47,31 @@ final class DeclaredOps {
         return m;
     }
 
+    /**
+     * Finds an op that an object carries, such as {@code ibv_dm.memcpy_to_dm}.
+     *
+     * @param struct the object's struct, without {@code struct}
+     * @param name the op's member name
+     * @return its offset in the object, bytes
+     * @throws IllegalArgumentException if {@link LibIbverbsOps} declares no such op of that struct
+     */
+    static long objectOp(String struct, String name) {
+        Member m = member(name);
+        if (!m.struct().equals(struct)) {
+            throw new IllegalArgumentException(name + " is an op of " + m.struct() + ", not of " + struct);
+        }
+        return m.offset();
+    }
+
     private static Map<String, Member> members() {
         Map<String, Member> members = new HashMap<>();
         for (Method method : LibIbverbsOps.class.getMethods()) {
             COp op = method.getAnnotation(COp.class);
             String name = method.getName();
             Member m = switch (op.struct()) {
-                case "verbs_context" -> new Member(true, ContextStructs.verbs_context.DESC.offset(name));
-                case "ibv_context_ops" -> new Member(false, ContextStructs.ibv_context.DESC.offset("ops." + name));
+                case "verbs_context" -> new Member(op.struct(), ContextStructs.verbs_context.DESC.offset(name));
+                case "ibv_context_ops" -> new Member(op.struct(), ContextStructs.ibv_context.DESC.offset("ops." + name));
+                case "ibv_dm" -> new Member(op.struct(), MemoryStructs.ibv_dm.DESC.offset(name));
                 default -> throw new IllegalStateException(method + ": no struct " + op.struct());
             };
             members.put(name, m);

@@ -7,7 +7,8 @@ import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.RETURNE
  * The control-path ops of {@code ibv_context.ops} and {@code struct verbs_context} that {@code verbs.h}'s inline
  * wrappers call, declared once (issue 28): member, C type and errno convention ({@link COp}). Each method takes the
  * op's address first, as the object model found it from this declaration ({@link NativeContextSupport#op}, which
- * checks {@code verbs_context.sz} for an extended op); {@code provider-ffm} and
+ * checks {@code verbs_context.sz} for an extended op), or, for an op of an object ({@code ibv_dm}'s copies), from
+ * the object's struct; {@code provider-ffm} and
  * {@code provider-jnr} bind every method from the declarations alone (an address-less downcall handle, or a jffi call
  * context, per method), and {@link DeclaredLibrary} applies the convention and answers {@code -EOPNOTSUPP} for
  * address 0. So each method answers in {@link NativeErrors}' contract, and the object model calls it directly. A
@@ -75,4 +76,23 @@ public interface LibIbverbsOps {
     @COp(struct = "verbs_context", value = "int (*get_srq_num)(struct ibv_srq *srq, uint32_t *srq_num)",
             errno = RETURNED)
     int get_srq_num(long fn, long srq, long srqNum);
+
+    @COp(struct = "verbs_context", value = "struct ibv_dm *(*alloc_dm)(struct ibv_context *context,"
+            + " struct ibv_alloc_dm_attr *attr)", errno = NULL_SETS)
+    long alloc_dm(long fn, long context, long attr);
+
+    @COp(struct = "verbs_context", value = "int (*free_dm)(struct ibv_dm *dm)", errno = RETURNED)
+    int free_dm(long fn, long dm);
+
+    @COp(struct = "verbs_context", value = "struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *pd, struct ibv_dm *dm,"
+            + " uint64_t dm_offset, size_t length, unsigned int access)", errno = NULL_SETS)
+    long reg_dm_mr(long fn, long pd, long dm, long dmOffset, long length, int access);
+
+    @COp(struct = "ibv_dm", value = "int (*memcpy_to_dm)(struct ibv_dm *dm, uint64_t dm_offset,"
+            + " const void *host_addr, size_t length)", errno = RETURNED)
+    int memcpy_to_dm(long fn, long dm, long dmOffset, long hostAddr, long length);
+
+    @COp(struct = "ibv_dm", value = "int (*memcpy_from_dm)(void *host_addr, struct ibv_dm *dm,"
+            + " uint64_t dm_offset, size_t length)", errno = RETURNED)
+    int memcpy_from_dm(long fn, long hostAddr, long dm, long dmOffset, long length);
 }

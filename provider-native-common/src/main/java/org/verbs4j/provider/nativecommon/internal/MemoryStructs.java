@@ -30,6 +30,28 @@ public final class MemoryStructs {
         private ibv_mr() {}
     }
 
+    /** {@code struct ibv_alloc_dm_attr}. */
+    public static final class ibv_alloc_dm_attr {
+        /** The layout. */
+        public static final CLayout DESC = struct("ibv_alloc_dm_attr",
+                u64("length"), u32("log_align_req"), u32("comp_mask"));
+        /** {@code sizeof(struct ibv_alloc_dm_attr)}, bytes. */
+        public static final long SIZEOF = DESC.size();
+
+        private ibv_alloc_dm_attr() {}
+    }
+
+    /** {@code struct ibv_dm}: its two copy ops are declared in {@link LibIbverbsOps}. */
+    public static final class ibv_dm {
+        /** The layout. */
+        public static final CLayout DESC = struct("ibv_dm",
+                ptr("context"), ptr("memcpy_to_dm"), ptr("memcpy_from_dm"), u32("comp_mask"), u32("handle"));
+        /** {@code sizeof(struct ibv_dm)}, bytes. */
+        public static final long SIZEOF = DESC.size();
+
+        private ibv_dm() {}
+    }
+
     /** {@code struct ibv_mw}. */
     public static final class ibv_mw {
         /** The layout. */

@@ -18,6 +18,7 @@ import org.verbs4j.CqInitAttributes;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.DeviceAttributesEx;
+import org.verbs4j.DeviceMemory;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.GidEntry;
@@ -38,6 +39,7 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_td_init_att
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_values_ex;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
 import org.verbs4j.provider.nativecommon.internal.CqStructs.ibv_wc;
+import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_alloc_dm_attr;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ah_attr;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.AhFromWc;
@@ -386,6 +388,21 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
             return new NativeThreadDomain(this, td);
         } finally {
             binding.free(attr);
+        }
+    }
+
+    /** Through {@code verbs_context.alloc_dm}, as the inline {@code ibv_alloc_dm} calls it; 0 is EOPNOTSUPP. */
+    @Override
+    public DeviceMemory allocDm(long length, int logAlignReq) {
+        checkOpen();
+        Arguments.allocDm(length, logAlignReq);
+        try (CallHold hold = CallHold.on(this); TempMemory temp = new TempMemory(binding)) {
+            long attr = temp.allocate(ibv_alloc_dm_attr.SIZEOF);
+            binding.putLong(attr + ibv_alloc_dm_attr.DESC.offset("length"), length);
+            binding.putInt(attr + ibv_alloc_dm_attr.DESC.offset("log_align_req"), logAlignReq);
+            long dm = binding.libibverbsOps().alloc_dm(op("alloc_dm"), context, attr);
+            NativeErrors.check(dm, "ibv_alloc_dm", length + " bytes, alignment 2^" + logAlignReq);
+            return new NativeDeviceMemory(this, dm, length);
         }
     }
 

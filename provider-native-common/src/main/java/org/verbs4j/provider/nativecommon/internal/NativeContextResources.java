@@ -156,6 +156,12 @@ public final class NativeContextResources implements Runnable {
             case MW -> binding.libibverbsOps().dealloc_mw(
                     binding.getLong(context + DeclaredOps.member("dealloc_mw").offset()), h);
             case MR -> binding.deregMr(h);
+            case DM -> {
+                long fn = verbsContextOp(binding, context, DeclaredOps.member("free_dm").offset());
+                if (fn != 0) {
+                    binding.libibverbsOps().free_dm(fn, h);
+                }
+            }
             case CQ -> binding.destroyCq(h);
             case COMP_CHANNEL -> binding.destroyCompChannel(h);
             case PARENT_DOMAIN, PD -> binding.deallocPd(h);

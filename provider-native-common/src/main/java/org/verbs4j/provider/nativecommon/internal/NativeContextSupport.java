@@ -46,10 +46,14 @@ public interface NativeContextSupport extends Context {
      *
      * @param member the op, named as in {@code verbs.h} and in {@link LibIbverbsOps}
      * @return its address, or 0 if the context does not have it
-     * @throws IllegalArgumentException if {@link LibIbverbsOps} declares no op of that name
+     * @throws IllegalArgumentException if {@link LibIbverbsOps} declares no op of that name, or it is an op of an
+     *     object ({@link DeclaredOps#objectOp})
      */
     default long op(String member) {
         DeclaredOps.Member m = DeclaredOps.member(member);
+        if (!m.ofContext()) {
+            throw new IllegalArgumentException(member + " is an op of struct " + m.struct() + ", not of the context");
+        }
         return m.extended() ? verbsContextOp(m.offset()) : contextOp(m.offset());
     }
 

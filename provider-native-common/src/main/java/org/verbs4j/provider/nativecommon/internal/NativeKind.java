@@ -14,6 +14,7 @@ public enum NativeKind {
     SRQ(VerbsObjectKind.SHARED_RECEIVE_QUEUE),
     AH(VerbsObjectKind.ADDRESS_HANDLE),
     MR(VerbsObjectKind.MEMORY_REGION),
+    DM(VerbsObjectKind.DEVICE_MEMORY),
     CQ(VerbsObjectKind.COMPLETION_QUEUE),
     COMP_CHANNEL(VerbsObjectKind.COMPLETION_CHANNEL),
     PARENT_DOMAIN(VerbsObjectKind.PARENT_DOMAIN),

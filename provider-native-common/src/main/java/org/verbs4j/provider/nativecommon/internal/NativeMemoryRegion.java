@@ -43,6 +43,31 @@ public final class NativeMemoryRegion extends AbstractMemoryRegion {
         register();
     }
 
+    /**
+     * Wraps a region {@code ibv_reg_dm_mr} returned: zero-based, over device memory, in no region table.
+     *
+     * @param <C> the provider's context
+     * @param <P> the provider's protection domain
+     * @param context the context it belongs to
+     * @param pd the protection domain it was registered in
+     * @param dm the device memory it lies in
+     * @param mr the {@code struct ibv_mr *}, not 0
+     * @param length its length, bytes
+     * @param access the {@link org.verbs4j.AccessFlags} bits it was registered with
+     */
+    public <C extends AbstractVerbsObject & NativeContextSupport, P extends AbstractVerbsObject & ProtectionDomain>
+            NativeMemoryRegion(C context, P pd, NativeDeviceMemory dm, long mr, long length, int access) {
+        super(context, null, pd, dm, length, access);
+        this.context = context;
+        this.handle = mr;
+        context.track(NativeKind.MR, mr, this);
+        this.lkey = context.binding().getInt(mr + ibv_mr.lkey$off);
+        this.rkey = context.binding().getInt(mr + ibv_mr.rkey$off);
+        dependOn(pd);
+        dependOnMemory();
+        register();
+    }
+
     /** {@return the context it belongs to, for a sibling check} */
     public NativeContextSupport nativeContext() {
         return context;

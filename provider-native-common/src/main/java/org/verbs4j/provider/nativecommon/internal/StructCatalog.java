@@ -34,6 +34,7 @@ public final class StructCatalog {
                         ContextStructs.ibv_td_init_attr.DESC, ContextStructs.ibv_parent_domain_init_attr.DESC,
                         MemoryStructs.ibv_mr.DESC, MemoryStructs.ibv_mw.DESC, MemoryStructs.ibv_mw_bind_info.DESC,
                         MemoryStructs.ibv_mw_bind.DESC, MemoryStructs.ibv_sge.DESC,
+                        MemoryStructs.ibv_alloc_dm_attr.DESC, MemoryStructs.ibv_dm.DESC,
                         CqStructs.ibv_cq.DESC, CqStructs.ibv_cq_ex.DESC, CqStructs.ibv_cq_init_attr_ex.DESC,
                         CqStructs.ibv_poll_cq_attr.DESC, CqStructs.ibv_wc.DESC, CqStructs.ibv_modify_cq_attr.DESC,
                         QpStructs.ibv_global_route.DESC, QpStructs.ibv_ah_attr.DESC, QpStructs.ibv_qp_cap.DESC,

@@ -13,11 +13,19 @@ class DeclaredOpsTest {
     void everyDeclaredOpIsFoundInItsStruct() {
         for (Method m : LibIbverbsOps.class.getMethods()) {
             DeclaredOps.Member member = DeclaredOps.member(m.getName());
-            boolean extended = m.getAnnotation(COp.class).struct().equals("verbs_context");
-            assertEquals(extended, member.extended(), m.getName());
-            assertEquals(extended ? ContextStructs.verbs_context.DESC.offset(m.getName())
-                    : ContextStructs.ibv_context.DESC.offset("ops." + m.getName()), member.offset(), m.getName());
+            String struct = m.getAnnotation(COp.class).struct();
+            assertEquals(struct, member.struct(), m.getName());
+            long expected = switch (struct) {
+                case "verbs_context" -> ContextStructs.verbs_context.DESC.offset(m.getName());
+                case "ibv_context_ops" -> ContextStructs.ibv_context.DESC.offset("ops." + m.getName());
+                default -> MemoryStructs.ibv_dm.DESC.offset(m.getName());
+            };
+            assertEquals(expected, member.offset(), m.getName());
+            assertEquals(!struct.equals("ibv_dm"), member.ofContext(), m.getName());
         }
+        // an object's op is found from its struct, and only there
+        assertEquals(MemoryStructs.ibv_dm.DESC.offset("memcpy_to_dm"), DeclaredOps.objectOp("ibv_dm", "memcpy_to_dm"));
+        assertThrows(IllegalArgumentException.class, () -> DeclaredOps.objectOp("ibv_dm", "free_dm"));
         // two that the layouts place apart: verbs_context's first op, and ibv_context.ops after the device pointer
         assertEquals(0, DeclaredOps.member("query_port").offset());
         assertTrue(DeclaredOps.member("req_notify_cq").offset() > 8);

@@ -526,6 +526,26 @@ class NativeObjectModelTest {
                 public int get_srq_num(long fn, long srq, long srqNum) {
                     return b.getSrqNum(fn, srq, srqNum);
                 }
+
+                public long alloc_dm(long fn, long context, long attr) {
+                    throw new UnsupportedOperationException("alloc_dm");
+                }
+
+                public int free_dm(long fn, long dm) {
+                    throw new UnsupportedOperationException("free_dm");
+                }
+
+                public long reg_dm_mr(long fn, long pd, long dm, long dmOffset, long length, int access) {
+                    throw new UnsupportedOperationException("reg_dm_mr");
+                }
+
+                public int memcpy_to_dm(long fn, long dm, long dmOffset, long hostAddr, long length) {
+                    throw new UnsupportedOperationException("memcpy_to_dm");
+                }
+
+                public int memcpy_from_dm(long fn, long hostAddr, long dm, long dmOffset, long length) {
+                    throw new UnsupportedOperationException("memcpy_from_dm");
+                }
             };
         }
 
