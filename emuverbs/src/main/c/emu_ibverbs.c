@@ -37,7 +37,7 @@ enum {
 	OP_ATTACH_MCAST = 60, OP_DETACH_MCAST,
 	OP_QUERY_PKEY = 70, OP_GET_PKEY_INDEX, OP_QUERY_GID_EX, OP_QUERY_GID_TABLE, OP_QUERY_DEVICE_EX,
 	OP_QUERY_RT_VALUES, OP_ADVISE_MR, OP_QUERY_ECE, OP_SET_ECE,
-	OP_ALLOC_DM = 80, OP_FREE_DM, OP_MEMCPY_TO_DM, OP_MEMCPY_FROM_DM, OP_REG_DM_MR,
+	OP_ALLOC_DM = 80, OP_FREE_DM, OP_MEMCPY_TO_DM, OP_MEMCPY_FROM_DM, OP_REG_DM_MR, OP_REREG_MR,
 	OP_RESIZE_CQ = 64, OP_INIT_AH_FROM_WC,
 };
 #define WR_SLOTS 20
@@ -1976,13 +1976,24 @@ EXPORT int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_
 
 EXPORT int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, size_t length, int access)
 {
-	(void)mr;
-	(void)flags;
-	(void)pd;
-	(void)addr;
-	(void)length;
-	(void)access;
-	return IBV_REREG_MR_ERR_INPUT;
+	struct emu_mr *m = (struct emu_mr *)mr;
+	int64_t io[SLOTS] = {m->h, flags, (flags & IBV_REREG_MR_CHANGE_PD) ? pd_h(pd) : 0, (int64_t)(uintptr_t)addr,
+			     (int64_t)length, access};
+	int e = call(OP_REREG_MR, io);
+
+	if (e) {
+		errno = e;
+		return IBV_REREG_MR_ERR_INPUT;
+	}
+	if (flags & IBV_REREG_MR_CHANGE_PD)
+		mr->pd = pd;
+	if (flags & IBV_REREG_MR_CHANGE_TRANSLATION) {
+		mr->addr = addr;
+		mr->length = length;
+	}
+	mr->lkey = (uint32_t)io[6];
+	mr->rkey = (uint32_t)io[7];
+	return 0;
 }
 
 EXPORT struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd,

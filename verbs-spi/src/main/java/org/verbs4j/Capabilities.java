@@ -28,10 +28,13 @@ import java.util.Set;
  *     microseconds ({@code cq_mod_caps.max_cq_period}); 0 without CQ moderation
  * @param maxDmSize the longest buffer {@link Context#allocDm} allocates, bytes ({@code max_dm_size} of
  *     {@code ibv_query_device_ex}); 0 without device memory
+ * @param reregMr whether {@link MemoryRegion#reregister} works: a re-registration that changes a region's access
+ *     succeeds
  * @see "ibv_query_device(3)"
  * @see "ibv_query_qp_data_in_order(3)"
  * @see "ibv_modify_cq(3)"
  * @see "ibv_alloc_dm(3)"
+ * @see "ibv_rereg_mr(3)"
  */
 public record Capabilities(
         Set<QpType> qpTypes,
@@ -49,7 +52,8 @@ public record Capabilities(
         boolean completionChannel,
         int maxCqModerationCount,
         int maxCqModerationPeriod,
-        long maxDmSize) {
+        long maxDmSize,
+        boolean reregMr) {
 
     /** Copies the sets and maps, so the capabilities cannot change. */
     public Capabilities {

@@ -1,6 +1,8 @@
 package org.verbs4j;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import org.verbs4j.spi.support.RegionLifetime;
 
 /**
  * A registered memory region, {@code struct ibv_mr}.
@@ -43,6 +45,55 @@ public interface MemoryRegion extends VerbsObject {
 
     /** {@return the {@link AccessFlags} it was registered with} */
     int access();
+
+    /**
+     * Re-registers the region in place, as a deregistration followed by a registration would
+     * ({@code ibv_rereg_mr}): {@code flags} says what changes, and the other arguments are read only for it. After
+     * it returns, every getter answers the new values; the keys may have changed (read {@link #lkey()} and
+     * {@link #rkey()} again), and WRs still using the old ones may fail. A new segment follows
+     * {@link ProtectionDomain#registerMemory(MemorySegment, int)}'s rule: memory that is never freed; memory of an
+     * arena that can be closed goes through {@link #reregister(int, ProtectionDomain, MemorySegment, int, Arena)}.
+     * A region with memory windows bound to it, or of device memory, cannot be re-registered.
+     *
+     * <p>When the device fails a change of translation, the region is deregistered, since the device may then name
+     * either memory: the exception says so, and the region is closed. Other failures leave it as it was.
+     *
+     * @param flags {@link ReregFlags} bits, at least one
+     * @param pd with {@link ReregFlags#CHANGE_PD}, the new protection domain, of this region's context
+     * @param segment with {@link ReregFlags#CHANGE_TRANSLATION}, the new memory
+     * @param access with {@link ReregFlags#CHANGE_ACCESS}, the new {@link AccessFlags}
+     * @throws NullPointerException if {@code pd} or {@code segment} is needed and null
+     * @throws IllegalArgumentException for flags 0 or beyond {@link ReregFlags#ALL}, a closed {@code pd} or one of
+     *     another context, a segment {@link ProtectionDomain#registerMemory(MemorySegment, int)} refuses, unknown
+     *     access bits, or a region of device memory
+     * @throws IllegalStateException if the region is closed, or the new segment's arena is
+     * @throws VerbsException {@code EBUSY} while a memory window is bound to the region; {@code EOPNOTSUPP} if the
+     *     device cannot re-register (rxe, {@link Capabilities#reregMr()}); or the errno of the device's answer
+     * @see "ibv_rereg_mr(3)"
+     */
+    void reregister(int flags, ProtectionDomain pd, MemorySegment segment, int access);
+
+    /**
+     * {@link #reregister(int, ProtectionDomain, MemorySegment, int)} onto memory of {@code owner}: the region is
+     * closed before {@code owner} frees it. The region also still closes when the arena of its earlier memory
+     * closes, if it was registered with one.
+     *
+     * @param flags {@link ReregFlags} bits, {@link ReregFlags#CHANGE_TRANSLATION} among them
+     * @param pd with {@link ReregFlags#CHANGE_PD}, the new protection domain
+     * @param segment the new memory, allocated from {@code owner}
+     * @param access with {@link ReregFlags#CHANGE_ACCESS}, the new {@link AccessFlags}
+     * @param owner the arena that frees {@code segment}
+     * @throws NullPointerException if {@code segment} or {@code owner} is null
+     * @throws IllegalArgumentException if {@code flags} lacks {@link ReregFlags#CHANGE_TRANSLATION}, if
+     *     {@code segment} is not of {@code owner}, or as the plain re-registration
+     * @throws IllegalStateException if the region or {@code owner} is closed, or {@code owner} is confined to another
+     *     thread
+     * @throws VerbsException as the plain re-registration
+     * @see "ibv_rereg_mr(3)"
+     */
+    default void reregister(int flags, ProtectionDomain pd, MemorySegment segment, int access, Arena owner) {
+        RegionLifetime.reowned(this, flags, pd, segment, access, owner);
+    }
 
     /**
      * Deregisters the region.

@@ -60,6 +60,7 @@ import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.RecvWr;
+import org.verbs4j.ReregFlags;
 import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
@@ -481,6 +482,7 @@ public final class EmuVerbs {
                 out(io, 6, mr.lkey());
                 out(io, 7, mr.rkey());
             }
+            case 85 -> reregMr(io);
             case 64 -> out(io, 2, get(in(io, 0), CompletionQueue.class).resize(inInt(io, 1)));
             case 65 -> initAhFromWc(io);
             default -> {
@@ -640,6 +642,18 @@ public final class EmuVerbs {
         MemorySegment seg = MemorySegment.ofAddress(addr).reinterpret(len);
         MemoryRegion mr = pd.registerMemory(seg, inInt(io, 3));
         out(io, 5, put(mr));
+        out(io, 6, mr.lkey());
+        out(io, 7, mr.rkey());
+    }
+
+    /** {@code ibv_rereg_mr}: what {@code flags} names, the rest ignored as the region's own method ignores it. */
+    private static void reregMr(MemorySegment io) {
+        MemoryRegion mr = get(in(io, 0), MemoryRegion.class);
+        int flags = inInt(io, 1);
+        ProtectionDomain pd = (flags & ReregFlags.CHANGE_PD) != 0 ? get(in(io, 2), ProtectionDomain.class) : null;
+        MemorySegment seg = (flags & ReregFlags.CHANGE_TRANSLATION) != 0
+                ? MemorySegment.ofAddress(in(io, 3)).reinterpret(in(io, 4)) : null;
+        mr.reregister(flags, pd, seg, inInt(io, 5));
         out(io, 6, mr.lkey());
         out(io, 7, mr.rkey());
     }

@@ -329,4 +329,12 @@ public abstract class VerbsCompatibilityKit {
             super(VerbsCompatibilityKit.this);
         }
     }
+
+    @Nested
+    @DisplayName("MR re-registration")
+    class ReregArea extends ReregRules {
+        ReregArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
 }

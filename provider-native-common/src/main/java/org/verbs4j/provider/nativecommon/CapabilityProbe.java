@@ -125,7 +125,8 @@ public final class CapabilityProbe {
                 : new DeviceAttributesEx.CqModerationCaps(0, 0);
         return new Capabilities(qpTypes, opcodes, anySession, maxInline, d.maxSge(), d.maxSge(), d.atomicCap(),
                 mwTypes, inOrder, td, (flags & DeviceAttributes.CAP_UD_IP_CSUM) != 0, srq, channel,
-                cqMod.maxCqCount(), cqMod.maxCqPeriod(), facts.hasContextOp("alloc_dm") ? ex.maxDmSize() : 0);
+                cqMod.maxCqCount(), cqMod.maxCqPeriod(), facts.hasContextOp("alloc_dm") ? ex.maxDmSize() : 0,
+                facts.reregisters());
     }
 
     /** The opcodes a QP of {@code type} is created with for a WR session: all at once, else one by one. */

@@ -33,4 +33,13 @@ public interface IbverbsDeviceFacts {
      * @throws IllegalArgumentException if {@code struct verbs_context} has no such member
      */
     boolean hasContextOp(String name);
+
+    /**
+     * Whether the device re-registers a region: {@code ibv_rereg_mr} with {@code IBV_REREG_MR_CHANGE_ACCESS}
+     * succeeds on a region of 64 bytes of the library's own memory, in a PD of its own (librxe has no
+     * {@code rereg_mr}, and libibverbs answers {@code EOPNOTSUPP}).
+     *
+     * @return whether the re-registration succeeded
+     */
+    boolean reregisters();
 }

@@ -42,9 +42,14 @@ class CapabilityProbeTest {
         public boolean hasContextOp(String name) {
             return ops.contains(name);
         }
+
+        @Override
+        public boolean reregisters() {
+            return ops.contains("rereg_mr");
+        }
     }
 
-    private static final Set<String> ALL_OPS = Set.of("create_qp_ex", "modify_cq");
+    private static final Set<String> ALL_OPS = Set.of("create_qp_ex", "modify_cq", "alloc_dm", "rereg_mr");
 
     /** {@code ctx} whose {@code queryDeviceEx} answers these {@code device_cap_flags_ex} and {@code cq_mod_caps}. */
     private static Context reporting(Context ctx, long flagsEx, DeviceAttributesEx.CqModerationCaps cqMod) {
@@ -85,6 +90,8 @@ class CapabilityProbeTest {
         assertEquals(known.atomics(), probed.atomics());
         assertEquals(known.maxCqModerationCount(), probed.maxCqModerationCount(), "cq_mod_caps.max_cq_count");
         assertEquals(known.maxCqModerationPeriod(), probed.maxCqModerationPeriod(), "cq_mod_caps.max_cq_period");
+        assertEquals(known.maxDmSize(), probed.maxDmSize(), "max_dm_size");
+        assertEquals(known.reregMr(), probed.reregMr(), "ibv_rereg_mr");
     }
 
     @Test
@@ -109,6 +116,8 @@ class CapabilityProbeTest {
         assertTrue(!probed.wrSession());
         assertTrue(probed.supports(QpType.RC, WrOpcode.RDMA_READ));
         assertTrue(!probed.cqModeration(), "no modify_cq op: no CQ moderation");
+        assertEquals(0, probed.maxDmSize(), "no alloc_dm op: no device memory, whatever max_dm_size says");
+        assertTrue(!probed.reregMr(), "no re-registration");
     }
 
     @Test

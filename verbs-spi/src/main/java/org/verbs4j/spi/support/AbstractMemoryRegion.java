@@ -10,6 +10,7 @@ import java.util.WeakHashMap;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.ProtectionDomain;
+import org.verbs4j.ReregFlags;
 import org.verbs4j.VerbsException;
 
 /**
@@ -37,15 +38,16 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
     /** How many times {@link #closeBeforeFree()} collects the bound windows before it gives up. */
     private static final int CLOSE_ATTEMPTS = 4;
 
-    private final ProtectionDomain pd;
-    private final RegionTable regions;
+    // What the region registers: set at registration, and again, under the close lock, by a re-registration.
+    private volatile ProtectionDomain pd;
+    private volatile RegionTable regions;
     /** The registered host memory; null for a region of device memory. */
-    private final MemorySegment segment;
+    private volatile MemorySegment segment;
     /** The device memory the region lies in; null for a region of host memory. */
     private final AbstractDeviceMemory dm;
-    private final long length;
-    private final int access;
-    private final long address;
+    private volatile long length;
+    private volatile int access;
+    private volatile long address;
     /** The windows that depend on this region: bound to it (maintained by {@link AbstractVerbsObject#dependOn}). */
     private final Set<AbstractMemoryWindow> windows = Collections.synchronizedSet(
             Collections.newSetFromMap(new WeakHashMap<>()));
@@ -119,7 +121,101 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
     /** {@return the remote key the registration returned ({@code ibv_mr.rkey}), read without a state check} */
     protected abstract int rkeyValue();
 
+    /**
+     * Re-registers the region with the device ({@code ibv_rereg_mr}), under the close lock, after every argument
+     * check; on success the provider reads the keys again. A provider without the verb answers
+     * {@code EOPNOTSUPP}.
+     *
+     * @param flags the {@link ReregFlags} bits
+     * @param pd the protection domain it is to be in: the new one, or its own
+     * @param segment the memory it is to register: the new one, or its own
+     * @param access the access flags it is to have: the new ones, or its own
+     * @return 0, or the errno the verb failed with
+     */
+    protected abstract int rereg(int flags, ProtectionDomain pd, MemorySegment segment, int access);
+
+    /**
+     * {@return the table of live registered memory of {@code pd}, a protection domain of this provider, into which a
+     * re-registered segment goes}
+     *
+     * @param pd the domain
+     */
+    protected abstract RegionTable regionsOf(ProtectionDomain pd);
+
+    /**
+     * {@return the first address a peer names a re-registered region by: 0 for a zero-based region, else the
+     * segment's address}; a provider whose device ignores {@link org.verbs4j.AccessFlags#ZERO_BASED} at
+     * re-registration overrides it
+     *
+     * @param segment the memory registered
+     * @param access its access flags
+     */
+    protected long addressOf(MemorySegment segment, int access) {
+        return (access & org.verbs4j.AccessFlags.ZERO_BASED) != 0 ? 0 : segment.address();
+    }
+
     // ---- the object model
+
+    @Override
+    public final void reregister(int flags, ProtectionDomain newPd, MemorySegment newSegment, int newAccess) {
+        checkOpen();
+        ReregFlags.validate(flags);
+        if (dm != null) {
+            throw new IllegalArgumentException("a region of device memory cannot be re-registered: ibv_rereg_mr(3)"
+                    + " takes regions of host memory");
+        }
+        if ((flags & ReregFlags.CHANGE_PD) != 0) {
+            Objects.requireNonNull(newPd, "pd");
+            sibling(newPd, AbstractVerbsObject.class, "the PD");
+        }
+        if ((flags & ReregFlags.CHANGE_TRANSLATION) != 0) {
+            Arguments.registrable(newSegment);
+        }
+        if ((flags & ReregFlags.CHANGE_ACCESS) != 0) {
+            org.verbs4j.AccessFlags.validate(newAccess);
+        }
+        synchronized (closeLock()) {
+            checkOpen();
+            ProtectionDomain toPd = (flags & ReregFlags.CHANGE_PD) != 0 ? newPd : pd;
+            MemorySegment toSegment = (flags & ReregFlags.CHANGE_TRANSLATION) != 0 ? newSegment : segment;
+            int toAccess = (flags & ReregFlags.CHANGE_ACCESS) != 0 ? newAccess : access;
+            if (!windows.isEmpty()) {
+                throw new VerbsException("ibv_rereg_mr", Errno.EBUSY, windows.size() + " memory window(s) bound to"
+                        + " the region; the region is as it was");
+            }
+            int errno = rereg(flags, toPd, toSegment, toAccess);
+            if (errno != 0) {
+                if ((flags & ReregFlags.CHANGE_TRANSLATION) == 0) {
+                    throw new VerbsException("ibv_rereg_mr", errno, "the region is as it was");
+                }
+                try {
+                    close();
+                } catch (RuntimeException e) {
+                    VerbsException v = new VerbsException("ibv_rereg_mr", errno, "the device failed to move the"
+                            + " region, and its deregistration failed too");
+                    v.addSuppressed(e);
+                    throw v;
+                }
+                throw new VerbsException("ibv_rereg_mr", errno, "the device failed to move the region, which may"
+                        + " then name either memory: it was deregistered");
+            }
+            RegionTable toRegions = regionsOf(toPd);
+            if (toSegment != segment || toRegions != regions) {
+                regions.remove(segment);
+                toRegions.add(toSegment, this);
+            }
+            if (toPd != pd && toPd instanceof AbstractVerbsObject p && pd instanceof AbstractVerbsObject old) {
+                dependOn(p);
+                dropDependency(old);
+            }
+            pd = toPd;
+            regions = toRegions;
+            segment = toSegment;
+            length = toSegment.byteSize();
+            access = toAccess;
+            address = addressOf(toSegment, toAccess);
+        }
+    }
 
     @Override
     public final ProtectionDomain pd() {

@@ -253,6 +253,11 @@ public abstract class AbstractVerbsObject implements VerbsObject {
         return owner != null ? owner : this;
     }
 
+    /** {@return the lock {@link #close()} holds around the destroy verb, for a verb that changes the object in place} */
+    protected final Object closeLock() {
+        return closeLock;
+    }
+
     @Override
     public final boolean isClosed() {
         return closed;

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.ProtectionDomain;
+import org.verbs4j.ReregFlags;
 
 /**
  * The rule that no registered region outlives its memory, written once for every provider: a provider's
@@ -95,6 +96,50 @@ public final class RegionLifetime {
             throw e;
         }
         return mr;
+    }
+
+    /**
+     * {@link MemoryRegion#reregister(int, ProtectionDomain, MemorySegment, int, Arena)}: re-registers onto memory of
+     * {@code owner} through the region's plain {@link MemoryRegion#reregister(int, ProtectionDomain, MemorySegment,
+     * int)}, and makes {@code owner} close the region before it frees the memory, as {@link #owned} does.
+     *
+     * @param mr the region
+     * @param flags the {@link ReregFlags} bits, {@link ReregFlags#CHANGE_TRANSLATION} among them
+     * @param pd with {@link ReregFlags#CHANGE_PD}, the new protection domain
+     * @param segment the new memory, allocated from {@code owner}
+     * @param access with {@link ReregFlags#CHANGE_ACCESS}, the new access flags
+     * @param owner the arena that frees {@code segment}
+     * @throws NullPointerException if {@code segment} or {@code owner} is null
+     * @throws IllegalArgumentException if {@code flags} lacks {@link ReregFlags#CHANGE_TRANSLATION}, or
+     *     {@code segment} does not belong to {@code owner}
+     * @throws IllegalStateException if {@code mr} is closed
+     */
+    @SuppressWarnings("restricted")
+    public static void reowned(MemoryRegion mr, int flags, ProtectionDomain pd, MemorySegment segment, int access,
+            Arena owner) {
+        if (mr.isClosed()) {
+            throw new IllegalStateException("this MemoryRegion is closed");
+        }
+        Objects.requireNonNull(segment, "segment");
+        Objects.requireNonNull(owner, "owner");
+        if ((ReregFlags.validate(flags) & ReregFlags.CHANGE_TRANSLATION) == 0) {
+            throw new IllegalArgumentException("flags: an arena owns new memory only with CHANGE_TRANSLATION");
+        }
+        if (!segment.scope().equals(owner.scope())) {
+            throw new IllegalArgumentException("segment: it was not allocated from owner");
+        }
+        OWNER_SCOPE.set(owner.scope());
+        try {
+            mr.reregister(flags, pd, segment, access);
+        } finally {
+            OWNER_SCOPE.remove();
+        }
+        try {
+            segment.reinterpret(owner, ignored -> closeBeforeFree(mr));
+        } catch (RuntimeException e) {
+            mr.close();
+            throw e;
+        }
     }
 
     private static void closeBeforeFree(MemoryRegion mr) {

@@ -17,6 +17,7 @@ import org.verbs4j.AccessFlags;
 import org.verbs4j.Context;
 import org.verbs4j.Errno;
 import org.verbs4j.ProtectionDomain;
+import org.verbs4j.ReregFlags;
 import org.verbs4j.VerbsException;
 
 @DisplayName("AbstractDeviceMemory and regions of device memory: the range, liveness and lifetime rules of ibv_alloc_dm")
@@ -96,6 +97,16 @@ class AbstractDeviceMemoryTest {
         }
 
         @Override
+        protected int rereg(int flags, ProtectionDomain pd, MemorySegment segment, int access) {
+            throw new AssertionError("a region of device memory reached the device's re-registration");
+        }
+
+        @Override
+        protected RegionTable regionsOf(ProtectionDomain pd) {
+            throw new AssertionError("a region of device memory has no region table");
+        }
+
+        @Override
         protected int destroy() {
             return 0;
         }
@@ -154,6 +165,8 @@ class AbstractDeviceMemoryTest {
         assertEquals(0, mr.address(), "zero-based");
         assertEquals(128, mr.length());
         assertThrows(UnsupportedOperationException.class, mr::segment);
+        assertThrows(IllegalArgumentException.class, () -> mr.reregister(ReregFlags.CHANGE_ACCESS, null, null,
+                AccessFlags.ZERO_BASED));
         VerbsException busy = assertThrows(VerbsException.class, dm::close);
         assertEquals(Errno.EBUSY, busy.errno());
         assertFalse(dm.isClosed());

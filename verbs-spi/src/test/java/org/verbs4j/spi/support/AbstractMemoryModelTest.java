@@ -16,6 +16,7 @@ import org.verbs4j.AccessFlags;
 import org.verbs4j.Errno;
 import org.verbs4j.MwType;
 import org.verbs4j.ProtectionDomain;
+import org.verbs4j.ReregFlags;
 import org.verbs4j.VerbsException;
 
 @DisplayName("AbstractMemoryRegion and AbstractMemoryWindow: one object model of regions and windows")
@@ -50,6 +51,8 @@ class AbstractMemoryModelTest {
 
     private final class Region extends AbstractMemoryRegion {
         volatile int errno;
+        volatile int reregErrno;
+        volatile int reregs;
 
         Region(int access, long address) {
             super(context, null, pd, regions, memory, access, address);
@@ -65,6 +68,17 @@ class AbstractMemoryModelTest {
         @Override
         protected int rkeyValue() {
             return 0x5678;
+        }
+
+        @Override
+        protected int rereg(int flags, ProtectionDomain pd, MemorySegment segment, int access) {
+            reregs++;
+            return reregErrno;
+        }
+
+        @Override
+        protected RegionTable regionsOf(ProtectionDomain pd) {
+            return regions;
         }
 
         @Override
@@ -138,6 +152,56 @@ class AbstractMemoryModelTest {
     void zeroBasedAddress() {
         Region mr = new Region(AccessFlags.LOCAL_WRITE | AccessFlags.ZERO_BASED, 0);
         assertEquals(0, mr.address());
+    }
+
+    @Test
+    @DisplayName("a re-registration moves the region to its new memory and table; bad input, bound windows (EBUSY) and a failed device change leave it as it was, but a failed change of translation deregisters it")
+    void reregistration() {
+        Region mr = new Region(AccessFlags.LOCAL_WRITE, memory.address());
+        MemorySegment other = arena.allocate(128);
+        int remoteRead = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ;
+        RegionLifetime.reowned(mr, ReregFlags.CHANGE_TRANSLATION | ReregFlags.CHANGE_ACCESS, null, other, remoteRead,
+                arena);
+        assertSame(other, mr.segment());
+        assertEquals(other.address(), mr.address());
+        assertEquals(128, mr.length());
+        assertEquals(remoteRead, mr.access());
+        assertFalse(regions.contains(memory.address(), 16), "the old memory left the table");
+        assertTrue(regions.contains(other.address(), 128), "the new memory is in it");
+
+        int before = mr.reregs;
+        assertThrows(IllegalArgumentException.class, () -> mr.reregister(0, null, null, 0));
+        assertThrows(IllegalArgumentException.class, () -> mr.reregister(8, null, null, 0));
+        assertThrows(NullPointerException.class, () -> mr.reregister(ReregFlags.CHANGE_PD, null, null, 0));
+        assertThrows(IllegalArgumentException.class, () -> mr.reregister(ReregFlags.CHANGE_TRANSLATION, null,
+                MemorySegment.ofArray(new byte[64]), 0));
+        assertThrows(IllegalArgumentException.class, () -> mr.reregister(ReregFlags.CHANGE_TRANSLATION, null,
+                arena.allocate(64), 0));
+        assertThrows(IllegalArgumentException.class, () -> mr.reregister(ReregFlags.CHANGE_ACCESS, null, null, 1 << 30));
+        assertThrows(IllegalArgumentException.class, () -> RegionLifetime.reowned(mr, ReregFlags.CHANGE_ACCESS, null,
+                arena.allocate(64), 0, arena));
+        Window mw = new Window(MwType.TYPE_1);
+        mw.bound(mr);
+        VerbsException busy = assertThrows(VerbsException.class,
+                () -> mr.reregister(ReregFlags.CHANGE_ACCESS, null, null, AccessFlags.LOCAL_WRITE));
+        assertEquals(Errno.EBUSY, busy.errno());
+        mw.bound(null);
+        assertEquals(before, mr.reregs, "no refused re-registration reaches the device");
+
+        mr.reregErrno = Errno.EINVAL;
+        VerbsException e = assertThrows(VerbsException.class,
+                () -> mr.reregister(ReregFlags.CHANGE_ACCESS, null, null, AccessFlags.LOCAL_WRITE));
+        assertEquals(Errno.EINVAL, e.errno());
+        assertFalse(mr.isClosed());
+        assertEquals(remoteRead, mr.access(), "a failed change of access leaves the region as it was");
+
+        mr.reregErrno = Errno.EFAULT;
+        MemorySegment third = arena.allocate(64);
+        e = assertThrows(VerbsException.class, () -> RegionLifetime.reowned(mr, ReregFlags.CHANGE_TRANSLATION, null,
+                third, 0, arena));
+        assertEquals(Errno.EFAULT, e.errno());
+        assertTrue(mr.isClosed(), "a failed change of translation deregisters the region");
+        assertEquals(0, regions.size());
     }
 
     @Test

@@ -148,7 +148,8 @@ public final class EmulatedDevice implements Device {
                 Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud), true, MAX_INLINE_DATA, MAX_SGE, MAX_SGE,
                 AtomicCapability.HCA, EnumSet.allOf(MwType.class),
                 Map.of(WrOpcode.RDMA_READ, inOrder, WrOpcode.RDMA_WRITE, inOrder, WrOpcode.SEND, inOrder),
-                true, false, true, true, MAX_CQ_MODERATION_COUNT, MAX_CQ_MODERATION_PERIOD, MAX_DM_SIZE);
+                true, false, true, true, MAX_CQ_MODERATION_COUNT, MAX_CQ_MODERATION_PERIOD, MAX_DM_SIZE,
+                true);
     }
 
     /**

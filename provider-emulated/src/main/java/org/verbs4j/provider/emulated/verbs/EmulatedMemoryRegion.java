@@ -3,10 +3,12 @@ package org.verbs4j.provider.emulated.verbs;
 import java.lang.foreign.MemorySegment;
 
 import org.verbs4j.AccessFlags;
+import org.verbs4j.ProtectionDomain;
 import org.verbs4j.Errno;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.emulated.engine.MemoryKey;
 import org.verbs4j.spi.support.AbstractMemoryRegion;
+import org.verbs4j.spi.support.RegionTable;
 
 /**
  * A registered memory region. Its lkey and rkey are the same key-table entry; every access through them
@@ -14,12 +16,13 @@ import org.verbs4j.spi.support.AbstractMemoryRegion;
  */
 public final class EmulatedMemoryRegion extends AbstractMemoryRegion {
     final EmulatedContext context;
-    // Unchecked copies of what the object model holds, read by the engine, which checks isClosed() itself.
-    final EmulatedProtectionDomain pd;
-    final MemorySegment segment;
-    final int access;
-    final long address;
-    final MemoryKey key;
+    // Unchecked copies of what the object model holds, read by the engine, which checks isClosed() itself; a
+    // re-registration sets them again under the context's lock.
+    volatile EmulatedProtectionDomain pd;
+    volatile MemorySegment segment;
+    volatile int access;
+    volatile long address;
+    volatile MemoryKey key;
 
     EmulatedMemoryRegion(EmulatedProtectionDomain pd, MemorySegment segment, int access) {
         super(pd.context, pd.context.lock, pd, pd.regions, segment, access, zeroBasedOr(segment, access));
@@ -74,6 +77,37 @@ public final class EmulatedMemoryRegion extends AbstractMemoryRegion {
     @Override
     protected int rkeyValue() {
         return key.key;
+    }
+
+    /**
+     * {@code ibv_rereg_mr}: a new key over the new memory, in the new PD, with the new access; the old key ends, so
+     * WRs still naming it fail as after a deregistration.
+     */
+    @Override
+    protected int rereg(int flags, ProtectionDomain pd, MemorySegment segment, int access) {
+        EmulatedProtectionDomain to = (EmulatedProtectionDomain) pd;
+        if ((access & AccessFlags.HUGETLB) != 0 || segment.byteSize() > to.device().attributes().maxMrSize()) {
+            return Errno.EINVAL;
+        }
+        long at = zeroBasedOr(segment, access);
+        MemoryKey k;
+        try {
+            k = newKey(to, segment, at, access, "ibv_rereg_mr");
+        } catch (VerbsException e) {
+            return e.errno();
+        }
+        this.pd.device().keys.release(key);
+        this.key = k;
+        this.pd = to;
+        this.segment = segment;
+        this.access = access;
+        this.address = at;
+        return 0;
+    }
+
+    @Override
+    protected RegionTable regionsOf(ProtectionDomain pd) {
+        return ((EmulatedProtectionDomain) pd).regions;
     }
 
     @Override

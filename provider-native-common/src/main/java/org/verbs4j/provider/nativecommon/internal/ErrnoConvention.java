@@ -27,6 +27,17 @@ public enum ErrnoConvention {
         }
     },
     /**
+     * An {@code int} that is 0 on success, else a negative code of the function's own with {@code errno} set
+     * ({@code ibv_rereg_mr}'s {@code IBV_REREG_MR_ERR_*}): −errno, the code dropped. A positive result is taken as
+     * the errno itself, as a provider op may answer.
+     */
+    CODE_SETS {
+        @Override
+        public long toContract(long raw, int errno) {
+            return (int) raw > 0 ? -(int) raw : NativeErrors.ofInt(-1, errno);
+        }
+    },
+    /**
      * An index or a count ({@code int} or {@code ssize_t}): the value when non-negative, else −1 with {@code errno}
      * set, or −errno. {@link #RETURNED} cannot carry it, as it reads a positive result as an errno.
      */
@@ -45,7 +56,7 @@ public enum ErrnoConvention {
      */
     public boolean failed(long raw) {
         return switch (this) {
-            case RETURNED -> (int) raw != 0;
+            case RETURNED, CODE_SETS -> (int) raw != 0;
             case NULL_SETS -> raw == 0;
             case NONE -> false;
             case NONNEGATIVE -> (int) raw < 0; // an int result may come zero-extended; a count stays below 2^31

@@ -1,5 +1,6 @@
 package org.verbs4j.provider.nativecommon.internal;
 
+import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.CODE_SETS;
 import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.NONE;
 import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.NONNEGATIVE;
 import static org.verbs4j.provider.nativecommon.internal.ErrnoConvention.NULL_SETS;
@@ -90,6 +91,10 @@ public interface LibIbverbs {
 
     @CFunction(value = "int ibv_dereg_mr(struct ibv_mr *mr)", errno = RETURNED)
     int ibv_dereg_mr(long mr);
+
+    @CFunction(value = "int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, size_t length,"
+            + " int access)", errno = CODE_SETS)
+    int ibv_rereg_mr(long mr, int flags, long pd, long addr, long length, int access);
 
     @CFunction(value = "struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)", errno = NULL_SETS)
     long ibv_create_ah(long pd, long attr);

@@ -1,5 +1,8 @@
 package org.verbs4j.provider.nativecommon.internal;
 
+import org.verbs4j.AccessFlags;
+import org.verbs4j.ReregFlags;
+
 import org.verbs4j.provider.nativecommon.IbverbsDeviceFacts;
 
 /**
@@ -12,5 +15,33 @@ public record NativeDeviceFacts(NativeContextSupport context, String providerNam
     @Override
     public boolean hasContextOp(String name) {
         return context.verbsContextOp(ContextStructs.verbs_context.DESC.offset(name)) != 0;
+    }
+
+    @Override
+    public boolean reregisters() {
+        IbverbsBinding b = context.binding();
+        long memory = b.allocate(64);
+        try {
+            long pd = b.allocPd(context.contextHandle());
+            if (pd <= 0) {
+                return false;
+            }
+            try {
+                long mr = b.regMr(pd, memory, 64, memory, AccessFlags.LOCAL_WRITE);
+                if (mr <= 0) {
+                    return false;
+                }
+                try {
+                    return b.libibverbs().ibv_rereg_mr(mr, ReregFlags.CHANGE_ACCESS, pd, 0, 0,
+                            AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_READ) == 0;
+                } finally {
+                    b.deregMr(mr);
+                }
+            } finally {
+                b.deallocPd(pd);
+            }
+        } finally {
+            b.free(memory);
+        }
     }
 }

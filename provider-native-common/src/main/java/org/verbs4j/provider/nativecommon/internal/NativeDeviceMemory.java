@@ -1,7 +1,6 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import org.verbs4j.Context;
 import org.verbs4j.Errno;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_dm;
@@ -65,7 +64,9 @@ public final class NativeDeviceMemory extends AbstractDeviceMemory {
             long staging = temp.allocate(Math.min(length, CHUNK));
             for (long done = 0; done < length; ) {
                 int n = (int) Math.min(length - done, CHUNK);
-                binding.putBytes(staging, source.asSlice(done, n).toArray(ValueLayout.JAVA_BYTE));
+                byte[] chunk = new byte[n];
+                MemorySegment.copy(source, done, MemorySegment.ofArray(chunk), 0, n);
+                binding.putBytes(staging, chunk);
                 NativeErrors.check(binding.libibverbsOps().memcpy_to_dm(memcpyToDm, handle, dmOffset + done, staging,
                         n), "ibv_memcpy_to_dm", n + " bytes at offset " + (dmOffset + done));
                 done += n;

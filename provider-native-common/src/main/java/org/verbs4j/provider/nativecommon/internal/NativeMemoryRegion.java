@@ -16,8 +16,9 @@ import org.verbs4j.spi.support.RegionTable;
 public final class NativeMemoryRegion extends AbstractMemoryRegion {
     private final NativeContextSupport context;
     private final long handle;
-    private final int lkey;
-    private final int rkey;
+    // read again after a re-registration, under the close lock
+    private volatile int lkey;
+    private volatile int rkey;
 
     /**
      * Wraps a region {@code ibv_reg_mr} returned; the domain adds the segment to {@code regions} after.
@@ -86,6 +87,31 @@ public final class NativeMemoryRegion extends AbstractMemoryRegion {
     @Override
     protected int rkeyValue() {
         return rkey;
+    }
+
+    /** {@code ibv_rereg_mr(3)}, the keys read again from {@code struct ibv_mr} after it succeeds. */
+    @Override
+    protected int rereg(int flags, ProtectionDomain pd, MemorySegment segment, int access) {
+        NativeProtectionDomain to = (NativeProtectionDomain) pd;
+        IbverbsBinding binding = context.binding();
+        int errno = NativeErrors.errno(binding.libibverbs().ibv_rereg_mr(handle, flags, to.handle(), segment.address(),
+                segment.byteSize(), access));
+        if (errno == 0) {
+            lkey = binding.getInt(handle + ibv_mr.lkey$off);
+            rkey = binding.getInt(handle + ibv_mr.rkey$off);
+        }
+        return errno;
+    }
+
+    @Override
+    protected RegionTable regionsOf(ProtectionDomain pd) {
+        return ((NativeProtectionDomain) pd).regions();
+    }
+
+    /** {@return the segment's address: {@code ibv_rereg_mr} passes it as the region's I/O virtual address} */
+    @Override
+    protected long addressOf(MemorySegment segment, int access) {
+        return segment.address();
     }
 
     @Override

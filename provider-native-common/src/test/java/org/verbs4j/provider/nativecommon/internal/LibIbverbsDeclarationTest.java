@@ -76,7 +76,7 @@ class LibIbverbsDeclarationTest {
             }
             assertEquals(javaTypeOf(result), m.getReturnType(), decl + ", result");
             switch (c.errno()) {
-                case RETURNED -> assertEquals(int.class, m.getReturnType(), decl);
+                case RETURNED, CODE_SETS -> assertEquals(int.class, m.getReturnType(), decl);
                 case NULL_SETS -> assertTrue(result.endsWith("*"), decl);
                 case NONE -> { }
             }
@@ -183,6 +183,11 @@ class LibIbverbsDeclarationTest {
         assertTrue(ErrnoConvention.NONNEGATIVE.failed(-1) && ErrnoConvention.NONNEGATIVE.failed(0xffff_ffffL));
         assertEquals(-Errno.ENOENT, ErrnoConvention.NONNEGATIVE.toContract(-1, Errno.ENOENT));
         assertEquals(-Errno.EINVAL, ErrnoConvention.NONNEGATIVE.toContract(-Errno.EINVAL, 0));
+        // ibv_rereg_mr's codes: -4 (IBV_REREG_MR_ERR_CMD) is not EINTR, the errno says why
+        assertTrue(ErrnoConvention.CODE_SETS.failed(-4) && !ErrnoConvention.CODE_SETS.failed(0));
+        assertEquals(-Errno.EOPNOTSUPP, ErrnoConvention.CODE_SETS.toContract(-4, Errno.EOPNOTSUPP));
+        assertEquals(-Errno.EIO, ErrnoConvention.CODE_SETS.toContract(-1, 0));
+        assertEquals(-Errno.EOPNOTSUPP, ErrnoConvention.CODE_SETS.toContract(Errno.EOPNOTSUPP, 0));
     }
 
     @Test
