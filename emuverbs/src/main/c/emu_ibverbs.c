@@ -37,7 +37,7 @@ enum {
 	OP_ATTACH_MCAST = 60, OP_DETACH_MCAST,
 	OP_QUERY_PKEY = 70, OP_GET_PKEY_INDEX, OP_QUERY_GID_EX, OP_QUERY_GID_TABLE, OP_QUERY_DEVICE_EX,
 	OP_QUERY_RT_VALUES, OP_ADVISE_MR, OP_QUERY_ECE, OP_SET_ECE,
-	OP_ALLOC_DM = 80, OP_FREE_DM, OP_MEMCPY_TO_DM, OP_MEMCPY_FROM_DM, OP_REG_DM_MR, OP_REREG_MR,
+	OP_ALLOC_DM = 80, OP_FREE_DM, OP_MEMCPY_TO_DM, OP_MEMCPY_FROM_DM, OP_REG_DM_MR, OP_REREG_MR, OP_REG_DMABUF_MR,
 	OP_RESIZE_CQ = 64, OP_INIT_AH_FROM_WC,
 };
 #define WR_SLOTS 20
@@ -1999,13 +1999,24 @@ EXPORT int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *a
 EXPORT struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd,
 					int access)
 {
-	(void)pd;
-	(void)offset;
-	(void)length;
-	(void)iova;
-	(void)fd;
-	(void)access;
-	return fail_ptr(ENOSYS);
+	int64_t io[SLOTS] = {pd_h(pd), (int64_t)offset, (int64_t)length, (int64_t)iova, fd, access};
+	struct emu_mr *m;
+	int e = call(OP_REG_DMABUF_MR, io);
+
+	if (e)
+		return fail_ptr(e);
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return fail_ptr(ENOMEM);
+	m->mr.context = pd->context;
+	m->mr.pd = pd;
+	m->mr.addr = (void *)(uintptr_t)iova;
+	m->mr.length = length;
+	m->mr.handle = (uint32_t)io[6];
+	m->mr.lkey = (uint32_t)io[7];
+	m->mr.rkey = (uint32_t)io[8];
+	m->h = io[6];
+	return &m->mr;
 }
 
 EXPORT int ibv_resolve_eth_l2_from_gid(struct ibv_context *context, struct ibv_ah_attr *attr, uint8_t eth_mac[6],

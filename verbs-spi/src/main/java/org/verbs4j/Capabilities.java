@@ -30,11 +30,13 @@ import java.util.Set;
  *     {@code ibv_query_device_ex}); 0 without device memory
  * @param reregMr whether {@link MemoryRegion#reregister} works: a re-registration that changes a region's access
  *     succeeds
+ * @param dmabuf whether {@link ProtectionDomain#registerDmabuf} is supported
  * @see "ibv_query_device(3)"
  * @see "ibv_query_qp_data_in_order(3)"
  * @see "ibv_modify_cq(3)"
  * @see "ibv_alloc_dm(3)"
  * @see "ibv_rereg_mr(3)"
+ * @see "ibv_reg_dmabuf_mr(3)"
  */
 public record Capabilities(
         Set<QpType> qpTypes,
@@ -53,7 +55,8 @@ public record Capabilities(
         int maxCqModerationCount,
         int maxCqModerationPeriod,
         long maxDmSize,
-        boolean reregMr) {
+        boolean reregMr,
+        boolean dmabuf) {
 
     /** Copies the sets and maps, so the capabilities cannot change. */
     public Capabilities {

@@ -141,6 +141,39 @@ public interface ProtectionDomain extends VerbsObject {
     }
 
     /**
+     * Registers {@code length} bytes of a dma-buf from {@code offset}, such as GPU or accelerator memory that a
+     * driver exports as a file descriptor ({@code ibv_reg_dmabuf_mr}). SGEs and peers name the region's bytes from
+     * {@code iova}, its {@link MemoryRegion#address()}. It has no host segment: {@link MemoryRegion#segment()}
+     * throws {@link UnsupportedOperationException}. The device takes its own reference to the dma-buf, so the
+     * caller may close {@code fd} once this returns. The emulated devices take any file they can map (a memfd, a
+     * file on tmpfs) as a dma-buf; shrinking that file under the region is undefined, as for any mapped file. This
+     * default, for a provider without dma-buf regions, refuses.
+     *
+     * @param fd the dma-buf's file descriptor
+     * @param offset where the region starts in the dma-buf, bytes
+     * @param length the region's length, bytes, at least 1
+     * @param iova the region's first address as SGEs and peers name it; its offset within a page must be
+     *     {@code offset}'s
+     * @param access {@link AccessFlags#LOCAL_WRITE}, {@link AccessFlags#REMOTE_WRITE},
+     *     {@link AccessFlags#REMOTE_READ}, {@link AccessFlags#REMOTE_ATOMIC} and
+     *     {@link AccessFlags#RELAXED_ORDERING} only
+     * @return the region
+     * @throws IllegalArgumentException if {@code fd} or {@code offset} is negative, {@code length} is not positive,
+     *     {@code offset + length} overflows, or {@code access} has another bit
+     * @throws IllegalStateException if this PD is closed
+     * @throws VerbsException {@code EOPNOTSUPP} without dma-buf regions (rxe, {@link Capabilities#dmabuf()});
+     *     {@code EBADF} for an fd that is not open; {@code EINVAL} for a range past the dma-buf's end or an
+     *     {@code iova} whose page offset differs from {@code offset}'s; or the errno of the device's answer
+     * @see "ibv_reg_dmabuf_mr(3)"
+     */
+    default MemoryRegion registerDmabuf(int fd, long offset, long length, long iova, int access) {
+        if (isClosed()) {
+            throw new IllegalStateException("the PD is closed");
+        }
+        throw new VerbsException("ibv_reg_dmabuf_mr", Errno.EOPNOTSUPP, "no dma-buf regions");
+    }
+
+    /**
      * Allocates a memory window.
      *
      * @param type the window type

@@ -154,8 +154,11 @@ public final class EmuVerbs {
      * already attached counts again here; the native layer never makes one.
      */
     private static final Map<Long, Integer> MCAST = new ConcurrentHashMap<>();
-    /** The handles of the regions of device memory ({@code ibv_reg_dm_mr}): zero-based, with no host memory. */
-    private static final Set<Long> DM_REGIONS = ConcurrentHashMap.newKeySet();
+    /**
+     * The handles of the regions without host memory: of device memory ({@code ibv_reg_dm_mr}, zero-based) and of
+     * dma-bufs ({@code ibv_reg_dmabuf_mr}, from their iova).
+     */
+    private static final Set<Long> HOSTLESS_REGIONS = ConcurrentHashMap.newKeySet();
     private static final int WC_SLOTS = 15;
     private static volatile String registered;
 
@@ -477,12 +480,21 @@ public final class EmuVerbs {
                 MemoryRegion mr = get(in(io, 0), ProtectionDomain.class).registerDeviceMemory(
                         get(in(io, 1), DeviceMemory.class), in(io, 2), in(io, 3), inInt(io, 4));
                 long h = put(mr);
-                DM_REGIONS.add(h);
+                HOSTLESS_REGIONS.add(h);
                 out(io, 5, h);
                 out(io, 6, mr.lkey());
                 out(io, 7, mr.rkey());
             }
             case 85 -> reregMr(io);
+            case 86 -> {
+                MemoryRegion mr = get(in(io, 0), ProtectionDomain.class).registerDmabuf(inInt(io, 4), in(io, 1),
+                        in(io, 2), in(io, 3), inInt(io, 5));
+                long h = put(mr);
+                HOSTLESS_REGIONS.add(h);
+                out(io, 6, h);
+                out(io, 7, mr.lkey());
+                out(io, 8, mr.rkey());
+            }
             case 64 -> out(io, 2, get(in(io, 0), CompletionQueue.class).resize(inInt(io, 1)));
             case 65 -> initAhFromWc(io);
             default -> {
@@ -505,13 +517,13 @@ public final class EmuVerbs {
     private static void close(MemorySegment io, Class<? extends AutoCloseable> type) throws Exception {
         long h = in(io, 0);
         AutoCloseable o = get(h, type);
-        // a region of device memory holds no host memory that inline data could be copied from
-        boolean region = o instanceof MemoryRegion && !DM_REGIONS.contains(h);
+        // a region of device memory or of a dma-buf holds no host memory that inline data could be copied from
+        boolean region = o instanceof MemoryRegion && !HOSTLESS_REGIONS.contains(h);
         InFlightCalls.destroying(h, region ? ((MemoryRegion) o).address() : 0, region ? ((MemoryRegion) o).length() : 0);
         try {
             o.close();
             OBJECTS.remove(h);
-            DM_REGIONS.remove(h);
+            HOSTLESS_REGIONS.remove(h);
         } finally {
             InFlightCalls.destroyed(h);
         }
@@ -528,7 +540,7 @@ public final class EmuVerbs {
         public boolean registered(long addr, long len) {
             for (Map.Entry<Long, Object> e : OBJECTS.entrySet()) {
                 try {
-                    if (e.getValue() instanceof MemoryRegion mr && !DM_REGIONS.contains(e.getKey()) && !mr.isClosed()
+                    if (e.getValue() instanceof MemoryRegion mr && !HOSTLESS_REGIONS.contains(e.getKey()) && !mr.isClosed()
                             && mr.address() <= addr && addr + len <= mr.address() + mr.length()) {
                         return true;
                     }

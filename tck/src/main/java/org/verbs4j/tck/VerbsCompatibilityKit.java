@@ -337,4 +337,12 @@ public abstract class VerbsCompatibilityKit {
             super(VerbsCompatibilityKit.this);
         }
     }
+
+    @Nested
+    @DisplayName("dma-buf regions")
+    class DmabufArea extends DmabufRules {
+        DmabufArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
 }

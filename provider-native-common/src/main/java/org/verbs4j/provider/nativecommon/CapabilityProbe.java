@@ -126,7 +126,7 @@ public final class CapabilityProbe {
         return new Capabilities(qpTypes, opcodes, anySession, maxInline, d.maxSge(), d.maxSge(), d.atomicCap(),
                 mwTypes, inOrder, td, (flags & DeviceAttributes.CAP_UD_IP_CSUM) != 0, srq, channel,
                 cqMod.maxCqCount(), cqMod.maxCqPeriod(), facts.hasContextOp("alloc_dm") ? ex.maxDmSize() : 0,
-                facts.reregisters());
+                facts.reregisters(), facts.registersDmabuf());
     }
 
     /** The opcodes a QP of {@code type} is created with for a WR session: all at once, else one by one. */

@@ -42,4 +42,13 @@ public interface IbverbsDeviceFacts {
      * @return whether the re-registration succeeded
      */
     boolean reregisters();
+
+    /**
+     * Whether the device registers dma-bufs: {@code ibv_reg_dmabuf_mr} with fd -1 fails with another errno than
+     * {@code EOPNOTSUPP} (the kernel's {@code EBADF}), as libibverbs answers that for a provider without the op
+     * before any fd is looked at.
+     *
+     * @return whether the op is there
+     */
+    boolean registersDmabuf();
 }

@@ -47,9 +47,14 @@ class CapabilityProbeTest {
         public boolean reregisters() {
             return ops.contains("rereg_mr");
         }
+
+        @Override
+        public boolean registersDmabuf() {
+            return ops.contains("reg_dmabuf_mr");
+        }
     }
 
-    private static final Set<String> ALL_OPS = Set.of("create_qp_ex", "modify_cq", "alloc_dm", "rereg_mr");
+    private static final Set<String> ALL_OPS = Set.of("create_qp_ex", "modify_cq", "alloc_dm", "rereg_mr", "reg_dmabuf_mr");
 
     /** {@code ctx} whose {@code queryDeviceEx} answers these {@code device_cap_flags_ex} and {@code cq_mod_caps}. */
     private static Context reporting(Context ctx, long flagsEx, DeviceAttributesEx.CqModerationCaps cqMod) {
@@ -92,6 +97,7 @@ class CapabilityProbeTest {
         assertEquals(known.maxCqModerationPeriod(), probed.maxCqModerationPeriod(), "cq_mod_caps.max_cq_period");
         assertEquals(known.maxDmSize(), probed.maxDmSize(), "max_dm_size");
         assertEquals(known.reregMr(), probed.reregMr(), "ibv_rereg_mr");
+        assertEquals(known.dmabuf(), probed.dmabuf(), "ibv_reg_dmabuf_mr");
     }
 
     @Test
@@ -118,6 +124,7 @@ class CapabilityProbeTest {
         assertTrue(!probed.cqModeration(), "no modify_cq op: no CQ moderation");
         assertEquals(0, probed.maxDmSize(), "no alloc_dm op: no device memory, whatever max_dm_size says");
         assertTrue(!probed.reregMr(), "no re-registration");
+        assertTrue(!probed.dmabuf(), "no dma-buf regions");
     }
 
     @Test

@@ -79,28 +79,30 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
     }
 
     /**
-     * Makes an open region over device memory ({@code ibv_reg_dm_mr}): zero-based, with no host segment and no
-     * entry in a {@link RegionTable}, since the CPU never reads it. The buffer refuses to be freed while the
-     * region is open once the subclass calls {@link #dependOnMemory()}.
+     * Makes an open region with no host memory: over device memory ({@code ibv_reg_dm_mr}, zero-based) or a dma-buf
+     * ({@code ibv_reg_dmabuf_mr}, from its iova). It has no segment and no entry in a {@link RegionTable}, since the
+     * CPU never reads it through the library. A buffer of device memory refuses to be freed while the region is
+     * open once the subclass calls {@link #dependOnMemory()}.
      *
      * @param owner the context, which deregisters the region when it closes
      * @param closeLock the lock the close holds around {@code ibv_dereg_mr}; null for the region's monitor
      * @param pd the protection domain it was registered in
-     * @param dm the device memory it lies in
+     * @param dm the device memory it lies in, or null for a dma-buf
      * @param length its length, bytes
      * @param access the {@link org.verbs4j.AccessFlags} bits it was registered with
-     * @throws NullPointerException if {@code pd} or {@code dm} is null
+     * @param address its first address as a peer names it: 0 for device memory, the iova for a dma-buf
+     * @throws NullPointerException if {@code pd} is null
      */
     protected AbstractMemoryRegion(AbstractVerbsObject owner, Object closeLock, ProtectionDomain pd,
-            AbstractDeviceMemory dm, long length, int access) {
+            AbstractDeviceMemory dm, long length, int access, long address) {
         super("MemoryRegion", owner, closeLock);
         this.pd = Objects.requireNonNull(pd, "pd");
         this.regions = null;
         this.segment = null;
-        this.dm = Objects.requireNonNull(dm, "dm");
+        this.dm = dm;
         this.length = length;
         this.access = access;
-        this.address = 0;
+        this.address = address;
     }
 
     /**
@@ -123,8 +125,8 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
 
     /**
      * Re-registers the region with the device ({@code ibv_rereg_mr}), under the close lock, after every argument
-     * check; on success the provider reads the keys again. A provider without the verb answers
-     * {@code EOPNOTSUPP}.
+     * check; on success the provider reads the keys again. This default, for a provider without the verb, answers
+     * {@code EOPNOTSUPP}; a provider that overrides it overrides {@link #regionsOf} too.
      *
      * @param flags the {@link ReregFlags} bits
      * @param pd the protection domain it is to be in: the new one, or its own
@@ -132,15 +134,20 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
      * @param access the access flags it is to have: the new ones, or its own
      * @return 0, or the errno the verb failed with
      */
-    protected abstract int rereg(int flags, ProtectionDomain pd, MemorySegment segment, int access);
+    protected int rereg(int flags, ProtectionDomain pd, MemorySegment segment, int access) {
+        return Errno.EOPNOTSUPP;
+    }
 
     /**
      * {@return the table of live registered memory of {@code pd}, a protection domain of this provider, into which a
-     * re-registered segment goes}
+     * re-registered segment goes}; called only after {@link #rereg} succeeded
      *
      * @param pd the domain
+     * @throws UnsupportedOperationException in this default, for a provider that does not re-register
      */
-    protected abstract RegionTable regionsOf(ProtectionDomain pd);
+    protected RegionTable regionsOf(ProtectionDomain pd) {
+        throw new UnsupportedOperationException("a provider that re-registers regions gives its PDs' region tables");
+    }
 
     /**
      * {@return the first address a peer names a re-registered region by: 0 for a zero-based region, else the
@@ -160,9 +167,9 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
     public final void reregister(int flags, ProtectionDomain newPd, MemorySegment newSegment, int newAccess) {
         checkOpen();
         ReregFlags.validate(flags);
-        if (dm != null) {
-            throw new IllegalArgumentException("a region of device memory cannot be re-registered: ibv_rereg_mr(3)"
-                    + " takes regions of host memory");
+        if (segment == null) {
+            throw new IllegalArgumentException("a region of device memory or of a dma-buf cannot be re-registered:"
+                    + " ibv_rereg_mr(3) takes regions of host memory");
         }
         if ((flags & ReregFlags.CHANGE_PD) != 0) {
             Objects.requireNonNull(newPd, "pd");
@@ -251,8 +258,8 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
     public final MemorySegment segment() {
         checkOpen();
         if (segment == null) {
-            throw new UnsupportedOperationException("a region of device memory has no host memory: copy with"
-                    + " DeviceMemory.copyToDm and copyFromDm");
+            throw new UnsupportedOperationException(dm != null ? "a region of device memory has no host memory:"
+                    + " copy with DeviceMemory.copyToDm and copyFromDm" : "a region of a dma-buf has no host memory");
         }
         return segment;
     }

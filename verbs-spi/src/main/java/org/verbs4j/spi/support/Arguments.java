@@ -362,4 +362,33 @@ public final class Arguments {
                     + AccessFlags.toString(access));
         }
     }
+
+    /** The access flags {@code ibv_reg_dmabuf_mr(3)} takes. */
+    private static final int DMABUF_ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
+            | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC | AccessFlags.RELAXED_ORDERING;
+
+    /**
+     * Checks the arguments of {@code ibv_reg_dmabuf_mr(3)}.
+     *
+     * @param fd the dma-buf's file descriptor
+     * @param offset where the region starts in it, bytes
+     * @param length the region's length, bytes
+     * @param access the {@link AccessFlags} bits
+     * @throws IllegalArgumentException if {@code fd} or {@code offset} is negative, {@code length} is not positive,
+     *     {@code offset + length} overflows, or {@code access} has a bit the man page does not list for it
+     */
+    public static void dmabuf(int fd, long offset, long length, int access) {
+        if (fd < 0) {
+            throw new IllegalArgumentException("fd: a file descriptor is not negative, not " + fd);
+        }
+        if (offset < 0 || length <= 0 || length > Long.MAX_VALUE - offset) {
+            throw new IllegalArgumentException("a dma-buf region needs offset >= 0 and length >= 1 that do not"
+                    + " overflow, not offset " + offset + " and length " + length);
+        }
+        AccessFlags.validate(access);
+        if ((access & ~DMABUF_ACCESS) != 0) {
+            throw new IllegalArgumentException("access: ibv_reg_dmabuf_mr(3) takes LOCAL_WRITE, REMOTE_WRITE,"
+                    + " REMOTE_READ, REMOTE_ATOMIC and RELAXED_ORDERING only, not " + AccessFlags.toString(access));
+        }
+    }
 }

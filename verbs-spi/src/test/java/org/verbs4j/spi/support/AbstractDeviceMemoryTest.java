@@ -80,7 +80,7 @@ class AbstractDeviceMemoryTest {
 
     private final class DmRegion extends AbstractMemoryRegion {
         DmRegion(Memory dm, long length) {
-            super(owner, null, pd, dm, length, AccessFlags.ZERO_BASED | AccessFlags.LOCAL_WRITE);
+            super(owner, null, pd, dm, length, AccessFlags.ZERO_BASED | AccessFlags.LOCAL_WRITE, 0);
             dependOn(owner);
             dependOnMemory();
             register();
@@ -195,5 +195,19 @@ class AbstractDeviceMemoryTest {
         assertThrows(IllegalArgumentException.class,
                 () -> Arguments.deviceMemoryRegion(0, 1, LENGTH, AccessFlags.ZERO_BASED | AccessFlags.REMOTE_WRITE));
         assertThrows(IllegalArgumentException.class, () -> Arguments.deviceMemoryRegion(1, Long.MAX_VALUE, LENGTH, access));
+    }
+
+    @Test
+    void dmabufArgumentLimits() {
+        int listed = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
+                | AccessFlags.REMOTE_ATOMIC | AccessFlags.RELAXED_ORDERING;
+        Arguments.dmabuf(0, 0, 1, listed);
+        Arguments.dmabuf(3, Long.MAX_VALUE - 1, 1, 0);
+        assertThrows(IllegalArgumentException.class, () -> Arguments.dmabuf(-1, 0, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> Arguments.dmabuf(3, -1, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> Arguments.dmabuf(3, 0, 0, 0));
+        assertThrows(IllegalArgumentException.class, () -> Arguments.dmabuf(3, Long.MAX_VALUE, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> Arguments.dmabuf(3, 0, 1, AccessFlags.ZERO_BASED));
+        assertThrows(IllegalArgumentException.class, () -> Arguments.dmabuf(3, 0, 1, AccessFlags.MW_BIND));
     }
 }

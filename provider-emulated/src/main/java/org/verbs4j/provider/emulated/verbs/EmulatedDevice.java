@@ -149,7 +149,7 @@ public final class EmulatedDevice implements Device {
                 AtomicCapability.HCA, EnumSet.allOf(MwType.class),
                 Map.of(WrOpcode.RDMA_READ, inOrder, WrOpcode.RDMA_WRITE, inOrder, WrOpcode.SEND, inOrder),
                 true, false, true, true, MAX_CQ_MODERATION_COUNT, MAX_CQ_MODERATION_PERIOD, MAX_DM_SIZE,
-                true);
+                true, true);
     }
 
     /**

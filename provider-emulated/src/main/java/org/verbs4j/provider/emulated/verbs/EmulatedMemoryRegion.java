@@ -1,5 +1,6 @@
 package org.verbs4j.provider.emulated.verbs;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 import org.verbs4j.AccessFlags;
@@ -23,6 +24,8 @@ public final class EmulatedMemoryRegion extends AbstractMemoryRegion {
     volatile int access;
     volatile long address;
     volatile MemoryKey key;
+    /** The arena of a dma-buf region's mapping, closed after its deregistration; null for other regions. */
+    private final Arena mapping;
 
     EmulatedMemoryRegion(EmulatedProtectionDomain pd, MemorySegment segment, int access) {
         super(pd.context, pd.context.lock, pd, pd.regions, segment, access, zeroBasedOr(segment, access));
@@ -32,6 +35,7 @@ public final class EmulatedMemoryRegion extends AbstractMemoryRegion {
         this.access = access;
         this.address = zeroBasedOr(segment, access);
         this.key = newKey(pd, segment, address, access, "ibv_reg_mr");
+        this.mapping = null;
         dependOn(pd);
         register();
     }
@@ -39,15 +43,33 @@ public final class EmulatedMemoryRegion extends AbstractMemoryRegion {
     /** {@code ibv_reg_dm_mr}: a zero-based region over {@code length} bytes of {@code dm} from {@code dmOffset}. */
     EmulatedMemoryRegion(EmulatedProtectionDomain pd, EmulatedDeviceMemory dm, long dmOffset, long length,
             int access) {
-        super(pd.context, pd.context.lock, pd, dm, length, access);
+        super(pd.context, pd.context.lock, pd, dm, length, access, 0);
         this.context = pd.context;
         this.pd = pd;
         this.segment = dm.memory.asSlice(dmOffset, length);
         this.access = access;
         this.address = 0;
         this.key = newKey(pd, segment, 0, access, "ibv_reg_dm_mr");
+        this.mapping = null;
         dependOn(pd);
         dependOnMemory();
+        register();
+    }
+
+    /**
+     * {@code ibv_reg_dmabuf_mr}: a region over a mapped dma-buf, named from {@code iova}; it closes {@code mapping}
+     * after its deregistration.
+     */
+    EmulatedMemoryRegion(EmulatedProtectionDomain pd, MemorySegment memory, Arena mapping, int access, long iova) {
+        super(pd.context, pd.context.lock, pd, null, memory.byteSize(), access, iova);
+        this.context = pd.context;
+        this.pd = pd;
+        this.segment = memory;
+        this.access = access;
+        this.address = iova;
+        this.key = newKey(pd, memory, iova, access, "ibv_reg_dmabuf_mr");
+        this.mapping = mapping;
+        dependOn(pd);
         register();
     }
 
@@ -108,6 +130,15 @@ public final class EmulatedMemoryRegion extends AbstractMemoryRegion {
     @Override
     protected RegionTable regionsOf(ProtectionDomain pd) {
         return ((EmulatedProtectionDomain) pd).regions;
+    }
+
+    /** Unmaps a dma-buf region's memory once its key has ended. */
+    @Override
+    protected void afterDestroy() {
+        super.afterDestroy();
+        if (mapping != null) {
+            mapping.close();
+        }
     }
 
     @Override

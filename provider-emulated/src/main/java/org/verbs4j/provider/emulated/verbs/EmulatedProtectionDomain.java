@@ -1,6 +1,12 @@
 package org.verbs4j.provider.emulated.verbs;
 
+import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Objects;
 
@@ -32,6 +38,8 @@ public final class EmulatedProtectionDomain extends AbstractVerbsObject implemen
     public final EmulatedContext context;
     /** The live regions, for checking the addresses of inline data posted with {@code postSend}. */
     final RegionTable regions = new RegionTable();
+    /** The page size whose offsets a dma-buf region's iova and offset share, as the kernel checks them, bytes. */
+    private static final long PAGE_SIZE = 4096;
 
     EmulatedProtectionDomain(EmulatedContext context) {
         super("ProtectionDomain", context, context.lock);
@@ -66,6 +74,47 @@ public final class EmulatedProtectionDomain extends AbstractVerbsObject implemen
             context.checkOpen();
             memory.checkOpen();
             return new EmulatedMemoryRegion(this, memory, dmOffset, length, access);
+        }
+    }
+
+    /**
+     * {@code ibv_reg_dmabuf_mr}: the emulated device takes any file it can map as a dma-buf. It maps the range
+     * through {@code /proc/self/fd}, into an arena the region owns and closes after its deregistration; the fd may be
+     * closed once this returns.
+     */
+    @Override
+    public MemoryRegion registerDmabuf(int fd, long offset, long length, long iova, int access) {
+        checkOpen();
+        Arguments.dmabuf(fd, offset, length, access);
+        if (((offset ^ iova) & (PAGE_SIZE - 1)) != 0) {
+            throw new VerbsException("ibv_reg_dmabuf_mr", Errno.EINVAL, "iova 0x" + Long.toHexString(iova)
+                    + " and offset 0x" + Long.toHexString(offset) + " differ within a page");
+        }
+        if (length > device().attributes().maxMrSize()) {
+            throw new VerbsException("ibv_reg_dmabuf_mr", Errno.EINVAL, "region larger than max_mr_size");
+        }
+        Arena mapping = Arena.ofShared();
+        try {
+            MemorySegment memory;
+            try (FileChannel file = FileChannel.open(Path.of("/proc/self/fd/" + fd), StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                if (offset + length > file.size()) {
+                    throw new VerbsException("ibv_reg_dmabuf_mr", Errno.EINVAL, length + " bytes at offset " + offset
+                            + " end past the " + file.size() + "-byte dma-buf");
+                }
+                memory = file.map(FileChannel.MapMode.READ_WRITE, offset, length, mapping);
+            } catch (NoSuchFileException e) {
+                throw new VerbsException("ibv_reg_dmabuf_mr", Errno.EBADF, "fd " + fd + " is not open");
+            } catch (IOException | UnsupportedOperationException e) {
+                throw new VerbsException("ibv_reg_dmabuf_mr", Errno.EINVAL, "fd " + fd + " cannot be mapped: " + e);
+            }
+            synchronized (context.lock) {
+                context.checkOpen();
+                return new EmulatedMemoryRegion(this, memory, mapping, access, iova);
+            }
+        } catch (RuntimeException | Error e) {
+            mapping.close();
+            throw e;
         }
     }
 

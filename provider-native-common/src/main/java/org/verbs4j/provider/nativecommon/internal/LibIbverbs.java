@@ -92,6 +92,10 @@ public interface LibIbverbs {
     @CFunction(value = "int ibv_dereg_mr(struct ibv_mr *mr)", errno = RETURNED)
     int ibv_dereg_mr(long mr);
 
+    @CFunction(value = "struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length,"
+            + " uint64_t iova, int fd, int access)", errno = NULL_SETS)
+    long ibv_reg_dmabuf_mr(long pd, long offset, long length, long iova, int fd, int access);
+
     @CFunction(value = "int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, size_t length,"
             + " int access)", errno = CODE_SETS)
     int ibv_rereg_mr(long mr, int flags, long pd, long addr, long length, int access);

@@ -1,6 +1,7 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import org.verbs4j.AccessFlags;
+import org.verbs4j.Errno;
 import org.verbs4j.ReregFlags;
 
 import org.verbs4j.provider.nativecommon.IbverbsDeviceFacts;
@@ -42,6 +43,25 @@ public record NativeDeviceFacts(NativeContextSupport context, String providerNam
             }
         } finally {
             b.free(memory);
+        }
+    }
+
+    @Override
+    public boolean registersDmabuf() {
+        IbverbsBinding b = context.binding();
+        long pd = b.allocPd(context.contextHandle());
+        if (pd <= 0) {
+            return false;
+        }
+        try {
+            long mr = b.libibverbs().ibv_reg_dmabuf_mr(pd, 0, 4096, 0, -1, AccessFlags.LOCAL_WRITE);
+            if (mr > 0) {
+                b.deregMr(mr);
+                return true;
+            }
+            return mr != -Errno.EOPNOTSUPP;
+        } finally {
+            b.deallocPd(pd);
         }
     }
 }

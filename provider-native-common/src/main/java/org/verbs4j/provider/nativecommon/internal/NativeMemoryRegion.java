@@ -45,20 +45,23 @@ public final class NativeMemoryRegion extends AbstractMemoryRegion {
     }
 
     /**
-     * Wraps a region {@code ibv_reg_dm_mr} returned: zero-based, over device memory, in no region table.
+     * Wraps a region with no host memory, in no region table: one {@code ibv_reg_dm_mr} returned (zero-based,
+     * over device memory) or one {@code ibv_reg_dmabuf_mr} returned (from its iova).
      *
      * @param <C> the provider's context
      * @param <P> the provider's protection domain
      * @param context the context it belongs to
      * @param pd the protection domain it was registered in
-     * @param dm the device memory it lies in
+     * @param dm the device memory it lies in, or null for a dma-buf
      * @param mr the {@code struct ibv_mr *}, not 0
      * @param length its length, bytes
      * @param access the {@link org.verbs4j.AccessFlags} bits it was registered with
+     * @param address its first address as a peer names it: 0, or the dma-buf region's iova
      */
     public <C extends AbstractVerbsObject & NativeContextSupport, P extends AbstractVerbsObject & ProtectionDomain>
-            NativeMemoryRegion(C context, P pd, NativeDeviceMemory dm, long mr, long length, int access) {
-        super(context, null, pd, dm, length, access);
+            NativeMemoryRegion(C context, P pd, NativeDeviceMemory dm, long mr, long length, int access,
+            long address) {
+        super(context, null, pd, dm, length, access, address);
         this.context = context;
         this.handle = mr;
         context.track(NativeKind.MR, mr, this);

@@ -97,7 +97,19 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
                     dmOffset, length, access);
             NativeErrors.check(mr, "ibv_reg_dm_mr", length + " bytes at offset " + dmOffset + ", access "
                     + AccessFlags.toString(access));
-            return new NativeMemoryRegion(owner(), this, memory, mr, length, access);
+            return new NativeMemoryRegion(owner(), this, memory, mr, length, access, 0);
+        }
+    }
+
+    @Override
+    public MemoryRegion registerDmabuf(int fd, long offset, long length, long iova, int access) {
+        checkOpen();
+        Arguments.dmabuf(fd, offset, length, access);
+        try (CallHold hold = CallHold.on(this)) {
+            long mr = binding().libibverbs().ibv_reg_dmabuf_mr(handle(), offset, length, iova, fd, access);
+            NativeErrors.check(mr, "ibv_reg_dmabuf_mr", length + " bytes at offset " + offset + " of fd " + fd
+                    + ", iova 0x" + Long.toHexString(iova) + ", access " + AccessFlags.toString(access));
+            return new NativeMemoryRegion(owner(), this, null, mr, length, access, iova);
         }
     }
 
