@@ -39,7 +39,8 @@ public interface MemoryRegion extends VerbsObject {
      * {@return the registered memory}
      *
      * @throws UnsupportedOperationException for a region of device memory
-     *     ({@link ProtectionDomain#registerDeviceMemory}), which the host reaches through its {@link DeviceMemory}
+     *     ({@link ProtectionDomain#registerDeviceMemory}), which the host reaches through its {@link DeviceMemory},
+     *     or of a dma-buf ({@link ProtectionDomain#registerDmabuf})
      */
     MemorySegment segment();
 
@@ -53,7 +54,8 @@ public interface MemoryRegion extends VerbsObject {
      * {@link #rkey()} again), and WRs still using the old ones may fail. A new segment follows
      * {@link ProtectionDomain#registerMemory(MemorySegment, int)}'s rule: memory that is never freed; memory of an
      * arena that can be closed goes through {@link #reregister(int, ProtectionDomain, MemorySegment, int, Arena)}.
-     * A region with memory windows bound to it, or of device memory, cannot be re-registered.
+     * A region with memory windows bound to it, or without host memory (of device memory or a dma-buf), cannot be
+     * re-registered.
      *
      * <p>When the device fails a change of translation, the region is deregistered, since the device may then name
      * either memory: the exception says so, and the region is closed. Other failures leave it as it was.
@@ -65,7 +67,7 @@ public interface MemoryRegion extends VerbsObject {
      * @throws NullPointerException if {@code pd} or {@code segment} is needed and null
      * @throws IllegalArgumentException for flags 0 or beyond {@link ReregFlags#ALL}, a closed {@code pd} or one of
      *     another context, a segment {@link ProtectionDomain#registerMemory(MemorySegment, int)} refuses, unknown
-     *     access bits, or a region of device memory
+     *     access bits, or a region of device memory or a dma-buf
      * @throws IllegalStateException if the region is closed, or the new segment's arena is
      * @throws VerbsException {@code EBUSY} while a memory window is bound to the region; {@code EOPNOTSUPP} if the
      *     device cannot re-register (rxe, {@link Capabilities#reregMr()}); or the errno of the device's answer
