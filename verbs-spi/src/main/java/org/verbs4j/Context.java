@@ -169,8 +169,9 @@ public interface Context extends VerbsObject {
      * @return the buffer; its contents are undefined until written
      * @throws IllegalArgumentException if {@code length} is not positive or {@code logAlignReq} is outside 0 to 63
      * @throws IllegalStateException if the context is closed
-     * @throws VerbsException {@code EOPNOTSUPP} without device memory (rxe); {@code EINVAL} for a length beyond
-     *     {@code max_dm_size}; {@code ENOMEM} when the device's memory is taken by other buffers
+     * @throws VerbsException {@code EOPNOTSUPP} without device memory (rxe); {@code EINVAL} (the emulated devices) or
+     *     {@code ENOMEM} for a length beyond {@code max_dm_size}, which ibv_alloc_dm(3) gives no errno of its own;
+     *     {@code ENOMEM} when the device's memory is taken by other buffers
      * @see "ibv_alloc_dm(3)"
      */
     default DeviceMemory allocDm(long length, int logAlignReq) {
