@@ -608,25 +608,33 @@ EXPORT int ibv_dealloc_pd(struct ibv_pd *pd)
 	return e;
 }
 
-EXPORT struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
-				       unsigned int access)
+/* The C side of a region the engine registered: its handle, lkey and rkey are io[at], io[at + 1] and io[at + 2]. */
+static struct ibv_mr *new_mr(struct ibv_pd *pd, void *addr, size_t length, const int64_t *io, int at)
 {
-	int64_t io[SLOTS] = {pd_h(pd), (int64_t)(uintptr_t)addr, (int64_t)length, access, (int64_t)iova};
-	struct emu_mr *m;
-	int e = call(OP_REG_MR, io);
+	struct emu_mr *m = calloc(1, sizeof(*m));
 
-	if (e)
-		return fail_ptr(e);
-	m = calloc(1, sizeof(*m));
+	if (!m)
+		return fail_ptr(ENOMEM);
 	m->mr.context = pd->context;
 	m->mr.pd = pd;
 	m->mr.addr = addr;
 	m->mr.length = length;
-	m->mr.handle = (uint32_t)io[5];
-	m->mr.lkey = (uint32_t)io[6];
-	m->mr.rkey = (uint32_t)io[7];
-	m->h = io[5];
+	m->mr.handle = (uint32_t)io[at];
+	m->mr.lkey = (uint32_t)io[at + 1];
+	m->mr.rkey = (uint32_t)io[at + 2];
+	m->h = io[at];
 	return &m->mr;
+}
+
+EXPORT struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
+				       unsigned int access)
+{
+	int64_t io[SLOTS] = {pd_h(pd), (int64_t)(uintptr_t)addr, (int64_t)length, access, (int64_t)iova};
+	int e = call(OP_REG_MR, io);
+
+	if (e)
+		return fail_ptr(e);
+	return new_mr(pd, addr, length, io, 5);
 }
 
 #undef ibv_reg_mr
@@ -817,23 +825,11 @@ static struct ibv_mr *emu_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm, uint64
 				    unsigned int access)
 {
 	int64_t io[SLOTS] = {pd_h(pd), dm_h(dm), (int64_t)dm_offset, (int64_t)length, access};
-	struct emu_mr *m;
 	int e = call(OP_REG_DM_MR, io);
 
 	if (e)
 		return fail_ptr(e);
-	m = calloc(1, sizeof(*m));
-	if (!m)
-		return fail_ptr(ENOMEM);
-	m->mr.context = pd->context;
-	m->mr.pd = pd;
-	m->mr.addr = NULL; /* zero-based: the region's first byte is 0 */
-	m->mr.length = length;
-	m->mr.handle = (uint32_t)io[5];
-	m->mr.lkey = (uint32_t)io[6];
-	m->mr.rkey = (uint32_t)io[7];
-	m->h = io[5];
-	return &m->mr;
+	return new_mr(pd, NULL, length, io, 5); /* zero-based: the region's first byte is 0 */
 }
 
 /* A parent domain is its PD with a thread domain attached: the same handle, the TD forwarded at QP creation. */
@@ -2000,23 +1996,11 @@ EXPORT struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size
 					int access)
 {
 	int64_t io[SLOTS] = {pd_h(pd), (int64_t)offset, (int64_t)length, (int64_t)iova, fd, access};
-	struct emu_mr *m;
 	int e = call(OP_REG_DMABUF_MR, io);
 
 	if (e)
 		return fail_ptr(e);
-	m = calloc(1, sizeof(*m));
-	if (!m)
-		return fail_ptr(ENOMEM);
-	m->mr.context = pd->context;
-	m->mr.pd = pd;
-	m->mr.addr = (void *)(uintptr_t)iova;
-	m->mr.length = length;
-	m->mr.handle = (uint32_t)io[6];
-	m->mr.lkey = (uint32_t)io[7];
-	m->mr.rkey = (uint32_t)io[8];
-	m->h = io[6];
-	return &m->mr;
+	return new_mr(pd, (void *)(uintptr_t)iova, length, io, 6);
 }
 
 EXPORT int ibv_resolve_eth_l2_from_gid(struct ibv_context *context, struct ibv_ah_attr *attr, uint8_t eth_mac[6],

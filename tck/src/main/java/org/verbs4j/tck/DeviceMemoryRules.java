@@ -13,9 +13,6 @@ import org.verbs4j.DeviceMemory;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.QpType;
-import org.verbs4j.SendFlags;
-import org.verbs4j.SendWr;
-import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletion;
 import org.verbs4j.WrOpcode;
@@ -176,11 +173,10 @@ public abstract class DeviceMemoryRules extends TckArea {
         MemoryRegion local = tb.buffer(1024);
         Data.fill(local, 21);
 
-        post(p, new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .sgList(Sge.of(local, 0, 256)).rdma(64, target.rkey()), "an RDMA WRITE at region offset 64");
-        post(p, new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .sgList(Sge.of(local, 256, 128)).rdma(regionLength - 128, target.rkey()),
-                "an RDMA WRITE of the region's last 128 bytes");
+        assertEquals(WcStatus.SUCCESS, p.postA(p.wr(1, WrOpcode.RDMA_WRITE, local, 0, 256)
+                .rdma(64, target.rkey())).status(), "an RDMA WRITE at region offset 64");
+        assertEquals(WcStatus.SUCCESS, p.postA(p.wr(2, WrOpcode.RDMA_WRITE, local, 256, 128)
+                .rdma(regionLength - 128, target.rkey())).status(), "an RDMA WRITE of the region's last 128 bytes");
         byte[] got = new byte[(int) dmLength];
         dm.copyFromDm(0, MemorySegment.ofArray(got));
         MemorySegment seen = MemorySegment.ofArray(got);
@@ -191,14 +187,11 @@ public abstract class DeviceMemoryRules extends TckArea {
         byte[] readable = new byte[128];
         Data.fill(MemorySegment.ofArray(readable), 22);
         dm.copyToDm(base + 512, MemorySegment.ofArray(readable));
-        post(p, new SendWr().wrId(3).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
-                .sgList(Sge.of(local, 512, 128)).rdma(512, target.rkey()), "an RDMA READ at region offset 512");
+        assertEquals(WcStatus.SUCCESS, p.postA(p.wr(3, WrOpcode.RDMA_READ, local, 512, 128)
+                .rdma(512, target.rkey())).status(), "an RDMA READ at region offset 512");
         Data.assertPattern("the READ from device memory", local.segment(), 512, 128, 22, 0);
 
-        SendWr past = new SendWr().wrId(4).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .sgList(Sge.of(local, 0, 128)).rdma(regionLength - 127, target.rkey());
-        p.a().postSend(past);
-        WorkCompletion wc = Completions.awaitOne(p.cqA(), "an RDMA WRITE one byte past the region");
+        WorkCompletion wc = p.write(4, local, 128, regionLength - 127, target.rkey());
         assertEquals(WcStatus.REM_ACCESS_ERR, wc.status(), "an RDMA WRITE one byte past a region of device memory");
         byte[] after = new byte[128];
         dm.copyFromDm(dmLength - 128, MemorySegment.ofArray(after));
@@ -206,9 +199,4 @@ public abstract class DeviceMemoryRules extends TckArea {
                 21, 256);
     }
 
-    private static void post(QpPair p, SendWr wr, String what) {
-        p.a().postSend(wr);
-        WorkCompletion wc = Completions.awaitOne(p.cqA(), what);
-        assertEquals(WcStatus.SUCCESS, wc.status(), what + ": " + wc);
-    }
 }

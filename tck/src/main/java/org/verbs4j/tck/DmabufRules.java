@@ -12,9 +12,6 @@ import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.QpType;
 import org.verbs4j.ReregFlags;
-import org.verbs4j.SendFlags;
-import org.verbs4j.SendWr;
-import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletion;
 import org.verbs4j.WrOpcode;
@@ -90,11 +87,10 @@ public abstract class DmabufRules extends TckArea {
 
             MemoryRegion local = tb.buffer(1024);
             Data.fill(local, 41);
-            post(p, new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                    .sgList(Sge.of(local, 0, 256)).rdma(IOVA + 64, target.rkey()), "a WRITE at iova + 64");
-            post(p, new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                    .sgList(Sge.of(local, 256, 128)).rdma(IOVA + LENGTH - 128, target.rkey()),
-                    "a WRITE of the region's last 128 bytes");
+            assertEquals(WcStatus.SUCCESS, p.postA(p.wr(1, WrOpcode.RDMA_WRITE, local, 0, 256)
+                .rdma(IOVA + 64, target.rkey())).status(), "a WRITE at iova + 64");
+            assertEquals(WcStatus.SUCCESS, p.postA(p.wr(2, WrOpcode.RDMA_WRITE, local, 256, 128)
+                .rdma(IOVA + LENGTH - 128, target.rkey())).status(), "a WRITE of the region's last 128 bytes");
             Data.assertFilled("the dma-buf before the region", MemorySegment.ofArray(file.read(0, (int) OFFSET)), 0,
                     OFFSET, (byte) 0);
             MemorySegment region = MemorySegment.ofArray(file.read(OFFSET, (int) LENGTH));
@@ -110,13 +106,11 @@ public abstract class DmabufRules extends TckArea {
         }
         // the fd is closed: the device keeps its own reference
         MemoryRegion local = tb.buffer(256);
-        post(p, new SendWr().wrId(3).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
-                .sgList(Sge.of(local, 0, 128)).rdma(IOVA + 1024, target.rkey()), "a READ after the fd was closed");
+        assertEquals(WcStatus.SUCCESS, p.postA(p.wr(3, WrOpcode.RDMA_READ, local, 0, 128)
+                .rdma(IOVA + 1024, target.rkey())).status(), "a READ after the fd was closed");
         Data.assertPattern("the READ from the dma-buf", local.segment(), 0, 128, 42, 0);
 
-        p.a().postSend(new SendWr().wrId(4).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .sgList(Sge.of(local, 0, 128)).rdma(IOVA + LENGTH - 127, target.rkey()));
-        WorkCompletion wc = Completions.awaitOne(p.cqA(), "a WRITE one byte past the region");
+        WorkCompletion wc = p.write(4, local, 128, IOVA + LENGTH - 127, target.rkey());
         assertEquals(WcStatus.REM_ACCESS_ERR, wc.status(), "a WRITE one byte past a dma-buf region");
         target.close();
         assertTrue(target.isClosed());
@@ -145,11 +139,5 @@ public abstract class DmabufRules extends TckArea {
         }
         Expect.errno("an fd beyond any open file", () -> tb.pd().registerDmabuf(1 << 30, 0, 4096, 0, ACCESS),
                 Errno.EBADF);
-    }
-
-    private static void post(QpPair p, SendWr wr, String what) {
-        p.a().postSend(wr);
-        WorkCompletion wc = Completions.awaitOne(p.cqA(), what);
-        assertEquals(WcStatus.SUCCESS, wc.status(), what + ": " + wc);
     }
 }

@@ -16,9 +16,6 @@ import org.verbs4j.MemoryRegion;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpType;
 import org.verbs4j.ReregFlags;
-import org.verbs4j.SendFlags;
-import org.verbs4j.SendWr;
-import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletion;
 import org.verbs4j.WrOpcode;
@@ -70,12 +67,12 @@ public abstract class ReregRules extends TckArea {
         assertEquals(writable, target.access(), "access() after the change");
         MemoryRegion local = tb.buffer(256);
         Data.fill(local, 31);
-        WorkCompletion wc = write(p, 1, local, target);
+        WorkCompletion wc = p.write(1, local, (int) target.length(), target.address(), target.rkey());
         assertEquals(WcStatus.SUCCESS, wc.status(), "a WRITE the new access allows: " + wc);
         Data.assertPattern("the WRITE after the change", target.segment(), 0, 256, 31, 0);
 
         target.reregister(ReregFlags.CHANGE_ACCESS, null, null, AccessFlags.LOCAL_WRITE);
-        wc = write(p, 2, local, target);
+        wc = p.write(2, local, (int) target.length(), target.address(), target.rkey());
         assertEquals(WcStatus.REM_ACCESS_ERR, wc.status(), "a WRITE the access no longer allows: " + wc);
     }
 
@@ -95,7 +92,7 @@ public abstract class ReregRules extends TckArea {
             assertSame(moved, target.segment(), "segment() after the move");
             assertEquals(512, target.length(), "length() after the move");
             assertEquals(Testbed.ALL_ACCESS, target.access(), "access() is kept without CHANGE_ACCESS");
-            WorkCompletion wc = write(p, 1, local, target);
+            WorkCompletion wc = p.write(1, local, (int) target.length(), target.address(), target.rkey());
             assertEquals(WcStatus.SUCCESS, wc.status(), "a WRITE of the whole moved region: " + wc);
             Data.assertPattern("the moved region", moved, 0, 512, 32, 0);
             Data.assertFilled("the memory the region left", old, 0, 128, (byte) 0);
@@ -158,12 +155,5 @@ public abstract class ReregRules extends TckArea {
         assertEquals(AccessFlags.LOCAL_WRITE, mr.access(), "its access");
         assertEquals(lkey, mr.lkey(), "its lkey");
         assertEquals(64, mr.length(), "its length");
-    }
-
-    /** An RDMA WRITE of all of {@code target} from {@code local}, and its completion. */
-    private static WorkCompletion write(QpPair p, long wrId, MemoryRegion local, MemoryRegion target) {
-        p.a().postSend(new SendWr().wrId(wrId).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .sgList(Sge.of(local, 0, (int) target.length())).rdma(target.address(), target.rkey()));
-        return Completions.awaitOne(p.cqA(), "an RDMA WRITE into the re-registered region");
     }
 }

@@ -3,6 +3,7 @@ package org.verbs4j.spi.support;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.ReregFlags;
@@ -70,31 +71,13 @@ public final class RegionLifetime {
      * @throws IllegalStateException if {@code pd} is closed, {@code owner} is closed, or {@code owner} is
      *     confined to another thread
      */
-    @SuppressWarnings("restricted")
     public static MemoryRegion owned(ProtectionDomain pd, MemorySegment segment, int access, Arena owner) {
         if (pd.isClosed()) {
             throw new IllegalStateException("the protection domain is closed");
         }
-        Objects.requireNonNull(segment, "segment");
-        Objects.requireNonNull(owner, "owner");
-        if (!segment.scope().equals(owner.scope())) {
-            throw new IllegalArgumentException("segment: it was not allocated from owner");
-        }
-        MemoryRegion mr;
-        OWNER_SCOPE.set(owner.scope());
-        try {
-            mr = pd.registerMemory(segment, access);
-        } finally {
-            OWNER_SCOPE.remove();
-        }
-        try {
-            // reinterpret with an arena and a cleanup registers the cleanup with that arena (restricted, but
-            // it creates no access to memory: the returned segment is dropped).
-            segment.reinterpret(owner, ignored -> closeBeforeFree(mr));
-        } catch (RuntimeException e) {
-            mr.close();
-            throw e;
-        }
+        checkAllocatedFrom(segment, owner);
+        MemoryRegion mr = registeringWith(owner, () -> pd.registerMemory(segment, access));
+        closeBeforeFree(mr, segment, owner);
         return mr;
     }
 
@@ -114,27 +97,48 @@ public final class RegionLifetime {
      *     {@code segment} does not belong to {@code owner}
      * @throws IllegalStateException if {@code mr} is closed
      */
-    @SuppressWarnings("restricted")
     public static void reowned(MemoryRegion mr, int flags, ProtectionDomain pd, MemorySegment segment, int access,
             Arena owner) {
         if (mr.isClosed()) {
             throw new IllegalStateException("this MemoryRegion is closed");
         }
-        Objects.requireNonNull(segment, "segment");
-        Objects.requireNonNull(owner, "owner");
+        checkAllocatedFrom(segment, owner);
         if ((ReregFlags.validate(flags) & ReregFlags.CHANGE_TRANSLATION) == 0) {
             throw new IllegalArgumentException("flags: an arena owns new memory only with CHANGE_TRANSLATION");
         }
+        registeringWith(owner, () -> {
+            mr.reregister(flags, pd, segment, access);
+            return mr;
+        });
+        closeBeforeFree(mr, segment, owner);
+    }
+
+    private static void checkAllocatedFrom(MemorySegment segment, Arena owner) {
+        Objects.requireNonNull(segment, "segment");
+        Objects.requireNonNull(owner, "owner");
         if (!segment.scope().equals(owner.scope())) {
             throw new IllegalArgumentException("segment: it was not allocated from owner");
         }
+    }
+
+    /** Runs a registration of {@code owner}'s memory, which {@link #checkCannotBeFreed} then accepts. */
+    private static MemoryRegion registeringWith(Arena owner, Supplier<MemoryRegion> registration) {
         OWNER_SCOPE.set(owner.scope());
         try {
-            mr.reregister(flags, pd, segment, access);
+            return registration.get();
         } finally {
             OWNER_SCOPE.remove();
         }
+    }
+
+    /**
+     * Makes {@code owner} close {@code mr} before it frees {@code segment}; closes {@code mr} if it cannot.
+     */
+    @SuppressWarnings("restricted")
+    private static void closeBeforeFree(MemoryRegion mr, MemorySegment segment, Arena owner) {
         try {
+            // reinterpret with an arena and a cleanup registers the cleanup with that arena (restricted, but
+            // it creates no access to memory: the returned segment is dropped).
             segment.reinterpret(owner, ignored -> closeBeforeFree(mr));
         } catch (RuntimeException e) {
             mr.close();

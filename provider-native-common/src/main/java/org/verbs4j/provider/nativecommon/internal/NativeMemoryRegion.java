@@ -38,8 +38,7 @@ public final class NativeMemoryRegion extends AbstractMemoryRegion {
         this.context = context;
         this.handle = mr;
         context.track(NativeKind.MR, mr, this);
-        this.lkey = context.binding().getInt(mr + ibv_mr.lkey$off);
-        this.rkey = context.binding().getInt(mr + ibv_mr.rkey$off);
+        readKeys();
         dependOn(pd);
         register();
     }
@@ -65,8 +64,7 @@ public final class NativeMemoryRegion extends AbstractMemoryRegion {
         this.context = context;
         this.handle = mr;
         context.track(NativeKind.MR, mr, this);
-        this.lkey = context.binding().getInt(mr + ibv_mr.lkey$off);
-        this.rkey = context.binding().getInt(mr + ibv_mr.rkey$off);
+        readKeys();
         dependOn(pd);
         dependOnMemory();
         register();
@@ -100,10 +98,15 @@ public final class NativeMemoryRegion extends AbstractMemoryRegion {
         int errno = NativeErrors.errno(binding.libibverbs().ibv_rereg_mr(handle, flags, to.handle(), segment.address(),
                 segment.byteSize(), access));
         if (errno == 0) {
-            lkey = binding.getInt(handle + ibv_mr.lkey$off);
-            rkey = binding.getInt(handle + ibv_mr.rkey$off);
+            readKeys();
         }
         return errno;
+    }
+
+    /** Reads the keys the registration or re-registration wrote into {@code struct ibv_mr}. */
+    private void readKeys() {
+        lkey = context.binding().getInt(handle + ibv_mr.lkey$off);
+        rkey = context.binding().getInt(handle + ibv_mr.rkey$off);
     }
 
     @Override
