@@ -102,6 +102,14 @@ public record Capabilities(
         return maxCqModerationCount > 0 || maxCqModerationPeriod > 0;
     }
 
+    /**
+     * {@return whether XRC is supported: both XRC QP types can be created, so {@link Context#openXrcd()} and
+     * {@link XrcDomain} work}
+     */
+    public boolean xrc() {
+        return qpTypes.contains(QpType.XRC_SEND) && qpTypes.contains(QpType.XRC_RECV);
+    }
+
     /** {@return whether {@link Context#allocDm} is supported: {@link #maxDmSize()} is positive} */
     public boolean deviceMemory() {
         return maxDmSize > 0;

@@ -182,6 +182,42 @@ public interface Context extends VerbsObject {
     }
 
     /**
+     * Opens a new XRC domain of this process alone: {@link #openXrcd(int, int)} with no file ({@code fd} -1) and
+     * {@link XrcDomain#O_CREAT}.
+     *
+     * @return the domain
+     * @throws IllegalStateException if the context is closed
+     * @throws VerbsException {@code EOPNOTSUPP} if the device has no XRC ({@link Capabilities#xrc()})
+     * @see "ibv_open_xrcd(3)"
+     */
+    default XrcDomain openXrcd() {
+        return openXrcd(-1, XrcDomain.O_CREAT);
+    }
+
+    /**
+     * Opens an XRC domain. With a file descriptor, the domain is the one bound to that file's inode on this device:
+     * every process (and every context of this device) that opens the same file shares it. This default, for a
+     * provider without XRC, refuses.
+     *
+     * @param fd an open file's descriptor, or -1 for a domain of this caller alone
+     * @param oflags {@link XrcDomain#O_CREAT} to create the domain if the file has none (required with {@code fd}
+     *     -1), with {@link XrcDomain#O_EXCL} to fail if it has one; no other bits
+     * @return the domain
+     * @throws IllegalArgumentException if {@code fd} is below -1 or {@code oflags} has other bits
+     * @throws IllegalStateException if the context is closed
+     * @throws VerbsException {@code EOPNOTSUPP} without XRC (rxe); {@code EINVAL} for {@code fd} -1 without
+     *     {@code O_CREAT}, a file with no domain and no {@code O_CREAT}, or one with a domain and {@code O_EXCL};
+     *     {@code EBADF} if {@code fd} is not open
+     * @see "ibv_open_xrcd(3)"
+     */
+    default XrcDomain openXrcd(int fd, int oflags) {
+        if (isClosed()) {
+            throw new IllegalStateException("the context is closed");
+        }
+        throw new VerbsException("ibv_open_xrcd", Errno.EOPNOTSUPP, device().name() + " has no XRC");
+    }
+
+    /**
      * Allocates a thread domain: QPs created with it take no lock in their WR sessions.
      *
      * @return the new thread domain

@@ -221,7 +221,8 @@ public interface ProtectionDomain extends VerbsObject {
      * @param attributes the QP's type, CQs and sizes
      * @return the QP, in RESET; {@link QueuePair#initAttributes()} gives the sizes granted
      * @throws IllegalArgumentException if a CQ, SRQ or thread domain is closed or belongs to another context,
-     *     or a {@code sendOps} opcode is not valid for the QP type per the seed table
+     *     a {@code sendOps} opcode is not valid for the QP type per the seed table, or the type is XRC_RECV (an
+     *     {@link XrcDomain} creates those)
      * @throws VerbsException {@code EOPNOTSUPP} for a QP type or {@code sendOps} the device cannot do,
      *     {@code EINVAL} for capabilities beyond the device's limits, {@code ENOMEM}
      * @see "ibv_create_qp_ex(3)"

@@ -8,8 +8,8 @@ import java.util.Set;
  * What a QP is created with, {@code struct ibv_qp_init_attr_ex}.
  *
  * @param type transport service type
- * @param sendCq the CQ for send completions
- * @param recvCq the CQ for receive completions
+ * @param sendCq the CQ for send completions; null only on an XRC_RECV QP, which has no CQ
+ * @param recvCq the CQ for receive completions; null only on an XRC_RECV QP
  * @param srq the shared receive queue, or null
  * @param cap work queue sizes
  * @param sqSigAll whether every send WR generates a completion, {@link SendFlags#SIGNALED} or not
@@ -35,13 +35,16 @@ public record QpInitAttributes(
     /**
      * Checks the attributes and copies {@code sendOps}.
      *
-     * @throws NullPointerException if {@code type}, a CQ or {@code cap} is null
+     * @throws NullPointerException if {@code type} or {@code cap} is null, or a CQ is null on a type other than
+     *     XRC_RECV
      * @throws IllegalArgumentException if {@code maxTsoHeader} is outside 0..65535
      */
     public QpInitAttributes {
         Objects.requireNonNull(type, "type");
-        Objects.requireNonNull(sendCq, "sendCq");
-        Objects.requireNonNull(recvCq, "recvCq");
+        if (type != QpType.XRC_RECV) {
+            Objects.requireNonNull(sendCq, "sendCq");
+            Objects.requireNonNull(recvCq, "recvCq");
+        }
         Objects.requireNonNull(cap, "cap");
         Objects.requireNonNull(sendOps, "sendOps");
         for (WrOpcode op : sendOps) {

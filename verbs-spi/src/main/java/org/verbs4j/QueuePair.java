@@ -20,7 +20,7 @@ import java.util.Set;
  * @see "ibv_wr_post(3)"
  */
 public interface QueuePair extends VerbsObject {
-    /** {@return the protection domain the QP was created in} */
+    /** {@return the protection domain the QP was created in; null for an XRC_RECV QP, which has none} */
     ProtectionDomain pd();
 
     /** {@return the QP's transport} */

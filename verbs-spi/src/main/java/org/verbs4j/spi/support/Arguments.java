@@ -6,15 +6,20 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.DataInOrder;
+import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MrAdvice;
 import org.verbs4j.MwBindInfo;
+import org.verbs4j.PostRecvException;
+import org.verbs4j.PostSendException;
 import org.verbs4j.QpAttrMask;
 import org.verbs4j.QpAttributes;
+import org.verbs4j.QpType;
 import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.XrcDomain;
 
 /**
  * The argument rules every provider applies before it reaches its device, kept in one place so that a
@@ -307,6 +312,80 @@ public final class Arguments {
             Objects.requireNonNull(sgList.get(i), "SGE " + i);
         }
     }
+    /**
+     * The QP types a protection domain creates: every type but XRC_RECV, which an XRC domain creates.
+     *
+     * @param type the type asked for
+     * @throws IllegalArgumentException for XRC_RECV
+     * @see "ibv_create_qp_ex(3)"
+     */
+    public static void pdQpType(QpType type) {
+        if (type == QpType.XRC_RECV) {
+            throw new IllegalArgumentException("an XRC_RECV QP has no protection domain: it is created in an XRC "
+                    + "domain with XrcDomain.createRecvQp() (ibv_create_qp_ex(3), comp_mask IBV_QP_INIT_ATTR_XRCD)");
+        }
+    }
+
+    /**
+     * The QP types with a receive queue of their own to post to: an XRC_SEND QP receives nothing, and an XRC_RECV
+     * QP delivers into the SRQ each message names.
+     *
+     * @param type the QP's type
+     * @throws PostRecvException {@code EINVAL} (WR #0) on either XRC type
+     * @see "ibv_post_recv(3)"
+     */
+    public static void hasRecvQueue(QpType type) {
+        if (type == QpType.XRC_SEND || type == QpType.XRC_RECV) {
+            throw new PostRecvException("ibv_post_recv", Errno.EINVAL, 0, "an " + type
+                    + " QP has no receive queue: XRC receives are posted to the XRC SRQ (ibv_post_srq_recv(3))");
+        }
+    }
+
+    /**
+     * The QP types with a send queue: every type but XRC_RECV.
+     *
+     * @param type the QP's type
+     * @throws PostSendException {@code EINVAL} (WR #0) on XRC_RECV
+     * @see "ibv_post_send(3)"
+     */
+    public static void hasSendQueue(QpType type) {
+        if (type == QpType.XRC_RECV) {
+            throw new PostSendException(Errno.EINVAL, 0,
+                    "an XRC_RECV QP has no send queue: its connected XRC_SEND QP sends");
+        }
+    }
+
+    /**
+     * The arguments of {@code ibv_open_xrcd}.
+     *
+     * @param fd a file descriptor, or -1
+     * @param oflags {@code O_CREAT} and {@code O_EXCL} bits only
+     * @throws IllegalArgumentException if {@code fd} is below -1 or {@code oflags} has other bits
+     * @see "ibv_open_xrcd(3)"
+     */
+    public static void openXrcd(int fd, int oflags) {
+        if (fd < -1) {
+            throw new IllegalArgumentException("fd is an open file's descriptor or -1: " + fd);
+        }
+        if ((oflags & ~(XrcDomain.O_CREAT | XrcDomain.O_EXCL)) != 0) {
+            throw new IllegalArgumentException("oflags takes O_CREAT (0100) and O_EXCL (0200) only: 0"
+                    + Integer.toOctalString(oflags));
+        }
+    }
+
+    /**
+     * The number {@code ibv_open_qp} opens.
+     *
+     * @param qpNum the QP's number
+     * @throws IllegalArgumentException unless it is a 24-bit number
+     * @see "ibv_open_qp(3)"
+     */
+    public static void openQpNum(int qpNum) {
+        if (!remoteQpn(qpNum)) {
+            throw new IllegalArgumentException("a QP number is 24 bits: 0x" + Integer.toHexString(qpNum));
+        }
+    }
+
     /**
      * Checks the arguments of {@code ibv_alloc_dm(3)}.
      *

@@ -11,7 +11,7 @@ package org.verbs4j.spi.support;
  * kinds it uses: a QP before the CQs, SRQ, PD and thread domain it was made with, a CQ before its completion
  * channel, a parent domain before its thread domain and PD, and the context last.
  *
- * @see "ibv_dealloc_mw(3), ibv_destroy_qp(3), ibv_destroy_srq(3), ibv_destroy_ah(3), ibv_dereg_mr(3),
+ * @see "ibv_dealloc_mw(3), ibv_destroy_qp(3), ibv_destroy_srq(3), ibv_close_xrcd(3), ibv_destroy_ah(3), ibv_dereg_mr(3),
  *      ibv_destroy_cq(3), ibv_destroy_comp_channel(3), ibv_alloc_parent_domain(3), ibv_alloc_td(3),
  *      ibv_alloc_pd(3), ibv_close_device(3)"
  */
@@ -22,6 +22,8 @@ public enum VerbsObjectKind {
     QUEUE_PAIR("QueuePair", "ibv_destroy_qp"),
     /** A shared receive queue ({@code ibv_create_srq(3)}). */
     SHARED_RECEIVE_QUEUE("SharedReceiveQueue", "ibv_destroy_srq"),
+    /** An XRC domain ({@code ibv_open_xrcd(3)}), closed after its SRQs and XRC_RECV QPs. */
+    XRC_DOMAIN("XrcDomain", "ibv_close_xrcd"),
     /** An address handle ({@code ibv_create_ah(3)}). */
     ADDRESS_HANDLE("AddressHandle", "ibv_destroy_ah"),
     /** A memory region ({@code ibv_reg_mr(3)}). */
