@@ -147,11 +147,9 @@ public final class EmulatedDevice implements Device {
         }
         Set<WrOpcode> ud = EnumSet.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM);
         Set<DataInOrder> inOrder = EnumSet.allOf(DataInOrder.class);
-        // XRC in the JVM only: the wire device has no XRCETH yet. XRC_SEND executes what RC does.
-        Set<QpType> types = wire ? EnumSet.of(QpType.RC, QpType.UC, QpType.UD) : EnumSet.of(QpType.RC, QpType.UC,
-                QpType.UD, QpType.XRC_SEND, QpType.XRC_RECV);
-        Map<QpType, Set<WrOpcode>> opcodes = wire ? Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud)
-                : Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud, QpType.XRC_SEND, rc);
+        // XRC_SEND executes what RC does; on the wire its requests carry an XRCETH.
+        Set<QpType> types = EnumSet.of(QpType.RC, QpType.UC, QpType.UD, QpType.XRC_SEND, QpType.XRC_RECV);
+        Map<QpType, Set<WrOpcode>> opcodes = Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud, QpType.XRC_SEND, rc);
         return new Capabilities(types, opcodes, true, MAX_INLINE_DATA, MAX_SGE, MAX_SGE,
                 AtomicCapability.HCA, EnumSet.allOf(MwType.class),
                 Map.of(WrOpcode.RDMA_READ, inOrder, WrOpcode.RDMA_WRITE, inOrder, WrOpcode.SEND, inOrder),

@@ -674,7 +674,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
      * XRC_RECV: the responder for a message that names SRQ {@code srqn}, or null if no open SRQ of this QP's XRC
      * domain has that number.
      */
-    Responder xrcResponder(int srqn) {
+    public Responder xrcResponder(int srqn) {
         EmulatedSharedReceiveQueue s = xrc.srqs.get(srqn);
         if (s == null || s.isClosed()) {
             return null;
