@@ -13,6 +13,7 @@ import org.verbs4j.AhAttributes;
 import org.verbs4j.AsyncEvent;
 import org.verbs4j.AsyncEventType;
 import org.verbs4j.DataInOrder;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.MemoryWindow;
@@ -25,6 +26,7 @@ import org.verbs4j.QpAttrMask;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpCapabilities;
 import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpRateLimit;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
@@ -421,6 +423,30 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
         }
         // True because OrderedCopy writes each WQE's data front to back and its last bytes last.
         return flags == 0 ? 1 : DataInOrder.WHOLE_MSG.bit() | DataInOrder.ALIGNED_128_BYTES.bit();
+    }
+
+    @Override
+    public void modifyRateLimit(QpRateLimit limit) {
+        checkOpen();
+        Objects.requireNonNull(limit, "limit");
+        DeviceAttributesEx.PacketPacingCaps caps = EmulatedDevice.PACKET_PACING;
+        if (!caps.paces(type)) {
+            throw new VerbsException("ibv_modify_qp_rate_limit", Errno.EINVAL, "the device does not pace " + type
+                    + " QPs (packet_pacing_caps.supported_qpts)");
+        }
+        long kbps = limit.rateKbps();
+        if (kbps != 0 && (kbps < caps.qpRateLimitMin() || kbps > caps.qpRateLimitMax())) {
+            throw new VerbsException("ibv_modify_qp_rate_limit", Errno.EINVAL, "rate_limit " + kbps
+                    + " kbps is outside the device's " + caps.qpRateLimitMin() + " to " + caps.qpRateLimitMax());
+        }
+        lock.lock();
+        try {
+            // The device's default burst: one packet of the typical size, which defaults to the path MTU.
+            long packet = limit.typicalPacketSize() != 0 ? limit.typicalPacketSize() : pathMtu.bytes();
+            requester.pacer().set(kbps, limit.maxBurstSize() != 0 ? limit.maxBurstBytes() : packet);
+        } finally {
+            release();
+        }
     }
 
     @Override
