@@ -6,7 +6,11 @@ package org.verbs4j.provider.emulated.verbs;
 // the engine's parts are files of their own. Taking the EngineQp view out is the next split (issue 28).
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.verbs4j.AhAttributes;
@@ -78,16 +82,19 @@ import org.verbs4j.spi.support.MulticastAttachments;
  */
 public final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, EngineQp {
     // Over 600 lines: one state machine, the QP of ibv_modify_qp(3), rxe_qp.c's shape.
+    /** What every XRC_RECV QP is created with: nothing to size. */
+    private static final QpInitAttributes XRC_RECV_INIT = new QpInitAttributes(QpType.XRC_RECV, null, null, null,
+            new QpCapabilities(0, 0, 0, 0, 0), false, Set.of(), null, 0);
+
     final EmulatedContext context;
     /** The PD; null on XRC_RECV. */
     final EmulatedProtectionDomain pd;
     /** The XRC domain of an XRC_RECV QP, else null. */
     final XrcShared xrc;
     /** XRC_RECV: the responder for the messages to each SRQ of the domain, made at the first. */
-    final java.util.Map<EmulatedSharedReceiveQueue, Responder> xrcResponders =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    final Map<EmulatedSharedReceiveQueue, Responder> xrcResponders = new ConcurrentHashMap<>();
     /** XRC_RECV: how many handles hold the QP; the last to close destroys it. */
-    final java.util.concurrent.atomic.AtomicInteger xrcHandles = new java.util.concurrent.atomic.AtomicInteger(1);
+    final AtomicInteger xrcHandles = new AtomicInteger(1);
     public final EmulatedDevice device;
     public final QpType type;
     public final int qpn;
@@ -155,10 +162,6 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     EmulatedQueuePair(EmulatedXrcDomain xrcd) {
         this(xrcd.context, null, xrcd.shared, XRC_RECV_INIT);
     }
-
-    /** What every XRC_RECV QP is created with: nothing to size. */
-    private static final QpInitAttributes XRC_RECV_INIT = new QpInitAttributes(QpType.XRC_RECV, null, null, null,
-            new QpCapabilities(0, 0, 0, 0, 0), false, java.util.Set.of(), null, 0);
 
     private EmulatedQueuePair(EmulatedContext context, EmulatedProtectionDomain pd, XrcShared xrc, QpInitAttributes a) {
         super("QueuePair", pd == null ? null : context, pd == null ? new Object() : context.lock);
