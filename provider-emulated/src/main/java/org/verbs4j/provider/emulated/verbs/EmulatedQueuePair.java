@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.verbs4j.AhAttributes;
@@ -93,8 +92,6 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     final XrcShared xrc;
     /** XRC_RECV: the responder for the messages to each SRQ of the domain, made at the first. */
     final Map<EmulatedSharedReceiveQueue, Responder> xrcResponders = new ConcurrentHashMap<>();
-    /** XRC_RECV: how many handles hold the QP; the last to close destroys it. */
-    final AtomicInteger xrcHandles = new AtomicInteger(1);
     public final EmulatedDevice device;
     public final QpType type;
     public final int qpn;
@@ -703,6 +700,16 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
      * XRC_RECV: the responder for a message that names SRQ {@code srqn}, or null if no open SRQ of this QP's XRC
      * domain has that number.
      */
+    /**
+     * XRC_RECV: a new handle on this QP from {@code xrcd}, or null if the QP was destroyed. Under this QP's close
+     * lock, so that the handle's hold on it and the close of its last other handle do not cross.
+     */
+    EmulatedXrcRecvQp openHandle(EmulatedXrcDomain xrcd) {
+        synchronized (closeLock()) {
+            return isClosed() ? null : new EmulatedXrcRecvQp(xrcd, this);
+        }
+    }
+
     public Responder xrcResponder(int srqn) {
         EmulatedSharedReceiveQueue s = xrc.srqs.get(srqn);
         if (s == null || s.isClosed()) {

@@ -56,7 +56,7 @@ final class EmulatedXrcDomain extends AbstractVerbsObject implements XrcDomain {
         checkOpen();
         synchronized (context.lock) {
             context.checkOpen();
-            return new EmulatedXrcRecvQp(this, new EmulatedQueuePair(this));
+            return new EmulatedQueuePair(this).openHandle(this);
         }
     }
 
@@ -67,11 +67,12 @@ final class EmulatedXrcDomain extends AbstractVerbsObject implements XrcDomain {
         synchronized (context.lock) {
             context.checkOpen();
             EmulatedQueuePair qp = shared.qps.get(qpNum);
-            if (qp == null || !EmulatedXrcRecvQp.retain(qp)) {
+            EmulatedXrcRecvQp handle = qp == null ? null : qp.openHandle(this);
+            if (handle == null) {
                 throw new VerbsException("ibv_open_qp", Errno.EINVAL,
                         "no XRC_RECV QP of this XRC domain has the number 0x" + Integer.toHexString(qpNum));
             }
-            return new EmulatedXrcRecvQp(this, qp);
+            return handle;
         }
     }
 

@@ -3,6 +3,7 @@ package org.verbs4j.provider.emulated.verbs;
 import java.util.List;
 import java.util.Objects;
 
+import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwBindInfo;
@@ -15,6 +16,7 @@ import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.RecvWr;
 import org.verbs4j.SendWr;
+import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
 import org.verbs4j.spi.support.AbstractVerbsObject;
@@ -22,27 +24,20 @@ import org.verbs4j.spi.support.Arguments;
 
 /**
  * A handle on an XRC_RECV QP: the one {@code ibv_create_qp_ex} returns, or one of {@code ibv_open_qp}. Every handle
- * modifies and queries the same QP; the QP is destroyed when its last handle closes ({@code ibv_open_qp(3)}). Each
- * handle depends on the XRC domain handle it came from. Nothing can be posted to it.
+ * modifies and queries the same QP; the QP is destroyed when its last handle closes ({@code ibv_open_qp(3)}): each
+ * handle {@linkplain #dependOn depends on} it, so the QP's close succeeds only after the last. Each handle also
+ * depends on the XRC domain handle it came from. Nothing can be posted to it.
  */
 final class EmulatedXrcRecvQp extends AbstractVerbsObject implements QueuePair {
     private final EmulatedQueuePair qp;
 
+    /** Made by {@link EmulatedQueuePair#openHandle}, which holds the QP's close lock. */
     EmulatedXrcRecvQp(EmulatedXrcDomain xrcd, EmulatedQueuePair qp) {
         super("QueuePair", xrcd.context, xrcd.context.lock);
         this.qp = qp;
         dependOn(xrcd);
+        dependOn(qp);
         register();
-    }
-
-    /** Counts one more handle on {@code qp}, unless its last handle closed it already. */
-    static boolean retain(EmulatedQueuePair qp) {
-        for (int n = qp.xrcHandles.get(); n > 0; n = qp.xrcHandles.get()) {
-            if (qp.xrcHandles.compareAndSet(n, n + 1)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override
@@ -153,10 +148,16 @@ final class EmulatedXrcRecvQp extends AbstractVerbsObject implements QueuePair {
         qp.detachMulticast(gid, lid);
     }
 
+    /** Lets the QP go, and destroys it if no other handle holds it (then its close finds no user). */
     @Override
     protected int destroy() {
-        if (qp.xrcHandles.decrementAndGet() == 0) {
+        dropDependency(qp);
+        try {
             qp.close();
+        } catch (VerbsException e) {
+            if (e.errno() != Errno.EBUSY) {
+                throw e;
+            }
         }
         return 0;
     }
