@@ -538,6 +538,23 @@ public abstract class MisuseRules extends TckArea {
                     assumeTrue(x.caps().deviceMemory(), "capability: the device has no device memory");
                     return x.tb.pd().registerDeviceMemory(x.tb.context().allocDm(64, 0), 0, 64,
                             AccessFlags.ZERO_BASED | AccessFlags.LOCAL_WRITE);
+                }),
+                closedObject("XrcDomain", org.verbs4j.XrcDomain.class, x -> {
+                    assumeTrue(x.caps().xrc(), "capability: the device has no XRC");
+                    return x.tb.context().openXrcd();
+                }),
+                closedObject("QueuePair of type XRC_RECV", QueuePair.class, x -> {
+                    assumeTrue(x.caps().xrc(), "capability: the device has no XRC");
+                    return x.tb.context().openXrcd().createRecvQp();
+                }),
+                closedObject("QueuePair opened with ibv_open_qp", QueuePair.class, x -> {
+                    assumeTrue(x.caps().xrc(), "capability: the device has no XRC");
+                    org.verbs4j.XrcDomain d = x.tb.context().openXrcd();
+                    return d.openQp(d.createRecvQp().qpNum());
+                }),
+                closedObject("SharedReceiveQueue of XRC", SharedReceiveQueue.class, x -> {
+                    assumeTrue(x.caps().xrc(), "capability: the device has no XRC");
+                    return x.tb.context().openXrcd().createSrq(x.tb.pd(), x.tb.cq(4), new SrqInitAttributes(8, 1, 0));
                 }));
     }
 

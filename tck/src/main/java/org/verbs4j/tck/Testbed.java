@@ -349,7 +349,8 @@ public final class Testbed implements AutoCloseable {
         AhAttributes av = avTo(dest);
         switch (qp.type()) {
             case UD -> qp.modify(QpAttributes.toState(QpState.RTR));
-            case UC -> qp.modify(QpAttributes.toRtrUc(av, mtu(), remoteQpn, PSN));
+            // An XRC_SEND QP has no responder: it takes neither MAX_DEST_RD_ATOMIC nor MIN_RNR_TIMER.
+            case UC, XRC_SEND -> qp.modify(QpAttributes.toRtrUc(av, mtu(), remoteQpn, PSN));
             default -> qp.modify(QpAttributes.toRtr(av, mtu(), remoteQpn, PSN, maxRdAtomic(true), MIN_RNR_TIMER));
         }
     }
@@ -361,7 +362,7 @@ public final class Testbed implements AutoCloseable {
      * @param rnrRetry the RNR retry count for RC, 0 to 7 (7 retries forever); ignored otherwise
      */
     public void toRts(QueuePair qp, int rnrRetry) {
-        if (qp.type() == QpType.RC) {
+        if (qp.type() == QpType.RC || qp.type() == QpType.XRC_SEND) {
             qp.modify(QpAttributes.toRts(PSN, ackTimeout, 7, rnrRetry, maxRdAtomic(false)));
         } else {
             qp.modify(QpAttributes.toRtsUnreliable(PSN));

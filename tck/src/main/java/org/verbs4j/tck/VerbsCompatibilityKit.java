@@ -345,4 +345,12 @@ public abstract class VerbsCompatibilityKit {
             super(VerbsCompatibilityKit.this);
         }
     }
+
+    @Nested
+    @DisplayName("XRC")
+    class XrcArea extends XrcRules {
+        XrcArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
 }

@@ -23,7 +23,9 @@ public final class QpTransitions {
      */
     public static String check(QpType type, QpState cur, QpState next, int mask) {
         boolean ud = type == QpType.UD;
-        boolean rc = type == QpType.RC;
+        // XRC_SEND requests as RC does but has no responder; XRC_RECV responds as RC does but never sends.
+        boolean rc = type == QpType.RC || type == QpType.XRC_SEND;
+        boolean responds = type == QpType.RC || type == QpType.XRC_RECV;
         int required;
         int optional;
         if (next == QpState.RESET || next == QpState.ERR) {
@@ -43,7 +45,7 @@ public final class QpTransitions {
                     optional = PKEY_INDEX | PORT | (ud ? QKEY : ACCESS_FLAGS);
                 } else if (next == QpState.RTR) {
                     required = ud ? STATE
-                            : rc ? STATE | AV | PATH_MTU | DEST_QPN | RQ_PSN | MAX_DEST_RD_ATOMIC | MIN_RNR_TIMER
+                            : responds ? STATE | AV | PATH_MTU | DEST_QPN | RQ_PSN | MAX_DEST_RD_ATOMIC | MIN_RNR_TIMER
                             : STATE | AV | PATH_MTU | DEST_QPN | RQ_PSN;
                     optional = ud ? PKEY_INDEX | QKEY : ALT_PATH | ACCESS_FLAGS | PKEY_INDEX;
                 } else {
@@ -54,15 +56,16 @@ public final class QpTransitions {
                 if (next != QpState.RTS) {
                     return illegal(cur, next);
                 }
-                required = rc ? STATE | SQ_PSN | TIMEOUT | RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC : STATE | SQ_PSN;
+                required = rc ? STATE | SQ_PSN | TIMEOUT | RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC
+                        : type == QpType.XRC_RECV ? STATE | SQ_PSN | TIMEOUT : STATE | SQ_PSN;
                 optional = ud ? CUR_STATE | QKEY
-                        : CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE | (rc ? MIN_RNR_TIMER : 0);
+                        : CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE | (responds ? MIN_RNR_TIMER : 0);
             }
             case RTS -> {
                 if (next == QpState.RTS) {
                     required = STATE;
                     optional = ud ? CUR_STATE | QKEY
-                            : CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE | (rc ? MIN_RNR_TIMER : 0);
+                            : CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE | (responds ? MIN_RNR_TIMER : 0);
                 } else if (next == QpState.SQD) {
                     required = STATE;
                     optional = EN_SQD_ASYNC_NOTIFY;
@@ -74,7 +77,7 @@ public final class QpTransitions {
                 if (next == QpState.RTS) {
                     required = STATE;
                     optional = ud ? CUR_STATE | QKEY
-                            : CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE | (rc ? MIN_RNR_TIMER : 0);
+                            : CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE | (responds ? MIN_RNR_TIMER : 0);
                 } else if (next == QpState.SQD) {
                     required = STATE;
                     optional = ud ? PKEY_INDEX | QKEY

@@ -159,6 +159,16 @@ public final class Responder {
         return true;
     }
 
+    /**
+     * XRC_RECV: a message that names no SRQ of the receiving QP's XRC domain. The QP moves to ERR and the request is
+     * NAKed as invalid (IBA 9.9.3, XRC SRQ checks).
+     *
+     * @return REM_INV_REQ_ERR
+     */
+    public int invalidXrcSrq() {
+        return error(REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
+    }
+
     /** An error detected here: an RC responder moves to ERR and reports {@code event}; UC drops the message. */
     private int error(int status, AsyncEventType event) {
         if (type == QpType.UC) {
@@ -204,7 +214,8 @@ public final class Responder {
         if (isWrite && (qp.accessFlags() & AccessFlags.REMOTE_WRITE) == 0) {
             return error(REM_INV_REQ_ERR, AsyncEventType.QP_REQ_ERR);
         }
-        boolean rc = type == QpType.RC;
+        // RC and XRC_RECV acknowledge; UC does not.
+        boolean rc = type != QpType.UC;
         RecvQueue q = qp.recvQueue();
         synchronized (q) {
             if (qp.state() == QpState.ERR) {

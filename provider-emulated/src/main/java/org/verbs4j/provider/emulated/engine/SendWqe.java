@@ -53,6 +53,8 @@ public final class SendWqe {
     public Object ah;
     public int remoteQpn;
     public int remoteQkey;
+    /** XRC_SEND: the number of the SRQ the message is for, the XRCETH's XRCSRQ. */
+    public int remoteSrqn;
     /** Memory window bind: the window, its new rkey, and the bind. */
     public Object mw;
     public int bindRkey;

@@ -27,6 +27,7 @@ import org.verbs4j.ProtectionDomain;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WorkCompletion;
+import org.verbs4j.XrcDomain;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.AhFromWc;
 import org.verbs4j.spi.support.Arguments;
@@ -74,6 +75,19 @@ public final class EmulatedContext extends AbstractVerbsObject implements Contex
     public DeviceAttributes queryDevice() {
         checkOpen();
         return device.attributes();
+    }
+
+    @Override
+    public XrcDomain openXrcd(int fd, int oflags) {
+        checkOpen();
+        Arguments.openXrcd(fd, oflags);
+        if (!device.capabilities().xrc()) {
+            throw new VerbsException("ibv_open_xrcd", Errno.EOPNOTSUPP, "the wire device has no XRC yet");
+        }
+        synchronized (lock) {
+            checkOpen();
+            return new EmulatedXrcDomain(this, XrcShared.open(device.xrcdsByInode, fd, oflags));
+        }
     }
 
     @Override

@@ -76,6 +76,8 @@ public final class EmulatedDevice implements Device {
     /** The bytes of device memory the open buffers take, of {@link #MAX_DM_SIZE}. */
     private long deviceMemoryTaken;
     public final QpnTable<EmulatedQueuePair> qps = new QpnTable<>();
+    /** The XRC domains opened with a file, by the file's device and inode ({@code ibv_open_xrcd(3)}). */
+    final java.util.Map<String, XrcShared> xrcdsByInode = new java.util.HashMap<>();
     /** The multicast groups and the QPs attached to them; a wire device has none yet (limits 0). */
     final MulticastGroups multicast;
     private final Capabilities capabilities;
@@ -118,7 +120,8 @@ public final class EmulatedDevice implements Device {
         this.attributes = new DeviceAttributes("verbs4j-emulated-1", guid, guid, MAX_MSG_SIZE * 2L, 0xfffff000L,
                 0, 0, 1, 1 << 16, MAX_QP_WR,
                 DeviceAttributes.CAP_RC_RNR_NAK_GEN | DeviceAttributes.CAP_N_NOTIFY_CQ | DeviceAttributes.CAP_MEM_WINDOW
-                        | DeviceAttributes.CAP_MEM_MGT_EXTENSIONS | DeviceAttributes.CAP_MEM_WINDOW_TYPE_2B,
+                        | DeviceAttributes.CAP_MEM_MGT_EXTENSIONS | DeviceAttributes.CAP_MEM_WINDOW_TYPE_2B
+                        | (capabilities.xrc() ? DeviceAttributes.CAP_XRC : 0),
                 MAX_SGE, MAX_SGE, 1 << 14, MAX_CQE, 1 << 20, 1 << 14, MAX_RD_ATOMIC, 0, MAX_RD_ATOMIC * 1024,
                 MAX_RD_ATOMIC, 0, AtomicCapability.HCA, 0, 0, 1 << 16, 0, 0, multicast.maxGroups(),
                 multicast.maxQpPerGroup(), multicast.maxTotal(), 1 << 16, 0, 0, 1 << 14,
@@ -144,8 +147,12 @@ public final class EmulatedDevice implements Device {
         }
         Set<WrOpcode> ud = EnumSet.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM);
         Set<DataInOrder> inOrder = EnumSet.allOf(DataInOrder.class);
-        return new Capabilities(EnumSet.of(QpType.RC, QpType.UC, QpType.UD),
-                Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud), true, MAX_INLINE_DATA, MAX_SGE, MAX_SGE,
+        // XRC in the JVM only: the wire device has no XRCETH yet. XRC_SEND executes what RC does.
+        Set<QpType> types = wire ? EnumSet.of(QpType.RC, QpType.UC, QpType.UD) : EnumSet.of(QpType.RC, QpType.UC,
+                QpType.UD, QpType.XRC_SEND, QpType.XRC_RECV);
+        Map<QpType, Set<WrOpcode>> opcodes = wire ? Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud)
+                : Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud, QpType.XRC_SEND, rc);
+        return new Capabilities(types, opcodes, true, MAX_INLINE_DATA, MAX_SGE, MAX_SGE,
                 AtomicCapability.HCA, EnumSet.allOf(MwType.class),
                 Map.of(WrOpcode.RDMA_READ, inOrder, WrOpcode.RDMA_WRITE, inOrder, WrOpcode.SEND, inOrder),
                 true, false, true, true, MAX_CQ_MODERATION_COUNT, MAX_CQ_MODERATION_PERIOD, MAX_DM_SIZE,

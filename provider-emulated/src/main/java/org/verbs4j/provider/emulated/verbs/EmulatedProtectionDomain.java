@@ -185,6 +185,7 @@ public final class EmulatedProtectionDomain extends AbstractVerbsObject implemen
     public QueuePair createQp(QpInitAttributes attributes) {
         checkOpen();
         Objects.requireNonNull(attributes, "attributes");
+        Arguments.pdQpType(attributes.type());
         synchronized (context.lock) {
             context.checkOpen();
             EmulatedQueuePair qp = new EmulatedQueuePair(this, attributes);
@@ -196,10 +197,7 @@ public final class EmulatedProtectionDomain extends AbstractVerbsObject implemen
     public SharedReceiveQueue createSrq(SrqInitAttributes attributes) {
         checkOpen();
         Objects.requireNonNull(attributes, "attributes");
-        if (attributes.maxWr() > EmulatedDevice.MAX_SRQ_WR || attributes.maxSge() > EmulatedDevice.MAX_SGE) {
-            throw new VerbsException("ibv_create_srq", Errno.EINVAL, "beyond max_srq_wr " + EmulatedDevice.MAX_SRQ_WR
-                    + " or max_srq_sge " + EmulatedDevice.MAX_SGE + ": " + attributes);
-        }
+        EmulatedSharedReceiveQueue.checkLimits("ibv_create_srq", attributes);
         synchronized (context.lock) {
             context.checkOpen();
             EmulatedSharedReceiveQueue srq = new EmulatedSharedReceiveQueue(this, attributes);

@@ -77,7 +77,15 @@ import org.verbs4j.spi.support.MulticastAttachments;
 public final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, EngineQp {
     // Over 600 lines: one state machine, the QP of ibv_modify_qp(3), rxe_qp.c's shape.
     final EmulatedContext context;
+    /** The PD; null on XRC_RECV. */
     final EmulatedProtectionDomain pd;
+    /** The XRC domain of an XRC_RECV QP, else null. */
+    final XrcShared xrc;
+    /** XRC_RECV: the responder for the messages to each SRQ of the domain, made at the first. */
+    final java.util.Map<EmulatedSharedReceiveQueue, Responder> xrcResponders =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** XRC_RECV: how many handles hold the QP; the last to close destroys it. */
+    final java.util.concurrent.atomic.AtomicInteger xrcHandles = new java.util.concurrent.atomic.AtomicInteger(1);
     public final EmulatedDevice device;
     public final QpType type;
     public final int qpn;
@@ -135,19 +143,39 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     volatile EmulatedQueuePair rnrWaiter;
 
     EmulatedQueuePair(EmulatedProtectionDomain pd, QpInitAttributes a) {
-        super("QueuePair", pd.context, pd.context.lock);
-        this.context = pd.context;
+        this(pd.context, pd, null, a);
+    }
+
+    /**
+     * The XRC_RECV QP of an XRC domain, which the domain's handles ({@link EmulatedXrcRecvQp}) share: no PD, queues
+     * or CQs, no owner (the last handle closes it), and a lock of its own, since handles of other contexts close it.
+     */
+    EmulatedQueuePair(EmulatedXrcDomain xrcd) {
+        this(xrcd.context, null, xrcd.shared, XRC_RECV_INIT);
+    }
+
+    /** What every XRC_RECV QP is created with: nothing to size. */
+    private static final QpInitAttributes XRC_RECV_INIT = new QpInitAttributes(QpType.XRC_RECV, null, null, null,
+            new QpCapabilities(0, 0, 0, 0, 0), false, java.util.Set.of(), null, 0);
+
+    private EmulatedQueuePair(EmulatedContext context, EmulatedProtectionDomain pd, XrcShared xrc, QpInitAttributes a) {
+        super("QueuePair", pd == null ? null : context, pd == null ? new Object() : context.lock);
+        this.context = context;
         this.pd = pd;
-        this.device = pd.device();
+        this.xrc = xrc;
+        this.device = context.device;
         this.type = a.type();
         this.multicast = new MulticastAttachments(type);
         if (!device.capabilities().supports(type)) {
-            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP,
-                    "the emulated device supports RC, UC and UD QPs, not " + type);
+            throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "this emulated device supports "
+                    + device.capabilities().qpTypes() + " QPs, not " + type);
         }
-        EmulatedCompletionQueue scq = QpChecks.cq(context, a.sendCq(), "sendCq");
-        EmulatedCompletionQueue rcq = QpChecks.cq(context, a.recvCq(), "recvCq");
-        EmulatedSharedReceiveQueue s = QpChecks.srq(context, a.srq());
+        boolean target = type == QpType.XRC_RECV;
+        // An XRC_SEND QP has no receive queue: its receive sizes and SRQ are ignored, as the kernel ignores them.
+        boolean noRecv = target || type == QpType.XRC_SEND;
+        EmulatedCompletionQueue scq = target ? null : QpChecks.cq(context, a.sendCq(), "sendCq");
+        EmulatedCompletionQueue rcq = target ? null : QpChecks.cq(context, a.recvCq(), "recvCq");
+        EmulatedSharedReceiveQueue s = noRecv ? null : QpChecks.srq(context, a.srq());
         EmulatedThreadDomain t = QpChecks.threadDomain(context, a.threadDomain());
         int mask = QpChecks.sendOpsMask(device, type, a.sendOps());
         QpCapabilities cap = a.cap();
@@ -158,15 +186,16 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
         this.td = t;
         this.sigAll = a.sqSigAll();
         this.sendOpsMask = mask;
-        int sendWr = Integer.highestOneBit(Math.max(1, cap.maxSendWr()) * 2 - 1);
-        this.maxSendSge = Math.max(1, cap.maxSendSge());
+        int sendWr = target ? 0 : Integer.highestOneBit(Math.max(1, cap.maxSendWr()) * 2 - 1);
+        this.maxSendSge = target ? 0 : Math.max(1, cap.maxSendSge());
         this.maxInlineData = cap.maxInlineData();
-        int recvWr = s != null ? 0 : Math.max(1, cap.maxRecvWr());
-        int recvSge = s != null ? 0 : Math.max(1, cap.maxRecvSge());
-        this.sq = new SendQueue(sendWr, maxSendSge, maxInlineData);
-        this.rq = s != null ? null : new RecvQueue(recvWr, recvSge);
-        this.recvPoster = s != null ? null : new RecvPoster(this);
-        this.init = new QpInitAttributes(type, a.sendCq(), a.recvCq(), a.srq(),
+        boolean ownRq = s == null && !noRecv;
+        int recvWr = ownRq ? Math.max(1, cap.maxRecvWr()) : 0;
+        int recvSge = ownRq ? Math.max(1, cap.maxRecvSge()) : 0;
+        this.sq = new SendQueue(Math.max(1, sendWr), Math.max(1, maxSendSge), maxInlineData);
+        this.rq = ownRq ? new RecvQueue(recvWr, recvSge) : null;
+        this.recvPoster = ownRq ? new RecvPoster(this) : null;
+        this.init = target ? a : new QpInitAttributes(type, a.sendCq(), a.recvCq(), s,
                 new QpCapabilities(sendWr, recvWr, maxSendSge, recvSge, maxInlineData), sigAll, a.sendOps(),
                 a.threadDomain(), 0);
         this.session = a.sendOps().isEmpty() ? null : new EmulatedWrSession(this);
@@ -175,6 +204,11 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
         this.requester = new Requester(this, transport, device.maxMessageSize(), EmulatedDevice.MTU.bytes());
         this.responder = new Responder(this);
         this.sendPoster = new SendPoster(this);
+        if (target) {
+            xrc.qps.put(qpn, this);
+            device.qps.put(qpn, this);
+            return;
+        }
         dependOn(pd);
         dependOn(scq);
         dependOn(rcq);
@@ -228,6 +262,9 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
         // rather than finding the QP in RESET.
         markClosed();
         device.qps.remove(qpn);
+        if (xrc != null) {
+            xrc.qps.remove(qpn, this);
+        }
         multicast.close((g, l) -> device.multicast.detach(this, g));
         lock.lock();
         try {
@@ -240,8 +277,10 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
         if (srq != null) {
             srq.rnrWaiters.remove(this);
         }
-        sendCq.detach(this);
-        recvCq.detach(this);
+        if (sendCq != null) {
+            sendCq.detach(this);
+            recvCq.detach(this);
+        }
         return 0;
     }
 
@@ -404,6 +443,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     public void postRecv(RecvWr wr) {
         checkOpen();
         Objects.requireNonNull(wr, "wr");
+        Arguments.hasRecvQueue(type);
         checkNoSrq();
         recvPoster.post(wr);
     }
@@ -412,6 +452,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     public void postRecv(List<RecvWr> wrs) {
         checkOpen();
         Objects.requireNonNull(wrs, "wrs");
+        Arguments.hasRecvQueue(type);
         checkNoSrq();
         recvPoster.post(wrs);
     }
@@ -627,6 +668,18 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     @Override
     public ReentrantLock lock() {
         return lock;
+    }
+
+    /**
+     * XRC_RECV: the responder for a message that names SRQ {@code srqn}, or null if no open SRQ of this QP's XRC
+     * domain has that number.
+     */
+    Responder xrcResponder(int srqn) {
+        EmulatedSharedReceiveQueue s = xrc.srqs.get(srqn);
+        if (s == null || s.isClosed()) {
+            return null;
+        }
+        return xrcResponders.computeIfAbsent(s, x -> new Responder(new XrcTarget(this, x)));
     }
 
     // ---------------------------------------------------------------- the wire transport's view

@@ -19,6 +19,10 @@ import org.verbs4j.spi.support.AbstractVerbsObject;
 /**
  * A shared receive queue. Messages for any QP attached to it take its oldest receive WR; when the count
  * of queued WRs drops below an armed limit, it reports {@link AsyncEventType#SRQ_LIMIT_REACHED} once.
+ *
+ * <p>An XRC SRQ ({@code ibv_create_srq_ex(3)}, {@code IBV_SRQT_XRC}) belongs to an XRC domain instead of QPs:
+ * the domain's XRC_RECV QPs deliver into it the messages that name its number, and its receive completions go to
+ * its own CQ.
  */
 public final class EmulatedSharedReceiveQueue extends AbstractVerbsObject implements SharedReceiveQueue {
     final EmulatedContext context;
@@ -32,15 +36,46 @@ public final class EmulatedSharedReceiveQueue extends AbstractVerbsObject implem
     /** QPs whose sends wait for a receive (RNR), woken when one is posted. */
     final List<EmulatedQueuePair> rnrWaiters = new CopyOnWriteArrayList<>();
 
+    /** The XRC domain of an XRC SRQ, else null. */
+    final EmulatedXrcDomain xrcd;
+    /** The CQ of an XRC SRQ's receive completions, else null. */
+    final EmulatedCompletionQueue cq;
+
     EmulatedSharedReceiveQueue(EmulatedProtectionDomain pd, SrqInitAttributes attributes) {
+        this(pd, attributes, null, null);
+    }
+
+    /** An XRC SRQ of {@code xrcd} completing on {@code cq}, or (both null) a basic SRQ. */
+    EmulatedSharedReceiveQueue(EmulatedProtectionDomain pd, SrqInitAttributes attributes, EmulatedXrcDomain xrcd,
+                               EmulatedCompletionQueue cq) {
         super("SharedReceiveQueue", pd.context, pd.context.lock);
         this.context = pd.context;
         this.pd = pd;
         this.queue = new RecvQueue(attributes.maxWr(), attributes.maxSge());
         this.limit = attributes.srqLimit();
         this.srqn = EmulatedDevice.allocateQpn();
+        this.xrcd = xrcd;
+        this.cq = cq;
         dependOn(pd);
+        if (xrcd != null) {
+            dependOn(xrcd);
+            dependOn(cq);
+            xrcd.shared.srqs.put(srqn, this);
+        }
         register();
+    }
+
+    /**
+     * The device's SRQ limits.
+     *
+     * @param verb the verb, for the error
+     * @throws VerbsException {@code EINVAL} beyond {@code max_srq_wr} or {@code max_srq_sge}
+     */
+    static void checkLimits(String verb, SrqInitAttributes attributes) {
+        if (attributes.maxWr() > EmulatedDevice.MAX_SRQ_WR || attributes.maxSge() > EmulatedDevice.MAX_SGE) {
+            throw new VerbsException(verb, Errno.EINVAL, "beyond max_srq_wr " + EmulatedDevice.MAX_SRQ_WR
+                    + " or max_srq_sge " + EmulatedDevice.MAX_SGE + ": " + attributes);
+        }
     }
 
     @Override
@@ -132,6 +167,12 @@ public final class EmulatedSharedReceiveQueue extends AbstractVerbsObject implem
 
     @Override
     protected int destroy() {
+        if (xrcd != null) {
+            xrcd.shared.srqs.remove(srqn, this);
+            for (EmulatedQueuePair qp : xrcd.shared.qps.values()) {
+                qp.xrcResponders.remove(this);
+            }
+        }
         return 0;
     }
 }

@@ -66,6 +66,7 @@ public final class EmulatedWrSession extends AbstractWrSession {
         w.rkey = p.rkey();
         w.remoteAddr = p.remoteAddr();
         w.immData = p.immData();
+        w.remoteSrqn = p.remoteSrqn();
         if (!COMMON[op.ordinal()] && rareOperands(p, w, op)) {
             return;
         }

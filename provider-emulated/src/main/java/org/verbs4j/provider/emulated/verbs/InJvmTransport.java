@@ -34,6 +34,8 @@ public final class InJvmTransport implements Transport {
     private final EmulatedQueuePair qp;
     /** The connected peer as last resolved (RC, UC), under the QP's lock. */
     private EmulatedQueuePair peer;
+    /** XRC_SEND: the SRQ of the last request, which an RNR NAK waits on; under the QP's lock. */
+    private EmulatedSharedReceiveQueue xrcSrq;
     /** A GRH under construction, under the QP's lock. */
     private final MemorySegment grh = MemorySegment.ofArray(new byte[Responder.GRH_BYTES]);
 
@@ -48,8 +50,17 @@ public final class InJvmTransport implements Transport {
         }
         EmulatedQueuePair p = connectedPeer();
         if (p == null) {
-            // No QP takes the packets: RC retries until it gives up, UC never learns.
-            return qp.type == QpType.RC ? RETRY_EXC_ERR : DROPPED;
+            // No QP takes the packets: RC and XRC retry until they give up, UC never learns.
+            return qp.type == QpType.UC ? DROPPED : RETRY_EXC_ERR;
+        }
+        if (qp.type == QpType.XRC_SEND) {
+            // The XRCETH names the SRQ; the receiving QP checks that its XRC domain has it.
+            Responder r = p.xrcResponder(w.remoteSrqn);
+            if (r == null) {
+                return p.responder.invalidXrcSrq();
+            }
+            xrcSrq = p.xrc.srqs.get(w.remoteSrqn);
+            return r.receive(w, qp.qpn);
         }
         return p.responder.receive(w, qp.qpn);
     }
@@ -57,9 +68,10 @@ public final class InJvmTransport implements Transport {
     @Override
     public int awaitReceive() {
         EmulatedQueuePair p = peer;
-        if (p.srq != null) {
-            if (!p.srq.rnrWaiters.contains(qp)) {
-                p.srq.rnrWaiters.add(qp);
+        EmulatedSharedReceiveQueue s = p.type == QpType.XRC_RECV ? xrcSrq : p.srq;
+        if (s != null) {
+            if (!s.rnrWaiters.contains(qp)) {
+                s.rnrWaiters.add(qp);
             }
         } else {
             p.rnrWaiter = qp;
@@ -79,7 +91,7 @@ public final class InJvmTransport implements Transport {
             AhAttributes a = qp.av;
             EmulatedDevice d = a == null || a.grh() == null ? null : EmulatedDevice.byGid(a.grh().dgid());
             p = d == null ? null : d.qps.get(qp.destQpn);
-            if (p == null || p.type != qp.type || p.av == null || p.av.grh() == null
+            if (p == null || p.type != peerType(qp.type) || p.av == null || p.av.grh() == null
                     || EmulatedDevice.byGid(p.av.grh().dgid()) != qp.device) {
                 return null;
             }
@@ -89,6 +101,11 @@ public final class InJvmTransport implements Transport {
             return null;
         }
         return p;
+    }
+
+    /** The type of the QP a connected QP of {@code type} talks to: its own, or XRC_RECV for XRC_SEND. */
+    private static QpType peerType(QpType type) {
+        return type == QpType.XRC_SEND ? QpType.XRC_RECV : type;
     }
 
     private int datagram(SendWqe w) {

@@ -37,7 +37,7 @@ public final class SendPoster {
         this.qp = qp;
         this.sq = qp.sq;
         int supported = 0;
-        for (WrOpcode op : qp.device.capabilities().sendOpcodes().get(qp.type)) {
+        for (WrOpcode op : qp.device.capabilities().sendOpcodes().getOrDefault(qp.type, java.util.Set.of())) {
             supported |= 1 << op.value();
         }
         this.supportedOps = supported;
@@ -137,6 +137,7 @@ public final class SendPoster {
             w.remoteQpn = wr.remoteQpn();
             w.remoteQkey = wr.remoteQkey();
         }
+        w.remoteSrqn = wr.remoteSrqn();
         if (op == WrOpcode.BIND_MW) {
             MwBindInfo b = wr.bindMwInfo();
             w.mw = wr.bindMwWindow();
