@@ -178,9 +178,21 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         return qpNum;
     }
 
+    /**
+     * {@code ibv_qp.state}; on an XRC_RECV QP after an {@code ibv_query_qp} of the state, which libibverbs writes
+     * there: the QP is shared, and a modify through another of its handles ({@code ibv_open_qp}) changes it without
+     * this handle's knowledge (an opened handle starts as {@code IBV_QPS_UNKNOWN}). A failed query leaves the last
+     * state known.
+     */
     @Override
     public synchronized QpState state() {
         checkOpen();
+        if (type == QpType.XRC_RECV) {
+            try (TempMemory a = new TempMemory(binding)) {
+                binding.queryQp(handle, a.allocate(ibv_qp_attr.SIZEOF), QpAttrMask.STATE,
+                        a.allocate(ibv_qp_init_attr.SIZEOF));
+            }
+        }
         return stateOf(binding.getInt(handle + ibv_qp.state$off));
     }
 

@@ -95,7 +95,9 @@ public final class NativeQueuePairs {
             b.putLong(attr + ibv_qp_init_attr_ex.srq$off, srq == null ? 0 : srq.handle());
             QpCapabilities cap = a.cap();
             long capAt = attr + ibv_qp_init_attr_ex.cap$off;
-            NativeQpAttrs.writeCap(b, capAt, srq == null ? cap
+            // With an SRQ, or on XRC_SEND, the QP has no receive queue of its own: no receive WR is asked for.
+            boolean receives = srq == null && a.type() != QpType.XRC_SEND;
+            NativeQpAttrs.writeCap(b, capAt, receives ? cap
                     : new QpCapabilities(cap.maxSendWr(), 0, cap.maxSendSge(), 0, cap.maxInlineData()));
             b.putInt(attr + ibv_qp_init_attr_ex.qp_type$off, a.type().value());
             b.putInt(attr + ibv_qp_init_attr_ex.sq_sig_all$off, a.sqSigAll() ? 1 : 0);
@@ -304,9 +306,6 @@ public final class NativeQueuePairs {
             b.putInt(attr + ibv_qp_open_attr.qp_type$off, QpType.XRC_RECV.value());
             long qp = b.libibverbsOps().open_qp(op, context.contextHandle(), attr);
             NativeErrors.check(qp, "ibv_open_qp", "XRC_RECV QP 0x" + Integer.toHexString(qpNum));
-            // An opened handle's ibv_qp.state is not the QP's (libibverbs sets IBV_QPS_UNKNOWN); a query sets it,
-            // while the handle is this thread's alone. A failed query leaves it unknown until the next.
-            b.queryQp(qp, temp.allocate(ibv_qp_attr.SIZEOF), QpAttrMask.STATE, temp.allocate(ibv_qp_init_attr.SIZEOF));
             return recvQp(context, xrcd, qp);
         }
     }
