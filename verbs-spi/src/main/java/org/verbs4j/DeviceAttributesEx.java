@@ -139,7 +139,16 @@ public record DeviceAttributesEx(
      * @param qpRateLimitMax the highest rate limit, kbit/s
      * @param supportedQpts the QP types with a rate limit, a bit per {@code enum ibv_qp_type} value
      */
-    public record PacketPacingCaps(int qpRateLimitMin, int qpRateLimitMax, int supportedQpts) {}
+    public record PacketPacingCaps(int qpRateLimitMin, int qpRateLimitMax, int supportedQpts) {
+        /**
+         * {@return whether the device paces QPs of this type ({@code supported_qpts})}
+         *
+         * @param type the QP type
+         */
+        public boolean paces(QpType type) {
+            return (supportedQpts & (1 << type.value())) != 0;
+        }
+    }
 
     /**
      * Tag matching, {@code struct ibv_tm_caps}.

@@ -170,6 +170,27 @@ public interface QueuePair extends VerbsObject {
     PreparedSends prepareSends(int capacity);
 
     /**
+     * Limits the rate this QP sends at (packet pacing). The device's range is
+     * {@link DeviceAttributesEx#packetPacingCaps()}: {@code qp_rate_limit_min} to {@code qp_rate_limit_max} kbps, on
+     * the QP types of {@code supported_qpts}; a device that reports none has no packet pacing. This default, for a
+     * provider without it, refuses.
+     *
+     * @param limit the rate and burst; {@link QpRateLimit#UNLIMITED} removes a limit
+     * @throws NullPointerException if {@code limit} is null
+     * @throws IllegalStateException if the QP is closed
+     * @throws VerbsException {@code EOPNOTSUPP} if the device has no packet pacing (rxe); {@code EINVAL} for a rate
+     *     outside the device's range or a QP type it does not pace
+     * @see "ibv_modify_qp_rate_limit(3)"
+     */
+    default void modifyRateLimit(QpRateLimit limit) {
+        if (isClosed()) {
+            throw new IllegalStateException("this object is closed: " + this);
+        }
+        Objects.requireNonNull(limit, "limit");
+        throw new VerbsException("ibv_modify_qp_rate_limit", Errno.EOPNOTSUPP, "the device has no packet pacing");
+    }
+
+    /**
      * The Enhanced Connection Establishment options of this QP's device: its vendor and the options it supports,
      * to be sent to the peer. This default, for a device without ECE (rxe, the emulated devices), answers
      * {@code EOPNOTSUPP}, as libibverbs does when the provider has no such verb.

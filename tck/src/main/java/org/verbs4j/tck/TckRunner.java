@@ -49,7 +49,7 @@ public final class TckRunner {
             "postSend: inline regions", "Prepared sends", "Data in order", "Transport", "Errors",
             "Lifecycle and bad input", "Misuse", "Misuse: sessions and close", "Misuse: lifetimes",
             "Connection management", "Misuse: connection manager", "Multicast", "Device memory",
-            "MR re-registration", "dma-buf regions", "XRC");
+            "MR re-registration", "dma-buf regions", "XRC", "Packet pacing");
 
     private static final Object RUN_LOCK = new Object();
     private static volatile VerbsProvider current;

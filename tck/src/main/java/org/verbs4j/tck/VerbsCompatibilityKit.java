@@ -353,4 +353,12 @@ public abstract class VerbsCompatibilityKit {
             super(VerbsCompatibilityKit.this);
         }
     }
+
+    @Nested
+    @DisplayName("Packet pacing")
+    class RateLimitArea extends RateLimitRules {
+        RateLimitArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
 }

@@ -287,7 +287,7 @@ public abstract class XrcRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ XRC QPs have no queue to post to: a receive on XRC_SEND or XRC_RECV and a send on XRC_RECV fail with EINVAL; a PD creates no XRC_RECV QP [ibv_post_recv(3), ibv_create_qp_ex(3)]")
+    @DisplayName("required_ XRC QPs have no queue to post to: a receive on XRC_SEND or XRC_RECV and a send on XRC_RECV fail with EINVAL; a PD creates no XRC_RECV QP, and no QP takes an XRC SRQ as its receive queue (EINVAL) [ibv_post_recv(3), ibv_create_qp_ex(3)]")
     void required_noQueues() {
         assumeXrc();
         XrcLink link = XrcLink.open(tb, xrcd(), 7);
@@ -304,5 +304,8 @@ public abstract class XrcRules extends TckArea {
         Expect.badInput("createQp(XRC_RECV) on a PD", () -> tb.pd().createQp(
                 QpInitAttributes.builder(QpType.XRC_RECV).cq(tb.cq(4)).build()));
         assertEquals(0, link.send().initAttributes().cap().maxRecvWr(), "an XRC_SEND QP is granted no receive WR");
+        SharedReceiveQueue xrcSrq = link.srq(link.recvSide().cq(4));
+        Expect.errno("an RC QP on an XRC SRQ", () -> link.recvSide().qp(QpType.RC, link.recvSide().cq(4),
+                b -> b.srq(xrcSrq)), Errno.EINVAL);
     }
 }

@@ -161,7 +161,10 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
     @Override
     public synchronized boolean intercept(RoceEndpoint from, ByteBuffer packet, InetSocketAddress to) {
         int opcode = packet.get(packet.position()) & 0xff;
-        if (opcode == org.verbs4j.provider.emulated.wire.codec.Opcode.ACKNOWLEDGE
+        // An RC or an XRC ACKNOWLEDGE whose AETH is a NAK.
+        if ((opcode == org.verbs4j.provider.emulated.wire.codec.Opcode.ACKNOWLEDGE
+                || opcode == (org.verbs4j.provider.emulated.wire.codec.Opcode.XRC
+                        | org.verbs4j.provider.emulated.wire.codec.Opcode.ACKNOWLEDGE))
                 && (packet.get(packet.position() + 12) & Packet.AETH_TYPE_MASK) == Packet.AETH_NAK) {
             opcode = NAK;
         }

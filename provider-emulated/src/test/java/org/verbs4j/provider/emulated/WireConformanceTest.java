@@ -23,6 +23,7 @@ import org.verbs4j.MemoryWindow;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.MwType;
 import org.verbs4j.QpState;
+import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.RecvWr;
 import org.verbs4j.SendFlags;
@@ -86,7 +87,13 @@ class WireConformanceTest {
             for (int[] position : positions(op)) {
                 for (Fault f : new Fault[] {Fault.DROP, Fault.DUPLICATE, Fault.REORDER, Fault.DELAY}) {
                     for (int depth : new int[] {1, DEPTH}) {
-                        out.add(Arguments.of(op, position[0], position[1], f, depth));
+                        out.add(Arguments.of(QpType.RC, op, position[0], position[1], f, depth));
+                    }
+                    // XRC: the same protocol under the XRC prefix, with an XRCETH on every request; one opcode of
+                    // each kind (a SEND into the SRQ, a WRITE, a READ, an atomic), a full window.
+                    if (op == Op.SEND || op == Op.WRITE || op == Op.READ || op == Op.FETCH_ADD) {
+                        int target = position[1] == FaultyWire.NAK ? FaultyWire.NAK : Opcode.XRC | position[1];
+                        out.add(Arguments.of(QpType.XRC_SEND, op, position[0], target, f, DEPTH));
                     }
                 }
             }
@@ -128,17 +135,21 @@ class WireConformanceTest {
         };
     }
 
-    @ParameterizedTest(name = "{0} {1} B, {3} of packet {2}, depth {4}")
+    @ParameterizedTest(name = "{0} {1} {2} B, {4} of packet {3}, depth {5}")
     @MethodSource("cases")
-    void everyWrCompletesOnceInOrderWithItsBytes(Op op, int size, int target, Fault fault, int depth) {
+    void everyWrCompletesOnceInOrderWithItsBytes(QpType type, Op op, int size, int target, Fault fault, int depth) {
         FaultyWire wire = link.newWire();
-        QueuePair[] q = link.rc(TIMEOUT, RETRY, depth, depth);
+        boolean xrc = type == QpType.XRC_SEND;
+        WireLink.Xrc x = xrc ? link.xrc(TIMEOUT, RETRY, depth, depth) : null;
+        QueuePair[] q = xrc ? new QueuePair[] {x.send(), x.recv()} : link.rc(TIMEOUT, RETRY, depth, depth);
         long timeoutMs = WireLink.timeoutMs(TIMEOUT);
-        int nth = depth == 1 || target == Opcode.ACKNOWLEDGE || target == FaultyWire.NAK
-                || target == Opcode.ATOMIC_ACKNOWLEDGE ? 1 : depth / 2;
+        int bare = target == FaultyWire.NAK ? target : Opcode.operation(target);
+        int nth = depth == 1 || bare == Opcode.ACKNOWLEDGE || bare == FaultyWire.NAK
+                || bare == Opcode.ATOMIC_ACKNOWLEDGE ? 1 : depth / 2;
         if (target == FaultyWire.NAK) {
             // A lost FIRST makes the responder NAK the MIDDLE that follows it.
-            wire.on(Opcode.RC | (op == Op.WRITE ? Opcode.RDMA_WRITE_FIRST : Opcode.SEND_FIRST), 1, Fault.DROP);
+            wire.on((xrc ? Opcode.XRC : Opcode.RC) | (op == Op.WRITE ? Opcode.RDMA_WRITE_FIRST : Opcode.SEND_FIRST), 1,
+                    Fault.DROP);
         }
         wire.on(new FaultyWire.Rule(target, nth, -1, fault, fault == Fault.DELAY ? 2 * timeoutMs + 5 : 0));
         List<MemoryWindow> windows = new ArrayList<>();
@@ -155,7 +166,12 @@ class WireConformanceTest {
             int[] invalidate = new int[depth];
             boolean receives = op == Op.SEND || op == Op.SEND_IMM || op == Op.SEND_INV || op == Op.WRITE_IMM;
             for (int i = 0; receives && i < depth; i++) {
-                q[1].postRecv(new RecvWr(i, Sge.of(link.mrB, 128 * 1024 + (long) i * SLOT, SLOT)));
+                RecvWr recv = new RecvWr(i, Sge.of(link.mrB, 128 * 1024 + (long) i * SLOT, SLOT));
+                if (xrc) {
+                    x.srq().postRecv(recv);
+                } else {
+                    q[1].postRecv(recv);
+                }
             }
             if (op == Op.SEND_INV) {
                 for (int i = 0; i < depth; i++) {
@@ -172,7 +188,8 @@ class WireConformanceTest {
             }
             int before = wire.sentTotal();
             for (int i = 0; i < depth; i++) {
-                q[0].postSend(wr(op, i, size, invalidate[i]));
+                SendWr w = wr(op, i, size, invalidate[i]);
+                q[0].postSend(xrc ? w.remoteSrqn(x.srq().srqNum()) : w);
             }
             List<WireLink.Completion> got = watch(q[0], depth, timeoutMs);
             for (int i = 0; i < depth; i++) {
@@ -236,14 +253,18 @@ class WireConformanceTest {
                 timerRetries += retries[0];
                 if (ratio > worstRatio) {
                     worstRatio = ratio;
-                    worstCase = op + " " + size + " B, " + fault + " of " + target + ", depth " + depth;
+                    worstCase = type + " " + op + " " + size + " B, " + fault + " of " + target + ", depth " + depth;
                 }
             }
             assertEquals(QpState.RTS, q[0].state());
-            assertEquals(QpState.RTS, q[1].state());
+            assertEquals(xrc ? QpState.RTR : QpState.RTS, q[1].state());
         } finally {
-            q[0].close();
-            q[1].close();
+            if (xrc) {
+                x.close();
+            } else {
+                q[0].close();
+                q[1].close();
+            }
             windows.forEach(MemoryWindow::close);
         }
     }

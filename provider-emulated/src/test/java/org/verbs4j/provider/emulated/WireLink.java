@@ -23,7 +23,7 @@ import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
 /**
  * Two wire devices of this JVM ({@code roce0}, {@code roce1}, from the build's {@code wire} test run) with a
  * {@link FaultyWire} between them: a protection domain, a completion queue and one registered buffer on each
- * side, and RC QP pairs connected with the retry attributes a test asks for (MTU 1024).
+ * side, and RC QP pairs, or XRC connections, made with the retry attributes a test asks for (MTU 1024).
  */
 final class WireLink implements AutoCloseable {
     static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
@@ -82,6 +82,39 @@ final class WireLink implements AutoCloseable {
         connect(a, ctxB, b.qpNum(), timeout, retry, rdAtomic);
         connect(b, ctxA, a.qpNum(), timeout, retry, rdAtomic);
         return new QueuePair[] {a, b};
+    }
+
+    /**
+     * An XRC connection: an XRC_SEND QP on roce0 (completing on {@link #cqA}) connected to an XRC_RECV QP of a new
+     * XRC domain of roce1, with one XRC SRQ of {@code depth} receives in {@link #pdB} completing on {@link #cqB}.
+     * Closing it closes all of them.
+     */
+    record Xrc(QueuePair send, QueuePair recv, org.verbs4j.SharedReceiveQueue srq, org.verbs4j.XrcDomain xrcd)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            send.close();
+            recv.close();
+            srq.close();
+            xrcd.close();
+        }
+    }
+
+    /** An {@link Xrc} connection with the attributes of {@link #rc(int, int, int, int)}. */
+    Xrc xrc(int timeout, int retry, int rdAtomic, int depth) {
+        org.verbs4j.XrcDomain xrcd = ctxB.openXrcd();
+        org.verbs4j.SharedReceiveQueue srq = xrcd.createSrq(pdB, cqB, new org.verbs4j.SrqInitAttributes(depth, 2, 0));
+        QueuePair recv = xrcd.createRecvQp();
+        QueuePair send = pdA.createQp(QpInitAttributes.builder(QpType.XRC_SEND).cq(cqA).maxSendWr(depth)
+                .maxSendSge(2).build());
+        recv.modify(QpAttributes.toInit(1, 0, ACCESS & ~AccessFlags.LOCAL_WRITE));
+        recv.modify(QpAttributes.toRtr(AhAttributes.roce(ctxA.queryGid(1, 1), 1, 1), Mtu.MTU_1024, send.qpNum(),
+                100, rdAtomic, 1));
+        send.modify(QpAttributes.toInit(1, 0, ACCESS & ~AccessFlags.LOCAL_WRITE));
+        send.modify(QpAttributes.toRtrUc(AhAttributes.roce(ctxB.queryGid(1, 1), 1, 1), Mtu.MTU_1024, recv.qpNum(),
+                100));
+        send.modify(QpAttributes.toRts(100, timeout, retry, 7, rdAtomic));
+        return new Xrc(send, recv, srq, xrcd);
     }
 
     private static void connect(QueuePair q, Context peer, int peerQpn, int timeout, int retry, int rdAtomic) {

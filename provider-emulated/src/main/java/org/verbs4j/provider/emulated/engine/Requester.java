@@ -45,6 +45,8 @@ public final class Requester {
     private final SendQueue sq;
     private final Transport transport;
     private final Completer completer;
+    /** The send rate limit. */
+    private final Pacer pacer;
     private final KeyTable keys;
     private final ProtectionDomain pd;
     private final QpType type;
@@ -69,6 +71,7 @@ public final class Requester {
         this.sq = qp.sendQueue();
         this.transport = transport;
         this.completer = new Completer(qp, transport);
+        this.pacer = new Pacer(qp);
         this.keys = qp.keys();
         this.pd = qp.pd();
         this.type = qp.type();
@@ -175,6 +178,11 @@ public final class Requester {
         }
     }
 
+    /** {@return the send rate limit, set under the QP's lock} */
+    public Pacer pacer() {
+        return pacer;
+    }
+
     /** Whether WQEs wait for answers from the transport. */
     public boolean awaiting() {
         return next != sq.head && !rnrWaiting;
@@ -220,6 +228,9 @@ public final class Requester {
         }
         if (local != 0) {
             return alone ? completer.fail(w, local) : BLOCKED;
+        }
+        if (!pacer.admit(w.length)) {
+            return BLOCKED;
         }
         int r = transport.request(w);
         if (r == Transport.IN_FLIGHT) {

@@ -82,7 +82,7 @@ public final class EmulatedContext extends AbstractVerbsObject implements Contex
         checkOpen();
         Arguments.openXrcd(fd, oflags);
         if (!device.capabilities().xrc()) {
-            throw new VerbsException("ibv_open_xrcd", Errno.EOPNOTSUPP, "the wire device has no XRC yet");
+            throw new VerbsException("ibv_open_xrcd", Errno.EOPNOTSUPP, "the device has no XRC");
         }
         synchronized (lock) {
             checkOpen();

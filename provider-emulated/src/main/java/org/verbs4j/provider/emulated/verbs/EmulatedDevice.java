@@ -55,6 +55,13 @@ public final class EmulatedDevice implements Device {
     static final int MAX_MCAST_GRP = 8192;
     /** Device memory: the longest buffer and the device's whole memory, bytes, as an mlx5 MEMIC of 128 KiB. */
     static final long MAX_DM_SIZE = 128 * 1024;
+    /**
+     * Packet pacing ({@code ibv_modify_qp_rate_limit(3)}): 1 Mbit/s to 100 Gbit/s on every QP type that sends a
+     * connection's or a datagram's messages.
+     */
+    static final DeviceAttributesEx.PacketPacingCaps PACKET_PACING = new DeviceAttributesEx.PacketPacingCaps(1_000,
+            100_000_000, 1 << QpType.RC.value() | 1 << QpType.UC.value() | 1 << QpType.UD.value()
+                    | 1 << QpType.XRC_SEND.value());
     /** rxe's {@code RXE_MAX_MCAST_QP_ATTACH}. */
     static final int MAX_MCAST_QP_ATTACH = 56;
     /** rxe's {@code RXE_MAX_TOT_MCAST_QP_ATTACH}. */
@@ -147,11 +154,9 @@ public final class EmulatedDevice implements Device {
         }
         Set<WrOpcode> ud = EnumSet.of(WrOpcode.SEND, WrOpcode.SEND_WITH_IMM);
         Set<DataInOrder> inOrder = EnumSet.allOf(DataInOrder.class);
-        // XRC in the JVM only: the wire device has no XRCETH yet. XRC_SEND executes what RC does.
-        Set<QpType> types = wire ? EnumSet.of(QpType.RC, QpType.UC, QpType.UD) : EnumSet.of(QpType.RC, QpType.UC,
-                QpType.UD, QpType.XRC_SEND, QpType.XRC_RECV);
-        Map<QpType, Set<WrOpcode>> opcodes = wire ? Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud)
-                : Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud, QpType.XRC_SEND, rc);
+        // XRC_SEND executes what RC does; on the wire its requests carry an XRCETH.
+        Set<QpType> types = EnumSet.of(QpType.RC, QpType.UC, QpType.UD, QpType.XRC_SEND, QpType.XRC_RECV);
+        Map<QpType, Set<WrOpcode>> opcodes = Map.of(QpType.RC, rc, QpType.UC, uc, QpType.UD, ud, QpType.XRC_SEND, rc);
         return new Capabilities(types, opcodes, true, MAX_INLINE_DATA, MAX_SGE, MAX_SGE,
                 AtomicCapability.HCA, EnumSet.allOf(MwType.class),
                 Map.of(WrOpcode.RDMA_READ, inOrder, WrOpcode.RDMA_WRITE, inOrder, WrOpcode.SEND, inOrder),
@@ -164,8 +169,8 @@ public final class EmulatedDevice implements Device {
      * {@code device_cap_flags_ex}, with the kernel's ATOMIC_WRITE and FLUSH bits where the engine executes those
      * opcodes on RC; on-demand paging of explicit regions for every operation of each QP type (its memory is
      * always present), not implicit; completion timestamps of all 64 bits from a 1 GHz clock ({@link #rawClock});
-     * CQ moderation and device memory as the capabilities give them; one port. No TSO, RSS, packet pacing or tag
-     * matching.
+     * CQ moderation and device memory as the capabilities give them; packet pacing ({@link #PACKET_PACING}); one
+     * port. No TSO, RSS or tag matching.
      */
     private static DeviceAttributesEx buildAttributesEx(DeviceAttributes a, Capabilities c) {
         long flagsEx = Integer.toUnsignedLong(a.deviceCapFlags());
@@ -181,7 +186,7 @@ public final class EmulatedDevice implements Device {
         int uc = OdpCaps.SUPPORT_SEND | OdpCaps.SUPPORT_RECV | OdpCaps.SUPPORT_WRITE | OdpCaps.SUPPORT_SRQ_RECV;
         int ud = OdpCaps.SUPPORT_SEND | OdpCaps.SUPPORT_RECV | OdpCaps.SUPPORT_SRQ_RECV;
         return new DeviceAttributesEx(a, 0, new OdpCaps(OdpCaps.SUPPORT, rc, uc, ud), -1L, HCA_CORE_CLOCK_KHZ, flagsEx, none.tsoCaps(), none.rssCaps(), 0,
-                none.packetPacingCaps(), 0, none.tmCaps(),
+                PACKET_PACING, 0, none.tmCaps(),
                 new DeviceAttributesEx.CqModerationCaps(c.maxCqModerationCount(), c.maxCqModerationPeriod()),
                 c.maxDmSize(),
                 none.pciAtomicCaps(), 0, a.physPortCnt());

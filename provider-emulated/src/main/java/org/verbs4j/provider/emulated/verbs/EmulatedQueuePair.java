@@ -6,13 +6,18 @@ package org.verbs4j.provider.emulated.verbs;
 // the engine's parts are files of their own. Taking the EngineQp view out is the next split (issue 28).
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.verbs4j.AhAttributes;
 import org.verbs4j.AsyncEvent;
 import org.verbs4j.AsyncEventType;
 import org.verbs4j.DataInOrder;
+import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.MemoryWindow;
@@ -25,6 +30,7 @@ import org.verbs4j.QpAttrMask;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpCapabilities;
 import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpRateLimit;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
@@ -76,16 +82,19 @@ import org.verbs4j.spi.support.MulticastAttachments;
  */
 public final class EmulatedQueuePair extends AbstractVerbsObject implements QueuePair, EngineQp {
     // Over 600 lines: one state machine, the QP of ibv_modify_qp(3), rxe_qp.c's shape.
+    /** What every XRC_RECV QP is created with: nothing to size. */
+    private static final QpInitAttributes XRC_RECV_INIT = new QpInitAttributes(QpType.XRC_RECV, null, null, null,
+            new QpCapabilities(0, 0, 0, 0, 0), false, Set.of(), null, 0);
+
     final EmulatedContext context;
     /** The PD; null on XRC_RECV. */
     final EmulatedProtectionDomain pd;
     /** The XRC domain of an XRC_RECV QP, else null. */
     final XrcShared xrc;
     /** XRC_RECV: the responder for the messages to each SRQ of the domain, made at the first. */
-    final java.util.Map<EmulatedSharedReceiveQueue, Responder> xrcResponders =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    final Map<EmulatedSharedReceiveQueue, Responder> xrcResponders = new ConcurrentHashMap<>();
     /** XRC_RECV: how many handles hold the QP; the last to close destroys it. */
-    final java.util.concurrent.atomic.AtomicInteger xrcHandles = new java.util.concurrent.atomic.AtomicInteger(1);
+    final AtomicInteger xrcHandles = new AtomicInteger(1);
     public final EmulatedDevice device;
     public final QpType type;
     public final int qpn;
@@ -153,10 +162,6 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     EmulatedQueuePair(EmulatedXrcDomain xrcd) {
         this(xrcd.context, null, xrcd.shared, XRC_RECV_INIT);
     }
-
-    /** What every XRC_RECV QP is created with: nothing to size. */
-    private static final QpInitAttributes XRC_RECV_INIT = new QpInitAttributes(QpType.XRC_RECV, null, null, null,
-            new QpCapabilities(0, 0, 0, 0, 0), false, java.util.Set.of(), null, 0);
 
     private EmulatedQueuePair(EmulatedContext context, EmulatedProtectionDomain pd, XrcShared xrc, QpInitAttributes a) {
         super("QueuePair", pd == null ? null : context, pd == null ? new Object() : context.lock);
@@ -424,6 +429,30 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     }
 
     @Override
+    public void modifyRateLimit(QpRateLimit limit) {
+        checkOpen();
+        Objects.requireNonNull(limit, "limit");
+        DeviceAttributesEx.PacketPacingCaps caps = EmulatedDevice.PACKET_PACING;
+        if (!caps.paces(type)) {
+            throw new VerbsException("ibv_modify_qp_rate_limit", Errno.EINVAL, "the device does not pace " + type
+                    + " QPs (packet_pacing_caps.supported_qpts)");
+        }
+        long kbps = limit.rateKbps();
+        if (kbps != 0 && (kbps < caps.qpRateLimitMin() || kbps > caps.qpRateLimitMax())) {
+            throw new VerbsException("ibv_modify_qp_rate_limit", Errno.EINVAL, "rate_limit " + kbps
+                    + " kbps is outside the device's " + caps.qpRateLimitMin() + " to " + caps.qpRateLimitMax());
+        }
+        lock.lock();
+        try {
+            // The device's default burst: one packet of the typical size, which defaults to the path MTU.
+            long packet = limit.typicalPacketSize() != 0 ? limit.typicalPacketSize() : pathMtu.bytes();
+            requester.pacer().set(kbps, limit.maxBurstSize() != 0 ? limit.maxBurstBytes() : packet);
+        } finally {
+            release();
+        }
+    }
+
+    @Override
     public void attachMulticast(Gid gid, int lid) {
         checkOpen();
         MulticastAttachments.checkArguments(gid, lid);
@@ -674,7 +703,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
      * XRC_RECV: the responder for a message that names SRQ {@code srqn}, or null if no open SRQ of this QP's XRC
      * domain has that number.
      */
-    Responder xrcResponder(int srqn) {
+    public Responder xrcResponder(int srqn) {
         EmulatedSharedReceiveQueue s = xrc.srqs.get(srqn);
         if (s == null || s.isClosed()) {
             return null;

@@ -42,6 +42,11 @@ public final class QpChecks {
         if (e.isClosed()) {
             throw new IllegalArgumentException("the SRQ is closed");
         }
+        if (e.xrcd != null) {
+            // As the kernel refuses it: an XRC SRQ takes the messages of its domain's XRC_RECV QPs only.
+            throw new VerbsException("ibv_create_qp_ex", Errno.EINVAL,
+                    "an XRC SRQ serves the XRC_RECV QPs of its domain, not a QP's receive queue");
+        }
         return e;
     }
 

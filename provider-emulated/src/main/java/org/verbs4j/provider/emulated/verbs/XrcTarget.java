@@ -2,6 +2,7 @@ package org.verbs4j.provider.emulated.verbs;
 
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.verbs4j.AsyncEventType;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
@@ -107,7 +108,7 @@ final class XrcTarget implements EngineQp {
     }
 
     @Override
-    public void finishError(QpState was, org.verbs4j.AsyncEventType event) {
+    public void finishError(QpState was, AsyncEventType event) {
         qp.finishError(was, event);
     }
 

@@ -111,7 +111,8 @@ public final class WireResponder {
         if (type == QpType.UD) {
             return transportPrefix == Opcode.UD ? datagram(p, in, from) : Reject.UNKNOWN_QP;
         }
-        if (transportPrefix != (type == QpType.RC ? Opcode.RC : Opcode.UC)) {
+        if (type == QpType.XRC_SEND || transportPrefix != WireTransport.prefixOf(type)) {
+            // An XRC_SEND QP has no responder.
             return Reject.UNKNOWN_QP;
         }
         if (peer == null || !peer.getAddress().equals(from.getAddress())) {
@@ -120,7 +121,8 @@ public final class WireResponder {
         if (!Responder.receives(qp.state) || qp.isClosed()) {
             return Reject.BAD_STATE;
         }
-        boolean rc = type == QpType.RC;
+        // RC and XRC acknowledge; UC does not.
+        boolean rc = type != QpType.UC;
         int d = WireTransport.psnDiff(p.psn, epsn);
         if (rc && d < 0) {
             return duplicate(p, in);
@@ -206,7 +208,8 @@ public final class WireResponder {
         w.rkey = messageRkey;
         w.remoteAddr = messageVa;
         w.length = messageDmaLength;
-        int r = qp.responder.checkWrite(w);
+        Responder e = engine(p);
+        int r = e == null ? qp.responder.invalidXrcSrq() : e.checkWrite(w);
         if (r == SUCCESS) {
             return null;
         }
@@ -263,7 +266,8 @@ public final class WireResponder {
         w.invalidateRkey = p.invalidateRkey;
         w.rkey = messageRkey;
         w.remoteAddr = messageVa;
-        int r = qp.responder.receive(w, qp.destQpn);
+        Responder e = engine(p);
+        int r = e == null ? qp.responder.invalidXrcSrq() : e.receive(w, qp.destQpn);
         if (!rc) {
             return null;
         }
@@ -338,7 +342,8 @@ public final class WireResponder {
         w.sgeSegment[0] = readBuffer;
         w.sgeOffset[0] = 0;
         w.sgeLength[0] = (int) len;
-        int r = qp.responder.receive(w, qp.destQpn);
+        Responder e = engine(p);
+        int r = e == null ? qp.responder.invalidXrcSrq() : e.receive(w, qp.destQpn);
         if (r != SUCCESS) {
             return respond(r, p.psn, true);
         }
@@ -374,7 +379,8 @@ public final class WireResponder {
         w.sgeSegment[0] = atomicResult;
         w.sgeOffset[0] = 0;
         w.sgeLength[0] = 8;
-        int r = qp.responder.receive(w, qp.destQpn);
+        Responder e = engine(p);
+        int r = e == null ? qp.responder.invalidXrcSrq() : e.receive(w, qp.destQpn);
         if (r != SUCCESS) {
             return respond(r, p.psn, true);
         }
@@ -431,8 +437,16 @@ public final class WireResponder {
         return null;
     }
 
+    /**
+     * The engine's responder for a request: the QP's own, or on XRC_RECV the one of the SRQ the packet's XRCETH
+     * names, null if the QP's XRC domain has no such SRQ (the request is then invalid).
+     */
+    private Responder engine(Packet p) {
+        return qp.type == QpType.XRC_RECV ? qp.xrcResponder(p.xrcSrqn) : qp.responder;
+    }
+
     private Packet begin(int op, int psn) {
-        return tx.begin(Opcode.RC | op, qp.destQpn, psn);
+        return tx.begin(WireTransport.prefixOf(qp.type) | op, qp.destQpn, psn);
     }
 
     /** Sends an ACK or NAK with {@code syndrome} for {@code psn}. */

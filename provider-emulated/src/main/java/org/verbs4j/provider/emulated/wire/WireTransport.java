@@ -234,7 +234,7 @@ public final class WireTransport implements Transport {
             return datagram(w);
         }
         if (peer == null && count == 0) {
-            return qp.type == QpType.RC ? RETRY_EXC_ERR : DROPPED;
+            return qp.type == QpType.UC ? DROPPED : RETRY_EXC_ERR;
         }
         int op = w.opcode;
         int packets = op == OP_CMP_SWP || op == OP_FETCH_ADD ? 1 : (int) Math.max(1, (w.length + mtu - 1) / mtu);
@@ -344,6 +344,7 @@ public final class WireTransport implements Transport {
         }
         int psn = (first + i) & Packet.MASK_24;
         Packet p = begin(bth | transportPrefix(), psn);
+        p.xrcSrqn = w.remoteSrqn;
         p.solicited = last && (w.flags & SendFlags.SOLICITED) != 0;
         if (ackReq) {
             p.ackReq = true;
@@ -435,7 +436,8 @@ public final class WireTransport implements Transport {
     private void sendReadRequest(SendWqe w, int first, int i, int n) {
         long at = (long) i * mtu;
         int psn = (first + i) & Packet.MASK_24;
-        Packet p = begin(Opcode.RC | Opcode.RDMA_READ_REQUEST, psn);
+        Packet p = begin(transportPrefix() | Opcode.RDMA_READ_REQUEST, psn);
+        p.xrcSrqn = w.remoteSrqn;
         p.ackReq = true;
         ackReqPsn = psn;
         p.va = w.remoteAddr + at;
@@ -447,7 +449,8 @@ public final class WireTransport implements Transport {
     }
 
     private void sendAtomic(SendWqe w, int psn) {
-        Packet p = begin(Opcode.RC | (w.opcode == OP_CMP_SWP ? Opcode.COMPARE_SWAP : Opcode.FETCH_ADD), psn);
+        Packet p = begin(transportPrefix() | (w.opcode == OP_CMP_SWP ? Opcode.COMPARE_SWAP : Opcode.FETCH_ADD), psn);
+        p.xrcSrqn = w.remoteSrqn;
         p.ackReq = true;
         ackReqPsn = psn;
         p.va = w.remoteAddr;
@@ -461,7 +464,16 @@ public final class WireTransport implements Transport {
     }
 
     private int transportPrefix() {
-        return qp.type == QpType.UC ? Opcode.UC : Opcode.RC;
+        return prefixOf(qp.type);
+    }
+
+    /** The BTH transport prefix of a connected QP type's packets: XRC for both XRC types. */
+    static int prefixOf(QpType type) {
+        return switch (type) {
+            case UC -> Opcode.UC;
+            case XRC_SEND, XRC_RECV -> Opcode.XRC;
+            default -> Opcode.RC;
+        };
     }
 
     private Packet begin(int opcode, int psn) {
@@ -503,7 +515,7 @@ public final class WireTransport implements Transport {
      * the connected peer answers, and only for a packet that was sent.
      */
     Reject onResponse(Packet p, ByteBuffer in, InetSocketAddress from) {
-        if (qp.type != QpType.RC || Opcode.transport(p.opcode) != Opcode.RC) {
+        if (qp.type != QpType.RC && qp.type != QpType.XRC_SEND || Opcode.transport(p.opcode) != transportPrefix()) {
             return Reject.BAD_OPCODE;
         }
         qp.lock.lock();

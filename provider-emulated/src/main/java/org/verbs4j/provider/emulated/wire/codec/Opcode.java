@@ -6,14 +6,16 @@ package org.verbs4j.provider.emulated.wire.codec;
  * a payload, where it stands in a message (FIRST, MIDDLE, LAST, ONLY) and whether it is a request or a
  * response. An opcode missing from the table is invalid and a packet that carries it is rejected.
  *
- * <p>An opcode is a transport prefix (top three bits: {@link #RC}, {@link #UC}, {@link #UD}) plus an
- * operation (low five bits).
+ * <p>An opcode is a transport prefix (top three bits: {@link #RC}, {@link #UC}, {@link #UD}, {@link #XRC}) plus
+ * an operation (low five bits). XRC has RC's operations; its requests carry an XRCETH, the number of the SRQ the
+ * message is for, right after the BTH (IBA 9.2, 9.3.7), and its responses are RC's headers under the XRC prefix.
  */
 public final class Opcode {
     // Transport prefixes.
     public static final int RC = 0x00;
     public static final int UC = 0x20;
     public static final int UD = 0x60;
+    public static final int XRC = 0xa0;
     /** The transport prefix's mask. */
     public static final int TRANSPORT_MASK = 0xe0;
 
@@ -53,6 +55,8 @@ public final class Opcode {
     public static final int ATOMIC_ACK_ETH = 1 << 5;
     public static final int IMMDT = 1 << 6;
     public static final int IETH = 1 << 7;
+    /** XRC requests: the XRCETH, which comes before every other extended header. */
+    public static final int XRCETH = 1 << 14;
     /** The opcode carries a payload (possibly empty). */
     public static final int PAYLOAD = 1 << 8;
     // Position in a message; ONLY is FIRST and LAST together.
@@ -75,11 +79,12 @@ public final class Opcode {
     public static final int IMMDT_BYTES = 4;
     public static final int IETH_BYTES = 4;
     public static final int ICRC_BYTES = 4;
+    public static final int XRCETH_BYTES = 4;
 
     /** The extended headers in wire order, and their sizes. */
-    private static final int[] HEADERS = {DETH, FETH, RETH, AETH, ATOMIC_ETH, ATOMIC_ACK_ETH, IMMDT, IETH};
-    private static final int[] HEADER_BYTES = {DETH_BYTES, FETH_BYTES, RETH_BYTES, AETH_BYTES, ATOMIC_ETH_BYTES,
-        ATOMIC_ACK_ETH_BYTES, IMMDT_BYTES, IETH_BYTES};
+    private static final int[] HEADERS = {XRCETH, DETH, FETH, RETH, AETH, ATOMIC_ETH, ATOMIC_ACK_ETH, IMMDT, IETH};
+    private static final int[] HEADER_BYTES = {XRCETH_BYTES, DETH_BYTES, FETH_BYTES, RETH_BYTES, AETH_BYTES,
+        ATOMIC_ETH_BYTES, ATOMIC_ACK_ETH_BYTES, IMMDT_BYTES, IETH_BYTES};
 
     /** Per opcode: its header and position bits; 0 for an invalid opcode. */
     private static final int[] INFO = new int[256];
@@ -124,6 +129,13 @@ public final class Opcode {
         define(RC | SEND_ONLY_WITH_INVALIDATE, IETH | PAYLOAD | ONLY | req, "RC_SEND_ONLY_WITH_INVALIDATE");
         define(RC | FLUSH, FETH | RETH | ONLY | req, "RC_FLUSH");
         define(RC | ATOMIC_WRITE, RETH | PAYLOAD | ONLY | req, "RC_ATOMIC_WRITE");
+        // XRC: every RC opcode but FLUSH and ATOMIC_WRITE (IBA table 35, 101xxxxx), requests with an XRCETH.
+        for (int op = 0; op < 0x20; op++) {
+            int info = INFO[RC | op];
+            if (info != 0 && op != FLUSH && op != ATOMIC_WRITE) {
+                define(XRC | op, (info & REQUEST) != 0 ? info | XRCETH : info, "XRC" + NAME[RC | op].substring(2));
+            }
+        }
         define(UD | SEND_ONLY, DETH | PAYLOAD | ONLY | req, "UD_SEND_ONLY");
         define(UD | SEND_ONLY_WITH_IMMEDIATE, DETH | IMMDT | PAYLOAD | ONLY | req, "UD_SEND_ONLY_WITH_IMMEDIATE");
     }
@@ -163,7 +175,7 @@ public final class Opcode {
     }
 
     /**
-     * The offset of extended header {@code header} (one of {@link #DETH} .. {@link #IETH}) from the start of
+     * The offset of extended header {@code header} (one of {@link #XRCETH} .. {@link #IETH}) from the start of
      * the BTH, or -1 if the opcode does not carry it.
      */
     public static int offset(int opcode, int header) {

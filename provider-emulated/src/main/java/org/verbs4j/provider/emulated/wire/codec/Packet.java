@@ -11,6 +11,7 @@ import static org.verbs4j.provider.emulated.wire.codec.Opcode.IETH;
 import static org.verbs4j.provider.emulated.wire.codec.Opcode.IMMDT;
 import static org.verbs4j.provider.emulated.wire.codec.Opcode.PAYLOAD;
 import static org.verbs4j.provider.emulated.wire.codec.Opcode.RETH;
+import static org.verbs4j.provider.emulated.wire.codec.Opcode.XRCETH;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -57,6 +58,8 @@ public final class Packet {
     public int destQpn;
     public boolean ackReq;
     public int psn;
+    // XRCETH: the SRQ an XRC request is for.
+    public int xrcSrqn;
     // RETH.
     public long va;
     public int rkey;
@@ -112,6 +115,10 @@ public final class Packet {
         buf.putInt(4, (fecn ? 0x80000000 : 0) | (becn ? 0x40000000 : 0) | destQpn & MASK_24);
         buf.putInt(8, (ackReq ? 0x80000000 : 0) | psn & MASK_24);
         int o = BTH_BYTES;
+        if ((info & XRCETH) != 0) {
+            buf.putInt(o, xrcSrqn & MASK_24);
+            o += Opcode.XRCETH_BYTES;
+        }
         if ((info & DETH) != 0) {
             buf.putInt(o, qkey);
             buf.putInt(o + 4, srcQpn & MASK_24);
@@ -215,6 +222,10 @@ public final class Packet {
             return Reject.UNEXPECTED_PAYLOAD;
         }
         int o = BTH_BYTES;
+        if ((info & XRCETH) != 0) {
+            xrcSrqn = buf.getInt(o) & MASK_24;
+            o += Opcode.XRCETH_BYTES;
+        }
         if ((info & DETH) != 0) {
             qkey = buf.getInt(o);
             srcQpn = buf.getInt(o + 4) & MASK_24;

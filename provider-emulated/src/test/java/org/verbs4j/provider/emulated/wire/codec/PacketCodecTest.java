@@ -160,13 +160,20 @@ class PacketCodecTest {
         m.put(0x17, 16); // SEND_ONLY_WITH_INVALIDATE: IETH
         m.put(0x1c, 32); // FLUSH: FETH, RETH
         m.put(0x1d, 28); // ATOMIC_WRITE: RETH
+        // XRC (IBA table 35, 101xxxxx): each request has a 4-byte XRCETH after the BTH; responses are RC's.
+        int[][] xrc = {{0xa0, 16}, {0xa1, 16}, {0xa2, 16}, {0xa3, 20}, {0xa4, 16}, {0xa5, 20}, {0xa6, 32},
+            {0xa7, 16}, {0xa8, 16}, {0xa9, 20}, {0xaa, 32}, {0xab, 36}, {0xac, 32}, {0xad, 16}, {0xae, 12},
+            {0xaf, 16}, {0xb0, 16}, {0xb1, 16}, {0xb2, 24}, {0xb3, 44}, {0xb4, 44}, {0xb6, 20}, {0xb7, 20}};
+        for (int[] e : xrc) {
+            m.put(e[0], e[1]);
+        }
         m.put(0x64, 20); // UD SEND_ONLY: DETH
         m.put(0x65, 24); // UD SEND_ONLY_WITH_IMMEDIATE: DETH, ImmDt
         return m;
     }
 
     @Test
-    @DisplayName("The opcode table holds exactly IBA's RC, UC and UD opcodes, each with its headers")
+    @DisplayName("The opcode table holds exactly IBA's RC, UC, UD and XRC opcodes (XRC without FLUSH and ATOMIC_WRITE), each with its headers")
     void opcodeTable() {
         Map<Integer, Integer> expected = expectedHeaderLengths();
         for (int op = 0; op < 256; op++) {
@@ -180,6 +187,10 @@ class PacketCodecTest {
                 Opcode.offset(Opcode.UD | Opcode.SEND_ONLY_WITH_IMMEDIATE, Opcode.IMMDT));
         assertEquals(Opcode.BTH_BYTES + Opcode.FETH_BYTES, Opcode.offset(Opcode.RC | Opcode.FLUSH, Opcode.RETH));
         assertEquals(-1, Opcode.offset(Opcode.RC | Opcode.SEND_ONLY, Opcode.RETH));
+        assertEquals(Opcode.BTH_BYTES, Opcode.offset(Opcode.XRC | Opcode.RDMA_WRITE_FIRST, Opcode.XRCETH));
+        assertEquals(Opcode.BTH_BYTES + Opcode.XRCETH_BYTES,
+                Opcode.offset(Opcode.XRC | Opcode.RDMA_WRITE_FIRST, Opcode.RETH));
+        assertEquals(-1, Opcode.offset(Opcode.XRC | Opcode.ACKNOWLEDGE, Opcode.XRCETH));
         assertTrue(Opcode.is(Opcode.UC | Opcode.SEND_ONLY, Opcode.ONLY));
         assertTrue(Opcode.is(Opcode.RC | Opcode.RDMA_READ_RESPONSE_MIDDLE, Opcode.MIDDLE | Opcode.RESPONSE));
     }
@@ -206,6 +217,25 @@ class PacketCodecTest {
         // opcode, SE|pad 1, P_Key, QPN, A|PSN, RETH (VA, rkey, length), ImmDt, payload, one pad byte.
         assertEquals("0b90ffff00abcdef80123456" + "0102030405060708" + "99887766" + "00000003" + "cafef00d"
                 + "01020300", HEX.formatHex(buf.array(), 0, len - 4));
+    }
+
+    @Test
+    @DisplayName("An XRC RDMA WRITE FIRST carries the XRCETH (the SRQ number, 24 bits) between the BTH and the RETH")
+    void xrcByteLayout() {
+        Packet p = new Packet();
+        p.opcode = Opcode.XRC | Opcode.RDMA_WRITE_FIRST;
+        p.destQpn = 0x000011;
+        p.psn = 0x000002;
+        p.xrcSrqn = 0x00abcdef;
+        p.va = 0x10;
+        p.rkey = 0x20;
+        p.dmaLength = 4096;
+        p.payloadLength = 4;
+        ByteBuffer buf = ByteBuffer.allocate(64);
+        int off = p.writeHeaders(buf);
+        assertEquals(32, off, "BTH 12 + XRCETH 4 + RETH 16");
+        assertEquals("a600ffff0000001100000002" + "00abcdef" + "0000000000000010" + "00000020" + "00001000",
+                HEX.formatHex(buf.array(), 0, off));
     }
 
     @Test
@@ -256,6 +286,7 @@ class PacketCodecTest {
         p.qkey = r.nextInt();
         p.srcQpn = r.nextInt() & Packet.MASK_24;
         p.feth = r.nextInt();
+        p.xrcSrqn = r.nextInt() & Packet.MASK_24;
         p.payloadLength = payload;
         return p;
     }
@@ -291,6 +322,9 @@ class PacketCodecTest {
         }
         if (Opcode.is(op, Opcode.FETH)) {
             s.append(" feth=").append(p.feth);
+        }
+        if (Opcode.is(op, Opcode.XRCETH)) {
+            s.append(" xrceth=").append(p.xrcSrqn);
         }
         return s.toString();
     }
