@@ -136,6 +136,9 @@ public final class NativeQueuePairs {
                 qpx = b.qpToQpEx(qp);
                 NativeErrors.check(qpx, "ibv_qp_to_qp_ex", null);
                 String missing = NativeWrSession.missingBuilder(b, qpx, a.sendOps());
+                if (missing == null) {
+                    missing = NativeWrSession.missingAddressSetter(b, qpx, a.type());
+                }
                 if (missing != null) {
                     throw new VerbsException("ibv_create_qp_ex", Errno.EOPNOTSUPP, "the library gives no " + missing
                             + " for " + a.type() + " QPs");
