@@ -38,9 +38,10 @@ enum {
 	OP_QUERY_PKEY = 70, OP_GET_PKEY_INDEX, OP_QUERY_GID_EX, OP_QUERY_GID_TABLE, OP_QUERY_DEVICE_EX,
 	OP_QUERY_RT_VALUES, OP_ADVISE_MR, OP_QUERY_ECE, OP_SET_ECE,
 	OP_ALLOC_DM = 80, OP_FREE_DM, OP_MEMCPY_TO_DM, OP_MEMCPY_FROM_DM, OP_REG_DM_MR, OP_REREG_MR, OP_REG_DMABUF_MR,
+	OP_OPEN_XRCD, OP_CLOSE_XRCD, OP_CREATE_SRQ_EX, OP_GET_SRQ_NUM, OP_OPEN_QP,
 	OP_RESIZE_CQ = 64, OP_INIT_AH_FROM_WC,
 };
-#define WR_SLOTS 20
+#define WR_SLOTS 21
 #define WC_SLOTS 15
 
 typedef int (*emu_up_fn)(int op, int64_t *io);
@@ -106,6 +107,10 @@ struct emu_dm {
 	struct ibv_dm dm;
 	int64_t h;
 };
+struct emu_xrcd {
+	struct ibv_xrcd xrcd;
+	int64_t h;
+};
 struct emu_qp {
 	struct ibv_qp_ex qpx;
 	int64_t h;
@@ -131,6 +136,7 @@ static inline int64_t srq_h(struct ibv_srq *p) { return p ? ((struct emu_srq *)p
 static inline int64_t mw_h(struct ibv_mw *p) { return p ? ((struct emu_mw *)p)->h : 0; }
 static inline int64_t td_h(struct ibv_td *p) { return p ? ((struct emu_td *)p)->h : 0; }
 static inline int64_t dm_h(struct ibv_dm *p) { return p ? ((struct emu_dm *)p)->h : 0; }
+static inline int64_t xrcd_h(struct ibv_xrcd *p) { return p ? ((struct emu_xrcd *)p)->h : 0; }
 static inline struct emu_qp *eqp(struct ibv_qp *p) { return (struct emu_qp *)p; }
 
 /*
@@ -231,6 +237,11 @@ static struct ibv_dm *emu_alloc_dm(struct ibv_context *context, struct ibv_alloc
 static int emu_free_dm(struct ibv_dm *dm);
 static struct ibv_mr *emu_reg_dm_mr(struct ibv_pd *pd, struct ibv_dm *dm, uint64_t dm_offset, size_t length,
 				    unsigned int access);
+static struct ibv_xrcd *emu_open_xrcd(struct ibv_context *context, struct ibv_xrcd_init_attr *attr);
+static int emu_close_xrcd(struct ibv_xrcd *xrcd);
+static struct ibv_srq *emu_create_srq_ex(struct ibv_context *context, struct ibv_srq_init_attr_ex *attr);
+static int emu_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num);
+static struct ibv_qp *emu_open_qp(struct ibv_context *context, struct ibv_qp_open_attr *attr);
 
 EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 {
@@ -271,6 +282,11 @@ EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 	c->vctx.alloc_dm = emu_alloc_dm;
 	c->vctx.free_dm = emu_free_dm;
 	c->vctx.reg_dm_mr = emu_reg_dm_mr;
+	c->vctx.open_xrcd = emu_open_xrcd;
+	c->vctx.close_xrcd = emu_close_xrcd;
+	c->vctx.create_srq_ex = emu_create_srq_ex;
+	c->vctx.get_srq_num = emu_get_srq_num;
+	c->vctx.open_qp = emu_open_qp;
 	ctx->device = device;
 	ctx->ops.poll_cq = emu_poll_cq;
 	ctx->ops.req_notify_cq = emu_req_notify_cq;
@@ -1101,6 +1117,7 @@ static void wr_set_sge_list(struct ibv_qp_ex *qpx, size_t num_sge, const struct 
 static void wr_set_inline_data(struct ibv_qp_ex *qpx, void *addr, size_t length);
 static void wr_set_inline_data_list(struct ibv_qp_ex *qpx, size_t num_buf, const struct ibv_data_buf *buf);
 static void wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah, uint32_t remote_qpn, uint32_t remote_qkey);
+static void wr_set_xrc_srqn(struct ibv_qp_ex *qpx, uint32_t remote_srqn);
 
 /* The send_ops_flags of rdma-core 44's header, whose builders its struct ibv_qp_ex has (FLUSH, 1 << 11, is not). */
 #define EMU_SEND_OPS ((uint64_t)(IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_SEND \
@@ -1108,6 +1125,46 @@ static void wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah, uint32_t re
 	| IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_BIND_MW \
 	| IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_TSO | IBV_QP_EX_WITH_ATOMIC_WRITE))
 
+/* The fields of a new QP's C struct, and its WR-session builders, whether created or opened (ibv_open_qp). */
+static struct ibv_qp *qp_init(struct emu_qp *qp, struct ibv_context *context, void *qp_context, struct ibv_pd *pd,
+			      enum ibv_qp_type type, uint32_t qp_num)
+{
+	struct ibv_qp *b = &qp->qpx.qp_base;
+	struct ibv_qp_ex *x = &qp->qpx;
+
+	b->context = context;
+	b->qp_context = qp_context;
+	b->pd = pd;
+	b->qp_num = qp_num;
+	b->handle = (uint32_t)qp->h;
+	b->state = IBV_QPS_RESET;
+	b->qp_type = type;
+	pthread_mutex_init(&b->mutex, NULL);
+	pthread_cond_init(&b->cond, NULL);
+	x->wr_atomic_cmp_swp = wr_atomic_cmp_swp;
+	x->wr_atomic_fetch_add = wr_atomic_fetch_add;
+	x->wr_bind_mw = wr_bind_mw;
+	x->wr_local_inv = wr_local_inv;
+	x->wr_atomic_write = wr_atomic_write;
+	x->wr_rdma_read = wr_rdma_read;
+	x->wr_rdma_write = wr_rdma_write;
+	x->wr_rdma_write_imm = wr_rdma_write_imm;
+	x->wr_send = wr_send;
+	x->wr_send_imm = wr_send_imm;
+	x->wr_send_inv = wr_send_inv;
+	x->wr_set_ud_addr = wr_set_ud_addr;
+	x->wr_set_xrc_srqn = wr_set_xrc_srqn;
+	x->wr_set_inline_data = wr_set_inline_data;
+	x->wr_set_inline_data_list = wr_set_inline_data_list;
+	x->wr_set_sge = wr_set_sge;
+	x->wr_set_sge_list = wr_set_sge_list;
+	x->wr_start = wr_start;
+	x->wr_complete = wr_complete;
+	x->wr_abort = wr_abort;
+	return b;
+}
+
+/* An XRC_RECV QP is made in the XRC domain (io[21]), with no PD, CQ or queue; the engine checks the rest. */
 static struct ibv_qp *qp_new(struct ibv_context *context, struct ibv_qp_init_attr_ex *a, int ex)
 {
 	int64_t io[SLOTS] = {0};
@@ -1115,7 +1172,8 @@ static struct ibv_qp *qp_new(struct ibv_context *context, struct ibv_qp_init_att
 	struct ibv_pd *pd = a->pd;
 	int e;
 
-	if (ex && (a->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)))
+	if (ex && (a->comp_mask & ~(uint32_t)(IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_XRCD
+					      | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)))
 		return fail_ptr(EOPNOTSUPP);
 	/*
 	 * As every provider library does: refuse a send_ops_flags bit its struct ibv_qp_ex has no builder for, so that
@@ -1124,7 +1182,9 @@ static struct ibv_qp *qp_new(struct ibv_context *context, struct ibv_qp_init_att
 	 */
 	if (ex && (a->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) && (a->send_ops_flags & ~EMU_SEND_OPS))
 		return fail_ptr(EOPNOTSUPP);
-	if (!pd)
+	if (ex && !(a->comp_mask & IBV_QP_INIT_ATTR_PD))
+		pd = NULL;
+	if (!pd && a->qp_type != IBV_QPT_XRC_RECV)
 		return fail_ptr(EINVAL);
 	io[0] = pd_h(pd);
 	io[1] = a->qp_type;
@@ -1138,7 +1198,8 @@ static struct ibv_qp *qp_new(struct ibv_context *context, struct ibv_qp_init_att
 	io[9] = a->cap.max_inline_data;
 	io[10] = a->sq_sig_all;
 	io[11] = ex && (a->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) ? (int64_t)a->send_ops_flags : -1;
-	io[12] = pd->handle == 0xffffffffu ? td_h(((struct emu_parent *)pd)->td) : 0;
+	io[12] = pd && pd->handle == 0xffffffffu ? td_h(((struct emu_parent *)pd)->td) : 0;
+	io[21] = ex && (a->comp_mask & IBV_QP_INIT_ATTR_XRCD) ? xrcd_h(a->xrcd) : 0;
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
 		return fail_ptr(ENOMEM);
@@ -1155,41 +1216,44 @@ static struct ibv_qp *qp_new(struct ibv_context *context, struct ibv_qp_init_att
 	a->cap.max_recv_sge = (uint32_t)io[18];
 	a->cap.max_inline_data = (uint32_t)io[19];
 
-	struct ibv_qp *b = &qp->qpx.qp_base;
-	b->context = context;
-	b->qp_context = a->qp_context;
-	b->pd = pd;
-	b->send_cq = a->send_cq;
-	b->recv_cq = a->recv_cq;
-	b->srq = a->srq;
-	b->qp_num = (uint32_t)io[14];
-	b->handle = (uint32_t)io[13];
-	b->state = IBV_QPS_RESET;
-	b->qp_type = a->qp_type;
-	pthread_mutex_init(&b->mutex, NULL);
-	pthread_cond_init(&b->cond, NULL);
+	struct ibv_qp *b = qp_init(qp, context, a->qp_context, pd, a->qp_type, (uint32_t)io[14]);
 
-	struct ibv_qp_ex *x = &qp->qpx;
-	x->wr_atomic_cmp_swp = wr_atomic_cmp_swp;
-	x->wr_atomic_fetch_add = wr_atomic_fetch_add;
-	x->wr_bind_mw = wr_bind_mw;
-	x->wr_local_inv = wr_local_inv;
-	x->wr_atomic_write = wr_atomic_write;
-	x->wr_rdma_read = wr_rdma_read;
-	x->wr_rdma_write = wr_rdma_write;
-	x->wr_rdma_write_imm = wr_rdma_write_imm;
-	x->wr_send = wr_send;
-	x->wr_send_imm = wr_send_imm;
-	x->wr_send_inv = wr_send_inv;
-	x->wr_set_ud_addr = wr_set_ud_addr;
-	x->wr_set_inline_data = wr_set_inline_data;
-	x->wr_set_inline_data_list = wr_set_inline_data_list;
-	x->wr_set_sge = wr_set_sge;
-	x->wr_set_sge_list = wr_set_sge_list;
-	x->wr_start = wr_start;
-	x->wr_complete = wr_complete;
-	x->wr_abort = wr_abort;
+	if (a->qp_type != IBV_QPT_XRC_RECV) {
+		b->send_cq = a->send_cq;
+		b->recv_cq = a->recv_cq;
+		b->srq = a->srq;
+	}
 	return b;
+}
+
+/* ibv_open_qp: the mask checks of libibverbs' ibv_cmd_open_qp, then a new handle on the engine's QP. */
+static struct ibv_qp *emu_open_qp(struct ibv_context *context, struct ibv_qp_open_attr *attr)
+{
+	int64_t io[SLOTS] = {0};
+	struct emu_qp *qp;
+	int e;
+
+	if (attr->comp_mask >= IBV_QP_OPEN_ATTR_RESERVED)
+		return fail_ptr(EOPNOTSUPP);
+	if (!(attr->comp_mask & IBV_QP_OPEN_ATTR_XRCD) || !(attr->comp_mask & IBV_QP_OPEN_ATTR_NUM)
+	    || !(attr->comp_mask & IBV_QP_OPEN_ATTR_TYPE))
+		return fail_ptr(EINVAL);
+	io[0] = ctx_h(context);
+	io[1] = xrcd_h(attr->xrcd);
+	io[2] = attr->qp_num;
+	io[3] = attr->qp_type;
+	qp = calloc(1, sizeof(*qp));
+	if (!qp)
+		return fail_ptr(ENOMEM);
+	io[20] = (int64_t)(uintptr_t)qp;
+	e = call(OP_OPEN_QP, io);
+	if (e) {
+		free(qp);
+		return fail_ptr(e);
+	}
+	qp->h = io[13];
+	qp_init(qp, context, attr->qp_context, NULL, attr->qp_type, (uint32_t)io[14])->state = IBV_QPS_UNKNOWN;
+	return &qp->qpx.qp_base;
 }
 
 static struct ibv_qp *emu_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *attr)
@@ -1347,7 +1411,8 @@ EXPORT int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, 
 /*
  * A flat send WR (WR_SLOTS slots): 0 wr_id, 1 opcode, 2 send_flags, 3 imm (host order) or invalidate rkey,
  * 4 remote_addr, 5 rkey, 6 compare_add, 7 swap, 8 AH, 9 remote_qpn, 10 remote_qkey, 11 first SGE, 12 num_sge,
- * 13 MW, 14 bind rkey, 15 bind MR, 16 bind addr, 17 bind length, 18 bind access. SGEs are 3 slots: addr, length, lkey.
+ * 13 MW, 14 bind rkey, 15 bind MR, 16 bind addr, 17 bind length, 18 bind access, 20 remote SRQ number (XRC_SEND).
+ * SGEs are 3 slots: addr, length, lkey.
  */
 static int is_atomic(int op)
 {
@@ -1397,6 +1462,8 @@ static int emu_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_s
 		}
 		if (p->opcode == IBV_WR_LOCAL_INV)
 			x[3] = p->invalidate_rkey;
+		if (qp->qp_type == IBV_QPT_XRC_SEND)
+			x[20] = p->qp_type.xrc.remote_srqn;
 		x[11] = (int64_t)s;
 		x[12] = p->num_sge;
 		for (int k = 0; k < p->num_sge; k++, s++) {
@@ -1719,6 +1786,17 @@ static void wr_set_ud_addr(struct ibv_qp_ex *qpx, struct ibv_ah *ah, uint32_t re
 	x[10] = remote_qkey;
 }
 
+static void wr_set_xrc_srqn(struct ibv_qp_ex *qpx, uint32_t remote_srqn)
+{
+	int64_t *x = wr_cur(qpx);
+
+	if (!x) {
+		((struct emu_qp *)qpx)->session_error = EINVAL;
+		return;
+	}
+	x[20] = remote_srqn;
+}
+
 /* ------------------------------------------------------------------ SRQs */
 
 EXPORT struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *attr)
@@ -1745,6 +1823,91 @@ EXPORT struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_att
 	attr->attr.max_wr = (uint32_t)io[5];
 	attr->attr.max_sge = (uint32_t)io[6];
 	return &s->srq;
+}
+
+/*
+ * ibv_create_srq_ex: a basic SRQ as ibv_create_srq makes it; an XRC SRQ in the engine's XRC domain, with its PD and
+ * CQ (io[1] the comp_mask and io[2] the type, which the engine checks).
+ */
+static struct ibv_srq *emu_create_srq_ex(struct ibv_context *context, struct ibv_srq_init_attr_ex *attr)
+{
+	uint32_t mask = attr->comp_mask;
+	int64_t io[SLOTS] = {ctx_h(context), mask, attr->srq_type, pd_h(mask & IBV_SRQ_INIT_ATTR_PD ? attr->pd : NULL),
+			     xrcd_h(mask & IBV_SRQ_INIT_ATTR_XRCD ? attr->xrcd : NULL),
+			     cq_h(mask & IBV_SRQ_INIT_ATTR_CQ ? attr->cq : NULL), attr->attr.max_wr, attr->attr.max_sge,
+			     attr->attr.srq_limit};
+	struct emu_srq *s;
+	int e;
+
+	if (!(mask & IBV_SRQ_INIT_ATTR_TYPE) || attr->srq_type == IBV_SRQT_BASIC) {
+		if (!(mask & IBV_SRQ_INIT_ATTR_PD) || !attr->pd)
+			return fail_ptr(EINVAL);
+		return ibv_create_srq(attr->pd, (struct ibv_srq_init_attr *)attr);
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return fail_ptr(ENOMEM);
+	io[9] = (int64_t)(uintptr_t)s;
+	e = call(OP_CREATE_SRQ_EX, io);
+	if (e) {
+		free(s);
+		return fail_ptr(e);
+	}
+	s->h = io[10];
+	s->srq.context = context;
+	s->srq.srq_context = attr->srq_context;
+	s->srq.pd = attr->pd;
+	s->srq.handle = (uint32_t)io[10];
+	pthread_mutex_init(&s->srq.mutex, NULL);
+	pthread_cond_init(&s->srq.cond, NULL);
+	attr->attr.max_wr = (uint32_t)io[11];
+	attr->attr.max_sge = (uint32_t)io[12];
+	return &s->srq;
+}
+
+static int emu_get_srq_num(struct ibv_srq *srq, uint32_t *srq_num)
+{
+	int64_t io[SLOTS] = {srq_h(srq)};
+	int e = call(OP_GET_SRQ_NUM, io);
+
+	if (!e)
+		*srq_num = (uint32_t)io[1];
+	return e;
+}
+
+/* XRC domains: the engine's XrcDomain, opened with the fd and oflags as they are (the engine checks them). */
+static struct ibv_xrcd *emu_open_xrcd(struct ibv_context *context, struct ibv_xrcd_init_attr *attr)
+{
+	int64_t io[SLOTS] = {ctx_h(context), attr->comp_mask, attr->fd, attr->oflags};
+	struct emu_xrcd *x;
+	int e;
+
+	/* as libibverbs' ibv_cmd_open_xrcd */
+	if (attr->comp_mask >= IBV_XRCD_INIT_ATTR_RESERVED)
+		return fail_ptr(EOPNOTSUPP);
+	if (!(attr->comp_mask & IBV_XRCD_INIT_ATTR_FD) || !(attr->comp_mask & IBV_XRCD_INIT_ATTR_OFLAGS))
+		return fail_ptr(EINVAL);
+	x = calloc(1, sizeof(*x));
+	if (!x)
+		return fail_ptr(ENOMEM);
+	e = call(OP_OPEN_XRCD, io);
+	if (e) {
+		free(x);
+		return fail_ptr(e);
+	}
+	x->xrcd.context = context;
+	x->h = io[4];
+	return &x->xrcd;
+}
+
+static int emu_close_xrcd(struct ibv_xrcd *xrcd)
+{
+	int64_t io[SLOTS] = {xrcd_h(xrcd)};
+	int e = call(OP_CLOSE_XRCD, io);
+
+	if (!e)
+		free(xrcd);
+	return e;
 }
 
 EXPORT int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *attr, int mask)

@@ -74,6 +74,7 @@ import org.verbs4j.WorkCompletion;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
+import org.verbs4j.XrcDomain;
 import org.verbs4j.provider.emulated.EmulatedProvider;
 
 /**
@@ -147,7 +148,7 @@ public final class EmuVerbs {
     private static final Map<Long, Object> OBJECTS = new ConcurrentHashMap<>();
     private static final AtomicLong NEXT = new AtomicLong(0x100);
     private static final int SLOTS = 64;
-    private static final int WR_SLOTS = 20;
+    private static final int WR_SLOTS = 21;
     /**
      * The multicast attachments of each QP, by handle, as the kernel counts them: it refuses to destroy a QP that is
      * still attached ({@code EBUSY}), where the engine's {@code close()} would detach first. An attach of a group
@@ -495,6 +496,24 @@ public final class EmuVerbs {
                 out(io, 7, mr.lkey());
                 out(io, 8, mr.rkey());
             }
+            case 87 -> {
+                // struct ibv_xrcd_init_attr: emu_ibverbs.c checked the comp_mask as libibverbs does
+                out(io, 4, put(get(in(io, 0), Context.class).openXrcd(inInt(io, 2), inInt(io, 3))));
+            }
+            case 88 -> close(io, XrcDomain.class);
+            case 89 -> {
+                return createXrcSrq(io);
+            }
+            case 90 -> out(io, 1, get(in(io, 0), SharedReceiveQueue.class).srqNum());
+            case 91 -> {
+                if (inInt(io, 3) != QpType.XRC_RECV.value()) { // as the kernel's ib_uverbs_open_qp answers
+                    return Errno.EINVAL;
+                }
+                QueuePair qp = get(in(io, 1), XrcDomain.class).openQp(inInt(io, 2));
+                out(io, 13, put(qp));
+                C_STRUCT.put(qp, in(io, 20));
+                out(io, 14, qp.qpNum());
+            }
             case 64 -> out(io, 2, get(in(io, 0), CompletionQueue.class).resize(inInt(io, 1)));
             case 65 -> initAhFromWc(io);
             default -> {
@@ -555,15 +574,19 @@ public final class EmuVerbs {
     private static void queryDevice(MemorySegment io) {
         long h = in(io, 0);
         DeviceAttributes d;
+        int flags;
         if (h == 0) { // ibv_get_device_guid: no context
             try (Context c = device().open()) {
                 d = c.queryDevice();
+                flags = capFlags(c, d);
             }
         } else {
-            d = get(h, Context.class).queryDevice();
+            Context c = get(h, Context.class);
+            d = c.queryDevice();
+            flags = capFlags(c, d);
         }
         long[] v = {d.nodeGuid(), d.sysImageGuid(), d.maxMrSize(), d.pageSizeCap(), d.vendorId(), d.vendorPartId(),
-            d.hwVer(), d.maxQp(), d.maxQpWr(), d.deviceCapFlags(), d.maxSge(), d.maxSgeRd(), d.maxCq(), d.maxCqe(),
+            d.hwVer(), d.maxQp(), d.maxQpWr(), flags, d.maxSge(), d.maxSgeRd(), d.maxCq(), d.maxCqe(),
             d.maxMr(), d.maxPd(), d.maxQpRdAtom(), d.maxEeRdAtom(), d.maxResRdAtom(), d.maxQpInitRdAtom(),
             d.maxEeInitRdAtom(), d.atomicCap().value(), d.maxEe(), d.maxRdd(), d.maxMw(), d.maxRawIpv6Qp(),
             d.maxRawEthyQp(), d.maxMcastGrp(), d.maxMcastQpAttach(), d.maxTotalMcastQpAttach(), d.maxAh(),
@@ -576,6 +599,15 @@ public final class EmuVerbs {
         MemorySegment text = io.asSlice(40 * 8, 64);
         text.fill((byte) 0);
         MemorySegment.copy(fw, 0, text, JAVA_BYTE, 0, Math.min(fw.length, 63));
+    }
+
+    /**
+     * The device's {@code device_cap_flags}, with {@code IBV_DEVICE_XRC} exactly when the emulated device does XRC
+     * ({@link org.verbs4j.Capabilities#xrc()}): the native layer probes XRC only on a device that claims it.
+     */
+    private static int capFlags(Context c, DeviceAttributes d) {
+        int flags = d.deviceCapFlags();
+        return c.capabilities().xrc() ? flags | DeviceAttributes.CAP_XRC : flags & ~DeviceAttributes.CAP_XRC;
     }
 
     /**
@@ -688,7 +720,35 @@ public final class EmuVerbs {
         out(io, 3, got);
     }
 
+    /** {@code ibv_create_srq_ex} of an XRC SRQ: its domain, PD and CQ; the granted sizes back as for a basic one. */
+    private static int createXrcSrq(MemorySegment io) {
+        int mask = inInt(io, 1);
+        // TYPE, PD, XRCD and CQ are the fields an XRC SRQ has; tag matching (and any later field) the engine has not
+        if ((mask & ~0xf) != 0 || inInt(io, 2) != SRQT_XRC) {
+            return Errno.EOPNOTSUPP;
+        }
+        if (mask != 0xf) {
+            return Errno.EINVAL;
+        }
+        SharedReceiveQueue srq = get(in(io, 4), XrcDomain.class).createSrq(get(in(io, 3), ProtectionDomain.class),
+                get(in(io, 5), CompletionQueue.class), new SrqInitAttributes(inInt(io, 6), inInt(io, 7), inInt(io, 8)));
+        out(io, 10, put(srq));
+        C_STRUCT.put(srq, in(io, 9));
+        SrqInitAttributes a = srq.query();
+        out(io, 11, a.maxWr());
+        out(io, 12, a.maxSge());
+        return 0;
+    }
+
+    /** {@code IBV_SRQT_XRC} of {@code enum ibv_srq_type}. */
+    private static final int SRQT_XRC = 1;
+
     private static void createQp(MemorySegment io) {
+        if (inInt(io, 1) == QpType.XRC_RECV.value()) {
+            // in the XRC domain of slot 21, with no PD, CQ or queue: nothing else of the request is read
+            putQp(io, get(in(io, 21), XrcDomain.class).createRecvQp());
+            return;
+        }
         ProtectionDomain pd = get(in(io, 0), ProtectionDomain.class);
         QpInitAttributes.Builder b = QpInitAttributes.builder(QpType.of(inInt(io, 1)))
                 .sendCq(get(in(io, 2), CompletionQueue.class)).recvCq(get(in(io, 3), CompletionQueue.class))
@@ -715,7 +775,11 @@ public final class EmuVerbs {
         if (in(io, 12) != 0) {
             b.threadDomain(get(in(io, 12), ThreadDomain.class));
         }
-        QueuePair qp = pd.createQp(b.build());
+        putQp(io, pd.createQp(b.build()));
+    }
+
+    /** A new QP's handle, number and granted sizes into slots 13 to 19. */
+    private static void putQp(MemorySegment io, QueuePair qp) {
         out(io, 13, put(qp));
         C_STRUCT.put(qp, in(io, 20));
         out(io, 14, qp.qpNum());
@@ -982,6 +1046,9 @@ public final class EmuVerbs {
         } else {
             wr.rdma(x[4], (int) x[5]);
         }
+        if (qp.type() == QpType.XRC_SEND) {
+            wr.remoteSrqn((int) x[20]);
+        }
         if (op == WrOpcode.BIND_MW) {
             MemoryRegion mr = get(x[15], MemoryRegion.class);
             wr.bindMw(get(x[13], MemoryWindow.class), (int) x[14],
@@ -1065,6 +1132,8 @@ public final class EmuVerbs {
                 }
                 if (qp.type() == QpType.UD) {
                     s.setUdAddr(get(x[8], AddressHandle.class), (int) x[9], (int) x[10]);
+                } else if (qp.type() == QpType.XRC_SEND) {
+                    s.setXrcSrqn((int) x[20]);
                 }
             }
             s.complete();

@@ -20,6 +20,7 @@ import org.verbs4j.QueuePair;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.XrcDomain;
 
 /**
  * Finds what a libibverbs device can do by trying it: libibverbs has no query for the QP types, the WR-session
@@ -107,6 +108,15 @@ public final class CapabilityProbe {
                     granted.addAll(wanted);
                 }
                 opcodes.put(type, granted);
+            }
+            // The receiving side of XRC has no send queue and no opcodes: the device has it when an XRC domain
+            // opens and creates an XRC_RECV QP, asked only of a device that claims XRC and made an XRC_SEND QP.
+            if (qpTypes.contains(QpType.XRC_SEND) && succeeds(() -> {
+                try (XrcDomain xrcd = ctx.openXrcd()) {
+                    xrcd.createRecvQp().close();
+                }
+            })) {
+                qpTypes.add(QpType.XRC_RECV);
             }
             if (qpTypes.contains(QpType.RC)) {
                 maxInline = largestInline(pd, cq);

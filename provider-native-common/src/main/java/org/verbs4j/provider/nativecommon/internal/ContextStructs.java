@@ -14,7 +14,7 @@ import static org.verbs4j.provider.nativecommon.internal.CLayout.union;
 /**
  * The device and context structs of {@code infiniband/verbs.h}: {@code ibv_device}, {@code ibv_context}
  * (with its {@code ops}), the {@code verbs_context} before it, the query results, and the arguments of the
- * thread-domain verbs.
+ * thread-domain and XRC-domain verbs.
  *
  * <p>Each nested class, named after its C struct, holds the struct's {@code DESC} (the layout as rdma-core 44
  * declares it on x86-64), {@code SIZEOF} and the byte offset {@code path$off} of each field the bindings use,
@@ -302,6 +302,33 @@ public final class ContextStructs {
         public static final long td$off = DESC.offset("td");
 
         private ibv_parent_domain_init_attr() {}
+    }
+
+    /** {@code struct ibv_xrcd_init_attr}: the arguments of {@code ibv_open_xrcd}. */
+    public static final class ibv_xrcd_init_attr {
+        /** The layout. */
+        public static final CLayout DESC = struct("ibv_xrcd_init_attr", u32("comp_mask"), u32("fd"), u32("oflags"));
+        /** {@code sizeof(struct ibv_xrcd_init_attr)}, bytes. */
+        public static final long SIZEOF = DESC.size();
+        public static final long comp_mask$off = DESC.offset("comp_mask");
+        public static final long fd$off = DESC.offset("fd");
+        public static final long oflags$off = DESC.offset("oflags");
+        /** {@code IBV_XRCD_INIT_ATTR_FD}. */
+        public static final int IBV_XRCD_INIT_ATTR_FD = 1;
+        /** {@code IBV_XRCD_INIT_ATTR_OFLAGS}. */
+        public static final int IBV_XRCD_INIT_ATTR_OFLAGS = 1 << 1;
+
+        private ibv_xrcd_init_attr() {}
+    }
+
+    /** {@code struct ibv_xrcd}: an XRC domain, which holds only its context. */
+    public static final class ibv_xrcd {
+        /** The layout. */
+        public static final CLayout DESC = struct("ibv_xrcd", ptr("context"));
+        /** {@code sizeof(struct ibv_xrcd)}, bytes. */
+        public static final long SIZEOF = DESC.size();
+
+        private ibv_xrcd() {}
     }
 
     /** {@code struct ibv_gid_entry}: a GID table entry with its attributes. */

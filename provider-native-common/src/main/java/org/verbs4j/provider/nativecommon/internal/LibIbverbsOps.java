@@ -77,6 +77,21 @@ public interface LibIbverbsOps {
             errno = RETURNED)
     int get_srq_num(long fn, long srq, long srqNum);
 
+    @COp(struct = "verbs_context", value = "struct ibv_xrcd *(*open_xrcd)(struct ibv_context *context,"
+            + " struct ibv_xrcd_init_attr *xrcd_init_attr)", errno = NULL_SETS)
+    long open_xrcd(long fn, long context, long xrcdInitAttr);
+
+    @COp(struct = "verbs_context", value = "int (*close_xrcd)(struct ibv_xrcd *xrcd)", errno = RETURNED)
+    int close_xrcd(long fn, long xrcd);
+
+    @COp(struct = "verbs_context", value = "struct ibv_srq *(*create_srq_ex)(struct ibv_context *context,"
+            + " struct ibv_srq_init_attr_ex *srq_init_attr_ex)", errno = NULL_SETS)
+    long create_srq_ex(long fn, long context, long srqInitAttrEx);
+
+    @COp(struct = "verbs_context", value = "struct ibv_qp *(*open_qp)(struct ibv_context *context,"
+            + " struct ibv_qp_open_attr *attr)", errno = NULL_SETS)
+    long open_qp(long fn, long context, long attr);
+
     @COp(struct = "verbs_context", value = "struct ibv_dm *(*alloc_dm)(struct ibv_context *context,"
             + " struct ibv_alloc_dm_attr *attr)", errno = NULL_SETS)
     long alloc_dm(long fn, long context, long attr);

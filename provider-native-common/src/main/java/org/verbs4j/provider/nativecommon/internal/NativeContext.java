@@ -30,6 +30,7 @@ import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.ThreadDomain;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WorkCompletion;
+import org.verbs4j.XrcDomain;
 import org.verbs4j.provider.nativecommon.CapabilityProbe;
 import org.verbs4j.provider.nativecommon.IbverbsHandle;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_async_event;
@@ -404,6 +405,12 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
             NativeErrors.check(dm, "ibv_alloc_dm", length + " bytes, alignment 2^" + logAlignReq);
             return new NativeDeviceMemory(this, dm, length);
         }
+    }
+
+    /** Through {@code verbs_context.open_xrcd}, as the inline {@code ibv_open_xrcd} calls it; 0 is EOPNOTSUPP. */
+    @Override
+    public XrcDomain openXrcd(int fd, int oflags) {
+        return NativeXrcDomain.open(this, fd, oflags);
     }
 
     @Override

@@ -16,10 +16,11 @@ import org.verbs4j.provider.nativecommon.internal.ContextStructs.verbs_context;
  * Every native object and every block of native memory that belongs to one open device, by kind. It holds only
  * addresses, never the Java objects, so it can serve as the {@link java.lang.ref.Cleaner} action of a context
  * that was never closed: {@link #run()} destroys what is left in {@link NativeKind} order (windows first, then
- * QPs before the CQs, SRQs and PDs they use), closes the device, and only then frees the memory. A context that
- * is closed has closed its objects first, so then only the device and the memory are left. A QP still attached to
- * multicast groups is detached from them first: the kernel refuses to destroy it otherwise ({@code EBUSY}), and the
- * user-space queues the provider library frees only on a successful destroy would stay mapped.
+ * QPs before the CQs, SRQs, XRC domains and PDs they use), closes the device, and only then frees the memory. A
+ * context that is closed has closed its objects first, so then only the device and the memory are left. A QP still
+ * attached to multicast groups is detached from them first: the kernel refuses to destroy it otherwise
+ * ({@code EBUSY}), and the user-space queues the provider library frees only on a successful destroy would stay
+ * mapped.
  */
 public final class NativeContextResources implements Runnable {
     /** {@code ibv_context.abi_compat} of a context that has a {@code struct verbs_context} in front of it. */
@@ -152,6 +153,12 @@ public final class NativeContextResources implements Runnable {
         switch (kind) {
             case QP -> binding.destroyQp(h);
             case SRQ -> binding.destroySrq(h);
+            case XRCD -> {
+                long fn = verbsContextOp(binding, context, DeclaredOps.member("close_xrcd").offset());
+                if (fn != 0) {
+                    binding.libibverbsOps().close_xrcd(fn, h);
+                }
+            }
             case AH -> binding.destroyAh(h);
             case MW -> binding.libibverbsOps().dealloc_mw(
                     binding.getLong(context + DeclaredOps.member("dealloc_mw").offset()), h);

@@ -12,6 +12,7 @@ public enum NativeKind {
     MW(VerbsObjectKind.MEMORY_WINDOW),
     QP(VerbsObjectKind.QUEUE_PAIR),
     SRQ(VerbsObjectKind.SHARED_RECEIVE_QUEUE),
+    XRCD(VerbsObjectKind.XRC_DOMAIN),
     AH(VerbsObjectKind.ADDRESS_HANDLE),
     MR(VerbsObjectKind.MEMORY_REGION),
     DM(VerbsObjectKind.DEVICE_MEMORY),

@@ -43,7 +43,9 @@ import org.verbs4j.spi.support.SendQueueLock;
  * {@code sendOps}. Its state is {@code ibv_qp.state}, which libibverbs updates at every successful modify and
  * query (rdma_cm's included). {@code postSend} goes through {@link NativeSendPoster}, {@code postRecv} through
  * {@link NativeRecvPoster} (unless the QP receives through an SRQ), and {@link #startWr()} opens the provider's
- * WR session. Created by {@link NativeQueuePairs}.
+ * WR session. Created by {@link NativeQueuePairs}, an XRC_RECV QP by {@link NativeXrcDomain}: it has no PD, no CQ
+ * and no queue to post to, and neither has an XRC_SEND QP a receive queue, so those posts are refused here before
+ * any library call: a provider library may not check, and the QP has no CQ to report to.
  *
  * <p>The destroy verb runs under the QP's monitor and both posting locks and marks the QP closed before it
  * lets them go, so a post, a modify or a query checks {@link #checkOpen()} again once it holds its lock,
@@ -80,10 +82,26 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
     /** The multicast groups attached, detached by the destroy verb first (the kernel refuses it with EBUSY). */
     private final MulticastAttachments multicast;
 
+    /**
+     * Wraps a QP the library made.
+     *
+     * @param context its context
+     * @param pd its protection domain; null for an XRC_RECV QP
+     * @param regions the PD's live regions, for inline data
+     * @param qp the {@code struct ibv_qp *}
+     * @param qpx its {@code struct ibv_qp_ex *} for the WR session, or 0
+     * @param parentDomain the parent domain it was created in, or 0
+     * @param init the attributes granted
+     * @param sendCq its send CQ, or null (XRC_RECV)
+     * @param recvCq its receive CQ, or null (XRC_RECV)
+     * @param srq its SRQ, or null
+     * @param td its thread domain, or null
+     * @param xrcd the XRC domain of an XRC_RECV QP, or null
+     */
     <C extends AbstractVerbsObject & NativeContextSupport, P extends AbstractVerbsObject & ProtectionDomain>
             NativeQueuePair(C context, P pd, RegionTable regions, long qp, long qpx, long parentDomain,
                             QpInitAttributes init, AbstractVerbsObject sendCq, AbstractVerbsObject recvCq,
-                            NativeSharedReceiveQueue srq, NativeThreadDomain td) {
+                            NativeSharedReceiveQueue srq, NativeThreadDomain td, NativeXrcDomain xrcd) {
         super("QueuePair", context, NativeKind.QP, qp);
         this.binding = context.binding();
         this.pd = pd;
@@ -111,14 +129,10 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
             scratch.free();
             throw e;
         }
-        dependOn(pd);
-        dependOn(sendCq);
-        dependOn(recvCq);
-        if (srq != null) {
-            dependOn(srq);
-        }
-        if (td != null) {
-            dependOn(td);
+        for (AbstractVerbsObject used : new AbstractVerbsObject[] {pd, sendCq, recvCq, srq, td, xrcd}) {
+            if (used != null) {
+                dependOn(used);
+            }
         }
         if (parentDomain != 0) {
             context.track(NativeKind.PARENT_DOMAIN, parentDomain, this);
@@ -164,9 +178,21 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         return qpNum;
     }
 
+    /**
+     * {@code ibv_qp.state}; on an XRC_RECV QP after an {@code ibv_query_qp} of the state, which libibverbs writes
+     * there: the QP is shared, and a modify through another of its handles ({@code ibv_open_qp}) changes it without
+     * this handle's knowledge (an opened handle starts as {@code IBV_QPS_UNKNOWN}). A failed query leaves the last
+     * state known.
+     */
     @Override
     public synchronized QpState state() {
         checkOpen();
+        if (type == QpType.XRC_RECV) {
+            try (TempMemory a = new TempMemory(binding)) {
+                binding.queryQp(handle, a.allocate(ibv_qp_attr.SIZEOF), QpAttrMask.STATE,
+                        a.allocate(ibv_qp_init_attr.SIZEOF));
+            }
+        }
         return stateOf(binding.getInt(handle + ibv_qp.state$off));
     }
 
@@ -246,6 +272,8 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
 
     private void checkReceiver() {
         checkOpen();
+        // before the library: an XRC QP has no receive queue, and a library may post into the missing one
+        Arguments.hasRecvQueue(type);
         if (recvPoster == null) {
             throw new IllegalStateException("this QP receives through its SRQ; post receives to the SRQ");
         }
@@ -271,6 +299,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
     @Override
     public void postSend(SendWr wr) {
         checkOpen();
+        Arguments.hasSendQueue(type);
         Objects.requireNonNull(wr, "wr");
         checkNotInSession();
         sendLock.lock();
@@ -285,6 +314,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
     @Override
     public void postSend(List<SendWr> wrs) {
         checkOpen();
+        Arguments.hasSendQueue(type);
         Objects.requireNonNull(wrs, "wrs");
         int size = wrs.size();
         for (int i = 0; i < size; i++) {
@@ -315,6 +345,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
      */
     void postPrepared(NativePreparedSends sends, int n) {
         checkOpen();
+        Arguments.hasSendQueue(type);
         checkNotInSession();
         sendLock.lock();
         try {
@@ -333,6 +364,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
     @Override
     public WrSession startWr() {
         checkOpen();
+        Arguments.hasSendQueue(type);
         if (session == null) {
             throw new IllegalStateException("this QP was created without sendOps; it has no WR session");
         }
@@ -343,6 +375,8 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
     @Override
     public int bindMw(MemoryWindow mw, long wrId, int sendFlags, MwBindInfo bindInfo) {
         checkOpen();
+        // a bind is a send WR: an XRC_RECV QP has no send queue (and no send CQ) to take it
+        Arguments.hasSendQueue(type);
         checkNotInSession();
         Objects.requireNonNull(mw, "mw");
         Objects.requireNonNull(bindInfo, "bindInfo");

@@ -14,7 +14,7 @@ import org.verbs4j.spi.support.AbstractVerbsObject;
  * A shared receive queue, {@code struct ibv_srq}, of either native provider; receives are posted through
  * {@code ibv_context.ops.post_srq_recv} by the same {@link NativeRecvPoster} as a QP's. The destroy verb runs
  * under the SRQ's monitor and its receive lock, so a post or query that holds them finds the SRQ open or
- * closed, never destroyed under it. Created by {@link NativeQueuePairs}.
+ * closed, never destroyed under it. Created by {@link NativeQueuePairs}, an XRC SRQ by {@link NativeXrcDomain}.
  *
  * @see "ibv_create_srq(3), ibv_modify_srq(3), ibv_query_srq(3), ibv_post_srq_recv(3)"
  */
@@ -29,8 +29,18 @@ public final class NativeSharedReceiveQueue extends NativeObject implements Shar
     private final NativeRecvPoster poster;
     private final Object recvLock = new Object();
 
+    /**
+     * Wraps an SRQ the library made.
+     *
+     * @param context its context
+     * @param pd its protection domain
+     * @param srq the {@code struct ibv_srq *}
+     * @param maxWr the receive WRs granted
+     * @param maxSge the SGEs per WR granted
+     * @param uses what else it is made with, which refuses to close before it: an XRC SRQ's domain and CQ
+     */
     <C extends AbstractVerbsObject & NativeContextSupport, P extends AbstractVerbsObject & ProtectionDomain>
-            NativeSharedReceiveQueue(C context, P pd, long srq, int maxWr, int maxSge) {
+            NativeSharedReceiveQueue(C context, P pd, long srq, int maxWr, int maxSge, AbstractVerbsObject... uses) {
         super("SharedReceiveQueue", context, NativeKind.SRQ, srq);
         this.binding = context.binding();
         this.pd = pd;
@@ -40,6 +50,9 @@ public final class NativeSharedReceiveQueue extends NativeObject implements Shar
                     context.contextOp(ibv_context.ops$post_srq_recv$off), maxWr, maxSge, context.criticalDataPath());
             this.srqNum = readSrqNum(context.op("get_srq_num"));
             dependOn(pd);
+            for (AbstractVerbsObject used : uses) {
+                dependOn(used);
+            }
             register();
         } catch (RuntimeException e) {
             // The context is closing, or a field could not be read: the factory destroys the SRQ, so the context

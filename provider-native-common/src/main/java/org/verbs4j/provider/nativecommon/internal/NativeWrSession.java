@@ -225,6 +225,23 @@ public final class NativeWrSession extends AbstractWrSession {
         return null;
     }
 
+    /**
+     * The address setter a WR of this QP type is issued with ({@code wr_set_ud_addr} on UD, {@code wr_set_xrc_srqn}
+     * on XRC_SEND), if the provider library left it NULL: every WR of such a QP calls it.
+     *
+     * @param binding the binding of the QP's provider
+     * @param qpx the QP's {@code struct ibv_qp_ex *}, not 0
+     * @param type the QP's type
+     * @return the missing setter's name, or null if it is there or the type has none
+     */
+    public static String missingAddressSetter(IbverbsBinding binding, long qpx, QpType type) {
+        return switch (type) {
+            case UD -> binding.getLong(qpx + ibv_qp_ex.wr_set_ud_addr$off) == 0 ? "wr_set_ud_addr" : null;
+            case XRC_SEND -> binding.getLong(qpx + ibv_qp_ex.wr_set_xrc_srqn$off) == 0 ? "wr_set_xrc_srqn" : null;
+            default -> null;
+        };
+    }
+
     private static long builderOffset(WrOpcode op) {
         return switch (op) {
             case SEND -> ibv_qp_ex.wr_send$off;

@@ -14,7 +14,7 @@ import static org.verbs4j.provider.nativecommon.internal.CLayout.union;
 
 /**
  * The queue-pair structs of {@code infiniband/verbs.h}: {@code ibv_qp}, {@code ibv_qp_ex} with its WR-session
- * function pointers, the create, modify and query arguments, the work requests, and the SRQ structs.
+ * function pointers, the create, open, modify and query arguments, the work requests, and the SRQ structs.
  *
  * <p>Each nested class, named after its C struct, holds the struct's {@code DESC} (the layout as rdma-core 44
  * declares it on x86-64), {@code SIZEOF} and the byte offset {@code path$off} of each field the bindings use,
@@ -167,6 +167,7 @@ public final class QpStructs {
         public static final long sq_sig_all$off = DESC.offset("sq_sig_all");
         public static final long comp_mask$off = DESC.offset("comp_mask");
         public static final long pd$off = DESC.offset("pd");
+        public static final long xrcd$off = DESC.offset("xrcd");
         public static final long max_tso_header$off = DESC.offset("max_tso_header");
         public static final long send_ops_flags$off = DESC.offset("send_ops_flags");
 
@@ -313,6 +314,60 @@ public final class QpStructs {
         public static final long attr$off = DESC.offset("attr");
 
         private ibv_srq_init_attr() {}
+    }
+
+    /**
+     * {@code struct ibv_srq_init_attr_ex}: the arguments of {@code ibv_create_srq_ex}, here for an XRC SRQ
+     * ({@code IBV_SRQT_XRC} with its PD, XRC domain and CQ).
+     */
+    public static final class ibv_srq_init_attr_ex {
+        /** The layout. */
+        public static final CLayout DESC = struct("ibv_srq_init_attr_ex", ptr("srq_context"),
+                ibv_srq_attr.DESC.withName("attr"), u32("comp_mask"), u32("srq_type"), ptr("pd"), ptr("xrcd"),
+                ptr("cq"), struct("ibv_tm_cap", u32("max_num_tags"), u32("max_ops")).withName("tm_cap"));
+        /** {@code sizeof(struct ibv_srq_init_attr_ex)}, bytes. */
+        public static final long SIZEOF = DESC.size();
+        public static final long attr$max_wr$off = DESC.offset("attr.max_wr");
+        public static final long attr$max_sge$off = DESC.offset("attr.max_sge");
+        public static final long attr$srq_limit$off = DESC.offset("attr.srq_limit");
+        public static final long comp_mask$off = DESC.offset("comp_mask");
+        public static final long srq_type$off = DESC.offset("srq_type");
+        public static final long pd$off = DESC.offset("pd");
+        public static final long xrcd$off = DESC.offset("xrcd");
+        public static final long cq$off = DESC.offset("cq");
+        /** {@code IBV_SRQ_INIT_ATTR_TYPE}. */
+        public static final int IBV_SRQ_INIT_ATTR_TYPE = 1;
+        /** {@code IBV_SRQ_INIT_ATTR_PD}. */
+        public static final int IBV_SRQ_INIT_ATTR_PD = 1 << 1;
+        /** {@code IBV_SRQ_INIT_ATTR_XRCD}. */
+        public static final int IBV_SRQ_INIT_ATTR_XRCD = 1 << 2;
+        /** {@code IBV_SRQ_INIT_ATTR_CQ}. */
+        public static final int IBV_SRQ_INIT_ATTR_CQ = 1 << 3;
+        /** {@code IBV_SRQT_XRC} of {@code enum ibv_srq_type}. */
+        public static final int IBV_SRQT_XRC = 1;
+
+        private ibv_srq_init_attr_ex() {}
+    }
+
+    /** {@code struct ibv_qp_open_attr}: the arguments of {@code ibv_open_qp}. */
+    public static final class ibv_qp_open_attr {
+        /** The layout. */
+        public static final CLayout DESC = struct("ibv_qp_open_attr",
+                u32("comp_mask"), u32("qp_num"), ptr("xrcd"), ptr("qp_context"), u32("qp_type"));
+        /** {@code sizeof(struct ibv_qp_open_attr)}, bytes. */
+        public static final long SIZEOF = DESC.size();
+        public static final long comp_mask$off = DESC.offset("comp_mask");
+        public static final long qp_num$off = DESC.offset("qp_num");
+        public static final long xrcd$off = DESC.offset("xrcd");
+        public static final long qp_type$off = DESC.offset("qp_type");
+        /** {@code IBV_QP_OPEN_ATTR_NUM}. */
+        public static final int IBV_QP_OPEN_ATTR_NUM = 1;
+        /** {@code IBV_QP_OPEN_ATTR_XRCD}. */
+        public static final int IBV_QP_OPEN_ATTR_XRCD = 1 << 1;
+        /** {@code IBV_QP_OPEN_ATTR_TYPE}. */
+        public static final int IBV_QP_OPEN_ATTR_TYPE = 1 << 3;
+
+        private ibv_qp_open_attr() {}
     }
 
     /** {@code struct ibv_srq}. */

@@ -527,6 +527,22 @@ class NativeObjectModelTest {
                     return b.getSrqNum(fn, srq, srqNum);
                 }
 
+                public long open_xrcd(long fn, long context, long attr) {
+                    return b.openXrcd(fn, context, attr);
+                }
+
+                public int close_xrcd(long fn, long xrcd) {
+                    return b.closeXrcd(fn, xrcd);
+                }
+
+                public long create_srq_ex(long fn, long context, long attr) {
+                    return b.createSrqEx(fn, context, attr);
+                }
+
+                public long open_qp(long fn, long context, long attr) {
+                    return b.openQp(fn, context, attr);
+                }
+
                 public long alloc_dm(long fn, long context, long attr) {
                     throw new UnsupportedOperationException("alloc_dm");
                 }
@@ -765,8 +781,19 @@ class NativeObjectModelTest {
         }
 
         public long createQpEx(long fn, long context, long attr) {
+            qpExAttrs.add("type " + getInt(attr + QpStructs.ibv_qp_init_attr_ex.qp_type$off)
+                    + " mask " + getInt(attr + QpStructs.ibv_qp_init_attr_ex.comp_mask$off)
+                    + " pd " + getLong(attr + QpStructs.ibv_qp_init_attr_ex.pd$off)
+                    + " xrcd " + getLong(attr + QpStructs.ibv_qp_init_attr_ex.xrcd$off)
+                    + " cqs " + getLong(attr + QpStructs.ibv_qp_init_attr_ex.send_cq$off)
+                    + "/" + getLong(attr + QpStructs.ibv_qp_init_attr_ex.recv_cq$off)
+                    + " wrs " + getInt(attr + QpStructs.ibv_qp_init_attr_ex.cap$off + QpStructs.ibv_qp_cap.max_send_wr$off)
+                    + "/" + getInt(attr + QpStructs.ibv_qp_init_attr_ex.cap$off + QpStructs.ibv_qp_cap.max_recv_wr$off));
             return create("createQpEx " + fn + " " + context);
         }
+
+        /** What each createQpEx was given: type, comp_mask, pd, xrcd, CQs and WR counts. */
+        final List<String> qpExAttrs = new ArrayList<>();
 
         public long allocParentDomain(long fn, long context, long attr) {
             return create("allocParentDomain " + fn + " " + context);
@@ -842,7 +869,43 @@ class NativeObjectModelTest {
         }
 
         public int getSrqNum(long fn, long srq, long out) {
+            putInt(out, srqNum);
             return call("getSrqNum " + fn + " " + srq);
+        }
+
+        /** What get_srq_num answers. */
+        int srqNum;
+
+        // ---- XRC: each verb records the fields it was given; a create answers nextObject or -failWith
+        public long openXrcd(long fn, long ctx, long attr) {
+            return create("openXrcd " + fn + " " + ctx
+                    + " mask " + getInt(attr + ContextStructs.ibv_xrcd_init_attr.comp_mask$off)
+                    + " fd " + getInt(attr + ContextStructs.ibv_xrcd_init_attr.fd$off)
+                    + " oflags " + Integer.toOctalString(getInt(attr + ContextStructs.ibv_xrcd_init_attr.oflags$off)));
+        }
+
+        public int closeXrcd(long fn, long xrcd) {
+            return call("closeXrcd " + fn + " " + xrcd);
+        }
+
+        public long createSrqEx(long fn, long ctx, long attr) {
+            memory.put(attr + QpStructs.ibv_srq_init_attr_ex.attr$max_wr$off,
+                    getInt(attr + QpStructs.ibv_srq_init_attr_ex.attr$max_wr$off) + 1); // granted more
+            return create("createSrqEx " + fn + " " + ctx
+                    + " mask " + getInt(attr + QpStructs.ibv_srq_init_attr_ex.comp_mask$off)
+                    + " type " + getInt(attr + QpStructs.ibv_srq_init_attr_ex.srq_type$off)
+                    + " pd " + getLong(attr + QpStructs.ibv_srq_init_attr_ex.pd$off)
+                    + " xrcd " + getLong(attr + QpStructs.ibv_srq_init_attr_ex.xrcd$off)
+                    + " cq " + getLong(attr + QpStructs.ibv_srq_init_attr_ex.cq$off)
+                    + " sge " + getInt(attr + QpStructs.ibv_srq_init_attr_ex.attr$max_sge$off));
+        }
+
+        public long openQp(long fn, long ctx, long attr) {
+            return create("openQp " + fn + " " + ctx
+                    + " mask " + getInt(attr + QpStructs.ibv_qp_open_attr.comp_mask$off)
+                    + " num " + getInt(attr + QpStructs.ibv_qp_open_attr.qp_num$off)
+                    + " xrcd " + getLong(attr + QpStructs.ibv_qp_open_attr.xrcd$off)
+                    + " type " + getInt(attr + QpStructs.ibv_qp_open_attr.qp_type$off));
         }
 
         // ---- nwr: the WR session's calls (NativeWrSessionTest drives them; here they are only recorded) ----
@@ -1102,6 +1165,13 @@ class NativeObjectModelTest {
         long createCqEx = CREATE_CQ_EX;
         /** {@code verbs_context.create_qp_ex}, 0 for none (the default: a QP with sendOps is refused). */
         long createQpEx;
+        /** The XRC ops of {@code verbs_context}; 0 for none. */
+        long openXrcd = 0xe1;
+        long closeXrcd = 0xe2;
+        long createSrqEx = 0xe3;
+        long openQp = 0xe4;
+        /** {@code verbs_context.get_srq_num}, 0 for none (the default: every SRQ number reads 0). */
+        long getSrqNum;
 
         FakeContext(Binding binding) {
             super("Context", null);
@@ -1129,6 +1199,13 @@ class NativeObjectModelTest {
             }
             if (offset == DeclaredOps.member("modify_cq").offset()) {
                 return MODIFY_CQ;
+            }
+            Map<String, Long> xrc = Map.of("open_xrcd", openXrcd, "close_xrcd", closeXrcd, "create_srq_ex",
+                    createSrqEx, "open_qp", openQp, "get_srq_num", getSrqNum);
+            for (Map.Entry<String, Long> e : xrc.entrySet()) {
+                if (offset == DeclaredOps.member(e.getKey()).offset()) {
+                    return e.getValue();
+                }
             }
             return offset == DeclaredOps.member("dealloc_td").offset() ? deallocTd : 0;
         }

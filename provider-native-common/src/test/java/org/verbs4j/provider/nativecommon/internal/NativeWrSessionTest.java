@@ -328,6 +328,18 @@ class NativeWrSessionTest {
     }
 
     @Test
+    @DisplayName("missingAddressSetter names wr_set_ud_addr of a UD QP and wr_set_xrc_srqn of an XRC_SEND QP when NULL, nothing for RC")
+    void missingAddressSetter() {
+        assertEquals("wr_set_ud_addr", NativeWrSession.missingAddressSetter(binding, QPX, QpType.UD));
+        assertEquals("wr_set_xrc_srqn", NativeWrSession.missingAddressSetter(binding, QPX, QpType.XRC_SEND));
+        assertNull(NativeWrSession.missingAddressSetter(binding, QPX, QpType.RC));
+        memory.put(QPX + ibv_qp_ex.wr_set_ud_addr$off, 0xa1L);
+        memory.put(QPX + ibv_qp_ex.wr_set_xrc_srqn$off, 0xa2L);
+        assertNull(NativeWrSession.missingAddressSetter(binding, QPX, QpType.UD));
+        assertNull(NativeWrSession.missingAddressSetter(binding, QPX, QpType.XRC_SEND));
+    }
+
+    @Test
     @DisplayName("the words of wr_atomic_write and wr_flush are read only for a QP granted their opcode: no version")
     void newerBuildersReadOnlyWhenGranted() {
         // rdma-core 43's ibv_qp_ex ends before wr_atomic_write and 44's before wr_flush: a QP not granted them
