@@ -38,7 +38,7 @@ enum {
 	OP_QUERY_PKEY = 70, OP_GET_PKEY_INDEX, OP_QUERY_GID_EX, OP_QUERY_GID_TABLE, OP_QUERY_DEVICE_EX,
 	OP_QUERY_RT_VALUES, OP_ADVISE_MR, OP_QUERY_ECE, OP_SET_ECE,
 	OP_ALLOC_DM = 80, OP_FREE_DM, OP_MEMCPY_TO_DM, OP_MEMCPY_FROM_DM, OP_REG_DM_MR, OP_REREG_MR, OP_REG_DMABUF_MR,
-	OP_OPEN_XRCD, OP_CLOSE_XRCD, OP_CREATE_SRQ_EX, OP_GET_SRQ_NUM, OP_OPEN_QP,
+	OP_OPEN_XRCD, OP_CLOSE_XRCD, OP_CREATE_SRQ_EX, OP_GET_SRQ_NUM, OP_OPEN_QP, OP_MODIFY_QP_RATE_LIMIT,
 	OP_RESIZE_CQ = 64, OP_INIT_AH_FROM_WC,
 };
 #define WR_SLOTS 21
@@ -230,6 +230,7 @@ static struct ibv_td *emu_alloc_td(struct ibv_context *context, struct ibv_td_in
 static int emu_dealloc_td(struct ibv_td *td);
 static struct ibv_pd *emu_alloc_parent_domain(struct ibv_context *context, struct ibv_parent_domain_init_attr *attr);
 static int emu_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
+static int emu_modify_qp_rate_limit(struct ibv_qp *qp, struct ibv_qp_rate_limit_attr *attr);
 static int emu_query_rt_values(struct ibv_context *context, struct ibv_values_ex *values);
 static int emu_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice, uint32_t flags, struct ibv_sge *sg_list,
 			 uint32_t num_sges);
@@ -277,6 +278,7 @@ EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 	c->vctx.dealloc_td = emu_dealloc_td;
 	c->vctx.alloc_parent_domain = emu_alloc_parent_domain;
 	c->vctx.modify_cq = emu_modify_cq;
+	c->vctx.modify_qp_rate_limit = emu_modify_qp_rate_limit;
 	c->vctx.query_rt_values = emu_query_rt_values;
 	c->vctx.advise_mr = emu_advise_mr;
 	c->vctx.alloc_dm = emu_alloc_dm;
@@ -2338,4 +2340,12 @@ static int emu_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr)
 	if (!attr->attr_mask || attr->attr_mask >= IBV_CQ_ATTR_RESERVED)
 		return EINVAL;
 	return call(OP_MODIFY_CQ, io);
+}
+
+/* verbs_context.modify_qp_rate_limit: the rate, burst and packet size to the JVM, whose device checks its range. */
+static int emu_modify_qp_rate_limit(struct ibv_qp *qp, struct ibv_qp_rate_limit_attr *attr)
+{
+	int64_t io[SLOTS] = {eqp(qp)->h, attr->rate_limit, attr->max_burst_sz, attr->typical_pkt_sz};
+
+	return call(OP_MODIFY_QP_RATE_LIMIT, io);
 }

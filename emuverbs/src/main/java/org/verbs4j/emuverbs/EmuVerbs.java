@@ -56,6 +56,7 @@ import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpCapabilities;
 import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpRateLimit;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
@@ -514,6 +515,8 @@ public final class EmuVerbs {
                 C_STRUCT.put(qp, in(io, 20));
                 out(io, 14, qp.qpNum());
             }
+            case 92 -> get(in(io, 0), QueuePair.class).modifyRateLimit(new QpRateLimit(inInt(io, 1), inInt(io, 2),
+                    inInt(io, 3)));
             case 64 -> out(io, 2, get(in(io, 0), CompletionQueue.class).resize(inInt(io, 1)));
             case 65 -> initAhFromWc(io);
             default -> {

@@ -73,6 +73,10 @@ public interface LibIbverbsOps {
             errno = RETURNED)
     int modify_cq(long fn, long cq, long attr);
 
+    @COp(struct = "verbs_context", value = "int (*modify_qp_rate_limit)(struct ibv_qp *qp,"
+            + " struct ibv_qp_rate_limit_attr *attr)", errno = RETURNED)
+    int modify_qp_rate_limit(long fn, long qp, long attr);
+
     @COp(struct = "verbs_context", value = "int (*get_srq_num)(struct ibv_srq *srq, uint32_t *srq_num)",
             errno = RETURNED)
     int get_srq_num(long fn, long srq, long srqNum);

@@ -15,6 +15,7 @@ import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttrMask;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpRateLimit;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
@@ -30,6 +31,7 @@ import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ece;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_attr;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_rate_limit_attr;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.Arguments;
@@ -464,6 +466,28 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
             binding.putInt(raw + ibv_ece.options$off, ece.options());
             binding.putInt(raw + ibv_ece.comp_mask$off, ece.compMask());
             NativeErrors.check(binding.libibverbs().ibv_set_ece(handle, raw), "ibv_set_ece", null);
+        }
+    }
+
+    /**
+     * Through {@code verbs_context.modify_qp_rate_limit}, as the inline {@code ibv_modify_qp_rate_limit} calls it: a
+     * library without the op (librxe) answers EOPNOTSUPP, the device's range and QP types are its own.
+     */
+    @Override
+    public synchronized void modifyRateLimit(QpRateLimit limit) {
+        checkOpen();
+        Objects.requireNonNull(limit, "limit");
+        long fn = nativeContext().op("modify_qp_rate_limit");
+        if (fn == 0) {
+            throw new VerbsException("ibv_modify_qp_rate_limit", Errno.EOPNOTSUPP, "the library has no packet pacing");
+        }
+        try (TempMemory a = new TempMemory(binding)) {
+            long attr = a.allocate(ibv_qp_rate_limit_attr.SIZEOF);
+            binding.putInt(attr + ibv_qp_rate_limit_attr.rate_limit$off, limit.rateLimit());
+            binding.putInt(attr + ibv_qp_rate_limit_attr.max_burst_sz$off, limit.maxBurstSize());
+            binding.putShort(attr + ibv_qp_rate_limit_attr.typical_pkt_sz$off, (short) limit.typicalPacketSize());
+            NativeErrors.check(binding.libibverbsOps().modify_qp_rate_limit(fn, handle, attr),
+                    "ibv_modify_qp_rate_limit", limit.rateKbps() + " kbps");
         }
     }
 

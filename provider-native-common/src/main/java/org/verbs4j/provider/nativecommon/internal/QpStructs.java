@@ -288,6 +288,20 @@ public final class QpStructs {
         private ibv_ece() {}
     }
 
+    /** {@code struct ibv_qp_rate_limit_attr}. */
+    public static final class ibv_qp_rate_limit_attr {
+        /** The layout. */
+        public static final CLayout DESC = struct("ibv_qp_rate_limit_attr", u32("rate_limit"), u32("max_burst_sz"),
+                u16("typical_pkt_sz"), u32("comp_mask"));
+        /** {@code sizeof(struct ibv_qp_rate_limit_attr)}, bytes. */
+        public static final long SIZEOF = DESC.size();
+        public static final long rate_limit$off = DESC.offset("rate_limit");
+        public static final long max_burst_sz$off = DESC.offset("max_burst_sz");
+        public static final long typical_pkt_sz$off = DESC.offset("typical_pkt_sz");
+
+        private ibv_qp_rate_limit_attr() {}
+    }
+
     /** {@code struct ibv_srq_attr}. */
     public static final class ibv_srq_attr {
         /** The layout. */

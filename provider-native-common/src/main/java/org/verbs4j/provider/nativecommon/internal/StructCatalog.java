@@ -41,7 +41,7 @@ public final class StructCatalog {
                         QpStructs.ibv_global_route.DESC, QpStructs.ibv_ah_attr.DESC, QpStructs.ibv_qp_cap.DESC,
                         QpStructs.ibv_qp.DESC, QpStructs.ibv_qp_ex.DESC, QpStructs.ibv_qp_init_attr.DESC,
                         QpStructs.ibv_qp_init_attr_ex.DESC, QpStructs.ibv_qp_attr.DESC, QpStructs.ibv_send_wr.DESC,
-                        QpStructs.ibv_recv_wr.DESC, QpStructs.ibv_ece.DESC, QpStructs.ibv_srq_attr.DESC, QpStructs.ibv_srq_init_attr.DESC,
+                        QpStructs.ibv_recv_wr.DESC, QpStructs.ibv_ece.DESC, QpStructs.ibv_qp_rate_limit_attr.DESC, QpStructs.ibv_srq_attr.DESC, QpStructs.ibv_srq_init_attr.DESC,
                         QpStructs.ibv_srq.DESC, QpStructs.ibv_srq_init_attr_ex.DESC, QpStructs.ibv_qp_open_attr.DESC,
                         ContextStructs.ibv_gid_entry.DESC)),
                 new Family("poll.h", List.of(PosixStructs.pollfd.DESC)),

@@ -527,6 +527,10 @@ class NativeObjectModelTest {
                     return b.getSrqNum(fn, srq, srqNum);
                 }
 
+                public int modify_qp_rate_limit(long fn, long qp, long attr) {
+                    return b.modifyQpRateLimit(fn, qp, attr);
+                }
+
                 public long open_xrcd(long fn, long context, long attr) {
                     return b.openXrcd(fn, context, attr);
                 }
@@ -868,6 +872,13 @@ class NativeObjectModelTest {
                     + " period " + getU16(attr + CqStructs.ibv_modify_cq_attr.moderate$cq_period$off));
         }
 
+        public int modifyQpRateLimit(long fn, long qp, long attr) {
+            return call("modifyQpRateLimit " + fn + " " + qp
+                    + " rate " + getInt(attr + QpStructs.ibv_qp_rate_limit_attr.rate_limit$off)
+                    + " burst " + getInt(attr + QpStructs.ibv_qp_rate_limit_attr.max_burst_sz$off)
+                    + " packet " + getU16(attr + QpStructs.ibv_qp_rate_limit_attr.typical_pkt_sz$off));
+        }
+
         public int getSrqNum(long fn, long srq, long out) {
             putInt(out, srqNum);
             return call("getSrqNum " + fn + " " + srq);
@@ -1172,6 +1183,8 @@ class NativeObjectModelTest {
         long openQp = 0xe4;
         /** {@code verbs_context.get_srq_num}, 0 for none (the default: every SRQ number reads 0). */
         long getSrqNum;
+        /** {@code verbs_context.modify_qp_rate_limit}; 0 for a library without packet pacing. */
+        long modifyQpRateLimit;
 
         FakeContext(Binding binding) {
             super("Context", null);
@@ -1201,7 +1214,7 @@ class NativeObjectModelTest {
                 return MODIFY_CQ;
             }
             Map<String, Long> xrc = Map.of("open_xrcd", openXrcd, "close_xrcd", closeXrcd, "create_srq_ex",
-                    createSrqEx, "open_qp", openQp, "get_srq_num", getSrqNum);
+                    createSrqEx, "open_qp", openQp, "get_srq_num", getSrqNum, "modify_qp_rate_limit", modifyQpRateLimit);
             for (Map.Entry<String, Long> e : xrc.entrySet()) {
                 if (offset == DeclaredOps.member(e.getKey()).offset()) {
                     return e.getValue();
