@@ -374,6 +374,21 @@ public final class Arguments {
     }
 
     /**
+     * The arguments of an XRC SRQ ({@code ibv_create_srq_ex}, {@code IBV_SRQT_XRC}): none may be null.
+     *
+     * @param pd its protection domain
+     * @param cq its CQ
+     * @param attributes its sizes
+     * @throws NullPointerException naming the argument that is null
+     * @see "ibv_create_srq_ex(3)"
+     */
+    public static void xrcSrq(Object pd, Object cq, Object attributes) {
+        Objects.requireNonNull(pd, "pd");
+        Objects.requireNonNull(cq, "cq");
+        Objects.requireNonNull(attributes, "attributes");
+    }
+
+    /**
      * The number {@code ibv_open_qp} opens.
      *
      * @param qpNum the QP's number

@@ -1,6 +1,5 @@
 package org.verbs4j.provider.emulated.verbs;
 
-import java.util.Objects;
 
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
@@ -39,9 +38,7 @@ final class EmulatedXrcDomain extends AbstractVerbsObject implements XrcDomain {
     @Override
     public SharedReceiveQueue createSrq(ProtectionDomain pd, CompletionQueue cq, SrqInitAttributes attributes) {
         checkOpen();
-        Objects.requireNonNull(pd, "pd");
-        Objects.requireNonNull(cq, "cq");
-        Objects.requireNonNull(attributes, "attributes");
+        Arguments.xrcSrq(pd, cq, attributes);
         EmulatedProtectionDomain p = sibling(pd, EmulatedProtectionDomain.class, "pd");
         EmulatedCompletionQueue c = QpChecks.cq(context, cq, "cq");
         EmulatedSharedReceiveQueue.checkLimits("ibv_create_srq_ex", attributes);

@@ -1,6 +1,5 @@
 package org.verbs4j.provider.nativecommon.internal;
 
-import java.util.Objects;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Errno;
 import org.verbs4j.ProtectionDomain;
@@ -75,9 +74,7 @@ public final class NativeXrcDomain extends NativeObject implements XrcDomain {
     @Override
     public SharedReceiveQueue createSrq(ProtectionDomain pd, CompletionQueue cq, SrqInitAttributes attributes) {
         checkOpen();
-        Objects.requireNonNull(pd, "pd");
-        Objects.requireNonNull(cq, "cq");
-        Objects.requireNonNull(attributes, "attributes");
+        Arguments.xrcSrq(pd, cq, attributes);
         NativeProtectionDomain p = sibling(pd, NativeProtectionDomain.class, "the protection domain");
         AbstractVerbsObject q = nativeContext().siblingCq(cq, "the CQ");
         return NativeQueuePairs.createXrcSrq(owner(), this, p, q, attributes);
