@@ -26,6 +26,9 @@ public final class QpTransitions {
         // XRC_SEND requests as RC does but has no responder; XRC_RECV responds as RC does but never sends.
         boolean rc = type == QpType.RC || type == QpType.XRC_SEND;
         boolean responds = type == QpType.RC || type == QpType.XRC_RECV;
+        // What a move into RTS (from RTR, RTS or SQD) may also change.
+        int toRtsOptional = ud ? CUR_STATE | QKEY
+                : CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE | (responds ? MIN_RNR_TIMER : 0);
         int required;
         int optional;
         if (next == QpState.RESET || next == QpState.ERR) {
@@ -58,14 +61,12 @@ public final class QpTransitions {
                 }
                 required = rc ? STATE | SQ_PSN | TIMEOUT | RETRY_CNT | RNR_RETRY | MAX_QP_RD_ATOMIC
                         : type == QpType.XRC_RECV ? STATE | SQ_PSN | TIMEOUT : STATE | SQ_PSN;
-                optional = ud ? CUR_STATE | QKEY
-                        : CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE | (responds ? MIN_RNR_TIMER : 0);
+                optional = toRtsOptional;
             }
             case RTS -> {
                 if (next == QpState.RTS) {
                     required = STATE;
-                    optional = ud ? CUR_STATE | QKEY
-                            : CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE | (responds ? MIN_RNR_TIMER : 0);
+                    optional = toRtsOptional;
                 } else if (next == QpState.SQD) {
                     required = STATE;
                     optional = EN_SQD_ASYNC_NOTIFY;
@@ -76,8 +77,7 @@ public final class QpTransitions {
             case SQD -> {
                 if (next == QpState.RTS) {
                     required = STATE;
-                    optional = ud ? CUR_STATE | QKEY
-                            : CUR_STATE | ACCESS_FLAGS | ALT_PATH | PATH_MIG_STATE | (responds ? MIN_RNR_TIMER : 0);
+                    optional = toRtsOptional;
                 } else if (next == QpState.SQD) {
                     required = STATE;
                     optional = ud ? PKEY_INDEX | QKEY

@@ -266,8 +266,7 @@ public final class WireResponder {
         w.invalidateRkey = p.invalidateRkey;
         w.rkey = messageRkey;
         w.remoteAddr = messageVa;
-        Responder e = engine(p);
-        int r = e == null ? qp.responder.invalidXrcSrq() : e.receive(w, qp.destQpn);
+        int r = executeRequest(p, w);
         if (!rc) {
             return null;
         }
@@ -342,8 +341,7 @@ public final class WireResponder {
         w.sgeSegment[0] = readBuffer;
         w.sgeOffset[0] = 0;
         w.sgeLength[0] = (int) len;
-        Responder e = engine(p);
-        int r = e == null ? qp.responder.invalidXrcSrq() : e.receive(w, qp.destQpn);
+        int r = executeRequest(p, w);
         if (r != SUCCESS) {
             return respond(r, p.psn, true);
         }
@@ -379,8 +377,7 @@ public final class WireResponder {
         w.sgeSegment[0] = atomicResult;
         w.sgeOffset[0] = 0;
         w.sgeLength[0] = 8;
-        Responder e = engine(p);
-        int r = e == null ? qp.responder.invalidXrcSrq() : e.receive(w, qp.destQpn);
+        int r = executeRequest(p, w);
         if (r != SUCCESS) {
             return respond(r, p.psn, true);
         }
@@ -443,6 +440,12 @@ public final class WireResponder {
      */
     private Responder engine(Packet p) {
         return qp.type == QpType.XRC_RECV ? qp.xrcResponder(p.xrcSrqn) : qp.responder;
+    }
+
+    /** Executes a request's WQE through {@link #engine}: its answer, REM_INV_REQ_ERR for an SRQ outside the domain. */
+    private int executeRequest(Packet p, SendWqe w) {
+        Responder e = engine(p);
+        return e == null ? qp.responder.invalidXrcSrq() : e.receive(w, qp.destQpn);
     }
 
     private Packet begin(int op, int psn) {

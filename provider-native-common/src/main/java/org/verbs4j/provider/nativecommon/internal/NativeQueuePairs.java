@@ -19,6 +19,7 @@ import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_attr;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_init_attr_ex;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_qp_open_attr;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_attr;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_init_attr;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_init_attr_ex;
 import org.verbs4j.spi.support.AbstractVerbsObject;
@@ -356,9 +357,10 @@ public final class NativeQueuePairs {
         try (CallHold hold = CallHold.on(xrcd).and(pd, "the protection domain").and(cq, "the CQ");
              TempMemory temp = new TempMemory(b)) {
             long init = temp.allocate(ibv_srq_init_attr_ex.SIZEOF);
-            b.putInt(init + ibv_srq_init_attr_ex.attr$max_wr$off, attributes.maxWr());
-            b.putInt(init + ibv_srq_init_attr_ex.attr$max_sge$off, attributes.maxSge());
-            b.putInt(init + ibv_srq_init_attr_ex.attr$srq_limit$off, attributes.srqLimit());
+            long sizes = init + ibv_srq_init_attr_ex.attr$off;
+            b.putInt(sizes + ibv_srq_attr.max_wr$off, attributes.maxWr());
+            b.putInt(sizes + ibv_srq_attr.max_sge$off, attributes.maxSge());
+            b.putInt(sizes + ibv_srq_attr.srq_limit$off, attributes.srqLimit());
             b.putInt(init + ibv_srq_init_attr_ex.comp_mask$off, ibv_srq_init_attr_ex.IBV_SRQ_INIT_ATTR_TYPE
                     | ibv_srq_init_attr_ex.IBV_SRQ_INIT_ATTR_PD | ibv_srq_init_attr_ex.IBV_SRQ_INIT_ATTR_XRCD
                     | ibv_srq_init_attr_ex.IBV_SRQ_INIT_ATTR_CQ);
@@ -370,8 +372,8 @@ public final class NativeQueuePairs {
             NativeErrors.check(srq, "ibv_create_srq_ex", "XRC SRQ, " + attributes);
             try {
                 return new NativeSharedReceiveQueue(context, pd, srq,
-                        b.getInt(init + ibv_srq_init_attr_ex.attr$max_wr$off),
-                        b.getInt(init + ibv_srq_init_attr_ex.attr$max_sge$off), xrcd, cq);
+                        b.getInt(sizes + ibv_srq_attr.max_wr$off), b.getInt(sizes + ibv_srq_attr.max_sge$off), xrcd,
+                        cq);
             } catch (RuntimeException e) {
                 b.destroySrq(srq);
                 throw e;

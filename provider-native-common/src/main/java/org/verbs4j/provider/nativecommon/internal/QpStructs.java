@@ -341,9 +341,8 @@ public final class QpStructs {
                 ptr("cq"), struct("ibv_tm_cap", u32("max_num_tags"), u32("max_ops")).withName("tm_cap"));
         /** {@code sizeof(struct ibv_srq_init_attr_ex)}, bytes. */
         public static final long SIZEOF = DESC.size();
-        public static final long attr$max_wr$off = DESC.offset("attr.max_wr");
-        public static final long attr$max_sge$off = DESC.offset("attr.max_sge");
-        public static final long attr$srq_limit$off = DESC.offset("attr.srq_limit");
+        /** The embedded {@code struct ibv_srq_attr}, whose fields are {@link ibv_srq_attr}'s offsets from here. */
+        public static final long attr$off = DESC.offset("attr");
         public static final long comp_mask$off = DESC.offset("comp_mask");
         public static final long srq_type$off = DESC.offset("srq_type");
         public static final long pd$off = DESC.offset("pd");

@@ -900,15 +900,15 @@ class NativeObjectModelTest {
         }
 
         public long createSrqEx(long fn, long ctx, long attr) {
-            memory.put(attr + QpStructs.ibv_srq_init_attr_ex.attr$max_wr$off,
-                    getInt(attr + QpStructs.ibv_srq_init_attr_ex.attr$max_wr$off) + 1); // granted more
+            memory.put(attr + QpStructs.ibv_srq_init_attr_ex.attr$off + QpStructs.ibv_srq_attr.max_wr$off,
+                    getInt(attr + QpStructs.ibv_srq_init_attr_ex.attr$off + QpStructs.ibv_srq_attr.max_wr$off) + 1); // granted more
             return create("createSrqEx " + fn + " " + ctx
                     + " mask " + getInt(attr + QpStructs.ibv_srq_init_attr_ex.comp_mask$off)
                     + " type " + getInt(attr + QpStructs.ibv_srq_init_attr_ex.srq_type$off)
                     + " pd " + getLong(attr + QpStructs.ibv_srq_init_attr_ex.pd$off)
                     + " xrcd " + getLong(attr + QpStructs.ibv_srq_init_attr_ex.xrcd$off)
                     + " cq " + getLong(attr + QpStructs.ibv_srq_init_attr_ex.cq$off)
-                    + " sge " + getInt(attr + QpStructs.ibv_srq_init_attr_ex.attr$max_sge$off));
+                    + " sge " + getInt(attr + QpStructs.ibv_srq_init_attr_ex.attr$off + QpStructs.ibv_srq_attr.max_sge$off));
         }
 
         public long openQp(long fn, long ctx, long attr) {
