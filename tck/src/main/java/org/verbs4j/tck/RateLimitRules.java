@@ -80,6 +80,7 @@ public abstract class RateLimitRules extends TckArea {
         MemoryRegion dst = p.remoteBuffer(64);
         assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, dst.address(), dst.rkey()).status(),
                 "a WRITE after the refused limits and the removal");
+        assertEquals(65535, new QpRateLimit(1000, 0, 65535).typicalPacketSize(), "typicalPacketSize's largest");
         Expect.badInput("typicalPacketSize 65536", () -> new QpRateLimit(1000, 0, 65536));
     }
 

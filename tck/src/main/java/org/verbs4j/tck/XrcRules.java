@@ -222,6 +222,7 @@ public abstract class XrcRules extends TckArea {
         Expect.errno("openQp of a QP whose last handle closed", () -> xrcd.openQp(qpn), Errno.EINVAL);
         QueuePair plain = tb.qp(QpType.RC, tb.cq(4), null);
         Expect.errno("openQp of an RC QP's number", () -> xrcd.openQp(plain.qpNum()), Errno.EINVAL);
+        Expect.errno("openQp(2^24 - 1), the largest QPN, of no QP", () -> xrcd.openQp(0xff_ffff), Errno.EINVAL);
         Expect.badInput("openQp(2^24)", () -> xrcd.openQp(1 << 24));
         Expect.badInput("openQp(-1)", () -> xrcd.openQp(-1));
     }

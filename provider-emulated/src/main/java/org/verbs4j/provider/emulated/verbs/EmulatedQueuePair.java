@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
 import org.verbs4j.AhAttributes;
 import org.verbs4j.AsyncEvent;
@@ -92,6 +93,9 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     final XrcShared xrc;
     /** XRC_RECV: the responder for the messages to each SRQ of the domain, made at the first. */
     final Map<EmulatedSharedReceiveQueue, Responder> xrcResponders = new ConcurrentHashMap<>();
+    /** Makes an SRQ's responder; one function, so that a message's lookup allocates nothing. */
+    private final Function<EmulatedSharedReceiveQueue, Responder> newXrcResponder =
+            s -> new Responder(new XrcTarget(this, s));
     public final EmulatedDevice device;
     public final QpType type;
     public final int qpn;
@@ -715,7 +719,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
         if (s == null || s.isClosed()) {
             return null;
         }
-        return xrcResponders.computeIfAbsent(s, x -> new Responder(new XrcTarget(this, x)));
+        return xrcResponders.computeIfAbsent(s, newXrcResponder);
     }
 
     // ---------------------------------------------------------------- the wire transport's view

@@ -34,8 +34,8 @@ public final class InJvmTransport implements Transport {
     private final EmulatedQueuePair qp;
     /** The connected peer as last resolved (RC, UC), under the QP's lock. */
     private EmulatedQueuePair peer;
-    /** XRC_SEND: the SRQ of the last request, which an RNR NAK waits on; under the QP's lock. */
-    private EmulatedSharedReceiveQueue xrcSrq;
+    /** XRC_SEND: the number of the last request's SRQ, which an RNR NAK waits on; under the QP's lock. */
+    private int xrcSrqn;
     /** A GRH under construction, under the QP's lock. */
     private final MemorySegment grh = MemorySegment.ofArray(new byte[Responder.GRH_BYTES]);
 
@@ -59,7 +59,7 @@ public final class InJvmTransport implements Transport {
             if (r == null) {
                 return p.responder.invalidXrcSrq();
             }
-            xrcSrq = p.xrc.srqs.get(w.remoteSrqn);
+            xrcSrqn = w.remoteSrqn;
             return r.receive(w, qp.qpn);
         }
         return p.responder.receive(w, qp.qpn);
@@ -68,7 +68,7 @@ public final class InJvmTransport implements Transport {
     @Override
     public int awaitReceive() {
         EmulatedQueuePair p = peer;
-        EmulatedSharedReceiveQueue s = p.type == QpType.XRC_RECV ? xrcSrq : p.srq;
+        EmulatedSharedReceiveQueue s = p.type == QpType.XRC_RECV ? p.xrc.srqs.get(xrcSrqn) : p.srq;
         if (s != null) {
             if (!s.rnrWaiters.contains(qp)) {
                 s.rnrWaiters.add(qp);
