@@ -1,5 +1,7 @@
 package org.verbs4j;
 
+import java.net.InetAddress;
+
 /**
  * A connection-manager event, {@code struct rdma_cm_event}, taken from a {@link CmEventChannel}. Closing it
  * acknowledges it ({@code rdma_ack_cm_event}); use try-with-resources. Its id cannot be closed before every
@@ -51,6 +53,18 @@ public interface CmEvent extends AutoCloseable {
 
     /** {@return on a connect request or an accept, the peer's {@code initiator_depth}; else 0} */
     int initiatorDepth();
+
+    /**
+     * {@return on {@link CmEventType#MULTICAST_JOIN}, how to send to the group joined: the {@code param.ud} of
+     * the event; else null}
+     */
+    CmUdParameters udParameters();
+
+    /**
+     * {@return on {@link CmEventType#MULTICAST_JOIN} and {@link CmEventType#MULTICAST_ERROR}, the group's address
+     * as given to {@link CmId#joinMulticast} (librdmacm returns it as the join's context); else null}
+     */
+    InetAddress multicastGroup();
 
     /** {@return whether {@link #close()} acknowledged it} */
     boolean isAcked();

@@ -1,5 +1,6 @@
 package org.verbs4j;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
 /**
@@ -11,6 +12,10 @@ import java.net.InetSocketAddress;
  * <p>Results of the asynchronous calls ({@link #resolveAddr}, {@link #resolveRoute}, {@link #connect},
  * {@link #accept}, {@link #disconnect}) arrive as {@link CmEvent}s on the id's channel. A call made in a
  * state where rdma_cm refuses it fails with {@link VerbsException} {@code EINVAL}.
+ *
+ * <p>A {@link CmPortSpace#TCP} id connects an RC QP. A {@link CmPortSpace#UDP} id has a UD QP, which
+ * {@link #createQp} moves to RTS at once, and joins multicast groups ({@link #joinMulticast}); connecting or
+ * listening on it (SIDR) is not supported ({@code EOPNOTSUPP}).
  *
  * <p>Close order: the QP ({@link #destroyQp()}), every event of the id acknowledged, then the id. Closing a
  * connected id disconnects it, as {@code rdma_destroy_id} does: the peer gets
@@ -24,6 +29,15 @@ import java.net.InetSocketAddress;
  * @see "rdma_create_id(3)"
  */
 public interface CmId extends AutoCloseable {
+    /**
+     * The Q_Key of every {@link CmPortSpace#UDP} id's QP and of the groups it joins, a 32-bit key: librdmacm's
+     * {@code RDMA_UDP_QKEY}.
+     */
+    int UDP_QKEY = 0x01234567;
+
+    /** The destination QPN of a multicast group (IBA: DestQP 0xFFFFFF), as {@link CmUdParameters#qpNum()} gives. */
+    int MULTICAST_QPN = 0xffffff;
+
     /** {@return the channel the id's events go to} */
     CmEventChannel channel();
 
@@ -95,7 +109,8 @@ public interface CmId extends AutoCloseable {
      * @param backlog how many requests may wait for {@link #accept} or {@link #reject}, 0 or more; 0 lets the
      *     provider choose
      * @throws IllegalArgumentException if backlog is negative
-     * @throws VerbsException {@code EINVAL} if the id is not bound or already in use
+     * @throws VerbsException {@code EINVAL} if the id is not bound or already in use; {@code EOPNOTSUPP} on a
+     *     {@link CmPortSpace#UDP} id (SIDR is not supported)
      * @see "rdma_listen(3)"
      */
     void listen(int backlog);
@@ -103,11 +118,13 @@ public interface CmId extends AutoCloseable {
     /**
      * Creates the id's QP on its device and moves it to INIT, with the port and the P_Key of the id's route
      * and remote write, read and atomic access. Allowed once the route is resolved (active side) or on the new
-     * id of a connect request (passive side).
+     * id of a connect request (passive side). A {@link CmPortSpace#UDP} id's UD QP, which may be created once the
+     * id is bound to a device, moves on to RTR and RTS (SQ PSN 0) with Q_Key {@link #UDP_QKEY}, as librdmacm's
+     * {@code rdma_create_qp} does, and is ready to send.
      *
      * @param pd a protection domain of {@link #context()}
      * @param attributes the QP's attributes; its type must be the port space's ({@link CmPortSpace#qpType()})
-     * @return the QP, in INIT; it belongs to the id: destroy it with {@link #destroyQp()}
+     * @return the QP, in INIT (in RTS for a UDP id); it belongs to the id: destroy it with {@link #destroyQp()}
      * @throws NullPointerException if an argument is null
      * @throws IllegalArgumentException if pd is closed or is not on the id's device context
      * @throws VerbsException {@code EINVAL} if the id is not bound to a device, already has a QP, or the QP type
@@ -136,7 +153,8 @@ public interface CmId extends AutoCloseable {
      *     InfiniBand and RoCE) and the QP's connection parameters
      * @throws NullPointerException if parameters is null
      * @throws IllegalArgumentException if the private data is too long for the transport
-     * @throws VerbsException {@code EINVAL} unless the route is resolved and the id has a QP
+     * @throws VerbsException {@code EINVAL} unless the route is resolved and the id has a QP; {@code EOPNOTSUPP}
+     *     on a {@link CmPortSpace#UDP} id (SIDR is not supported)
      * @see "rdma_connect(3)"
      */
     void connect(ConnectionParameters parameters);
@@ -195,6 +213,41 @@ public interface CmId extends AutoCloseable {
      * @see "rdma_migrate_id(3)"
      */
     void migrate(CmEventChannel channel);
+
+    /**
+     * Joins a multicast group. The result arrives as {@link CmEventType#MULTICAST_JOIN}, whose
+     * {@link CmEvent#udParameters()} tell how to send to the group (an address vector to its multicast GID, QPN
+     * {@value #MULTICAST_QPN}, Q_Key {@value #UDP_QKEY}), or as {@link CmEventType#MULTICAST_ERROR} with a
+     * negative errno. When the join event is taken from the channel, the id's QP, if it has one then, is attached
+     * to the group ({@link QueuePair#attachMulticast}), as librdmacm does; a failed attach turns the event into
+     * {@code MULTICAST_ERROR} with its errno. A QP created after that is not attached.
+     *
+     * @param group the group's address: IPv4 224.0.0.0/4 or IPv6 ff00::/8; on RoCE v2 devices the kernel takes
+     *     IPv4 groups only
+     * @throws NullPointerException if group is null
+     * @throws VerbsException {@code EINVAL} if the address is not a multicast address, the id is not a
+     *     {@link CmPortSpace#UDP} id, or it is not bound to a device (bind it to a device's address or resolve an
+     *     address first); {@code EADDRINUSE} if the id already joined the group ({@link #leaveMulticast} first);
+     *     the errors of the connection manager's join ({@code EOPNOTSUPP} where the device cannot join such a
+     *     group)
+     * @see "rdma_join_multicast(3)"
+     */
+    void joinMulticast(InetAddress group);
+
+    /**
+     * Leaves a multicast group the id joined: the id's QP is detached from it first
+     * ({@link QueuePair#detachMulticast}), if the join attached it and the QP is still open, and a join event of the
+     * group not yet taken is dropped.
+     * Destroying the id leaves every group it joined.
+     *
+     * @param group the group's address, as given to {@link #joinMulticast}
+     * @throws NullPointerException if group is null
+     * @throws VerbsException {@code EADDRNOTAVAIL} if the id has not joined the group; {@code EBUSY} while an
+     *     event of the id that was taken is not acknowledged (librdmacm would wait for it); the errors of
+     *     {@code ibv_detach_mcast(3)}, the group then still joined
+     * @see "rdma_leave_multicast(3)"
+     */
+    void leaveMulticast(InetAddress group);
 
     /** {@return whether {@link #close()} has succeeded} */
     boolean isClosed();

@@ -26,11 +26,13 @@ public interface ConnectionManager {
      * Creates an id, the connection manager's equivalent of a socket.
      *
      * @param channel where the id's events are queued
-     * @param portSpace its port space: {@link CmPortSpace#TCP} for RC connections
+     * @param portSpace its port space: {@link CmPortSpace#TCP} for RC connections, {@link CmPortSpace#UDP} for a
+     *     UD QP that joins multicast groups
      * @return the id, not bound to an address or a device yet
      * @throws NullPointerException if an argument is null
      * @throws IllegalStateException if the channel is closed
-     * @throws VerbsException {@code EOPNOTSUPP} if the provider does not support that port space
+     * @throws VerbsException {@code EOPNOTSUPP} if the provider does not support that port space (every provider
+     *     of verbs4j supports TCP and UDP)
      * @see "rdma_create_id(3)"
      */
     CmId createId(CmEventChannel channel, CmPortSpace portSpace);

@@ -100,11 +100,23 @@ final class CmBench implements AutoCloseable {
         return id;
     }
 
+    /** A UDP id bound to {@link #address} on a free port, so to its device. */
+    CmId udp(CmEventChannel channel) {
+        CmId id = keep(cm.createId(channel, CmPortSpace.UDP));
+        id.bindAddr(new InetSocketAddress(address, 0));
+        return id;
+    }
+
     /** A PD, a CQ and an RC QP (in INIT) on the id's context, closed after the test. */
     End end(CmEventChannel channel, CmId id) {
+        return end(channel, id, QpType.RC);
+    }
+
+    /** A PD, a CQ and a QP of the id's port space's type on the id's context, closed after the test. */
+    End end(CmEventChannel channel, CmId id, QpType type) {
         ProtectionDomain pd = keep(id.context().allocPd());
         CompletionQueue cq = keep(id.context().createCq(64));
-        QueuePair qp = id.createQp(pd, QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(16).maxRecvWr(16).build());
+        QueuePair qp = id.createQp(pd, QpInitAttributes.builder(type).cq(cq).maxSendWr(16).maxRecvWr(16).build());
         keep(() -> {
             if (!id.isClosed()) { // a rule may destroy the QP and close the id itself
                 id.destroyQp();

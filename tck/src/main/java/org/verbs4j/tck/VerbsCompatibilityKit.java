@@ -307,6 +307,14 @@ public abstract class VerbsCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Connection multicast")
+    class ConnectionMulticast extends CmMulticastRules {
+        ConnectionMulticast() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Misuse: connection manager")
     class ConnectionMisuse extends ConnectionMisuseRules {
         ConnectionMisuse() {

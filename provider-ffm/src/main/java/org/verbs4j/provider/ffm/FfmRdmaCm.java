@@ -145,6 +145,16 @@ final class FfmRdmaCm extends LibRdmaCm {
     }
 
     @Override
+    protected int rdma_join_multicast(long id, long addr, long context) {
+        return (int) Rdmacm.call(Rdmacm.rdma_join_multicast$mh, id, addr, context);
+    }
+
+    @Override
+    protected int rdma_leave_multicast(long id, long addr) {
+        return (int) Rdmacm.call(Rdmacm.rdma_leave_multicast$mh, id, addr);
+    }
+
+    @Override
     protected int rdma_init_qp_attr(long id, long qpAttr, long mask) {
         return (int) Rdmacm.call(Rdmacm.rdma_init_qp_attr$mh, id, qpAttr, mask);
     }

@@ -136,6 +136,16 @@ final class JnrRdmaCm extends LibRdmaCm {
     }
 
     @Override
+    protected int rdma_join_multicast(long id, long addr, long context) {
+        return rdmacm.rdma_join_multicast(id, addr, context);
+    }
+
+    @Override
+    protected int rdma_leave_multicast(long id, long addr) {
+        return rdmacm.rdma_leave_multicast(id, addr);
+    }
+
+    @Override
     protected int rdma_init_qp_attr(long id, long qpAttr, long mask) {
         return rdmacm.rdma_init_qp_attr(id, qpAttr, mask);
     }

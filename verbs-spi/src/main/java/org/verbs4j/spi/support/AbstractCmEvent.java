@@ -1,8 +1,10 @@
 package org.verbs4j.spi.support;
 
+import java.net.InetAddress;
 import org.verbs4j.CmEvent;
 import org.verbs4j.CmEventType;
 import org.verbs4j.CmId;
+import org.verbs4j.CmUdParameters;
 
 /**
  * What every provider's {@link CmEvent} holds: the values copied when the event was taken, readable after it
@@ -17,6 +19,8 @@ public abstract class AbstractCmEvent implements CmEvent {
     private final byte[] privateData;
     private final int responderResources;
     private final int initiatorDepth;
+    private final CmUdParameters udParameters;
+    private final InetAddress multicastGroup;
     private volatile boolean acked;
 
     /**
@@ -32,6 +36,27 @@ public abstract class AbstractCmEvent implements CmEvent {
      */
     protected AbstractCmEvent(CmEventType type, int status, CmId id, CmId listenId, byte[] privateData,
                               int responderResources, int initiatorDepth) {
+        this(type, status, id, listenId, privateData, responderResources, initiatorDepth, null, null);
+    }
+
+    /**
+     * An event that may carry UD parameters and a multicast group.
+     *
+     * @param type what happened
+     * @param status its status
+     * @param id the id it is for (a connect request's new id)
+     * @param listenId the listening id of a connect request, else null
+     * @param privateData the peer's private data, empty for none; copied
+     * @param responderResources the peer's {@code responder_resources}, or 0
+     * @param initiatorDepth the peer's {@code initiator_depth}, or 0
+     * @param udParameters the {@code param.ud} of a multicast join, else null
+     * @param multicastGroup the group of a multicast join or error, else null
+     */
+    protected AbstractCmEvent(CmEventType type, int status, CmId id, CmId listenId, byte[] privateData,
+                              int responderResources, int initiatorDepth, CmUdParameters udParameters,
+                              InetAddress multicastGroup) {
+        this.udParameters = udParameters;
+        this.multicastGroup = multicastGroup;
         this.type = type;
         this.status = status;
         this.id = id;
@@ -74,6 +99,16 @@ public abstract class AbstractCmEvent implements CmEvent {
     @Override
     public final int initiatorDepth() {
         return initiatorDepth;
+    }
+
+    @Override
+    public final CmUdParameters udParameters() {
+        return udParameters;
+    }
+
+    @Override
+    public final InetAddress multicastGroup() {
+        return multicastGroup;
     }
 
     @Override

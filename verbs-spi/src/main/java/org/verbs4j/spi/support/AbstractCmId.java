@@ -1,22 +1,30 @@
 package org.verbs4j.spi.support;
 
+import java.net.InetAddress;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import org.verbs4j.AhAttributes;
 import org.verbs4j.CmEventChannel;
 import org.verbs4j.CmId;
 import org.verbs4j.CmPortSpace;
 import org.verbs4j.ConnectionParameters;
 import org.verbs4j.Errno;
+import org.verbs4j.Gid;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpState;
+import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.VerbsException;
 
 /**
  * What every provider's {@link CmId} shares: its channel, port space, QP, count of unacknowledged events and
  * closed flag; the checked getters; the argument checks and locking of every call; {@code createQp} and
- * {@code destroyQp}; {@code migrate}; and {@code close} with its {@code EBUSY} rules. A provider implements
+ * {@code destroyQp}; {@code migrate}; the multicast groups joined, with the attach of the QP when a join
+ * completes; and {@code close} with its {@code EBUSY} rules. A provider implements
  * the addressing, the connection steps and what its connection manager does to destroy an id, in the
  * {@code on...} methods, which run under the connection manager's lock on an open id.
  *
@@ -34,7 +42,27 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
     private QueuePair qp;
     /** Events of (or about) the id taken and not acknowledged. Guarded by {@link #lock}. */
     private int unacked;
+    /** The multicast groups joined and not left, by address, in join order. Guarded by {@link #lock}. */
+    private final Map<InetAddress, Join> joined = new LinkedHashMap<>();
+    /** The context of the next join, so that its event names it. Guarded by {@link #lock}. */
+    private long nextJoin = 1;
     private volatile boolean closed;
+
+    /**
+     * A multicast join of the id: its context and, once its event was taken and attached the id's QP, the
+     * (MGID, MLID) the QP is attached to.
+     */
+    private static final class Join {
+        final long context;
+        /** The QP the join attached, or null. */
+        QueuePair attached;
+        Gid mgid;
+        int mlid;
+
+        Join(long context) {
+            this.context = context;
+        }
+    }
 
     /**
      * An id on a channel, which counts it until the id is closed. Holds the lock.
@@ -185,6 +213,11 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
             QueuePair q = pd.createQp(attributes);
             try {
                 q.modify(qpInitState());
+                if (portSpace.qpType() == QpType.UD) {
+                    // librdmacm's rdma_create_qp takes a UD QP on to RTS (ucma_init_ud_qp): it sends at once.
+                    q.modify(QpAttributes.toState(QpState.RTR));
+                    q.modify(QpAttributes.toRtsUnreliable(0));
+                }
             } catch (RuntimeException e) {
                 q.close();
                 throw e;
@@ -236,9 +269,24 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
     /** Disconnects. Holds the lock. */
     protected abstract void onDisconnect();
 
+    /**
+     * Refuses a connection step on an id whose port space is not connected: a UDP id's connect, listen or
+     * accept would be SIDR, which verbs4j does not support.
+     *
+     * @param verb the librdmacm call
+     * @throws VerbsException {@code EOPNOTSUPP} on a UDP (or IPoIB) id
+     */
+    protected final void checkConnected(String verb) {
+        if (portSpace.qpType() == QpType.UD) {
+            throw new VerbsException(verb, Errno.EOPNOTSUPP, "a " + portSpace + " id resolves service IDs (SIDR),"
+                    + " which verbs4j does not support; UDP ids join multicast groups (joinMulticast)");
+        }
+    }
+
     @Override
     public final void connect(ConnectionParameters parameters) {
         checkOpen();
+        checkConnected("rdma_connect");
         CmArguments.connect(parameters, ConnectionParameters.MAX_CONNECT_PRIVATE_DATA);
         lock();
         try {
@@ -251,6 +299,7 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
     @Override
     public final void accept(ConnectionParameters parameters) {
         checkOpen();
+        checkConnected("rdma_accept");
         CmArguments.accept(parameters, ConnectionParameters.MAX_ACCEPT_PRIVATE_DATA);
         lock();
         try {
@@ -277,6 +326,118 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
         lock();
         try {
             onDisconnect();
+        } finally {
+            unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- multicast
+
+    /**
+     * Starts the join of a multicast group in the connection manager: its result is an event of type
+     * {@code MULTICAST_JOIN} or {@code MULTICAST_ERROR} that carries {@code context}. The id is a UDP id bound to a
+     * device, and has not joined the group. Holds the lock.
+     *
+     * @param group the group's address, a multicast address
+     * @param context the join's context, for {@link #joinedGroup}
+     */
+    protected abstract void onJoinMulticast(InetAddress group, long context);
+
+    /**
+     * Leaves a group in the connection manager, and drops its events not yet taken; the QP is detached already.
+     * Holds the lock.
+     *
+     * @param group the group's address
+     */
+    protected abstract void onLeaveMulticast(InetAddress group);
+
+    @Override
+    public final void joinMulticast(InetAddress group) {
+        checkOpen();
+        CmArguments.multicastGroup(group);
+        lock();
+        try {
+            if (portSpace.qpType() != QpType.UD) {
+                throw invalid("rdma_join_multicast", "a " + portSpace + " id has a " + portSpace.qpType()
+                        + " QP; only UD QPs join multicast groups: create the id in CmPortSpace.UDP");
+            }
+            if (!isBoundToDevice()) {
+                throw invalid("rdma_join_multicast", "the id is not bound to a device yet: bind it to a device's"
+                        + " address or resolve an address first");
+            }
+            if (joined.containsKey(group)) {
+                throw new VerbsException("rdma_join_multicast", Errno.EADDRINUSE, "the id already joined "
+                        + group.getHostAddress() + ": leave it first");
+            }
+            long context = nextJoin++;
+            onJoinMulticast(group, context);
+            joined.put(group, new Join(context));
+        } finally {
+            unlock();
+        }
+    }
+
+    /**
+     * {@return the group of a join this id started and has not left, by its context; null for a group left since}
+     * Holds the lock.
+     *
+     * @param context the join's context, as given to {@link #onJoinMulticast}
+     */
+    protected final InetAddress joinedGroup(long context) {
+        for (Map.Entry<InetAddress, Join> e : joined.entrySet()) {
+            if (e.getValue().context == context) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A join event of the id is being taken from its channel: attaches the id's QP, if it has one, to the group's
+     * (MGID, MLID) from the event's address vector, as librdmacm's {@code ucma_process_join} does. Holds the lock.
+     *
+     * @param group the group joined, from {@link #joinedGroup}
+     * @param ah the event's address vector: its DGID is the group's MGID, its DLID the MLID
+     * @return 0, or the negative errno of {@code ibv_attach_mcast}, which makes the event a {@code MULTICAST_ERROR}
+     */
+    protected final int multicastJoined(InetAddress group, AhAttributes ah) {
+        Join j = joined.get(group);
+        QueuePair q = qp();
+        if (j == null || q == null || ah.grh() == null) {
+            return 0;
+        }
+        try {
+            q.attachMulticast(ah.grh().dgid(), ah.dlid());
+        } catch (VerbsException e) {
+            return -e.errno();
+        }
+        j.attached = q;
+        j.mgid = ah.grh().dgid();
+        j.mlid = ah.dlid();
+        return 0;
+    }
+
+    @Override
+    public final void leaveMulticast(InetAddress group) {
+        checkOpen();
+        Objects.requireNonNull(group, "group");
+        lock();
+        try {
+            Join j = joined.get(group);
+            if (j == null) {
+                throw new VerbsException("rdma_leave_multicast", Errno.EADDRNOTAVAIL, "the id has not joined "
+                        + group.getHostAddress());
+            }
+            if (unacked > 0) {
+                throw new VerbsException("rdma_leave_multicast", Errno.EBUSY, unacked + " event(s) of the id are"
+                        + " not acknowledged: close them first (librdmacm waits for them)");
+            }
+            QueuePair q = j.attached;
+            if (q != null && q == qp()) { // a QP destroyed since was detached by its destruction
+                q.detachMulticast(j.mgid, j.mlid);
+            }
+            joined.remove(group);
+            onLeaveMulticast(group);
         } finally {
             unlock();
         }
@@ -346,6 +507,7 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
                         + " event(s) of the id are not acknowledged: close them first, as rdma_destroy_id(3) requires");
             }
             onClose();
+            joined.clear();
             closed = true;
             channel.idRemoved();
         } finally {

@@ -1,9 +1,13 @@
 package org.verbs4j.spi.support;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.verbs4j.CmPortSpace;
 import org.verbs4j.ConnectionParameters;
+import org.verbs4j.Errno;
+import org.verbs4j.VerbsException;
 
 /**
  * The argument rules of the connection manager ({@code rdma_cm(7)}), checked before a provider acts, so that a
@@ -45,6 +49,38 @@ public final class CmArguments {
             address(src, "src");
         }
         timeoutMs(timeoutMs);
+    }
+
+    /**
+     * Checks the port space of {@code rdma_create_id(3)}: verbs4j's connection managers take TCP ids (RC
+     * connections) and UDP ids (UD QPs that join multicast groups).
+     *
+     * @param portSpace the port space
+     * @throws NullPointerException if portSpace is null
+     * @throws VerbsException {@code EOPNOTSUPP} for IPoIB and IB ids
+     */
+    public static void portSpace(CmPortSpace portSpace) {
+        Objects.requireNonNull(portSpace, "portSpace");
+        if (portSpace != CmPortSpace.TCP && portSpace != CmPortSpace.UDP) {
+            throw new VerbsException("rdma_create_id", Errno.EOPNOTSUPP, "verbs4j's connection managers take"
+                    + " RDMA_PS_TCP (RC connections) and RDMA_PS_UDP (UD multicast) ids, not " + portSpace);
+        }
+    }
+
+    /**
+     * Checks the group of {@code rdma_join_multicast(3)}: an IPv4 (224.0.0.0/4) or IPv6 (ff00::/8) multicast
+     * address, as the kernel's {@code rdma_join_multicast} requires of a RoCE or IPoIB group.
+     *
+     * @param group the group's address
+     * @throws NullPointerException if group is null
+     * @throws VerbsException {@code EINVAL} if it is not a multicast address
+     */
+    public static void multicastGroup(InetAddress group) {
+        Objects.requireNonNull(group, "group");
+        if (!group.isMulticastAddress()) {
+            throw new VerbsException("rdma_join_multicast", Errno.EINVAL, group.getHostAddress()
+                    + " is not a multicast address (IPv4 224.0.0.0/4 or IPv6 ff00::/8)");
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.verbs4j.provider.emulated.cm;
 
+import java.net.InetAddress;
 import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.concurrent.locks.Condition;
@@ -40,6 +41,11 @@ public final class EmulatedCmEventChannel extends AbstractCmEventChannel {
         }
     }
 
+    /** Drops the queued events of an id's multicast group, which it leaves. Holds the cm lock. */
+    void dropEvents(EmulatedCmId id, InetAddress group) {
+        queue.removeIf(e -> e.id == id && group.equals(e.multicastGroup()));
+    }
+
     /** Drops the queued events of an id that is being destroyed. Holds the cm lock. */
     void dropEvents(EmulatedCmId id) {
         queue.removeIf(e -> e.id == id);
@@ -54,6 +60,7 @@ public final class EmulatedCmEventChannel extends AbstractCmEventChannel {
                 checkOpen();
                 EmulatedCmEvent e = queue.pollFirst();
                 if (e != null) {
+                    e = e.id.joinTaken(e);
                     e.taken = true;
                     e.id.taken();
                     return e;

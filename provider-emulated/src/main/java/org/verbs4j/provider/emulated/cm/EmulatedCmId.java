@@ -1,17 +1,23 @@
 package org.verbs4j.provider.emulated.cm;
 
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ThreadLocalRandom;
 
 import org.verbs4j.AccessFlags;
+import org.verbs4j.AhAttributes;
 import org.verbs4j.CmEvent;
 import org.verbs4j.CmEventChannel;
 import org.verbs4j.CmEventType;
+import org.verbs4j.CmId;
 import org.verbs4j.CmPortSpace;
+import org.verbs4j.CmUdParameters;
 import org.verbs4j.ConnectionParameters;
 import org.verbs4j.Context;
 import org.verbs4j.Errno;
+import org.verbs4j.Gid;
+import org.verbs4j.GlobalRoute;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.VerbsException;
@@ -32,6 +38,8 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
     private static final int PORT_NUM = 1;
     /** The REQ's timeout, in the IB CM reject reason of an id destroyed while its connect is pending. */
     private static final int REJECT_TIMEOUT = 4;
+    /** The hop limit of a multicast group's address vector: IPv6's default, as the kernel's CM gives on RoCE v2. */
+    private static final int MULTICAST_HOP_LIMIT = 64;
     /** The wildcard address an id binds to when it resolves an address that no device owns. */
     private static final InetAddress WILDCARD = new InetSocketAddress(0).getAddress();
 
@@ -208,6 +216,7 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
     @Override
     public void listen(int backlog) {
         checkOpen();
+        checkConnected("rdma_listen");
         CmArguments.backlog(backlog);
         lock();
         try {
@@ -249,8 +258,50 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
 
     @Override
     protected QpAttributes qpInitState() {
+        if (portSpace() == CmPortSpace.UDP) {
+            return QpAttributes.toInitUd(PORT_NUM, 0, UDP_QKEY);
+        }
         return QpAttributes.toInit(PORT_NUM, 0,
                 AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC);
+    }
+
+    // ---------------------------------------------------------------- multicast
+
+    /**
+     * Joins at once, as the kernel's CM does on RoCE (no SA to ask): the event gives an address vector to the
+     * group's GID (IPv4-mapped, {@code ::ffff:a.b.c.d}, as {@code cma_iboe_set_mgid} makes it on RoCE v2) from the
+     * device's IPv4-mapped GID, hop limit {@value #MULTICAST_HOP_LIMIT}, with QPN {@value CmId#MULTICAST_QPN} and
+     * the UDP Q_Key. An IPv6 group is {@code EOPNOTSUPP}, as the kernel refuses it on RoCE v2.
+     */
+    @Override
+    protected void onJoinMulticast(InetAddress group, long context) {
+        if (!(group instanceof Inet4Address)) {
+            throw new VerbsException("rdma_join_multicast", Errno.EOPNOTSUPP, "an emulated device is RoCE v2,"
+                    + " whose multicast groups are IPv4 (the kernel's CM refuses IPv6 groups there): "
+                    + group.getHostAddress());
+        }
+        GlobalRoute route = new GlobalRoute(Gid.ofIpv4(group.getAddress()), 0, CmTransitions.GID_INDEX,
+                MULTICAST_HOP_LIMIT, 0);
+        CmUdParameters ud = new CmUdParameters(new AhAttributes(route, 0, 0, 0, 0, PORT_NUM), MULTICAST_QPN,
+                UDP_QKEY);
+        events().post(EmulatedCmEvent.joined(this, group, ud));
+    }
+
+    @Override
+    protected void onLeaveMulticast(InetAddress group) {
+        events().dropEvents(this, group);
+    }
+
+    /**
+     * The event to hand out for {@code e}, taken from the channel: a join's attaches the id's QP, and becomes
+     * {@code MULTICAST_ERROR} if that fails. Holds the cm lock.
+     */
+    EmulatedCmEvent joinTaken(EmulatedCmEvent e) {
+        if (e.type() != CmEventType.MULTICAST_JOIN) {
+            return e;
+        }
+        int status = multicastJoined(e.multicastGroup(), e.udParameters().ahAttributes());
+        return status == 0 ? e : EmulatedCmEvent.joinFailed(this, e.multicastGroup(), status);
     }
 
     // ---------------------------------------------------------------- connect, accept, reject, disconnect

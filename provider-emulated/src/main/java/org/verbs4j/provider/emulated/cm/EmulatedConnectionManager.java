@@ -24,6 +24,7 @@ import org.verbs4j.Gid;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.emulated.verbs.EmulatedContext;
 import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.spi.support.CmArguments;
 
 /**
  * The emulated connection manager: rdma_cm within one JVM. Its state is shared by the whole JVM, as the
@@ -62,12 +63,8 @@ public final class EmulatedConnectionManager implements ConnectionManager {
     @Override
     public CmId createId(CmEventChannel channel, CmPortSpace portSpace) {
         Objects.requireNonNull(channel, "channel");
-        Objects.requireNonNull(portSpace, "portSpace");
         EmulatedCmEventChannel ch = channel(channel);
-        if (portSpace != CmPortSpace.TCP) {
-            throw new VerbsException("rdma_create_id", Errno.EOPNOTSUPP,
-                    "the emulated connection manager connects RC QPs (RDMA_PS_TCP), not " + portSpace);
-        }
+        CmArguments.portSpace(portSpace);
         lock.lock();
         try {
             ch.checkOpen();

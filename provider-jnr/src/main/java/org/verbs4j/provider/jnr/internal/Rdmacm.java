@@ -56,6 +56,12 @@ public interface Rdmacm {
     int rdma_init_qp_attr(long id, long qpAttr, long mask);
 
     @SaveError
+    int rdma_join_multicast(long id, long addr, long context);
+
+    @SaveError
+    int rdma_leave_multicast(long id, long addr);
+
+    @SaveError
     int rdma_get_cm_event(long channel, long eventOut);
 
     @SaveError

@@ -7,12 +7,17 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.verbs4j.AhAttributes;
+import org.verbs4j.CmUdParameters;
 import org.verbs4j.ConnectionParameters;
+import org.verbs4j.Gid;
+import org.verbs4j.GlobalRoute;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
 import org.verbs4j.provider.nativecommon.internal.PosixStructs.sockaddr_in;
 import org.verbs4j.provider.nativecommon.internal.PosixStructs.sockaddr_in6;
 import org.verbs4j.provider.nativecommon.internal.PosixStructs.sockaddr_storage;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ah_attr;
 import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_cm_event;
 import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_cm_id;
 import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_conn_param;
@@ -29,6 +34,9 @@ public abstract class LibRdmaCm implements CmBinding {
     public static final String SONAME = "librdmacm.so.1";
     private static final int AF_INET = 2;
     private static final int AF_INET6 = 10;
+    /** {@code RDMA_CM_EVENT_MULTICAST_JOIN} and {@code RDMA_CM_EVENT_MULTICAST_ERROR}. */
+    private static final int MULTICAST_JOIN = 12;
+    private static final int MULTICAST_ERROR = 13;
     /** {@code sizeof(struct sockaddr_storage)}: what a sockaddr buffer of ours holds. */
     private static final int SOCKADDR_STORAGE = (int) sockaddr_storage.SIZEOF;
 
@@ -82,6 +90,10 @@ public abstract class LibRdmaCm implements CmBinding {
     protected abstract int rdma_migrate_id(long id, long channel);
 
     protected abstract int rdma_init_qp_attr(long id, long qpAttr, long mask);
+
+    protected abstract int rdma_join_multicast(long id, long addr, long context);
+
+    protected abstract int rdma_leave_multicast(long id, long addr);
 
     protected abstract int rdma_get_cm_event(long channel, long eventOut);
 
@@ -297,6 +309,18 @@ public abstract class LibRdmaCm implements CmBinding {
     }
 
     @Override
+    public void joinMulticast(long id, InetAddress group, long context) {
+        check("rdma_join_multicast", withMemory(a -> rdma_join_multicast(id, a[0], context),
+                sockaddr(new InetSocketAddress(group, 0))), this);
+    }
+
+    @Override
+    public void leaveMulticast(long id, InetAddress group) {
+        check("rdma_leave_multicast", withMemory(a -> rdma_leave_multicast(id, a[0]),
+                sockaddr(new InetSocketAddress(group, 0))), this);
+    }
+
+    @Override
     public QpAttributes initQpAttr(long id, QpState state) {
         long attr = allocate(qpAttrSize());
         long mask = allocate(4);
@@ -352,11 +376,36 @@ public abstract class LibRdmaCm implements CmBinding {
         int type = e.getInt((int) rdma_cm_event.event$off);
         long data = carriesConnParam(type) ? e.getLong((int) rdma_cm_event.param$conn$private_data$off) : 0;
         int length = e.get((int) rdma_cm_event.param$conn$private_data_len$off) & 0xff;
+        boolean multicast = type == MULTICAST_JOIN || type == MULTICAST_ERROR;
+        // librdmacm puts a join's context in param.ud.private_data (ucma_process_join).
+        long udContext = multicast ? e.getLong((int) rdma_cm_event.param$ud$private_data$off) : 0;
+        CmUdParameters ud = type == MULTICAST_JOIN && e.getInt((int) rdma_cm_event.status$off) == 0
+                ? new CmUdParameters(ahAttr(e, (int) rdma_cm_event.param$ud$ah_attr$off),
+                        e.getInt((int) rdma_cm_event.param$ud$qp_num$off) & 0xffffff,
+                        e.getInt((int) rdma_cm_event.param$ud$qkey$off))
+                : null;
         return new RawEvent(event[0], e.getLong((int) rdma_cm_event.id$off),
                 e.getLong((int) rdma_cm_event.listen_id$off), type,
                 e.getInt((int) rdma_cm_event.status$off), data == 0 ? new byte[0] : get(data, length),
                 e.get((int) rdma_cm_event.param$conn$responder_resources$off) & 0xff,
-                e.get((int) rdma_cm_event.param$conn$initiator_depth$off) & 0xff);
+                e.get((int) rdma_cm_event.param$conn$initiator_depth$off) & 0xff, udContext, ud);
+    }
+
+    /** The {@code struct ibv_ah_attr} at byte {@code at} of a copied struct. */
+    static AhAttributes ahAttr(ByteBuffer b, int at) {
+        GlobalRoute grh = null;
+        if (b.get(at + (int) ibv_ah_attr.is_global$off) != 0) {
+            byte[] dgid = new byte[16];
+            b.get(at + (int) ibv_ah_attr.grh$dgid$off, dgid);
+            grh = new GlobalRoute(Gid.of(dgid), b.getInt(at + (int) ibv_ah_attr.grh$flow_label$off) & 0xfffff,
+                    b.get(at + (int) ibv_ah_attr.grh$sgid_index$off) & 0xff,
+                    b.get(at + (int) ibv_ah_attr.grh$hop_limit$off) & 0xff,
+                    b.get(at + (int) ibv_ah_attr.grh$traffic_class$off) & 0xff);
+        }
+        return new AhAttributes(grh, b.getShort(at + (int) ibv_ah_attr.dlid$off) & 0xffff,
+                b.get(at + (int) ibv_ah_attr.sl$off) & 0xf, b.get(at + (int) ibv_ah_attr.src_path_bits$off) & 0xff,
+                b.get(at + (int) ibv_ah_attr.static_rate$off) & 0xff,
+                Math.max(1, b.get(at + (int) ibv_ah_attr.port_num$off) & 0xff));
     }
 
     /**

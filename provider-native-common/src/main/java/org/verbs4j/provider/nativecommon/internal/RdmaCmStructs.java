@@ -144,6 +144,10 @@ public final class RdmaCmStructs {
         public static final long param$conn$responder_resources$off =
                 DESC.offset("param.conn.responder_resources");
         public static final long param$conn$initiator_depth$off = DESC.offset("param.conn.initiator_depth");
+        public static final long param$ud$private_data$off = DESC.offset("param.ud.private_data");
+        public static final long param$ud$ah_attr$off = DESC.offset("param.ud.ah_attr");
+        public static final long param$ud$qp_num$off = DESC.offset("param.ud.qp_num");
+        public static final long param$ud$qkey$off = DESC.offset("param.ud.qkey");
 
         private rdma_cm_event() {}
     }

@@ -2,6 +2,7 @@ package org.verbs4j.provider.nativecommon.internal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.ByteBuffer;
@@ -10,7 +11,12 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.verbs4j.AhAttributes;
+import org.verbs4j.CmUdParameters;
+import org.verbs4j.Gid;
+import org.verbs4j.GlobalRoute;
 import org.verbs4j.QpAttributes;
+import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ah_attr;
 import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_cm_event;
 import org.verbs4j.spi.support.internal.CmBinding.RawEvent;
 
@@ -26,6 +32,11 @@ class LibRdmaCmEventCopyTest {
     private static final int DISCONNECTED = 10;
     /** A pointer into no block: reading it fails the test. */
     private static final long GARBAGE = 0xdead_0000L;
+    private static final int MULTICAST_JOIN = 12;
+    /** A join's context: librdmacm hands it back in param.ud.private_data, which is then no pointer to follow. */
+    private static final long JOIN_CONTEXT = 0x77;
+    /** ::ffff:239.255.2.1 */
+    private static final byte[] MGID = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, (byte) 239, (byte) 255, 2, 1};
 
     /** librdmacm's event calls over a map of Java blocks; freed blocks are poisoned, not reused. */
     static final class FakeRdmaCm extends LibRdmaCm {
@@ -107,6 +118,21 @@ class LibRdmaCmEventCopyTest {
             e.put((int) rdma_cm_event.param$conn$private_data_len$off, (byte) privateData.length);
             e.put((int) rdma_cm_event.param$conn$responder_resources$off, (byte) responderResources);
             e.put((int) rdma_cm_event.param$conn$initiator_depth$off, (byte) initiatorDepth);
+            if (type == MULTICAST_JOIN) { // param.ud, over param.conn in the union
+                e.putLong((int) rdma_cm_event.param$ud$private_data$off, JOIN_CONTEXT);
+                int ah = (int) rdma_cm_event.param$ud$ah_attr$off;
+                e.put(ah + (int) ibv_ah_attr.grh$dgid$off, MGID);
+                e.putInt(ah + (int) ibv_ah_attr.grh$flow_label$off, 0x12345);
+                e.put(ah + (int) ibv_ah_attr.grh$sgid_index$off, (byte) 1);
+                e.put(ah + (int) ibv_ah_attr.grh$hop_limit$off, (byte) 64);
+                e.put(ah + (int) ibv_ah_attr.grh$traffic_class$off, (byte) 0x80);
+                e.putShort(ah + (int) ibv_ah_attr.dlid$off, (short) 0xc001);
+                e.put(ah + (int) ibv_ah_attr.sl$off, (byte) 3);
+                e.put(ah + (int) ibv_ah_attr.is_global$off, (byte) 1);
+                e.put(ah + (int) ibv_ah_attr.port_num$off, (byte) 1);
+                e.putInt((int) rdma_cm_event.param$ud$qp_num$off, 0xffffff);
+                e.putInt((int) rdma_cm_event.param$ud$qkey$off, 0x01234567);
+            }
             put(event, e.array());
             put(eventOut, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, event).array());
             return 0;
@@ -202,6 +228,16 @@ class LibRdmaCmEventCopyTest {
         }
 
         @Override
+        protected int rdma_join_multicast(long i, long addr, long context) {
+            throw unused();
+        }
+
+        @Override
+        protected int rdma_leave_multicast(long i, long addr) {
+            throw unused();
+        }
+
+        @Override
         protected int rdma_init_qp_attr(long i, long qpAttr, long mask) {
             throw unused();
         }
@@ -278,5 +314,42 @@ class LibRdmaCmEventCopyTest {
         lib.ackEvent(raw.event());
         assertEquals(0, raw.privateData().length, "DISCONNECTED carries no private data");
         assertThrows(AssertionError.class, () -> lib.get(GARBAGE, 1), "the fake does refuse the garbage pointer");
+    }
+
+    @Test
+    @DisplayName("a MULTICAST_JOIN's param.ud is copied: the context, every field of the address vector, the QPN and the Q_Key; its private data is the context, not a pointer to follow")
+    void multicastJoinCopied() {
+        FakeRdmaCm lib = new FakeRdmaCm();
+        lib.type = MULTICAST_JOIN;
+        lib.status = 0;
+        RawEvent raw = lib.getEvent(0x7000);
+        lib.ackEvent(raw.event());
+        assertEquals(JOIN_CONTEXT, raw.udContext());
+        assertEquals(0, raw.privateData().length, "a join's private_data is its context");
+        CmUdParameters ud = raw.ud();
+        assertEquals(0xffffff, ud.qpNum());
+        assertEquals(0x01234567, ud.qkey());
+        AhAttributes ah = ud.ahAttributes();
+        assertEquals(new GlobalRoute(Gid.of(MGID), 0x12345, 1, 64, 0x80), ah.grh());
+        assertEquals(0xc001, ah.dlid());
+        assertEquals(3, ah.sl());
+        assertEquals(1, ah.portNum());
+    }
+
+    @Test
+    @DisplayName("a failed MULTICAST_JOIN (status not 0) carries no param.ud; a CONNECT_REQUEST has no join context")
+    void failedJoinHasNoUd() {
+        FakeRdmaCm lib = new FakeRdmaCm();
+        lib.type = MULTICAST_JOIN;
+        lib.status = -19;
+        RawEvent raw = lib.getEvent(0x7000);
+        lib.ackEvent(raw.event());
+        assertEquals(JOIN_CONTEXT, raw.udContext());
+        assertNull(raw.ud());
+        FakeRdmaCm other = new FakeRdmaCm();
+        RawEvent request = other.getEvent(0x7000);
+        other.ackEvent(request.event());
+        assertEquals(0, request.udContext());
+        assertNull(request.ud());
     }
 }

@@ -1,6 +1,8 @@
 package org.verbs4j.spi.support.internal;
 
+import java.net.InetAddress;
 import org.verbs4j.CmEventType;
+import org.verbs4j.CmUdParameters;
 import org.verbs4j.spi.support.AbstractCmEvent;
 
 /** An event of a {@link BoundConnectionManager}, copied when it was taken; {@link #close()} acknowledges it. */
@@ -11,8 +13,9 @@ final class BoundCmEvent extends AbstractCmEvent {
     private final BoundCmId boundListenId;
 
     BoundCmEvent(BoundConnectionManager cm, long handle, CmEventType type, int status, BoundCmId id,
-                 BoundCmId listenId, CmBinding.RawEvent raw) {
-        super(type, status, id, listenId, raw.privateData(), raw.responderResources(), raw.initiatorDepth());
+                 BoundCmId listenId, CmBinding.RawEvent raw, CmUdParameters ud, InetAddress group) {
+        super(type, status, id, listenId, raw.privateData(), raw.responderResources(), raw.initiatorDepth(), ud,
+                group);
         this.cm = cm;
         this.handle = handle;
         this.boundId = id;

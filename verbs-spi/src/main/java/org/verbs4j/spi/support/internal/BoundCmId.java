@@ -1,16 +1,19 @@
 package org.verbs4j.spi.support.internal;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.CmEvent;
 import org.verbs4j.CmEventChannel;
 import org.verbs4j.CmEventType;
 import org.verbs4j.CmPortSpace;
+import org.verbs4j.CmUdParameters;
 import org.verbs4j.ConnectionParameters;
 import org.verbs4j.Context;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
+import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.VerbsException;
 import org.verbs4j.spi.support.AbstractCmId;
@@ -140,6 +143,7 @@ final class BoundCmId extends AbstractCmId<BoundCmEventChannel> {
     @Override
     public void listen(int backlog) {
         checkOpen();
+        checkConnected("rdma_listen");
         CmArguments.backlog(backlog);
         lock();
         try {
@@ -183,7 +187,9 @@ final class BoundCmId extends AbstractCmId<BoundCmEventChannel> {
 
     @Override
     protected QpAttributes qpInitState() {
-        return cm.binding.initQpAttr(handle, QpState.INIT).accessFlags(REMOTE_ACCESS);
+        QpAttributes init = cm.binding.initQpAttr(handle, QpState.INIT);
+        // A UD QP's INIT takes the Q_Key rdma_init_qp_attr gives, and no access flags.
+        return portSpace().qpType() == QpType.UD ? init : init.accessFlags(REMOTE_ACCESS);
     }
 
     /**
@@ -259,6 +265,18 @@ final class BoundCmId extends AbstractCmId<BoundCmEventChannel> {
         disconnectedHere = true;
     }
 
+    // ---------------------------------------------------------------- multicast
+
+    @Override
+    protected void onJoinMulticast(InetAddress group, long context) {
+        cm.binding.joinMulticast(handle, group, context);
+    }
+
+    @Override
+    protected void onLeaveMulticast(InetAddress group) {
+        cm.binding.leaveMulticast(handle, group);
+    }
+
     // ---------------------------------------------------------------- events
 
     /**
@@ -296,11 +314,25 @@ final class BoundCmId extends AbstractCmId<BoundCmEventChannel> {
             case REJECTED -> toErr(id.qp());
             default -> { }
         }
+        InetAddress group = null;
+        CmUdParameters ud = null;
+        if (type == CmEventType.MULTICAST_JOIN || type == CmEventType.MULTICAST_ERROR) {
+            group = id.joinedGroup(raw.udContext());
+            if (type == CmEventType.MULTICAST_JOIN && raw.ud() != null) {
+                ud = raw.ud();
+                int attached = group == null ? 0 : id.multicastJoined(group, ud.ahAttributes());
+                if (attached != 0) {
+                    type = CmEventType.MULTICAST_ERROR;
+                    status = attached;
+                    ud = null;
+                }
+            }
+        }
         id.eventTaken();
         if (listenId != null) {
             listenId.eventTaken();
         }
-        return new BoundCmEvent(cm, raw.event(), type, status, id, listenId, raw);
+        return new BoundCmEvent(cm, raw.event(), type, status, id, listenId, raw, ud, group);
     }
 
     /** The active side's half of a connect response; 0, or the negative errno it failed with (QP in ERR). */

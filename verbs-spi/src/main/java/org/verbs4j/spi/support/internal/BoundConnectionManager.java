@@ -11,9 +11,8 @@ import org.verbs4j.CmId;
 import org.verbs4j.CmPortSpace;
 import org.verbs4j.ConnectionManager;
 import org.verbs4j.Context;
-import org.verbs4j.Errno;
-import org.verbs4j.VerbsException;
 import org.verbs4j.spi.VerbsProvider;
+import org.verbs4j.spi.support.CmArguments;
 
 /**
  * A {@link ConnectionManager} over a native one ({@link CmBinding}, librdmacm): the one object model of the
@@ -73,12 +72,8 @@ public final class BoundConnectionManager implements ConnectionManager {
     @Override
     public CmId createId(CmEventChannel channel, CmPortSpace portSpace) {
         Objects.requireNonNull(channel, "channel");
-        Objects.requireNonNull(portSpace, "portSpace");
         BoundCmEventChannel ch = channel(channel);
-        if (portSpace != CmPortSpace.TCP) {
-            throw new VerbsException("rdma_create_id", Errno.EOPNOTSUPP,
-                    "this connection manager connects RC QPs (RDMA_PS_TCP), not " + portSpace);
-        }
+        CmArguments.portSpace(portSpace);
         lock.lock();
         try {
             ch.checkOpen();

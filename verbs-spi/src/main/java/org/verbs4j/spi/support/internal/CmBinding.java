@@ -1,6 +1,8 @@
 package org.verbs4j.spi.support.internal;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import org.verbs4j.CmUdParameters;
 import org.verbs4j.ConnectionParameters;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
@@ -27,9 +29,11 @@ public interface CmBinding {
      * @param privateData a copy of the private data, empty for none
      * @param responderResources {@code param.conn.responder_resources}
      * @param initiatorDepth {@code param.conn.initiator_depth}
+     * @param udContext on a multicast join or error, the join's context ({@code param.ud.private_data}), else 0
+     * @param ud on a multicast join, {@code param.ud}'s address vector, QPN and Q_Key; else null
      */
     record RawEvent(long event, long id, long listenId, int type, int status, byte[] privateData,
-                    int responderResources, int initiatorDepth) {}
+                    int responderResources, int initiatorDepth, long udContext, CmUdParameters ud) {}
 
     /**
      * {@code rdma_create_event_channel(3)}.
@@ -152,6 +156,23 @@ public interface CmBinding {
      * @param channel the new channel's handle
      */
     void migrate(long id, long channel);
+
+    /**
+     * {@code rdma_join_multicast(3)}.
+     *
+     * @param id the id's handle
+     * @param group the group's address
+     * @param context the join's context, which its events carry in {@code param.ud.private_data}
+     */
+    void joinMulticast(long id, InetAddress group, long context);
+
+    /**
+     * {@code rdma_leave_multicast(3)}; the caller has detached its QP and acknowledged every event of the id.
+     *
+     * @param id the id's handle
+     * @param group the group's address
+     */
+    void leaveMulticast(long id, InetAddress group);
 
     /**
      * {@code rdma_init_qp_attr(3)}: the attributes, with their mask, that move the id's QP to {@code state}.

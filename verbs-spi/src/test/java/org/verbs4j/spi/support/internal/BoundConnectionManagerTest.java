@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ class BoundConnectionManagerTest {
         private long next = 100;
 
         void queue(long channel, long event, long id, long listenId, CmEventType type, byte[] data) {
-            queues.get(channel).add(new RawEvent(event, id, listenId, type.value(), 0, data, 1, 1));
+            queues.get(channel).add(new RawEvent(event, id, listenId, type.value(), 0, data, 1, 1, 0, null));
         }
 
         @Override
@@ -121,6 +122,16 @@ class BoundConnectionManagerTest {
         @Override
         public void migrate(long id, long channel) {
             calls.add("rdma_migrate_id " + id + " " + channel);
+        }
+
+        @Override
+        public void joinMulticast(long id, InetAddress group, long context) {
+            calls.add("rdma_join_multicast " + id + " " + group.getHostAddress());
+        }
+
+        @Override
+        public void leaveMulticast(long id, InetAddress group) {
+            calls.add("rdma_leave_multicast " + id + " " + group.getHostAddress());
         }
 
         @Override
@@ -262,11 +273,11 @@ class BoundConnectionManagerTest {
     }
 
     @Test
-    @DisplayName("an id takes RC (RDMA_PS_TCP) only, must be bound to listen, and has no context before a device")
+    @DisplayName("an id takes RC (RDMA_PS_TCP) or UD (RDMA_PS_UDP), must be bound to listen, and has no context before a device")
     void idRules() {
         CmEventChannel ch = cm.createEventChannel();
         assertEquals(Errno.EOPNOTSUPP, assertThrows(VerbsException.class,
-                () -> cm.createId(ch, CmPortSpace.UDP)).errno());
+                () -> cm.createId(ch, CmPortSpace.IPOIB)).errno());
         CmId id = cm.createId(ch, CmPortSpace.TCP);
         assertEquals(Errno.EINVAL, assertThrows(VerbsException.class, () -> id.listen(1)).errno());
         assertNull(id.context());
