@@ -215,6 +215,54 @@ public interface CmId extends AutoCloseable {
     void migrate(CmEventChannel channel);
 
     /**
+     * Sets the type of service of the id's connection ({@code rdma_set_option(3)}, {@code RDMA_OPTION_ID_TOS}): on
+     * RoCE the traffic class of the QP's address vector, and the IP header's TOS byte. It takes effect when the
+     * route is resolved ({@link #resolveRoute}); set it before.
+     *
+     * @param tos the type of service, 8 bits (0..255)
+     * @throws IllegalArgumentException if tos is outside 0..255
+     * @see "rdma_set_option(3)"
+     */
+    void setTos(int tos);
+
+    /**
+     * Lets the id share its port ({@code rdma_set_option(3)}, {@code RDMA_OPTION_ID_REUSEADDR}): ids that all set
+     * it may bind the same address and port, until one of them listens; a listening id shares its port with
+     * nobody. Without it, a second bind of an address and port is {@code EADDRINUSE}, and a bind that overlaps
+     * a wildcard bind on the port is {@code EADDRNOTAVAIL}. Ports of different addresses never conflict.
+     *
+     * @param reuse whether the port may be shared
+     * @throws VerbsException {@code EINVAL} for turning it off once the id is bound, or on once it listens (the
+     *     kernel's {@code rdma_set_reuseaddr})
+     * @see "rdma_set_option(3)"
+     */
+    void setReuseAddress(boolean reuse);
+
+    /**
+     * Makes an IPv6 bind cover IPv6 only ({@code rdma_set_option(3)}, {@code RDMA_OPTION_ID_AFONLY}): two ids that
+     * both set it, one on IPv4 and one on IPv6, may bind the same port even when either is a wildcard.
+     *
+     * @param afOnly whether the id's address family is its only one
+     * @throws VerbsException {@code EINVAL} once the id has resolved an address or listens (the kernel's
+     *     {@code rdma_set_afonly}: a new or a bound id only)
+     * @see "rdma_set_option(3)"
+     */
+    void setAfOnly(boolean afOnly);
+
+    /**
+     * Sets the local ACK timeout the id's RC QP gets in RTS ({@code rdma_set_option(3)},
+     * {@code RDMA_OPTION_ID_ACK_TIMEOUT}), instead of the one the connection manager derives from the path: the QP
+     * waits 4.096 µs × 2<sup>timeout</sup> for an ACK before it retries (0: forever). Set it before the connection
+     * is established.
+     *
+     * @param timeout the QP attribute {@code timeout}, 5 bits (0..31)
+     * @throws IllegalArgumentException if timeout is outside 0..31
+     * @throws VerbsException {@code EINVAL} on a {@link CmPortSpace#UDP} id (its QP is UD)
+     * @see "rdma_set_option(3)"
+     */
+    void setAckTimeout(int timeout);
+
+    /**
      * Joins a multicast group. The result arrives as {@link CmEventType#MULTICAST_JOIN}, whose
      * {@link CmEvent#udParameters()} tell how to send to the group (an address vector to its multicast GID, QPN
      * {@value #MULTICAST_QPN}, Q_Key {@value #UDP_QKEY}), or as {@link CmEventType#MULTICAST_ERROR} with a

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.verbs4j.CmEvent;
 import org.verbs4j.CmEventChannel;
 import org.verbs4j.CmEventType;
@@ -92,7 +93,13 @@ final class CmBench implements AutoCloseable {
 
     /** A new id with its address and route resolved towards {@code port}. */
     CmId resolved(CmEventChannel channel, int port) {
+        return resolved(channel, port, id -> { });
+    }
+
+    /** A new id, given its options by {@code options}, with its address and route resolved towards {@code port}. */
+    CmId resolved(CmEventChannel channel, int port, Consumer<CmId> options) {
         CmId id = id(channel);
+        options.accept(id);
         id.resolveAddr(null, new InetSocketAddress(address, port), (int) EVENT_WAIT_MS);
         expect(channel, CmEventType.ADDR_RESOLVED, "rdma_resolve_addr of " + address + ":" + port);
         id.resolveRoute((int) EVENT_WAIT_MS);
@@ -148,10 +155,15 @@ final class CmBench implements AutoCloseable {
 
     /** A listener on a channel of its own, and an active id on another, resolved towards it, with its QP in INIT. */
     Setup setup() {
+        return setup(id -> { });
+    }
+
+    /** {@link #setup()}, the active id given its options by {@code options} before it resolves. */
+    Setup setup(Consumer<CmId> options) {
         CmEventChannel lch = channel();
         CmId listener = listener(lch);
         CmEventChannel ach = channel();
-        CmId active = resolved(ach, listener.localAddress().getPort());
+        CmId active = resolved(ach, listener.localAddress().getPort(), options);
         return new Setup(lch, listener, end(ach, active));
     }
 
@@ -159,7 +171,12 @@ final class CmBench implements AutoCloseable {
     record Connection(End a, End b, CmId listener, CmEvent request, CmEvent established) {}
 
     Connection connect(byte[] connectData, byte[] acceptData) {
-        Setup s = setup();
+        return connect(connectData, acceptData, id -> { });
+    }
+
+    /** {@link #connect(byte[], byte[])}, the active id given its options by {@code options} before it resolves. */
+    Connection connect(byte[] connectData, byte[] acceptData, Consumer<CmId> options) {
+        Setup s = setup(options);
         CmEventChannel lch = s.listenChannel();
         CmId listener = s.listener();
         End a = s.active();

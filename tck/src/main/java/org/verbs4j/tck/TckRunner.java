@@ -48,8 +48,8 @@ public final class TckRunner {
             "QP state machine", "QP attributes: mask", "WR session", "WR session: limits", "postSend",
             "postSend: inline regions", "Prepared sends", "Data in order", "Transport", "Errors",
             "Lifecycle and bad input", "Misuse", "Misuse: sessions and close", "Misuse: lifetimes",
-            "Connection management", "Connection multicast", "Misuse: connection manager", "Multicast",
-            "Device memory", "MR re-registration", "dma-buf regions", "XRC", "Packet pacing");
+            "Connection management", "Connection options", "Connection multicast", "Misuse: connection manager",
+            "Multicast", "Device memory", "MR re-registration", "dma-buf regions", "XRC", "Packet pacing");
 
     private static final Object RUN_LOCK = new Object();
     private static volatile VerbsProvider current;

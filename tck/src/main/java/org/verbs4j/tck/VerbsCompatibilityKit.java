@@ -307,6 +307,14 @@ public abstract class VerbsCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Connection options")
+    class ConnectionOptions extends CmOptionRules {
+        ConnectionOptions() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Connection multicast")
     class ConnectionMulticast extends CmMulticastRules {
         ConnectionMulticast() {

@@ -145,6 +145,11 @@ final class FfmRdmaCm extends LibRdmaCm {
     }
 
     @Override
+    protected int rdma_set_option(long id, int level, int optname, long optval, long optlen) {
+        return (int) Rdmacm.call(Rdmacm.rdma_set_option$mh, id, level, optname, optval, optlen);
+    }
+
+    @Override
     protected int rdma_join_multicast(long id, long addr, long context) {
         return (int) Rdmacm.call(Rdmacm.rdma_join_multicast$mh, id, addr, context);
     }

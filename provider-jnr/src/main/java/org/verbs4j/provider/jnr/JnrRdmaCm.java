@@ -136,6 +136,11 @@ final class JnrRdmaCm extends LibRdmaCm {
     }
 
     @Override
+    protected int rdma_set_option(long id, int level, int optname, long optval, long optlen) {
+        return rdmacm.rdma_set_option(id, level, optname, optval, optlen);
+    }
+
+    @Override
     protected int rdma_join_multicast(long id, long addr, long context) {
         return rdmacm.rdma_join_multicast(id, addr, context);
     }

@@ -331,6 +331,90 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
         }
     }
 
+    // ---------------------------------------------------------------- options
+
+    /** {@code RDMA_OPTION_ID_TOS}: the type of service, 8 bits, applied when the route is resolved. */
+    protected static final int OPTION_TOS = 0;
+    /** {@code RDMA_OPTION_ID_REUSEADDR}: whether the id's port may be shared, 0 or 1. */
+    protected static final int OPTION_REUSEADDR = 1;
+    /** {@code RDMA_OPTION_ID_AFONLY}: whether an IPv6 wildcard leaves the IPv4 port free, 0 or 1. */
+    protected static final int OPTION_AFONLY = 2;
+    /** {@code RDMA_OPTION_ID_ACK_TIMEOUT}: the QP's local ACK timeout, 5 bits. */
+    protected static final int OPTION_ACK_TIMEOUT = 3;
+
+    /**
+     * Sets an option of level {@code RDMA_OPTION_ID}, checked. Holds the lock.
+     *
+     * @param optname one of the {@code OPTION_} constants
+     * @param value its value
+     */
+    protected abstract void onSetOption(int optname, int value);
+
+    @Override
+    public final void setTos(int tos) {
+        checkOpen();
+        if (tos < 0 || tos > 0xff) {
+            throw new IllegalArgumentException("tos is 8 bits (0..255): " + tos);
+        }
+        lock();
+        try {
+            onSetOption(OPTION_TOS, tos);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public final void setReuseAddress(boolean reuse) {
+        checkOpen();
+        lock();
+        try {
+            // The kernel's rdma_set_reuseaddr: any change on a new id, then only turning it on, never once listening.
+            boolean fresh = localAddress() == null;
+            if (!fresh && (!reuse || isListening())) {
+                throw invalid("rdma_set_option", "RDMA_OPTION_ID_REUSEADDR " + (reuse ? "on" : "off") + ": "
+                        + (reuse ? "the id listens" : "the id is bound; only turning it on is allowed after the bind"));
+            }
+            onSetOption(OPTION_REUSEADDR, reuse ? 1 : 0);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public final void setAfOnly(boolean afOnly) {
+        checkOpen();
+        lock();
+        try {
+            // The kernel's rdma_set_afonly: in RDMA_CM_IDLE or RDMA_CM_ADDR_BOUND only.
+            if (localAddress() != null && (remoteAddress() != null || isListening())) {
+                throw invalid("rdma_set_option", "RDMA_OPTION_ID_AFONLY: the id is past its bind (it listens, or"
+                        + " has a destination)");
+            }
+            onSetOption(OPTION_AFONLY, afOnly ? 1 : 0);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public final void setAckTimeout(int timeout) {
+        checkOpen();
+        if (timeout < 0 || timeout > 31) {
+            throw new IllegalArgumentException("timeout is the QP's 5-bit local ACK timeout (0..31): " + timeout);
+        }
+        lock();
+        try {
+            if (portSpace.qpType() != QpType.RC) {
+                throw invalid("rdma_set_option", "RDMA_OPTION_ID_ACK_TIMEOUT: a " + portSpace + " id has "
+                        + portSpace.qpType() + " QPs, which do not retransmit; the kernel takes it for RC only");
+            }
+            onSetOption(OPTION_ACK_TIMEOUT, timeout);
+        } finally {
+            unlock();
+        }
+    }
+
     // ---------------------------------------------------------------- multicast
 
     /**

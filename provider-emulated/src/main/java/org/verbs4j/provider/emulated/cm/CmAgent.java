@@ -148,6 +148,7 @@ public final class CmAgent implements CmExchange, GsiAgent {
         child.local = new InetSocketAddress(ipv4(hdr.dstAddr()), port);
         child.remote = new InetSocketAddress(ipv4(hdr.srcAddr()), hdr.srcPort());
         child.state = State.REQ_RECEIVED;
+        child.routeTos = m.trafficClass; // the passive side's route is the REQ's path, with its traffic class
         CmSession s = open(child);
         s.remoteCommId = m.localCommId;
         s.remoteGuid = m.localCaGuid;
@@ -305,11 +306,11 @@ public final class CmAgent implements CmExchange, GsiAgent {
         System.arraycopy(s.remoteGid.toBytes(), 0, m.remoteGid, 0, 16);
         m.flowLabel = 0;
         m.packetRate = 0;
-        m.trafficClass = 0;
+        m.trafficClass = self.routeTos;
         m.hopLimit = HOP_LIMIT;
         m.sl = 0;
         m.subnetLocal = false;
-        m.localAckTimeout = CmTransitions.ACK_TIMEOUT;
+        m.localAckTimeout = CmTransitions.ackTimeout(self);
         m.privateData = new CmaHeader(RoceEndpoint.ipv4(self.local), self.local.getPort(),
                 RoceEndpoint.ipv4(self.remote)).prepend(parameters.privateData());
         self.state = State.CONNECT;

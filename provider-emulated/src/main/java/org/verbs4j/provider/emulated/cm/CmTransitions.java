@@ -2,6 +2,7 @@ package org.verbs4j.provider.emulated.cm;
 
 import org.verbs4j.AhAttributes;
 import org.verbs4j.Gid;
+import org.verbs4j.GlobalRoute;
 import org.verbs4j.Mtu;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
@@ -20,7 +21,15 @@ public final class CmTransitions {
     /** The RNR NAK timer the CM gives RC responders: 12, 0.64 ms, librdmacm's default. */
     private static final int MIN_RNR_TIMER = 12;
 
+    /** The hop limit of a connection's route. */
+    private static final int HOP_LIMIT = 64;
+
     private CmTransitions() {}
+
+    /** The id's local ACK timeout: its own ({@code RDMA_OPTION_ID_ACK_TIMEOUT}), else the CM's. */
+    static int ackTimeout(EmulatedCmId id) {
+        return id.ackTimeout >= 0 ? id.ackTimeout : ACK_TIMEOUT;
+    }
 
     /**
      * INIT to RTR to RTS towards a QP known by its GID and QPN, expecting {@code rqPsn} and sending from
@@ -28,10 +37,12 @@ public final class CmTransitions {
      */
     static void bringUp(EmulatedCmId self, Gid gid, Mtu mtu, int qpn, int rqPsn, int sqPsn, int responderResources,
                         int initiatorDepth, int retryCount, int rnrRetryCount) {
-        AhAttributes av = AhAttributes.roce(gid, GID_INDEX, PORT_NUM);
+        // The route's traffic class is the id's TOS (rdma_set_option), as the kernel's RoCE route takes it.
+        AhAttributes av = new AhAttributes(new GlobalRoute(gid, 0, GID_INDEX, HOP_LIMIT, self.routeTos), 0, 0, 0, 0,
+                PORT_NUM);
         self.queuePair().modify(QpAttributes.toRtr(av, mtu, qpn, rqPsn, Math.max(1, responderResources),
                 MIN_RNR_TIMER));
-        self.queuePair().modify(QpAttributes.toRts(sqPsn, ACK_TIMEOUT, retryCount, rnrRetryCount,
+        self.queuePair().modify(QpAttributes.toRts(sqPsn, ackTimeout(self), retryCount, rnrRetryCount,
                 Math.max(1, initiatorDepth)));
     }
 

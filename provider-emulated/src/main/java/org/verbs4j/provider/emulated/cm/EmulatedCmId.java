@@ -64,6 +64,21 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
     EmulatedCmId peer;
     /** This end's parameters, sent with its REQ or REP. */
     ConnectionParameters params;
+    /** The type of service set ({@code RDMA_OPTION_ID_TOS}), or -1. */
+    int tos = -1;
+    /** The traffic class of the id's route: its TOS when the route was resolved, or the peer's from its REQ. */
+    int routeTos;
+    /** The local ACK timeout set ({@code RDMA_OPTION_ID_ACK_TIMEOUT}), or -1 for the CM's. */
+    int ackTimeout = -1;
+    /** {@code RDMA_OPTION_ID_REUSEADDR}: the port may be shared with other ids that set it. */
+    boolean reuseAddr;
+    /**
+     * {@code RDMA_OPTION_ID_AFONLY}: the id's bind covers its address family only. Unless set, the bind makes it
+     * true for IPv4 and false for IPv6 (the kernel's {@code cma_bind_addr}, with {@code bindv6only} 0).
+     */
+    boolean afOnly;
+    /** Whether {@link #afOnly} was set by {@code rdma_set_option}. */
+    private boolean afOnlySet;
     /** This end's first PSN. */
     final int psn = ThreadLocalRandom.current().nextInt(1 << 24);
 
@@ -143,7 +158,10 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
             throw new VerbsException(verb, Errno.EADDRNOTAVAIL, ip.getHostAddress()
                     + " is not an address of this host or of an emulated device");
         }
-        int port = cm.bindPort(this, address.getPort());
+        if (!afOnlySet) {
+            afOnly = ip instanceof Inet4Address;
+        }
+        int port = cm.bindPort(this, address);
         boundPort = port;
         local = new InetSocketAddress(ip, port);
         if (!ip.isAnyLocalAddress()) {
@@ -207,6 +225,7 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
                 throw invalid("rdma_resolve_route", "the address is not resolved (state " + state + ")");
             }
             state = State.ROUTE_RESOLVED;
+            routeTos = Math.max(0, tos);
             events().post(EmulatedCmEvent.of(CmEventType.ROUTE_RESOLVED, 0, this));
         } finally {
             cm.lock.unlock();
@@ -222,6 +241,12 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
         try {
             if (state != State.BOUND) {
                 throw invalid("rdma_listen", "the id must be bound and unused to listen (state " + state + ")");
+            }
+            if (reuseAddr) {
+                // A listener shares its port with nobody: the kernel's rdma_listen checks the port as if this id
+                // did not reuse it, then turns reuse off.
+                cm.checkPort(this, local, false, "rdma_listen");
+                reuseAddr = false;
             }
             state = State.LISTEN;
         } finally {
@@ -263,6 +288,20 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
         }
         return QpAttributes.toInit(PORT_NUM, 0,
                 AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | AccessFlags.REMOTE_ATOMIC);
+    }
+
+    @Override
+    protected void onSetOption(int optname, int value) {
+        switch (optname) {
+            case OPTION_TOS -> tos = value;
+            case OPTION_REUSEADDR -> reuseAddr = value != 0;
+            case OPTION_AFONLY -> {
+                afOnly = value != 0;
+                afOnlySet = true;
+            }
+            case OPTION_ACK_TIMEOUT -> ackTimeout = value;
+            default -> throw new IllegalArgumentException("RDMA_OPTION_ID " + optname);
+        }
     }
 
     // ---------------------------------------------------------------- multicast

@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,8 +47,8 @@ public final class EmulatedConnectionManager implements ConnectionManager {
 
     /** Guards every id, channel, event queue and the port table. */
     final ReentrantLock lock = new ReentrantLock();
-    /** Bound ports, to the id that holds each. */
-    private final Map<Integer, EmulatedCmId> ports = new HashMap<>();
+    /** Bound ports, by port space and port ({@link #key}), to the ids that hold each, as the kernel's bind lists. */
+    private final Map<Integer, List<EmulatedCmId>> ports = new HashMap<>();
     /** The context each device's ids share, opened on first use. */
     private final Map<EmulatedDevice, EmulatedContext> contexts = new HashMap<>();
     private ScheduledExecutorService timer;
@@ -117,40 +118,87 @@ public final class EmulatedConnectionManager implements ConnectionManager {
         return contexts.computeIfAbsent(device, d -> new EmulatedContext(d, true));
     }
 
+    /** The key of a port in a port space: TCP and UDP ids have ports of their own, as in the kernel. */
+    private static int key(EmulatedCmId id, int port) {
+        return id.portSpace().value() << 16 | port;
+    }
+
     /**
-     * Binds a port to an id; port 0 picks a free one. Holds {@link #lock}.
+     * Binds an id's address and port; port 0 picks one no id of its port space holds. Holds {@link #lock}.
      *
      * @return the port bound
+     * @throws VerbsException {@code EADDRINUSE} or {@code EADDRNOTAVAIL} as {@link #checkPort} finds
      */
-    int bindPort(EmulatedCmId id, int port) {
+    int bindPort(EmulatedCmId id, InetSocketAddress address) {
+        int port = address.getPort();
         if (port == 0) {
             for (int i = 0; i < 16384; i++) {
                 int p = nextEphemeral;
                 nextEphemeral = p == 65535 ? 49152 : p + 1;
-                if (!ports.containsKey(p)) {
-                    ports.put(p, id);
+                if (!ports.containsKey(key(id, p))) {
+                    ports.computeIfAbsent(key(id, p), k -> new ArrayList<>()).add(id);
                     return p;
                 }
             }
             throw new VerbsException("rdma_bind_addr", Errno.EADDRINUSE, "every port from 49152 to 65535 is bound");
         }
-        EmulatedCmId holder = ports.get(port);
-        if (holder != null) {
-            throw new VerbsException("rdma_bind_addr", Errno.EADDRINUSE, "port " + port + " is bound by another id");
-        }
-        ports.put(port, id);
+        checkPort(id, address, id.reuseAddr, "rdma_bind_addr");
+        ports.computeIfAbsent(key(id, port), k -> new ArrayList<>()).add(id);
         return port;
+    }
+
+    /**
+     * Whether an id may hold an address and port beside the ids that hold the port, by the kernel's
+     * {@code cma_check_port}: two ids that both reuse the port share it; ids of different families that are both
+     * AF-only share it; else a wildcard on either side is {@code EADDRNOTAVAIL}, the same address
+     * {@code EADDRINUSE}, and different addresses share the port. Holds {@link #lock}.
+     *
+     * @param reuse whether the id reuses the port now ({@code false} for a listen)
+     * @param verb the librdmacm call, for the exception
+     */
+    void checkPort(EmulatedCmId id, InetSocketAddress address, boolean reuse, String verb) {
+        List<EmulatedCmId> owners = ports.get(key(id, address.getPort()));
+        if (owners == null) {
+            return;
+        }
+        InetAddress ip = address.getAddress();
+        for (EmulatedCmId other : owners) {
+            if (other == id || reuse && other.reuseAddr) {
+                continue;
+            }
+            InetAddress otherIp = other.local.getAddress();
+            if (id.afOnly && other.afOnly && ip.getClass() != otherIp.getClass()) {
+                continue;
+            }
+            if (ip.isAnyLocalAddress() || otherIp.isAnyLocalAddress()) {
+                throw new VerbsException(verb, Errno.EADDRNOTAVAIL, "port " + address.getPort()
+                        + " is bound by another id, one of the two on the wildcard address");
+            }
+            if (ip.equals(otherIp)) {
+                throw new VerbsException(verb, Errno.EADDRINUSE, address + " is bound by another id");
+            }
+        }
     }
 
     /** Frees a port an id held. Holds {@link #lock}. */
     void releasePort(EmulatedCmId id, int port) {
-        ports.remove(port, id);
+        List<EmulatedCmId> owners = ports.get(key(id, port));
+        if (owners != null && owners.remove(id) && owners.isEmpty()) {
+            ports.remove(key(id, port));
+        }
     }
 
     /** The id listening on a port for a device, or null. Holds {@link #lock}. */
     EmulatedCmId listener(InetSocketAddress dst, EmulatedDevice device) {
-        EmulatedCmId id = ports.get(dst.getPort());
-        return id != null && id.isListeningFor(device) ? id : null;
+        List<EmulatedCmId> owners = ports.get(CmPortSpace.TCP.value() << 16 | dst.getPort());
+        if (owners != null) {
+            for (EmulatedCmId id : owners) {
+                if (id.isListeningFor(device)) {
+                    return id;
+                }
+            }
+        }
+        return null;
     }
 
     /** Runs a task after a delay on the connection manager's timer thread, which takes {@link #lock} itself. */

@@ -42,6 +42,7 @@ public final class InJvmCmExchange implements CmExchange {
         child.local = new InetSocketAddress(self.remote.getAddress(), self.remote.getPort());
         child.remote = self.local;
         child.state = State.REQ_RECEIVED;
+        child.routeTos = self.routeTos; // the passive side's route is the REQ's path, with its traffic class
         child.peer = self;
         self.peer = child;
         self.state = State.CONNECT;

@@ -56,6 +56,9 @@ public interface Rdmacm {
     int rdma_init_qp_attr(long id, long qpAttr, long mask);
 
     @SaveError
+    int rdma_set_option(long id, int level, int optname, long optval, long optlen);
+
+    @SaveError
     int rdma_join_multicast(long id, long addr, long context);
 
     @SaveError

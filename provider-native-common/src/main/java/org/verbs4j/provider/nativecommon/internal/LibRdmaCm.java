@@ -37,6 +37,8 @@ public abstract class LibRdmaCm implements CmBinding {
     /** {@code RDMA_CM_EVENT_MULTICAST_JOIN} and {@code RDMA_CM_EVENT_MULTICAST_ERROR}. */
     private static final int MULTICAST_JOIN = 12;
     private static final int MULTICAST_ERROR = 13;
+    /** {@code RDMA_OPTION_ID}, the level of the id's options. */
+    private static final int RDMA_OPTION_ID = 0;
     /** {@code sizeof(struct sockaddr_storage)}: what a sockaddr buffer of ours holds. */
     private static final int SOCKADDR_STORAGE = (int) sockaddr_storage.SIZEOF;
 
@@ -90,6 +92,8 @@ public abstract class LibRdmaCm implements CmBinding {
     protected abstract int rdma_migrate_id(long id, long channel);
 
     protected abstract int rdma_init_qp_attr(long id, long qpAttr, long mask);
+
+    protected abstract int rdma_set_option(long id, int level, int optname, long optval, long optlen);
 
     protected abstract int rdma_join_multicast(long id, long addr, long context);
 
@@ -306,6 +310,15 @@ public abstract class LibRdmaCm implements CmBinding {
     @Override
     public void migrate(long id, long channel) {
         check("rdma_migrate_id", rdma_migrate_id(id, channel), this);
+    }
+
+    @Override
+    public void setOption(long id, int optname, int value) {
+        // TOS (0) and ACK_TIMEOUT (3) are a uint8_t, REUSEADDR (1) and AFONLY (2) an int: the kernel checks optlen.
+        boolean oneByte = optname == 0 || optname == 3;
+        byte[] optval = oneByte ? new byte[] {(byte) value} : le(new byte[4]).putInt(0, value).array();
+        check("rdma_set_option", withMemory(a -> rdma_set_option(id, RDMA_OPTION_ID, optname, a[0], optval.length),
+                optval), this);
     }
 
     @Override

@@ -228,6 +228,11 @@ class LibRdmaCmEventCopyTest {
         }
 
         @Override
+        protected int rdma_set_option(long i, int level, int optname, long optval, long optlen) {
+            throw unused();
+        }
+
+        @Override
         protected int rdma_join_multicast(long i, long addr, long context) {
             throw unused();
         }

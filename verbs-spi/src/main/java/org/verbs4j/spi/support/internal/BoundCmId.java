@@ -265,6 +265,11 @@ final class BoundCmId extends AbstractCmId<BoundCmEventChannel> {
         disconnectedHere = true;
     }
 
+    @Override
+    protected void onSetOption(int optname, int value) {
+        cm.binding.setOption(handle, optname, value);
+    }
+
     // ---------------------------------------------------------------- multicast
 
     @Override

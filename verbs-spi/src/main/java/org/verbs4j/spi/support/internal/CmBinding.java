@@ -158,6 +158,17 @@ public interface CmBinding {
     void migrate(long id, long channel);
 
     /**
+     * {@code rdma_set_option(3)} at level {@code RDMA_OPTION_ID}: the value goes as the option's C type
+     * ({@code uint8_t} for TOS and ACK_TIMEOUT, {@code int} for REUSEADDR and AFONLY).
+     *
+     * @param id the id's handle
+     * @param optname {@code RDMA_OPTION_ID_TOS} (0), {@code _REUSEADDR} (1), {@code _AFONLY} (2) or
+     *     {@code _ACK_TIMEOUT} (3)
+     * @param value the option's value, checked
+     */
+    void setOption(long id, int optname, int value);
+
+    /**
      * {@code rdma_join_multicast(3)}.
      *
      * @param id the id's handle

@@ -125,6 +125,11 @@ class BoundConnectionManagerTest {
         }
 
         @Override
+        public void setOption(long id, int optname, int value) {
+            calls.add("rdma_set_option " + id + " " + optname + " " + value);
+        }
+
+        @Override
         public void joinMulticast(long id, InetAddress group, long context) {
             calls.add("rdma_join_multicast " + id + " " + group.getHostAddress());
         }
