@@ -43,9 +43,12 @@ final class CmLink implements AutoCloseable {
     private final Deque<CmId> ids = new ArrayDeque<>();
     private final List<CmEvent> pending = new ArrayList<>();
     private CmId listener;
+    /** The type of service of each id this link connects ({@code rdma_set_option} TOS, perftest's -T), or -1. */
+    private final int tos;
 
-    private CmLink(ConnectionManager cm) {
+    private CmLink(ConnectionManager cm, int tos) {
         this.cm = cm;
+        this.tos = tos;
         this.channel = cm.createEventChannel();
     }
 
@@ -54,12 +57,12 @@ final class CmLink implements AutoCloseable {
      *
      * @throws UsageException if the provider has none
      */
-    static CmLink open(VerbsProvider p) {
+    static CmLink open(VerbsProvider p, int tos) {
         if (!p.hasConnectionManager()) {
             throw new UsageException("-R connects the QPs through the connection manager (rdma_cm), and provider '"
                     + p.name() + "' has none");
         }
-        return new CmLink(p.connectionManager());
+        return new CmLink(p.connectionManager(), tos);
     }
 
     /** The connection parameters of a perf QP: the RDMA READ depths perftest gives READ and atomic tests. */
@@ -108,6 +111,9 @@ final class CmLink implements AutoCloseable {
      */
     CmId connect(InetSocketAddress dst, Function<CmId, QueuePair> makeQp, ConnectionParameters parameters) {
         CmId id = keep(cm.createId(channel, CmPortSpace.TCP));
+        if (tos >= 0) {
+            id.setTos(tos); // before the route, which takes it as its traffic class
+        }
         id.resolveAddr(null, dst, WAIT_MS);
         await(id, CmEventType.ADDR_RESOLVED, "rdma_resolve_addr of " + dst);
         id.resolveRoute(WAIT_MS);

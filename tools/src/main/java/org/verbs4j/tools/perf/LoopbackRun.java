@@ -20,18 +20,22 @@ final class LoopbackRun {
     private final long stallNanos;
     /** With {@code -R}: the provider whose connection manager connects the QPs; else null. */
     private final VerbsProvider rdmaCm;
+    /** The type of service of the active ids ({@code -T}), or -1. */
+    private final int tos;
     /** After a bidirectional run: the client's and the server's direction. */
     private BandwidthRow[] parts;
 
     LoopbackRun(PerfSettings settings, Device device, long stallNanos) {
-        this(settings, device, stallNanos, null);
+        this(settings, device, stallNanos, null, -1);
     }
 
     /**
      * A run whose QPs, with a provider for {@code rdmaCm} ({@code -R}), are connected through its connection
-     * manager: a listener on the device's IPv4 address and, per QP, a connect and an accept.
+     * manager: a listener on the device's IPv4 address and, per QP, a connect and an accept; {@code tos} is the
+     * active ids' type of service ({@code -T}), or -1 for the kernel's.
      */
-    LoopbackRun(PerfSettings settings, Device device, long stallNanos, VerbsProvider rdmaCm) {
+    LoopbackRun(PerfSettings settings, Device device, long stallNanos, VerbsProvider rdmaCm, int tos) {
+        this.tos = tos;
         this.s = settings;
         this.device = device;
         this.stallNanos = stallNanos;
@@ -57,7 +61,7 @@ final class LoopbackRun {
     }
 
     private PerfRow runThroughCm() {
-        try (Arena arena = Arena.ofShared(); CmLink link = CmLink.open(rdmaCm)) {
+        try (Arena arena = Arena.ofShared(); CmLink link = CmLink.open(rdmaCm, tos)) {
             CmId listener = link.listen(new InetSocketAddress(CmLink.addressOf(device, s.port()), 0));
             try (Endpoint client = Endpoint.onCmContext(listener, s, s.size(), arena);
                  Endpoint server = Endpoint.onCmContext(listener, s, s.size(), arena)) {

@@ -148,8 +148,9 @@ public final class PerfCommand implements Callable<Integer> {
             + "0..255 (default 0); a GRH is used on RoCE, or with -x.")
     int trafficClass;
 
-    @Option(names = {"-T", "--tos"}, paramLabel = "TOS", description = "perftest's ToS of rdma_cm QPs. Refused: "
-            + "the connection manager API has no rdma_set_option yet; --tclass sets the GRH's.")
+    @Option(names = {"-T", "--tos"}, paramLabel = "TOS", description = "Type of service of the rdma_cm "
+            + "QPs (-R only): rdma_set_option TOS on each connecting id, the traffic class of its route, 0..255; "
+            + "--tclass sets the GRH's without -R.")
     Integer tos;
 
     @Option(names = {"-R", "--rdma_cm"}, description = "Connect the QPs through the connection manager (rdma_cm) "
@@ -288,13 +289,13 @@ public final class PerfCommand implements Callable<Integer> {
             };
             if (twoProcess) {
                 TwoProcess.run(runs, device, server ? null : host, tcpPort, stallNanos, table, onRow,
-                        rdmaCm ? p : null);
+                        rdmaCm ? p : null, tos == null ? -1 : tos);
             } else {
                 long rowsLeft = runInfinitely ? Long.getLong(INFINITE_ROWS_PROPERTY, Long.MAX_VALUE) : runs.size();
                 for (long n = 0; n < rowsLeft; n++) {
                     // --run_infinitely repeats its one size; only its first row warms up.
                     PerfSettings s = runInfinitely && n > 0 ? runs.getFirst().withoutWarmUp() : runs.get((int) n);
-                    LoopbackRun run = new LoopbackRun(s, device, stallNanos, rdmaCm ? p : null);
+                    LoopbackRun run = new LoopbackRun(s, device, stallNanos, rdmaCm ? p : null, tos == null ? -1 : tos);
                     onRow.accept(run.run());
                     if (run.parts() != null) {
                         table.bothParts(run.parts()[0], run.parts()[1]);
@@ -459,13 +460,16 @@ public final class PerfCommand implements Callable<Integer> {
     /** The flags of perftest's that only some tests or modes take. */
     private void checkPerftestFlags(PerfTest test, QpType qpType) {
         boolean latency = test.kind() == PerfTest.Kind.LATENCY;
-        if (tos != null) {
-            throw new UsageException("-T sets the ToS of rdma_cm QPs (rdma_set_option), which verbs4j's connection "
-                    + "manager API does not offer yet; --tclass sets the traffic class of the GRH");
+        if (tos != null && !rdmaCm) {
+            throw new UsageException("-T sets the ToS of rdma_cm QPs (rdma_set_option): add -R, or set the traffic "
+                    + "class of the GRH with --tclass");
+        }
+        if (tos != null && (tos < 0 || tos > 255)) {
+            throw new UsageException("-T takes a type of service from 0 to 255, not " + tos);
         }
         if (rdmaCm && qpType != QpType.RC) {
             throw new UsageException("-R connects RC QPs: perftest's -R refuses UC (librdmacm has no UC), and UD "
-                    + "over rdma_cm (RDMA_PS_UDP) is not in verbs4j's connection manager yet");
+                    + "over rdma_cm needs SIDR, which verbs4j's connection manager does not support");
         }
         if (rdmaCm && dualPort) {
             throw new UsageException("-R and -O exclude each other, as in perftest (no dual port with rdma_cm)");

@@ -115,7 +115,7 @@ final class TwoProcess {
      */
     static void run(List<PerfSettings> runs, Device device, String host, int tcpPort, long stallNanos,
                     ResultTable table, Consumer<PerfRow> onRow) {
-        run(runs, device, host, tcpPort, stallNanos, table, onRow, null);
+        run(runs, device, host, tcpPort, stallNanos, table, onRow, null, -1);
     }
 
     /**
@@ -124,13 +124,13 @@ final class TwoProcess {
      * {@code port}, with no TCP connection.
      */
     static void run(List<PerfSettings> runs, Device device, String host, int port, long stallNanos,
-                    ResultTable table, Consumer<PerfRow> onRow, VerbsProvider rdmaCm) {
+                    ResultTable table, Consumer<PerfRow> onRow, VerbsProvider rdmaCm, int tos) {
         String why = unsupportedReason(runs.getFirst());
         if (why != null) {
             throw new UsageException(why);
         }
         if (rdmaCm != null) {
-            try (CmLink link = CmLink.open(rdmaCm);
+            try (CmLink link = CmLink.open(rdmaCm, tos);
                  CmControlChannel ch = host == null ? CmControlChannel.accept(link, port, table::waitingForClient)
                          : CmControlChannel.connect(link, host, port)) {
                 new TwoProcess(runs, device, stallNanos, ch, link, host == null, table, onRow).run();

@@ -44,6 +44,7 @@ class PerfRdmaCmTest {
         "write_bw, -n 40 -s 4096",
         "write_bw, -n 40 -q 3 --post-api post_send",
         "write_bw, -n 40 -b",
+        "write_bw, -n 40 -T 104",
         "read_bw, -n 40 -s 4096",
         "send_bw, -n 40 -s 1024",
         "atomic_bw, -n 40",
@@ -75,7 +76,7 @@ class PerfRdmaCmTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({"UC", "UD"})
-    @DisplayName("-R takes RC only: UC as perftest refuses it, UD because the connection manager has no RDMA_PS_UDP")
+    @DisplayName("-R takes RC only: UC as perftest refuses it, UD because verbs4j's connection manager has no SIDR")
     void rcOnly(String type) {
         Run r = run("send_bw", "-c", type);
         assertEquals(Main.EXIT_USAGE, r.exitCode(), r::out);

@@ -28,6 +28,7 @@ class PerftestFlagsTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "write_bw -T 32                       | -T sets the ToS of rdma_cm QPs",
+        "write_bw -R -T 256                   | -T takes a type of service from 0 to 255",
         "write_bw -S 16                       | -S takes a service level from 0 to 15",
         "write_bw --tclass 256                | --tclass takes a traffic class from 0 to 255",
         "write_lat -b                         | -b measures bandwidth both ways",
