@@ -375,6 +375,11 @@ public final class RoceEndpoint implements NetworkLink {
         }
     }
 
+    /** {@return whether a socket of this endpoint is joined to the IPv4 group of {@code gid} now: for the tests} */
+    public synchronized boolean joined(Gid gid) {
+        return groups.containsKey(gid);
+    }
+
     /** Drops the group's membership and closes its socket, which ends its receive thread. */
     private void leave(GroupSocket g) {
         try {
