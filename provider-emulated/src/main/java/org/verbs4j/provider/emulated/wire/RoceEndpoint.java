@@ -52,7 +52,9 @@ import org.verbs4j.provider.emulated.wire.codec.Reject;
  * device of the host may hold one) and joined to the group on the device's interface ({@code IP_ADD_MEMBERSHIP};
  * one group per socket, as Linux allows a socket few memberships, {@code igmp_max_memberships}), whose virtual
  * thread checks each datagram as the unicast one does (the ICRC over the group's address) and hands a UD SEND to
- * {@code 0xFFFFFF} to every QP of the device attached to the group ({@link WireResponder}). A loopback address
+ * {@code 0xFFFFFF} to every QP of the device attached to the group ({@link WireResponder}). Such a socket gets the
+ * datagrams of its own membership only (the JDK turns Linux's {@code IP_MULTICAST_ALL} off on its datagram sockets),
+ * so devices on different interfaces do not take each other's groups. A loopback address
  * ({@code 127.0.0.0/8}) is on the loopback interface, which takes IP multicast on Linux without its
  * {@code MULTICAST} flag and without privileges.
  *
