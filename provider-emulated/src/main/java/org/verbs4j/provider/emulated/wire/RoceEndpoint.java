@@ -396,10 +396,9 @@ public final class RoceEndpoint implements NetworkLink {
         if (gid.subnetPrefix() != 0 || (gid.interfaceId() >>> 32) != 0xffffL) {
             return null;
         }
-        int a = (int) gid.interfaceId();
         try {
-            return InetAddress.getByAddress(new byte[] {(byte) (a >>> 24), (byte) (a >>> 16), (byte) (a >>> 8),
-                (byte) a});
+            // The GID's last four bytes are the address, in network order.
+            return InetAddress.getByAddress(Arrays.copyOfRange(gid.toBytes(), 12, 16));
         } catch (UnknownHostException e) {
             throw new AssertionError(e);
         }
