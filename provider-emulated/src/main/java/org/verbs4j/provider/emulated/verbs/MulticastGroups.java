@@ -18,7 +18,8 @@ import org.verbs4j.Gid;
  *
  * <p>A wire device's groups are also its {@link NetworkLink}'s: the link joins a group when it comes to exist here
  * (its first attach, which fails with the link's errno if the link cannot join) and leaves it when it goes (its last
- * detach, the close of its last QP, or its last QP collected).
+ * detach, the close of its last QP, or, for a group whose last QP was collected unclosed, the next attach or detach
+ * on the device).
  *
  * <p>The rules that come before the device (UD only, a multicast GID, the same (GID, LID) twice) are
  * {@link org.verbs4j.spi.support.MulticastAttachments}'. Delivery reads a group's members without locking and
