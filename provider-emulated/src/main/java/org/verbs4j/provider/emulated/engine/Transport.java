@@ -27,6 +27,11 @@ public interface Transport {
     int RNR_NAK = -3;
     /** An answer: the request was sent and its answer will come through {@link Requester#answer}. */
     int IN_FLIGHT = -4;
+    /**
+     * The destination QPN of every multicast datagram: a UD send to a multicast GID with this remote QPN reaches the
+     * QPs attached to the group (IBA 10.5.2: DestQP 0xFFFFFF; rxe's {@code IB_MULTICAST_QPN}).
+     */
+    int MULTICAST_QPN = 0xffffff;
 
     /**
      * Carries a request to the responder and returns its answer: a {@code WcStatus} value ({@code SUCCESS}

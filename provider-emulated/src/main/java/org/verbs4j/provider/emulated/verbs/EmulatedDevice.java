@@ -1,6 +1,7 @@
 package org.verbs4j.provider.emulated.verbs;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Map;
@@ -35,6 +36,15 @@ import org.verbs4j.provider.emulated.engine.QpnTable;
  * device ({@code roceN}) sends RoCE v2 packets over UDP instead, through its {@link NetworkLink}: its GIDs are, as
  * rxe has them, the link-local GID from a MAC address (here {@code 02:00} and the IPv4 address) at index 0
  * and the IPv4-mapped GID of its address at index 1; it is not found by GID in the JVM.
+ *
+ * <p>UD multicast ({@code ibv_attach_mcast(3)}) has rxe's limits on both kinds ({@code max_mcast_grp} 8192,
+ * {@code max_mcast_qp_attach} 56, {@code max_total_mcast_qp_attach} 0x70000). On an in-JVM device a UD send to a
+ * multicast GID and QPN {@code 0xFFFFFF} reaches the QPs attached on every in-JVM device. On a wire device it leaves
+ * as one RoCE v2 packet to the group's IPv4 address ({@code ::ffff:224.0.0.0/4}) and reaches the QPs attached on
+ * every wire device the network carries it to, this host's included; the link joins a group on the device's first
+ * attach and leaves it on the last detach. An IPv6 multicast GID ({@code ff0e::/16}) attaches on a wire device, and
+ * counts against its limits, but no IPv4 packet ever carries it: a send to it goes nowhere and such a group receives
+ * nothing, as rxe, which finds a packet's group from its IPv4 destination ({@code rxe_rcv_mcast_pkt}), does.
  */
 public final class EmulatedDevice implements Device {
     static final int MAX_QP_WR = 16384;
@@ -85,7 +95,7 @@ public final class EmulatedDevice implements Device {
     public final QpnTable<EmulatedQueuePair> qps = new QpnTable<>();
     /** The XRC domains opened with a file, by the file's device and inode ({@code ibv_open_xrcd(3)}). */
     final java.util.Map<String, XrcShared> xrcdsByInode = new java.util.HashMap<>();
-    /** The multicast groups and the QPs attached to them; a wire device has none yet (limits 0). */
+    /** The multicast groups and the QPs attached to them, with rxe's limits on every device. */
     final MulticastGroups multicast;
     private final Capabilities capabilities;
     private final DeviceAttributes attributes;
@@ -118,11 +128,8 @@ public final class EmulatedDevice implements Device {
         this.gidBytes = new MemorySegment[] {MemorySegment.ofArray(linkLocal.toBytes()),
             MemorySegment.ofArray(ipv4.toBytes())};
         this.capabilities = buildCapabilities(link != null);
-        // Multicast reaches the QPs of the in-JVM devices only: a wire device does not send to an IPv4 group yet,
-        // so it reports no multicast and the TCK's multicast rules skip there by capability.
-        this.multicast = link == null
-                ? new MulticastGroups(MAX_MCAST_GRP, MAX_MCAST_QP_ATTACH, MAX_TOTAL_MCAST_QP_ATTACH)
-                : new MulticastGroups(0, 0, 0);
+        // rxe's limits on both kinds; a wire device's link joins its IPv4 groups on the network.
+        this.multicast = new MulticastGroups(MAX_MCAST_GRP, MAX_MCAST_QP_ATTACH, MAX_TOTAL_MCAST_QP_ATTACH, link);
         // max_mr_size does not shrink with the wire device's max_msg_sz: a region holds many messages.
         this.attributes = new DeviceAttributes("verbs4j-emulated-1", guid, guid, MAX_MSG_SIZE * 2L, 0xfffff000L,
                 0, 0, 1, 1 << 16, MAX_QP_WR,
@@ -268,6 +275,14 @@ public final class EmulatedDevice implements Device {
     /** {@return every in-JVM device made so far; the caller must not change the array} */
     static EmulatedDevice[] inJvmDevices() {
         return inJvmDevices;
+    }
+
+    /**
+     * The QPs of this device attached to the multicast group {@code gid} now, possibly none, for a link's delivery
+     * of the group's datagrams: each to be dereferenced (null once collected), the array not to be changed.
+     */
+    public WeakReference<EmulatedQueuePair>[] multicastMembers(Gid gid) {
+        return multicast.members(gid);
     }
 
     /** The device that owns this GID, or null. */

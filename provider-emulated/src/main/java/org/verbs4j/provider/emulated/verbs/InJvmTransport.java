@@ -24,8 +24,6 @@ import org.verbs4j.spi.support.MulticastAttachments;
 public final class InJvmTransport implements Transport {
     private static final int RETRY_EXC_ERR = WcStatus.RETRY_EXC_ERR.value();
     private static final int SUCCESS = WcStatus.SUCCESS.value();
-    /** The destination QPN of every multicast datagram (IBA: DestQP 0xFFFFFF, as rxe's IB_MULTICAST_QPN). */
-    private static final int MULTICAST_QPN = 0xffffff;
     private static final ValueLayout.OfShort BIG_ENDIAN_SHORT =
             ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfInt BIG_ENDIAN_INT =

@@ -16,6 +16,11 @@ import org.verbs4j.Gid;
  * {@code EINVAL}. A group exists from its first attach to its last detach. A device with limits 0 has no
  * multicast: every attach is {@code EOPNOTSUPP}.
  *
+ * <p>A wire device's groups are also its {@link NetworkLink}'s: the link joins a group when it comes to exist here
+ * (its first attach, which fails with the link's errno if the link cannot join) and leaves it when it goes (its last
+ * detach, the close of its last QP, or, for a group whose last QP was collected unclosed, the next attach or detach
+ * on the device).
+ *
  * <p>The rules that come before the device (UD only, a multicast GID, the same (GID, LID) twice) are
  * {@link org.verbs4j.spi.support.MulticastAttachments}'. Delivery reads a group's members without locking and
  * without allocating: each change replaces the group's array.
@@ -27,6 +32,8 @@ final class MulticastGroups {
     private final int maxGroups;
     private final int maxQpPerGroup;
     private final int maxTotal;
+    /** The wire device's way onto the network, which receives the groups' datagrams; null on an in-JVM device. */
+    private final NetworkLink link;
     /**
      * The members of each group, held weakly: a context dropped unclosed must be collected with its QPs, attached or
      * not, as {@link org.verbs4j.provider.emulated.engine.QpnTable} holds them. A collected member no longer gets
@@ -36,10 +43,16 @@ final class MulticastGroups {
     /** Attachments in all groups, under this object's monitor. */
     private int total;
 
-    MulticastGroups(int maxGroups, int maxQpPerGroup, int maxTotal) {
+    /**
+     * A device's groups, none yet.
+     *
+     * @param link the wire device's link, which joins and leaves the groups; null for an in-JVM device
+     */
+    MulticastGroups(int maxGroups, int maxQpPerGroup, int maxTotal, NetworkLink link) {
         this.maxGroups = maxGroups;
         this.maxQpPerGroup = maxQpPerGroup;
         this.maxTotal = maxTotal;
+        this.link = link;
     }
 
     /** {@return {@code max_mcast_grp}} */
@@ -72,7 +85,7 @@ final class MulticastGroups {
             }
             total -= members.length - live;
             if (live == 0) {
-                groups.remove(e.getKey());
+                remove(e.getKey());
                 continue;
             }
             WeakReference<EmulatedQueuePair>[] kept = Arrays.copyOf(NONE, live);
@@ -97,8 +110,12 @@ final class MulticastGroups {
         prune();
         WeakReference<EmulatedQueuePair>[] members = groups.get(gid);
         if (members == null) {
-            if (groups.size() >= maxGroups) {
+            if (groups.size() >= maxGroups || total >= maxTotal) {
                 return Errno.ENOMEM;
+            }
+            int joined = link == null ? 0 : link.joinGroup(gid);
+            if (joined != 0) {
+                return joined;
             }
             members = NONE;
         }
@@ -130,7 +147,7 @@ final class MulticastGroups {
                 System.arraycopy(members, 0, shrunk, 0, i);
                 System.arraycopy(members, i + 1, shrunk, i, members.length - i - 1);
                 if (shrunk.length == 0) {
-                    groups.remove(gid);
+                    remove(gid);
                 } else {
                     groups.put(gid, shrunk);
                 }
@@ -139,6 +156,14 @@ final class MulticastGroups {
             }
         }
         return Errno.EINVAL;
+    }
+
+    /** Removes the group {@code gid}, left without members, and leaves it on the link; under this monitor. */
+    private void remove(Gid gid) {
+        groups.remove(gid);
+        if (link != null) {
+            link.leaveGroup(gid);
+        }
     }
 
     /**

@@ -2,21 +2,31 @@ package org.verbs4j.provider.emulated.wire;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
+import java.lang.ref.WeakReference;
 import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
+import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
+import java.nio.channels.MembershipKey;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import jdk.net.ExtendedSocketOptions;
 
 import org.verbs4j.Device;
+import org.verbs4j.Errno;
+import org.verbs4j.Gid;
 import org.verbs4j.provider.emulated.engine.Transport;
 import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
 import org.verbs4j.provider.emulated.verbs.EmulatedQueuePair;
@@ -33,6 +43,20 @@ import org.verbs4j.provider.emulated.wire.codec.Reject;
  * address and port, and one daemon thread that receives every packet, parses and validates it
  * ({@link Packet#parse}, the ICRC included), finds the QP its BTH names and hands it to that QP's
  * {@link WireTransport}. A packet that fails a check is dropped and counted by reason; nothing in it runs.
+ *
+ * <p>UD multicast over IPv4: the socket sends a datagram to a group's address ({@code ::ffff:224.0.0.0/4}, the
+ * destination QPN {@code 0xFFFFFF}) out of the device's interface ({@code IP_MULTICAST_IF}), with
+ * {@code IP_MULTICAST_LOOP} on so that the groups' members on this host get it too, and TTL 64, the unicast
+ * datagrams' (the TTL the receiver's GRH shows). For each IPv4 group a QP of the device is attached to, the endpoint
+ * holds one more socket, bound to the group's address and the device's port ({@code SO_REUSEADDR}, so that every
+ * device of the host may hold one) and joined to the group on the device's interface ({@code IP_ADD_MEMBERSHIP};
+ * one group per socket, as Linux allows a socket few memberships, {@code igmp_max_memberships}), whose virtual
+ * thread checks each datagram as the unicast one does (the ICRC over the group's address) and hands a UD SEND to
+ * {@code 0xFFFFFF} to every QP of the device attached to the group ({@link WireResponder}). Such a socket gets the
+ * datagrams of its own membership only (the JDK turns Linux's {@code IP_MULTICAST_ALL} off on its datagram sockets),
+ * so devices on different interfaces do not take each other's groups. A loopback address
+ * ({@code 127.0.0.0/8}) is on the loopback interface, which takes IP multicast on Linux without its
+ * {@code MULTICAST} flag and without privileges.
  *
  * <p>Senders (requesters under their QP's lock, the receive thread for responses) call {@link #send}; the
  * channel is safe for concurrent sends.
@@ -57,11 +81,17 @@ public final class RoceEndpoint implements NetworkLink {
     public final int localPort;
     /** Null if the socket could not be bound: the device is listed with its port DOWN and sends nothing. */
     private final DatagramChannel channel;
+    /** The interface of the device's address, which sends and joins its multicast groups; null if unknown. */
+    private final NetworkInterface multicastInterface;
+    /** The sockets of the IPv4 groups the device is attached to, by group; under this object's monitor. */
+    private final Map<Gid, GroupSocket> groups = new HashMap<>();
+    /** Set by {@link #close}: no group is joined any more. Under this object's monitor. */
+    private boolean closed;
     private final AtomicLongArray rejected = new AtomicLongArray(Reject.values().length);
     private EmulatedDevice device;
     /** The device's QP1: the IB CM over the wire. */
     private GsiAgent gsi;
-    /** Draws the {@link #RECEIVE_LOSS} drops; null when there are none. Used by the receive thread only. */
+    /** Draws the {@link #RECEIVE_LOSS} drops; null when there are none. Used by the receive threads (thread-safe). */
     private final Random receiveLossRandom;
     /** A test's hand on the packets this endpoint sends (the fault-injection harness); null in service. */
     public volatile Tap tap;
@@ -80,11 +110,18 @@ public final class RoceEndpoint implements NetworkLink {
         boolean intercept(RoceEndpoint from, ByteBuffer packet, InetSocketAddress to);
     }
 
-    private RoceEndpoint(InetSocketAddress local, DatagramChannel channel) {
+    /**
+     * A group's socket, joined to it on the device's interface, and the group's IPv4 address as an int: the
+     * destination its datagrams' ICRC and GRH carry.
+     */
+    private record GroupSocket(DatagramChannel channel, MembershipKey key, int address) {}
+
+    private RoceEndpoint(InetSocketAddress local, DatagramChannel channel, NetworkInterface multicastInterface) {
         this.local = local;
         this.localAddr = ipv4(local);
         this.localPort = local.getPort();
         this.channel = channel;
+        this.multicastInterface = multicastInterface;
         this.receiveLossRandom = RECEIVE_LOSS > 0
                 ? new Random(Long.getLong("verbs4j.emulated.roce.receiveLossSeed", 27L) ^ localAddr) : null;
     }
@@ -122,18 +159,73 @@ public final class RoceEndpoint implements NetworkLink {
         if (why != null) {
             throw new IllegalArgumentException("wire device on " + local + ": the address " + why);
         }
-        DatagramChannel ch = DatagramChannel.open(java.net.StandardProtocolFamily.INET);
+        DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
+        NetworkInterface nif;
         try {
             ch.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
             ch.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER);
             dontFragment(ch);
             ch.bind(local);
+            nif = multicastSending(ch, local.getAddress());
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
         // The bound address: with port 0, the port the system picked.
-        return new RoceEndpoint((InetSocketAddress) ch.getLocalAddress(), ch);
+        return new RoceEndpoint((InetSocketAddress) ch.getLocalAddress(), ch, nif);
+    }
+
+    /**
+     * Sends the socket's multicast datagrams out of the interface of {@code address}, loops them back to this
+     * host's members and gives them the unicast datagrams' TTL (64, Linux's {@code ip_default_ttl}), so the GRH a
+     * receiver writes tells the truth. Where the interface is unknown or an option fails, multicast goes by the
+     * routing table's default, or nowhere (logged).
+     *
+     * @return the interface, which the device's groups are joined on; null if unknown
+     */
+    private static NetworkInterface multicastSending(DatagramChannel ch, InetAddress address) {
+        NetworkInterface nif = interfaceOf(address);
+        try {
+            if (nif != null) {
+                ch.setOption(StandardSocketOptions.IP_MULTICAST_IF, nif);
+            }
+            ch.setOption(StandardSocketOptions.IP_MULTICAST_LOOP, true);
+            ch.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 64);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, () -> "wire device on " + address + ": cannot set up multicast sending (" + e
+                    + "); UD sends to a multicast group may not arrive");
+        }
+        if (nif == null) {
+            LOG.log(Level.WARNING, () -> "wire device on " + address + ": no interface has this address; its UD"
+                    + " multicast groups cannot be joined");
+        }
+        return nif;
+    }
+
+    /**
+     * The interface that has {@code address}; for a loopback address that no interface lists (any of
+     * {@code 127.0.0.0/8} but the configured one, routed to it on Linux), the loopback interface.
+     *
+     * @return the interface, or null if none has the address
+     */
+    static NetworkInterface interfaceOf(InetAddress address) {
+        try {
+            NetworkInterface nif = NetworkInterface.getByInetAddress(address);
+            if (nif != null || !address.isLoopbackAddress()) {
+                return nif;
+            }
+            return NetworkInterface.networkInterfaces().filter(RoceEndpoint::isLoopback).findFirst().orElse(null);
+        } catch (SocketException e) {
+            return null;
+        }
+    }
+
+    private static boolean isLoopback(NetworkInterface nif) {
+        try {
+            return nif.isLoopback();
+        } catch (SocketException e) {
+            return false;
+        }
     }
 
     /**
@@ -214,14 +306,101 @@ public final class RoceEndpoint implements NetworkLink {
         return null;
     }
 
-    /** Closes the socket, ending the receive thread if it runs. */
+    /**
+     * Closes the socket and leaves every multicast group, closing its socket, ending the receive threads; a
+     * group attached to later is joined by no socket.
+     */
     public void close() {
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                LOG.log(Level.DEBUG, () -> "close of " + local + " failed: " + e);
+        synchronized (this) {
+            closed = true;
+            for (GroupSocket g : groups.values()) {
+                leave(g);
             }
+            groups.clear();
+        }
+        closeQuietly(channel);
+    }
+
+    private void closeQuietly(DatagramChannel ch) {
+        if (ch != null) {
+            try {
+                ch.close();
+            } catch (IOException e) {
+                LOG.log(Level.DEBUG, () -> "close of a socket of " + local + " failed: " + e);
+            }
+        }
+    }
+
+    /**
+     * Joins the IPv4 group of {@code gid} on the device's interface: a socket bound to the group's address and the
+     * device's port, and its receive thread. An IPv6 multicast GID is joined by nothing (no IPv4 packet carries it;
+     * see {@link EmulatedDevice}), nor is any group of an unbound or closed endpoint, which receives nothing.
+     *
+     * @return 0, or {@code ENOMEM} if the socket cannot be opened, bound or joined (a warning says why)
+     */
+    @Override
+    public synchronized int joinGroup(Gid gid) {
+        InetAddress group = ipv4Of(gid);
+        if (group == null || channel == null || closed || groups.containsKey(gid)) {
+            return 0;
+        }
+        if (multicastInterface == null) {
+            LOG.log(Level.WARNING, () -> "wire device on " + local + ": no interface to join " + gid + " on");
+            return Errno.ENOMEM;
+        }
+        DatagramChannel ch = null;
+        try {
+            ch = DatagramChannel.open(StandardProtocolFamily.INET);
+            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
+            ch.bind(new InetSocketAddress(group, localPort));
+            MembershipKey key = ch.join(group, multicastInterface);
+            GroupSocket g = new GroupSocket(ch, key, (int) gid.interfaceId());
+            groups.put(gid, g);
+            Thread.ofVirtual().name("verbs4j-roce-" + device.name() + "-" + group.getHostAddress())
+                    .start(() -> receiveLoop(g.channel(), gid, g.address()));
+            return 0;
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(ch);
+            groups.remove(gid);
+            LOG.log(Level.WARNING, () -> "wire device on " + local + " cannot join " + gid + " on "
+                    + multicastInterface.getName() + ": " + e);
+            return Errno.ENOMEM;
+        }
+    }
+
+    @Override
+    public synchronized void leaveGroup(Gid gid) {
+        GroupSocket g = groups.remove(gid);
+        if (g != null) {
+            leave(g);
+        }
+    }
+
+    /** {@return whether a socket of this endpoint is joined to the IPv4 group of {@code gid} now: for the tests} */
+    public synchronized boolean joined(Gid gid) {
+        return groups.containsKey(gid);
+    }
+
+    /** Drops the group's membership and closes its socket, which ends its receive thread. */
+    private void leave(GroupSocket g) {
+        try {
+            g.key().drop();
+        } finally {
+            closeQuietly(g.channel());
+        }
+    }
+
+    /** {@return the IPv4 address of an IPv4-mapped GID {@code ::ffff:a.b.c.d}, or null for any other GID} */
+    static InetAddress ipv4Of(Gid gid) {
+        if (gid.subnetPrefix() != 0 || (gid.interfaceId() >>> 32) != 0xffffL) {
+            return null;
+        }
+        try {
+            // The GID's last four bytes are the address, in network order.
+            return InetAddress.getByAddress(Arrays.copyOfRange(gid.toBytes(), 12, 16));
+        } catch (UnknownHostException e) {
+            throw new AssertionError(e);
         }
     }
 
@@ -249,7 +428,7 @@ public final class RoceEndpoint implements NetworkLink {
     static RoceEndpoint unbound(InetSocketAddress local, IOException cause) {
         LOG.log(Level.WARNING, () -> "wire device on " + local + " cannot bind its UDP socket (" + cause
                 + "); its port is DOWN. Set " + RoceConfig.PROPERTY + " to a free local IPv4 address and port.");
-        return new RoceEndpoint(local, null);
+        return new RoceEndpoint(local, null, null);
     }
 
     /** Whether the socket is bound: the port is ACTIVE. */
@@ -265,7 +444,7 @@ public final class RoceEndpoint implements NetworkLink {
         if (channel == null) {
             return;
         }
-        Thread t = new Thread(this::receiveLoop, "verbs4j-roce-" + d.name());
+        Thread t = new Thread(() -> receiveLoop(channel, null, localAddr), "verbs4j-roce-" + d.name());
         t.setDaemon(true);
         t.start();
     }
@@ -303,7 +482,11 @@ public final class RoceEndpoint implements NetworkLink {
         return rejected.get(why.ordinal());
     }
 
-    private void receiveLoop() {
+    /**
+     * Receives the datagrams of {@code ch} until it is closed: the device's unicast socket ({@code group} null) or
+     * the socket of a multicast group, whose datagrams are addressed to {@code dstAddr}.
+     */
+    private void receiveLoop(DatagramChannel ch, Gid group, int dstAddr) {
         ByteBuffer buf = ByteBuffer.allocateDirect(65536);
         Packet p = new Packet();
         Icrc icrc = new Icrc();
@@ -312,10 +495,13 @@ public final class RoceEndpoint implements NetworkLink {
             buf.clear();
             InetSocketAddress from;
             try {
-                from = (InetSocketAddress) channel.receive(buf);
+                from = (InetSocketAddress) ch.receive(buf);
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
+                if (!ch.isOpen()) {
+                    return;
+                }
                 LOG.log(Level.DEBUG, () -> "receive failed: " + e);
                 continue;
             }
@@ -330,14 +516,14 @@ public final class RoceEndpoint implements NetworkLink {
                 why = Reject.FOREIGN_SOURCE;
             } else {
                 // Our own peers send identification 0 (DF, unconnected socket: see dontFragment); try that first.
-                ip.set(ipv4(from), from.getPort(), localAddr, localPort);
+                ip.set(ipv4(from), from.getPort(), dstAddr, localPort);
                 why = p.parse(buf, len, icrc, ip);
                 if (why == Reject.BAD_ICRC && icrc.recoverIpId(buf, len, ip) >= 0) {
                     // A sender that sets the IP identification (rxe does): the ICRC checks with some value.
                     why = null;
                 }
                 if (why == null) {
-                    why = dispatch(p, buf, from);
+                    why = dispatch(p, buf, from, group, dstAddr);
                 }
             }
             if (why != null) {
@@ -361,12 +547,45 @@ public final class RoceEndpoint implements NetworkLink {
         return new WireTransport(qp, this);
     }
 
-    private Reject dispatch(Packet p, ByteBuffer buf, InetSocketAddress from) {
+    /**
+     * Hands a checked packet to the QP its BTH names, or, sent to a multicast {@code group} (at {@code dstAddr}), to
+     * the device's QPs attached to it; null if some QP took it, else why it was dropped. Nothing a QP throws (a
+     * region or QP closed under the packet) leaves the receive thread.
+     */
+    private Reject dispatch(Packet p, ByteBuffer buf, InetSocketAddress from, Gid group, int dstAddr) {
+        if (group != null) {
+            return p.destQpn == Transport.MULTICAST_QPN && Opcode.transport(p.opcode) == Opcode.UD
+                    ? toMembers(p, buf, from, group, dstAddr) : Reject.UNKNOWN_QP;
+        }
         EmulatedQueuePair qp = device.qps.get(p.destQpn);
         if (p.destQpn != CmMad.GSI_QPN && (qp == null || !(qp.transport() instanceof WireTransport))) {
             return Reject.UNKNOWN_QP;
         }
+        return deliver(p, buf, from, qp, 0);
+    }
+
+    /** A multicast datagram, to each QP of the device attached to {@code group}: one copy each (rxe_rcv_mcast_pkt). */
+    private Reject toMembers(Packet p, ByteBuffer buf, InetSocketAddress from, Gid group, int dstAddr) {
+        Reject why = Reject.UNKNOWN_QP;
+        for (WeakReference<EmulatedQueuePair> ref : device.multicastMembers(group)) {
+            EmulatedQueuePair qp = ref.get();
+            if (qp != null && qp.transport() instanceof WireTransport) {
+                Reject r = deliver(p, buf, from, qp, dstAddr);
+                why = r == null || why == null ? null : r;
+            }
+        }
+        return why;
+    }
+
+    /**
+     * Hands a packet to {@code qp}: QP1's agent, a response or a request; {@code group} is the multicast group's
+     * address a UD datagram was sent to, or 0 for one sent to the device.
+     */
+    private Reject deliver(Packet p, ByteBuffer buf, InetSocketAddress from, EmulatedQueuePair qp, int group) {
         try {
+            if (group != 0) {
+                return ((WireTransport) qp.transport()).responder.onMulticast(p, buf, from, group);
+            }
             if (p.destQpn == CmMad.GSI_QPN) {
                 return gsi.onDatagram(p, buf, from);
             }

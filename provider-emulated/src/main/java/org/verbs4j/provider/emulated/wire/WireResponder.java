@@ -109,7 +109,8 @@ public final class WireResponder {
         QpType type = qp.type;
         int transportPrefix = Opcode.transport(p.opcode);
         if (type == QpType.UD) {
-            return transportPrefix == Opcode.UD ? datagram(p, in, from) : Reject.UNKNOWN_QP;
+            return transportPrefix == Opcode.UD ? datagram(p, in, from, transport.endpoint.localAddr)
+                    : Reject.UNKNOWN_QP;
         }
         if (type == QpType.XRC_SEND || transportPrefix != WireTransport.prefixOf(type)) {
             // An XRC_SEND QP has no responder.
@@ -469,10 +470,20 @@ public final class WireResponder {
     // ---------------------------------------------------------------- UD
 
     /**
-     * A UD datagram: delivered through the engine's responder (Q_Key, a receive, the GRH), whose 40 bytes
-     * are, as rxe writes them for IPv4, 20 zero bytes and then the IPv4 header.
+     * A UD datagram sent to a multicast group this QP is attached to, at the group's IPv4 address {@code group}
+     * (an int): checked and delivered as one sent to the QP, its GRH's destination the group's address.
+     *
+     * @return null if it was taken, else why it was dropped
      */
-    private Reject datagram(Packet p, ByteBuffer in, InetSocketAddress from) {
+    synchronized Reject onMulticast(Packet p, ByteBuffer in, InetSocketAddress from, int group) {
+        return qp.type == QpType.UD ? datagram(p, in, from, group) : Reject.UNKNOWN_QP;
+    }
+
+    /**
+     * A UD datagram to the IPv4 address {@code dst}: delivered through the engine's responder (Q_Key, a receive,
+     * the GRH), whose 40 bytes are, as rxe writes them for IPv4, 20 zero bytes and then the IPv4 header.
+     */
+    private Reject datagram(Packet p, ByteBuffer in, InetSocketAddress from, int dst) {
         if (!Responder.receives(qp.state) || qp.isClosed()) {
             return Reject.BAD_STATE;
         }
@@ -488,12 +499,12 @@ public final class WireResponder {
         w.inlineLength = p.payloadLength;
         w.length = p.payloadLength;
         w.immData = p.immediate;
-        fillGrh(RoceEndpoint.ipv4(from), 20 + 8 + p.packetLength());
+        fillGrh(RoceEndpoint.ipv4(from), dst, 20 + 8 + p.packetLength());
         int r = qp.responder.receiveDatagram(w, p.srcQpn, p.qkey, grh);
         return r == SUCCESS ? null : Reject.BAD_STATE;
     }
 
-    private void fillGrh(int src, int ipLength) {
+    private void fillGrh(int src, int dst, int ipLength) {
         ByteBuffer g = grh.asByteBuffer().order(ByteOrder.BIG_ENDIAN);
         for (int i = 0; i < 20; i++) {
             g.put(i, (byte) 0);
@@ -508,7 +519,7 @@ public final class WireResponder {
         g.put(29, (byte) 17);
         g.putShort(30, (short) 0);
         g.putInt(32, src);
-        g.putInt(36, transport.endpoint.localAddr);
+        g.putInt(36, dst);
         int sum = 0;
         for (int i = 20; i < 40; i += 2) {
             sum += g.getShort(i) & 0xffff;

@@ -16,7 +16,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 
 import org.verbs4j.Gid;
@@ -168,23 +167,13 @@ public final class WireTransport implements Transport {
         return (a - b) << 8 >> 8;
     }
 
-    /** The socket address of an IPv4-mapped GID on the device's port, or null for any other GID. */
+    /**
+     * The socket address of an IPv4-mapped GID on the device's port, or null for any other GID: a multicast GID's
+     * ({@code ::ffff:224.0.0.0/4}) is its group's address, where the group's members on every device listen.
+     */
     InetSocketAddress addressOf(Gid gid) {
-        byte[] g = gid.toBytes();
-        for (int i = 0; i < 10; i++) {
-            if (g[i] != 0) {
-                return null;
-            }
-        }
-        if (g[10] != (byte) 0xff || g[11] != (byte) 0xff) {
-            return null;
-        }
-        try {
-            return new InetSocketAddress(InetAddress.getByAddress(new byte[] {g[12], g[13], g[14], g[15]}),
-                    endpoint.localPort);
-        } catch (UnknownHostException e) {
-            throw new AssertionError(e);
-        }
+        InetAddress a = RoceEndpoint.ipv4Of(gid);
+        return a == null ? null : new InetSocketAddress(a, endpoint.localPort);
     }
 
     @Override
@@ -484,6 +473,11 @@ public final class WireTransport implements Transport {
         tx.emit(endpoint, to);
     }
 
+    /**
+     * A UD SEND: one packet (SEND_ONLY, with immediate data or not) with the WQE's remote QPN and Q_Key in BTH and
+     * DETH, to the IPv4 address of the handle's GID, a multicast group's too (remote QPN {@code 0xFFFFFF}); a GID
+     * that is not IPv4-mapped (an IPv6 multicast GID included) reaches no one.
+     */
     private int datagram(SendWqe w) {
         // The address vector is the WQE's from the post on, as rxe copies it into the WQE: a SEND posted before its
         // handle was destroyed goes out (its attributes never change), rather than failing when it executes.
