@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -174,7 +176,8 @@ public abstract class ConnectionMisuseRules extends CmArea {
     }
 
     /** Every call of a closed id but isClosed() and close(), each of which must throw IllegalStateException. */
-    private void assertRefusesEverything(CmId id, String what, CmEventChannel otherChannel, CmBench.End end) {
+    private void assertRefusesEverything(CmId id, String what, CmEventChannel otherChannel, CmBench.End end)
+            throws UnknownHostException {
         InetSocketAddress somewhere = new InetSocketAddress(cm.address, 7471);
         Expect.closed(what + ": channel()", id::channel);
         Expect.closed(what + ": portSpace()", id::portSpace);
@@ -194,6 +197,13 @@ public abstract class ConnectionMisuseRules extends CmArea {
         Expect.closed(what + ": reject", () -> id.reject(new byte[0]));
         Expect.closed(what + ": disconnect", id::disconnect);
         Expect.closed(what + ": migrate", () -> id.migrate(otherChannel));
+        Expect.closed(what + ": setTos", () -> id.setTos(0));
+        Expect.closed(what + ": setReuseAddress", () -> id.setReuseAddress(true));
+        Expect.closed(what + ": setAfOnly", () -> id.setAfOnly(true));
+        Expect.closed(what + ": setAckTimeout", () -> id.setAckTimeout(14));
+        InetAddress group = InetAddress.getByAddress(new byte[] {(byte) 239, (byte) 255, 3, 1});
+        Expect.closed(what + ": joinMulticast", () -> id.joinMulticast(group));
+        Expect.closed(what + ": leaveMulticast", () -> id.leaveMulticast(group));
         assertTrue(id.isClosed(), what + ": isClosed()");
         id.close();
     }

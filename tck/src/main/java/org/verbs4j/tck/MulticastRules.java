@@ -256,8 +256,7 @@ public abstract class MulticastRules extends TckArea {
      * group on RoCE v2 over IPv4, 20 unused bytes and the packet's IPv4 header, its destination address at bytes
      * 36..39 (the kernel's {@code union rdma_network_hdr}, which rxe fills with the received IPv4 header).
      */
-    private static void assertDelivered(CompletionQueue cq, MemoryRegion dst, String where, Gid g, int srcQp,
-                                        int seed) {
+    static void assertDelivered(CompletionQueue cq, MemoryRegion dst, String where, Gid g, int srcQp, int seed) {
         WorkCompletion r = Completions.awaitOne(cq, where);
         assertEquals(WcStatus.SUCCESS, r.status(), where);
         assertEquals(40 + 32, r.byteLen(), "40 bytes of GRH + 32 of payload at " + where);
