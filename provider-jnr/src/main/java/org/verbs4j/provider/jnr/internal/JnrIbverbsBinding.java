@@ -54,6 +54,11 @@ public final class JnrIbverbsBinding implements IbverbsBinding, JnrCLibrary {
      */
     public static final JnrIbverbsBinding FIELDS = new JnrIbverbsBinding(null);
 
+    @Override
+    public String libraryOf(long fn) {
+        return Dladdr.file(fn);
+    }
+
     // ---- fields by address (NativeMemoryAccess): no native call
 
     @Override
