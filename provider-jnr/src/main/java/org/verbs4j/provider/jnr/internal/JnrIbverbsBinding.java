@@ -228,6 +228,11 @@ public final class JnrIbverbsBinding implements IbverbsBinding, JnrCLibrary {
     }
 
     @Override
+    public int nextPoll(long fn, long cq) {
+        return InlineVerbs.nextPoll(fn, cq);
+    }
+
+    @Override
     public void endPoll(long fn, long cq) {
         InlineVerbs.endPoll(fn, cq);
     }
