@@ -26,7 +26,7 @@ public interface CompletionQueue extends VerbsObject {
      * @return the number of completions, also {@code batch.size()}; 0 if none
      * @throws VerbsException the errno of {@code ibv_poll_cq} on a CQ error
      * @see "ibv_poll_cq(3)"
-     * @see "ibv_create_cq_ex(3) ibv_start_poll ibv_end_poll"
+     * @see "ibv_create_cq_ex(3) ibv_start_poll ibv_next_poll ibv_end_poll"
      */
     int poll(WorkCompletionBatch batch);
 

@@ -17,7 +17,8 @@ import org.verbs4j.spi.support.internal.CmBinding;
  * <p>Set the system property {@value #DISABLED_PROPERTY}{@code =true} to turn the provider off
  * without removing it from the path, and {@value #EXTENDED_CQ_PROPERTY}{@code =false} to create every CQ
  * with {@code ibv_create_cq} and poll it with {@code ibv_poll_cq} even where the device offers the
- * extended CQ ({@code ibv_create_cq_ex}, polled with {@code ibv_start_poll}). The JVM needs
+ * extended CQ ({@code ibv_create_cq_ex}, polled with {@code ibv_start_poll} and, but on librxe,
+ * {@code ibv_next_poll}). The JVM needs
  * {@code --enable-native-access=org.verbs4j.provider.ffm} (or {@code ALL-UNNAMED} on the class path).
  */
 public final class FfmProvider extends IbverbsProviderShell {

@@ -18,8 +18,8 @@ import org.verbs4j.spi.support.internal.CmBinding;
  * connection manager follow the one policy of {@link IbverbsProviderShell}; this class supplies the JNR loader
  * and binding.
  *
- * <p>CQs are created with {@code ibv_create_cq_ex} and polled with {@code ibv_start_poll} where the provider
- * library supports it, and with {@code ibv_create_cq} and {@code ibv_poll_cq} otherwise; the system property
+ * <p>CQs are created with {@code ibv_create_cq_ex} and polled with {@code ibv_start_poll} (and
+ * {@code ibv_next_poll}, but on librxe) where the provider library supports it, and with {@code ibv_create_cq} and {@code ibv_poll_cq} otherwise; the system property
  * {@value #EXTENDED_CQ_PROPERTY}{@code =false} forces the plain CQ.
  *
  * @see "ibv_get_device_list(3)"

@@ -293,6 +293,15 @@ public final class FfmIbverbsBinding implements IbverbsBinding, FfmCLibrary {
     }
 
     @Override
+    public int nextPoll(long fn, long cq) {
+        try {
+            return (int) InlineOps.next_poll$mh.invokeExact(at(fn), cq);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
     public void endPoll(long fn, long cq) {
         try {
             InlineOps.end_poll$mh.invokeExact(at(fn), cq);
@@ -369,6 +378,15 @@ public final class FfmIbverbsBinding implements IbverbsBinding, FfmCLibrary {
     }
 
     @Override
+    public int nextPollCritical(long fn, long cq) {
+        try {
+            return (int) InlineOps.int_critical$mh.invokeExact(at(fn), cq);
+        } catch (Throwable t) {
+            throw Ibverbs.unexpected(t);
+        }
+    }
+
+    @Override
     public void endPollCritical(long fn, long cq) {
         try {
             InlineOps.void_critical$mh.invokeExact(at(fn), cq);
@@ -389,7 +407,7 @@ public final class FfmIbverbsBinding implements IbverbsBinding, FfmCLibrary {
     @Override
     public int wrCompleteCritical(long fn, long qpx) {
         try {
-            return (int) InlineOps.wr_complete_critical$mh.invokeExact(at(fn), qpx);
+            return (int) InlineOps.int_critical$mh.invokeExact(at(fn), qpx);
         } catch (Throwable t) {
             throw Ibverbs.unexpected(t);
         }

@@ -31,8 +31,8 @@ public final class InlineOps {
      * neither block nor call back into Java, nor make a system call: on every device the {@code ibv_wr_*} builders
      * and setters, which write the next WQE in user memory, and the {@code ibv_cq_ex} {@code read_*} ops, which
      * read the current CQE; and the {@code *_critical$mh} handles of the data path ({@code post_send},
-     * {@code post_recv}, {@code poll_cq}, {@code start_poll}, {@code end_poll}, {@code wr_start},
-     * {@code wr_complete}), which the object model calls only on a device whose data path is user space, with
+     * {@code post_recv}, {@code poll_cq}, {@code start_poll}, {@code next_poll}, {@code end_poll},
+     * {@code wr_start}, {@code wr_complete}), which the object model calls only on a device whose data path is user space, with
      * every caller of the lock they take serialized in Java (see the shared module's {@code CriticalDataPath}).
      * No heap segment is passed to them.
      */
@@ -54,8 +54,9 @@ public final class InlineOps {
     // ---- ibv_cq_ex ----
     // The ibv_cq_ex ops take the CQ and the poll attributes as addresses: the CQ is the library's (global scope),
     // the attributes its scratch memory, and polling holds the CQ's monitor, which its destroy takes too.
-    // start_poll and end_poll take and release the CQ's spinlock: not critical.
+    // start_poll and end_poll take and release the CQ's spinlock, and next_poll runs between them: not critical.
     static final MethodHandle start_poll$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG));
+    static final MethodHandle next_poll$mh = fn(FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
     static final MethodHandle end_poll$mh = fn(FunctionDescriptor.ofVoid(JAVA_LONG));
     static final MethodHandle read_u32$mh = fnCritical(FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
     static final MethodHandle read_u8$mh = fnCritical(FunctionDescriptor.of(JAVA_BYTE, JAVA_LONG));
@@ -100,7 +101,8 @@ public final class InlineOps {
             JAVA_LONG));
     /** {@code void (*)(void *)} as a critical call: {@code end_poll}, {@code wr_start}. */
     static final MethodHandle void_critical$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG));
-    static final MethodHandle wr_complete_critical$mh = fnCritical(FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
+    /** {@code int (*)(void *)} as a critical call: {@code wr_complete}, {@code next_poll}. */
+    static final MethodHandle int_critical$mh = fnCritical(FunctionDescriptor.of(JAVA_INT, JAVA_LONG));
 
     static final MethodHandle wr_atomic_write$mh = fnCritical(FunctionDescriptor.ofVoid(JAVA_LONG, JAVA_INT, JAVA_LONG,
             JAVA_LONG));

@@ -41,7 +41,7 @@ public final class InlineVerbs {
     private static final CallContext I_PPP = ctx(false, I, P, P, P);
     // int (*)(struct ibv_cq *, int, struct ibv_wc *)
     private static final CallContext I_PIP = ctx(false, I, P, I, P);
-    // int (*)(p): wr_complete
+    // int (*)(p): wr_complete, next_poll
     private static final CallContext I_P = ctx(false, I, P);
     // int (*)(p, p): start_poll
     private static final CallContext I_PP = ctx(false, I, P, P);
@@ -91,6 +91,11 @@ public final class InlineVerbs {
     /** {@code ibv_start_poll}: 0 with the first completion in the CQ, ENOENT when empty, or another errno. */
     public static int startPoll(long fn, long cqx, long attr) {
         return (int) INVOKER.invokeN2(I_PP, fn, cqx, attr);
+    }
+
+    /** {@code ibv_next_poll}: 0 with the next completion current, ENOENT when there is none, or another errno. */
+    public static int nextPoll(long fn, long cqx) {
+        return (int) INVOKER.invokeN1(I_P, fn, cqx);
     }
 
     /** {@code ibv_end_poll}. */

@@ -54,6 +54,11 @@ public final class JnrIbverbsBinding implements IbverbsBinding, JnrCLibrary {
      */
     public static final JnrIbverbsBinding FIELDS = new JnrIbverbsBinding(null);
 
+    @Override
+    public String libraryOf(long fn) {
+        return Dladdr.file(fn);
+    }
+
     // ---- fields by address (NativeMemoryAccess): no native call
 
     @Override
@@ -220,6 +225,11 @@ public final class JnrIbverbsBinding implements IbverbsBinding, JnrCLibrary {
     @Override
     public int startPoll(long fn, long cq, long attr) {
         return InlineVerbs.startPoll(fn, cq, attr);
+    }
+
+    @Override
+    public int nextPoll(long fn, long cq) {
+        return InlineVerbs.nextPoll(fn, cq);
     }
 
     @Override

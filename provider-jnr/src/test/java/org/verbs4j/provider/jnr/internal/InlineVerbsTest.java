@@ -2,6 +2,8 @@ package org.verbs4j.provider.jnr.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.kenai.jffi.Library;
 import java.nio.charset.StandardCharsets;
@@ -48,5 +50,14 @@ class InlineVerbsTest {
         } finally {
             NativeMemory.free(buf);
         }
+    }
+
+    @Test
+    @DisplayName("dladdr names the shared object that holds a function, as CriticalDataPath and BatchPolling ask")
+    void namesTheLibraryOfAFunction() {
+        String file = new JnrIbverbsBinding(null).libraryOf(libc("strlen"));
+        assertTrue(file != null && file.substring(file.lastIndexOf('/') + 1).startsWith("libc.so"),
+                "dladdr(strlen) gave " + file);
+        assertNull(new JnrIbverbsBinding(null).libraryOf(0), "address 0");
     }
 }

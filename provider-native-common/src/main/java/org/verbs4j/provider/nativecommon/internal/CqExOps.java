@@ -1,9 +1,10 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 /**
- * The poll ops of {@code struct ibv_cq_ex} ({@code ibv_create_cq_ex(3)}): {@code start_poll}, {@code end_poll}
- * and the {@code read_*} readers. <b>Data path, written by hand:</b> one downcall each, no allocation;
- * {@link #startPoll} answers the op's raw result, {@code ENOENT} for an empty CQ.
+ * The poll ops of {@code struct ibv_cq_ex} ({@code ibv_create_cq_ex(3)}): {@code start_poll}, {@code next_poll},
+ * {@code end_poll} and the {@code read_*} readers. <b>Data path, written by hand:</b> one downcall each, no
+ * allocation; {@link #startPoll} and {@link #nextPoll} answer the op's raw result, {@code ENOENT} when the CQ has
+ * no (further) completion.
  */
 public interface CqExOps {
     /**
@@ -26,6 +27,28 @@ public interface CqExOps {
      */
     default int startPollCritical(long fn, long cq, long attr) {
         return startPoll(fn, cq, attr);
+    }
+
+    /**
+     * {@code ibv_cq_ex.next_poll}, which the inline {@code ibv_next_poll(3)} calls: makes the CQ's next completion
+     * the current one, between {@code start_poll} and {@code end_poll}.
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq_ex *}, after a {@code start_poll} that answered 0
+     * @return 0, {@code ENOENT} when the CQ has no further completion, or another errno with either sign
+     *     ({@link NativeErrors#ofOp}); either way {@code end_poll} is still to be called
+     */
+    int nextPoll(long fn, long cq);
+
+    /**
+     * {@link #nextPoll} as a critical call, where the device's data path allows it.
+     *
+     * @param fn the op's address
+     * @param cq the {@code struct ibv_cq_ex *}, after a {@code start_poll} that answered 0
+     * @return 0, {@code ENOENT} when the CQ has no further completion, or another errno with either sign
+     */
+    default int nextPollCritical(long fn, long cq) {
+        return nextPoll(fn, cq);
     }
 
     /**

@@ -39,8 +39,8 @@ public final class CqStructs {
     /**
      * {@code struct ibv_cq_ex}: an {@code ibv_cq} (same leading fields, so the same pointer serves every
      * CQ verb) followed by the current completion's {@code status} and {@code wr_id} and the poll and
-     * read function pointers that the {@code static inline} {@code ibv_start_poll}/{@code ibv_wc_read_*}
-     * call.
+     * read function pointers that the {@code static inline} {@code ibv_start_poll}/{@code ibv_next_poll}/
+     * {@code ibv_end_poll}/{@code ibv_wc_read_*} call.
      */
     public static final class ibv_cq_ex {
         /** The layout. */
@@ -57,6 +57,7 @@ public final class CqStructs {
         public static final long status$off = DESC.offset("status");
         public static final long wr_id$off = DESC.offset("wr_id");
         public static final long start_poll$off = DESC.offset("start_poll");
+        public static final long next_poll$off = DESC.offset("next_poll");
         public static final long end_poll$off = DESC.offset("end_poll");
         public static final long read_opcode$off = DESC.offset("read_opcode");
         public static final long read_vendor_err$off = DESC.offset("read_vendor_err");

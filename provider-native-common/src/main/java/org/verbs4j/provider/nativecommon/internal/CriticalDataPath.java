@@ -19,8 +19,8 @@ import java.util.Set;
  *       is a system call, and the kernel does the requester's work in it</td></tr>
  *   <tr><td>{@code post_recv}, {@code post_srq_recv}</td><td>critical: the receive queue's or SRQ's spinlock,
  *       held only inside a call, and a doorbell record in user memory</td><td>ordinary</td></tr>
- *   <tr><td>{@code poll_cq}, {@code start_poll}, {@code end_poll}</td><td>critical: the CQ's spinlock, never
- *       contended (below), and CQEs read from user memory</td><td>ordinary</td></tr>
+ *   <tr><td>{@code poll_cq}, {@code start_poll}, {@code next_poll}, {@code end_poll}</td><td>critical: the CQ's
+ *       spinlock, never contended (below), and CQEs read from user memory</td><td>ordinary</td></tr>
  *   <tr><td>{@code ibv_wr_*} builders and setters, {@code ibv_wc_read_*}</td><td>critical</td><td>critical: they
  *       write or read the current WQE or CQE in user memory under a lock already taken</td></tr>
  *   <tr><td>{@code wr_abort}, {@code bind_mw}, {@code req_notify_cq}, every control verb</td><td>ordinary: off

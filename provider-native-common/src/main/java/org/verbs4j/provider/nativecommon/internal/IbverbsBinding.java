@@ -13,7 +13,7 @@ package org.verbs4j.provider.nativecommon.internal;
  *
  * <p><b>Errors:</b> one contract, {@link NativeErrors}': every call answers its result or −errno, except the
  * hand-written data path ({@code post_send}, {@code post_recv}, {@code poll_cq}, {@code start_poll},
- * {@code wr_complete}), which answers the op's raw result for its callers to hand to {@link NativeErrors} on the
+ * {@code next_poll}, {@code wr_complete}), which answers the op's raw result for its callers to hand to {@link NativeErrors} on the
  * failure branch.
  *
  * <p><b>Data path and control path:</b> the data path is {@link ContextOps#postSend}, {@link ContextOps#postRecv},

@@ -21,8 +21,9 @@ import org.verbs4j.spi.support.CompletionFields;
 
 /**
  * A completion queue of either native provider: an extended one, {@code struct ibv_cq_ex}, polled through its
- * {@code start_poll}, {@code end_poll} and {@code read_*} function pointers where the provider library creates
- * one; otherwise a plain {@code struct ibv_cq} polled through {@code ibv_context.ops.poll_cq} into a reused native
+ * {@code start_poll}, {@code next_poll}, {@code end_poll} and {@code read_*} function pointers where the provider
+ * library creates one (in batches, or one completion per {@code start_poll} on librxe: {@link BatchPolling});
+ * otherwise a plain {@code struct ibv_cq} polled through {@code ibv_context.ops.poll_cq} into a reused native
  * {@code ibv_wc} array. Both fill a {@link WorkCompletionBatch} with the same values: where {@code ibv_poll_cq(3)}
  * leaves a field undefined (every field but wr_id, status, qp_num and vendor_err of a failed completion; imm_data
  * without IBV_WC_WITH_IMM or IBV_WC_WITH_INV) both report 0, and immediate data arrives in network order and is
@@ -61,11 +62,13 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
     private final boolean extended;
     private final long pollCq;
     private final long reqNotifyCq;
-    /** Whether poll_cq, start_poll and end_poll are critical downcalls ({@link CriticalDataPath}). */
+    /** Whether poll_cq, start_poll, next_poll and end_poll are critical downcalls ({@link CriticalDataPath}). */
     private final boolean critical;
     // The ibv_cq_ex function pointers, read once (a driver sets them at creation); 0 for a plain CQ.
     private final long startPoll;
     private final long endPoll;
+    /** {@code next_poll} where the context polls in batches ({@link BatchPolling}) and the driver sets it, else 0. */
+    private final long nextPoll;
     private final long readOpcode;
     private final long readVendorErr;
     private final long readByteLen;
@@ -95,6 +98,7 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
         this.critical = context.criticalDataPath();
         this.startPoll = op(ibv_cq_ex.start_poll$off);
         this.endPoll = op(ibv_cq_ex.end_poll$off);
+        this.nextPoll = context.batchPolling() ? op(ibv_cq_ex.next_poll$off) : 0;
         this.readOpcode = op(ibv_cq_ex.read_opcode$off);
         this.readVendorErr = op(ibv_cq_ex.read_vendor_err$off);
         this.readByteLen = op(ibv_cq_ex.read_byte_len$off);
@@ -348,10 +352,16 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
     }
 
     /**
-     * One completion per {@code start_poll}/{@code end_poll} pair. {@code next_poll} is never called: the man
-     * page asks for {@code end_poll} after {@code next_poll} returns {@code ENOENT}, and librxe before rdma-core
-     * 55 then moves its consumer index past the producer (later completions are lost or garbage read), and before
-     * 61 unlocks its spinlock twice. {@code start_poll} alone is correct everywhere.
+     * The batch of {@code ibv_create_cq_ex(3)}: one {@code start_poll}, then {@code next_poll} after each
+     * completion read until the batch is full or {@code next_poll} answers an error ({@code ENOENT}: no further
+     * completion), then one {@code end_poll}. As the man page says, {@code end_poll} is not called after a failed
+     * {@code start_poll} and is called after a failed {@code next_poll}; a {@code start_poll} error other than
+     * {@code ENOENT} is thrown, while a {@code next_poll} error ends the batch with the completions read (at least
+     * the one of {@code start_poll}); a lasting error shows at the next poll's {@code start_poll}.
+     *
+     * <p>Where the context does not poll in batches ({@link BatchPolling}: librxe) or the driver leaves
+     * {@code next_poll} NULL, {@code next_poll} is never called and each completion has its own
+     * {@code start_poll}/{@code end_poll} pair, which is correct everywhere.
      */
     private int pollExtended(WorkCompletionBatch batch) {
         int want = batch.capacity();
@@ -372,6 +382,11 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
             }
             try {
                 addCurrent(batch, cq);
+                n++;
+                if (nextPoll != 0) {
+                    n += readBatch(batch, cq, want - n);
+                    break;
+                }
             } finally {
                 if (critical) {
                     binding.endPollCritical(endPoll, cq);
@@ -379,6 +394,20 @@ public final class NativeCompletionQueue extends AbstractCompletionQueue {
                     binding.endPoll(endPoll, cq);
                 }
             }
+        }
+        return n;
+    }
+
+    /** Up to {@code room} more completions of the batch {@code start_poll} opened, each made current by next_poll. */
+    private int readBatch(WorkCompletionBatch batch, long cq, int room) {
+        int n = 0;
+        while (n < room) {
+            int rc = critical ? binding.nextPollCritical(nextPoll, cq) : binding.nextPoll(nextPoll, cq);
+            if (rc != 0) {
+                // ENOENT: no further completion; another errno ends the batch the same way (end_poll follows).
+                break;
+            }
+            addCurrent(batch, cq);
             n++;
         }
         return n;

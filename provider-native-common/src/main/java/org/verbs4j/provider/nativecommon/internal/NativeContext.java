@@ -76,6 +76,8 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     private final long deviceCapFlagsEx;
     /** Whether the data-path ops are critical calls ({@link CriticalDataPath}). */
     private final boolean criticalDataPath;
+    /** Whether extended CQs are polled in batches with {@code next_poll} ({@link BatchPolling}). */
+    private final boolean batchPolling;
     private volatile DeviceAttributes deviceAttributes;
     private volatile Capabilities capabilities;
 
@@ -105,9 +107,12 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
             this.deviceCapFlagsEx = NativeQueries.deviceCapFlagsEx(this);
             long postSend = contextOp(ibv_context.ops$post_send$off);
             this.criticalDataPath = CriticalDataPath.decide(binding, postSend);
+            this.batchPolling = BatchPolling.decide(binding, cachedDeviceAttributes().vendorId(), postSend);
             if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
-                LOG.log(System.Logger.Level.DEBUG, "{0}: data-path ops are {1} calls (provider library {2})",
+                LOG.log(System.Logger.Level.DEBUG,
+                        "{0}: data-path ops are {1} calls, extended CQs polled {2} (provider library {3})",
                         providerName, criticalDataPath ? "critical" : "ordinary",
+                        batchPolling ? "in batches" : "one per start_poll",
                         postSend == 0 ? null : binding.libraryOf(postSend));
             }
         } catch (RuntimeException e) {
@@ -186,6 +191,11 @@ public final class NativeContext extends AbstractVerbsObject implements NativeCo
     @Override
     public boolean criticalDataPath() {
         return criticalDataPath;
+    }
+
+    @Override
+    public boolean batchPolling() {
+        return batchPolling;
     }
 
     @Override

@@ -154,12 +154,23 @@ public interface NativeContextSupport extends Context {
 
     /**
      * Whether the data-path ops of this context's device ({@code post_send}, {@code post_recv},
-     * {@code poll_cq}, {@code wr_start}, {@code wr_complete}, {@code start_poll}, {@code end_poll}) are called as
-     * critical downcalls; decided once per context by {@link CriticalDataPath}.
+     * {@code poll_cq}, {@code wr_start}, {@code wr_complete}, {@code start_poll}, {@code next_poll},
+     * {@code end_poll}) are called as critical downcalls; decided once per context by {@link CriticalDataPath}.
      *
      * @return whether they are; false by default
      */
     default boolean criticalDataPath() {
+        return false;
+    }
+
+    /**
+     * Whether this context's extended CQs are polled in batches ({@code start_poll}, {@code next_poll} until the
+     * batch is full, {@code end_poll}) rather than one completion per {@code start_poll}/{@code end_poll} pair;
+     * decided once per context by {@link BatchPolling}.
+     *
+     * @return whether they are; false by default, the pair that is correct on every library
+     */
+    default boolean batchPolling() {
         return false;
     }
 }

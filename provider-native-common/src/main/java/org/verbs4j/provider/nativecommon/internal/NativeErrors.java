@@ -20,9 +20,9 @@ import org.verbs4j.VerbsException;
  * binding.
  *
  * <p>The hand-written data path is the one exception, so that its success path stays one compare:
- * {@code post_send}, {@code post_recv}, {@code wr_complete}, {@code start_poll} and {@code poll_cq} answer the
- * provider op's raw result, and their callers hand a non-zero (negative, for {@code poll_cq}) result to
- * {@link #ofOp} or {@link #ofPoll} on the failure branch.
+ * {@code post_send}, {@code post_recv}, {@code wr_complete}, {@code start_poll}, {@code next_poll} and
+ * {@code poll_cq} answer the provider op's raw result, and their callers hand a non-zero (negative, for
+ * {@code poll_cq}) result to {@link #ofOp} or {@link #ofPoll} on the failure branch.
  */
 public final class NativeErrors {
     /** The errno of a call that failed without saying why: {@code EIO}, in ffm and jnr alike. */

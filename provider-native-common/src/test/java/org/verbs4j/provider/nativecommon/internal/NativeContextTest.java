@@ -1,6 +1,7 @@
 package org.verbs4j.provider.nativecommon.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -58,6 +59,26 @@ class NativeContextTest {
         assertThrows(VerbsException.class, device::open);
         assertEquals("closeDevice " + CONTEXT, binding.calls.get(binding.calls.size() - 1),
                 "a context whose first query fails is closed again");
+    }
+
+    private boolean batchPolling() {
+        try (NativeContext ctx = open()) {
+            return ctx.batchPolling();
+        }
+    }
+
+    @Test
+    @DisplayName("a context decides batch polling once, from ibv_query_device's vendor_id and the provider library")
+    void batchPollingPerDevice() {
+        binding.longs.put(CONTEXT + ibv_context.ops$post_send$off, 0x71L);
+        assertTrue(batchPolling(), "vendor_id 0, no library name");
+        binding.vendorId = BatchPolling.RXE_VENDOR_ID;
+        assertFalse(batchPolling(), "rxe's vendor_id");
+        binding.vendorId = 0x02c9;
+        binding.library = "/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so";
+        assertFalse(batchPolling(), "librxe's ops");
+        binding.library = "/usr/lib/x86_64-linux-gnu/libibverbs/libmlx5-rdmav34.so";
+        assertTrue(batchPolling(), "mlx5");
     }
 
     @Test

@@ -314,12 +314,18 @@ class NativeObjectModelTest {
     }
 
     private NativeCompletionQueue cq(boolean extended) {
+        return cq(extended, 0x53L);
+    }
+
+    /** A CQ at {@link #CQ}; an extended one with every poll op set, {@code next_poll} to {@code nextPoll}. */
+    private NativeCompletionQueue cq(boolean extended, long nextPoll) {
         binding.longs.put(CQ + CqStructs.ibv_cq.cqe$off, 0L);
         binding.memory.put(CQ + CqStructs.ibv_cq.cqe$off, 16);
         if (extended) {
             // every read_* op points at its index in the completion arrays of the binding
             binding.longs.put(CQ + CqStructs.ibv_cq_ex.start_poll$off, 0x51L);
             binding.longs.put(CQ + CqStructs.ibv_cq_ex.end_poll$off, 0x52L);
+            binding.longs.put(CQ + CqStructs.ibv_cq_ex.next_poll$off, nextPoll);
             binding.longs.put(CQ + CqStructs.ibv_cq_ex.read_opcode$off, 2L);
             binding.longs.put(CQ + CqStructs.ibv_cq_ex.read_vendor_err$off, 8L);
             binding.longs.put(CQ + CqStructs.ibv_cq_ex.read_wc_flags$off, 3L);
@@ -386,6 +392,102 @@ class NativeObjectModelTest {
         assertEquals(3, batch.sl(1));
         assertEquals(0x99, batch.vendorErr(2));
         assertEquals(WcStatus.REM_ACCESS_ERR, batch.status(2));
+        q.close();
+    }
+
+    /** {wr_id, status, opcode, ...} of a successful RDMA WRITE completion of QP 5, 64 bytes. */
+    private static long[] write(long wrId) {
+        return new long[] {wrId, 0, 1, 0, 0, 5, 0, 64, 0, 0, 0, 0};
+    }
+
+    private static long count(List<String> calls, String call) {
+        return calls.stream().filter(call::equals).count();
+    }
+
+    @Test
+    @DisplayName("a batch of N completions: one start_poll, N-1 next_poll, one end_poll, all in order (ibv_create_cq_ex(3))")
+    void extendedCqPollsABatch() {
+        context.batchPolling = true;
+        NativeCompletionQueue q = cq(true);
+        for (long id = 1; id <= 6; id++) {
+            binding.extendedCompletions.add(write(id));
+        }
+        binding.calls.clear();
+        WorkCompletionBatch batch = new WorkCompletionBatch(4);
+        assertEquals(4, q.poll(batch), "a full batch");
+        for (int i = 0; i < 4; i++) {
+            assertEquals(i + 1, batch.wrId(i), "completion " + i + " in order");
+            assertEquals(64, batch.byteLen(i));
+        }
+        assertEquals(List.of("startPoll", "read 5", "read 3", "read 2", "read 7", "nextPoll", "read 5", "read 3",
+                "read 2", "read 7", "nextPoll", "read 5", "read 3", "read 2", "read 7", "nextPoll", "read 5",
+                "read 3", "read 2", "read 7", "endPoll"), binding.calls, "no next_poll once the batch is full");
+
+        binding.calls.clear();
+        assertEquals(2, q.poll(batch), "the rest, then ENOENT");
+        assertEquals(5, batch.wrId(0));
+        assertEquals(6, batch.wrId(1));
+        assertEquals(List.of("startPoll", "nextPoll", "nextPoll", "endPoll"),
+                binding.calls.stream().filter(c -> !c.startsWith("read ")).toList(),
+                "end_poll after the next_poll that answered ENOENT");
+
+        binding.calls.clear();
+        assertEquals(0, q.poll(batch));
+        assertEquals(List.of("startPoll"), binding.calls, "no end_poll after a start_poll that answered ENOENT");
+        q.close();
+    }
+
+    @Test
+    @DisplayName("a next_poll error ends the batch with what was read, then end_poll; the next poll goes on")
+    void extendedCqNextPollError() {
+        context.batchPolling = true;
+        NativeCompletionQueue q = cq(true);
+        for (long id = 1; id <= 5; id++) {
+            binding.extendedCompletions.add(write(id));
+        }
+        binding.nextPollError = Errno.EIO;
+        binding.nextPollErrorAfter = 2;
+        binding.calls.clear();
+        WorkCompletionBatch batch = new WorkCompletionBatch(8);
+        assertEquals(3, q.poll(batch), "start_poll's completion and two of next_poll");
+        assertEquals(List.of(1L, 2L, 3L), List.of(batch.wrId(0), batch.wrId(1), batch.wrId(2)));
+        assertEquals("endPoll", binding.calls.getLast(), "end_poll after a failed next_poll");
+        assertEquals(1, count(binding.calls, "endPoll"));
+        binding.nextPollError = 0;
+        assertEquals(2, q.poll(batch));
+        assertEquals(List.of(4L, 5L), List.of(batch.wrId(0), batch.wrId(1)));
+        q.close();
+    }
+
+    @Test
+    @DisplayName("on librxe (no batch polling) each completion has its own start_poll/end_poll and next_poll is never called")
+    void extendedCqOnRxePollsOnePerPair() {
+        context.batchPolling = false;
+        NativeCompletionQueue q = cq(true);
+        for (long id = 1; id <= 3; id++) {
+            binding.extendedCompletions.add(write(id));
+        }
+        binding.calls.clear();
+        WorkCompletionBatch batch = new WorkCompletionBatch(8);
+        assertEquals(3, q.poll(batch));
+        assertEquals(List.of(1L, 2L, 3L), List.of(batch.wrId(0), batch.wrId(1), batch.wrId(2)));
+        assertEquals(List.of("startPoll", "endPoll", "startPoll", "endPoll", "startPoll", "endPoll", "startPoll"),
+                binding.calls.stream().filter(c -> !c.startsWith("read ")).toList());
+        q.close();
+    }
+
+    @Test
+    @DisplayName("a driver that leaves next_poll NULL is polled one completion per pair even where batches are allowed")
+    void extendedCqWithoutNextPoll() {
+        context.batchPolling = true;
+        NativeCompletionQueue q = cq(true, 0);
+        assertTrue(q.isExtended());
+        binding.extendedCompletions.add(write(1));
+        binding.extendedCompletions.add(write(2));
+        binding.calls.clear();
+        assertEquals(2, q.poll(new WorkCompletionBatch(8)));
+        assertEquals(0, count(binding.calls, "nextPoll"), binding.calls.toString());
+        assertEquals(2, count(binding.calls, "endPoll"));
         q.close();
     }
 
@@ -649,8 +751,14 @@ class NativeObjectModelTest {
         long createResult = 0x9000;
         /** The ibv_wc entries a poll_cq writes, each {wr_id, status, opcode, flags, imm, qp_num, src_qp, byte_len}. */
         final List<long[]> plainCompletions = new ArrayList<>();
-        /** The completions start_poll makes current, in the same shape. */
+        /** The completions start_poll and next_poll make current, in the same shape. */
         final List<long[]> extendedCompletions = new ArrayList<>();
+        /** An errno next_poll answers once it has made {@link #nextPollErrorAfter} completions current; 0: none. */
+        int nextPollError;
+        int nextPollErrorAfter;
+        /** The {@code vendor_id} ibv_query_device reports, and the provider library libraryOf names (or null). */
+        int vendorId;
+        String library;
         long[] current;
         /** The AH attributes as createAh saw them: port_num and dlid. */
         int ahPort;
@@ -1074,6 +1182,22 @@ class NativeObjectModelTest {
         }
 
         @Override
+        public int nextPoll(long fn, long cq) {
+            assertTrue(current != null, "next_poll outside start_poll/end_poll");
+            calls.add("nextPoll");
+            if (nextPollError != 0 && --nextPollErrorAfter < 0) {
+                return nextPollError;
+            }
+            if (extendedCompletions.isEmpty()) {
+                return Errno.ENOENT;
+            }
+            current = extendedCompletions.removeFirst();
+            longs.put(cq + CqStructs.ibv_cq_ex.wr_id$off, current[0]);
+            memory.put(cq + CqStructs.ibv_cq_ex.status$off, (int) current[1]);
+            return 0;
+        }
+
+        @Override
         public void endPoll(long fn, long cq) {
             calls.add("endPoll");
             current = null;
@@ -1100,7 +1224,13 @@ class NativeObjectModelTest {
 
         @Override
         public int queryDevice(long ctx, long attr) {
+            memory.put(attr + ContextStructs.ibv_device_attr.vendor_id$off, vendorId);
             return call("queryDevice " + ctx);
+        }
+
+        @Override
+        public String libraryOf(long fn) {
+            return library;
         }
 
         public int queryDeviceEx(long fn, long ctx, long attr, long size) {
@@ -1185,6 +1315,8 @@ class NativeObjectModelTest {
         long getSrqNum;
         /** {@code verbs_context.modify_qp_rate_limit}; 0 for a library without packet pacing. */
         long modifyQpRateLimit;
+        /** Whether extended CQs poll in batches ({@link NativeContextSupport#batchPolling}); false: librxe's pair. */
+        boolean batchPolling;
 
         FakeContext(Binding binding) {
             super("Context", null);
@@ -1200,6 +1332,11 @@ class NativeObjectModelTest {
         public long contextOp(long opsOffset) {
             // The other ops are named by their offset, so that a test sees which one was called.
             return opsOffset == DeclaredOps.member("dealloc_mw").offset() ? DEALLOC_MW : 0x10000 + opsOffset;
+        }
+
+        @Override
+        public boolean batchPolling() {
+            return batchPolling;
         }
 
         @Override
