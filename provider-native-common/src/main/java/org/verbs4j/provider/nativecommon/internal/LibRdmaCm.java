@@ -147,8 +147,17 @@ public abstract class LibRdmaCm implements CmBinding {
         return b;
     }
 
-    /** The address in sockaddr bytes, or null for none ({@code AF_UNSPEC}, or the wildcard with port 0). */
+    /**
+     * The address in sockaddr bytes, or null for none: {@code AF_UNSPEC}, or the wildcard with port 0 (the kernel
+     * gives an id bound with no destination a destination of its family, all zeros).
+     */
     static InetSocketAddress address(byte[] b, int at) {
+        InetSocketAddress a = sockaddrAt(b, at);
+        return a == null || a.getPort() == 0 && a.getAddress().isAnyLocalAddress() ? null : a;
+    }
+
+    /** The address in sockaddr bytes, or null for {@code AF_UNSPEC}. */
+    private static InetSocketAddress sockaddrAt(byte[] b, int at) {
         ByteBuffer bb = le(b);
         int family = bb.getShort(at) & 0xffff;
         try {

@@ -37,6 +37,11 @@ class LibRdmaCmTest {
         assertEquals(v6.getAddress().getHostAddress().replace("%0", ""),
                 LibRdmaCm.address(b6, 0).getAddress().getHostAddress());
         assertNull(LibRdmaCm.address(new byte[128], 0), "AF_UNSPEC: no address");
+        assertNull(LibRdmaCm.address(LibRdmaCm.sockaddr(new InetSocketAddress(InetAddress.getByName("::"), 0)), 0),
+                "the IPv6 wildcard with port 0: the kernel's destination of an id bound with none");
+        assertNull(LibRdmaCm.address(LibRdmaCm.sockaddr(new InetSocketAddress(0)), 0), "0.0.0.0:0: no address");
+        InetSocketAddress bound = new InetSocketAddress(InetAddress.getByName("0.0.0.0"), 1);
+        assertEquals(bound, LibRdmaCm.address(LibRdmaCm.sockaddr(bound), 0), "the wildcard with a port is an address");
     }
 
     @Test
