@@ -283,6 +283,20 @@ public interface CmId extends AutoCloseable {
     void joinMulticast(InetAddress group);
 
     /**
+     * Joins a multicast group as {@code type} says: {@link MulticastJoinType#FULL_MEMBER} is
+     * {@link #joinMulticast(InetAddress)}; {@link MulticastJoinType#SENDONLY_FULL_MEMBER} joins to send only: the
+     * join event is the same, but the id's QP is not attached to the group, as librdmacm leaves it.
+     *
+     * @param group the group's address, as for {@link #joinMulticast(InetAddress)}
+     * @param type how to join
+     * @throws NullPointerException if an argument is null
+     * @throws VerbsException as {@link #joinMulticast(InetAddress)}; {@code EOPNOTSUPP} where the device cannot
+     *     join send-only (on InfiniBand, a subnet administrator without send-only full members)
+     * @see "rdma_join_multicast_ex(3)"
+     */
+    void joinMulticast(InetAddress group, MulticastJoinType type);
+
+    /**
      * Leaves a multicast group the id joined: the id's QP is detached from it first
      * ({@link QueuePair#detachMulticast}), if the join attached it and the QP is still open, and a join event of the
      * group not yet taken is dropped.

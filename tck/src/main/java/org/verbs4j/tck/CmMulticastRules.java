@@ -24,6 +24,7 @@ import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.LinkLayer;
 import org.verbs4j.MemoryRegion;
+import org.verbs4j.MulticastJoinType;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.RecvWr;
@@ -109,6 +110,33 @@ public abstract class CmMulticastRules extends CmArea {
         sendToGroup(sender, ud, 41);
         MulticastRules.assertDelivered(receiver.cq(), dst, "the joined id's QP", mgid, sender.qp().qpNum(), 41);
         Completions.assertNone(sender.cq(), "the sender, which did not join");
+    }
+
+    @Test
+    @DisplayName("required_ a send-only join gets the same join event but leaves the id's QP detached: its datagrams reach a full member, and none comes back to it; leave then works [rdma_join_multicast_ex(3) RDMA_MC_JOIN_FLAG_SENDONLY_FULLMEMBER; librdmacm attaches full members only]")
+    void required_sendOnlyJoinDoesNotAttach() {
+        assumeCmMulticast();
+        CmEventChannel ch = cm.channel();
+        CmBench.End member = cm.end(ch, cm.udp(ch), QpType.UD);
+        CmBench.End publisher = cm.end(ch, cm.udp(ch), QpType.UD);
+        MemoryRegion dst = cm.buffer(member, 128);
+        MemoryRegion own = cm.buffer(publisher, 128);
+        member.qp().postRecv(new RecvWr(1, Sge.of(dst, 0, 128)));
+        publisher.qp().postRecv(new RecvWr(2, Sge.of(own, 0, 128)));
+        InetAddress g = group(6);
+        join(member, g);
+        publisher.id().joinMulticast(g, MulticastJoinType.SENDONLY_FULL_MEMBER);
+        CmEvent e = CmBench.expect(ch, CmEventType.MULTICAST_JOIN, "a send-only rdma_join_multicast_ex");
+        assertEquals(g, e.multicastGroup(), "the send-only join event names the group");
+        CmUdParameters ud = e.udParameters();
+        assertEquals(CmId.MULTICAST_QPN, ud.qpNum(), "param.ud.qp_num of a send-only join");
+        sendToGroup(publisher, ud, 45);
+        MulticastRules.assertDelivered(member.cq(), dst, "the full member", Gid.ofIpv4(g.getAddress()),
+                publisher.qp().qpNum(), 45);
+        Completions.assertNone(publisher.cq(), "the send-only member's own datagram (its QP is not attached)");
+        publisher.id().leaveMulticast(g);
+        Expect.thrown("joinMulticast(g, null)", NullPointerException.class,
+                () -> publisher.id().joinMulticast(g, null));
     }
 
     @Test

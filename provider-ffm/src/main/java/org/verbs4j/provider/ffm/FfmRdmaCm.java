@@ -155,6 +155,11 @@ final class FfmRdmaCm extends LibRdmaCm {
     }
 
     @Override
+    protected int rdma_join_multicast_ex(long id, long mcJoinAttr, long context) {
+        return (int) Rdmacm.call(Rdmacm.rdma_join_multicast_ex$mh, id, mcJoinAttr, context);
+    }
+
+    @Override
     protected int rdma_leave_multicast(long id, long addr) {
         return (int) Rdmacm.call(Rdmacm.rdma_leave_multicast$mh, id, addr);
     }

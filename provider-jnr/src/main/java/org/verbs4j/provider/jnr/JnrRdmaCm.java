@@ -146,6 +146,11 @@ final class JnrRdmaCm extends LibRdmaCm {
     }
 
     @Override
+    protected int rdma_join_multicast_ex(long id, long mcJoinAttr, long context) {
+        return rdmacm.rdma_join_multicast_ex(id, mcJoinAttr, context);
+    }
+
+    @Override
     protected int rdma_leave_multicast(long id, long addr) {
         return rdmacm.rdma_leave_multicast(id, addr);
     }

@@ -12,6 +12,7 @@ import org.verbs4j.CmPortSpace;
 import org.verbs4j.ConnectionParameters;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
+import org.verbs4j.MulticastJoinType;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpInitAttributes;
@@ -54,13 +55,15 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
      */
     private static final class Join {
         final long context;
+        final boolean sendOnly;
         /** The QP the join attached, or null. */
         QueuePair attached;
         Gid mgid;
         int mlid;
 
-        Join(long context) {
+        Join(long context, boolean sendOnly) {
             this.context = context;
+            this.sendOnly = sendOnly;
         }
     }
 
@@ -424,8 +427,9 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
      *
      * @param group the group's address, a multicast address
      * @param context the join's context, for {@link #joinedGroup}
+     * @param type how to join
      */
-    protected abstract void onJoinMulticast(InetAddress group, long context);
+    protected abstract void onJoinMulticast(InetAddress group, long context, MulticastJoinType type);
 
     /**
      * Leaves a group in the connection manager, and drops its events not yet taken; the QP is detached already.
@@ -437,8 +441,14 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
 
     @Override
     public final void joinMulticast(InetAddress group) {
+        joinMulticast(group, MulticastJoinType.FULL_MEMBER);
+    }
+
+    @Override
+    public final void joinMulticast(InetAddress group, MulticastJoinType type) {
         checkOpen();
         CmArguments.multicastGroup(group);
+        Objects.requireNonNull(type, "type");
         lock();
         try {
             if (portSpace.qpType() != QpType.UD) {
@@ -454,8 +464,8 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
                         + group.getHostAddress() + ": leave it first");
             }
             long context = nextJoin++;
-            onJoinMulticast(group, context);
-            joined.put(group, new Join(context));
+            onJoinMulticast(group, context, type);
+            joined.put(group, new Join(context, type == MulticastJoinType.SENDONLY_FULL_MEMBER));
         } finally {
             unlock();
         }
@@ -477,8 +487,9 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
     }
 
     /**
-     * A join event of the id is being taken from its channel: attaches the id's QP, if it has one, to the group's
-     * (MGID, MLID) from the event's address vector, as librdmacm's {@code ucma_process_join} does. Holds the lock.
+     * A join event of the id is being taken from its channel: attaches the id's QP, if it has one and the join is
+     * not send-only, to the group's (MGID, MLID) from the event's address vector, as librdmacm's
+     * {@code ucma_process_join} does. Holds the lock.
      *
      * @param group the group joined, from {@link #joinedGroup}
      * @param ah the event's address vector: its DGID is the group's MGID, its DLID the MLID
@@ -487,7 +498,7 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
     protected final int multicastJoined(InetAddress group, AhAttributes ah) {
         Join j = joined.get(group);
         QueuePair q = qp();
-        if (j == null || q == null || ah.grh() == null) {
+        if (j == null || j.sendOnly || q == null || ah.grh() == null) {
             return 0;
         }
         try {

@@ -17,6 +17,7 @@ import org.verbs4j.ConnectionParameters;
 import org.verbs4j.Context;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
+import org.verbs4j.MulticastJoinType;
 import org.verbs4j.GlobalRoute;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
@@ -313,7 +314,7 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
      * the UDP Q_Key. An IPv6 group is {@code EOPNOTSUPP}, as the kernel refuses it on RoCE v2.
      */
     @Override
-    protected void onJoinMulticast(InetAddress group, long context) {
+    protected void onJoinMulticast(InetAddress group, long context, MulticastJoinType type) {
         if (!(group instanceof Inet4Address)) {
             throw new VerbsException("rdma_join_multicast", Errno.EOPNOTSUPP, "an emulated device is RoCE v2,"
                     + " whose multicast groups are IPv4 (the kernel's CM refuses IPv6 groups there): "

@@ -57,6 +57,7 @@ public final class Rdmacm {
     public static final MethodHandle rdma_init_qp_attr$mh = bind("rdma_init_qp_attr", I, P, P, P);
     public static final MethodHandle rdma_set_option$mh = bind("rdma_set_option", I, P, I, I, P, JAVA_LONG);
     public static final MethodHandle rdma_join_multicast$mh = bind("rdma_join_multicast", I, P, P, P);
+    public static final MethodHandle rdma_join_multicast_ex$mh = bind("rdma_join_multicast_ex", I, P, P, P);
     public static final MethodHandle rdma_leave_multicast$mh = bind("rdma_leave_multicast", I, P, P);
     public static final MethodHandle rdma_get_cm_event$mh = bind("rdma_get_cm_event", I, P, P);
     public static final MethodHandle rdma_ack_cm_event$mh = bind("rdma_ack_cm_event", I, P);

@@ -62,6 +62,9 @@ public interface Rdmacm {
     int rdma_join_multicast(long id, long addr, long context);
 
     @SaveError
+    int rdma_join_multicast_ex(long id, long mcJoinAttr, long context);
+
+    @SaveError
     int rdma_leave_multicast(long id, long addr);
 
     @SaveError

@@ -20,6 +20,7 @@ import org.verbs4j.provider.nativecommon.internal.PosixStructs.sockaddr_storage;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ah_attr;
 import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_cm_event;
 import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_cm_id;
+import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_cm_join_mc_attr_ex;
 import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_conn_param;
 import org.verbs4j.provider.nativecommon.internal.RdmaCmStructs.rdma_event_channel;
 import org.verbs4j.spi.support.internal.CmBinding;
@@ -37,6 +38,9 @@ public abstract class LibRdmaCm implements CmBinding {
     /** {@code RDMA_CM_EVENT_MULTICAST_JOIN} and {@code RDMA_CM_EVENT_MULTICAST_ERROR}. */
     private static final int MULTICAST_JOIN = 12;
     private static final int MULTICAST_ERROR = 13;
+    /** {@code RDMA_CM_JOIN_MC_ATTR_ADDRESS} and {@code _JOIN_FLAGS}: the fields of a join attribute set. */
+    private static final int JOIN_MC_ATTR_ADDRESS = 1;
+    private static final int JOIN_MC_ATTR_JOIN_FLAGS = 2;
     /** {@code RDMA_OPTION_ID}, the level of the id's options. */
     private static final int RDMA_OPTION_ID = 0;
     /** {@code sizeof(struct sockaddr_storage)}: what a sockaddr buffer of ours holds. */
@@ -96,6 +100,8 @@ public abstract class LibRdmaCm implements CmBinding {
     protected abstract int rdma_set_option(long id, int level, int optname, long optval, long optlen);
 
     protected abstract int rdma_join_multicast(long id, long addr, long context);
+
+    protected abstract int rdma_join_multicast_ex(long id, long mcJoinAttr, long context);
 
     protected abstract int rdma_leave_multicast(long id, long addr);
 
@@ -331,9 +337,21 @@ public abstract class LibRdmaCm implements CmBinding {
     }
 
     @Override
-    public void joinMulticast(long id, InetAddress group, long context) {
-        check("rdma_join_multicast", withMemory(a -> rdma_join_multicast(id, a[0], context),
-                sockaddr(new InetSocketAddress(group, 0))), this);
+    public void joinMulticast(long id, InetAddress group, long context, int joinFlags) {
+        byte[] addr = sockaddr(new InetSocketAddress(group, 0));
+        if (joinFlags == 0) { // RDMA_MC_JOIN_FLAG_FULLMEMBER: the plain call
+            check("rdma_join_multicast", withMemory(a -> rdma_join_multicast(id, a[0], context), addr), this);
+            return;
+        }
+        byte[] attr = new byte[(int) rdma_cm_join_mc_attr_ex.SIZEOF];
+        check("rdma_join_multicast_ex", withMemory(a -> {
+            ByteBuffer b = le(attr);
+            b.putInt((int) rdma_cm_join_mc_attr_ex.comp_mask$off, JOIN_MC_ATTR_ADDRESS | JOIN_MC_ATTR_JOIN_FLAGS);
+            b.putInt((int) rdma_cm_join_mc_attr_ex.join_flags$off, joinFlags);
+            b.putLong((int) rdma_cm_join_mc_attr_ex.addr$off, a[1]);
+            put(a[0], attr);
+            return rdma_join_multicast_ex(id, a[0], context);
+        }, attr, addr), this);
     }
 
     @Override

@@ -127,6 +127,20 @@ public final class RdmaCmStructs {
         private rdma_ud_param() {}
     }
 
+    /** {@code struct rdma_cm_join_mc_attr_ex}: what {@code rdma_join_multicast_ex} takes. */
+    public static final class rdma_cm_join_mc_attr_ex {
+        /** The layout. */
+        public static final CLayout DESC = struct("rdma_cm_join_mc_attr_ex", u32("comp_mask"), u32("join_flags"),
+                ptr("addr"));
+        /** {@code sizeof(struct rdma_cm_join_mc_attr_ex)}, bytes. */
+        public static final long SIZEOF = DESC.size();
+        public static final long comp_mask$off = DESC.offset("comp_mask");
+        public static final long join_flags$off = DESC.offset("join_flags");
+        public static final long addr$off = DESC.offset("addr");
+
+        private rdma_cm_join_mc_attr_ex() {}
+    }
+
     /** {@code struct rdma_cm_event}: an event, its {@code param} a union of the connected and the UD one. */
     public static final class rdma_cm_event {
         /** The layout. */

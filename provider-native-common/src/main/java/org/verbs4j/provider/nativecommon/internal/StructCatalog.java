@@ -50,7 +50,8 @@ public final class StructCatalog {
                 new Family("rdma/rdma_cma.h", List.of(RdmaCmStructs.rdma_ib_addr.DESC, RdmaCmStructs.rdma_addr.DESC,
                         RdmaCmStructs.rdma_route.DESC, RdmaCmStructs.rdma_event_channel.DESC,
                         RdmaCmStructs.rdma_cm_id.DESC, RdmaCmStructs.rdma_conn_param.DESC,
-                        RdmaCmStructs.rdma_ud_param.DESC, RdmaCmStructs.rdma_cm_event.DESC)));
+                        RdmaCmStructs.rdma_ud_param.DESC, RdmaCmStructs.rdma_cm_event.DESC,
+                        RdmaCmStructs.rdma_cm_join_mc_attr_ex.DESC)));
     }
 
     /**

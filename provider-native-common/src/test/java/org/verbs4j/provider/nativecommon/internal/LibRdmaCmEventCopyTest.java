@@ -238,6 +238,11 @@ class LibRdmaCmEventCopyTest {
         }
 
         @Override
+        protected int rdma_join_multicast_ex(long i, long attr, long context) {
+            throw unused();
+        }
+
+        @Override
         protected int rdma_leave_multicast(long i, long addr) {
             throw unused();
         }

@@ -10,6 +10,7 @@ import org.verbs4j.CmPortSpace;
 import org.verbs4j.CmUdParameters;
 import org.verbs4j.ConnectionParameters;
 import org.verbs4j.Context;
+import org.verbs4j.MulticastJoinType;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpState;
@@ -273,8 +274,8 @@ final class BoundCmId extends AbstractCmId<BoundCmEventChannel> {
     // ---------------------------------------------------------------- multicast
 
     @Override
-    protected void onJoinMulticast(InetAddress group, long context) {
-        cm.binding.joinMulticast(handle, group, context);
+    protected void onJoinMulticast(InetAddress group, long context, MulticastJoinType type) {
+        cm.binding.joinMulticast(handle, group, context, type.value());
     }
 
     @Override

@@ -169,13 +169,14 @@ public interface CmBinding {
     void setOption(long id, int optname, int value);
 
     /**
-     * {@code rdma_join_multicast(3)}.
+     * {@code rdma_join_multicast(3)}, or {@code rdma_join_multicast_ex(3)} for a join that is not a full member's.
      *
      * @param id the id's handle
      * @param group the group's address
      * @param context the join's context, which its events carry in {@code param.ud.private_data}
+     * @param joinFlags an {@code enum rdma_cm_mc_join_flags} value
      */
-    void joinMulticast(long id, InetAddress group, long context);
+    void joinMulticast(long id, InetAddress group, long context, int joinFlags);
 
     /**
      * {@code rdma_leave_multicast(3)}; the caller has detached its QP and acknowledged every event of the id.

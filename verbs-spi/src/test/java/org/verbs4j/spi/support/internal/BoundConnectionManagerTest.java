@@ -130,7 +130,7 @@ class BoundConnectionManagerTest {
         }
 
         @Override
-        public void joinMulticast(long id, InetAddress group, long context) {
+        public void joinMulticast(long id, InetAddress group, long context, int joinFlags) {
             calls.add("rdma_join_multicast " + id + " " + group.getHostAddress());
         }
 
