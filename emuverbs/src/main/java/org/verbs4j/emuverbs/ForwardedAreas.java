@@ -15,7 +15,9 @@ public final class ForwardedAreas implements ExecutionCondition {
     static final Map<String, String> AREAS = Map.of(
             "ConnectionManagement", "capability the forwarding cannot give: librdmacm talks to the kernel's rdma_cm"
                     + " (/dev/infiniband/rdma_cm), which has no emuverbs0; the CM rules stay guest-only",
-            "ConnectionMisuse", "capability the forwarding cannot give: librdmacm (see ConnectionManagement)");
+            "ConnectionMisuse", "capability the forwarding cannot give: librdmacm (see ConnectionManagement)",
+            "ConnectionOptions", "capability the forwarding cannot give: librdmacm (see ConnectionManagement)",
+            "ConnectionMulticast", "capability the forwarding cannot give: librdmacm (see ConnectionManagement)");
     /** Rules that do not run through the forwarding library, by method name, with the reason. */
     static final Map<String, String> RULES = Map.of();
 

@@ -1,8 +1,6 @@
 package org.verbs4j.spi.support;
 
 import java.net.InetAddress;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import org.verbs4j.AhAttributes;
@@ -11,7 +9,6 @@ import org.verbs4j.CmId;
 import org.verbs4j.CmPortSpace;
 import org.verbs4j.ConnectionParameters;
 import org.verbs4j.Errno;
-import org.verbs4j.Gid;
 import org.verbs4j.MulticastJoinType;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
@@ -43,29 +40,9 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
     private QueuePair qp;
     /** Events of (or about) the id taken and not acknowledged. Guarded by {@link #lock}. */
     private int unacked;
-    /** The multicast groups joined and not left, by address, in join order. Guarded by {@link #lock}. */
-    private final Map<InetAddress, Join> joined = new LinkedHashMap<>();
-    /** The context of the next join, so that its event names it. Guarded by {@link #lock}. */
-    private long nextJoin = 1;
+    /** The multicast groups joined and not left. Guarded by {@link #lock}. */
+    private final CmJoins joins = new CmJoins();
     private volatile boolean closed;
-
-    /**
-     * A multicast join of the id: its context and, once its event was taken and attached the id's QP, the
-     * (MGID, MLID) the QP is attached to.
-     */
-    private static final class Join {
-        final long context;
-        final boolean sendOnly;
-        /** The QP the join attached, or null. */
-        QueuePair attached;
-        Gid mgid;
-        int mlid;
-
-        Join(long context, boolean sendOnly) {
-            this.context = context;
-            this.sendOnly = sendOnly;
-        }
-    }
 
     /**
      * An id on a channel, which counts it until the id is closed. Holds the lock.
@@ -459,13 +436,9 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
                 throw invalid("rdma_join_multicast", "the id is not bound to a device yet: bind it to a device's"
                         + " address or resolve an address first");
             }
-            if (joined.containsKey(group)) {
-                throw new VerbsException("rdma_join_multicast", Errno.EADDRINUSE, "the id already joined "
-                        + group.getHostAddress() + ": leave it first");
-            }
-            long context = nextJoin++;
+            long context = joins.next(group);
             onJoinMulticast(group, context, type);
-            joined.put(group, new Join(context, type == MulticastJoinType.SENDONLY_FULL_MEMBER));
+            joins.add(group, context, type == MulticastJoinType.SENDONLY_FULL_MEMBER);
         } finally {
             unlock();
         }
@@ -478,12 +451,7 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
      * @param context the join's context, as given to {@link #onJoinMulticast}
      */
     protected final InetAddress joinedGroup(long context) {
-        for (Map.Entry<InetAddress, Join> e : joined.entrySet()) {
-            if (e.getValue().context == context) {
-                return e.getKey();
-            }
-        }
-        return null;
+        return joins.group(context);
     }
 
     /**
@@ -496,20 +464,7 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
      * @return 0, or the negative errno of {@code ibv_attach_mcast}, which makes the event a {@code MULTICAST_ERROR}
      */
     protected final int multicastJoined(InetAddress group, AhAttributes ah) {
-        Join j = joined.get(group);
-        QueuePair q = qp();
-        if (j == null || j.sendOnly || q == null || ah.grh() == null) {
-            return 0;
-        }
-        try {
-            q.attachMulticast(ah.grh().dgid(), ah.dlid());
-        } catch (VerbsException e) {
-            return -e.errno();
-        }
-        j.attached = q;
-        j.mgid = ah.grh().dgid();
-        j.mlid = ah.dlid();
-        return 0;
+        return joins.attach(group, qp(), ah);
     }
 
     @Override
@@ -518,20 +473,11 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
         Objects.requireNonNull(group, "group");
         lock();
         try {
-            Join j = joined.get(group);
-            if (j == null) {
-                throw new VerbsException("rdma_leave_multicast", Errno.EADDRNOTAVAIL, "the id has not joined "
-                        + group.getHostAddress());
-            }
-            if (unacked > 0) {
+            if (joins.contains(group) && unacked > 0) {
                 throw new VerbsException("rdma_leave_multicast", Errno.EBUSY, unacked + " event(s) of the id are"
                         + " not acknowledged: close them first (librdmacm waits for them)");
             }
-            QueuePair q = j.attached;
-            if (q != null && q == qp()) { // a QP destroyed since was detached by its destruction
-                q.detachMulticast(j.mgid, j.mlid);
-            }
-            joined.remove(group);
+            joins.leave(group, qp());
             onLeaveMulticast(group);
         } finally {
             unlock();
@@ -602,7 +548,7 @@ public abstract class AbstractCmId<C extends AbstractCmEventChannel> implements 
                         + " event(s) of the id are not acknowledged: close them first, as rdma_destroy_id(3) requires");
             }
             onClose();
-            joined.clear();
+            joins.clear();
             closed = true;
             channel.idRemoved();
         } finally {
