@@ -15,7 +15,7 @@ import org.verbs4j.provider.ffm.internal.Structs.ibv_qp_attr;
 import org.verbs4j.provider.nativecommon.internal.LibRdmaCm;
 import org.verbs4j.provider.ffm.internal.Poller;
 
-/** librdmacm through FFM: the raw calls and memory primitives {@link LibRdmaCm} needs, nothing more. */
+/** librdmacm through FFM: its declared functions and the memory primitives {@link LibRdmaCm} needs. */
 final class FfmRdmaCm extends LibRdmaCm {
     /** Why librdmacm cannot be used, or null when it loads; computed once. */
     static final Throwable UNAVAILABLE = probe();
@@ -27,6 +27,11 @@ final class FfmRdmaCm extends LibRdmaCm {
         } catch (IllegalArgumentException | IllegalCallerException e) {
             return e;
         }
+    }
+
+    /** librdmacm with every declared function bound; throws if it or a function is missing. */
+    FfmRdmaCm() {
+        super(Rdmacm.FUNCTIONS);
     }
 
     private static MemorySegment at(long address, long size) {
@@ -67,116 +72,6 @@ final class FfmRdmaCm extends LibRdmaCm {
     @Override
     protected byte[] get(long address, int length) {
         return at(address, length).toArray(JAVA_BYTE);
-    }
-
-    @Override
-    protected int errno() {
-        return Ibverbs.errno();
-    }
-
-    @Override
-    protected long rdma_create_event_channel() {
-        return Rdmacm.call(Rdmacm.rdma_create_event_channel$mh);
-    }
-
-    @Override
-    protected void rdma_destroy_event_channel(long channel) {
-        Rdmacm.call(Rdmacm.rdma_destroy_event_channel$mh, channel);
-    }
-
-    @Override
-    protected int rdma_create_id(long channel, long idOut, long context, int portSpace) {
-        return (int) Rdmacm.call(Rdmacm.rdma_create_id$mh, channel, idOut, context, portSpace);
-    }
-
-    @Override
-    protected int rdma_destroy_id(long id) {
-        return (int) Rdmacm.call(Rdmacm.rdma_destroy_id$mh, id);
-    }
-
-    @Override
-    protected int rdma_bind_addr(long id, long sockaddr) {
-        return (int) Rdmacm.call(Rdmacm.rdma_bind_addr$mh, id, sockaddr);
-    }
-
-    @Override
-    protected int rdma_resolve_addr(long id, long src, long dst, int timeoutMs) {
-        return (int) Rdmacm.call(Rdmacm.rdma_resolve_addr$mh, id, src, dst, timeoutMs);
-    }
-
-    @Override
-    protected int rdma_resolve_route(long id, int timeoutMs) {
-        return (int) Rdmacm.call(Rdmacm.rdma_resolve_route$mh, id, timeoutMs);
-    }
-
-    @Override
-    protected int rdma_listen(long id, int backlog) {
-        return (int) Rdmacm.call(Rdmacm.rdma_listen$mh, id, backlog);
-    }
-
-    @Override
-    protected int rdma_connect(long id, long connParam) {
-        return (int) Rdmacm.call(Rdmacm.rdma_connect$mh, id, connParam);
-    }
-
-    @Override
-    protected int rdma_accept(long id, long connParam) {
-        return (int) Rdmacm.call(Rdmacm.rdma_accept$mh, id, connParam);
-    }
-
-    @Override
-    protected int rdma_reject(long id, long privateData, byte length) {
-        return (int) Rdmacm.call(Rdmacm.rdma_reject$mh, id, privateData, length);
-    }
-
-    @Override
-    protected int rdma_establish(long id) {
-        return (int) Rdmacm.call(Rdmacm.rdma_establish$mh, id);
-    }
-
-    @Override
-    protected int rdma_disconnect(long id) {
-        return (int) Rdmacm.call(Rdmacm.rdma_disconnect$mh, id);
-    }
-
-    @Override
-    protected int rdma_migrate_id(long id, long channel) {
-        return (int) Rdmacm.call(Rdmacm.rdma_migrate_id$mh, id, channel);
-    }
-
-    @Override
-    protected int rdma_set_option(long id, int level, int optname, long optval, long optlen) {
-        return (int) Rdmacm.call(Rdmacm.rdma_set_option$mh, id, level, optname, optval, optlen);
-    }
-
-    @Override
-    protected int rdma_join_multicast(long id, long addr, long context) {
-        return (int) Rdmacm.call(Rdmacm.rdma_join_multicast$mh, id, addr, context);
-    }
-
-    @Override
-    protected int rdma_join_multicast_ex(long id, long mcJoinAttr, long context) {
-        return (int) Rdmacm.call(Rdmacm.rdma_join_multicast_ex$mh, id, mcJoinAttr, context);
-    }
-
-    @Override
-    protected int rdma_leave_multicast(long id, long addr) {
-        return (int) Rdmacm.call(Rdmacm.rdma_leave_multicast$mh, id, addr);
-    }
-
-    @Override
-    protected int rdma_init_qp_attr(long id, long qpAttr, long mask) {
-        return (int) Rdmacm.call(Rdmacm.rdma_init_qp_attr$mh, id, qpAttr, mask);
-    }
-
-    @Override
-    protected int rdma_get_cm_event(long channel, long eventOut) {
-        return (int) Rdmacm.call(Rdmacm.rdma_get_cm_event$mh, channel, eventOut);
-    }
-
-    @Override
-    protected int rdma_ack_cm_event(long event) {
-        return (int) Rdmacm.call(Rdmacm.rdma_ack_cm_event$mh, event);
     }
 
     @Override

@@ -46,8 +46,17 @@ public abstract class LibRdmaCm implements CmBinding {
     /** {@code sizeof(struct sockaddr_storage)}: what a sockaddr buffer of ours holds. */
     private static final int SOCKADDR_STORAGE = (int) sockaddr_storage.SIZEOF;
 
-    /** For a subclass. */
-    protected LibRdmaCm() {}
+    /** librdmacm's functions, bound from their declarations by the provider. */
+    private final LibRdmaCmFunctions fn;
+
+    /**
+     * For a subclass.
+     *
+     * @param functions librdmacm's functions, bound by the provider ({@link LibRdmaCmFunctions})
+     */
+    protected LibRdmaCm(LibRdmaCmFunctions functions) {
+        this.fn = functions;
+    }
 
     // ---------------------------------------------------------------- what a provider binds
 
@@ -62,52 +71,6 @@ public abstract class LibRdmaCm implements CmBinding {
 
     /** {@return a copy of native memory} */
     protected abstract byte[] get(long address, int length);
-
-    /** {@return the errno the last call of this thread left} */
-    protected abstract int errno();
-
-    /** {@return the channel, or 0 with errno set} */
-    protected abstract long rdma_create_event_channel();
-
-    protected abstract void rdma_destroy_event_channel(long channel);
-
-    protected abstract int rdma_create_id(long channel, long idOut, long context, int portSpace);
-
-    protected abstract int rdma_destroy_id(long id);
-
-    protected abstract int rdma_bind_addr(long id, long sockaddr);
-
-    protected abstract int rdma_resolve_addr(long id, long src, long dst, int timeoutMs);
-
-    protected abstract int rdma_resolve_route(long id, int timeoutMs);
-
-    protected abstract int rdma_listen(long id, int backlog);
-
-    protected abstract int rdma_connect(long id, long connParam);
-
-    protected abstract int rdma_accept(long id, long connParam);
-
-    protected abstract int rdma_reject(long id, long privateData, byte length);
-
-    protected abstract int rdma_establish(long id);
-
-    protected abstract int rdma_disconnect(long id);
-
-    protected abstract int rdma_migrate_id(long id, long channel);
-
-    protected abstract int rdma_init_qp_attr(long id, long qpAttr, long mask);
-
-    protected abstract int rdma_set_option(long id, int level, int optname, long optval, long optlen);
-
-    protected abstract int rdma_join_multicast(long id, long addr, long context);
-
-    protected abstract int rdma_join_multicast_ex(long id, long mcJoinAttr, long context);
-
-    protected abstract int rdma_leave_multicast(long id, long addr);
-
-    protected abstract int rdma_get_cm_event(long channel, long eventOut);
-
-    protected abstract int rdma_ack_cm_event(long event);
 
     /** {@return {@code ibv_get_device_name} of a {@code struct ibv_device *}} */
     protected abstract String ibv_get_device_name(long device);
@@ -124,9 +87,10 @@ public abstract class LibRdmaCm implements CmBinding {
         return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
     }
 
-    private static void check(String verb, int rc, LibRdmaCm lib) {
+    /** Throws the verb's errno for a result of {@link LibRdmaCmFunctions}' contract: 0, or −errno. */
+    private static void check(String verb, int rc) {
         if (rc != 0) {
-            throw NativeErrors.exception(NativeErrors.ofInt(rc, lib.errno()), verb, null);
+            throw NativeErrors.exception(rc, verb, null);
         }
     }
 
@@ -214,9 +178,9 @@ public abstract class LibRdmaCm implements CmBinding {
 
     @Override
     public long createEventChannel() {
-        long ch = rdma_create_event_channel();
-        if (ch == 0) {
-            throw NativeErrors.exception(NativeErrors.negated(errno()), "rdma_create_event_channel", null);
+        long ch = fn.rdma_create_event_channel();
+        if (ch < 0) { // NULL_SETS: the channel, or −errno
+            throw NativeErrors.exception(ch, "rdma_create_event_channel", null);
         }
         return ch;
     }
@@ -228,44 +192,44 @@ public abstract class LibRdmaCm implements CmBinding {
 
     @Override
     public void destroyEventChannel(long channel) {
-        rdma_destroy_event_channel(channel);
+        fn.rdma_destroy_event_channel(channel);
     }
 
     @Override
     public long createId(long channel, int portSpace) {
         long[] id = new long[1];
         check("rdma_create_id", withMemory(a -> {
-            int rc = rdma_create_id(channel, a[0], 0, portSpace);
+            int rc = fn.rdma_create_id(channel, a[0], 0, portSpace);
             id[0] = rc == 0 ? pointer(a[0]) : 0;
             return rc;
-        }, new byte[8]), this);
+        }, new byte[8]));
         return id[0];
     }
 
     @Override
     public void destroyId(long id) {
-        check("rdma_destroy_id", rdma_destroy_id(id), this);
+        check("rdma_destroy_id", fn.rdma_destroy_id(id));
     }
 
     @Override
     public void bindAddr(long id, InetSocketAddress address) {
-        check("rdma_bind_addr", withMemory(a -> rdma_bind_addr(id, a[0]), sockaddr(address)), this);
+        check("rdma_bind_addr", withMemory(a -> fn.rdma_bind_addr(id, a[0]), sockaddr(address)));
     }
 
     @Override
     public void resolveAddr(long id, InetSocketAddress src, InetSocketAddress dst, int timeoutMs) {
-        check("rdma_resolve_addr", withMemory(a -> rdma_resolve_addr(id, a[0], a[1], timeoutMs),
-                src == null ? null : sockaddr(src), sockaddr(dst)), this);
+        check("rdma_resolve_addr", withMemory(a -> fn.rdma_resolve_addr(id, a[0], a[1], timeoutMs),
+                src == null ? null : sockaddr(src), sockaddr(dst)));
     }
 
     @Override
     public void resolveRoute(long id, int timeoutMs) {
-        check("rdma_resolve_route", rdma_resolve_route(id, timeoutMs), this);
+        check("rdma_resolve_route", fn.rdma_resolve_route(id, timeoutMs));
     }
 
     @Override
     public void listen(long id, int backlog) {
-        check("rdma_listen", rdma_listen(id, backlog), this);
+        check("rdma_listen", fn.rdma_listen(id, backlog));
     }
 
     /** {@code struct rdma_conn_param} followed by the private data it points to, placed at {@code at}. */
@@ -298,33 +262,33 @@ public abstract class LibRdmaCm implements CmBinding {
 
     @Override
     public void connect(long id, ConnectionParameters parameters, int qpNum, boolean srq) {
-        check("rdma_connect", withConnParam(parameters, qpNum, srq, at -> rdma_connect(id, at)), this);
+        check("rdma_connect", withConnParam(parameters, qpNum, srq, at -> fn.rdma_connect(id, at)));
     }
 
     @Override
     public void accept(long id, ConnectionParameters parameters, int qpNum, boolean srq) {
-        check("rdma_accept", withConnParam(parameters, qpNum, srq, at -> rdma_accept(id, at)), this);
+        check("rdma_accept", withConnParam(parameters, qpNum, srq, at -> fn.rdma_accept(id, at)));
     }
 
     @Override
     public void reject(long id, byte[] privateData) {
-        check("rdma_reject", withMemory(a -> rdma_reject(id, privateData.length == 0 ? 0 : a[0],
-                (byte) privateData.length), privateData), this);
+        check("rdma_reject", withMemory(a -> fn.rdma_reject(id, privateData.length == 0 ? 0 : a[0],
+                privateData.length), privateData));
     }
 
     @Override
     public void establish(long id) {
-        check("rdma_establish", rdma_establish(id), this);
+        check("rdma_establish", fn.rdma_establish(id));
     }
 
     @Override
     public void disconnect(long id) {
-        check("rdma_disconnect", rdma_disconnect(id), this);
+        check("rdma_disconnect", fn.rdma_disconnect(id));
     }
 
     @Override
     public void migrate(long id, long channel) {
-        check("rdma_migrate_id", rdma_migrate_id(id, channel), this);
+        check("rdma_migrate_id", fn.rdma_migrate_id(id, channel));
     }
 
     @Override
@@ -332,15 +296,15 @@ public abstract class LibRdmaCm implements CmBinding {
         // TOS (0) and ACK_TIMEOUT (3) are a uint8_t, REUSEADDR (1) and AFONLY (2) an int: the kernel checks optlen.
         boolean oneByte = optname == 0 || optname == 3;
         byte[] optval = oneByte ? new byte[] {(byte) value} : le(new byte[4]).putInt(0, value).array();
-        check("rdma_set_option", withMemory(a -> rdma_set_option(id, RDMA_OPTION_ID, optname, a[0], optval.length),
-                optval), this);
+        check("rdma_set_option", withMemory(a -> fn.rdma_set_option(id, RDMA_OPTION_ID, optname, a[0], optval.length),
+                optval));
     }
 
     @Override
     public void joinMulticast(long id, InetAddress group, long context, int joinFlags) {
         byte[] addr = sockaddr(new InetSocketAddress(group, 0));
         if (joinFlags == 0) { // RDMA_MC_JOIN_FLAG_FULLMEMBER: the plain call
-            check("rdma_join_multicast", withMemory(a -> rdma_join_multicast(id, a[0], context), addr), this);
+            check("rdma_join_multicast", withMemory(a -> fn.rdma_join_multicast(id, a[0], context), addr));
             return;
         }
         byte[] attr = new byte[(int) rdma_cm_join_mc_attr_ex.SIZEOF];
@@ -350,14 +314,14 @@ public abstract class LibRdmaCm implements CmBinding {
             b.putInt((int) rdma_cm_join_mc_attr_ex.join_flags$off, joinFlags);
             b.putLong((int) rdma_cm_join_mc_attr_ex.addr$off, a[1]);
             put(a[0], attr);
-            return rdma_join_multicast_ex(id, a[0], context);
-        }, attr, addr), this);
+            return fn.rdma_join_multicast_ex(id, a[0], context);
+        }, attr, addr));
     }
 
     @Override
     public void leaveMulticast(long id, InetAddress group) {
-        check("rdma_leave_multicast", withMemory(a -> rdma_leave_multicast(id, a[0]),
-                sockaddr(new InetSocketAddress(group, 0))), this);
+        check("rdma_leave_multicast", withMemory(a -> fn.rdma_leave_multicast(id, a[0]),
+                sockaddr(new InetSocketAddress(group, 0))));
     }
 
     @Override
@@ -370,7 +334,7 @@ public abstract class LibRdmaCm implements CmBinding {
             le(first).putInt(0, state.value());
             put(attr, first); // qp_state is ibv_qp_attr's first member
             put(mask, new byte[4]);
-            check("rdma_init_qp_attr", rdma_init_qp_attr(id, attr, mask), this);
+            check("rdma_init_qp_attr", fn.rdma_init_qp_attr(id, attr, mask));
             return readQpAttr(attr, le(get(mask, 4)).getInt(0));
         } finally {
             free(attr);
@@ -408,10 +372,10 @@ public abstract class LibRdmaCm implements CmBinding {
     public RawEvent getEvent(long channel) {
         long[] event = new long[1];
         check("rdma_get_cm_event", withMemory(a -> {
-            int rc = rdma_get_cm_event(channel, a[0]);
+            int rc = fn.rdma_get_cm_event(channel, a[0]);
             event[0] = rc == 0 ? pointer(a[0]) : 0;
             return rc;
-        }, new byte[8]), this);
+        }, new byte[8]));
         ByteBuffer e = le(get(event[0], (int) rdma_cm_event.SIZEOF));
         int type = e.getInt((int) rdma_cm_event.event$off);
         long data = carriesConnParam(type) ? e.getLong((int) rdma_cm_event.param$conn$private_data$off) : 0;
@@ -458,6 +422,6 @@ public abstract class LibRdmaCm implements CmBinding {
 
     @Override
     public void ackEvent(long event) {
-        check("rdma_ack_cm_event", rdma_ack_cm_event(event), this);
+        check("rdma_ack_cm_event", fn.rdma_ack_cm_event(event));
     }
 }

@@ -16,8 +16,12 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.verbs4j.Errno;
 
@@ -30,7 +34,17 @@ import org.verbs4j.Errno;
  */
 class LibIbverbsDeclarationTest {
     private static List<Method> methods() {
-        return Arrays.stream(LibIbverbs.class.getMethods()).sorted(Comparator.comparing(Method::getName)).toList();
+        return methods(LibIbverbs.class);
+    }
+
+    private static List<Method> methods(Class<?> declaration) {
+        return Arrays.stream(declaration.getMethods()).sorted(Comparator.comparing(Method::getName)).toList();
+    }
+
+    /** The declarations of exported functions ({@link CFunction}), each with its header and how many it holds. */
+    static Stream<Arguments> functionDeclarations() {
+        return Stream.of(Arguments.of(LibIbverbs.class, "infiniband/verbs.h", 30),
+                Arguments.of(LibRdmaCmFunctions.class, "rdma/rdma_cma.h", 20));
     }
 
     /** The parameters of a C declaration, without names: {@code "struct ibv_pd *"}, {@code "int"}. */
@@ -57,11 +71,12 @@ class LibIbverbsDeclarationTest {
         return int.class; // int, unsigned int, uint32_t, uint8_t, an enum: 32 bits or narrower
     }
 
-    @Test
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("functionDeclarations")
     @DisplayName("each declared method is its C function: name, parameter widths, and a convention its result can carry")
-    void declarationsAreTheirCFunctions() {
-        assertTrue(methods().size() >= 30, "too few declared: " + methods().size());
-        for (Method m : methods()) {
+    void declarationsAreTheirCFunctions(Class<?> declaration, String header, int atLeast) {
+        assertTrue(methods(declaration).size() >= atLeast, "too few declared: " + methods(declaration).size());
+        for (Method m : methods(declaration)) {
             CFunction c = m.getAnnotation(CFunction.class);
             assertNotNull(c, m + " has no @CFunction");
             String decl = c.value();
@@ -190,15 +205,16 @@ class LibIbverbsDeclarationTest {
         assertEquals(-Errno.EOPNOTSUPP, ErrnoConvention.CODE_SETS.toContract(Errno.EOPNOTSUPP, 0));
     }
 
-    @Test
-    @DisplayName("gcc takes every declared C signature as the type of the function verbs.h declares")
-    void signaturesMatchTheInstalledHeader(@TempDir Path dir) throws Exception {
-        assumeTrue(Files.isRegularFile(Path.of("/usr/include/infiniband/verbs.h")),
-                "infiniband/verbs.h is not installed (libibverbs-dev)");
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("functionDeclarations")
+    @DisplayName("gcc takes every declared C signature as the type of the function its header declares")
+    void signaturesMatchTheInstalledHeader(Class<?> declaration, String header, int atLeast, @TempDir Path dir)
+            throws Exception {
+        assumeTrue(Files.isRegularFile(Path.of("/usr/include", header)), header + " is not installed");
         assumeTrue(gccPresent(), "gcc is not installed");
-        StringBuilder c = new StringBuilder("#include <infiniband/verbs.h>\n");
+        StringBuilder c = new StringBuilder("#include <" + header + ">\n");
         int n = 0;
-        for (Method m : methods()) {
+        for (Method m : methods(declaration)) {
             String decl = m.getAnnotation(CFunction.class).value();
             String pointer = decl.replaceFirst("\\b" + m.getName() + "\\(", "(*check_" + n++ + ")(");
             c.append(pointer).append(" = ").append(m.getName()).append(";\n");
