@@ -14,18 +14,14 @@ import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.DatagramChannel;
-import java.nio.channels.MembershipKey;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import jdk.net.ExtendedSocketOptions;
 
 import org.verbs4j.Device;
-import org.verbs4j.Errno;
 import org.verbs4j.Gid;
 import org.verbs4j.provider.emulated.engine.Transport;
 import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
@@ -48,15 +44,8 @@ import org.verbs4j.provider.emulated.wire.codec.Reject;
  * destination QPN {@code 0xFFFFFF}) out of the device's interface ({@code IP_MULTICAST_IF}), with
  * {@code IP_MULTICAST_LOOP} on so that the groups' members on this host get it too, and TTL 64, the unicast
  * datagrams' (the TTL the receiver's GRH shows). For each IPv4 group a QP of the device is attached to, the endpoint
- * holds one more socket, bound to the group's address and the device's port ({@code SO_REUSEADDR}, so that every
- * device of the host may hold one) and joined to the group on the device's interface ({@code IP_ADD_MEMBERSHIP};
- * one group per socket, as Linux allows a socket few memberships, {@code igmp_max_memberships}), whose virtual
- * thread checks each datagram as the unicast one does (the ICRC over the group's address) and hands a UD SEND to
- * {@code 0xFFFFFF} to every QP of the device attached to the group ({@link WireResponder}). Such a socket gets the
- * datagrams of its own membership only (the JDK turns Linux's {@code IP_MULTICAST_ALL} off on its datagram sockets),
- * so devices on different interfaces do not take each other's groups. A loopback address
- * ({@code 127.0.0.0/8}) is on the loopback interface, which takes IP multicast on Linux without its
- * {@code MULTICAST} flag and without privileges.
+ * holds one more socket, joined to the group on the device's interface, whose virtual thread runs this endpoint's
+ * receive loop and hands the group's datagrams to the device's QPs attached to it: {@link MulticastSockets}.
  *
  * <p>Senders (requesters under their QP's lock, the receive thread for responses) call {@link #send}; the
  * channel is safe for concurrent sends.
@@ -65,7 +54,8 @@ public final class RoceEndpoint implements NetworkLink {
     private static final System.Logger LOG = System.getLogger(RoceEndpoint.class.getName());
     /** The largest datagram: a 4096-byte payload, the longest headers, pad and ICRC, rounded up. */
     public static final int MAX_PACKET = 4096 + 128;
-    private static final int SOCKET_BUFFER = 4 << 20;
+    /** The receive and send buffer of each socket: the device's and its groups'. */
+    static final int SOCKET_BUFFER = 4 << 20;
     /**
      * The fraction of received packets every endpoint of this JVM drops on purpose, from
      * {@code -Dverbs4j.emulated.roce.receiveLoss} (0, the default, drops none; a value outside [0, 1) is ignored):
@@ -81,12 +71,8 @@ public final class RoceEndpoint implements NetworkLink {
     public final int localPort;
     /** Null if the socket could not be bound: the device is listed with its port DOWN and sends nothing. */
     private final DatagramChannel channel;
-    /** The interface of the device's address, which sends and joins its multicast groups; null if unknown. */
-    private final NetworkInterface multicastInterface;
-    /** The sockets of the IPv4 groups the device is attached to, by group; under this object's monitor. */
-    private final Map<Gid, GroupSocket> groups = new HashMap<>();
-    /** Set by {@link #close}: no group is joined any more. Under this object's monitor. */
-    private boolean closed;
+    /** The sockets of the IPv4 groups the device is attached to, joined on the interface of its address. */
+    private final MulticastSockets groups;
     private final AtomicLongArray rejected = new AtomicLongArray(Reject.values().length);
     private EmulatedDevice device;
     /** The device's QP1: the IB CM over the wire. */
@@ -110,18 +96,12 @@ public final class RoceEndpoint implements NetworkLink {
         boolean intercept(RoceEndpoint from, ByteBuffer packet, InetSocketAddress to);
     }
 
-    /**
-     * A group's socket, joined to it on the device's interface, and the group's IPv4 address as an int: the
-     * destination its datagrams' ICRC and GRH carry.
-     */
-    private record GroupSocket(DatagramChannel channel, MembershipKey key, int address) {}
-
     private RoceEndpoint(InetSocketAddress local, DatagramChannel channel, NetworkInterface multicastInterface) {
         this.local = local;
         this.localAddr = ipv4(local);
         this.localPort = local.getPort();
         this.channel = channel;
-        this.multicastInterface = multicastInterface;
+        this.groups = new MulticastSockets(this, multicastInterface);
         this.receiveLossRandom = RECEIVE_LOSS > 0
                 ? new Random(Long.getLong("verbs4j.emulated.roce.receiveLossSeed", 27L) ^ localAddr) : null;
     }
@@ -311,17 +291,12 @@ public final class RoceEndpoint implements NetworkLink {
      * group attached to later is joined by no socket.
      */
     public void close() {
-        synchronized (this) {
-            closed = true;
-            for (GroupSocket g : groups.values()) {
-                leave(g);
-            }
-            groups.clear();
-        }
+        groups.close();
         closeQuietly(channel);
     }
 
-    private void closeQuietly(DatagramChannel ch) {
+    /** Closes {@code ch}, if any: the device's socket or a group's; a failure is logged. */
+    void closeQuietly(DatagramChannel ch) {
         if (ch != null) {
             try {
                 ch.close();
@@ -333,62 +308,25 @@ public final class RoceEndpoint implements NetworkLink {
 
     /**
      * Joins the IPv4 group of {@code gid} on the device's interface: a socket bound to the group's address and the
-     * device's port, and its receive thread. An IPv6 multicast GID is joined by nothing (no IPv4 packet carries it;
-     * see {@link EmulatedDevice}), nor is any group of an unbound or closed endpoint, which receives nothing.
+     * device's port, and its receive thread ({@link MulticastSockets#join}). An IPv6 multicast GID is joined by
+     * nothing (no IPv4 packet carries it; see {@link EmulatedDevice}), nor is any group of an unbound or closed
+     * endpoint, which receives nothing.
      *
      * @return 0, or {@code ENOMEM} if the socket cannot be opened, bound or joined (a warning says why)
      */
     @Override
-    public synchronized int joinGroup(Gid gid) {
-        InetAddress group = ipv4Of(gid);
-        if (group == null || channel == null || closed || groups.containsKey(gid)) {
-            return 0;
-        }
-        if (multicastInterface == null) {
-            LOG.log(Level.WARNING, () -> "wire device on " + local + ": no interface to join " + gid + " on");
-            return Errno.ENOMEM;
-        }
-        DatagramChannel ch = null;
-        try {
-            ch = DatagramChannel.open(StandardProtocolFamily.INET);
-            ch.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            ch.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
-            ch.bind(new InetSocketAddress(group, localPort));
-            MembershipKey key = ch.join(group, multicastInterface);
-            GroupSocket g = new GroupSocket(ch, key, (int) gid.interfaceId());
-            groups.put(gid, g);
-            Thread.ofVirtual().name("verbs4j-roce-" + device.name() + "-" + group.getHostAddress())
-                    .start(() -> receiveLoop(g.channel(), gid, g.address()));
-            return 0;
-        } catch (IOException | RuntimeException e) {
-            closeQuietly(ch);
-            groups.remove(gid);
-            LOG.log(Level.WARNING, () -> "wire device on " + local + " cannot join " + gid + " on "
-                    + multicastInterface.getName() + ": " + e);
-            return Errno.ENOMEM;
-        }
+    public int joinGroup(Gid gid) {
+        return channel == null ? 0 : groups.join(gid);
     }
 
     @Override
-    public synchronized void leaveGroup(Gid gid) {
-        GroupSocket g = groups.remove(gid);
-        if (g != null) {
-            leave(g);
-        }
+    public void leaveGroup(Gid gid) {
+        groups.leave(gid);
     }
 
     /** {@return whether a socket of this endpoint is joined to the IPv4 group of {@code gid} now: for the tests} */
-    public synchronized boolean joined(Gid gid) {
-        return groups.containsKey(gid);
-    }
-
-    /** Drops the group's membership and closes its socket, which ends its receive thread. */
-    private void leave(GroupSocket g) {
-        try {
-            g.key().drop();
-        } finally {
-            closeQuietly(g.channel());
-        }
+    public boolean joined(Gid gid) {
+        return groups.joined(gid);
     }
 
     /** {@return the IPv4 address of an IPv4-mapped GID {@code ::ffff:a.b.c.d}, or null for any other GID} */
@@ -435,6 +373,11 @@ public final class RoceEndpoint implements NetworkLink {
     @Override
     public boolean isBound() {
         return channel != null;
+    }
+
+    /** {@return the name of the device this endpoint receives for: its receive threads' names} */
+    String deviceName() {
+        return device.name();
     }
 
     /** Starts receiving for {@code d}, handing QP1's datagrams to {@code gsi}. */
@@ -484,9 +427,9 @@ public final class RoceEndpoint implements NetworkLink {
 
     /**
      * Receives the datagrams of {@code ch} until it is closed: the device's unicast socket ({@code group} null) or
-     * the socket of a multicast group, whose datagrams are addressed to {@code dstAddr}.
+     * the socket of a multicast group, whose datagrams are addressed to {@code dstAddr} ({@link MulticastSockets}).
      */
-    private void receiveLoop(DatagramChannel ch, Gid group, int dstAddr) {
+    void receiveLoop(DatagramChannel ch, Gid group, int dstAddr) {
         ByteBuffer buf = ByteBuffer.allocateDirect(65536);
         Packet p = new Packet();
         Icrc icrc = new Icrc();
