@@ -26,6 +26,14 @@ public final class CmTransitions {
 
     private CmTransitions() {}
 
+    /**
+     * {@return the address vector of an id's route: global, to {@code gid} from the device's IPv4-mapped GID, hop
+     * limit {@value #HOP_LIMIT}, with {@code trafficClass}, through the device's one port}
+     */
+    static AhAttributes route(Gid gid, int trafficClass) {
+        return new AhAttributes(new GlobalRoute(gid, 0, GID_INDEX, HOP_LIMIT, trafficClass), 0, 0, 0, 0, PORT_NUM);
+    }
+
     /** The id's local ACK timeout: its own ({@code RDMA_OPTION_ID_ACK_TIMEOUT}), else the CM's. */
     static int ackTimeout(EmulatedCmId id) {
         return id.ackTimeout >= 0 ? id.ackTimeout : ACK_TIMEOUT;
@@ -38,8 +46,7 @@ public final class CmTransitions {
     static void bringUp(EmulatedCmId self, Gid gid, Mtu mtu, int qpn, int rqPsn, int sqPsn, int responderResources,
                         int initiatorDepth, int retryCount, int rnrRetryCount) {
         // The route's traffic class is the id's TOS (rdma_set_option), as the kernel's RoCE route takes it.
-        AhAttributes av = new AhAttributes(new GlobalRoute(gid, 0, GID_INDEX, HOP_LIMIT, self.routeTos), 0, 0, 0, 0,
-                PORT_NUM);
+        AhAttributes av = route(gid, self.routeTos);
         self.queuePair().modify(QpAttributes.toRtr(av, mtu, qpn, rqPsn, Math.max(1, responderResources),
                 MIN_RNR_TIMER));
         self.queuePair().modify(QpAttributes.toRts(sqPsn, ackTimeout(self), retryCount, rnrRetryCount,

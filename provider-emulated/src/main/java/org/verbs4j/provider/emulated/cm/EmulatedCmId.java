@@ -6,7 +6,6 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.ThreadLocalRandom;
 
 import org.verbs4j.AccessFlags;
-import org.verbs4j.AhAttributes;
 import org.verbs4j.CmEvent;
 import org.verbs4j.CmEventChannel;
 import org.verbs4j.CmEventType;
@@ -17,7 +16,6 @@ import org.verbs4j.ConnectionParameters;
 import org.verbs4j.Context;
 import org.verbs4j.Errno;
 import org.verbs4j.Gid;
-import org.verbs4j.GlobalRoute;
 import org.verbs4j.MulticastJoinType;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
@@ -39,8 +37,6 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
     private static final int PORT_NUM = 1;
     /** The REQ's timeout, in the IB CM reject reason of an id destroyed while its connect is pending. */
     private static final int REJECT_TIMEOUT = 4;
-    /** The hop limit of a multicast group's address vector: IPv6's default, as the kernel's CM gives on RoCE v2. */
-    private static final int MULTICAST_HOP_LIMIT = 64;
     /** The wildcard address an id binds to when it resolves an address that no device owns. */
     private static final InetAddress WILDCARD = new InetSocketAddress(0).getAddress();
 
@@ -309,9 +305,10 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
 
     /**
      * Joins at once, as the kernel's CM does on RoCE (no SA to ask): the event gives an address vector to the
-     * group's GID (IPv4-mapped, {@code ::ffff:a.b.c.d}, as {@code cma_iboe_set_mgid} makes it on RoCE v2) from the
-     * device's IPv4-mapped GID, hop limit {@value #MULTICAST_HOP_LIMIT}, with QPN {@value CmId#MULTICAST_QPN} and
-     * the UDP Q_Key. An IPv6 group is {@code EOPNOTSUPP}, as the kernel refuses it on RoCE v2.
+     * group's GID (IPv4-mapped, {@code ::ffff:a.b.c.d}, as {@code cma_iboe_set_mgid} makes it on RoCE v2), the
+     * route of {@link CmTransitions#route} (hop limit 64, IPv6's default, as the kernel's CM gives on RoCE v2), with
+     * QPN {@value CmId#MULTICAST_QPN} and the UDP Q_Key. An IPv6 group is {@code EOPNOTSUPP}, as the kernel refuses
+     * it on RoCE v2.
      */
     @Override
     protected void onJoinMulticast(InetAddress group, long context, MulticastJoinType type) {
@@ -320,9 +317,7 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
                     + " whose multicast groups are IPv4 (the kernel's CM refuses IPv6 groups there): "
                     + group.getHostAddress());
         }
-        GlobalRoute route = new GlobalRoute(Gid.ofIpv4(group.getAddress()), 0, CmTransitions.GID_INDEX,
-                MULTICAST_HOP_LIMIT, 0);
-        CmUdParameters ud = new CmUdParameters(new AhAttributes(route, 0, 0, 0, 0, PORT_NUM), MULTICAST_QPN,
+        CmUdParameters ud = new CmUdParameters(CmTransitions.route(Gid.ofIpv4(group.getAddress()), 0), MULTICAST_QPN,
                 UDP_QKEY);
         events().post(EmulatedCmEvent.joined(this, group, ud));
     }
