@@ -991,6 +991,10 @@ static int null_query_port(struct ibv_context *context, uint8_t port_num, struct
 static int null_query_device_ex(struct ibv_context *context, const struct ibv_query_device_ex_input *input,
 				struct ibv_device_attr_ex *attr, size_t attr_size);
 
+static struct ibv_td *null_alloc_td(struct ibv_context *context, struct ibv_td_init_attr *attr);
+static int null_dealloc_td(struct ibv_td *td);
+static struct ibv_pd *null_alloc_parent_domain(struct ibv_context *context, struct ibv_parent_domain_init_attr *attr);
+
 EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 {
 	struct null_context *c;
@@ -1007,6 +1011,9 @@ EXPORT struct ibv_context *ibv_open_device(struct ibv_device *device)
 	c->vctx.query_device_ex = null_query_device_ex;
 	c->vctx.create_qp_ex = null_create_qp_ex;
 	c->vctx.create_cq_ex = null_create_cq_ex;
+	c->vctx.alloc_td = null_alloc_td;
+	c->vctx.dealloc_td = null_dealloc_td;
+	c->vctx.alloc_parent_domain = null_alloc_parent_domain;
 	ctx->device = device;
 	ctx->ops.poll_cq = null_poll_cq;
 	ctx->ops.req_notify_cq = null_req_notify_cq;
@@ -1201,6 +1208,42 @@ EXPORT int ibv_dealloc_pd(struct ibv_pd *pd)
 {
 	free(pd);
 	return 0;
+}
+
+/* Thread domains: null0 takes no lock anyway, so a thread domain changes nothing in it. A parent domain is a PD
+ * of its own (freed by ibv_dealloc_pd) naming the same protection: QPs made in it behave as in the PD. They let
+ * the Java side's thread-confined QPs (a QP created with a thread domain) be measured here. */
+static struct ibv_td *null_alloc_td(struct ibv_context *context, struct ibv_td_init_attr *attr)
+{
+	struct ibv_td *td;
+
+	if (attr->comp_mask)
+		return fail_ptr(EINVAL);
+	td = calloc(1, sizeof(*td));
+	if (!td)
+		return fail_ptr(ENOMEM);
+	td->context = context;
+	return td;
+}
+
+static int null_dealloc_td(struct ibv_td *td)
+{
+	free(td);
+	return 0;
+}
+
+static struct ibv_pd *null_alloc_parent_domain(struct ibv_context *context, struct ibv_parent_domain_init_attr *attr)
+{
+	struct ibv_pd *pd;
+
+	if (!attr->pd || attr->comp_mask)
+		return fail_ptr(EINVAL);
+	pd = calloc(1, sizeof(*pd));
+	if (!pd)
+		return fail_ptr(ENOMEM);
+	pd->context = context;
+	pd->handle = attr->pd->handle;
+	return pd;
 }
 
 EXPORT struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,

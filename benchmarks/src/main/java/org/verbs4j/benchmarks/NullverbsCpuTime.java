@@ -46,7 +46,8 @@ public final class NullverbsCpuTime {
         int iters = args.length > 3 ? Integer.parseInt(args[3]) : 5;
         long iterNs = (args.length > 4 ? Long.parseLong(args[4]) : 200) * 1_000_000L;
         List<String> results = new ArrayList<>();
-        for (String api : List.of("wrSession", "postSend", "prepared", "preparedAddressed")) {
+        for (String api : List.of("wrSession", "postSend", "prepared", "preparedAddressed",
+                "wrSessionTd", "postSendTd", "preparedTd", "preparedAddressedTd")) {
             for (int batch : new int[] {1, 8, 32}) {
                 results.add(post(provider, api, batch, warmupMs, iters, iterNs));
             }
@@ -97,9 +98,11 @@ public final class NullverbsCpuTime {
 
     private static String post(String provider, String api, int batch, long warmupMs, int iters, long iterNs) {
         try (Loopback lb = new Loopback(provider, WriteStream.SLOTS * WriteStream.MESSAGE)) {
-            WriteStream stream = new WriteStream(lb, batch);
+            // "...Td": the same on a QP created with a thread domain, confined to this thread.
+            boolean td = api.endsWith("Td");
+            WriteStream stream = new WriteStream(lb, batch, td);
             int posts = WRS / batch;
-            Op op = switch (api) {
+            Op op = switch (td ? api.substring(0, api.length() - 2) : api) {
                 case "wrSession" -> () -> {
                     for (int i = 0; i < posts; i++) {
                         stream.wrSessionBatch(batch);

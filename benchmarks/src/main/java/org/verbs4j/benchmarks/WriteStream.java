@@ -57,14 +57,25 @@ final class WriteStream {
      * @param batch WRs per post, for {@link #postSendBatch()}; at most {@value #SIGNAL_EVERY}
      */
     WriteStream(Loopback lb, int batch) {
+        this(lb, batch, false);
+    }
+
+    /**
+     * Creates the queue pair, its peer and their CQ on {@code lb}, and connects them.
+     *
+     * @param batch WRs per post, for {@link #postSendBatch()}; at most {@value #SIGNAL_EVERY}
+     * @param threadDomain whether the posting QP is created with a thread domain, and so confined to the thread
+     *     that first posts to it (its send queue takes no lock)
+     */
+    WriteStream(Loopback lb, int batch, boolean threadDomain) {
         if (batch < 1 || batch > SIGNAL_EVERY) {
             throw new IllegalArgumentException("batch must be 1.." + SIGNAL_EVERY + ", was " + batch);
         }
         cq = lb.ctx.createCq(4 * SQ_DEPTH / SIGNAL_EVERY + 16);
-        QpInitAttributes init = QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(SQ_DEPTH).maxRecvWr(1)
-                .sendOps(WrOpcode.RDMA_WRITE).build();
-        qp = lb.pd.createQp(init);
-        QueuePair peer = lb.pd.createQp(init);
+        QpInitAttributes.Builder init = QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(SQ_DEPTH).maxRecvWr(1)
+                .sendOps(WrOpcode.RDMA_WRITE);
+        QueuePair peer = lb.pd.createQp(init.build());
+        qp = lb.pd.createQp(threadDomain ? init.threadDomain(lb.ctx.allocTd()).build() : init.build());
         lb.connect(qp, peer);
         lkey = lb.src.lkey();
         rkey = lb.dst.rkey();

@@ -49,7 +49,8 @@ public final class TckRunner {
             "postSend: inline regions", "Prepared sends", "Data in order", "Transport", "Errors",
             "Lifecycle and bad input", "Misuse", "Misuse: sessions and close", "Misuse: lifetimes",
             "Connection management", "Connection options", "Connection multicast", "Misuse: connection manager",
-            "Multicast", "Device memory", "MR re-registration", "dma-buf regions", "XRC", "Packet pacing");
+            "Multicast", "Device memory", "MR re-registration", "dma-buf regions", "XRC", "Packet pacing",
+            "Thread domains");
 
     private static final Object RUN_LOCK = new Object();
     private static volatile VerbsProvider current;

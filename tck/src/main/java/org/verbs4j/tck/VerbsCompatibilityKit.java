@@ -377,4 +377,12 @@ public abstract class VerbsCompatibilityKit {
             super(VerbsCompatibilityKit.this);
         }
     }
+
+    @Nested
+    @DisplayName("Thread domains")
+    class ThreadDomainArea extends ThreadDomainRules {
+        ThreadDomainArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
 }

@@ -136,6 +136,15 @@ public abstract class AbstractVerbsObject implements VerbsObject {
     }
 
     /**
+     * {@return the owner thread of a QP created with a thread domain, or null} Closing such a QP, or its owner,
+     * claims it first ({@link ThreadConfinement#claimForClose()}): from a thread other than the QP's live owner
+     * the close throws {@link WrongThreadException} before anything is changed.
+     */
+    protected ThreadConfinement confinement() {
+        return null;
+    }
+
+    /**
      * Called first by {@link #close()}, before anything is held; throws to refuse the close. By default it refuses
      * nothing.
      */
@@ -271,7 +280,14 @@ public abstract class AbstractVerbsObject implements VerbsObject {
     @Override
     public final void close() {
         beforeClose();
-        List<AbstractWrSession> held = holdSessions();
+        List<Claim> claims = claimConfined();
+        List<AbstractWrSession> held;
+        try {
+            held = holdSessions();
+        } catch (RuntimeException | Error e) {
+            restore(claims);
+            throw e;
+        }
         RuntimeException failure = null;
         try {
             synchronized (closeLock) {
@@ -310,9 +326,49 @@ public abstract class AbstractVerbsObject implements VerbsObject {
             for (AbstractWrSession s : held) {
                 s.control().unlockAfterDestroy();
             }
+            if (!closed) {
+                restore(claims);
+            }
         }
         if (failure != null) {
             throw failure;
+        }
+    }
+
+    /** A confinement claimed by a close, and its owner before. */
+    private record Claim(ThreadConfinement confinement, Thread before) {}
+
+    /**
+     * Claims the confined QPs the close would destroy, this object or, for an owner, the open ones made from it;
+     * throws {@link WrongThreadException} (having given back what it claimed) if one belongs to another live
+     * thread.
+     */
+    private List<Claim> claimConfined() {
+        List<AbstractVerbsObject> objects = new ArrayList<>();
+        objects.add(this);
+        if (owned != null) {
+            synchronized (owned) {
+                objects.addAll(owned);
+            }
+        }
+        List<Claim> claims = new ArrayList<>();
+        try {
+            for (AbstractVerbsObject o : objects) {
+                ThreadConfinement c = o.confinement();
+                if (c != null && !o.closed) {
+                    claims.add(new Claim(c, c.claimForClose()));
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            restore(claims);
+            throw e;
+        }
+        return claims;
+    }
+
+    private static void restore(List<Claim> claims) {
+        for (Claim c : claims) {
+            c.confinement().restore(c.before());
         }
     }
 

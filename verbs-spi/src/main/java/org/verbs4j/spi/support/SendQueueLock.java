@@ -25,6 +25,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>The memory effects are those of a lock: everything a thread did before {@link #unlock()} is visible to the
  * next thread once its {@link #lock()} returns (the release store and the compare-and-set's acquire).
+ *
+ * <p><b>Confined.</b> The lock of a QP created with a thread domain ({@link #SendQueueLock(ThreadConfinement)})
+ * is taken by one thread only, the QP's {@link ThreadConfinement owner}: {@link #lock()} checks the thread (one
+ * plain read) and counts, with no atomic instruction, and throws {@link WrongThreadException} in any other thread
+ * while the owner lives. No thread ever waits for it.
  */
 public final class SendQueueLock {
     /** The longest a waiter parks before it looks at the lock again, in nanoseconds. */
@@ -57,23 +62,66 @@ public final class SendQueueLock {
     private int reentries;
     /** The waiting threads, for {@link #unlock()} to unpark; touched only under contention. */
     private final ConcurrentLinkedQueue<Thread> parked = new ConcurrentLinkedQueue<>();
+    /** The QP's owner thread, for a confined lock; null for a lock threads share. */
+    private final ThreadConfinement confinement;
+    /** A confined lock: the thread that counted {@link #holds}, and how many times it holds the lock. */
+    private Thread holder;
+    private int holds;
 
-    /** Creates a free lock. */
-    public SendQueueLock() {}
+    /** Creates a free lock that threads share. */
+    public SendQueueLock() {
+        this(null);
+    }
 
-    /** Takes the lock, waiting for it if another thread holds it; takes it again if this thread holds it. */
+    /**
+     * Creates a free lock, confined to the owner thread of {@code confinement} if it is not null.
+     *
+     * @param confinement the QP's owner thread, or null for a lock that threads share
+     */
+    public SendQueueLock(ThreadConfinement confinement) {
+        this.confinement = confinement;
+    }
+
+    /** {@return the confinement of a confined lock, or null} */
+    public ThreadConfinement confinement() {
+        return confinement;
+    }
+
+    /**
+     * Takes the lock, waiting for it if another thread holds it; takes it again if this thread holds it.
+     *
+     * @throws WrongThreadException if the lock is confined to another thread, which is alive
+     */
     public void lock() {
-        if (!tryLock()) {
+        if (confinement != null) {
+            lockConfined();
+        } else if (!tryLock()) {
             waitForLock(Thread.currentThread());
         }
+    }
+
+    /** The confined lock: the owner counts its holds; a thread taking over from a dead owner starts from none. */
+    private void lockConfined() {
+        confinement.check();
+        Thread me = Thread.currentThread();
+        if (holder != me) {
+            holder = me;
+            holds = 0;
+        }
+        holds++;
     }
 
     /**
      * Takes the lock if it is free or this thread holds it, without waiting.
      *
      * @return whether this thread now holds it
+     * @throws WrongThreadException if the lock is confined to another thread, which is alive
      */
     public boolean tryLock() {
+        if (confinement != null) {
+            lockConfined();
+            return true;
+        }
         Thread me = Thread.currentThread();
         if (STATE.compareAndSet(this, 0, 1)) {
             owner = me;
@@ -92,6 +140,13 @@ public final class SendQueueLock {
      * @throws IllegalMonitorStateException if the calling thread does not hold it
      */
     public void unlock() {
+        if (confinement != null) {
+            if (holder != Thread.currentThread() || holds == 0) {
+                throw new IllegalMonitorStateException("the send queue lock is not held by this thread");
+            }
+            holds--;
+            return;
+        }
         if (owner != Thread.currentThread()) {
             throw new IllegalMonitorStateException("the send queue lock is not held by this thread");
         }
@@ -110,12 +165,15 @@ public final class SendQueueLock {
 
     /** {@return whether the calling thread holds the lock} */
     public boolean isHeldByCurrentThread() {
+        if (confinement != null) {
+            return holder == Thread.currentThread() && holds > 0;
+        }
         return owner == Thread.currentThread();
     }
 
     /** {@return whether some thread holds the lock}: a snapshot, for tests and monitoring. */
     public boolean isLocked() {
-        return state != 0;
+        return confinement != null ? holds > 0 : state != 0;
     }
 
     /** The contended path: spins, then parks (at most {@value #MAX_PARK_NANOS} ns at a time) until it takes it. */

@@ -54,6 +54,7 @@ import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.ListPreparedSends;
 import org.verbs4j.spi.support.MulticastAttachments;
+import org.verbs4j.spi.support.ThreadConfinement;
 
 /**
  * A queue pair: the verbs object, its attributes and its state machine ({@code ibv_modify_qp(3)}).
@@ -104,6 +105,8 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     final EmulatedCompletionQueue recvCq;
     final EmulatedSharedReceiveQueue srq;
     final EmulatedThreadDomain td;
+    /** The owner thread of a QP created with a thread domain ({@link ThreadConfinement}), or null. */
+    final ThreadConfinement confinement;
     final boolean sigAll;
     /** Bit {@code 1 << IBV_WR_*} for each opcode requested in sendOps. */
     final int sendOpsMask;
@@ -190,6 +193,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
         this.recvCq = rcq;
         this.srq = s;
         this.td = t;
+        this.confinement = t == null ? null : ThreadConfinement.forQueuePair();
         this.sigAll = a.sqSigAll();
         this.sendOpsMask = mask;
         int sendWr = target ? 0 : Integer.highestOneBit(Math.max(1, cap.maxSendWr()) * 2 - 1);
@@ -503,7 +507,11 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     // ---------------------------------------------------------------- send side posting
 
     /** Refuses a send-queue verb inside this thread's own open WR session, whose WRs sit past the tail. */
-    private void checkNoSessionHere() {
+    /** Before a post: the thread may post (a thread-domain QP's owner), and has no WR session of the QP open. */
+    private void checkPosting() {
+        if (confinement != null) {
+            confinement.check();
+        }
         if (session != null) {
             session.qpSide().checkNotOpenInThisThread();
         }
@@ -513,7 +521,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     public void postSend(SendWr wr) {
         checkOpen();
         Objects.requireNonNull(wr, "wr");
-        checkNoSessionHere();
+        checkPosting();
         lock.lock();
         try {
             checkOpen();
@@ -527,7 +535,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     public void postSend(List<SendWr> wrs) {
         checkOpen();
         Objects.requireNonNull(wrs, "wrs");
-        checkNoSessionHere();
+        checkPosting();
         lock.lock();
         try {
             checkOpen();
@@ -556,6 +564,11 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     }
 
     @Override
+    protected ThreadConfinement confinement() {
+        return confinement;
+    }
+
+    @Override
     public WrSession startWr() {
         checkOpen();
         if (session == null) {
@@ -569,7 +582,7 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
     @Override
     public int bindMw(MemoryWindow mw, long wrId, int sendFlags, MwBindInfo bindInfo) {
         checkOpen();
-        checkNoSessionHere();
+        checkPosting();
         return sendPoster.bindType1(mw, wrId, sendFlags, bindInfo);
     }
 

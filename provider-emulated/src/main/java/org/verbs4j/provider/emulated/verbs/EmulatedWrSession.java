@@ -7,6 +7,7 @@ import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.emulated.engine.SendWqe;
 import org.verbs4j.spi.support.AbstractWrSession;
 import org.verbs4j.spi.support.PendingWr;
+import org.verbs4j.spi.support.SendQueueLock;
 
 /**
  * A QP's WR session ({@code ibv_wr_start} ... {@code ibv_wr_complete}). The rules live in
@@ -25,7 +26,8 @@ public final class EmulatedWrSession extends AbstractWrSession {
     private int written;
 
     EmulatedWrSession(EmulatedQueuePair qp) {
-        super(qp, qp.type, qp.initAttributes().sendOps(), qp.maxInlineData, qp.maxSendSge, false);
+        super(qp, qp.type, qp.initAttributes().sendOps(), qp.maxInlineData, qp.maxSendSge, false,
+                new SendQueueLock(qp.confinement), false);
         this.qp = qp;
         this.locking = qp.td == null;
         this.sigAll = qp.initAttributes().sqSigAll();

@@ -10,6 +10,7 @@ import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_send_wr;
 import org.verbs4j.spi.support.AbstractPreparedSends;
 import org.verbs4j.spi.support.SendQueueLock;
 import org.verbs4j.spi.support.SlotMemory;
+import org.verbs4j.spi.support.ThreadConfinement;
 
 /**
  * A {@link org.verbs4j.PreparedSends} of either native provider: {@code capacity} linked
@@ -22,7 +23,8 @@ import org.verbs4j.spi.support.SlotMemory;
  * <p>Memory: the setters store through the {@link SlotMemory}, so a setter racing {@link #close()} from another
  * thread throws instead of writing freed memory; the post passes its address to the library under the QP's send
  * lock, which {@link #release()} takes before it frees the memory, and checks there that the array and the QP are
- * still open. An array dropped unclosed has its memory freed once it is collected.
+ * still open. An array dropped unclosed has its memory freed once it is collected, and so has one closed by a thread
+ * other than the live owner of a QP created with a thread domain (whose send lock only the owner takes).
  */
 final class NativePreparedSends extends AbstractPreparedSends {
     private static final long WR_SIZE = ibv_send_wr.SIZEOF;
@@ -133,11 +135,25 @@ final class NativePreparedSends extends AbstractPreparedSends {
     @Override
     protected void release() {
         SendQueueLock lock = qp.sendLock();
+        ThreadConfinement confined = lock.confinement();
+        Thread before = null;
+        if (confined != null) {
+            try {
+                before = confined.claimForClose();
+            } catch (WrongThreadException e) {
+                // A thread-domain QP's live owner may be posting this array: its memory is freed once the array
+                // is collected (SlotMemory), never under the owner's post.
+                return;
+            }
+        }
         lock.lock();
         try {
             slots.close();
         } finally {
             lock.unlock();
+            if (confined != null) {
+                confined.restore(before);
+            }
         }
     }
 }

@@ -39,6 +39,7 @@ import org.verbs4j.spi.support.CallHold;
 import org.verbs4j.spi.support.MulticastAttachments;
 import org.verbs4j.spi.support.RegionTable;
 import org.verbs4j.spi.support.SendQueueLock;
+import org.verbs4j.spi.support.ThreadConfinement;
 
 /**
  * A queue pair, {@code struct ibv_qp}, of either native provider, and its {@code ibv_qp_ex} when created with
@@ -77,9 +78,10 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
      * The send lock: {@code postSend}, the type 1 {@code bindMw} and the destroy verb take it, and the WR session
      * holds it while open. So no two calls into the send queue overlap, and the provider library's own send-queue
      * lock, which it holds from {@code wr_start} to {@code wr_complete} while Java code runs, is never contended:
-     * the condition for a critical {@code post_send} or {@code wr_start} ({@link CriticalDataPath}).
+     * the condition for a critical {@code post_send} or {@code wr_start} ({@link CriticalDataPath}). A QP created
+     * with a thread domain is confined to one thread ({@link ThreadConfinement}), and its lock takes no atomic.
      */
-    private final SendQueueLock sendLock = new SendQueueLock();
+    private final SendQueueLock sendLock;
     private final Object recvLock = new Object();
     /** The multicast groups attached, detached by the destroy verb first (the kernel refuses it with EBUSY). */
     private final MulticastAttachments multicast;
@@ -112,6 +114,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         this.type = init.type();
         this.multicast = new MulticastAttachments(type);
         this.qpNum = binding.getInt(qp + ibv_qp.qp_num$off);
+        this.sendLock = new SendQueueLock(td == null ? null : ThreadConfinement.forQueuePair());
         this.scratch = new NativeScratch(binding, this);
         try {
             this.sendPoster = new NativeSendPoster(context, scratch, regions, type, init.cap());
@@ -538,6 +541,11 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
     @Override
     protected AbstractWrSession wrSession() {
         return session;
+    }
+
+    @Override
+    protected ThreadConfinement confinement() {
+        return sendLock.confinement();
     }
 
     @Override
