@@ -203,6 +203,8 @@ public interface PreparedSends extends AutoCloseable {
      * @throws IllegalArgumentException if {@code n} is outside {@code [1, capacity()]}
      * @throws IllegalStateException if the array or the QP is closed, the caller is not the thread that made
      *     the array, or the caller has the QP's {@link WrSession} open
+     * @throws WrongThreadException on a QP created with a thread domain that another live thread owns
+     *     ({@link QueuePair}: threads)
      * @see "ibv_post_send(3)"
      */
     void post(int n);
@@ -212,7 +214,10 @@ public interface PreparedSends extends AutoCloseable {
 
     /**
      * Releases the slots' memory, from any thread, once no post is running; a second call does nothing.
-     * WRs already posted are not affected. Dropping the array unclosed releases it when it is collected.
+     * WRs already posted are not affected. Dropping the array unclosed releases it when it is collected. On a QP
+     * created with a thread domain, a close from a thread other than the QP's live owner closes the array at once
+     * but leaves its memory to be released when the array is collected, since only the owner can know that no
+     * post of it is running.
      */
     @Override
     void close();

@@ -16,7 +16,8 @@ import java.util.Set;
  * @param sendOps the opcodes that will be posted through {@link WrSession} ({@code send_ops_flags}); empty
  *     for a QP posted to only with {@code postSend}. Creation fails with {@code EOPNOTSUPP} or
  *     {@code EINVAL} when the device cannot do all of them on this QP type.
- * @param threadDomain a thread domain, or null; with one, WR sessions take no lock
+ * @param threadDomain a thread domain, or null; with one, the QP's send queue is confined to one thread and takes
+ *     no lock ({@link QueuePair}: threads)
  * @param maxTsoHeader the largest TSO header, bytes (UD and RAW_PACKET with TSO only)
  * @see "ibv_create_qp_ex(3)"
  * @see "ibv_wr_post(3)"
@@ -226,7 +227,8 @@ public record QpInitAttributes(
         }
 
         /**
-         * Sets the thread domain the QP belongs to.
+         * Sets the thread domain the QP belongs to: the QP's send queue is then confined to one thread, which
+         * takes no lock ({@link QueuePair}: threads).
          *
          * @param td the thread domain, or null for none
          * @return this builder

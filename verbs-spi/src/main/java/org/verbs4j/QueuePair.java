@@ -14,6 +14,16 @@ import java.util.Set;
  *
  * <p>The buffers of a non-inline WR belong to the device until its completion has been polled.
  *
+ * <p><b>Threads.</b> A QP's send queue may be used from any thread: {@code postSend}, the WR session, a
+ * {@link PreparedSends}' post and a type 1 {@link #bindMw} take the QP's send lock, one atomic compare-and-set
+ * per post. A QP created with a {@link ThreadDomain} ({@link QpInitAttributes#threadDomain()}) is instead
+ * <em>confined</em>, as a segment of {@link java.lang.foreign.Arena#ofConfined()} is: the first thread that posts
+ * to it (any of the four) or closes it owns it, and takes no lock; from any other thread those calls, and the
+ * QP's {@link #close()} (or its context's), throw {@link WrongThreadException} while the owner is alive, and
+ * change nothing. The thread that makes and connects the QP need not be its owner. Once the owner has
+ * terminated, the next thread takes the QP over. {@code modify}, {@code query} and {@code postRecv} are not
+ * confined.
+ *
  * @see "ibv_create_qp_ex(3)"
  * @see "ibv_modify_qp(3)"
  * @see "ibv_post_send(3)"
@@ -84,6 +94,7 @@ public interface QueuePair extends VerbsObject {
      * @param wr the send WR; it may be reused once the call returns
      * @throws NullPointerException naming the argument for a null WR or a null entry of its gather list
      * @throws IllegalStateException if the QP is closed
+     * @throws WrongThreadException on a QP created with a thread domain that another live thread owns
      * @throws PostSendException index 0: {@code EINVAL} for an opcode the QP type does not accept, bad flags,
      *     too many SGEs, too much inline data, inline data outside the PD's live regions, or a QP not in
      *     RTS/SQD/SQE/ERR; {@code ENOMEM} when the send queue is full
@@ -96,6 +107,7 @@ public interface QueuePair extends VerbsObject {
      * complete. Allocates nothing.
      *
      * @param wrs the send WRs, in order
+     * @throws WrongThreadException on a QP created with a thread domain that another live thread owns
      * @throws PostSendException with the errno and the index of the first WR not posted ({@code bad_wr})
      * @see "ibv_post_send(3)"
      */
@@ -103,13 +115,14 @@ public interface QueuePair extends VerbsObject {
 
     /**
      * Opens this QP's WR session ({@code ibv_wr_start}) and returns it. The same session object is returned
-     * every time. Unless the QP was created with a thread domain, the session is a per-QP critical section:
-     * another thread calling {@code startWr()} blocks until {@link WrSession#complete()} or
-     * {@link WrSession#abort()}.
+     * every time. The session is a per-QP critical section: another thread calling {@code startWr()} blocks
+     * until {@link WrSession#complete()} or {@link WrSession#abort()}. On a QP created with a thread domain only
+     * its owner thread opens it (see the class comment), and nothing blocks.
      *
      * @return the QP's session, open
      * @throws IllegalStateException if the QP was created without {@code sendOps}, or the calling thread
      *     already has this session open
+     * @throws WrongThreadException on a QP created with a thread domain that another live thread owns
      * @see "ibv_wr_post(3) ibv_wr_start"
      */
     WrSession startWr();
@@ -125,6 +138,7 @@ public interface QueuePair extends VerbsObject {
      * @return the window's new rkey
      * @throws IllegalArgumentException if the window is not type 1
      * @throws IllegalStateException if the QP or the window is closed
+     * @throws WrongThreadException on a QP created with a thread domain that another live thread owns
      * @throws VerbsException {@code EINVAL} if the region lacks {@link AccessFlags#MW_BIND} or the range is
      *     outside it: a negative address, or one before the region's start or past its end, is refused in Java
      *     on every provider, whatever the device checks

@@ -1,8 +1,11 @@
 package org.verbs4j;
 
 /**
- * A thread domain, {@code struct ibv_td}. A QP created with one takes no lock in its WR sessions:
- * the application guarantees that one thread at a time is inside each session.
+ * A thread domain, {@code struct ibv_td}: the application's promise that one thread uses the QPs created with it,
+ * so that the provider library takes no lock on their send queues. verbs4j keeps the promise for the application:
+ * such a QP is confined to one owner thread, the first that posts to it or closes it, and its posts take no lock
+ * and no atomic instruction in Java either; any other thread's post or close throws {@link WrongThreadException}
+ * while the owner lives ({@link QueuePair}: threads).
  *
  * @see "ibv_alloc_td(3)"
  * @see "ibv_wr_post(3)"

@@ -78,7 +78,21 @@ final class NullverbsReport {
             new Config("prepared sends, addresses rewritten, batch 8", "postSend/8", "PostBenchmark.preparedAddressed",
                     "8", "preparedAddressed/8", C_POST_SEND),
             new Config("prepared sends, addresses rewritten, batch 32", "postSend/32",
-                    "PostBenchmark.preparedAddressed", "32", "preparedAddressed/32", C_POST_SEND));
+                    "PostBenchmark.preparedAddressed", "32", "preparedAddressed/32", C_POST_SEND),
+            // The same on a QP created with a thread domain (confined to the posting thread: no lock, no atomic),
+            // by CPU time only (NullverbsCpuTime's "...Td" rows); C's loops are the same (null0 takes no lock).
+            td("WR session", "wrSession", "1", C_SESSION), td("WR session", "wrSession", "32", C_SESSION),
+            td("postSend", "postSend", "1", C_POST_SEND), td("postSend", "postSend", "32", C_POST_SEND),
+            td("prepared sends (wrId, flags rewritten)", "prepared", "1", C_PREPARED),
+            td("prepared sends (wrId, flags rewritten)", "prepared", "32", C_PREPARED),
+            td("prepared sends, addresses rewritten", "preparedAddressed", "1", C_POST_SEND),
+            td("prepared sends, addresses rewritten", "preparedAddressed", "32", C_POST_SEND));
+
+    /** A row of a QP created with a thread domain: {@code api} + "Td", against C's loop of the plain row. */
+    private static Config td(String what, String api, String batch, String cLoop) {
+        String cKey = (api.equals("preparedAddressed") ? "postSend" : api) + "/" + batch;
+        return new Config(what + ", thread-domain QP, batch " + batch, cKey, null, batch, api + "Td/" + batch, cLoop);
+    }
 
     private record Round(int n, String start, double[] loadBefore, double[] loadAfter, int nproc,
                          Map<String, Double> c, List<JmhResult> jmh, List<JmhResult> emu, List<JmhResult> emu2,
@@ -310,6 +324,7 @@ final class NullverbsReport {
         table(md, CPU, "post 32 signaled + poll them (extended CQ), per WR");
 
         disni(md);
+        issue30(md);
 
         md.append("\n### Targets of issue 14 (medians over rounds)\n\n");
         md.append("The targets hold the JMH (wall clock) medians; the CPU-time medians are given next to them, as "
@@ -470,6 +485,12 @@ final class NullverbsReport {
             disniRow(md, f("reusable native WR array, every field rewritten, batch %s (verbs4j `PreparedSends`, "
                     + "addresses rewritten)", batch), batch, "preparedAddressed/" + batch);
         }
+        for (String batch : List.of("1", "32")) {
+            disniRow(md, f("list post, batch %s, thread-domain QP (verbs4j `postSend(List)`)", batch), batch,
+                    "postSendTd/" + batch);
+            disniRow(md, f("reusable native WR array, every field rewritten, batch %s, thread-domain QP (verbs4j "
+                    + "`PreparedSends`, addresses rewritten)", batch), batch, "preparedAddressedTd/" + batch);
+        }
         for (String batch : List.of("1", "8", "32")) {
             String key = "wrSession/" + batch;
             md.append(f("| WR session, batch %s (DiSNI has none; C: `wrSession`) | %s | none | none | %s | %s | — "
@@ -479,16 +500,6 @@ final class NullverbsReport {
         md.append("\n\"Ahead\" is DiSNI's time over verbs4j's, minus 1, per round (median and min–max): +0.20 is "
                 + "20% ahead; it is taken against DiSNI with its modifier objects kept, DiSNI's faster way. Issue 30's "
                 + "target is ffm at least +0.20 and jnr at least 0.00 on every row.\n");
-
-        md.append("\nA fit of a fixed cost per post and a cost per WR, from batch 1 and batch 32 (t(b) = F/b + W; "
-                + "medians over rounds):\n\n| | fixed F, ns per post | per WR W, ns |\n| --- | --- | --- |\n");
-        fit(md, "C `postSend`", "C", "postSend");
-        fit(md, "DiSNI, modifiers fetched", "disni", "disniFetched");
-        fit(md, "DiSNI, modifiers kept", "disni", "disniKept");
-        fit(md, "ffm `postSend`", "ffm", "postSend");
-        fit(md, "ffm `PreparedSends`, addresses rewritten", "ffm", "preparedAddressed");
-        fit(md, "jnr `postSend`", "jnr", "postSend");
-        fit(md, "jnr `PreparedSends`, addresses rewritten", "jnr", "preparedAddressed");
 
         md.append("\nPer round (ns per WR, thread CPU time; load is the 1-minute load average before → after the "
                 + "round):\n\n| round | load | C postSend 1 / 32 | DiSNI fetched 1 / 32 | DiSNI kept 1 / 32 "
@@ -514,6 +525,61 @@ final class NullverbsReport {
                 mmm(overCpu("ffm", javaKey), "%.1f"), mmm(overCpu("jnr", javaKey), "%.1f"),
                 mmm(over(r -> disniCpu(r, kept) / cpuOf(r, "ffm", javaKey) - 1), "%+.2f"),
                 mmm(over(r -> disniCpu(r, kept) / cpuOf(r, "jnr", javaKey) - 1), "%+.2f")));
+    }
+
+    /**
+     * Issue 30's fit of a fixed cost per post and a cost per WR, from batches 1 and 32, and its targets on the
+     * null libibverbs, with and without a thread domain.
+     */
+    private void issue30(StringBuilder md) {
+        md.append("\n### Fixed cost per post and cost per WR (issue 30)\n\n");
+        md.append("A fit t(b) = F/b + W from batch 1 and batch 32 (medians over rounds, thread CPU time). A "
+                + "thread-domain QP is confined to the posting thread, so its send queue takes no lock (no "
+                + "compare-and-set); the C loop is the same for both (null0 takes no lock).\n\n"
+                + "| | fixed F, ns per post | per WR W, ns |\n| --- | --- | --- |\n");
+        fit(md, "C `postSend`", "C", "postSend");
+        fit(md, "C `wrSession`", "C", "wrSession");
+        if (rounds.stream().anyMatch(r -> !r.disniCpu().isEmpty())) {
+            fit(md, "DiSNI, modifiers fetched", "disni", "disniFetched");
+            fit(md, "DiSNI, modifiers kept", "disni", "disniKept");
+        }
+        for (String p : PROVIDERS) {
+            fit(md, p + " `postSend`", p, "postSend");
+            fit(md, p + " `postSend`, thread-domain QP", p, "postSendTd");
+            fit(md, p + " `PreparedSends`, addresses rewritten", p, "preparedAddressed");
+            fit(md, p + " `PreparedSends`, addresses rewritten, thread-domain QP", p, "preparedAddressedTd");
+            fit(md, p + " WR session", p, "wrSession");
+            fit(md, p + " WR session, thread-domain QP", p, "wrSessionTd");
+        }
+        md.append("\n| issue 30 target (ffm, CPU time, medians) | plain QP | met? | thread-domain QP | met? |\n"
+                + "| --- | --- | --- | --- | --- |\n");
+        for (String api : List.of("postSend", "preparedAddressed")) {
+            double plain = fixed("ffm", api);
+            double td = fixed("ffm", api + "Td");
+            md.append(f("| fixed cost of a post (`%s`) ≤ 8 ns | %s | %s | %s | %s |\n", api, num(plain, "%.1f"),
+                    upTo(plain, 8), num(td, "%.1f"), upTo(td, 8)));
+        }
+        double cPerWr = overCpu("C", "postSend/1")[1] - fixed("C", "postSend");
+        for (String api : List.of("preparedAddressed", "preparedAddressedTd")) {
+            double w = overCpu("ffm", api + "/1")[1] - fixed("ffm", api);
+            md.append(f("| per-WR cost of `%s` ≤ 1.5× C's `postSend` (%s ns) | %s | %s | | |\n", api,
+                    num(cPerWr, "%.1f"), num(w / cPerWr, "%.2f×"), upTo(w / cPerWr, 1.5)));
+        }
+        for (String[] b : new String[][] {{"32", "2"}, {"1", "2.5"}}) {
+            double c = overCpu("C", "wrSession/" + b[0])[1];
+            double plain = overCpu("ffm", "wrSession/" + b[0])[1] / c;
+            double td = overCpu("ffm", "wrSessionTd/" + b[0])[1] / c;
+            md.append(f("| WR session, batch %s ≤ %s× C | %s | %s | %s | %s |\n", b[0], b[1], num(plain, "%.2f×"),
+                    upTo(plain, Double.parseDouble(b[1])), num(td, "%.2f×"), upTo(td, Double.parseDouble(b[1]))));
+        }
+    }
+
+    private static String upTo(double v, double limit) {
+        return Double.isNaN(v) ? "—" : v <= limit ? "yes" : "**no**";
+    }
+
+    private double fixed(String who, String api) {
+        return (overCpu(who, api + "/1")[1] - overCpu(who, api + "/32")[1]) * 32 / 31;
     }
 
     private void fit(StringBuilder md, String label, String who, String api) {
