@@ -1,6 +1,7 @@
 package org.verbs4j.benchmarks;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -25,7 +26,10 @@ import org.verbs4j.WrSession;
  * operations for {@code WARMUP_MS} of wall time, then {@code ITERS} iterations of at least {@code ITER_MS} of
  * thread CPU time each, reading the CPU clock every {@value #OPS_PER_CHECK} operations of 32 WRs (the clock costs a
  * system call). "postPollEx" posts 32 signaled WRITEs in a {@link WrSession} and polls their completions, per WR,
- * as {@code post_rate -c} does (the providers' CQs are extended by default). Writes JSON in {@code post_rate}'s shape.
+ * as {@code post_rate -c} does (the providers' CQs are extended by default). The "...Td" rows post on a QP created
+ * with a thread domain (confined to this thread, no lock); "rawFfmPrepared" (ffm only) is {@link RawFfmPost}, the
+ * "prepared" rows' work through one bare critical downcall, the floor of an FFM binding. Writes JSON in
+ * {@code post_rate}'s shape.
  *
  * <pre>java -cp benchmarks.jar org.verbs4j.benchmarks.NullverbsCpuTime PROVIDER OUT.json [WARMUP_MS ITERS ITER_MS]</pre>
  */
@@ -50,6 +54,11 @@ public final class NullverbsCpuTime {
                 "wrSessionTd", "postSendTd", "preparedTd", "preparedAddressedTd")) {
             for (int batch : new int[] {1, 8, 32}) {
                 results.add(post(provider, api, batch, warmupMs, iters, iterNs));
+            }
+        }
+        if (provider.equals("ffm")) {
+            for (int batch : new int[] {1, 8, 32}) {
+                results.add(rawFfm(batch, warmupMs, iters, iterNs));
             }
         }
         results.add(postPoll(provider, warmupMs, iters, iterNs));
@@ -126,6 +135,22 @@ public final class NullverbsCpuTime {
             };
             String r = measure(api, batch, op, warmupMs, iters, iterNs);
             stream.drain();
+            return r;
+        }
+    }
+
+    /** "rawFfmPrepared": {@link RawFfmPost}, the floor of an FFM binding for the "prepared" rows' work. */
+    private static String rawFfm(int batch, long warmupMs, int iters, long iterNs) {
+        try (Loopback lb = new Loopback("ffm", WriteStream.SLOTS * WriteStream.MESSAGE);
+             Arena arena = Arena.ofConfined()) {
+            RawFfmPost raw = new RawFfmPost(new WriteStream(lb, batch), lb, batch, arena);
+            int posts = WRS / batch;
+            String r = measure("rawFfmPrepared", batch, () -> {
+                for (int i = 0; i < posts; i++) {
+                    raw.batch();
+                }
+            }, warmupMs, iters, iterNs);
+            raw.drain();
             return r;
         }
     }

@@ -86,7 +86,12 @@ final class NullverbsReport {
             td("prepared sends (wrId, flags rewritten)", "prepared", "1", C_PREPARED),
             td("prepared sends (wrId, flags rewritten)", "prepared", "32", C_PREPARED),
             td("prepared sends, addresses rewritten", "preparedAddressed", "1", C_POST_SEND),
-            td("prepared sends, addresses rewritten", "preparedAddressed", "32", C_POST_SEND));
+            td("prepared sends, addresses rewritten", "preparedAddressed", "32", C_POST_SEND),
+            // The floor of an FFM binding (ffm column only): the prepared rows' work, one bare critical downcall.
+            new Config("raw FFM downcall of post_send, no checks (wrId, flags rewritten), batch 1", "prepared/1", null,
+                    "1", "rawFfmPrepared/1", C_PREPARED),
+            new Config("raw FFM downcall of post_send, no checks (wrId, flags rewritten), batch 32", "prepared/32",
+                    null, "32", "rawFfmPrepared/32", C_PREPARED));
 
     /** A row of a QP created with a thread domain: {@code api} + "Td", against C's loop of the plain row. */
     private static Config td(String what, String api, String batch, String cLoop) {
@@ -538,12 +543,17 @@ final class NullverbsReport {
                 + "compare-and-set); the C loop is the same for both (null0 takes no lock).\n\n"
                 + "| | fixed F, ns per post | per WR W, ns |\n| --- | --- | --- |\n");
         fit(md, "C `postSend`", "C", "postSend");
+        fit(md, "C `prepared`", "C", "prepared");
         fit(md, "C `wrSession`", "C", "wrSession");
+        fit(md, "raw FFM critical downcall, no checks (`prepared`'s work: the floor of an FFM binding)", "ffm",
+                "rawFfmPrepared");
         if (rounds.stream().anyMatch(r -> !r.disniCpu().isEmpty())) {
             fit(md, "DiSNI, modifiers fetched", "disni", "disniFetched");
             fit(md, "DiSNI, modifiers kept", "disni", "disniKept");
         }
         for (String p : PROVIDERS) {
+            fit(md, p + " `PreparedSends`, wrId and flags rewritten", p, "prepared");
+            fit(md, p + " `PreparedSends`, wrId and flags rewritten, thread-domain QP", p, "preparedTd");
             fit(md, p + " `postSend`", p, "postSend");
             fit(md, p + " `postSend`, thread-domain QP", p, "postSendTd");
             fit(md, p + " `PreparedSends`, addresses rewritten", p, "preparedAddressed");
