@@ -335,6 +335,18 @@ public abstract class AbstractVerbsObject implements VerbsObject {
         }
     }
 
+    /** {@return what a close destroys: this object and, for an owner, a snapshot of the objects made from it} */
+    private List<AbstractVerbsObject> closeTargets() {
+        List<AbstractVerbsObject> objects = new ArrayList<>();
+        objects.add(this);
+        if (owned != null) {
+            synchronized (owned) {
+                objects.addAll(owned);
+            }
+        }
+        return objects;
+    }
+
     /** A confinement claimed by a close, and its owner before. */
     private record Claim(ThreadConfinement confinement, Thread before) {}
 
@@ -344,16 +356,9 @@ public abstract class AbstractVerbsObject implements VerbsObject {
      * thread.
      */
     private List<Claim> claimConfined() {
-        List<AbstractVerbsObject> objects = new ArrayList<>();
-        objects.add(this);
-        if (owned != null) {
-            synchronized (owned) {
-                objects.addAll(owned);
-            }
-        }
         List<Claim> claims = new ArrayList<>();
         try {
-            for (AbstractVerbsObject o : objects) {
+            for (AbstractVerbsObject o : closeTargets()) {
                 ThreadConfinement c = o.confinement();
                 if (c != null && !o.closed) {
                     claims.add(new Claim(c, c.claimForClose()));
@@ -377,16 +382,9 @@ public abstract class AbstractVerbsObject implements VerbsObject {
      * from it; on a failure, reopens those already shut.
      */
     private List<AbstractWrSession> holdSessions() {
-        List<AbstractVerbsObject> objects = new ArrayList<>();
-        objects.add(this);
-        if (owned != null) {
-            synchronized (owned) {
-                objects.addAll(owned);
-            }
-        }
         List<AbstractWrSession> held = new ArrayList<>();
         try {
-            for (AbstractVerbsObject o : objects) {
+            for (AbstractVerbsObject o : closeTargets()) {
                 AbstractWrSession s = o.wrSession();
                 if (s != null) {
                     s.control().lockForDestroy();
