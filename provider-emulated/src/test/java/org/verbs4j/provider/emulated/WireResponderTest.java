@@ -389,7 +389,9 @@ class WireResponderTest {
             h.payloadLength = 8;
             ByteBuffer p = ByteBuffer.allocate(256);
             h.writeHeaders(p);
-            int len = h.seal(p, icrc, new Ipv4Udp().set(ipv4(foreign), ep.localPort, ep.localAddr, ep.localPort));
+            // Sealed for its real source port: a packet whose ICRC does not check is dropped before the QP sees it.
+            int port = ((InetSocketAddress) other.getLocalAddress()).getPort();
+            int len = h.seal(p, icrc, new Ipv4Udp().set(ipv4(foreign), port, ep.localAddr, ep.localPort));
             other.send(p.position(0).limit(len), new InetSocketAddress(ep.local.getAddress(), ep.localPort));
         }
         request(Opcode.SEND_ONLY, PSN, 8, h -> h.opcode = Opcode.UC | Opcode.SEND_ONLY);
