@@ -71,7 +71,7 @@ public abstract class ConnectionRules extends CmArea {
     }
 
     @Test
-    @DisplayName("required_ listen, connect and accept give a connected RC pair in RTS with private data both ways [rdma_connect(3), rdma_accept(3), rdma_get_cm_event(3)]")
+    @DisplayName("required_ listen, connect and accept give a connected RC pair in RTS with private data both ways, the passive id addressed from the active one's local and remote addresses [rdma_connect(3), rdma_accept(3), rdma_get_cm_event(3), rdma_get_peer_addr(3), rdma_get_local_addr(3)]")
     void required_connectAccept() {
         assumeCm();
         byte[] hello = text("hello from the active side");
@@ -85,6 +85,12 @@ public abstract class ConnectionRules extends CmArea {
         assertNotNull(c.b().id().remoteAddress(), "the passive id knows its peer");
         assertEquals(c.listener().localAddress().getPort(), c.b().id().localAddress().getPort(),
                 "the passive id's local port is the listener's");
+        // rdma_get_peer_addr(3), rdma_get_local_addr(3): the passive id's peer is the active id's local address and
+        // port, and its local address the one the active side connected to.
+        assertEquals(c.a().id().localAddress(), c.b().id().remoteAddress(),
+                "the passive id's peer address and port are the active id's local ones");
+        assertEquals(c.a().id().remoteAddress().getAddress(), c.b().id().localAddress().getAddress(),
+                "the passive id's local address is the one the active side connected to");
         sendAndReceive(c.a(), c.b(), "ping");
         sendAndReceive(c.b(), c.a(), "pong");
     }

@@ -46,7 +46,7 @@ public final class TckRunner {
     /** The areas of the kit, by display name, in order. */
     public static final List<String> AREAS = List.of("Discovery", "PD, MR, MW", "PD, MR, MW: window bounds", "CQ",
             "QP state machine", "QP attributes: mask", "WR session", "WR session: limits", "postSend",
-            "postSend: inline regions", "Prepared sends", "Data in order", "Transport", "Errors",
+            "postSend: inline regions", "Prepared sends", "Data in order", "Transport", "Transport: UD GRH", "Errors",
             "Lifecycle and bad input", "Misuse", "Misuse: sessions and close", "Misuse: lifetimes",
             "Connection management", "Connection options", "Connection multicast", "Misuse: connection manager",
             "Multicast", "Device memory", "MR re-registration", "dma-buf regions", "XRC", "Packet pacing",

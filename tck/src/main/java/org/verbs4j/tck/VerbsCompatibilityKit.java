@@ -259,6 +259,14 @@ public abstract class VerbsCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Transport: UD GRH")
+    class UdGrhArea extends UdGrhRules {
+        UdGrhArea() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Errors")
     class Errors extends ErrorRules {
         Errors() {
