@@ -34,7 +34,6 @@ public final class ThreadConfinement {
 
     private final String what;
     /** The owner, or null before the first use. Set only by compare-and-set; read plainly by the owner. */
-    @SuppressWarnings("unused") // also through OWNER
     private Thread owner;
 
     /**

@@ -506,8 +506,10 @@ public final class EmulatedQueuePair extends AbstractVerbsObject implements Queu
 
     // ---------------------------------------------------------------- send side posting
 
-    /** Refuses a send-queue verb inside this thread's own open WR session, whose WRs sit past the tail. */
-    /** Before a post: the thread may post (a thread-domain QP's owner), and has no WR session of the QP open. */
+    /**
+     * Before a send-queue verb: the thread may post (a thread-domain QP's owner), and has no WR session of the QP
+     * open, whose WRs sit past the tail.
+     */
     private void checkPosting() {
         if (confinement != null) {
             confinement.check();
