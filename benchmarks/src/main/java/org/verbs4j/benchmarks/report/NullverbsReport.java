@@ -593,10 +593,8 @@ final class NullverbsReport {
     }
 
     private void fit(StringBuilder md, String label, String who, String api) {
-        double t1 = overCpu(who, api + "/1")[1];
-        double t32 = overCpu(who, api + "/32")[1];
-        double fixed = (t1 - t32) * 32 / 31;
-        md.append(f("| %s | %s | %s |\n", label, num(fixed, "%.1f"), num(t1 - fixed, "%.1f")));
+        double fixed = fixed(who, api);
+        md.append(f("| %s | %s | %s |\n", label, num(fixed, "%.1f"), num(overCpu(who, api + "/1")[1] - fixed, "%.1f")));
     }
 
     // ------------------------------------------------------------------ emulator
