@@ -23,7 +23,8 @@ import org.verbs4j.WrOpcode;
  * The library reads inline data on the CPU, so it must find each SGE inside a live region of the QP's protection
  * domain: deregistering one region must take exactly that region out of the set, and leave the ones registered
  * before and after it readable. The kit's inline rules deregistered nothing, so a table that dropped the wrong
- * entry, or kept the deregistered one, passed them.
+ * entry, or kept the deregistered one, passed them. An SGE of length 0 carries no byte for the library to read, so
+ * it needs no region: a table asked about empty ranges would refuse an INLINE WR that C posts.
  */
 public abstract class InlineRegionRules extends TckArea {
     /**
@@ -72,5 +73,32 @@ public abstract class InlineRegionRules extends TckArea {
         assertEquals(0, ((PostSendException) e).badWrIndex(), "bad_wr of a one-WR list");
         Completions.assertNone(p.cqA(), "the refused WR must not execute");
         Data.assertFilled("between the two WRITEs", dst.segment(), 16, 16, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ an INLINE WR whose SGEs include one of length 0 at memory no region covers is accepted, and the bytes of its other SGE land; the same SGE with length 1 fails with EINVAL [ibv_post_send(3) IBV_SEND_INLINE: the library reads each SGE's length bytes]")
+    void required_emptyInlineSgeNeedsNoRegion() {
+        assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
+        assumeTrue(caps().maxSendSge() >= 2, "capability: fewer than 2 send SGEs");
+        assumeOp(QpType.RC, WrOpcode.RDMA_WRITE);
+        QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(16).maxSendSge(2));
+        MemoryRegion src = tb.buffer(16);
+        Data.fill(src, 45);
+        MemoryRegion dst = p.remoteBuffer(32);
+        // Live memory of this process that no region covers: reading it would not fault, so only the rule can tell.
+        long unregistered = tb.memory(16).address();
+
+        p.a().postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED | SendFlags.INLINE)
+                .sgList(new Sge(unregistered, 0, 0), Sge.of(src, 0, 16)).rdma(dst.address(), dst.rkey()));
+        assertEquals(WcStatus.SUCCESS,
+                Completions.awaitOne(p.cqA(), "the INLINE WRITE with an empty SGE first").status());
+        Data.assertPattern("the second SGE's bytes", dst.segment(), 0, 16, 45, 0);
+
+        SendWr oneByte = new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE)
+                .sendFlags(SendFlags.SIGNALED | SendFlags.INLINE).sgList(new Sge(unregistered, 1, 0), Sge.of(src, 0, 8))
+                .rdma(dst.address() + 16, dst.rkey());
+        Expect.errno("an INLINE SGE of 1 byte at unregistered memory", () -> p.a().postSend(oneByte), Errno.EINVAL);
+        Completions.assertNone(p.cqA(), "the refused WR must not execute");
+        Data.assertFilled("the refused WR's target", dst.segment(), 16, 16, (byte) 0);
     }
 }

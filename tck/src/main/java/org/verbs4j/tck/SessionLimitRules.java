@@ -2,12 +2,29 @@ package org.verbs4j.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.verbs4j.AccessFlags;
 import org.verbs4j.Errno;
+import org.verbs4j.Flush;
 import org.verbs4j.MemoryRegion;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.MwType;
 import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QpState;
 import org.verbs4j.QueuePair;
@@ -16,6 +33,7 @@ import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
 import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
 
@@ -33,6 +51,11 @@ import org.verbs4j.WrSession;
  *       does not post), not with the ENOMEM of a queue with no room.</li>
  *   <li>{@code setSgeList} of exactly {@code max_send_sge} entries is accepted and gathers them all.</li>
  *   <li>A DATA setter before any builder has no WR to attach to: {@code complete()} fails with EINVAL.</li>
+ *   <li>Each refusal {@code postSend} makes has its session twin: IP_CSUM without checksum offload, a type 1
+ *       window (bound only by {@code ibv_bind_mw(3)}), a flush of an unknown type or level; and a UD address set
+ *       from a thread that does not own the session.</li>
+ *   <li>A list setter takes 0 to the array's length entries: 0 is a zero-length WR, one past the array is bad
+ *       input.</li>
  * </ul>
  */
 public abstract class SessionLimitRules extends TckArea {
@@ -166,5 +189,182 @@ public abstract class SessionLimitRules extends TckArea {
         assertFalse(s.isActive(), "a session is closed after a failed complete()");
         Completions.assertNone(p.cqA(), "the discarded batch");
         Data.assertFilled("remote memory after the failed complete()", dst.segment(), 0, 64, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ a session WR flagged IP_CSUM on a device without checksum offload makes complete() fail with EINVAL and sends nothing, as postSend does [ibv_wr_post(3) ibv_wr_set_flags, ibv_post_send(3) IBV_SEND_IP_CSUM: valid only when device_cap_flags indicates]")
+    void required_sessionIpCsumNeedsCapability() {
+        assumeFalse(caps().ipCsum(), "capability: the device offloads checksums, so IP_CSUM is valid");
+        assumeSession(QpType.UD, WrOpcode.SEND);
+        QpPair p = tb.pair(QpType.UD, b -> b.sendOps(WrOpcode.SEND).maxSendWr(8).maxRecvWr(8).maxSendSge(1)
+                .maxRecvSge(1));
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(40 + 64);
+        p.recvB(1, dst, 0, 40 + 64);
+        WrSession s = p.a().startWr();
+        s.wrId(1);
+        s.wrFlags(SendFlags.SIGNALED | SendFlags.IP_CSUM);
+        s.send();
+        p.address(s);
+        s.setSge(src.lkey(), src.address(), 16);
+        Expect.errno("a session SEND flagged IP_CSUM without the capability", s::complete, Errno.EINVAL);
+        assertFalse(s.isActive(), "a session is closed after a failed complete()");
+        // The same WR without the flag is accepted: the refusal was the flag's.
+        p.session(t -> {
+            t.wrId(2);
+            t.wrFlags(SendFlags.SIGNALED);
+            t.send();
+            p.address(t);
+            t.setSge(src.lkey(), src.address(), 16);
+        });
+        WorkCompletion sent = Completions.awaitOne(p.cqA(), "the SEND without IP_CSUM");
+        assertEquals(2, sent.wrId(), "only the WR without IP_CSUM completes");
+        assertEquals(WcStatus.SUCCESS, sent.status());
+        assertEquals(40 + 16, Completions.awaitOne(p.cqB(), "the receive of the SEND without IP_CSUM").byteLen());
+    }
+
+    @Test
+    @DisplayName("required_ a session bindMw of a type 1 window makes complete() fail with EINVAL, and the window still binds through QueuePair.bindMw [ibv_wr_post(3) ibv_wr_bind_mw: type 2 windows, ibv_bind_mw(3): type 1 windows]")
+    void required_sessionBindsType2WindowsOnly() {
+        assumeMw(MwType.TYPE_1);
+        assumeSession(QpType.RC, WrOpcode.BIND_MW, WrOpcode.RDMA_WRITE);
+        QpPair p = tb.pair(QpType.RC, b -> b.sendOps(WrOpcode.BIND_MW, WrOpcode.RDMA_WRITE).maxSendWr(8)
+                .maxRecvWr(8).maxSendSge(1).maxRecvSge(1));
+        MemoryRegion target = p.remoteBuffer(4096, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_1);
+        MwBindInfo info = new MwBindInfo(target, target.address(), 4096, AccessFlags.REMOTE_WRITE);
+        WrSession s = p.b().startWr();
+        s.wrId(1);
+        s.wrFlags(SendFlags.SIGNALED);
+        s.bindMw(mw, MemoryWindow.incRkey(mw.rkey()), info);
+        Expect.errno("a session bindMw of a type 1 window", s::complete, Errno.EINVAL);
+        assertFalse(s.isActive(), "a session is closed after a failed complete()");
+        Completions.assertNone(p.cqB(), "the refused bind");
+        int rkey = p.b().bindMw(mw, 2, SendFlags.SIGNALED, info);
+        WorkCompletion bound = Completions.awaitOne(p.cqB(), "the type 1 bind through QueuePair.bindMw");
+        assertEquals(WcStatus.SUCCESS, bound.status());
+        assertEquals(2, bound.wrId());
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 35);
+        assertEquals(WcStatus.SUCCESS, p.write(3, src, 64, target.address(), rkey).status(),
+                "a WRITE through the type 1 window once it is bound");
+        Data.assertPattern("the WRITE through the window", target.segment(), 0, 64, 35, 0);
+    }
+
+    static Stream<Arguments> badFlushes() {
+        return Stream.of(
+                Arguments.of("type 0", 0, Flush.LEVEL_RANGE, 64L),
+                Arguments.of("a type bit ibv_wr_flush does not define", Flush.TYPE_GLOBAL | 1 << 2, Flush.LEVEL_RANGE,
+                        64L),
+                Arguments.of("level 2", Flush.TYPE_GLOBAL, 2, 64L),
+                Arguments.of("a negative length", Flush.TYPE_GLOBAL, Flush.LEVEL_RANGE, -1L));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badFlushes")
+    @DisplayName("optional_ ibv_wr_flush with no type, an unknown type bit, an unknown level or a negative length makes complete() fail with EINVAL and executes nothing; GLOBAL over the same range completes [ibv_wr_post(3) ibv_wr_flush: type IBV_FLUSH_GLOBAL/PERSISTENT, level IBV_FLUSH_RANGE/MR]")
+    void optional_flushArgumentsAreChecked(String name, int type, int level, long length) {
+        assumeSession(QpType.RC, WrOpcode.FLUSH);
+        QpPair p = tb.pair(QpType.RC, b -> b.sendOps(WrOpcode.FLUSH).maxSendWr(8).maxRecvWr(8).maxSendSge(1)
+                .maxRecvSge(1));
+        MemoryRegion remote = p.remoteBuffer(4096, Testbed.ALL_ACCESS | AccessFlags.FLUSH_GLOBAL);
+        WrSession s = p.a().startWr();
+        s.wrId(1);
+        s.wrFlags(SendFlags.SIGNALED);
+        s.flush(remote.rkey(), remote.address(), length, type, level);
+        Expect.errno("a flush with " + name, s::complete, Errno.EINVAL);
+        assertFalse(s.isActive(), "a session is closed after a failed complete()");
+        Completions.assertNone(p.cqA(), "the refused flush");
+        p.session(t -> {
+            t.wrId(2);
+            t.wrFlags(SendFlags.SIGNALED);
+            t.flush(remote.rkey(), remote.address(), 64, Flush.TYPE_GLOBAL, Flush.LEVEL_RANGE);
+        });
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the valid flush");
+        assertEquals(2, wc.wrId(), "only the valid flush completes");
+        assertEquals(WcStatus.SUCCESS, wc.status());
+    }
+
+    @Test
+    @DisplayName("required_ setSgeList and setInlineDataList take 0 to the array's length entries: 0 makes a zero-length WRITE that completes and writes nothing, the whole array gathers every entry, and a count of -1 or one past the array is bad input [ibv_wr_post(3) ibv_wr_set_sge_list, ibv_wr_set_inline_data_list: num_sge, num_buf]")
+    void required_listSettersTakeZeroToLengthEntries() {
+        assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
+        assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
+        QpPair p = tb.pair(QpType.RC, b -> b.sendOps(WrOpcode.RDMA_WRITE).maxSendWr(8).maxRecvWr(8).maxSendSge(1)
+                .maxRecvSge(1).maxInlineData(16));
+        MemoryRegion src = tb.buffer(16);
+        Data.fill(src, 36);
+        MemoryRegion dst = p.remoteBuffer(32);
+        Sge[] sges = {Sge.of(src, 0, 8)};
+        MemorySegment[] buffers = {src.segment().asSlice(0, 8), src.segment().asSlice(8, 8)};
+        p.session(s -> {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSgeList(sges, 0);
+            s.wrId(2);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address() + 8);
+            s.setInlineDataList(buffers, 0);
+        });
+        for (int id = 1; id <= 2; id++) {
+            WorkCompletion wc = Completions.awaitOne(p.cqA(), "zero-length WRITE " + id);
+            assertEquals(id, wc.wrId());
+            assertEquals(WcStatus.SUCCESS, wc.status(), "a list of 0 entries is a zero-length WRITE");
+        }
+        Data.assertFilled("the targets of the zero-length WRITEs", dst.segment(), 0, 32, (byte) 0);
+
+        p.session(s -> {
+            s.wrId(3);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address() + 16);
+            s.setInlineDataList(buffers, buffers.length);
+        });
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the WRITE of the whole inline list").status());
+        Data.assertPattern("the whole inline list", dst.segment(), 16, 16, 36, 0);
+
+        WrSession s = p.a().startWr();
+        s.wrId(4);
+        s.rdmaWrite(dst.rkey(), dst.address());
+        for (int count : new int[] {-1, sges.length + 1}) {
+            Expect.thrown("setSgeList of " + count + " entries of a 1-entry array", IllegalArgumentException.class,
+                    () -> s.setSgeList(sges, count));
+        }
+        for (int count : new int[] {-1, buffers.length + 1}) {
+            Expect.thrown("setInlineDataList of " + count + " entries of a 2-entry array",
+                    IllegalArgumentException.class, () -> s.setInlineDataList(buffers, count));
+        }
+        s.abort();
+        Completions.assertNone(p.cqA(), "the aborted session");
+        Data.assertFilled("the first 16 bytes, which only the zero-length and refused WRITEs targeted", dst.segment(), 0,
+                16, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ setUdAddr from a thread that does not own the open session throws IllegalStateException and changes nothing; the owner then completes the SEND [ibv_wr_post(3) CONCURRENCY, ibv_wr_set_ud_addr]")
+    void required_udAddressFromAnotherThreadIsRefused() throws Exception {
+        assumeSession(QpType.UD, WrOpcode.SEND);
+        QpPair p = tb.pair(QpType.UD, b -> b.sendOps(WrOpcode.SEND).maxSendWr(8).maxRecvWr(8).maxSendSge(1)
+                .maxRecvSge(1));
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 37);
+        MemoryRegion dst = p.remoteBuffer(40 + 64);
+        p.recvB(1, dst, 0, 40 + 64);
+        WrSession s = p.a().startWr();
+        s.wrId(5);
+        s.wrFlags(SendFlags.SIGNALED);
+        s.send();
+        CompletableFuture<Void> other = CompletableFuture.runAsync(() -> p.address(s));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> other.get(60, TimeUnit.SECONDS),
+                "setUdAddr from a thread that does not own the session");
+        assertInstanceOf(IllegalStateException.class, e.getCause(), "setUdAddr from another thread");
+        p.address(s);
+        s.setSge(src.lkey(), src.address(), 32);
+        s.complete();
+        WorkCompletion sent = Completions.awaitOne(p.cqA(), "the owner's UD SEND");
+        assertEquals(5, sent.wrId());
+        assertEquals(WcStatus.SUCCESS, sent.status());
+        assertEquals(40 + 32, Completions.awaitOne(p.cqB(), "the UD receive").byteLen());
+        Data.assertPattern("the UD payload after the GRH", dst.segment(), 40, 32, 37, 0);
     }
 }
