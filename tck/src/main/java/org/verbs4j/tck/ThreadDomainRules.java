@@ -171,6 +171,36 @@ public abstract class ThreadDomainRules extends TckArea {
     }
 
     @Test
+    @DisplayName("optional_ a PreparedSends of a thread-domain QP closed by another thread while the owner lives is closed at once: the owner's next post of it throws IllegalStateException and posts nothing, and the owner's other posts on the QP complete [ibv_alloc_td(3), ibv_post_send(3)]")
+    void optional_preparedSendsClosedByAnotherThread() throws InterruptedException {
+        QpPair p = confinedPair();
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
+        Data.fill(src, 47);
+        try (Other owner = new Other()) {
+            PreparedSends[] made = new PreparedSends[1];
+            assertEquals(null, owner.run(() -> {
+                PreparedSends s = p.a().prepareSends(1);
+                s.opcode(0, WrOpcode.RDMA_WRITE).wrId(0, 1).sendFlags(0, SendFlags.SIGNALED)
+                        .sge(0, 0, src.address(), 8, src.lkey()).numSge(0, 1).rdma(0, dst.address(), dst.rkey());
+                s.post(1);
+                made[0] = s;
+            }), "the owner makes the array and posts it once");
+            assertEquals(List.of(1L), completed(p, 1, "the owner's prepared WRITE"));
+            // Not the owner, and the owner is alive (parked in its step loop): the close must not wait for it.
+            made[0].close();
+            assertTrue(made[0].isClosed(), "closed by another thread");
+            Throwable refused = owner.run(() -> made[0].post(1));
+            assertTrue(refused instanceof IllegalStateException,
+                    "the owner's post of the closed array: expected IllegalStateException, got " + refused);
+            Completions.assertNone(p.cqA(), "the refused post of the closed array");
+            assertEquals(null, owner.run(() -> write(p, src, dst, 2)), "the owner's postSend after the close");
+            assertEquals(List.of(2L), completed(p, 1, "the owner's WRITE after the close"));
+        }
+        Data.assertPattern("the WRITEs' bytes", dst.segment(), 0, 8, 47, 0);
+    }
+
+    @Test
     @DisplayName("optional_ a thread-domain QP goes to the first thread that posts, not to the one that made it, and to another thread once that owner has ended: it posts and closes it [ibv_alloc_td(3)]")
     void optional_takeOverFromEndedOwner() throws InterruptedException {
         QpPair p = confinedPair();
