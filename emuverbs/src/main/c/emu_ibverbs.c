@@ -1413,8 +1413,9 @@ EXPORT int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, 
 /*
  * A flat send WR (WR_SLOTS slots): 0 wr_id, 1 opcode, 2 send_flags, 3 imm (host order) or invalidate rkey,
  * 4 remote_addr, 5 rkey, 6 compare_add, 7 swap, 8 AH, 9 remote_qpn, 10 remote_qkey, 11 first SGE, 12 num_sge,
- * 13 MW, 14 bind rkey, 15 bind MR, 16 bind addr, 17 bind length, 18 bind access, 20 remote SRQ number (XRC_SEND).
- * SGEs are 3 slots: addr, length, lkey.
+ * 13 MW, 14 bind rkey, 15 bind MR, 16 bind addr, 17 bind length, 18 bind access, 19 in a session: the data setter
+ * called (0 none, 1 an SGE setter, 2 an inline setter; a list of 0 entries is a setter too), 20 remote SRQ number
+ * (XRC_SEND). SGEs are 3 slots: addr, length, lkey.
  */
 static int is_atomic(int op)
 {
@@ -1735,7 +1736,7 @@ static void reset_data(struct ibv_qp_ex *qpx, int inl)
 		q->nsge -= (size_t)x[12];
 		x[12] = 0;
 		x[11] = (int64_t)q->nsge;
-		x[19] = inl;
+		x[19] = inl ? 2 : 1;
 	}
 }
 

@@ -1118,7 +1118,8 @@ public final class EmuVerbs {
                 }
                 int cnt = (int) x[12];
                 Sge[] list = sges(g, x[11], cnt);
-                if (x[19] != 0) {
+                // x[19]: which data setter the WR had (none, SGE, inline); a list of 0 entries is replayed as one.
+                if (x[19] == 2) {
                     MemorySegment[] bufs = new MemorySegment[cnt];
                     for (int k = 0; k < cnt; k++) {
                         bufs[k] = MemorySegment.ofAddress(inl + list[k].addr()).reinterpret(list[k].length());
@@ -1128,9 +1129,9 @@ public final class EmuVerbs {
                     } else {
                         s.setInlineDataList(bufs, cnt);
                     }
-                } else if (cnt == 1) {
+                } else if (x[19] == 1 && cnt == 1) {
                     s.setSge(list[0].lkey(), list[0].addr(), list[0].length());
-                } else if (cnt > 1) {
+                } else if (x[19] == 1) {
                     s.setSgeList(list, cnt);
                 }
                 if (qp.type() == QpType.UD) {
