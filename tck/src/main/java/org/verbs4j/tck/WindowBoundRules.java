@@ -15,7 +15,9 @@ import org.verbs4j.PostSendException;
 import org.verbs4j.QpType;
 import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
+import org.verbs4j.VerbsException;
 import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
 import org.verbs4j.WrOpcode;
 
 /**
@@ -26,6 +28,7 @@ import org.verbs4j.WrOpcode;
  * executes the bind ({@code rxe_check_bind_mw}, C10-75: "attempt to bind a VA MW outside of the MR"), which completes
  * with {@code IBV_WC_MW_BIND_ERR}; the emulated provider does the same. A provider that checks at the post instead
  * (EINVAL, as every verbs4j provider does for a type 1 bind) follows the man pages too, so the rule takes either.
+ * A bind of length 0 unbinds the window: it spans no byte, so its address need not lie in the region.
  */
 public abstract class WindowBoundRules extends TckArea {
     private static final int WINDOW_ACCESS = AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
@@ -76,5 +79,26 @@ public abstract class WindowBoundRules extends TckArea {
         assertEquals(WcStatus.MW_BIND_ERR, Completions.awaitOne(p.cqB(), "the type 2 bind one byte past the region's "
                 + "end").status(), "a type 2 bind one byte past the region's end, accepted by postSend, completes "
                 + "with MW_BIND_ERR (rxe_check_bind_mw: a VA window outside its MR)");
+    }
+
+    @Test
+    @DisplayName("required_ a type 1 bind of length 0 (an unbind) at an address past its region's end is accepted and completes SUCCESS, as it spans no byte; the same bind of length 1 is refused with EINVAL [ibv_bind_mw(3) bind_info, rxe_mw.c: a zero-length bind takes no MR, issue 26]")
+    void required_type1UnbindNeedsNoRange() {
+        assumeMw(MwType.TYPE_1);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = p.remote().buffer(4096, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_1);
+        p.b().bindMw(mw, 1, SendFlags.SIGNALED, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the type 1 bind over the region").status());
+        long past = target.address() + 4096 + 4096;
+        p.b().bindMw(mw, 2, SendFlags.SIGNALED, new MwBindInfo(target, past, 0, WINDOW_ACCESS));
+        WorkCompletion unbind = Completions.awaitOne(p.cqB(), "the type 1 bind of length 0 past the region's end");
+        assertEquals(2, unbind.wrId());
+        assertEquals(WcStatus.SUCCESS, unbind.status(), "a zero-length type 1 bind spans no byte of any region");
+        VerbsException e = Expect.errno("a type 1 bind of 1 byte past the region's end",
+                () -> p.b().bindMw(mw, 3, SendFlags.SIGNALED, new MwBindInfo(target, past, 1, WINDOW_ACCESS)),
+                Errno.EINVAL);
+        assertEquals("ibv_bind_mw", e.verb(), "the refused call");
+        Completions.assertNone(p.cqB(), "a refused bind must not execute");
     }
 }
