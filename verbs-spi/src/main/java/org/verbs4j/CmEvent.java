@@ -21,6 +21,11 @@ public interface CmEvent extends AutoCloseable {
     int REJECT_INVALID_SERVICE_ID = 8;
     /** The IB CM reject reason of {@link CmId#reject} ({@code IB_CM_REJ_CONSUMER_DEFINED}). */
     int REJECT_CONSUMER_DEFINED = 28;
+    /**
+     * The IB CM reject reason a passive side gets when the active id is closed while its connect waits for an
+     * answer ({@code IB_CM_REJ_TIMEOUT}: the kernel's CM rejects the request it sent as it destroys the id).
+     */
+    int REJECT_TIMEOUT = 4;
 
     /** {@return what happened} */
     CmEventType type();

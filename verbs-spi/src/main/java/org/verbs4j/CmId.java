@@ -315,7 +315,10 @@ public interface CmId extends AutoCloseable {
     boolean isClosed();
 
     /**
-     * Destroys the id; a connected id is disconnected first. A second call does nothing.
+     * Destroys the id; a connected id is disconnected first. An id whose {@link #connect} has had no answer yet
+     * gives it up: the call returns at once, no event of it comes any more, and the peer's request id gets
+     * {@link CmEventType#REJECTED} (status {@link CmEvent#REJECT_TIMEOUT} on InfiniBand and RoCE). A second call
+     * does nothing.
      *
      * @throws VerbsException {@code EBUSY} while the id has a QP ({@link #destroyQp()} first) or an event of
      *     it is not acknowledged ({@link CmEvent#close()} first); the id stays open

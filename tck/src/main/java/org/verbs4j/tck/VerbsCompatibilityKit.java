@@ -275,6 +275,14 @@ public abstract class VerbsCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Errors: multi-packet messages")
+    class MultiPacketErrors extends MultiPacketErrorRules {
+        MultiPacketErrors() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Misuse: sessions and close")
     class SessionMisuse extends SessionMisuseRules {
         SessionMisuse() {
@@ -310,6 +318,14 @@ public abstract class VerbsCompatibilityKit {
     @DisplayName("Connection management")
     class ConnectionManagement extends ConnectionRules {
         ConnectionManagement() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
+    @DisplayName("Connection management: close while connecting")
+    class CmCloseWhileConnecting extends CmCloseWhileConnectingRules {
+        CmCloseWhileConnecting() {
             super(VerbsCompatibilityKit.this);
         }
     }

@@ -35,8 +35,6 @@ import org.verbs4j.spi.support.CmArguments;
 public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
     /** The one port of an emulated device. */
     private static final int PORT_NUM = 1;
-    /** The REQ's timeout, in the IB CM reject reason of an id destroyed while its connect is pending. */
-    private static final int REJECT_TIMEOUT = 4;
     /** The wildcard address an id binds to when it resolves an address that no device owns. */
     private static final InetAddress WILDCARD = new InetSocketAddress(0).getAddress();
 
@@ -412,7 +410,7 @@ public final class EmulatedCmId extends AbstractCmId<EmulatedCmEventChannel> {
         switch (state) {
             case ESTABLISHED -> exchange.sendDreq(this);
             case DISCONNECT_RECEIVED -> exchange.sendDrep(this);
-            case CONNECT -> exchange.reject(this, REJECT_TIMEOUT, new byte[0]);
+            case CONNECT -> exchange.reject(this, CmEvent.REJECT_TIMEOUT, new byte[0]);
             case REQ_RECEIVED -> exchange.reject(this, CmEvent.REJECT_CONSUMER_DEFINED, new byte[0]);
             default -> { }
         }
