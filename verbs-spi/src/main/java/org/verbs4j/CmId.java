@@ -316,7 +316,7 @@ public interface CmId extends AutoCloseable {
 
     /**
      * Destroys the id; a connected id is disconnected first. An id whose {@link #connect} has had no answer yet
-     * gives it up: the call returns at once, no event of it comes any more, and the peer's request id gets
+     * gives it up without waiting for the peer: no event of it comes any more, and the peer's request id gets
      * {@link CmEventType#REJECTED} (status {@link CmEvent#REJECT_TIMEOUT} on InfiniBand and RoCE). A second call
      * does nothing.
      *
