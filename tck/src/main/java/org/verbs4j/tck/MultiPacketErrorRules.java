@@ -23,7 +23,6 @@ import org.verbs4j.WorkCompletion;
  * Errors area's, by the same man page; only the message's length differs.
  */
 public abstract class MultiPacketErrorRules extends TckArea {
-    private static final int BAD_KEY = 0x0BADBAD0;
     /** How many path MTUs each message of this area spans. */
     private static final int PACKETS = 3;
 
@@ -49,7 +48,7 @@ public abstract class MultiPacketErrorRules extends TckArea {
         MemoryRegion src = tb.buffer(length);
         Data.fill(src, 71);
         MemoryRegion dst = p.remoteBuffer(length);
-        WorkCompletion wc = p.write(1, src, length, dst.address(), BAD_KEY);
+        WorkCompletion wc = p.write(1, src, length, dst.address(), ErrorRules.BAD_KEY);
         assertEquals(1, wc.wrId());
         assertEquals(WcStatus.REM_ACCESS_ERR, wc.status(), "a WRITE of " + length + " bytes through a bad rkey");
         Data.assertFilled("the target of a refused WRITE", dst.segment(), 0, length, (byte) 0);
@@ -84,7 +83,7 @@ public abstract class MultiPacketErrorRules extends TckArea {
         MemoryRegion src = tb.buffer(length);
         Data.fill(src, 74);
         MemoryRegion dst = p.remoteBuffer(length);
-        p.b().postRecv(new RecvWr(1, new Sge(dst.address(), length, BAD_KEY)));
+        p.b().postRecv(new RecvWr(1, new Sge(dst.address(), length, ErrorRules.BAD_KEY)));
         WorkCompletion s = p.send(2, src, 0, length);
         WorkCompletion r = Completions.awaitOne(p.cqB(), "the receive whose SGE has a bad lkey");
         assertEquals(1, r.wrId());
