@@ -53,9 +53,11 @@ public abstract class ErrorRules extends TckArea {
         super(kit);
     }
 
-    private static final int BAD_KEY = 0x0BADBAD0;
+    /** An lkey or rkey that names no region or window. */
+    static final int BAD_KEY = 0x0BADBAD0;
 
-    private static void assertState(QueuePair qp, QpState expected, String why) {
+    /** Asserts that {@code qp} reaches {@code expected} within {@link Completions#timeoutMs()}, polling its state. */
+    static void assertState(QueuePair qp, QpState expected, String why) {
         long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
         QpState s = qp.query().state();
         while (s != expected && System.nanoTime() < deadline) {

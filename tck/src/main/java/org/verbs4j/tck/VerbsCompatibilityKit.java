@@ -275,6 +275,14 @@ public abstract class VerbsCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("Errors: multi-packet messages")
+    class MultiPacketErrors extends MultiPacketErrorRules {
+        MultiPacketErrors() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
     @DisplayName("Misuse: sessions and close")
     class SessionMisuse extends SessionMisuseRules {
         SessionMisuse() {

@@ -44,6 +44,7 @@ import org.verbs4j.provider.emulated.wire.codec.Icrc;
 import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
 import org.verbs4j.provider.emulated.wire.codec.Opcode;
 import org.verbs4j.provider.emulated.wire.codec.Packet;
+import org.verbs4j.tck.Completions;
 
 /**
  * The wire device's responder seen from a requester that a test drives by hand (issue 26: tests written for the
@@ -55,6 +56,11 @@ import org.verbs4j.provider.emulated.wire.codec.Packet;
  * and never executed twice), a PSN sequence error (one NAK per expected PSN, IBA 9.7.5.1.1), the MSN of the
  * acknowledgements (IBA 9.7.5.1.6), malformed sequences (an invalid request NAK, the QP to ERR, IBA 9.7.5.2.2)
  * and a lost packet on UC (the message is dropped, the next one starts clean, IBA 9.7.5.1.2).
+ *
+ * <p>Every wait for an answer or a completion that should come ends at the TCK's deadline
+ * ({@link Completions#timeoutMs()}: 10 s, or {@code verbs4j.tck.timeoutMs}), so that a responder that never answers
+ * fails the test at that deadline: the mutation profile sets it to 3 s, below PIT's timeout, and this class is in the
+ * wire layer's killing suite (tck/mutation/run).
  */
 @Tag("wire")
 class WireResponderTest {
@@ -156,10 +162,10 @@ class WireResponderTest {
         });
     }
 
-    /** The next answer at the peer, parsed (the ICRC checked), within 10 s. */
+    /** The next answer at the peer, parsed (the ICRC checked), within {@link Completions#timeoutMs()}. */
     private Packet answer() throws Exception {
         ByteBuffer b = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
-        long deadline = System.nanoTime() + 10_000_000_000L;
+        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000L;
         while (System.nanoTime() < deadline) {
             if (peer.receive(b.clear()) == null) {
                 Thread.sleep(1);
@@ -171,7 +177,7 @@ class WireResponderTest {
             assertEquals(PEER_QPN, p.destQpn);
             return p;
         }
-        throw new AssertionError("no answer at the peer in 10 s");
+        throw new AssertionError("no answer at the peer in " + Completions.timeoutMs() + " ms");
     }
 
     /** The next answer: {@code operation} for {@code psn} with AETH syndrome {@code syndrome}. */
@@ -215,11 +221,11 @@ class WireResponderTest {
         qp.postRecv(new RecvWr(wrId, Sge.of(mr, offset, length)));
     }
 
-    /** Polls one receive completion (10 s at most) and asserts its WR id, SUCCESS and byte count. */
+    /** Polls one receive completion ({@link Completions#timeoutMs()} at most): its WR id, SUCCESS and byte count. */
     private void assertReceived(long wrId, int byteLen) throws Exception {
-        long deadline = System.nanoTime() + 10_000_000_000L;
+        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000L;
         while (cq.poll(wc) == 0) {
-            assertTrue(System.nanoTime() < deadline, "no receive completion");
+            assertTrue(System.nanoTime() < deadline, "no receive completion in " + Completions.timeoutMs() + " ms");
             Thread.sleep(1);
         }
         assertEquals(wrId, wc.wrId(0), "the receive that completes");
