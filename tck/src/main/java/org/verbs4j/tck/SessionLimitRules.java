@@ -70,9 +70,19 @@ public abstract class SessionLimitRules extends TckArea {
 
     private QpPair pair(int maxSendWr, int rnrRetry) {
         assumeSession(QpType.RC, WrOpcode.SEND, WrOpcode.RDMA_WRITE);
-        Consumer<QpInitAttributes.Builder> o = b -> b.sendOps(WrOpcode.SEND, WrOpcode.RDMA_WRITE).maxSendWr(maxSendWr)
-                .maxRecvWr(8).maxSendSge(1).maxRecvSge(1);
-        return tb.pair(QpType.RC, o, rnrRetry);
+        return tb.pair(QpType.RC, smallQps(WrOpcode.SEND, WrOpcode.RDMA_WRITE).andThen(b -> b.maxSendWr(maxSendWr)),
+                rnrRetry);
+    }
+
+    /** QPs whose sendOps are {@code ops}, with 8 WRs and one SGE in each queue. */
+    private static Consumer<QpInitAttributes.Builder> smallQps(WrOpcode... ops) {
+        return b -> b.sendOps(ops).maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1);
+    }
+
+    /** A connected pair of {@link #smallQps}, skipped unless the device has a {@code type} session of {@code ops}. */
+    private QpPair sessionPair(QpType type, WrOpcode... ops) {
+        assumeSession(type, ops);
+        return tb.pair(type, smallQps(ops));
     }
 
     @Test
@@ -195,9 +205,7 @@ public abstract class SessionLimitRules extends TckArea {
     @DisplayName("required_ a session WR flagged IP_CSUM on a device without checksum offload makes complete() fail with EINVAL and sends nothing, as postSend does [ibv_wr_post(3) ibv_wr_set_flags, ibv_post_send(3) IBV_SEND_IP_CSUM: valid only when device_cap_flags indicates]")
     void required_sessionIpCsumNeedsCapability() {
         assumeFalse(caps().ipCsum(), "capability: the device offloads checksums, so IP_CSUM is valid");
-        assumeSession(QpType.UD, WrOpcode.SEND);
-        QpPair p = tb.pair(QpType.UD, b -> b.sendOps(WrOpcode.SEND).maxSendWr(8).maxRecvWr(8).maxSendSge(1)
-                .maxRecvSge(1));
+        QpPair p = sessionPair(QpType.UD, WrOpcode.SEND);
         MemoryRegion src = tb.buffer(64);
         MemoryRegion dst = p.remoteBuffer(40 + 64);
         p.recvB(1, dst, 0, 40 + 64);
@@ -227,9 +235,7 @@ public abstract class SessionLimitRules extends TckArea {
     @DisplayName("required_ a session bindMw of a type 1 window makes complete() fail with EINVAL, and the window still binds through QueuePair.bindMw [ibv_wr_post(3) ibv_wr_bind_mw: type 2 windows, ibv_bind_mw(3): type 1 windows]")
     void required_sessionBindsType2WindowsOnly() {
         assumeMw(MwType.TYPE_1);
-        assumeSession(QpType.RC, WrOpcode.BIND_MW, WrOpcode.RDMA_WRITE);
-        QpPair p = tb.pair(QpType.RC, b -> b.sendOps(WrOpcode.BIND_MW, WrOpcode.RDMA_WRITE).maxSendWr(8)
-                .maxRecvWr(8).maxSendSge(1).maxRecvSge(1));
+        QpPair p = sessionPair(QpType.RC, WrOpcode.BIND_MW, WrOpcode.RDMA_WRITE);
         MemoryRegion target = p.remoteBuffer(4096, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
         MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_1);
         MwBindInfo info = new MwBindInfo(target, target.address(), 4096, AccessFlags.REMOTE_WRITE);
@@ -264,9 +270,7 @@ public abstract class SessionLimitRules extends TckArea {
     @MethodSource("badFlushes")
     @DisplayName("optional_ ibv_wr_flush with no type, an unknown type bit, an unknown level or a negative length makes complete() fail with EINVAL and executes nothing; GLOBAL over the same range completes [ibv_wr_post(3) ibv_wr_flush: type IBV_FLUSH_GLOBAL/PERSISTENT, level IBV_FLUSH_RANGE/MR]")
     void optional_flushArgumentsAreChecked(String name, int type, int level, long length) {
-        assumeSession(QpType.RC, WrOpcode.FLUSH);
-        QpPair p = tb.pair(QpType.RC, b -> b.sendOps(WrOpcode.FLUSH).maxSendWr(8).maxRecvWr(8).maxSendSge(1)
-                .maxRecvSge(1));
+        QpPair p = sessionPair(QpType.RC, WrOpcode.FLUSH);
         MemoryRegion remote = p.remoteBuffer(4096, Testbed.ALL_ACCESS | AccessFlags.FLUSH_GLOBAL);
         WrSession s = p.a().startWr();
         s.wrId(1);
@@ -290,8 +294,7 @@ public abstract class SessionLimitRules extends TckArea {
     void required_listSettersTakeZeroToLengthEntries() {
         assumeSession(QpType.RC, WrOpcode.RDMA_WRITE);
         assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
-        QpPair p = tb.pair(QpType.RC, b -> b.sendOps(WrOpcode.RDMA_WRITE).maxSendWr(8).maxRecvWr(8).maxSendSge(1)
-                .maxRecvSge(1).maxInlineData(16));
+        QpPair p = tb.pair(QpType.RC, smallQps(WrOpcode.RDMA_WRITE).andThen(b -> b.maxInlineData(16)));
         MemoryRegion src = tb.buffer(16);
         Data.fill(src, 36);
         MemoryRegion dst = p.remoteBuffer(32);
@@ -343,9 +346,7 @@ public abstract class SessionLimitRules extends TckArea {
     @Test
     @DisplayName("required_ setUdAddr from a thread that does not own the open session throws IllegalStateException and changes nothing; the owner then completes the SEND [ibv_wr_post(3) CONCURRENCY, ibv_wr_set_ud_addr]")
     void required_udAddressFromAnotherThreadIsRefused() throws Exception {
-        assumeSession(QpType.UD, WrOpcode.SEND);
-        QpPair p = tb.pair(QpType.UD, b -> b.sendOps(WrOpcode.SEND).maxSendWr(8).maxRecvWr(8).maxSendSge(1)
-                .maxRecvSge(1));
+        QpPair p = sessionPair(QpType.UD, WrOpcode.SEND);
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 37);
         MemoryRegion dst = p.remoteBuffer(40 + 64);
