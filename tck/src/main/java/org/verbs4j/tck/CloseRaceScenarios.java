@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AddressHandle;
 import org.verbs4j.Context;
+import org.verbs4j.DeviceMemory;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.PostSendException;
@@ -27,7 +28,8 @@ import org.verbs4j.WrOpcode;
 
 /**
  * The scenarios of the rules in which one thread closes an object that another thread's calls name: an address
- * handle under UD posts, a PD under registrations, a context under queries and creations. They run in the kit's
+ * handle under UD posts, a PD under registrations, a context under queries and creations, device memory under
+ * copies. They run in the kit's
  * child JVM ({@link ForkedScenario}): a provider whose library reads the destroyed object crashes or fails there.
  * Each ends when the looping thread's first call after the close is refused.
  */
@@ -148,5 +150,34 @@ final class CloseRaceScenarios {
         Throwable end = caller.join();
         assertTrue(end instanceof IllegalStateException, "a call on a context closed by another thread must throw "
                 + "IllegalStateException, but ended with " + end);
+    }
+
+    /**
+     * Copies to and from a buffer of device memory (up to 128 KiB) in a loop, each read back and compared, while
+     * this thread frees the buffer. Nothing here when the device has no device memory (the rule assumes it).
+     */
+    static void copiesWhileDmClosedScenario(Testbed tb) throws Exception {
+        // Long copies, so that the close most likely comes while one is under way.
+        long length = Math.min(128 * 1024, tb.caps().maxDmSize() & ~3L);
+        if (length < 128) {
+            return;
+        }
+        DeviceMemory dm = tb.context().allocDm(length, 0);
+        MemorySegment out = tb.memory(length);
+        MemorySegment back = tb.memory(length);
+        AtomicInteger round = new AtomicInteger();
+        Loop copier = new Loop("tck-dm-copy", () -> {
+            int seed = round.incrementAndGet();
+            Data.fill(out, seed);
+            dm.copyToDm(0, out);
+            dm.copyFromDm(0, back);
+            Data.assertPattern("device memory read back in round " + seed, back, 0, length, seed, 0);
+        });
+        copier.awaitSteps(8);
+        dm.close();
+        Throwable end = copier.join();
+        assertTrue(end instanceof IllegalStateException, "a copy to or from device memory freed by another thread "
+                + "must throw IllegalStateException, but ended with " + end);
+        assertTrue(dm.isClosed(), "the buffer is freed once close returned");
     }
 }

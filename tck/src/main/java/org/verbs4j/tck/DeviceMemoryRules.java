@@ -86,6 +86,14 @@ public abstract class DeviceMemoryRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ copies to and from device memory, each read back, in a loop while another thread frees the buffer: the close waits for the copy under way, the first copy after it throws IllegalStateException, and no copy touches the freed buffer (run in a child JVM) [ibv_free_dm(3), ibv_memcpy_to_dm(3)]")
+    void required_copiesWhileDmClosed() throws Exception {
+        long max = assumeDeviceMemory();
+        assumeTrue((max & ~3L) >= 128, "the device's largest buffer is below 128 bytes");
+        ForkedScenario.assertHolds(kit(), "copiesWhileDmClosed", "copies while another thread frees device memory");
+    }
+
+    @Test
     @DisplayName("required_ copies to and from device memory keep their bytes, native or heap, up to the buffer's last byte; one byte past it, a negative offset, a read-only destination or a closed arena is refused and nothing is copied [ibv_memcpy_to_dm(3), ibv_memcpy_from_dm]")
     void required_copyLimits() {
         assumeDeviceMemory();

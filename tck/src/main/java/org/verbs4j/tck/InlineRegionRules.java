@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.verbs4j.AccessFlags;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.PostSendException;
@@ -15,6 +19,7 @@ import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
 import org.verbs4j.VerbsException;
 import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
 import org.verbs4j.WrOpcode;
 
 /**
@@ -100,5 +105,61 @@ public abstract class InlineRegionRules extends TckArea {
         Expect.errno("an INLINE SGE of 1 byte at unregistered memory", () -> p.a().postSend(oneByte), Errno.EINVAL);
         Completions.assertNone(p.cqA(), "the refused WR must not execute");
         Data.assertFilled("the refused WR's target", dst.segment(), 16, 16, (byte) 0);
+    }
+
+    @Test
+    @DisplayName("required_ once its arena's close has begun, a region's memory is not read for an INLINE WR: one posted from a cleanup of that arena that runs before the region's deregistration fails with EINVAL and never executes, after the same WR landed before the close; a plain WR from the region posted there either completes or fails, and the region is closed when the arena's close returns [ibv_post_send(3) IBV_SEND_INLINE, ProtectionDomain.registerMemory(segment, access, owner), Arena.close()]")
+    void required_inlineFromAClosingArenaIsRefused() {
+        assumeTrue(caps().maxInlineData() >= 16, "capability: less than 16 bytes of inline data");
+        assumeOp(QpType.RC, WrOpcode.RDMA_WRITE);
+        QpPair p = tb.pair(QpType.RC, b -> b.maxInlineData(16));
+        MemoryRegion dst = p.remoteBuffer(48);
+        Arena arena = Arena.ofConfined();
+        MemorySegment memory = arena.allocate(16, 16);
+        Data.fill(memory, 47);
+        MemoryRegion src = tb.pd().registerMemory(memory, AccessFlags.LOCAL_WRITE, arena);
+        p.a().postSend(inlineWrite(1, src, dst, 0));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the INLINE WRITE before the close").status());
+        Data.assertPattern("the bytes written before the close", dst.segment(), 0, 16, 47, 0);
+
+        // An arena runs its cleanups last added first, after its scope is closed: this one runs before the cleanup
+        // that registerMemory added, so the region is still open and its memory still allocated.
+        SendWr inline = inlineWrite(2, src, dst, 16);
+        SendWr plain = new SendWr().wrId(3).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .sgList(Sge.of(src, 0, 16)).rdma(dst.address() + 32, dst.rkey());
+        AtomicReference<Object> inlineOutcome = new AtomicReference<>("the cleanup did not run");
+        AtomicReference<Object> plainOutcome = new AtomicReference<>("the cleanup did not run");
+        AtomicReference<Boolean> openInCleanup = new AtomicReference<>();
+        memory.reinterpret(arena, ignored -> {
+            openInCleanup.set(!src.isClosed());
+            inlineOutcome.set(attempt(() -> p.a().postSend(inline)));
+            plainOutcome.set(attempt(() -> p.a().postSend(plain)));
+        });
+        arena.close();
+
+        assertEquals(Boolean.TRUE, openInCleanup.get(), "the region is still open in a cleanup added after it");
+        VerbsException e = assertInstanceOf(VerbsException.class, inlineOutcome.get(),
+                "an INLINE WR from memory whose arena is closing must fail; got " + inlineOutcome.get());
+        assertEquals(Errno.EINVAL, e.errno(), "errno of the INLINE WR from the closing arena: " + e.getMessage());
+        assertEquals(Boolean.TRUE, src.isClosed(), "the region is closed once its arena's close returned");
+        if (plainOutcome.get() == null) {
+            WorkCompletion wc = Completions.awaitOne(p.cqA(), "the plain WRITE posted while the arena closed");
+            assertEquals(3, wc.wrId(), "the only completion is the plain WRITE's");
+        } else {
+            assertInstanceOf(VerbsException.class, plainOutcome.get(),
+                    "a plain WR refused while its region closes fails with a VerbsException");
+        }
+        Completions.assertNone(p.cqA(), "the refused INLINE WR must not execute");
+        Data.assertFilled("the refused INLINE WR's target", dst.segment(), 16, 16, (byte) 0);
+    }
+
+    /** Runs {@code post}: null if it returned, else what it threw. */
+    private static Object attempt(Runnable post) {
+        try {
+            post.run();
+            return null;
+        } catch (RuntimeException | Error t) {
+            return t;
+        }
     }
 }
