@@ -44,13 +44,13 @@ public final class TckRunner {
     public static final String PROVIDER_PROPERTY = "verbs4j.tck.provider";
 
     /** The areas of the kit, by display name, in order. */
-    public static final List<String> AREAS = List.of("Discovery", "PD, MR, MW", "PD, MR, MW: window bounds", "CQ",
-            "QP state machine", "QP attributes: mask", "WR session", "WR session: limits", "postSend",
-            "postSend: inline regions", "Prepared sends", "Data in order", "Transport", "Transport: UD GRH", "Errors",
-            "Errors: multi-packet messages", "Lifecycle and bad input", "Misuse", "Misuse: sessions and close",
-            "Misuse: lifetimes", "Connection management", "Connection options", "Connection multicast",
-            "Misuse: connection manager", "Multicast", "Device memory", "MR re-registration", "dma-buf regions", "XRC",
-            "Packet pacing", "Thread domains");
+    public static final List<String> AREAS = List.of("Discovery", "PD, MR, MW", "PD, MR, MW: window bounds",
+            "PD, MR, MW: zero-based regions", "CQ", "QP state machine", "QP attributes: mask", "WR session",
+            "WR session: limits", "postSend", "postSend: inline regions", "Prepared sends", "Data in order",
+            "Transport", "Transport: UD GRH", "Errors", "Errors: multi-packet messages", "Lifecycle and bad input",
+            "Misuse", "Misuse: sessions and close", "Misuse: lifetimes", "Connection management", "Connection options",
+            "Connection multicast", "Misuse: connection manager", "Multicast", "Device memory", "MR re-registration",
+            "dma-buf regions", "XRC", "Packet pacing", "Thread domains");
 
     private static final Object RUN_LOCK = new Object();
     private static volatile VerbsProvider current;

@@ -179,6 +179,14 @@ public abstract class VerbsCompatibilityKit {
     }
 
     @Nested
+    @DisplayName("PD, MR, MW: zero-based regions")
+    class ZeroBasedRegions extends ZeroBasedRegionRules {
+        ZeroBasedRegions() {
+            super(VerbsCompatibilityKit.this);
+        }
+    }
+
+    @Nested
     @DisplayName("CQ")
     class Cq extends CqRules {
         Cq() {

@@ -158,6 +158,19 @@ public abstract class AbstractMemoryRegion extends AbstractVerbsObject implement
      * @param access its access flags
      */
     protected long addressOf(MemorySegment segment, int access) {
+        return firstAddress(segment, access);
+    }
+
+    /**
+     * {@return the first address of a region of host memory registered with {@code access}: 0 for a
+     * {@link org.verbs4j.AccessFlags#ZERO_BASED} region (the I/O virtual address {@code ibv_reg_mr_iova(3)} is given),
+     * else the segment's address}; what {@link org.verbs4j.MemoryRegion#address()} answers and what a peer names
+     *
+     * @param segment the memory registered
+     * @param access its access flags
+     * @see "ibv_reg_mr(3) IBV_ACCESS_ZERO_BASED"
+     */
+    public static long firstAddress(MemorySegment segment, int access) {
         return (access & org.verbs4j.AccessFlags.ZERO_BASED) != 0 ? 0 : segment.address();
     }
 

@@ -28,12 +28,12 @@ public final class EmulatedMemoryRegion extends AbstractMemoryRegion {
     private final Arena mapping;
 
     EmulatedMemoryRegion(EmulatedProtectionDomain pd, MemorySegment segment, int access) {
-        super(pd.context, pd.context.lock, pd, pd.regions, segment, access, zeroBasedOr(segment, access));
+        super(pd.context, pd.context.lock, pd, pd.regions, segment, access, firstAddress(segment, access));
         this.context = pd.context;
         this.pd = pd;
         this.segment = segment;
         this.access = access;
-        this.address = zeroBasedOr(segment, access);
+        this.address = firstAddress(segment, access);
         this.key = newKey(pd, segment, address, access, "ibv_reg_mr");
         this.mapping = null;
         dependOn(pd);
@@ -111,7 +111,7 @@ public final class EmulatedMemoryRegion extends AbstractMemoryRegion {
         if ((access & AccessFlags.HUGETLB) != 0 || segment.byteSize() > to.device().attributes().maxMrSize()) {
             return Errno.EINVAL;
         }
-        long at = zeroBasedOr(segment, access);
+        long at = firstAddress(segment, access);
         MemoryKey k;
         try {
             k = newKey(to, segment, at, access, "ibv_rereg_mr");
@@ -145,11 +145,6 @@ public final class EmulatedMemoryRegion extends AbstractMemoryRegion {
     protected int destroy() {
         pd.device().keys.release(key);
         return 0;
-    }
-
-    /** {@return 0 for a zero-based region, else the segment's address} */
-    private static long zeroBasedOr(MemorySegment segment, int access) {
-        return (access & AccessFlags.ZERO_BASED) != 0 ? 0 : segment.address();
     }
 
     @Override

@@ -34,7 +34,7 @@ public final class NativeMemoryRegion extends AbstractMemoryRegion {
      */
     public <C extends AbstractVerbsObject & NativeContextSupport, P extends AbstractVerbsObject & ProtectionDomain>
             NativeMemoryRegion(C context, P pd, RegionTable regions, long mr, MemorySegment segment, int access) {
-        super(context, null, pd, regions, segment, access, segment.address());
+        super(context, null, pd, regions, segment, access, firstAddress(segment, access));
         this.context = context;
         this.handle = mr;
         context.track(NativeKind.MR, mr, this);

@@ -21,6 +21,7 @@ import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.nativecommon.internal.MemoryStructs.ibv_sge;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_ah_attr;
+import org.verbs4j.spi.support.AbstractMemoryRegion;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.CallHold;
@@ -75,7 +76,7 @@ public final class NativeProtectionDomain extends NativeObject implements Protec
         // JNR passes raw addresses: a segment whose arena is closed is freed memory, and nothing else stops it.
         Arguments.registrable(segment);
         AccessFlags.validate(access);
-        long iova = (access & AccessFlags.ZERO_BASED) != 0 ? 0 : segment.address();
+        long iova = AbstractMemoryRegion.firstAddress(segment, access);
         try (CallHold hold = CallHold.on(this)) {
             long mr = binding().regMr(handle(), segment.address(), segment.byteSize(), iova, access);
             NativeErrors.check(mr, "ibv_reg_mr", segment.byteSize() + " bytes, access " + AccessFlags.toString(access));
