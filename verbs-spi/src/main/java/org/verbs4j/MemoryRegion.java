@@ -29,7 +29,11 @@ public interface MemoryRegion extends VerbsObject {
     /** {@return the 32-bit remote key, for a peer's RDMA and atomics} */
     int rkey();
 
-    /** {@return the region's first address: what a peer uses as {@code remote_addr}} */
+    /**
+     * {@return the region's first address: what a peer uses as {@code remote_addr}; 0 for a region registered
+     * {@link AccessFlags#ZERO_BASED}, whose addresses are offsets (its I/O virtual address,
+     * {@code ibv_reg_mr_iova(3)}), else the address of its memory}
+     */
     long address();
 
     /** {@return the region's length, bytes} */
