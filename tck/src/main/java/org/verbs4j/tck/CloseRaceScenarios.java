@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AddressHandle;
+import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.DeviceMemory;
 import org.verbs4j.Errno;
@@ -19,17 +20,21 @@ import org.verbs4j.MemoryRegion;
 import org.verbs4j.PostSendException;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpType;
+import org.verbs4j.RecvWr;
 import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
+import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.VerbsException;
+import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
 
 /**
  * The scenarios of the rules in which one thread closes an object that another thread's calls name: an address
  * handle under UD posts, a PD under registrations, a context under queries and creations, device memory under
- * copies. They run in the kit's
+ * copies, an XRC SRQ under the SENDs that name it. They run in the kit's
  * child JVM ({@link ForkedScenario}): a provider whose library reads the destroyed object crashes or fails there.
  * Each ends when the looping thread's first call after the close is refused.
  */
@@ -179,5 +184,66 @@ final class CloseRaceScenarios {
         assertTrue(end instanceof IllegalStateException, "a copy to or from device memory freed by another thread "
                 + "must throw IllegalStateException, but ended with " + end);
         assertTrue(dm.isClosed(), "the buffer is freed once close returned");
+    }
+
+    /**
+     * SENDs naming an XRC SRQ in a loop, each completed and its receive posted again, while this thread destroys
+     * the SRQ; the loop goes on sending once its receive is refused, until a SEND fails. Nothing here when the device
+     * has no XRC (the rule assumes it).
+     */
+    static void xrcSendsWhileSrqClosedScenario(Testbed tb) throws Exception {
+        if (!tb.caps().xrc()) {
+            return;
+        }
+        XrcLink link = XrcLink.open(tb, tb.peer().context().openXrcd(), 1);
+        Testbed far = link.recvSide();
+        CompletionQueue recvCq = far.cq(32);
+        SharedReceiveQueue srq = link.srq(recvCq);
+        MemoryRegion in = far.buffer(64);
+        MemoryRegion src = tb.buffer(64);
+        for (int i = 0; i < 8; i++) {
+            srq.postRecv(new RecvWr(i, Sge.of(in, 0, 64)));
+        }
+        int srqn = srq.srqNum();
+        WorkCompletionBatch received = new WorkCompletionBatch(16);
+        AtomicReference<Throwable> refusal = new AtomicReference<>();
+        Loop sender = new Loop("tck-xrc-send", () -> {
+            WorkCompletion wc = link.post(new SendWr().opcode(WrOpcode.SEND).sgList(Sge.of(src, 0, 16)), srqn);
+            if (wc.status() != WcStatus.SUCCESS) {
+                throw new CompletionStatus(wc);
+            }
+            assertTrue(refusal.get() == null, "a SEND landed in an XRC SRQ after a receive was refused by its close: "
+                    + refusal.get());
+            try {
+                for (int n = recvCq.poll(received); n > 0; n = recvCq.poll(received)) {
+                    for (int i = 0; i < n; i++) {
+                        srq.postRecv(new RecvWr(received.wrId(i), Sge.of(in, 0, 64)));
+                    }
+                }
+            } catch (IllegalStateException e) {
+                refusal.set(e);
+            }
+        });
+        sender.awaitSteps(8);
+        srq.close();
+        Throwable end = sender.join();
+        if (!(end instanceof CompletionStatus c)) {
+            fail("SENDs naming an XRC SRQ destroyed by another thread must end in a failed completion, but the loop"
+                    + " ended with " + end, end);
+            return;
+        }
+        // The responder has no SRQ by that number any more.
+        assertEquals(WcStatus.REM_INV_REQ_ERR, c.wc.status(), "a SEND naming an XRC SRQ destroyed meanwhile: " + c.wc);
+    }
+
+    /** The end of a loop whose SEND did not complete SUCCESS. */
+    private static final class CompletionStatus extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient WorkCompletion wc;
+
+        CompletionStatus(WorkCompletion wc) {
+            super("the SEND completed " + wc.status() + ": " + wc, null, false, false);
+            this.wc = wc;
+        }
     }
 }

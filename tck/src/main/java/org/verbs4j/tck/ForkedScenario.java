@@ -57,6 +57,7 @@ final class ForkedScenario {
             case "creationsWhilePdClosed" -> CloseRaceScenarios::creationsWhilePdClosedScenario;
             case "callsWhileContextClosed" -> CloseRaceScenarios::callsWhileContextClosedScenario;
             case "copiesWhileDmClosed" -> CloseRaceScenarios::copiesWhileDmClosedScenario;
+            case "xrcSendsWhileSrqClosed" -> CloseRaceScenarios::xrcSendsWhileSrqClosedScenario;
             case "udPostsRaceAhClose" -> PostHoldRaceScenarios::udPostsRaceAhCloseScenario;
             case "bindPostsRaceWindowClose" -> PostHoldRaceScenarios::bindPostsRaceWindowCloseScenario;
             case "inlinePostsRaceRegionClose" -> PostHoldRaceScenarios::inlinePostsRaceRegionCloseScenario;
@@ -69,8 +70,9 @@ final class ForkedScenario {
     /** Every scenario, in the order the child runs them. */
     static final List<String> SCENARIOS = List.of("inlineFromUnmappedAddress", "closeFromOtherThreadWaitsForSession",
             "postingWhileClosedFromOtherThread", "postSendWhileClosedFromOtherThread", "udPostsWhileAhClosed",
-            "creationsWhilePdClosed", "callsWhileContextClosed", "copiesWhileDmClosed", "udPostsRaceAhClose",
-            "bindPostsRaceWindowClose", "inlinePostsRaceRegionClose", "contextDroppedUnclosed", "contextDroppedWithMulticast", "misuseWalk");
+            "creationsWhilePdClosed", "callsWhileContextClosed", "copiesWhileDmClosed", "xrcSendsWhileSrqClosed",
+            "udPostsRaceAhClose", "bindPostsRaceWindowClose", "inlinePostsRaceRegionClose", "contextDroppedUnclosed",
+            "contextDroppedWithMulticast", "misuseWalk");
 
     private static final String MARK = "@@verbs4j-scenario ";
     /** The outcomes of each kit's child, so that it runs once. */

@@ -101,6 +101,13 @@ public abstract class XrcRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ SENDs naming an XRC SRQ, in a loop that completes each and posts its receive again, while another thread destroys the SRQ: the close waits for a receive being posted, a receive posted after it throws IllegalStateException, no SEND lands after that, and the loop ends in a SEND completed with REM_INV_REQ_ERR, never a crash (run in a child JVM) [ibv_destroy_srq(3), ibv_post_srq_recv(3), ibv_post_send(3) xrc.remote_srqn]")
+    void required_sendsWhileSrqClosed() throws Exception {
+        assumeXrc();
+        ForkedScenario.assertHolds(kit(), "xrcSendsWhileSrqClosed", "XRC SENDs while another thread destroys their SRQ");
+    }
+
+    @Test
     @DisplayName("required_ a SEND that names an SRQ outside the receiving QP's XRC domain (a basic SRQ, or an XRC SRQ of another domain) completes with REM_INV_REQ_ERR [ibv_post_send(3) xrc.remote_srqn]")
     void required_foreignSrqRefused() {
         assumeXrc();
