@@ -368,4 +368,25 @@ public abstract class SessionLimitRules extends TckArea {
         assertEquals(40 + 32, Completions.awaitOne(p.cqB(), "the UD receive").byteLen());
         Data.assertPattern("the UD payload after the GRH", dst.segment(), 40, 32, 37, 0);
     }
+
+    @Test
+    @DisplayName("required_ setUdAddr and setXrcSrqn in a session of an RC QP have no effect: the RDMA WRITE completes and lands (ibv_wr_set_ud_addr and ibv_wr_set_xrc_srqn are for UD and XRC_SEND QPs; a library that passed them on would call an op an RC QP may not have) [ibv_wr_post(3) ibv_wr_set_ud_addr, ibv_wr_set_xrc_srqn]")
+    void required_addressSettersOfOtherTypesAreIgnored() {
+        QpPair p = sessionPair(QpType.RC, WrOpcode.RDMA_WRITE);
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 39);
+        MemoryRegion dst = p.remoteBuffer(64);
+        WrSession s = p.a().startWr();
+        s.wrId(7);
+        s.wrFlags(SendFlags.SIGNALED);
+        s.rdmaWrite(dst.rkey(), dst.address());
+        s.setUdAddr(tb.ah(), p.b().qpNum(), Testbed.QKEY);
+        s.setXrcSrqn(p.b().qpNum());
+        s.setSge(src.lkey(), src.address(), 48);
+        s.complete();
+        WorkCompletion wc = Completions.awaitOne(p.cqA(), "the RDMA WRITE with the other types' setters");
+        assertEquals(7, wc.wrId(), "its wr_id");
+        assertEquals(WcStatus.SUCCESS, wc.status(), "the RDMA WRITE: " + wc);
+        Data.assertPattern("the bytes written", dst.segment(), 0, 48, 39, 0);
+    }
 }

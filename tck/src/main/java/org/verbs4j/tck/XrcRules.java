@@ -1,10 +1,16 @@
 package org.verbs4j.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.CompletionQueue;
@@ -19,6 +25,7 @@ import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.RecvWr;
+import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
 import org.verbs4j.Sge;
 import org.verbs4j.SharedReceiveQueue;
@@ -27,6 +34,7 @@ import org.verbs4j.WcOpcode;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletion;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.WrSession;
 import org.verbs4j.XrcDomain;
 
 /**
@@ -169,7 +177,7 @@ public abstract class XrcRules extends TckArea {
         SharedReceiveQueue srq = link.srq(cq);
         MemoryRegion src = tb.buffer(64);
         Data.fill(src, 5);
-        link.send().postSend(send(7, src, 64).sendFlags(org.verbs4j.SendFlags.SIGNALED).remoteSrqn(srq.srqNum()));
+        link.send().postSend(send(7, src, 64).sendFlags(SendFlags.SIGNALED).remoteSrqn(srq.srqNum()));
         Completions.assertNone(link.sendCq(), "no receive is posted on the SRQ");
         MemoryRegion in = far.buffer(64);
         srq.postRecv(new RecvWr(8, Sge.of(in, 0, 64)));
@@ -194,7 +202,7 @@ public abstract class XrcRules extends TckArea {
         Data.fill(src, 12);
         var s = link.send().startWr();
         s.wrId(20);
-        s.wrFlags(org.verbs4j.SendFlags.SIGNALED);
+        s.wrFlags(SendFlags.SIGNALED);
         s.send();
         s.setXrcSrqn(srq.srqNum());
         s.setSge(src.lkey(), src.address(), 40);
@@ -203,6 +211,57 @@ public abstract class XrcRules extends TckArea {
         WorkCompletion got = Completions.awaitOne(cq, "the SRQ's receive");
         assertEquals(40, got.byteLen(), "the session's SEND reached the SRQ it named");
         Data.assertPattern("the SRQ's buffer", in.segment(), 0, 40, 12, 0);
+    }
+
+    @Test
+    @DisplayName("required_ in a WR session of an XRC_SEND QP, a SEND without setXrcSrqn, or with setXrcSrqn called before any builder (and again after it), makes complete() fail with EINVAL and nothing executes; setXrcSrqn from a thread that does not own the session throws IllegalStateException; the owner's SEND with it then lands [ibv_wr_post(3) ibv_wr_set_xrc_srqn, CONCURRENCY]")
+    void required_sessionNeedsSrqn() throws Exception {
+        assumeXrc();
+        assumeTrue(caps().wrSession(), "capability: WR sessions");
+        XrcLink link = XrcLink.open(tb, xrcd(), 7, WrOpcode.SEND);
+        Testbed far = link.recvSide();
+        CompletionQueue cq = far.cq(4);
+        SharedReceiveQueue srq = link.srq(cq);
+        MemoryRegion in = far.buffer(64);
+        srq.postRecv(new RecvWr(9, Sge.of(in, 0, 64)));
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 14);
+
+        WrSession none = link.send().startWr();
+        none.wrId(21);
+        none.wrFlags(SendFlags.SIGNALED);
+        none.send();
+        none.setSge(src.lkey(), src.address(), 32);
+        Expect.errno("a session SEND on an XRC_SEND QP without setXrcSrqn", none::complete, Errno.EINVAL);
+        assertFalse(none.isActive(), "a session is closed after a failed complete()");
+
+        WrSession early = link.send().startWr();
+        early.setXrcSrqn(srq.srqNum());
+        early.wrId(22);
+        early.wrFlags(SendFlags.SIGNALED);
+        early.send();
+        early.setXrcSrqn(srq.srqNum());
+        early.setSge(src.lkey(), src.address(), 32);
+        Expect.errno("setXrcSrqn before any builder", early::complete, Errno.EINVAL);
+        Completions.assertNone(link.sendCq(), "the refused batches must not execute");
+        Completions.assertNone(cq, "no SEND of a refused batch reaches the SRQ");
+
+        WrSession s = link.send().startWr();
+        s.wrId(23);
+        s.wrFlags(SendFlags.SIGNALED);
+        s.send();
+        CompletableFuture<Void> other = CompletableFuture.runAsync(() -> s.setXrcSrqn(srq.srqNum()));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> other.get(60, TimeUnit.SECONDS),
+                "setXrcSrqn from a thread that does not own the session");
+        assertInstanceOf(IllegalStateException.class, e.getCause(), "setXrcSrqn from another thread");
+        s.setXrcSrqn(srq.srqNum());
+        s.setSge(src.lkey(), src.address(), 32);
+        s.complete();
+        WorkCompletion sent = Completions.awaitOne(link.sendCq(), "the owner's SEND");
+        assertEquals(23, sent.wrId(), "the owner's SEND is the only one sent");
+        assertEquals(WcStatus.SUCCESS, sent.status(), "the owner's SEND: " + sent);
+        assertEquals(9, Completions.awaitOne(cq, "the SRQ's receive").wrId(), "the SRQ's receive");
+        Data.assertPattern("the SRQ's buffer", in.segment(), 0, 32, 14, 0);
     }
 
     @Test
