@@ -68,6 +68,8 @@ class WireResponderTest {
     static final int PEER_QPN = 0x00cafe;
     static final int PSN = 0x300;
     static final int MTU = 1024;
+    /** The wire devices' {@code max_msg_sz}: 8 MiB. */
+    static final int MAX_MSG_SZ = 1 << 23;
     static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ
             | AccessFlags.REMOTE_ATOMIC;
     /** How long the peer listens for a packet that must not come, ms. */
@@ -317,9 +319,11 @@ class WireResponderTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"MIDDLE without FIRST", "ONLY inside a message", "short FIRST", "ONLY past the MTU",
-        "WRITE continued by SEND", "WRITE shorter than its RETH"})
-    @DisplayName("A malformed request sequence gets an invalid request NAK and moves the QP to ERR "
-            + "(IBA 9.7.5.2.2; rxe does the same)")
+        "WRITE continued by SEND", "WRITE shorter than its RETH", "FLUSH", "ATOMIC_WRITE", "WRITE past max_msg_sz",
+        "READ past max_msg_sz"})
+    @DisplayName("A malformed request sequence (IBA 9.7.5.2.2; rxe does the same), an operation the device does not "
+            + "offer (FLUSH, ATOMIC_WRITE) or a RETH longer than max_msg_sz gets an invalid request NAK and moves the "
+            + "QP to ERR")
     void malformedSequenceIsAnInvalidRequest(String fault) throws Exception {
         connect(QpType.RC, 2);
         recv(1, 0, 4096);
@@ -343,6 +347,25 @@ class WireResponderTest {
                 send(Opcode.SEND_LAST, psn, 8);
             }
             case "WRITE shorter than its RETH" -> request(Opcode.RDMA_WRITE_ONLY, psn, 8, write);
+            // Operations the wire device does not offer (its requester never sends them).
+            case "FLUSH" -> request(Opcode.FLUSH, psn, 0, h -> {
+                write.accept(h);
+                h.dmaLength = 8;
+            });
+            case "ATOMIC_WRITE" -> request(Opcode.ATOMIC_WRITE, psn, 8, h -> {
+                write.accept(h);
+                h.dmaLength = 8;
+            });
+            // A RETH past the wire devices' max_msg_sz (8 MiB), which the requester refuses at the post: an invalid
+            // request, not the remote access error that the region's range would give.
+            case "WRITE past max_msg_sz" -> request(Opcode.RDMA_WRITE_FIRST, psn, MTU, h -> {
+                write.accept(h);
+                h.dmaLength = MAX_MSG_SZ + 1;
+            });
+            case "READ past max_msg_sz" -> request(Opcode.RDMA_READ_REQUEST, psn, 0, h -> {
+                write.accept(h);
+                h.dmaLength = MAX_MSG_SZ + 1;
+            });
             default -> throw new AssertionError(fault);
         }
         Packet p = answer();

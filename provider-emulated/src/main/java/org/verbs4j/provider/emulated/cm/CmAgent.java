@@ -38,7 +38,7 @@ import org.verbs4j.provider.emulated.wire.codec.Reject;
  * <p>Every method, the receive path included, runs under the connection manager's lock, so a message and the
  * events and QP transitions it causes are one step, as in {@link InJvmCmExchange}. A message that expects an answer
  * (REQ, REP, DREQ) is sent again every {@value #RETRY_MS} ms, at most {@value #MAX_RETRIES} times; then the
- * connection fails as rdma_cm's does (UNREACHABLE with {@code -ETIMEDOUT}, or DISCONNECTED for a DREQ).
+ * connection fails as rdma_cm's does (UNREACHABLE, {@code -ETIMEDOUT}; DISCONNECTED for a DREQ). Tests: see the end.
  */
 public final class CmAgent implements CmExchange, GsiAgent {
     private static final System.Logger LOG = System.getLogger(CmAgent.class.getName());
@@ -267,7 +267,7 @@ public final class CmAgent implements CmExchange, GsiAgent {
         CmSession s = answering(m);
         if (s != null && s.pending != null) {
             // The peer needs longer: start the retries over.
-            s.retriesLeft = MAX_RETRIES;
+            s.retriesLeft = maxRetries();
         }
     }
 
@@ -408,9 +408,9 @@ public final class CmAgent implements CmExchange, GsiAgent {
     private void expectAnswer(CmSession s, int attr, byte[] mad) {
         s.pendingAttr = attr;
         s.pending = mad;
-        s.retriesLeft = MAX_RETRIES;
+        s.retriesLeft = maxRetries();
         int generation = ++s.generation;
-        cm.schedule(() -> retry(s, generation), RETRY_MS);
+        cm.schedule(() -> retry(s, generation), retryMs());
     }
 
     private void retry(CmSession s, int generation) {
@@ -419,7 +419,7 @@ public final class CmAgent implements CmExchange, GsiAgent {
         }
         if (s.retriesLeft-- > 0) {
             gsi.sendBytes(s.pending, s.peer);
-            cm.schedule(() -> retry(s, generation), RETRY_MS);
+            cm.schedule(() -> retry(s, generation), retryMs());
             return;
         }
         EmulatedCmId id = s.id;
@@ -474,5 +474,20 @@ public final class CmAgent implements CmExchange, GsiAgent {
     public String toString() {
         return "CmAgent[" + device.name() + ", " + byCommId.size() + " connection(s), "
                 + Arrays.toString(byCommId.keySet().toArray()) + "]";
+    }
+
+    // ---------------------------------------------------------------- the retry knobs (read at each use)
+
+    /**
+     * The time between two sends of an unanswered message: {@value #RETRY_MS} ms, or {@code
+     * -Dverbs4j.emulated.cm.retryMs}, which tests set to wait less than 15 s for a connection to fail.
+     */
+    private static int retryMs() {
+        return Integer.getInteger("verbs4j.emulated.cm.retryMs", RETRY_MS);
+    }
+
+    /** How often an unanswered message goes again: {@value #MAX_RETRIES}, or -Dverbs4j.emulated.cm.maxRetries. */
+    private static int maxRetries() {
+        return Integer.getInteger("verbs4j.emulated.cm.maxRetries", MAX_RETRIES);
     }
 }
