@@ -143,6 +143,50 @@ public abstract class PostSendRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ a postSend list longer than the send queue's room, on a QP whose first SEND waits (RNR, retried forever) with 3 WRs already outstanding, fails with ENOMEM or ENOSPC at the first WR that does not fit: bad_wr is its index, at least max_send_wr - 3, and exactly the WRs before it execute once receives are posted [ibv_post_send(3) bad_wr, ENOMEM]")
+    void required_listBeyondTheQueueNamesTheFirstWrLeftOut() {
+        assumeOp(QpType.RC, WrOpcode.SEND);
+        // No receive at b yet, and rnr_retry 7: the first SEND waits and every WR behind it stays outstanding.
+        QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1), 7);
+        int granted = p.a().initAttributes().cap().maxSendWr();
+        MemoryRegion src = tb.buffer(64);
+        // Three WRs first, so that the room ends inside the list's first max_send_wr WRs, not at their end.
+        int before = 3;
+        for (int i = 0; i < before; i++) {
+            p.a().postSend(new SendWr().wrId(100 + i).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                    .sgList(Sge.of(src, 0, 8)));
+        }
+        // Twice the queue and one more: beyond any rounding up of max_send_wr a device may make.
+        int n = 2 * granted + 1;
+        List<SendWr> list = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            list.add(new SendWr().wrId(i).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+                    .sgList(Sge.of(src, 0, 8)));
+        }
+        VerbsException e = Expect.errno(n + " SENDs behind " + before + " on a send queue of max_send_wr " + granted,
+                () -> p.a().postSend(list), Errno.ENOMEM, Errno.ENOSPC);
+        assertInstanceOf(PostSendException.class, e, "postSend reports a PostSendException with bad_wr");
+        int bad = ((PostSendException) e).badWrIndex();
+        assertTrue(bad >= granted - before && bad < n, "bad_wr " + bad + " must be the first SEND past the queue's "
+                + granted + " or more slots, " + before + " of them taken, below " + n);
+
+        MemoryRegion dst = p.remoteBuffer(64);
+        Set<Long> done = new HashSet<>();
+        for (int i = 0; i < before + bad; i++) {
+            p.recvB(1000 + i, dst, 0, 64);
+            WorkCompletion wc = Completions.awaitOne(p.cqA(), "SEND " + i + " of the " + (before + bad) + " posted");
+            assertEquals(WcStatus.SUCCESS, wc.status(), "a SEND before bad_wr: " + wc);
+            long id = wc.wrId();
+            assertTrue((id < bad || id >= 100 && id < 100 + before) && done.add(id),
+                    "each SEND posted before bad_wr completes once: " + wc);
+            Completions.awaitOne(p.cqB(), "the receive of SEND " + i);
+        }
+        p.recvB(2000, dst, 0, 64);
+        Completions.assertNone(p.cqA(), "no SEND from bad_wr on was posted");
+        Completions.assertNone(p.cqB(), "the receive posted after them stays unused");
+    }
+
+    @Test
     @DisplayName("required_ a WR list stops at the first bad WR: its index is reported, the WRs before it are posted and complete, the ones after are not [ibv_post_send(3) DESCRIPTION]")
     void required_listStopsAtFirstBad() {
         QpPair p = tb.pair(QpType.RC);
