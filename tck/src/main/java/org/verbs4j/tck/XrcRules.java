@@ -187,9 +187,12 @@ public abstract class XrcRules extends TckArea {
         Data.assertPattern("the late receive's buffer", in.segment(), 0, 64, 5, 0);
     }
 
-    @Test
-    @DisplayName("required_ the WR session's setXrcSrqn names the SRQ of each WR [ibv_wr_post(3) ibv_wr_set_xrc_srqn]")
-    void required_sessionSetsSrqn() {
+    /** An XRC link whose sender has SEND sessions, one SRQ with receive 9 of 64 bytes posted, and a source. */
+    private record SessionLink(XrcLink link, CompletionQueue cq, SharedReceiveQueue srq, MemoryRegion in,
+                               MemoryRegion src) {}
+
+    /** A {@link SessionLink}, skipped without XRC or WR sessions; its source holds the pattern of {@code seed}. */
+    private SessionLink sessionLink(int seed) {
         assumeXrc();
         assumeTrue(caps().wrSession(), "capability: WR sessions");
         XrcLink link = XrcLink.open(tb, xrcd(), 7, WrOpcode.SEND);
@@ -199,7 +202,19 @@ public abstract class XrcRules extends TckArea {
         MemoryRegion in = far.buffer(64);
         srq.postRecv(new RecvWr(9, Sge.of(in, 0, 64)));
         MemoryRegion src = tb.buffer(64);
-        Data.fill(src, 12);
+        Data.fill(src, seed);
+        return new SessionLink(link, cq, srq, in, src);
+    }
+
+    @Test
+    @DisplayName("required_ the WR session's setXrcSrqn names the SRQ of each WR [ibv_wr_post(3) ibv_wr_set_xrc_srqn]")
+    void required_sessionSetsSrqn() {
+        SessionLink x = sessionLink(12);
+        XrcLink link = x.link();
+        CompletionQueue cq = x.cq();
+        SharedReceiveQueue srq = x.srq();
+        MemoryRegion in = x.in();
+        MemoryRegion src = x.src();
         var s = link.send().startWr();
         s.wrId(20);
         s.wrFlags(SendFlags.SIGNALED);
@@ -216,16 +231,12 @@ public abstract class XrcRules extends TckArea {
     @Test
     @DisplayName("required_ in a WR session of an XRC_SEND QP, a SEND without setXrcSrqn, or with setXrcSrqn called before any builder (and again after it), makes complete() fail with EINVAL and nothing executes; setXrcSrqn from a thread that does not own the session throws IllegalStateException; the owner's SEND with it then lands [ibv_wr_post(3) ibv_wr_set_xrc_srqn, CONCURRENCY]")
     void required_sessionNeedsSrqn() throws Exception {
-        assumeXrc();
-        assumeTrue(caps().wrSession(), "capability: WR sessions");
-        XrcLink link = XrcLink.open(tb, xrcd(), 7, WrOpcode.SEND);
-        Testbed far = link.recvSide();
-        CompletionQueue cq = far.cq(4);
-        SharedReceiveQueue srq = link.srq(cq);
-        MemoryRegion in = far.buffer(64);
-        srq.postRecv(new RecvWr(9, Sge.of(in, 0, 64)));
-        MemoryRegion src = tb.buffer(64);
-        Data.fill(src, 14);
+        SessionLink x = sessionLink(14);
+        XrcLink link = x.link();
+        CompletionQueue cq = x.cq();
+        SharedReceiveQueue srq = x.srq();
+        MemoryRegion in = x.in();
+        MemoryRegion src = x.src();
 
         WrSession none = link.send().startWr();
         none.wrId(21);
