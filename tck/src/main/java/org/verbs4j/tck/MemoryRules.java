@@ -12,10 +12,13 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.DeviceAttributesEx;
 import org.verbs4j.Errno;
@@ -450,6 +453,50 @@ public abstract class MemoryRules extends TckArea {
         assertEquals(WcOpcode.BIND_MW, wc.opcode());
         MemoryRegion src = tb.buffer(64);
         assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, target.address(), rkey).status());
+    }
+
+    @ParameterizedTest(name = "{0} BIND_MW WRs")
+    @ValueSource(ints = {1, 2})
+    @DisplayName("required_ type 2 windows bound by postSend, one WR alone or two in one list, take each WR's rkey (MemoryWindow.rkey()) and hold their region: deregistering it fails with EBUSY, or EINVAL as rxe gives, until every window bound to it is closed; a peer writes through each rkey [ibv_post_send(3) bind_mw, ibv_dereg_mr(3), IBA 10.6.7.2.6]")
+    void required_type2PostSendBindTakesRkeyAndHoldsRegion(int windows) {
+        assumeMw(MwType.TYPE_2);
+        assumeOp(QpType.RC, WrOpcode.BIND_MW);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        List<MemoryWindow> mws = new ArrayList<>();
+        List<SendWr> binds = new ArrayList<>();
+        for (int w = 0; w < windows; w++) {
+            MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
+            mws.add(mw);
+            binds.add(new SendWr().wrId(30 + w).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
+                    .bindMw(mw, MemoryWindow.incRkey(mw.rkey()),
+                            new MwBindInfo(target, target.address() + 1024L * w, 1024, WINDOW_ACCESS)));
+        }
+        if (windows == 1) {
+            p.b().postSend(binds.get(0));
+        } else {
+            p.b().postSend(binds);
+        }
+        for (WorkCompletion wc : Completions.await(p.cqB(), windows, windows + " BIND_MW WRs")) {
+            assertEquals(WcStatus.SUCCESS, wc.status(), "a type 2 bind posted by postSend: " + wc);
+        }
+        MemoryRegion src = tb.buffer(64);
+        Data.fill(src, 47);
+        for (int w = 0; w < windows; w++) {
+            int rkey = binds.get(w).bindMwRkey();
+            assertEquals(rkey, mws.get(w).rkey(), "window " + w + "'s rkey after its postSend BIND_MW");
+            assertEquals(WcStatus.SUCCESS, p.write(40 + w, src, 64, target.address() + 1024L * w, rkey).status(),
+                    "a WRITE through window " + w);
+            Data.assertPattern("the bytes written through window " + w, target.segment(), 1024L * w, 64, 47, 0);
+        }
+        for (MemoryWindow mw : mws) {
+            Expect.errno("deregistering a region with a window bound by postSend", target::close, Errno.EBUSY,
+                    Errno.EINVAL);
+            assertFalse(target.isClosed(), "the region must stay registered while a window is bound to it");
+            mw.close();
+        }
+        target.close();
+        assertTrue(target.isClosed(), "the region deregisters once its windows are closed");
     }
 
     @Test

@@ -25,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.CompletionChannel;
 import org.verbs4j.CompletionQueue;
@@ -142,18 +143,21 @@ public abstract class PostSendRules extends TckArea {
         return p.wr(wrId, WrOpcode.RDMA_WRITE, src, 0, 16).rdma(dst.address() + dstOffset, dst.rkey());
     }
 
-    @Test
-    @DisplayName("required_ a postSend list longer than the send queue's room, on a QP whose first SEND waits (RNR, retried forever) with 3 WRs already outstanding, fails with ENOMEM or ENOSPC at the first WR that does not fit: bad_wr is its index, at least max_send_wr - 3, and exactly the WRs before it execute once receives are posted [ibv_post_send(3) bad_wr, ENOMEM]")
-    void required_listBeyondTheQueueNamesTheFirstWrLeftOut() {
+    @ParameterizedTest(name = "max_send_wr {0}")
+    @ValueSource(ints = {8, DEEP_QUEUE})
+    @DisplayName("required_ a postSend list longer than the send queue's room, on a QP whose first SEND waits (RNR, retried forever) with 3 WRs already outstanding, fails with ENOMEM or ENOSPC at the first WR that does not fit: bad_wr is its index, at least max_send_wr - 3, and exactly the WRs before it execute once receives are posted; with a queue deeper than 256 the room ends past the list's 256th WR [ibv_post_send(3) bad_wr, ENOMEM]")
+    void required_listBeyondTheQueueNamesTheFirstWrLeftOut(int maxSendWr) {
         assumeOp(QpType.RC, WrOpcode.SEND);
+        assumeDeepQueue(maxSendWr);
         // No receive at b yet, and rnr_retry 7: the first SEND waits and every WR behind it stays outstanding.
-        QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(8).maxRecvWr(8).maxSendSge(1).maxRecvSge(1), 7);
+        QpPair p = tb.pair(QpType.RC,
+                b -> b.maxSendWr(maxSendWr).maxRecvWr(maxSendWr).maxSendSge(1).maxRecvSge(1), 7);
         int granted = p.a().initAttributes().cap().maxSendWr();
         MemoryRegion src = tb.buffer(64);
         // Three WRs first, so that the room ends inside the list's first max_send_wr WRs, not at their end.
         int before = 3;
         for (int i = 0; i < before; i++) {
-            p.a().postSend(new SendWr().wrId(100 + i).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
+            p.a().postSend(new SendWr().wrId(PRE_POSTED + i).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
                     .sgList(Sge.of(src, 0, 8)));
         }
         // Twice the queue and one more: beyond any rounding up of max_send_wr a device may make.
@@ -177,7 +181,7 @@ public abstract class PostSendRules extends TckArea {
             WorkCompletion wc = Completions.awaitOne(p.cqA(), "SEND " + i + " of the " + (before + bad) + " posted");
             assertEquals(WcStatus.SUCCESS, wc.status(), "a SEND before bad_wr: " + wc);
             long id = wc.wrId();
-            assertTrue((id < bad || id >= 100 && id < 100 + before) && done.add(id),
+            assertTrue((id < bad || id >= PRE_POSTED && id < PRE_POSTED + before) && done.add(id),
                     "each SEND posted before bad_wr completes once: " + wc);
             Completions.awaitOne(p.cqB(), "the receive of SEND " + i);
         }
@@ -561,26 +565,58 @@ public abstract class PostSendRules extends TckArea {
 
     // ---------------------------------------------------------------- limits from both sides
 
-    @Test
-    @DisplayName("required_ a list of exactly max_send_wr WRs on an empty send queue is accepted whole, and each completes [ibv_create_qp(3) cap.max_send_wr, ibv_post_send(3) ENOMEM only when the queue is full]")
-    void required_listOfExactlyMaxSendWr() {
-        QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(8));
+    @ParameterizedTest(name = "max_send_wr {0}")
+    @ValueSource(ints = {8, DEEP_QUEUE})
+    @DisplayName("required_ a list of exactly max_send_wr WRs on an empty send queue is accepted whole, and each executes in order; then a list of one WR less, which executes whole and writes nothing past its last WR; with a queue deeper than 256, WRs past the list's 256th too [ibv_create_qp(3) cap.max_send_wr, ibv_post_send(3) ENOMEM only when the queue is full]")
+    void required_listOfExactlyMaxSendWr(int maxSendWr) {
+        assumeDeepQueue(maxSendWr);
+        QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(maxSendWr));
         int granted = p.a().initAttributes().cap().maxSendWr();
-        assumeTrue(granted <= 200, "the device granted " + granted + " send WRs for 8, more than the CQ's 256 hold");
-        MemoryRegion src = tb.buffer(8);
-        Data.fill(src, 61);
+        assumeTrue(granted <= 4 * maxSendWr, "the device granted " + granted + " send WRs for " + maxSendWr);
+        MemoryRegion src = tb.buffer(8L * granted);
         MemoryRegion dst = p.remoteBuffer(8L * granted);
-        List<SendWr> list = new ArrayList<>();
-        for (int i = 0; i < granted; i++) {
-            list.add(p.wr(i, WrOpcode.RDMA_WRITE, src, 0, 8).rdma(dst.address() + 8L * i, dst.rkey()));
+        // The second list, one WR shorter, ends inside an array of 256 where the device grants a multiple of 256.
+        for (int length : new int[] {granted, granted - 1}) {
+            long pattern = (long) length << 32;
+            // Every WR is signaled where the CQ's 256 entries hold them all; else every 32nd and the last, which
+            // on RC completes only after every WR before it.
+            boolean every = length <= 200;
+            List<SendWr> list = new ArrayList<>();
+            List<Long> signaled = new ArrayList<>();
+            for (int i = 0; i < length; i++) {
+                Data.u64(src.segment(), 8L * i, pattern + i);
+                boolean signal = every || i % 32 == 31 || i == length - 1;
+                list.add(p.wr(i, WrOpcode.RDMA_WRITE, src, 8L * i, 8).rdma(dst.address() + 8L * i, dst.rkey())
+                        .sendFlags(signal ? SendFlags.SIGNALED : 0));
+                if (signal) {
+                    signaled.add((long) i);
+                }
+            }
+            p.a().postSend(list);
+            List<WorkCompletion> wcs = Completions.await(p.cqA(), signaled.size(),
+                    length + " WRITEs, of a send queue of " + granted + " (" + signaled.size() + " signaled)");
+            for (int k = 0; k < signaled.size(); k++) {
+                assertEquals(signaled.get(k), wcs.get(k).wrId(), "signaled completion " + k + " of " + length);
+                assertEquals(WcStatus.SUCCESS, wcs.get(k).status(), "WRITE " + signaled.get(k) + " of " + length);
+            }
+            for (int i = 0; i < length; i++) {
+                assertEquals(pattern + i, Data.u64(dst.segment(), 8L * i),
+                        "the 8 bytes WRITE " + i + " of " + length + " carried");
+            }
         }
-        p.a().postSend(list);
-        List<WorkCompletion> wcs = Completions.await(p.cqA(), granted, granted + " WRITEs, the send queue's size");
-        for (int i = 0; i < granted; i++) {
-            assertEquals(i, wcs.get(i).wrId(), "completion " + i);
-            assertEquals(WcStatus.SUCCESS, wcs.get(i).status(), "WRITE " + i);
-            Data.assertPattern("WRITE " + i, dst.segment(), 8L * i, 8, 61, 0);
-        }
+        assertEquals(((long) granted << 32) + granted - 1, Data.u64(dst.segment(), 8L * (granted - 1)),
+                "the shorter list wrote past its last WR");
+    }
+
+    /** The wr_ids of WRs posted before a list whose WRs are numbered from 0. */
+    private static final long PRE_POSTED = 1L << 40;
+
+    /** The deep queue of the boundary rules: more WRs than a provider may write in one array (256). */
+    static final int DEEP_QUEUE = 300;
+
+    private void assumeDeepQueue(int maxSendWr) {
+        int max = tb.deviceAttributes().maxQpWr();
+        assumeTrue(max >= maxSendWr, "capability: max_qp_wr " + max + " is below " + maxSendWr);
     }
 
     @Test
