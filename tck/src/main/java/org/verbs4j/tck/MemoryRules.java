@@ -18,6 +18,7 @@ import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.DeviceAttributesEx;
@@ -537,6 +538,44 @@ public abstract class MemoryRules extends TckArea {
         MemoryRegion src = tb.buffer(64);
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 64, target.address(), rkey).status(),
                 "a write through an invalidated window");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = WrOpcode.class, names = {"LOCAL_INV", "SEND_WITH_INV"})
+    @DisplayName("required_ LOCAL_INV and SEND_WITH_INV posted by postSend invalidate the type 2 window whose rkey they carry (the receive of SEND_WITH_INV reports the rkey), and a write through it then completes with REM_ACCESS_ERR [ibv_post_send(3) invalidate_rkey, ibv_poll_cq(3) IBV_WC_WITH_INV]")
+    void required_invalidateWithPostSend(WrOpcode op) {
+        assumeMw(MwType.TYPE_2);
+        assumeOp(QpType.RC, WrOpcode.BIND_MW);
+        assumeOp(QpType.RC, op);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
+        int rkey = MemoryWindow.incRkey(mw.rkey());
+        p.b().postSend(new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
+                .bindMw(mw, rkey, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS)));
+        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the BIND_MW WR").status());
+        MemoryRegion src = tb.buffer(64);
+        assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, target.address(), rkey).status(),
+                "a write through the window before its invalidation");
+        if (op == WrOpcode.LOCAL_INV) {
+            p.b().postSend(new SendWr().wrId(6).opcode(WrOpcode.LOCAL_INV).sendFlags(SendFlags.SIGNALED)
+                    .invalidateRkey(rkey));
+            WorkCompletion inv = Completions.awaitOne(p.cqB(), "the LOCAL_INV");
+            assertEquals(WcStatus.SUCCESS, inv.status(), "the LOCAL_INV of the bound window's rkey");
+            assertEquals(WcOpcode.LOCAL_INV, inv.opcode());
+        } else {
+            MemoryRegion rbuf = p.remoteBuffer(64);
+            p.recvB(30, rbuf, 0, 64);
+            p.a().postSend(new SendWr().wrId(31).opcode(WrOpcode.SEND_WITH_INV).sendFlags(SendFlags.SIGNALED)
+                    .sgList(Sge.of(src, 0, 16)).invalidateRkey(rkey));
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the SEND_WITH_INV").status());
+            WorkCompletion recv = Completions.awaitOne(p.cqB(), "the receive of the SEND_WITH_INV");
+            assertEquals(WcStatus.SUCCESS, recv.status());
+            // IBV_WC_WITH_INV itself is required_sendWithInv's rule (rxe never sets it: D-006).
+            assertEquals(rkey, recv.immData(), "the receive's invalidated rkey");
+        }
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(2, src, 64, target.address(), rkey).status(),
+                "a write through the window invalidated by " + op);
     }
 
     @Test

@@ -36,6 +36,7 @@ import org.verbs4j.MwBindInfo;
 import org.verbs4j.MwType;
 import org.verbs4j.PostSendException;
 import org.verbs4j.QpAttributes;
+import org.verbs4j.QpCapabilities;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
@@ -617,6 +618,64 @@ public abstract class PostSendRules extends TckArea {
     private void assumeDeepQueue(int maxSendWr) {
         int max = tb.deviceAttributes().maxQpWr();
         assumeTrue(max >= maxSendWr, "capability: max_qp_wr " + max + " is below " + maxSendWr);
+    }
+
+    @Test
+    @DisplayName("required_ in one postSend list each WR gathers its own SGEs, in SGE order: 4 WRITEs of 3 SGEs each (taken out of address order) land their own 12 bytes and nothing past them [ibv_post_send(3) sg_list, num_sge]")
+    void required_listOfMultiSgeWrsGathersEach() {
+        QpPair p = tb.pair(QpType.RC, b -> b.maxSendSge(3));
+        assumeTrue(p.a().initAttributes().cap().maxSendSge() >= 3, "capability: fewer than 3 send SGEs");
+        int wrs = 4;
+        MemoryRegion src = tb.buffer(16L * wrs);
+        Data.fill(src, 67);
+        MemoryRegion dst = p.remoteBuffer(16L * wrs);
+        List<SendWr> list = new ArrayList<>();
+        for (int w = 0; w < wrs; w++) {
+            long at = 16L * w;
+            list.add(new SendWr().wrId(w).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                    .sgList(Sge.of(src, at, 4), Sge.of(src, at + 8, 4), Sge.of(src, at + 4, 4))
+                    .rdma(dst.address() + at, dst.rkey()));
+        }
+        p.a().postSend(list);
+        for (WorkCompletion wc : Completions.await(p.cqA(), wrs, wrs + " WRITEs of 3 SGEs")) {
+            assertEquals(WcStatus.SUCCESS, wc.status(), "a WRITE of 3 SGEs: " + wc);
+        }
+        for (int w = 0; w < wrs; w++) {
+            long at = 16L * w;
+            Data.assertPattern("WRITE " + w + "'s first SGE", dst.segment(), at, 4, 67, at);
+            Data.assertPattern("WRITE " + w + "'s second SGE", dst.segment(), at + 4, 4, 67, at + 8);
+            Data.assertPattern("WRITE " + w + "'s third SGE", dst.segment(), at + 8, 4, 67, at + 4);
+            Data.assertFilled("past WRITE " + w + "'s 12 bytes", dst.segment(), at + 12, 4, (byte) 0);
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a postSend list of max_send_wr INLINE WRITEs of 3 SGEs each is accepted whole and each lands its own 12 bytes [ibv_post_send(3) IBV_SEND_INLINE, sg_list]")
+    void required_listOfInlineWrsWithSeveralSges() {
+        assumeTrue(caps().maxInlineData() >= 12, "capability: fewer than 12 bytes of inline data");
+        QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(8).maxSendSge(3).maxInlineData(12));
+        QpCapabilities cap = p.a().initAttributes().cap();
+        assumeTrue(cap.maxSendSge() >= 3 && cap.maxInlineData() >= 12, "the QP was granted " + cap);
+        int granted = cap.maxSendWr();
+        assumeTrue(granted <= 200, "the device granted " + granted + " send WRs for 8, more than the CQ's 256 hold");
+        MemoryRegion src = tb.buffer(16L * granted);
+        Data.fill(src, 68);
+        MemoryRegion dst = p.remoteBuffer(16L * granted);
+        List<SendWr> list = new ArrayList<>();
+        for (int i = 0; i < granted; i++) {
+            long at = 16L * i;
+            list.add(new SendWr().wrId(i).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED | SendFlags.INLINE)
+                    .sgList(Sge.of(src, at, 4), Sge.of(src, at + 4, 4), Sge.of(src, at + 8, 4))
+                    .rdma(dst.address() + at, dst.rkey()));
+        }
+        p.a().postSend(list);
+        List<WorkCompletion> wcs = Completions.await(p.cqA(), granted, granted + " INLINE WRITEs of 3 SGEs");
+        for (int i = 0; i < granted; i++) {
+            assertEquals(i, wcs.get(i).wrId(), "completion " + i);
+            assertEquals(WcStatus.SUCCESS, wcs.get(i).status(), "INLINE WRITE " + i);
+            Data.assertPattern("INLINE WRITE " + i, dst.segment(), 16L * i, 12, 68, 16L * i);
+            Data.assertFilled("past INLINE WRITE " + i, dst.segment(), 16L * i + 12, 4, (byte) 0);
+        }
     }
 
     @Test

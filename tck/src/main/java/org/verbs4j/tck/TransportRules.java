@@ -902,6 +902,30 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ CMP_AND_SWP with an equal compare writes its swap value and returns the original; two in one postSend list each swap in their own value [IBA 9.4.6, ibv_post_send(3) wr.atomic]")
+    void required_cmpSwpMatch() {
+        assumeAtomics();
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion remote = p.remoteBuffer(16);
+        MemoryRegion local = tb.buffer(16);
+        Data.u64(remote.segment(), 0, 5);
+        Data.u64(remote.segment(), 8, 0x0A0B_0C0D_0102_0304L);
+        p.a().postSend(List.of(
+                p.wr(1, WrOpcode.ATOMIC_CMP_AND_SWP, local, 0, 8)
+                        .atomic(remote.address(), 5, 0x1122_3344_5566_7788L, remote.rkey()),
+                p.wr(2, WrOpcode.ATOMIC_CMP_AND_SWP, local, 8, 8)
+                        .atomic(remote.address() + 8, 0x0A0B_0C0D_0102_0304L, 0x8877_6655_4433_2211L, remote.rkey())));
+        for (WorkCompletion wc : Completions.await(p.cqA(), 2, "two CMP_AND_SWPs")) {
+            assertEquals(WcStatus.SUCCESS, wc.status(), "a CMP_AND_SWP with an equal compare: " + wc);
+            assertEquals(WcOpcode.COMP_SWAP, wc.opcode());
+        }
+        assertEquals(0x1122_3344_5566_7788L, Data.u64(remote.segment(), 0), "the first WR's swap value");
+        assertEquals(0x8877_6655_4433_2211L, Data.u64(remote.segment(), 8), "the second WR's swap value");
+        assertEquals(5, Data.u64(local.segment(), 0), "the first original value is returned");
+        assertEquals(0x0A0B_0C0D_0102_0304L, Data.u64(local.segment(), 8), "the second original value is returned");
+    }
+
+    @Test
     @DisplayName("required_ FETCH_AND_ADD wraps around 64 bits and returns the original [IBA 9.4.6]")
     void required_fetchAddWraps() {
         assumeAtomics();
