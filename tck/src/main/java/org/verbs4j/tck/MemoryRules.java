@@ -28,6 +28,7 @@ import org.verbs4j.MemoryWindow;
 import org.verbs4j.MrAdvice;
 import org.verbs4j.MwBindInfo;
 import org.verbs4j.MwType;
+import org.verbs4j.PostSendException;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpType;
 import org.verbs4j.RecvWr;
@@ -779,6 +780,31 @@ public abstract class MemoryRules extends TckArea {
         int bad = mw.rkey() ^ 0x100;
         assertRefused(p, 23, s -> s.bindMw(mw, bad, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS)),
                 "the bad bind", null, "only the low 8 bits (the key) of a type 2 window's rkey may change");
+    }
+
+    @Test
+    @DisplayName("required_ a type 2 BIND_MW posted by postSend whose rkey changes the index bits is refused at post with EINVAL, bad_wr 0, the window keeping its rkey, or completes in error [IBA 10.6.7.2.1, ibv_post_send(3) bind_mw; rxe accepts it: D-008]")
+    void required_type2BindWrongIndexWithPostSend() {
+        assumeMw(MwType.TYPE_2);
+        assumeOp(QpType.RC, WrOpcode.BIND_MW);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = bindable(p.remote(), 4096);
+        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
+        int before = mw.rkey();
+        SendWr wr = new SendWr().wrId(24).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
+                .bindMw(mw, before ^ 0x100, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS));
+        try {
+            p.b().postSend(wr);
+        } catch (PostSendException e) {
+            assertEquals(Errno.EINVAL, e.errno(), "a bind changing the index refused at post: " + e);
+            assertEquals(0, e.badWrIndex(), "bad_wr of a one-WR list");
+            assertEquals(before, mw.rkey(), "the window's rkey after a refused bind");
+            Completions.assertNone(p.cqB(), "a bind refused at post");
+            return;
+        }
+        WorkCompletion wc = Completions.awaitOne(p.cqB(), "the bind changing the index");
+        assertEquals(24, wc.wrId());
+        assertNotEquals(WcStatus.SUCCESS, wc.status(), "only the low 8 bits (the key) of a type 2 window's rkey may change");
     }
 
     @Test
