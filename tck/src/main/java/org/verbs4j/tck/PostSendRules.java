@@ -146,7 +146,7 @@ public abstract class PostSendRules extends TckArea {
 
     @ParameterizedTest(name = "max_send_wr {0}")
     @ValueSource(ints = {8, DEEP_QUEUE})
-    @DisplayName("required_ a postSend list longer than the send queue's room, on a QP whose first SEND waits (RNR, retried forever) with 3 WRs already outstanding, fails with ENOMEM or ENOSPC at the first WR that does not fit: bad_wr is its index, at least max_send_wr - 3, and exactly the WRs before it execute once receives are posted; with a queue deeper than 256 the room ends past the list's 256th WR [ibv_post_send(3) bad_wr, ENOMEM]")
+    @DisplayName("required_ a postSend list longer than the send queue's room, on a QP whose first SEND waits (RNR, retried forever) with 3 WRs already outstanding, fails with ENOMEM or ENOSPC at the first WR that does not fit: bad_wr is its index, at least max_send_wr - 3, and exactly the WRs before it execute once receives are posted (a BIND_MW past it leaves its window's rkey as it was); with a queue deeper than 256 the room ends past the list's 256th WR [ibv_post_send(3) bad_wr, ENOMEM]")
     void required_listBeyondTheQueueNamesTheFirstWrLeftOut(int maxSendWr) {
         assumeOp(QpType.RC, WrOpcode.SEND);
         assumeDeepQueue(maxSendWr);
@@ -167,6 +167,18 @@ public abstract class PostSendRules extends TckArea {
         for (int i = 0; i < n; i++) {
             list.add(new SendWr().wrId(i).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED)
                     .sgList(Sge.of(src, 0, 8)));
+        }
+        // Where the device has type 2 windows, WR max_send_wr - 1, past the room, binds one: never posted, it
+        // must leave the window's rkey as it was.
+        MemoryWindow mw = null;
+        int rkeyBefore = 0;
+        if (caps().supports(MwType.TYPE_2) && caps().supports(QpType.RC, WrOpcode.BIND_MW)) {
+            mw = tb.pd().allocMw(MwType.TYPE_2);
+            rkeyBefore = mw.rkey();
+            MemoryRegion target = tb.buffer(4096, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
+            list.set(granted - 1, new SendWr().wrId(granted - 1).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
+                    .bindMw(mw, MemoryWindow.incRkey(rkeyBefore), new MwBindInfo(target, target.address(), 4096,
+                            AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE)));
         }
         VerbsException e = Expect.errno(n + " SENDs behind " + before + " on a send queue of max_send_wr " + granted,
                 () -> p.a().postSend(list), Errno.ENOMEM, Errno.ENOSPC);
@@ -189,6 +201,10 @@ public abstract class PostSendRules extends TckArea {
         p.recvB(2000, dst, 0, 64);
         Completions.assertNone(p.cqA(), "no SEND from bad_wr on was posted");
         Completions.assertNone(p.cqB(), "the receive posted after them stays unused");
+        if (mw != null) {
+            assertEquals(rkeyBefore, mw.rkey(), "the rkey of a window whose BIND_MW, WR " + (granted - 1)
+                    + " past bad_wr " + bad + ", was not posted");
+        }
     }
 
     @Test
