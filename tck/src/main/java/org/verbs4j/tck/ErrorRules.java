@@ -536,6 +536,52 @@ public abstract class ErrorRules extends TckArea {
         }
     }
 
+    @ParameterizedTest(name = "max_recv_wr {0}")
+    @ValueSource(ints = {8, PostSendRules.DEEP_QUEUE})
+    @DisplayName("required_ postRecv lists against the receive queue's room: a list of max_recv_wr - 1 receives and then one more are accepted and the next fails with ENOMEM at bad_wr 0; on a queue holding 3 receives, a list of 2 x max_recv_wr + 1 fails with ENOMEM at the first receive that does not fit (bad_wr at least max_recv_wr - 3), those before it posted, so that the queue is then full; with a queue deeper than 256 the lists run past their 256th receive [ibv_post_recv(3) bad_wr, ENOMEM]")
+    void required_recvListsAgainstTheQueuesRoom(int maxRecvWr) {
+        int max = tb.deviceAttributes().maxQpWr();
+        assumeTrue(max >= maxRecvWr, "capability: max_qp_wr " + max + " is below " + maxRecvWr);
+        MemoryRegion buf = tb.buffer(64);
+        QueuePair exact = tb.qp(QpType.RC, tb.cq(8), b -> b.maxRecvWr(maxRecvWr));
+        tb.toInit(exact);
+        int granted = exact.initAttributes().cap().maxRecvWr();
+        List<RecvWr> list = new ArrayList<>();
+        for (int i = 0; i < granted - 1; i++) {
+            list.add(new RecvWr(i, Sge.of(buf, 0, 64)));
+        }
+        exact.postRecv(list);
+        exact.postRecv(new RecvWr(granted - 1, Sge.of(buf, 0, 64)));
+        PostRecvException full = assertFullQueue(exact, granted, buf);
+        assertEquals(0, full.badWrIndex(), "bad_wr of a one-WR list on a full queue");
+
+        QueuePair room = tb.qp(QpType.RC, tb.cq(8), b -> b.maxRecvWr(maxRecvWr));
+        tb.toInit(room);
+        int before = 3;
+        for (int i = 0; i < before; i++) {
+            room.postRecv(new RecvWr(1000 + i, Sge.of(buf, 0, 64)));
+        }
+        int n = 2 * granted + 1;
+        List<RecvWr> longList = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            longList.add(new RecvWr(i, Sge.of(buf, 0, 64)));
+        }
+        VerbsException e = Expect.errno(n + " receives behind " + before + " on a receive queue of max_recv_wr "
+                + granted, () -> room.postRecv(longList), Errno.ENOMEM);
+        assertTrue(e instanceof PostRecvException, "postRecv reports a PostRecvException with bad_wr: " + e);
+        int bad = ((PostRecvException) e).badWrIndex();
+        assertEquals(granted - before, bad, "bad_wr must be the first receive past the queue's " + granted
+                + " slots, " + before + " of them taken");
+        assertFullQueue(room, granted, buf);
+    }
+
+    private static PostRecvException assertFullQueue(QueuePair qp, int granted, MemoryRegion buf) {
+        VerbsException e = Expect.errno("a receive on a queue holding its max_recv_wr " + granted,
+                () -> qp.postRecv(new RecvWr(-1, Sge.of(buf, 0, 64))), Errno.ENOMEM);
+        assertTrue(e instanceof PostRecvException, "postRecv reports a PostRecvException: " + e);
+        return (PostRecvException) e;
+    }
+
     @Test
     @DisplayName("required_ postRecv on a QP in RESET fails with EINVAL [ibv_post_recv(3), IBA 10.3.1: receives from INIT on]")
     void required_postRecvInReset() {

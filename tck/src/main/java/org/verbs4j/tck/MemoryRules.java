@@ -543,7 +543,7 @@ public abstract class MemoryRules extends TckArea {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = WrOpcode.class, names = {"LOCAL_INV", "SEND_WITH_INV"})
-    @DisplayName("required_ LOCAL_INV and SEND_WITH_INV posted by postSend invalidate the type 2 window whose rkey they carry (the receive of SEND_WITH_INV reports the rkey), and a write through it then completes with REM_ACCESS_ERR [ibv_post_send(3) invalidate_rkey, ibv_poll_cq(3) IBV_WC_WITH_INV]")
+    @DisplayName("required_ LOCAL_INV and SEND_WITH_INV posted by postSend invalidate the type 2 window whose rkey they carry, and a write through it then completes with REM_ACCESS_ERR [ibv_post_send(3) invalidate_rkey, ibv_poll_cq(3) IBV_WC_WITH_INV]")
     void required_invalidateWithPostSend(WrOpcode op) {
         assumeMw(MwType.TYPE_2);
         assumeOp(QpType.RC, WrOpcode.BIND_MW);
@@ -571,9 +571,9 @@ public abstract class MemoryRules extends TckArea {
                     .sgList(Sge.of(src, 0, 16)).invalidateRkey(rkey));
             assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the SEND_WITH_INV").status());
             WorkCompletion recv = Completions.awaitOne(p.cqB(), "the receive of the SEND_WITH_INV");
-            assertEquals(WcStatus.SUCCESS, recv.status());
-            // IBV_WC_WITH_INV itself is required_sendWithInv's rule (rxe never sets it: D-006).
-            assertEquals(rkey, recv.immData(), "the receive's invalidated rkey");
+            // IBV_WC_WITH_INV and the rkey in the receive are required_sendWithInv's rule (rxe reports neither:
+            // D-006); this rule is about the invalidation itself.
+            assertEquals(WcStatus.SUCCESS, recv.status(), "the receive of the SEND_WITH_INV");
         }
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(2, src, 64, target.address(), rkey).status(),
                 "a write through the window invalidated by " + op);
