@@ -5,8 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
@@ -57,11 +56,16 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
     private final AtomicIntegerArray sent = new AtomicIntegerArray(257);
     private final AtomicIntegerArray matched = new AtomicIntegerArray(257);
     private final AtomicIntegerArray faulted = new AtomicIntegerArray(257);
-    private final ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor(r -> {
+    private final ScheduledThreadPoolExecutor later = new ScheduledThreadPoolExecutor(1, r -> {
         Thread t = new Thread(r, "faulty-wire");
         t.setDaemon(true);
         return t;
     });
+
+    {
+        // close() drops what is still held back; it never interrupts a send (see there).
+        later.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    }
     private Random random;
     private double loss;
     private double duplicate;
@@ -290,6 +294,15 @@ final class FaultyWire implements RoceEndpoint.Tap, AutoCloseable {
         for (RoceEndpoint e : endpoints) {
             e.tap = null;
         }
-        later.shutdownNow();
+        // Not shutdownNow: its interrupt, finding the harness thread inside a send, would close the device's
+        // channel (an interruptible channel closes when its thread is interrupted), and that wire device of the
+        // JVM would receive nothing in every later test. The packets still held back are dropped; a send under way
+        // ends first.
+        later.shutdown();
+        try {
+            later.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

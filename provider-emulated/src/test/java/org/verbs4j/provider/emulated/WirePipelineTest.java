@@ -1,6 +1,7 @@
 package org.verbs4j.provider.emulated;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -212,10 +213,28 @@ class WirePipelineTest {
             assertEquals(PSN + i, got.get(i).psn, "consecutive PSNs");
             assertEquals(Opcode.RC | Opcode.RDMA_WRITE_ONLY, got.get(i).opcode);
         }
-        assertTrue(got.get(3).ackReq, "the newest message asks for an ACK");
+        assertTrue(got.get(0).ackReq, "the newest message asks for an ACK when none is outstanding");
+        assertFalse(got.get(3).ackReq, "the newest message asks for none while the first's is outstanding");
         assertEquals(0, cq.poll(wc), "nothing completes before an answer");
         ack(PSN + 3);
         assertCompleted(1, 2, 3, 4);
+    }
+
+    @Test
+    @DisplayName("The ACK asked for comes with packets sent after it unacknowledged: the newest goes again, asking "
+            + "for an ACK, which completes the rest")
+    void tailAsksAgain() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(write(1, 0), write(2, 0), write(3, 0)));
+        receive(3);
+        ack(PSN);
+        Packet again = receive(1).getFirst();
+        assertEquals(PSN + 2, again.psn, "the newest packet, again");
+        assertEquals(Opcode.RC | Opcode.RDMA_WRITE_ONLY, again.opcode);
+        assertTrue(again.ackReq, "asking for an ACK");
+        assertQuiet("one packet asks; the others wait for its answer");
+        ack(PSN + 2);
+        assertCompleted(1, 2, 3);
     }
 
     @Test
@@ -383,6 +402,7 @@ class WirePipelineTest {
         List<Packet> again = receive(2);
         assertEquals(PSN, again.get(0).psn, "resent from the NAKed PSN");
         assertEquals(PSN + 1, again.get(1).psn);
+        assertTrue(again.get(1).ackReq, "the newest, sent again, asks for an ACK: the NAK answered the one asked for");
         ack(PSN + 1);
         assertCompleted(1, 2);
     }

@@ -58,11 +58,19 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
     private int moderationCount;
     private int moderationPeriod;
     private final List<EmulatedQueuePair> qps = new ArrayList<>();
+    /**
+     * A wire device's CQ: most of its completions come from the device's receive thread (the peer's answers), so a
+     * poll that finds it empty yields the processor ({@link Thread#yield}): on a machine with fewer cores than busy
+     * threads, a poller spinning on it would otherwise hold back the very thread that brings what it waits for
+     * (benchmarks/reports/wire.md). An in-JVM device's polls are unchanged.
+     */
+    private final boolean yieldWhenEmpty;
 
     EmulatedCompletionQueue(EmulatedContext context, int cqe, EmulatedCompletionChannel channel, long stamps) {
         super(context, context.lock, channel, cqe);
         this.context = context;
         this.channel = channel;
+        this.yieldWhenEmpty = context.device.link() != null;
         this.capacity = cqe;
         wrId = new long[cqe];
         status = new int[cqe];
@@ -171,8 +179,12 @@ public final class EmulatedCompletionQueue extends AbstractCompletionQueue imple
                 head++;
                 n++;
             }
-            return n;
+            if (n > 0 || !yieldWhenEmpty) {
+                return n;
+            }
         }
+        Thread.yield();
+        return 0;
     }
 
     @Override

@@ -42,9 +42,11 @@ import org.verbs4j.provider.emulated.wire.codec.Reject;
  * <p>On RC several messages are in flight, as in rxe: the requester hands over WQEs back to back
  * ({@link org.verbs4j.provider.emulated.engine.Requester}, which keeps rxe's fence and {@code max_rd_atomic}
  * rules), and this transport sends their packets as long as at most {@code cwnd} PSNs (a READ's response PSNs
- * included) are unacknowledged. A packet asks for an ACK when it ends the newest message, and otherwise at least
- * every {@link #ACK_EVERY}th packet (every half window once the window is smaller), so one ACK may cover several
- * messages. Answers complete the messages in order
+ * included) are unacknowledged. A packet asks for an ACK at least every {@link #ACK_EVERY}th packet (every half
+ * window once the window is smaller), and when it ends the newest message while no ACK asked for is outstanding; when
+ * that ACK comes and packets sent after it are unacknowledged, the newest of them goes again asking for one (the
+ * responder acknowledges a duplicate). So one ACK covers several messages, also when WRs are posted one at a time.
+ * Answers complete the messages in order
  * ({@link org.verbs4j.provider.emulated.engine.Requester#answer}, always for the oldest): an ACK, READ response
  * or atomic ACK for a PSN also acknowledges every SEND and WRITE before it; a READ or atomic before it that has no
  * answer yet lost its response, and is sent again. Retransmission is go-back-N: after the QP's {@code timeout}
@@ -298,8 +300,8 @@ public final class WireTransport implements Transport {
                 sendAtomic(w, first);
             } else {
                 boolean newest = sendIndex == count - 1 && i == packets - 1;
-                sendSegment(w, first, packets, i,
-                        newest || psnDiff(sendPsn, ackReqPsn) >= Math.min(ACK_EVERY, Math.max(1, cwnd / 2)));
+                sendSegment(w, first, packets, i, newest && !ackAsked()
+                        || psnDiff(sendPsn, ackReqPsn) >= Math.min(ACK_EVERY, Math.max(1, cwnd / 2)));
             }
             sendPsn = (first + i + 1) & Packet.MASK_24;
             if (i == packets - 1) {
@@ -307,6 +309,37 @@ public final class WireTransport implements Transport {
             }
             if (psnDiff(sendPsn, highPsn) > 0) {
                 highPsn = sendPsn;
+            }
+        }
+    }
+
+    /** Whether a packet that asked for an ACK has not been answered yet: its answer will come (or the timer). */
+    private boolean ackAsked() {
+        return psnDiff(ackReqPsn, ackPsn) >= 0;
+    }
+
+    /**
+     * After an answer: if packets were sent after the last one that asked for an ACK, and that ACK came, nothing
+     * would answer them but the timer; so the newest packet sent goes again, asking for an ACK. The responder takes
+     * it as a duplicate and acknowledges everything it has (or, if the first sending was lost, as the packet itself).
+     * One such packet per answer, rather than an ACK asked of every newest message, is what keeps a requester that
+     * posts one WR at a time from costing its peer an ACK per message.
+     */
+    private void askForTail() {
+        if (peer == null || rnrWait || count == 0 || qp.isClosed() || ackAsked() || sendPsn != highPsn
+                || psnDiff(highPsn, ackPsn) <= 0) {
+            return;
+        }
+        int psn = (highPsn - 1) & Packet.MASK_24;
+        for (int k = Math.min(sendIndex, count - 1); k >= 0; k--) {
+            int m = (oldest + k) & ringMask;
+            int i = psnDiff(psn, flightPsn[m]);
+            if (i >= 0 && i < flightPackets[m]) {
+                // A READ or atomic asked for its answer when it went; only a SEND or WRITE packet can be behind.
+                if (!isReadOrAtomic(flight[m])) {
+                    sendSegment(flight[m], flightPsn[m], flightPackets[m], i, true);
+                }
+                return;
             }
         }
     }
@@ -514,94 +547,105 @@ public final class WireTransport implements Transport {
         }
         qp.lock.lock();
         try {
-            InetSocketAddress connected = peer;
-            if (connected == null || !connected.getAddress().equals(from.getAddress())) {
-                return Reject.FOREIGN_SOURCE;
-            }
-            if (qp.state == QpState.ERR || qp.state == QpState.RESET) {
-                forget();
-            }
-            if (count == 0 || rnrWait || qp.isClosed() || !qp.awaitingAnswer()) {
-                return Reject.BAD_PSN;
-            }
-            int psn = p.psn;
-            if (psnDiff(psn, ackPsn) < 0 || psnDiff(psn, highPsn) >= 0) {
-                return Reject.BAD_PSN;
-            }
-            // An answer for PSN psn acknowledges every SEND and WRITE before it.
-            while (psnDiff(psn, flightPsn[oldest] + flightPackets[oldest] - 1) > 0) {
-                if (count == 1) {
-                    return Reject.BAD_PSN;
-                }
-                if (isReadOrAtomic(flight[oldest])) {
-                    // Answered after it, so its own answer was lost: ask again, unless a retry is under way.
-                    retry(false);
-                    return null;
-                }
-                if (!completeOldest(SUCCESS)) {
-                    return null;
-                }
-            }
-            SendWqe w = flight[oldest];
-            int idx = psnDiff(psn, flightPsn[oldest]);
-            if (Opcode.is(p.opcode, Opcode.AETH)) {
-                int type = p.syndrome & Packet.AETH_TYPE_MASK;
-                if (type == Packet.AETH_RNR_NAK) {
-                    rnrTimer = p.syndrome & 0x1f;
-                    rnrWait = true;
-                    sendPsn = psn;
-                    sendIndex = 0;
-                    timerGeneration++;
-                    timerArmed = false;
-                    qp.answer(RNR_NAK);
-                    afterAnswer();
-                    return null;
-                }
-                if (type == Packet.AETH_NAK) {
-                    int code = p.syndrome & 0x1f;
-                    if (code == Packet.NAK_PSN_SEQUENCE_ERROR) {
-                        // The responder expects psn: everything before it arrived (progress only if that is new).
-                        if (!isReadOrAtomic(w) && psnDiff(psn, ackPsn) > 0) {
-                            // The responder names a new gap: the retry under way (if any) got this far, so a new one
-                            // may start (as rxe: progress ends started_retry).
-                            ackPsn = psn;
-                            retriesLeft = qp.retryCount();
-                            retrying = false;
-                            progress++;
-                        }
-                        retry(false);
-                        return null;
-                    }
-                    completeOldest(NAK_STATUS[code]);
-                    return null;
-                }
-            }
-            int op = Opcode.operation(p.opcode);
-            if (op == Opcode.ACKNOWLEDGE) {
-                if (isReadOrAtomic(w)) {
-                    return Reject.BAD_OPCODE;
-                }
-                ackPsn = (psn + 1) & Packet.MASK_24;
-                if (idx == flightPackets[oldest] - 1) {
-                    completeOldest(SUCCESS);
-                } else {
-                    progressed();
-                }
-                return null;
-            }
-            if (op == Opcode.ATOMIC_ACKNOWLEDGE) {
-                if (w.opcode != OP_CMP_SWP && w.opcode != OP_FETCH_ADD) {
-                    return Reject.BAD_OPCODE;
-                }
-                w.sgeSegment[0].set(ValueLayout.JAVA_LONG_UNALIGNED, w.sgeOffset[0], p.origRemoteData);
-                w.length = 8;
-                completeOldest(SUCCESS);
-                return null;
-            }
-            return readResponse(w, p, in, idx);
+            Reject r = answered(p, in, from);
+            // Once the answer is taken whole: an ACK that completes several messages passes the PSN asked for on
+            // the way, and a NAK goes back itself.
+            askForTail();
+            return r;
         } finally {
             qp.release();
         }
+    }
+
+    /** {@link #onResponse} under the QP's lock. */
+    private Reject answered(Packet p, ByteBuffer in, InetSocketAddress from) {
+        InetSocketAddress connected = peer;
+        if (connected == null || !connected.getAddress().equals(from.getAddress())) {
+            return Reject.FOREIGN_SOURCE;
+        }
+        if (qp.state == QpState.ERR || qp.state == QpState.RESET) {
+            forget();
+        }
+        if (count == 0 || rnrWait || qp.isClosed() || !qp.awaitingAnswer()) {
+            return Reject.BAD_PSN;
+        }
+        int psn = p.psn;
+        if (psnDiff(psn, ackPsn) < 0 || psnDiff(psn, highPsn) >= 0) {
+            return Reject.BAD_PSN;
+        }
+        // An answer for PSN psn acknowledges every SEND and WRITE before it.
+        while (psnDiff(psn, flightPsn[oldest] + flightPackets[oldest] - 1) > 0) {
+            if (count == 1) {
+                return Reject.BAD_PSN;
+            }
+            if (isReadOrAtomic(flight[oldest])) {
+                // Answered after it, so its own answer was lost: ask again, unless a retry is under way.
+                retry(false);
+                return null;
+            }
+            if (!completeOldest(SUCCESS)) {
+                return null;
+            }
+        }
+        SendWqe w = flight[oldest];
+        int idx = psnDiff(psn, flightPsn[oldest]);
+        if (Opcode.is(p.opcode, Opcode.AETH)) {
+            int type = p.syndrome & Packet.AETH_TYPE_MASK;
+            if (type == Packet.AETH_RNR_NAK) {
+                rnrTimer = p.syndrome & 0x1f;
+                rnrWait = true;
+                sendPsn = psn;
+                sendIndex = 0;
+                // The NAK answers the ACK asked for: the packets sent again from psn ask anew.
+                ackReqPsn = (psn - 1) & Packet.MASK_24;
+                timerGeneration++;
+                timerArmed = false;
+                qp.answer(RNR_NAK);
+                afterAnswer();
+                return null;
+            }
+            if (type == Packet.AETH_NAK) {
+                int code = p.syndrome & 0x1f;
+                if (code == Packet.NAK_PSN_SEQUENCE_ERROR) {
+                    // The responder expects psn: everything before it arrived (progress only if that is new).
+                    if (!isReadOrAtomic(w) && psnDiff(psn, ackPsn) > 0) {
+                        // The responder names a new gap: the retry under way (if any) got this far, so a new one
+                        // may start (as rxe: progress ends started_retry).
+                        ackPsn = psn;
+                        retriesLeft = qp.retryCount();
+                        retrying = false;
+                        progress++;
+                    }
+                    retry(false);
+                    return null;
+                }
+                completeOldest(NAK_STATUS[code]);
+                return null;
+            }
+        }
+        int op = Opcode.operation(p.opcode);
+        if (op == Opcode.ACKNOWLEDGE) {
+            if (isReadOrAtomic(w)) {
+                return Reject.BAD_OPCODE;
+            }
+            ackPsn = (psn + 1) & Packet.MASK_24;
+            if (idx == flightPackets[oldest] - 1) {
+                completeOldest(SUCCESS);
+            } else {
+                progressed();
+            }
+            return null;
+        }
+        if (op == Opcode.ATOMIC_ACKNOWLEDGE) {
+            if (w.opcode != OP_CMP_SWP && w.opcode != OP_FETCH_ADD) {
+                return Reject.BAD_OPCODE;
+            }
+            w.sgeSegment[0].set(ValueLayout.JAVA_LONG_UNALIGNED, w.sgeOffset[0], p.origRemoteData);
+            w.length = 8;
+            completeOldest(SUCCESS);
+            return null;
+        }
+        return readResponse(w, p, in, idx);
     }
 
     private static boolean isReadOrAtomic(SendWqe w) {
