@@ -442,33 +442,50 @@ public abstract class MemoryRules extends TckArea {
     @Test
     @DisplayName("required_ a BIND_MW work request through postSend binds a type 2 window [ibv_post_send(3) bind_mw]")
     void required_type2BindWithPostSend() {
+        PostSendWindow w = postSendWindow();
+        int rkey = w.bind(5, 0, 4096);
+        MemoryRegion src = tb.buffer(64);
+        assertEquals(WcStatus.SUCCESS, w.p().write(1, src, 64, w.target().address(), rkey).status());
+    }
+
+    /** An RC pair whose side b has a 4 KiB region windows bind to and a type 2 window, both in b's PD. */
+    private record PostSendWindow(QpPair p, MemoryRegion target, MemoryWindow mw) {
+        /**
+         * Binds the window over {@code length} bytes of the target from {@code offset} with a BIND_MW WR posted by
+         * postSend on b, and waits for its SUCCESS.
+         *
+         * @return the window's new rkey
+         */
+        int bind(long wrId, long offset, long length) {
+            int rkey = MemoryWindow.incRkey(mw.rkey());
+            p.b().postSend(new SendWr().wrId(wrId).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
+                    .bindMw(mw, rkey, new MwBindInfo(target, target.address() + offset, length, WINDOW_ACCESS)));
+            WorkCompletion wc = Completions.awaitOne(p.cqB(), "the BIND_MW WR");
+            assertEquals(WcStatus.SUCCESS, wc.status(), "a type 2 bind posted by postSend");
+            assertEquals(WcOpcode.BIND_MW, wc.opcode());
+            return rkey;
+        }
+    }
+
+    /** Skips unless the device binds type 2 windows with postSend on RC; else a {@link PostSendWindow}. */
+    private PostSendWindow postSendWindow() {
         assumeMw(MwType.TYPE_2);
         assumeOp(QpType.RC, WrOpcode.BIND_MW);
         QpPair p = tb.pair(QpType.RC);
-        MemoryRegion target = bindable(p.remote(), 4096);
-        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
-        int rkey = MemoryWindow.incRkey(mw.rkey());
-        p.b().postSend(new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
-                .bindMw(mw, rkey, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS)));
-        WorkCompletion wc = Completions.awaitOne(p.cqB(), "the BIND_MW WR");
-        assertEquals(WcStatus.SUCCESS, wc.status());
-        assertEquals(WcOpcode.BIND_MW, wc.opcode());
-        MemoryRegion src = tb.buffer(64);
-        assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, target.address(), rkey).status());
+        return new PostSendWindow(p, bindable(p.remote(), 4096), p.remote().pd().allocMw(MwType.TYPE_2));
     }
 
     @ParameterizedTest(name = "{0} BIND_MW WRs")
     @ValueSource(ints = {1, 2})
     @DisplayName("required_ type 2 windows bound by postSend, one WR alone or two in one list, take each WR's rkey (MemoryWindow.rkey()) and hold their region: deregistering it fails with EBUSY, or EINVAL as rxe gives, until every window bound to it is closed; a peer writes through each rkey [ibv_post_send(3) bind_mw, ibv_dereg_mr(3), IBA 10.6.7.2.6]")
     void required_type2PostSendBindTakesRkeyAndHoldsRegion(int windows) {
-        assumeMw(MwType.TYPE_2);
-        assumeOp(QpType.RC, WrOpcode.BIND_MW);
-        QpPair p = tb.pair(QpType.RC);
-        MemoryRegion target = bindable(p.remote(), 4096);
+        PostSendWindow first = postSendWindow();
+        QpPair p = first.p();
+        MemoryRegion target = first.target();
         List<MemoryWindow> mws = new ArrayList<>();
         List<SendWr> binds = new ArrayList<>();
         for (int w = 0; w < windows; w++) {
-            MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
+            MemoryWindow mw = w == 0 ? first.mw() : p.remote().pd().allocMw(MwType.TYPE_2);
             mws.add(mw);
             binds.add(new SendWr().wrId(30 + w).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
                     .bindMw(mw, MemoryWindow.incRkey(mw.rkey()),
@@ -504,15 +521,10 @@ public abstract class MemoryRules extends TckArea {
     @Test
     @DisplayName("required_ an access outside a bound type 2 window completes with REM_ACCESS_ERR [ibv_bind_mw(3), ibv_wr_post(3) ibv_wr_bind_mw]")
     void required_type2OutsideWindow() {
-        assumeMw(MwType.TYPE_2);
-        assumeOp(QpType.RC, WrOpcode.BIND_MW);
-        QpPair p = tb.pair(QpType.RC);
-        MemoryRegion target = bindable(p.remote(), 4096);
-        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
-        int rkey = MemoryWindow.incRkey(mw.rkey());
-        p.b().postSend(new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
-                .bindMw(mw, rkey, new MwBindInfo(target, target.address() + 1024, 1024, WINDOW_ACCESS)));
-        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the type 2 bind").status());
+        PostSendWindow w = postSendWindow();
+        QpPair p = w.p();
+        MemoryRegion target = w.target();
+        int rkey = w.bind(5, 1024, 1024);
         MemoryRegion src = tb.buffer(128);
         Data.fill(src, 21);
         assertEquals(WcStatus.REM_ACCESS_ERR, p.write(1, src, 128, target.address() + 512, rkey).status(),
@@ -545,16 +557,11 @@ public abstract class MemoryRules extends TckArea {
     @EnumSource(value = WrOpcode.class, names = {"LOCAL_INV", "SEND_WITH_INV"})
     @DisplayName("required_ LOCAL_INV and SEND_WITH_INV posted by postSend invalidate the type 2 window whose rkey they carry, and a write through it then completes with REM_ACCESS_ERR [ibv_post_send(3) invalidate_rkey, ibv_poll_cq(3) IBV_WC_WITH_INV]")
     void required_invalidateWithPostSend(WrOpcode op) {
-        assumeMw(MwType.TYPE_2);
-        assumeOp(QpType.RC, WrOpcode.BIND_MW);
         assumeOp(QpType.RC, op);
-        QpPair p = tb.pair(QpType.RC);
-        MemoryRegion target = bindable(p.remote(), 4096);
-        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
-        int rkey = MemoryWindow.incRkey(mw.rkey());
-        p.b().postSend(new SendWr().wrId(5).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
-                .bindMw(mw, rkey, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS)));
-        assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the BIND_MW WR").status());
+        PostSendWindow w = postSendWindow();
+        QpPair p = w.p();
+        MemoryRegion target = w.target();
+        int rkey = w.bind(5, 0, 4096);
         MemoryRegion src = tb.buffer(64);
         assertEquals(WcStatus.SUCCESS, p.write(1, src, 64, target.address(), rkey).status(),
                 "a write through the window before its invalidation");
@@ -785,11 +792,10 @@ public abstract class MemoryRules extends TckArea {
     @Test
     @DisplayName("required_ a type 2 BIND_MW posted by postSend whose rkey changes the index bits is refused at post with EINVAL, bad_wr 0, the window keeping its rkey, or completes in error [IBA 10.6.7.2.1, ibv_post_send(3) bind_mw; rxe accepts it: D-008]")
     void required_type2BindWrongIndexWithPostSend() {
-        assumeMw(MwType.TYPE_2);
-        assumeOp(QpType.RC, WrOpcode.BIND_MW);
-        QpPair p = tb.pair(QpType.RC);
-        MemoryRegion target = bindable(p.remote(), 4096);
-        MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
+        PostSendWindow w = postSendWindow();
+        QpPair p = w.p();
+        MemoryRegion target = w.target();
+        MemoryWindow mw = w.mw();
         int before = mw.rkey();
         SendWr wr = new SendWr().wrId(24).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
                 .bindMw(mw, before ^ 0x100, new MwBindInfo(target, target.address(), 4096, WINDOW_ACCESS));
