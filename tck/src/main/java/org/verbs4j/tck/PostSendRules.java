@@ -196,12 +196,15 @@ public abstract class PostSendRules extends TckArea {
             long id = wc.wrId();
             assertTrue((id < bad || id >= PRE_POSTED && id < PRE_POSTED + before) && done.add(id),
                     "each SEND posted before bad_wr completes once: " + wc);
-            Completions.awaitOne(p.cqB(), "the receive of SEND " + i);
+            if (wc.opcode() != WcOpcode.BIND_MW) {
+                Completions.awaitOne(p.cqB(), "the receive of SEND " + i);
+            }
         }
         p.recvB(2000, dst, 0, 64);
         Completions.assertNone(p.cqA(), "no SEND from bad_wr on was posted");
         Completions.assertNone(p.cqB(), "the receive posted after them stays unused");
-        if (mw != null) {
+        // A device with more room than max_send_wr posted the BIND_MW (it completed above): nothing to check.
+        if (mw != null && granted - 1 >= bad) {
             assertEquals(rkeyBefore, mw.rkey(), "the rkey of a window whose BIND_MW, WR " + (granted - 1)
                     + " past bad_wr " + bad + ", was not posted");
         }
