@@ -555,7 +555,7 @@ public abstract class MemoryRules extends TckArea {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = WrOpcode.class, names = {"LOCAL_INV", "SEND_WITH_INV"})
-    @DisplayName("required_ LOCAL_INV and SEND_WITH_INV posted by postSend invalidate the type 2 window whose rkey they carry, and a write through it then completes with REM_ACCESS_ERR [ibv_post_send(3) invalidate_rkey, ibv_poll_cq(3) IBV_WC_WITH_INV]")
+    @DisplayName("required_ LOCAL_INV and SEND_WITH_INV posted by postSend invalidate the type 2 window whose rkey they carry, and a write through it then completes with REM_ACCESS_ERR [ibv_post_send(3) invalidate_rkey, IBA 10.6.7.2.3]")
     void required_invalidateWithPostSend(WrOpcode op) {
         assumeOp(QpType.RC, op);
         PostSendWindow w = postSendWindow();
