@@ -55,13 +55,15 @@ import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
 import org.verbs4j.VerbsObject;
 import org.verbs4j.WcStatus;
+import org.verbs4j.WorkCompletion;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
 
 /**
  * Misuse, as a hostile user would try it: memory that is freed under a region or never registered, bad and
- * overflowing arguments, use after close, closed objects passed as arguments, and teardown with windows bound.
+ * overflowing arguments, use after close, closed objects passed as arguments, teardown with windows bound, and
+ * posting from a thread whose interrupt status is set.
  * Each rule is a guarantee of the API (issue 13): a mistake gives an exception or an error completion, never a
  * JVM crash, a write into freed memory, or a hang.
  *
@@ -741,5 +743,51 @@ public abstract class MisuseRules extends TckArea {
         far.context().close();
         assertTrue(mw.isClosed() && (p.isSplit() || p.a().isClosed()) && p.b().isClosed() && target.isClosed(),
                 "Context.close() releases every object created from it");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rcAndUd")
+    @DisplayName("required_ a thread whose interrupt status is set posts a SEND (and on RC a WRITE), posts the receive for it and polls both CQs: every WR completes SUCCESS with its data, no call throws or clears the interrupt status, and the QPs serve the next round of WRs from a thread not interrupted [ibv_post_send(3), ibv_post_recv(3), ibv_poll_cq(3), Thread.interrupt()]")
+    void required_interruptedThreadPostsAndPolls(QpType type) {
+        assumeQp(type);
+        QpPair p = tb.pair(type);
+        MemoryRegion src = tb.buffer(4096);
+        MemoryRegion dst = p.remoteBuffer(4096);
+        for (int round = 0; round < 2; round++) {
+            boolean interrupted = round == 0;
+            Data.fill(src, 40 + round);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            boolean kept;
+            try {
+                p.recvB(10 + round, dst, 2048, 1024);
+                p.a().postSend(p.wr(20 + round, WrOpcode.SEND, src, 0, 512));
+                int expected = 1;
+                if (type == QpType.RC) {
+                    p.a().postSend(p.wr(30 + round, WrOpcode.RDMA_WRITE, src, 1024, 512)
+                            .rdma(dst.address(), dst.rkey()));
+                    expected = 2;
+                }
+                String what = (interrupted ? "WRs posted by an interrupted thread" : "WRs posted after it");
+                for (WorkCompletion wc : Completions.await(p.cqA(), expected, what)) {
+                    assertEquals(WcStatus.SUCCESS, wc.status(), what + ": " + wc);
+                }
+                WorkCompletion recv = Completions.awaitOne(p.cqB(), "the receive of " + what);
+                assertEquals(WcStatus.SUCCESS, recv.status(), "the receive of " + what + ": " + recv);
+            } finally {
+                kept = Thread.interrupted();
+            }
+            assertEquals(interrupted, kept, "the calls must leave the thread's interrupt status as it was");
+            long at = type == QpType.UD ? 2048 + 40 : 2048; // a UD receive starts with the 40-byte GRH area
+            Data.assertPattern("the SEND's data, round " + round, dst.segment(), at, 512, 40 + round, 0);
+            if (type == QpType.RC) {
+                Data.assertPattern("the WRITE's data, round " + round, dst.segment(), 0, 512, 40 + round, 1024);
+            }
+        }
+    }
+
+    static Stream<QpType> rcAndUd() {
+        return Stream.of(QpType.RC, QpType.UD);
     }
 }

@@ -1,5 +1,6 @@
 package org.verbs4j.provider.emulated.wire;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.lang.ref.WeakReference;
@@ -13,11 +14,15 @@ import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
 
 import jdk.net.ExtendedSocketOptions;
 
@@ -48,7 +53,11 @@ import org.verbs4j.provider.emulated.wire.codec.Reject;
  * receive loop and hands the group's datagrams to the device's QPs attached to it: {@link MulticastSockets}.
  *
  * <p>Senders (requesters under their QP's lock, the receive thread for responses) call {@link #send}; the
- * channel is safe for concurrent sends.
+ * channel is safe for concurrent sends. The device's socket is non-blocking, and its receive thread waits in a
+ * {@link Selector}: I/O on a blocking channel is interruptible, and an interrupt closes the channel for good
+ * ({@code ClosedByInterruptException}). A requester sends on the application's posting thread, so an interrupted
+ * thread that posts would otherwise silence the device for the rest of the JVM. A send that finds the socket's
+ * buffer full waits for room up to {@link #SEND_WAIT_NANOS}, then the packet is lost (RC retransmits it).
  */
 public final class RoceEndpoint implements NetworkLink {
     private static final System.Logger LOG = System.getLogger(RoceEndpoint.class.getName());
@@ -56,6 +65,10 @@ public final class RoceEndpoint implements NetworkLink {
     public static final int MAX_PACKET = 4096 + 128;
     /** The receive and send buffer of each socket: the device's and its groups'. */
     static final int SOCKET_BUFFER = 4 << 20;
+    /** How long a send waits for room in a full socket buffer before the packet is lost: 10 ms, in ns. */
+    static final long SEND_WAIT_NANOS = 10_000_000L;
+    /** The pause between two tries of a send that found the socket buffer full: 20 us, in ns. */
+    private static final long SEND_RETRY_NANOS = 20_000L;
     /**
      * The fraction of received packets every endpoint of this JVM drops on purpose, from
      * {@code -Dverbs4j.emulated.roce.receiveLoss} (0, the default, drops none; a value outside [0, 1) is ignored):
@@ -71,6 +84,8 @@ public final class RoceEndpoint implements NetworkLink {
     public final int localPort;
     /** Null if the socket could not be bound: the device is listed with its port DOWN and sends nothing. */
     private final DatagramChannel channel;
+    /** Where the receive thread waits for the non-blocking {@link #channel}'s next datagram; null when unbound. */
+    private final Selector selector;
     /** The sockets of the IPv4 groups the device is attached to, joined on the interface of its address. */
     private final MulticastSockets groups;
     private final AtomicLongArray rejected = new AtomicLongArray(Reject.values().length);
@@ -96,11 +111,13 @@ public final class RoceEndpoint implements NetworkLink {
         boolean intercept(RoceEndpoint from, ByteBuffer packet, InetSocketAddress to);
     }
 
-    private RoceEndpoint(InetSocketAddress local, DatagramChannel channel, NetworkInterface multicastInterface) {
+    private RoceEndpoint(InetSocketAddress local, DatagramChannel channel, Selector selector,
+            NetworkInterface multicastInterface) {
         this.local = local;
         this.localAddr = ipv4(local);
         this.localPort = local.getPort();
         this.channel = channel;
+        this.selector = selector;
         this.groups = new MulticastSockets(this, multicastInterface);
         this.receiveLossRandom = RECEIVE_LOSS > 0
                 ? new Random(Long.getLong("verbs4j.emulated.roce.receiveLossSeed", 27L) ^ localAddr) : null;
@@ -140,6 +157,7 @@ public final class RoceEndpoint implements NetworkLink {
             throw new IllegalArgumentException("wire device on " + local + ": the address " + why);
         }
         DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
+        Selector sel = null;
         NetworkInterface nif;
         try {
             ch.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
@@ -147,12 +165,18 @@ public final class RoceEndpoint implements NetworkLink {
             dontFragment(ch);
             ch.bind(local);
             nif = multicastSending(ch, local.getAddress());
+            ch.configureBlocking(false); // not interruptible: see the class comment
+            sel = Selector.open();
+            ch.register(sel, SelectionKey.OP_READ);
         } catch (IOException | RuntimeException e) {
             ch.close();
+            if (sel != null) {
+                sel.close();
+            }
             throw e;
         }
         // The bound address: with port 0, the port the system picked.
-        return new RoceEndpoint((InetSocketAddress) ch.getLocalAddress(), ch, nif);
+        return new RoceEndpoint((InetSocketAddress) ch.getLocalAddress(), ch, sel, nif);
     }
 
     /**
@@ -288,15 +312,17 @@ public final class RoceEndpoint implements NetworkLink {
 
     /**
      * Closes the socket and leaves every multicast group, closing its socket, ending the receive threads; a
-     * group attached to later is joined by no socket.
+     * group attached to later is joined by no socket. Closing the selector wakes the receive thread and releases
+     * the socket's port before this returns.
      */
     public void close() {
         groups.close();
         closeQuietly(channel);
+        closeQuietly(selector);
     }
 
-    /** Closes {@code ch}, if any: the device's socket or a group's; a failure is logged. */
-    void closeQuietly(DatagramChannel ch) {
+    /** Closes {@code ch}, if any: the device's socket or selector, or a group's socket; a failure is logged. */
+    void closeQuietly(Closeable ch) {
         if (ch != null) {
             try {
                 ch.close();
@@ -366,7 +392,7 @@ public final class RoceEndpoint implements NetworkLink {
     static RoceEndpoint unbound(InetSocketAddress local, IOException cause) {
         LOG.log(Level.WARNING, () -> "wire device on " + local + " cannot bind its UDP socket (" + cause
                 + "); its port is DOWN. Set " + RoceConfig.PROPERTY + " to a free local IPv4 address and port.");
-        return new RoceEndpoint(local, null, null);
+        return new RoceEndpoint(local, null, null, null);
     }
 
     /** Whether the socket is bound: the port is ACTIVE. */
@@ -407,17 +433,35 @@ public final class RoceEndpoint implements NetworkLink {
         sendNow(buf, to);
     }
 
-    /** Sends the packet between {@code buf}'s position and limit to {@code to}, past any {@link #tap}. */
+    /**
+     * Sends the packet between {@code buf}'s position and limit to {@code to}, past any {@link #tap}. Neither
+     * blocks nor reacts to the calling thread's interrupt status: a full socket buffer is waited out for at most
+     * {@link #SEND_WAIT_NANOS}, then the packet is lost, as a failed send is.
+     */
     public void sendNow(ByteBuffer buf, InetSocketAddress to) {
         if (channel == null) {
             return;
         }
         try {
-            channel.send(buf, to);
+            if (channel.send(buf, to) == 0 && !sendWaiting(buf, to)) {
+                LOG.log(Level.DEBUG, () -> "send to " + to + " found the socket buffer full for 10 ms: lost");
+            }
         } catch (IOException e) {
             // The wire may lose packets; RC retransmits, UC and UD do not care.
             LOG.log(Level.DEBUG, () -> "send to " + to + " failed: " + e);
         }
+    }
+
+    /** Tries a send again, pausing between tries, until it goes or {@link #SEND_WAIT_NANOS} have passed. */
+    private boolean sendWaiting(ByteBuffer buf, InetSocketAddress to) throws IOException {
+        long deadline = System.nanoTime() + SEND_WAIT_NANOS;
+        while (System.nanoTime() < deadline) {   // the time budget ends the loop
+            LockSupport.parkNanos(SEND_RETRY_NANOS);
+            if (channel.send(buf, to) > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** How many received packets were dropped for {@code why}. */
@@ -426,8 +470,9 @@ public final class RoceEndpoint implements NetworkLink {
     }
 
     /**
-     * Receives the datagrams of {@code ch} until it is closed: the device's unicast socket ({@code group} null) or
-     * the socket of a multicast group, whose datagrams are addressed to {@code dstAddr} ({@link MulticastSockets}).
+     * Receives the datagrams of {@code ch} until it is closed: the device's unicast socket ({@code group} null,
+     * non-blocking: an empty receive waits in the {@link #selector}) or the socket of a multicast group (blocking),
+     * whose datagrams are addressed to {@code dstAddr} ({@link MulticastSockets}).
      */
     void receiveLoop(DatagramChannel ch, Gid group, int dstAddr) {
         ByteBuffer buf = ByteBuffer.allocateDirect(65536);
@@ -439,6 +484,12 @@ public final class RoceEndpoint implements NetworkLink {
             InetSocketAddress from;
             try {
                 from = (InetSocketAddress) ch.receive(buf);
+                if (from == null) { // nothing queued on the non-blocking device socket
+                    if (!awaitDatagram()) {
+                        return;
+                    }
+                    continue;
+                }
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
@@ -473,6 +524,19 @@ public final class RoceEndpoint implements NetworkLink {
                 rejected.incrementAndGet(why.ordinal());
             }
         }
+    }
+
+    /** Waits in the selector until the device's socket has a datagram; false once the endpoint is closed. */
+    private boolean awaitDatagram() {
+        try {
+            selector.select();
+            selector.selectedKeys().clear();
+        } catch (ClosedSelectorException e) {
+            return false;
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, () -> "select failed: " + e);
+        }
+        return channel.isOpen();
     }
 
     /** {@return the endpoint of an emulated wire device {@code d}, or null if {@code d} is an in-JVM device} */
