@@ -238,6 +238,60 @@ class WirePipelineTest {
     }
 
     @Test
+    @DisplayName("The newest packet sent again to ask for an ACK is lost: the timeout sends again from the first "
+            + "unacknowledged PSN, the newest asking for an ACK, and one ACK completes each WR once")
+    void tailAskedAgainIsLost() throws Exception {
+        connect(4, 14); // 67 ms
+        qp.postSend(List.of(write(1, 0), write(2, 0), write(3, 0)));
+        receive(3);
+        ack(PSN);
+        assertEquals(PSN + 2, receive(1).getFirst().psn, "the newest packet, asking again; the peer loses it");
+        List<Packet> again = receive(2);
+        assertEquals(PSN + 1, again.get(0).psn, "after the timeout, from the first unacknowledged PSN");
+        assertEquals(PSN + 2, again.get(1).psn);
+        assertTrue(again.get(1).ackReq, "the newest packet of the resent window asks for an ACK");
+        ack(PSN + 2);
+        assertCompleted(1, 2, 3);
+    }
+
+    @Test
+    @DisplayName("The answer to the newest packet sent again comes twice, and late ACKs of older PSNs come after "
+            + "it: each WR completes once, and nothing more is sent")
+    void tailAnswerDuplicatedAndReordered() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(write(1, 0), write(2, 0), write(3, 0)));
+        receive(3);
+        ack(PSN);
+        assertTrue(receive(1).getFirst().ackReq, "the newest packet, asking again");
+        ack(PSN); // the first ACK, duplicated, while the newest's is outstanding
+        assertQuiet("a duplicate ACK while an ACK asked for is outstanding");
+        ack(PSN + 2);
+        ack(PSN + 2);
+        ack(PSN + 1);
+        assertCompleted(1, 2, 3);
+        assertQuiet("duplicate and stale ACKs once every PSN is acknowledged");
+    }
+
+    @Test
+    @DisplayName("An ACK of the newest PSN overtakes the ACK asked for by the first packet: every WR completes, and "
+            + "the late ACK sends nothing again")
+    void coalescedAckOvertakesTheAskedOne() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(write(1, 0), write(2, 0), write(3, 0)));
+        receive(3);
+        ack(PSN + 2);
+        assertCompleted(1, 2, 3);
+        ack(PSN);
+        assertQuiet("a late ACK of an acknowledged PSN");
+        qp.postSend(write(4, 0));
+        Packet next = receive(1).getFirst();
+        assertEquals(PSN + 3, next.psn, "the next WR goes on from the acknowledged PSN");
+        assertTrue(next.ackReq, "and asks for an ACK: none is outstanding");
+        ack(PSN + 3);
+        assertCompleted(4);
+    }
+
+    @Test
     @DisplayName("max_rd_atomic bounds the READs in flight; a FENCE waits until the READs before it are answered")
     void maxRdAtomicAndFence() throws Exception {
         // A timeout well past the quiet periods, so that nothing is sent again meanwhile.
