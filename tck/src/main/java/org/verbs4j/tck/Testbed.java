@@ -2,6 +2,7 @@ package org.verbs4j.tck;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AddressHandle;
@@ -12,6 +13,7 @@ import org.verbs4j.Context;
 import org.verbs4j.Device;
 import org.verbs4j.DeviceAttributes;
 import org.verbs4j.Gid;
+import org.verbs4j.GidEntry;
 import org.verbs4j.LinkLayer;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.Mtu;
@@ -22,6 +24,7 @@ import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
+import org.verbs4j.VerbsException;
 import org.verbs4j.spi.VerbsProvider;
 
 /**
@@ -70,7 +73,7 @@ public final class Testbed implements AutoCloseable {
      * @param provider the provider whose device to open
      * @param deviceName the device's name, as {@code ibv_get_device_name} gives it, or null for the first device
      * @param port the port to use, 1-based
-     * @param gidIndex the source GID index, or -1 for the first non-zero entry of the port's table
+     * @param gidIndex the source GID index, or -1 for the port's default: on RoCE perftest's choice, else its first non-zero entry
      * @return the open testbed; the caller closes it
      * @throws IllegalArgumentException if the provider has no device of that name
      */
@@ -85,7 +88,7 @@ public final class Testbed implements AutoCloseable {
      * @param provider the provider whose device to open
      * @param deviceName the device's name, as {@code ibv_get_device_name} gives it, or null for the first device
      * @param port the port to use, 1-based
-     * @param gidIndex the source GID index, or -1 for the first non-zero entry of the port's table
+     * @param gidIndex the source GID index, or -1 for the port's default: on RoCE perftest's choice, else its first non-zero entry
      * @param ackTimeout the RC ACK timeout code, 0 to 31: 4.096 microseconds times 2 to its power
      * @return the open testbed; the caller closes it
      * @throws IllegalArgumentException if the provider has no device of that name, or the code is outside 0..31
@@ -106,7 +109,7 @@ public final class Testbed implements AutoCloseable {
      * @param provider the provider whose devices to open
      * @param deviceName the device of the pairs' a side, or null for the first device
      * @param port the port to use on both devices, 1-based
-     * @param gidIndex the source GID index on both, or -1 for the first non-zero entry of each port's table
+     * @param gidIndex the source GID index on both, or -1 for each port's default: on RoCE perftest's choice, else its first non-zero entry
      * @param ackTimeout the RC ACK timeout code, 0 to 31: 4.096 microseconds times 2 to its power
      * @param peerDeviceName the device of the pairs' b side, or null for loopback pairs on one device
      * @return the open testbed; the caller closes it, which closes the peer too
@@ -139,7 +142,7 @@ public final class Testbed implements AutoCloseable {
             this.portAttributes = context.queryPort(port);
             this.deviceAttributes = context.queryDevice();
             this.capabilities = context.capabilities();
-            this.gidIndex = gidIndex >= 0 ? gidIndex : firstNonZeroGid(context, port, portAttributes.gidTblLen());
+            this.gidIndex = gidIndex >= 0 ? gidIndex : defaultGid(context, port, portAttributes);
             this.gid = context.queryGid(port, this.gidIndex);
             this.pd = context.allocPd();
         } catch (RuntimeException | Error e) {
@@ -147,6 +150,25 @@ public final class Testbed implements AutoCloseable {
             arena.close();
             throw e;
         }
+    }
+
+    /**
+     * The source GID index when none is given: on RoCE the entry perftest takes without {@code -x}
+     * ({@link GidEntry#preferred}: the IPv4 RoCE v2 GID where there is one, which a wire device and rxe route), else,
+     * or where the provider cannot list its GID table, the port's first non-zero entry.
+     */
+    private static int defaultGid(Context ctx, int port, PortAttributes attributes) {
+        if (attributes.linkLayer() == LinkLayer.ETHERNET) {
+            try {
+                Optional<GidEntry> best = GidEntry.preferred(ctx.queryGidTable(), port);
+                if (best.isPresent()) {
+                    return best.get().gidIndex();
+                }
+            } catch (VerbsException | UnsupportedOperationException e) {
+                // No GID table (ibv_query_gid_table(3) not supported): the first non-zero entry.
+            }
+        }
+        return firstNonZeroGid(ctx, port, attributes.gidTblLen());
     }
 
     private static int firstNonZeroGid(Context ctx, int port, int len) {

@@ -36,7 +36,10 @@ public abstract class VerbsCompatibilityKit {
     public static final String DEVICE_PROPERTY = "verbs4j.rdma.device";
     /** The environment variable that names the device under test (the soft-RoCE VM sets it to rxe0). */
     public static final String DEVICE_ENV = "VERBS4J_RDMA_DEVICE";
-    /** The system property that names the source GID index; by default the first non-zero GID. */
+    /**
+     * The system property that names the source GID index; by default, on RoCE, perftest's choice (the IPv4 RoCE v2
+     * GID where there is one, {@link org.verbs4j.GidEntry#preferred}), else the first non-zero GID.
+     */
     public static final String GID_INDEX_PROPERTY = "verbs4j.rdma.gidIndex";
 
     private VerbsProvider provider;
@@ -73,7 +76,7 @@ public abstract class VerbsCompatibilityKit {
         return 1;
     }
 
-    /** {@return the source GID index for connections, or -1 for the first non-zero entry of the port's table} */
+    /** {@return the source GID index for connections, or -1 for the port's default (see {@link #GID_INDEX_PROPERTY})} */
     protected int gidIndex() {
         return Integer.getInteger(GID_INDEX_PROPERTY, -1);
     }

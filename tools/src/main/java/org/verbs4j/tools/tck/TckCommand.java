@@ -58,7 +58,8 @@ public final class TckCommand implements Callable<Integer> {
 
     @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "The source GID index of every "
             + "connection, 0 to 255, as perftest's -x (on RoCE it picks v1 or v2 and IPv4 or IPv6; default: "
-            + "-Dverbs4j.rdma.gidIndex, else the port's first non-zero GID). With --differential, on the -d device.")
+            + "-Dverbs4j.rdma.gidIndex, else, on RoCE, perftest's choice: the IPv4 RoCE v2 GID where there is one; "
+            + "else the port's first non-zero GID). With --differential, on the -d device.")
     Integer gidIndex;
 
     @Option(names = {"-v", "--verbose"}, description = "List every skipped test with its reason.")
