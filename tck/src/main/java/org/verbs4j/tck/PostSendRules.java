@@ -149,7 +149,7 @@ public abstract class PostSendRules extends TckArea {
     @DisplayName("required_ a postSend list longer than the send queue's room, on a QP whose first SEND waits (RNR, retried forever) with 3 WRs already outstanding, fails with ENOMEM or ENOSPC at the first WR that does not fit: bad_wr is its index, at least max_send_wr - 3, and exactly the WRs before it execute once receives are posted (a BIND_MW past it leaves its window's rkey as it was); with a queue deeper than 256 the room ends past the list's 256th WR [ibv_post_send(3) bad_wr, ENOMEM]")
     void required_listBeyondTheQueueNamesTheFirstWrLeftOut(int maxSendWr) {
         assumeOp(QpType.RC, WrOpcode.SEND);
-        assumeDeepQueue(maxSendWr);
+        assumeQueueDepth(maxSendWr);
         // No receive at b yet, and rnr_retry 7: the first SEND waits and every WR behind it stays outstanding.
         QpPair p = tb.pair(QpType.RC,
                 b -> b.maxSendWr(maxSendWr).maxRecvWr(maxSendWr).maxSendSge(1).maxRecvSge(1), 7);
@@ -589,7 +589,7 @@ public abstract class PostSendRules extends TckArea {
     @ValueSource(ints = {8, DEEP_QUEUE})
     @DisplayName("required_ a list of exactly max_send_wr WRs on an empty send queue is accepted whole, and each executes in order; then a list of one WR less, which executes whole and writes nothing past its last WR; with a queue deeper than 256, WRs past the list's 256th too [ibv_create_qp(3) cap.max_send_wr, ibv_post_send(3) ENOMEM only when the queue is full]")
     void required_listOfExactlyMaxSendWr(int maxSendWr) {
-        assumeDeepQueue(maxSendWr);
+        assumeQueueDepth(maxSendWr);
         QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(maxSendWr));
         int granted = p.a().initAttributes().cap().maxSendWr();
         assumeTrue(granted <= 4 * maxSendWr, "the device granted " + granted + " send WRs for " + maxSendWr);
@@ -633,11 +633,6 @@ public abstract class PostSendRules extends TckArea {
 
     /** The deep queue of the boundary rules: more WRs than a provider may write in one array (256). */
     static final int DEEP_QUEUE = 300;
-
-    private void assumeDeepQueue(int maxSendWr) {
-        int max = tb.deviceAttributes().maxQpWr();
-        assumeTrue(max >= maxSendWr, "capability: max_qp_wr " + max + " is below " + maxSendWr);
-    }
 
     @Test
     @DisplayName("required_ in one postSend list each WR gathers its own SGEs, in SGE order: 4 WRITEs of 3 SGEs each (taken out of address order) land their own 12 bytes and nothing past them [ibv_post_send(3) sg_list, num_sge]")

@@ -104,6 +104,16 @@ public abstract class TckArea {
     }
 
     /**
+     * Skips the test unless the device's QPs can hold a queue of a depth ({@code max_qp_wr}).
+     *
+     * @param depth the send or receive queue depth the test asks for, in WRs
+     */
+    protected void assumeQueueDepth(int depth) {
+        int max = tb.deviceAttributes().maxQpWr();
+        assumeTrue(max >= depth, () -> "capability: max_qp_wr " + max + " is below " + depth);
+    }
+
+    /**
      * Skips the test unless the device allocates memory windows of a type.
      *
      * @param type the window type the test needs
