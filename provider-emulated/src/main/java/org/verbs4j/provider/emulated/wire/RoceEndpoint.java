@@ -1,6 +1,5 @@
 package org.verbs4j.provider.emulated.wire;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.lang.ref.WeakReference;
@@ -14,13 +13,11 @@ import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.DatagramChannel;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
@@ -53,11 +50,11 @@ import org.verbs4j.provider.emulated.wire.codec.Reject;
  * receive loop and hands the group's datagrams to the device's QPs attached to it: {@link MulticastSockets}.
  *
  * <p>Senders (requesters under their QP's lock, the receive thread for responses) call {@link #send}; the
- * channel is safe for concurrent sends. The device's socket is non-blocking, and its receive thread waits in a
- * {@link Selector}: I/O on a blocking channel is interruptible, and an interrupt closes the channel for good
- * ({@code ClosedByInterruptException}). A requester sends on the application's posting thread, so an interrupted
- * thread that posts would otherwise silence the device for the rest of the JVM. A send that finds the socket's
- * buffer full waits for room up to {@link #SEND_WAIT_NANOS}, then the packet is lost (RC retransmits it).
+ * channel is safe for concurrent sends. A requester sends on the application's posting thread, and I/O on a blocking
+ * channel is interruptible: an interrupt closes the channel ({@code ClosedByInterruptException}). So a send runs
+ * with the thread's interrupt status cleared and then restores it, and if an interrupt that comes during the send
+ * itself closes the socket anyway, {@link #reopen} binds a new one to the same address (the packet is lost; RC
+ * sends it again). An interrupted thread that posts never silences the device.
  */
 public final class RoceEndpoint implements NetworkLink {
     private static final System.Logger LOG = System.getLogger(RoceEndpoint.class.getName());
@@ -65,10 +62,8 @@ public final class RoceEndpoint implements NetworkLink {
     public static final int MAX_PACKET = 4096 + 128;
     /** The receive and send buffer of each socket: the device's and its groups'. */
     static final int SOCKET_BUFFER = 4 << 20;
-    /** How long a send waits for room in a full socket buffer before the packet is lost: 10 ms, in ns. */
-    static final long SEND_WAIT_NANOS = 10_000_000L;
-    /** The pause between two tries of a send that found the socket buffer full: 20 us, in ns. */
-    private static final long SEND_RETRY_NANOS = 20_000L;
+    /** How many times {@link #reopen} tries to bind a new socket to the address, 1 ms apart. */
+    private static final int REBIND_TRIES = 100;
     /**
      * The fraction of received packets every endpoint of this JVM drops on purpose, from
      * {@code -Dverbs4j.emulated.roce.receiveLoss} (0, the default, drops none; a value outside [0, 1) is ignored):
@@ -82,10 +77,15 @@ public final class RoceEndpoint implements NetworkLink {
     /** The local IPv4 address as an int, and the port: the ICRC's source or destination. */
     public final int localAddr;
     public final int localPort;
-    /** Null if the socket could not be bound: the device is listed with its port DOWN and sends nothing. */
-    private final DatagramChannel channel;
-    /** Where the receive thread waits for the non-blocking {@link #channel}'s next datagram; null when unbound. */
-    private final Selector selector;
+    /**
+     * Null if the socket could not be bound: the device is listed with its port DOWN and sends nothing. Replaced
+     * by {@link #reopen} when an interrupt closed it under a send.
+     */
+    private volatile DatagramChannel channel;
+    /** Whether {@link #close} ran: no socket is bound again after it. Guarded by {@code this}. */
+    private boolean closed;
+    /** How many times an interrupt closed the socket under a send and {@link #reopen} bound a new one. */
+    private final AtomicLong reopens = new AtomicLong();
     /** The sockets of the IPv4 groups the device is attached to, joined on the interface of its address. */
     private final MulticastSockets groups;
     private final AtomicLongArray rejected = new AtomicLongArray(Reject.values().length);
@@ -111,13 +111,11 @@ public final class RoceEndpoint implements NetworkLink {
         boolean intercept(RoceEndpoint from, ByteBuffer packet, InetSocketAddress to);
     }
 
-    private RoceEndpoint(InetSocketAddress local, DatagramChannel channel, Selector selector,
-            NetworkInterface multicastInterface) {
+    private RoceEndpoint(InetSocketAddress local, DatagramChannel channel, NetworkInterface multicastInterface) {
         this.local = local;
         this.localAddr = ipv4(local);
         this.localPort = local.getPort();
         this.channel = channel;
-        this.selector = selector;
         this.groups = new MulticastSockets(this, multicastInterface);
         this.receiveLossRandom = RECEIVE_LOSS > 0
                 ? new Random(Long.getLong("verbs4j.emulated.roce.receiveLossSeed", 27L) ^ localAddr) : null;
@@ -156,27 +154,25 @@ public final class RoceEndpoint implements NetworkLink {
         if (why != null) {
             throw new IllegalArgumentException("wire device on " + local + ": the address " + why);
         }
+        DatagramChannel ch = openSocket(local);
+        NetworkInterface nif = multicastSending(ch, local.getAddress());
+        // The bound address: with port 0, the port the system picked.
+        return new RoceEndpoint((InetSocketAddress) ch.getLocalAddress(), ch, nif);
+    }
+
+    /** A UDP socket bound to {@code local}, with the device's buffers and DF; closed again if a step fails. */
+    private static DatagramChannel openSocket(InetSocketAddress local) throws IOException {
         DatagramChannel ch = DatagramChannel.open(StandardProtocolFamily.INET);
-        Selector sel = null;
-        NetworkInterface nif;
         try {
             ch.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER);
             ch.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER);
             dontFragment(ch);
             ch.bind(local);
-            nif = multicastSending(ch, local.getAddress());
-            ch.configureBlocking(false); // not interruptible: see the class comment
-            sel = Selector.open();
-            ch.register(sel, SelectionKey.OP_READ);
+            return ch;
         } catch (IOException | RuntimeException e) {
             ch.close();
-            if (sel != null) {
-                sel.close();
-            }
             throw e;
         }
-        // The bound address: with port 0, the port the system picked.
-        return new RoceEndpoint((InetSocketAddress) ch.getLocalAddress(), ch, sel, nif);
     }
 
     /**
@@ -312,17 +308,18 @@ public final class RoceEndpoint implements NetworkLink {
 
     /**
      * Closes the socket and leaves every multicast group, closing its socket, ending the receive threads; a
-     * group attached to later is joined by no socket. Closing the selector wakes the receive thread and releases
-     * the socket's port before this returns.
+     * group attached to later is joined by no socket.
      */
     public void close() {
         groups.close();
+        synchronized (this) {
+            closed = true;
+        }
         closeQuietly(channel);
-        closeQuietly(selector);
     }
 
-    /** Closes {@code ch}, if any: the device's socket or selector, or a group's socket; a failure is logged. */
-    void closeQuietly(Closeable ch) {
+    /** Closes {@code ch}, if any: the device's socket or a group's; a failure is logged. */
+    void closeQuietly(DatagramChannel ch) {
         if (ch != null) {
             try {
                 ch.close();
@@ -392,7 +389,7 @@ public final class RoceEndpoint implements NetworkLink {
     static RoceEndpoint unbound(InetSocketAddress local, IOException cause) {
         LOG.log(Level.WARNING, () -> "wire device on " + local + " cannot bind its UDP socket (" + cause
                 + "); its port is DOWN. Set " + RoceConfig.PROPERTY + " to a free local IPv4 address and port.");
-        return new RoceEndpoint(local, null, null, null);
+        return new RoceEndpoint(local, null, null);
     }
 
     /** Whether the socket is bound: the port is ACTIVE. */
@@ -410,10 +407,14 @@ public final class RoceEndpoint implements NetworkLink {
     public void start(EmulatedDevice d, GsiAgent gsi) {
         this.device = d;
         this.gsi = gsi;
-        if (channel == null) {
-            return;
+        if (channel != null) {
+            startReceiving(channel);
         }
-        Thread t = new Thread(() -> receiveLoop(channel, null, localAddr), "verbs4j-roce-" + d.name());
+    }
+
+    /** Starts the daemon thread that receives the datagrams of the device's socket {@code ch}. */
+    private void startReceiving(DatagramChannel ch) {
+        Thread t = new Thread(() -> receiveLoop(ch, null, localAddr), "verbs4j-roce-" + device.name());
         t.setDaemon(true);
         t.start();
     }
@@ -434,34 +435,65 @@ public final class RoceEndpoint implements NetworkLink {
     }
 
     /**
-     * Sends the packet between {@code buf}'s position and limit to {@code to}, past any {@link #tap}. Neither
-     * blocks nor reacts to the calling thread's interrupt status: a full socket buffer is waited out for at most
-     * {@link #SEND_WAIT_NANOS}, then the packet is lost, as a failed send is.
+     * Sends the packet between {@code buf}'s position and limit to {@code to}, past any {@link #tap}, with the
+     * calling thread's interrupt status cleared, and restores it (see the class comment).
      */
     public void sendNow(ByteBuffer buf, InetSocketAddress to) {
-        if (channel == null) {
+        DatagramChannel ch = channel;
+        if (ch == null) {
             return;
         }
+        boolean interrupted = Thread.interrupted();
         try {
-            if (channel.send(buf, to) == 0 && !sendWaiting(buf, to)) {
-                LOG.log(Level.DEBUG, () -> "send to " + to + " found the socket buffer full for 10 ms: lost");
-            }
+            ch.send(buf, to);
+        } catch (ClosedChannelException e) {
+            // An interrupt during the send closed the socket (ClosedByInterruptException), or this send raced that
+            // close: the packet is lost, and a new socket takes the address unless the endpoint was closed.
+            reopen(ch);
         } catch (IOException e) {
             // The wire may lose packets; RC retransmits, UC and UD do not care.
             LOG.log(Level.DEBUG, () -> "send to " + to + " failed: " + e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
-    /** Tries a send again, pausing between tries, until it goes or {@link #SEND_WAIT_NANOS} have passed. */
-    private boolean sendWaiting(ByteBuffer buf, InetSocketAddress to) throws IOException {
-        long deadline = System.nanoTime() + SEND_WAIT_NANOS;
-        while (System.nanoTime() < deadline) {   // the time budget ends the loop
-            LockSupport.parkNanos(SEND_RETRY_NANOS);
-            if (channel.send(buf, to) > 0) {
-                return true;
+    /**
+     * Binds a new socket to the device's address in place of {@code old}, which an interrupt closed under a send,
+     * and starts its receive thread (the old one ended with the old socket); nothing if the endpoint is closed or
+     * the socket was already replaced. The bind is tried up to {@link #REBIND_TRIES} times, 1 ms apart, while the
+     * old socket's port is released; if every try fails, the device sends and receives nothing from then on.
+     */
+    private synchronized void reopen(DatagramChannel old) {
+        if (closed || channel != old || old.isOpen()) {
+            return;
+        }
+        IOException last = null;
+        for (int i = 0; i < REBIND_TRIES; i++) {   // the budget ends the loop
+            try {
+                DatagramChannel ch = openSocket(local);
+                multicastSending(ch, local.getAddress());
+                channel = ch;
+                reopens.incrementAndGet();
+                startReceiving(ch);
+                LOG.log(Level.DEBUG, () -> "wire device on " + local + ": an interrupt closed its socket under a"
+                        + " send; a new socket took its address");
+                return;
+            } catch (IOException e) {
+                last = e;
+                LockSupport.parkNanos(1_000_000L);
             }
         }
-        return false;
+        IOException why = last;
+        LOG.log(Level.WARNING, () -> "wire device on " + local + ": an interrupt closed its socket under a send,"
+                + " and no new socket could take its address (" + why + "); the device sends and receives nothing");
+    }
+
+    /** {@return how many times an interrupt closed the socket under a send and a new socket took its address} */
+    public long reopens() {
+        return reopens.get();
     }
 
     /** How many received packets were dropped for {@code why}. */
@@ -470,9 +502,8 @@ public final class RoceEndpoint implements NetworkLink {
     }
 
     /**
-     * Receives the datagrams of {@code ch} until it is closed: the device's unicast socket ({@code group} null,
-     * non-blocking: an empty receive waits in the {@link #selector}) or the socket of a multicast group (blocking),
-     * whose datagrams are addressed to {@code dstAddr} ({@link MulticastSockets}).
+     * Receives the datagrams of {@code ch} until it is closed: the device's unicast socket ({@code group} null) or
+     * the socket of a multicast group, whose datagrams are addressed to {@code dstAddr} ({@link MulticastSockets}).
      */
     void receiveLoop(DatagramChannel ch, Gid group, int dstAddr) {
         ByteBuffer buf = ByteBuffer.allocateDirect(65536);
@@ -484,12 +515,6 @@ public final class RoceEndpoint implements NetworkLink {
             InetSocketAddress from;
             try {
                 from = (InetSocketAddress) ch.receive(buf);
-                if (from == null) { // nothing queued on the non-blocking device socket
-                    if (!awaitDatagram()) {
-                        return;
-                    }
-                    continue;
-                }
             } catch (ClosedChannelException e) {
                 return;
             } catch (IOException e) {
@@ -524,19 +549,6 @@ public final class RoceEndpoint implements NetworkLink {
                 rejected.incrementAndGet(why.ordinal());
             }
         }
-    }
-
-    /** Waits in the selector until the device's socket has a datagram; false once the endpoint is closed. */
-    private boolean awaitDatagram() {
-        try {
-            selector.select();
-            selector.selectedKeys().clear();
-        } catch (ClosedSelectorException e) {
-            return false;
-        } catch (IOException e) {
-            LOG.log(Level.DEBUG, () -> "select failed: " + e);
-        }
-        return channel.isOpen();
     }
 
     /** {@return the endpoint of an emulated wire device {@code d}, or null if {@code d} is an in-JVM device} */
