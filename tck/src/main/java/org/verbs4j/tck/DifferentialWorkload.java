@@ -165,7 +165,8 @@ public abstract class DifferentialWorkload {
      *
      * @param provider the provider to run on
      * @param device the device's name, or null for the provider's first device
-     * @param gidIndex the source GID index, or -1 for the port's default (on RoCE perftest's choice, else the first non-zero GID)
+     * @param gidIndex the source GID index, or -1 for the port's default (on RoCE perftest's choice, else the
+     *        first non-zero GID)
      * @param seed the workload's seed: the same seed draws the same WRs
      * @param operations the number of WRs, at least 1
      * @param allowed the opcodes to draw from (see {@link #drawable}), not empty

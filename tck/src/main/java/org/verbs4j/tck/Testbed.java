@@ -73,7 +73,8 @@ public final class Testbed implements AutoCloseable {
      * @param provider the provider whose device to open
      * @param deviceName the device's name, as {@code ibv_get_device_name} gives it, or null for the first device
      * @param port the port to use, 1-based
-     * @param gidIndex the source GID index, or -1 for the port's default: on RoCE perftest's choice, else its first non-zero entry
+     * @param gidIndex the source GID index, or -1 for the port's default: on RoCE perftest's choice, else its first
+     *        non-zero entry
      * @return the open testbed; the caller closes it
      * @throws IllegalArgumentException if the provider has no device of that name
      */
@@ -88,7 +89,8 @@ public final class Testbed implements AutoCloseable {
      * @param provider the provider whose device to open
      * @param deviceName the device's name, as {@code ibv_get_device_name} gives it, or null for the first device
      * @param port the port to use, 1-based
-     * @param gidIndex the source GID index, or -1 for the port's default: on RoCE perftest's choice, else its first non-zero entry
+     * @param gidIndex the source GID index, or -1 for the port's default: on RoCE perftest's choice, else its first
+     *        non-zero entry
      * @param ackTimeout the RC ACK timeout code, 0 to 31: 4.096 microseconds times 2 to its power
      * @return the open testbed; the caller closes it
      * @throws IllegalArgumentException if the provider has no device of that name, or the code is outside 0..31
@@ -109,7 +111,8 @@ public final class Testbed implements AutoCloseable {
      * @param provider the provider whose devices to open
      * @param deviceName the device of the pairs' a side, or null for the first device
      * @param port the port to use on both devices, 1-based
-     * @param gidIndex the source GID index on both, or -1 for each port's default: on RoCE perftest's choice, else its first non-zero entry
+     * @param gidIndex the source GID index on both, or -1 for each port's default: on RoCE perftest's choice, else
+     *        its first non-zero entry
      * @param ackTimeout the RC ACK timeout code, 0 to 31: 4.096 microseconds times 2 to its power
      * @param peerDeviceName the device of the pairs' b side, or null for loopback pairs on one device
      * @return the open testbed; the caller closes it, which closes the peer too

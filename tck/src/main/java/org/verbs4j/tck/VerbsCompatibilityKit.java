@@ -76,7 +76,7 @@ public abstract class VerbsCompatibilityKit {
         return 1;
     }
 
-    /** {@return the source GID index for connections, or -1 for the port's default (see {@link #GID_INDEX_PROPERTY})} */
+    /** {@return the source GID index for connections, or -1 for the default of {@link #GID_INDEX_PROPERTY}} */
     protected int gidIndex() {
         return Integer.getInteger(GID_INDEX_PROPERTY, -1);
     }
