@@ -627,4 +627,29 @@ public abstract class ErrorRules extends TckArea {
         p.a().postSend(p.wr(5, WrOpcode.SEND, buf, 0, 8));
         Completions.assertNone(p.cqB(), "the receive after bad_wr must not have been posted");
     }
+
+    @Test
+    @DisplayName("required_ a receive list whose first WR is bad (too many SGEs) posts nothing: EINVAL at bad_wr 0, and neither its receives nor those of an earlier list, consumed since, are posted [ibv_post_recv(3)]")
+    void required_recvListBadFirstPostsNothing() {
+        QpPair p = tb.pair(QpType.RC);
+        int max = p.b().initAttributes().cap().maxRecvSge();
+        MemoryRegion buf = tb.buffer(1024);
+        // Two receives first, consumed by two SENDs: a provider's reused WR array then holds two valid receives.
+        p.b().postRecv(List.of(new RecvWr(10, Sge.of(buf, 512, 64)), new RecvWr(11, Sge.of(buf, 640, 64))));
+        for (int i = 0; i < 2; i++) {
+            assertEquals(WcStatus.SUCCESS, p.send(20 + i, buf, 0, 8).status(), "SEND " + i);
+        }
+        List<WorkCompletion> taken = Completions.await(p.cqB(), 2, "the two receives of the first list");
+        assertEquals(List.of(10L, 11L), taken.stream().map(WorkCompletion::wrId).toList());
+        Sge[] tooMany = new Sge[max + 1];
+        for (int i = 0; i <= max; i++) {
+            tooMany[i] = Sge.of(buf, 8L * i, 8);
+        }
+        List<RecvWr> list = List.of(new RecvWr().wrId(2).sgList(tooMany), new RecvWr(3, Sge.of(buf, 768, 64)));
+        VerbsException e = Expect.errno("a receive list with " + (max + 1) + " SGEs at index 0",
+                () -> p.b().postRecv(list), Errno.EINVAL);
+        assertTrue(e instanceof PostRecvException pe && pe.badWrIndex() == 0, "bad_wr must be index 0: " + e);
+        p.a().postSend(p.wr(5, WrOpcode.SEND, buf, 0, 8));
+        Completions.assertNone(p.cqB(), "no receive may be posted by a list refused at its first WR");
+    }
 }
