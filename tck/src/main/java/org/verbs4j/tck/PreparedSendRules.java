@@ -107,6 +107,39 @@ public abstract class PreparedSendRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ a prepared array stores what changed between posts in each slot's own WR: a second post with new SGEs (another local region: address, length and lkey), another remote region (address and rkey) and slot 1 made unsignaled writes the new bytes to the new region, and only slot 0 completes [ibv_post_send(3)]")
+    void required_reuseWithNewSgesAndRegions() {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion first = tb.buffer(64);
+        MemoryRegion second = tb.buffer(64);
+        Data.fill(first, 44);
+        Data.fill(second, 45);
+        MemoryRegion dst1 = p.remoteBuffer(64);
+        MemoryRegion dst2 = p.remoteBuffer(64);
+        try (PreparedSends a = p.a().prepareSends(2)) {
+            write(a, 0, 1, first, dst1, 0);
+            write(a, 1, 2, first, dst1, 16);
+            a.post(2);
+            Completions.await(p.cqA(), 2, "the first post");
+            // Slot 0: 24 bytes of the second region from offset 8, to dst2 at 0. Slot 1: 8 bytes from offset 40, to
+            // dst2 at 32, unsignaled; each slot's other fields as the first post left them.
+            a.wrId(0, 3).sge(0, 0, second.address() + 8, 24, second.lkey()).rdma(0, dst2.address(), dst2.rkey());
+            a.wrId(1, 4).sendFlags(1, 0).sge(1, 0, second.address() + 40, 8, second.lkey())
+                    .rdma(1, dst2.address() + 32, dst2.rkey());
+            a.post(2);
+            WorkCompletion wc = Completions.awaitOne(p.cqA(), "the second post: slot 0 signaled, slot 1 not");
+            assertEquals(3L, wc.wrId(), "only slot 0 is signaled: " + wc);
+            assertEquals(WcStatus.SUCCESS, wc.status(), "slot 0 of the second post: " + wc);
+            // A signaled WRITE behind slot 1 completes after it (RC executes in order), so slot 1 has landed.
+            assertEquals(WcStatus.SUCCESS, p.write(5, second, 8, dst2.address() + 48, dst2.rkey()).status());
+            Data.assertPattern("slot 0's new bytes at the new region", dst2.segment(), 0, 24, 45, 8);
+            Data.assertPattern("slot 1's new bytes at the new region", dst2.segment(), 32, 8, 45, 40);
+            Data.assertFilled("dst2 between the two slots' bytes", dst2.segment(), 24, 8, (byte) 0);
+            Data.assertPattern("the first post's bytes, left alone", dst1.segment(), 0, 32, 44, 0);
+        }
+    }
+
+    @Test
     @DisplayName("required_ a post stops at the first refused slot: its index is reported, the slots before it are posted and complete, the ones after are not [ibv_post_send(3) bad_wr]")
     void required_stopsAtFirstRefusedSlot() {
         QpPair p = tb.pair(QpType.RC);
