@@ -613,10 +613,7 @@ public abstract class ErrorRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         int max = p.b().initAttributes().cap().maxRecvSge();
         MemoryRegion buf = tb.buffer(1024);
-        Sge[] tooMany = new Sge[max + 1];
-        for (int i = 0; i <= max; i++) {
-            tooMany[i] = Sge.of(buf, 8L * i, 8);
-        }
+        Sge[] tooMany = tooManySges(buf, max);
         List<RecvWr> list = List.of(new RecvWr(1, Sge.of(buf, 512, 64)), new RecvWr().wrId(2).sgList(tooMany),
                 new RecvWr(3, Sge.of(buf, 768, 64)));
         VerbsException e = Expect.errno("a receive list with " + (max + 1) + " SGEs at index 1",
@@ -626,6 +623,15 @@ public abstract class ErrorRules extends TckArea {
         assertEquals(1, Completions.awaitOne(p.cqB(), "the receive before bad_wr").wrId());
         p.a().postSend(p.wr(5, WrOpcode.SEND, buf, 0, 8));
         Completions.assertNone(p.cqB(), "the receive after bad_wr must not have been posted");
+    }
+
+    /** {@return {@code max} + 1 SGEs of 8 bytes each, at the start of {@code buf}: one more than a receive takes} */
+    private static Sge[] tooManySges(MemoryRegion buf, int max) {
+        Sge[] sges = new Sge[max + 1];
+        for (int i = 0; i <= max; i++) {
+            sges[i] = Sge.of(buf, 8L * i, 8);
+        }
+        return sges;
     }
 
     @Test
@@ -641,10 +647,7 @@ public abstract class ErrorRules extends TckArea {
         }
         List<WorkCompletion> taken = Completions.await(p.cqB(), 2, "the two receives of the first list");
         assertEquals(List.of(10L, 11L), taken.stream().map(WorkCompletion::wrId).toList());
-        Sge[] tooMany = new Sge[max + 1];
-        for (int i = 0; i <= max; i++) {
-            tooMany[i] = Sge.of(buf, 8L * i, 8);
-        }
+        Sge[] tooMany = tooManySges(buf, max);
         List<RecvWr> list = List.of(new RecvWr().wrId(2).sgList(tooMany), new RecvWr(3, Sge.of(buf, 768, 64)));
         VerbsException e = Expect.errno("a receive list with " + (max + 1) + " SGEs at index 0",
                 () -> p.b().postRecv(list), Errno.EINVAL);

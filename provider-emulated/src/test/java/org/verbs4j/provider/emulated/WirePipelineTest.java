@@ -220,15 +220,25 @@ class WirePipelineTest {
         assertCompleted(1, 2, 3, 4);
     }
 
+    /**
+     * Connects with ACK timeout code {@code timeout}, posts three WRITEs, takes their packets and ACKs the first
+     * (the one that asked for an ACK).
+     *
+     * @return the newest packet, which the requester then sends again asking for an ACK
+     */
+    private Packet tailAskedAgain(int timeout) throws Exception {
+        connect(4, timeout);
+        qp.postSend(List.of(write(1, 0), write(2, 0), write(3, 0)));
+        receive(3);
+        ack(PSN);
+        return receive(1).getFirst();
+    }
+
     @Test
     @DisplayName("The ACK asked for comes with packets sent after it unacknowledged: the newest goes again, asking "
             + "for an ACK, which completes the rest")
     void tailAsksAgain() throws Exception {
-        connect(4, WireDevicesTest.ACK_TIMEOUT);
-        qp.postSend(List.of(write(1, 0), write(2, 0), write(3, 0)));
-        receive(3);
-        ack(PSN);
-        Packet again = receive(1).getFirst();
+        Packet again = tailAskedAgain(WireDevicesTest.ACK_TIMEOUT);
         assertEquals(PSN + 2, again.psn, "the newest packet, again");
         assertEquals(Opcode.RC | Opcode.RDMA_WRITE_ONLY, again.opcode);
         assertTrue(again.ackReq, "asking for an ACK");
@@ -241,11 +251,8 @@ class WirePipelineTest {
     @DisplayName("The newest packet sent again to ask for an ACK is lost: the timeout sends again from the first "
             + "unacknowledged PSN, the newest asking for an ACK, and one ACK completes each WR once")
     void tailAskedAgainIsLost() throws Exception {
-        connect(4, 14); // 67 ms
-        qp.postSend(List.of(write(1, 0), write(2, 0), write(3, 0)));
-        receive(3);
-        ack(PSN);
-        assertEquals(PSN + 2, receive(1).getFirst().psn, "the newest packet, asking again; the peer loses it");
+        // ACK timeout 67 ms.
+        assertEquals(PSN + 2, tailAskedAgain(14).psn, "the newest packet, asking again; the peer loses it");
         List<Packet> again = receive(2);
         assertEquals(PSN + 1, again.get(0).psn, "after the timeout, from the first unacknowledged PSN");
         assertEquals(PSN + 2, again.get(1).psn);
@@ -258,11 +265,7 @@ class WirePipelineTest {
     @DisplayName("The answer to the newest packet sent again comes twice, and late ACKs of older PSNs come after "
             + "it: each WR completes once, and nothing more is sent")
     void tailAnswerDuplicatedAndReordered() throws Exception {
-        connect(4, WireDevicesTest.ACK_TIMEOUT);
-        qp.postSend(List.of(write(1, 0), write(2, 0), write(3, 0)));
-        receive(3);
-        ack(PSN);
-        assertTrue(receive(1).getFirst().ackReq, "the newest packet, asking again");
+        assertTrue(tailAskedAgain(WireDevicesTest.ACK_TIMEOUT).ackReq, "the newest packet, asking again");
         ack(PSN); // the first ACK, duplicated, while the newest's is outstanding
         assertQuiet("a duplicate ACK while an ACK asked for is outstanding");
         ack(PSN + 2);
