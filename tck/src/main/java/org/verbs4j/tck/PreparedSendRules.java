@@ -107,9 +107,9 @@ public abstract class PreparedSendRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ a prepared array stores what changed between posts in each slot's own WR: a second post with new SGEs (another local region: address, length and lkey), another remote region (address and rkey) and slot 1 made unsignaled writes the new bytes to the new region, and only slot 0 completes [ibv_post_send(3)]")
+    @DisplayName("required_ a prepared array stores what changed between posts in each slot's own WR: a second post with new SGEs (slot 0's two, slot 1's one, in another local region: address, length and lkey), another remote region (address and rkey) and slot 1 made unsignaled writes the new bytes to the new region, and only slot 0 completes [ibv_post_send(3)]")
     void required_reuseWithNewSgesAndRegions() {
-        QpPair p = tb.pair(QpType.RC);
+        QpPair p = tb.pair(QpType.RC, b -> b.maxSendSge(2));
         MemoryRegion first = tb.buffer(64);
         MemoryRegion second = tb.buffer(64);
         Data.fill(first, 44);
@@ -117,25 +117,34 @@ public abstract class PreparedSendRules extends TckArea {
         MemoryRegion dst1 = p.remoteBuffer(64);
         MemoryRegion dst2 = p.remoteBuffer(64);
         try (PreparedSends a = p.a().prepareSends(2)) {
+            assumeTrue(a.maxSge() >= 2, "capability: fewer than 2 send SGEs");
+            // Slot 0 gathers first[0, 16) and first[32, 40) to dst1 at 0; slot 1 first[16, 32) to dst1 at 32.
             write(a, 0, 1, first, dst1, 0);
-            write(a, 1, 2, first, dst1, 16);
+            a.sge(0, 1, first.address() + 32, 8, first.lkey()).numSge(0, 2);
+            write(a, 1, 2, first, dst1, 32);
             a.post(2);
             Completions.await(p.cqA(), 2, "the first post");
-            // Slot 0: 24 bytes of the second region from offset 8, to dst2 at 0. Slot 1: 8 bytes from offset 40, to
-            // dst2 at 32, unsignaled; each slot's other fields as the first post left them.
-            a.wrId(0, 3).sge(0, 0, second.address() + 8, 24, second.lkey()).rdma(0, dst2.address(), dst2.rkey());
+            Data.assertPattern("slot 0's first SGE", dst1.segment(), 0, 16, 44, 0);
+            Data.assertPattern("slot 0's second SGE", dst1.segment(), 16, 8, 44, 32);
+            Data.assertPattern("slot 1", dst1.segment(), 32, 16, 44, 16);
+            // Each SGE changed to the second region (address, length, lkey), each slot to dst2 (address, rkey), and
+            // slot 1 unsignaled; the number of SGEs, the opcode and slot 0's flags as the first post left them.
+            a.wrId(0, 3).sge(0, 0, second.address() + 8, 24, second.lkey()).sge(0, 1, second.address() + 56, 8,
+                    second.lkey()).rdma(0, dst2.address(), dst2.rkey());
             a.wrId(1, 4).sendFlags(1, 0).sge(1, 0, second.address() + 40, 8, second.lkey())
-                    .rdma(1, dst2.address() + 32, dst2.rkey());
+                    .rdma(1, dst2.address() + 40, dst2.rkey());
             a.post(2);
             WorkCompletion wc = Completions.awaitOne(p.cqA(), "the second post: slot 0 signaled, slot 1 not");
             assertEquals(3L, wc.wrId(), "only slot 0 is signaled: " + wc);
             assertEquals(WcStatus.SUCCESS, wc.status(), "slot 0 of the second post: " + wc);
             // A signaled WRITE behind slot 1 completes after it (RC executes in order), so slot 1 has landed.
-            assertEquals(WcStatus.SUCCESS, p.write(5, second, 8, dst2.address() + 48, dst2.rkey()).status());
-            Data.assertPattern("slot 0's new bytes at the new region", dst2.segment(), 0, 24, 45, 8);
-            Data.assertPattern("slot 1's new bytes at the new region", dst2.segment(), 32, 8, 45, 40);
-            Data.assertFilled("dst2 between the two slots' bytes", dst2.segment(), 24, 8, (byte) 0);
-            Data.assertPattern("the first post's bytes, left alone", dst1.segment(), 0, 32, 44, 0);
+            assertEquals(WcStatus.SUCCESS, p.write(5, second, 8, dst2.address() + 56, dst2.rkey()).status());
+            Data.assertPattern("slot 0's new first SGE at the new region", dst2.segment(), 0, 24, 45, 8);
+            Data.assertPattern("slot 0's new second SGE", dst2.segment(), 24, 8, 45, 56);
+            Data.assertFilled("dst2 between the two slots' bytes", dst2.segment(), 32, 8, (byte) 0);
+            Data.assertPattern("slot 1's new bytes at the new region", dst2.segment(), 40, 8, 45, 40);
+            Data.assertFilled("dst2 after slot 1's bytes", dst2.segment(), 48, 8, (byte) 0);
+            Data.assertPattern("the first post's bytes, left alone", dst1.segment(), 0, 16, 44, 0);
         }
     }
 
