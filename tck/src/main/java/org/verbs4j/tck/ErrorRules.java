@@ -639,11 +639,12 @@ public abstract class ErrorRules extends TckArea {
     void required_recvListBadFirstPostsNothing() {
         QpPair p = tb.pair(QpType.RC);
         int max = p.b().initAttributes().cap().maxRecvSge();
-        MemoryRegion buf = tb.buffer(1024);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion buf = p.remoteBuffer(1024); // the receives' memory, in b's PD (another device in a split kit)
         // Two receives first, consumed by two SENDs: a provider's reused WR array then holds two valid receives.
         p.b().postRecv(List.of(new RecvWr(10, Sge.of(buf, 512, 64)), new RecvWr(11, Sge.of(buf, 640, 64))));
         for (int i = 0; i < 2; i++) {
-            assertEquals(WcStatus.SUCCESS, p.send(20 + i, buf, 0, 8).status(), "SEND " + i);
+            assertEquals(WcStatus.SUCCESS, p.send(20 + i, src, 0, 8).status(), "SEND " + i);
         }
         List<WorkCompletion> taken = Completions.await(p.cqB(), 2, "the two receives of the first list");
         assertEquals(List.of(10L, 11L), taken.stream().map(WorkCompletion::wrId).toList());
@@ -652,7 +653,7 @@ public abstract class ErrorRules extends TckArea {
         VerbsException e = Expect.errno("a receive list with " + (max + 1) + " SGEs at index 0",
                 () -> p.b().postRecv(list), Errno.EINVAL);
         assertTrue(e instanceof PostRecvException pe && pe.badWrIndex() == 0, "bad_wr must be index 0: " + e);
-        p.a().postSend(p.wr(5, WrOpcode.SEND, buf, 0, 8));
+        p.a().postSend(p.wr(5, WrOpcode.SEND, src, 0, 8));
         Completions.assertNone(p.cqB(), "no receive may be posted by a list refused at its first WR");
     }
 }
