@@ -101,10 +101,15 @@ class WirePipelineTest {
 
     /** The QP, connected to the peer socket: ACK timeout code {@code timeout}, 7 retries, {@code maxRdAtomic}. */
     private void connect(int maxRdAtomic, int timeout) {
+        connect(maxRdAtomic, timeout, 7, PSN);
+    }
+
+    /** The QP, connected to the peer socket: ACK timeout code {@code timeout}, {@code retryCnt} retries, first PSN {@code psn}. */
+    private void connect(int maxRdAtomic, int timeout, int retryCnt, int psn) {
         qp = mr.pd().createQp(QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(32).maxRecvWr(4).build());
         qp.modify(QpAttributes.toInit(1, 0, ACCESS & ~AccessFlags.LOCAL_WRITE));
-        qp.modify(QpAttributes.toRtr(AhAttributes.roce(Gid.ofIpv4(PEER), 1, 1), Mtu.MTU_1024, PEER_QPN, PSN, 4, 1));
-        qp.modify(QpAttributes.toRts(PSN, timeout, 7, 7, maxRdAtomic));
+        qp.modify(QpAttributes.toRtr(AhAttributes.roce(Gid.ofIpv4(PEER), 1, 1), Mtu.MTU_1024, PEER_QPN, psn, 4, 1));
+        qp.modify(QpAttributes.toRts(psn, timeout, retryCnt, 7, maxRdAtomic));
     }
 
     private SendWr write(long wrId, int flags) {
@@ -480,5 +485,45 @@ class WirePipelineTest {
         assertEquals(PSN + 3, receive(1).getFirst().psn, "the second READ once the first is answered");
         answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN + 3, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 8);
         assertCompleted(3, 4);
+    }
+
+    @Test
+    @DisplayName("A message of 32 packets asks for an ACK at its 16th packet and at its last, not at each one nor only "
+            + "at its end")
+    void longMessageAsksEverySixteenthPacket() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .rdma(0x1000, 0x77).sgList(Sge.of(mr, 0, 32 * 1024)));
+        List<Packet> got = receive(32);
+        for (int i = 0; i < 32; i++) {
+            assertEquals(PSN + i, got.get(i).psn, "consecutive PSNs");
+            assertEquals(i == 15 || i == 31, got.get(i).ackReq, "packet " + i + " asks for an ACK");
+        }
+        ack(PSN + 15);
+        assertQuiet("the ACK asked at packet 15 came, the one asked at packet 31 is outstanding");
+        assertEquals(0, cq.poll(wc), "the WRITE completed before its last packet was acknowledged");
+        ack(PSN + 31);
+        assertCompleted(1);
+    }
+
+    @Test
+    @DisplayName("retry_cnt bounds the retransmissions without progress, and progress gives the rest the whole budget "
+            + "again: after an ACK of the first WR, the second goes retry_cnt more times, then RETRY_EXC_ERR")
+    void retryBudgetStartsOverOnProgress() throws Exception {
+        connect(4, 14, 2, PSN); // 67 ms, two retries
+        qp.postSend(List.of(write(1, 0), write(2, 0)));
+        receive(2);
+        List<Packet> again = receive(2);
+        assertEquals(PSN, again.get(0).psn, "the first retry, after the timeout, from the first unacknowledged PSN");
+        assertEquals(PSN + 1, again.get(1).psn);
+        ack(PSN);
+        assertCompleted(1);
+        for (int r = 1; r <= 2; r++) {
+            assertEquals(PSN + 1, receive(1).getFirst().psn, "retry " + r + " of 2 since the ACK");
+        }
+        WorkCompletion c = poll(1).getFirst();
+        assertEquals(2, c.wrId());
+        assertEquals(WcStatus.RETRY_EXC_ERR, c.status(), "once the retries since the last progress are spent");
+        assertQuiet("nothing is sent once the retries are spent");
     }
 }
