@@ -612,16 +612,22 @@ public abstract class ErrorRules extends TckArea {
     void required_recvListStopsAtBad() {
         QpPair p = tb.pair(QpType.RC);
         int max = p.b().initAttributes().cap().maxRecvSge();
-        MemoryRegion buf = tb.buffer(1024);
+        MemoryRegion src = tb.buffer(64);
+        src.segment().asSlice(0, 8).fill((byte) 0x5A);
+        MemoryRegion buf = p.remoteBuffer(1024); // the receives' memory, in b's PD (another device in a split kit)
         Sge[] tooMany = tooManySges(buf, max);
         List<RecvWr> list = List.of(new RecvWr(1, Sge.of(buf, 512, 64)), new RecvWr().wrId(2).sgList(tooMany),
                 new RecvWr(3, Sge.of(buf, 768, 64)));
         VerbsException e = Expect.errno("a receive list with " + (max + 1) + " SGEs at index 1",
                 () -> p.b().postRecv(list), Errno.EINVAL);
         assertTrue(e instanceof PostRecvException pe && pe.badWrIndex() == 1, "bad_wr must be index 1: " + e);
-        p.send(4, buf, 0, 8);
-        assertEquals(1, Completions.awaitOne(p.cqB(), "the receive before bad_wr").wrId());
-        p.a().postSend(p.wr(5, WrOpcode.SEND, buf, 0, 8));
+        assertEquals(WcStatus.SUCCESS, p.send(4, src, 0, 8).status(), "the SEND into the receive before bad_wr");
+        WorkCompletion first = Completions.awaitOne(p.cqB(), "the receive before bad_wr");
+        assertEquals(1, first.wrId(), "the receive before bad_wr");
+        assertEquals(WcStatus.SUCCESS, first.status(), "the receive before bad_wr must complete with the SEND's data");
+        assertEquals(8, first.byteLen(), "the receive's byte_len");
+        Data.assertFilled("the receive's buffer at offset 512", buf.segment(), 512, 8, (byte) 0x5A);
+        p.a().postSend(p.wr(5, WrOpcode.SEND, src, 0, 8));
         Completions.assertNone(p.cqB(), "the receive after bad_wr must not have been posted");
     }
 
