@@ -54,6 +54,41 @@ public record GidEntry(Gid gid, int gidIndex, int portNum, GidType type, int nde
                         .thenComparing(Comparator.comparingInt(GidEntry::gidIndex).reversed()));
     }
 
+    /**
+     * The source GID index to take on a port when none is given: the rule of {@code verbs4j perf} without {@code -x}
+     * and of the TCK without a GID index. On an Ethernet (RoCE) port it is the {@link #preferred} entry of the port's
+     * GID table, as perftest takes it (the IPv4 RoCE v2 GID where there is one). On InfiniBand, on a port with no valid
+     * entry, or where the provider cannot list its table ({@code ibv_query_gid_table(3)} not supported), it is the
+     * port's first non-zero GID ({@code ibv_query_gid(3)}), and 0 if every entry is zero.
+     *
+     * @param ctx the device's context
+     * @param portNum the port, 1-based
+     * @return the GID index, 0-based
+     * @throws NullPointerException if {@code ctx} is null
+     * @throws VerbsException as {@link Context#queryPort} and {@link Context#queryGid} throw it, for example
+     *     {@code EINVAL} for a port the device does not have
+     * @see "ibv_query_gid_table(3)"
+     */
+    public static int defaultIndex(Context ctx, int portNum) {
+        PortAttributes attributes = ctx.queryPort(portNum);
+        if (attributes.linkLayer() == LinkLayer.ETHERNET) {
+            try {
+                Optional<GidEntry> best = preferred(ctx.queryGidTable(), portNum);
+                if (best.isPresent()) {
+                    return best.get().gidIndex();
+                }
+            } catch (VerbsException | UnsupportedOperationException e) {
+                // No GID table to read: the first non-zero entry, below.
+            }
+        }
+        for (int i = 0; i < attributes.gidTblLen(); i++) {
+            if (!ctx.queryGid(portNum, i).isZero()) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
     private int perftestScore() {
         return (isIpv4Mapped() ? 100 : 0) + (isLinkLocal() ? 0 : 10)
                 + (type == GidType.ROCE_V2 ? 2 : type == GidType.ROCE_V1 ? 1 : 0);

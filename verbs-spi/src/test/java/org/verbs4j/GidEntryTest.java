@@ -2,8 +2,11 @@ package org.verbs4j;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -58,5 +61,50 @@ class GidEntryTest {
         assertFalse(e(V4, 0, GidType.ROCE_V2).isLinkLocal());
         assertTrue(e(V4, 0, GidType.ROCE_V2).isIpv4Mapped());
         assertFalse(e(GLOBAL_V6, 0, GidType.ROCE_V2).isIpv4Mapped());
+    }
+
+    /**
+     * A one-port context whose GID table holds {@code table} (null entries are zero GIDs), on a port of the given link
+     * layer; {@code queryGidTable} lists the non-zero entries as RoCE v2, or throws EOPNOTSUPP when {@code listed} is
+     * false.
+     */
+    private static Context context(LinkLayer link, boolean listed, Gid... table) {
+        return (Context) Proxy.newProxyInstance(Context.class.getClassLoader(), new Class<?>[] {Context.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "queryPort" -> {
+                        if ((int) args[0] != 1) {
+                            throw new VerbsException("ibv_query_port", Errno.EINVAL, "no port " + args[0]);
+                        }
+                        yield new PortAttributes(PortState.ACTIVE, Mtu.MTU_1024, Mtu.MTU_1024, table.length, 0,
+                                1 << 30, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 5, link, 0, 0);
+                    }
+                    case "queryGid" -> table[(int) args[1]] == null ? Gid.ZERO : table[(int) args[1]];
+                    case "queryGidTable" -> {
+                        if (!listed) {
+                            throw new VerbsException("ibv_query_gid_table", Errno.EOPNOTSUPP, "no GID table");
+                        }
+                        List<GidEntry> entries = new ArrayList<>();
+                        for (int i = 0; i < table.length; i++) {
+                            if (table[i] != null) {
+                                entries.add(new GidEntry(table[i], i, 1, GidType.ROCE_V2, 3));
+                            }
+                        }
+                        yield entries;
+                    }
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    @Test
+    @DisplayName("defaultIndex: on RoCE perftest's choice, the IPv4 GID; without a GID table to list, the first "
+            + "non-zero GID; on InfiniBand the first non-zero GID; 0 when every GID is zero; a missing port's EINVAL")
+    void defaultIndex() {
+        assertEquals(2, GidEntry.defaultIndex(context(LinkLayer.ETHERNET, true, null, LINK_LOCAL, V4), 1));
+        assertEquals(1, GidEntry.defaultIndex(context(LinkLayer.ETHERNET, false, null, LINK_LOCAL, V4), 1));
+        assertEquals(1, GidEntry.defaultIndex(context(LinkLayer.INFINIBAND, true, null, LINK_LOCAL, V4), 1));
+        assertEquals(0, GidEntry.defaultIndex(context(LinkLayer.ETHERNET, true, null, null), 1));
+        VerbsException e = assertThrows(VerbsException.class,
+                () -> GidEntry.defaultIndex(context(LinkLayer.ETHERNET, true, V4), 2));
+        assertEquals(Errno.EINVAL, e.errno());
     }
 }

@@ -2,7 +2,6 @@ package org.verbs4j.tck;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.Optional;
 import java.util.function.Consumer;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AddressHandle;
@@ -24,7 +23,6 @@ import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
-import org.verbs4j.VerbsException;
 import org.verbs4j.spi.VerbsProvider;
 
 /**
@@ -145,7 +143,7 @@ public final class Testbed implements AutoCloseable {
             this.portAttributes = context.queryPort(port);
             this.deviceAttributes = context.queryDevice();
             this.capabilities = context.capabilities();
-            this.gidIndex = gidIndex >= 0 ? gidIndex : defaultGid(context, port, portAttributes);
+            this.gidIndex = gidIndex >= 0 ? gidIndex : GidEntry.defaultIndex(context, port);
             this.gid = context.queryGid(port, this.gidIndex);
             this.pd = context.allocPd();
         } catch (RuntimeException | Error e) {
@@ -153,34 +151,6 @@ public final class Testbed implements AutoCloseable {
             arena.close();
             throw e;
         }
-    }
-
-    /**
-     * The source GID index when none is given: on RoCE the entry perftest takes without {@code -x}
-     * ({@link GidEntry#preferred}: the IPv4 RoCE v2 GID where there is one, which a wire device and rxe route), else,
-     * or where the provider cannot list its GID table, the port's first non-zero entry.
-     */
-    private static int defaultGid(Context ctx, int port, PortAttributes attributes) {
-        if (attributes.linkLayer() == LinkLayer.ETHERNET) {
-            try {
-                Optional<GidEntry> best = GidEntry.preferred(ctx.queryGidTable(), port);
-                if (best.isPresent()) {
-                    return best.get().gidIndex();
-                }
-            } catch (VerbsException | UnsupportedOperationException e) {
-                // No GID table (ibv_query_gid_table(3) not supported): the first non-zero entry.
-            }
-        }
-        return firstNonZeroGid(ctx, port, attributes.gidTblLen());
-    }
-
-    private static int firstNonZeroGid(Context ctx, int port, int len) {
-        for (int i = 0; i < len; i++) {
-            if (!ctx.queryGid(port, i).isZero()) {
-                return i;
-            }
-        }
-        return 0;
     }
 
     /**

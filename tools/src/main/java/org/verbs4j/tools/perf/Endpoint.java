@@ -163,12 +163,13 @@ final class Endpoint implements AutoCloseable {
 
     /** What {@code -x} defaults to, said once: {@code perf --help} and the header line print it. */
     static final String GID_DEFAULT = "on RoCE, as perftest, the port's best GID: IPv4-mapped first, then not "
-            + "link-local, then RoCE v2 over v1 (the IPv4 RoCE v2 GID where there is one), else 0; on InfiniBand no "
-            + "GRH, the LID";
+            + "link-local, then RoCE v2 over v1 (the IPv4 RoCE v2 GID where there is one), else the first non-zero "
+            + "GID; on InfiniBand no GRH, the LID";
 
     /**
-     * {@code -x}, checked against the table; without it, on RoCE, perftest's choice ({@code get_best_gid_index},
-     * {@link GidEntry#preferred}) among the port's valid GID entries, else GID 0.
+     * {@code -x}, checked against the table; without it {@link GidEntry#defaultIndex}: on RoCE, perftest's choice
+     * ({@code get_best_gid_index}, {@link GidEntry#preferred}) among the port's valid GID entries, else the first
+     * non-zero GID.
      */
     private int gidIndex(PortAttributes pa, int port, PerfSettings s) {
         int index = s.gidIndex();
@@ -179,10 +180,7 @@ final class Endpoint implements AutoCloseable {
         if (index >= 0) {
             return index;
         }
-        if (pa.linkLayer() == LinkLayer.ETHERNET) {
-            return GidEntry.preferred(ctx.queryGidTable(), port).map(GidEntry::gidIndex).orElse(0);
-        }
-        return 0;
+        return GidEntry.defaultIndex(ctx, port);
     }
 
     /** Opens the device and builds one side's objects, for messages of {@code settings.size()} bytes. */
