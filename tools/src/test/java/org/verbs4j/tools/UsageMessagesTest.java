@@ -66,7 +66,8 @@ class UsageMessagesTest {
         Run help = Run.of("perf", "--help");
         String text = help.out().replaceAll("\\s+", " ");
         assertTrue(text.contains("on RoCE, as perftest, the port's best GID: IPv4-mapped first, then not link-local, "
-                + "then RoCE v2 over v1 (the IPv4 RoCE v2 GID where there is one), else 0; on InfiniBand no GRH, the LID"),
+                + "then RoCE v2 over v1 (the IPv4 RoCE v2 GID where there is one), else the first non-zero GID; on "
+                + "InfiniBand no GRH, the LID"),
                 help::out);
         assertFalse(text.contains("GID 0 on RoCE"), help::out);
     }
