@@ -65,6 +65,7 @@ public record GidEntry(Gid gid, int gidIndex, int portNum, GidType type, int nde
      * @param portNum the port, 1-based
      * @return the GID index, 0-based
      * @throws NullPointerException if {@code ctx} is null
+     * @throws IllegalStateException if the context is closed
      * @throws VerbsException as {@link Context#queryPort} and {@link Context#queryGid} throw it, for example
      *     {@code EINVAL} for a port the device does not have
      * @see "ibv_query_gid_table(3)"
