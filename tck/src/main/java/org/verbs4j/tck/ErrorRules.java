@@ -613,7 +613,7 @@ public abstract class ErrorRules extends TckArea {
         QpPair p = tb.pair(QpType.RC);
         int max = p.b().initAttributes().cap().maxRecvSge();
         MemoryRegion src = tb.buffer(64);
-        src.segment().asSlice(0, 8).fill((byte) 0x5A);
+        Data.fill(src, 12);
         MemoryRegion buf = p.remoteBuffer(1024); // the receives' memory, in b's PD (another device in a split kit)
         Sge[] tooMany = tooManySges(buf, max);
         List<RecvWr> list = List.of(new RecvWr(1, Sge.of(buf, 512, 64)), new RecvWr().wrId(2).sgList(tooMany),
@@ -626,7 +626,7 @@ public abstract class ErrorRules extends TckArea {
         assertEquals(1, first.wrId(), "the receive before bad_wr");
         assertEquals(WcStatus.SUCCESS, first.status(), "the receive before bad_wr must complete with the SEND's data");
         assertEquals(8, first.byteLen(), "the receive's byte_len");
-        Data.assertFilled("the receive's buffer at offset 512", buf.segment(), 512, 8, (byte) 0x5A);
+        Data.assertPattern("the receive's buffer at offset 512", buf.segment(), 512, 8, 12, 0);
         p.a().postSend(p.wr(5, WrOpcode.SEND, src, 0, 8));
         Completions.assertNone(p.cqB(), "the receive after bad_wr must not have been posted");
     }

@@ -37,6 +37,7 @@ import org.verbs4j.MwType;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpInitAttributes;
+import org.verbs4j.QpState;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
 import org.verbs4j.SendFlags;
@@ -48,6 +49,7 @@ import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
 import org.verbs4j.provider.emulated.wire.RoceEndpoint;
+import org.verbs4j.provider.emulated.wire.WireTransport;
 import org.verbs4j.provider.emulated.wire.codec.Icrc;
 import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
 import org.verbs4j.provider.emulated.wire.codec.Opcode;
@@ -58,7 +60,10 @@ import org.verbs4j.provider.emulated.wire.codec.Packet;
  * connected responder of a QP on {@code roce0}, reads the request packets it is sent and answers them by hand.
  * WRs go back to back before any answer; one ACK completes several, in order; {@code max_rd_atomic} bounds the
  * READs in flight and {@code IBV_SEND_FENCE} waits for them; a PSN sequence NAK and a timeout resend from the
- * first unacknowledged PSN (go-back-N), and every WR still completes once.
+ * first unacknowledged PSN (go-back-N), and every WR still completes once. At most {@link WireTransport#WINDOW}
+ * PSNs are unacknowledged, and a READ longer than that goes out as several READ requests. A modify keeps or forgets
+ * the messages in flight as their QP's state says; UC messages take consecutive PSNs; a path whose GID is not
+ * IPv4-mapped reaches no one.
  */
 @Tag("wire")
 class WirePipelineTest {
@@ -109,10 +114,27 @@ class WirePipelineTest {
      * {@code psn}.
      */
     private void connect(int maxRdAtomic, int timeout, int retryCnt, int psn) {
-        qp = mr.pd().createQp(QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(32).maxRecvWr(4).build());
+        qp = rcQp();
+        connectAgain(Gid.ofIpv4(PEER), maxRdAtomic, timeout, retryCnt, psn);
+    }
+
+    private QueuePair rcQp() {
+        return mr.pd().createQp(QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(32).maxRecvWr(4).build());
+    }
+
+    /** Moves {@link #qp} from RESET to RTS, connected to the peer QP at {@code peerGid}: first PSN {@code psn}. */
+    private void connectAgain(Gid peerGid, int maxRdAtomic, int timeout, int retryCnt, int psn) {
         qp.modify(QpAttributes.toInit(1, 0, ACCESS & ~AccessFlags.LOCAL_WRITE));
-        qp.modify(QpAttributes.toRtr(AhAttributes.roce(Gid.ofIpv4(PEER), 1, 1), Mtu.MTU_1024, PEER_QPN, psn, 4, 1));
+        qp.modify(QpAttributes.toRtr(AhAttributes.roce(peerGid, 1, 1), Mtu.MTU_1024, PEER_QPN, psn, 4, 1));
         qp.modify(QpAttributes.toRts(psn, timeout, retryCnt, 7, maxRdAtomic));
+    }
+
+    /** {@link #qp}: a UC QP connected to the peer QP at {@code peerGid}. */
+    private void connectUc(Gid peerGid) {
+        qp = mr.pd().createQp(QpInitAttributes.builder(QpType.UC).cq(cq).maxSendWr(32).maxRecvWr(4).build());
+        qp.modify(QpAttributes.toInit(1, 0, AccessFlags.REMOTE_WRITE));
+        qp.modify(QpAttributes.toRtrUc(AhAttributes.roce(peerGid, 1, 1), Mtu.MTU_1024, PEER_QPN, PSN));
+        qp.modify(QpAttributes.toRtsUnreliable(PSN));
     }
 
     private SendWr write(long wrId, int flags) {
@@ -173,7 +195,7 @@ class WirePipelineTest {
         h.psn = psn & Packet.MASK_24;
         h.syndrome = syndrome;
         h.payloadLength = payload;
-        ByteBuffer p = ByteBuffer.allocate(256);
+        ByteBuffer p = ByteBuffer.allocate(256 + payload);
         int off = h.writeHeaders(p);
         for (int i = 0; i < payload; i++) {
             p.put(off + i, (byte) (psn + i));
@@ -528,5 +550,229 @@ class WirePipelineTest {
         assertEquals(2, c.wrId());
         assertEquals(WcStatus.RETRY_EXC_ERR, c.status(), "once the retries since the last progress are spent");
         assertQuiet("nothing is sent once the retries are spent");
+    }
+
+    /** Remote address of the long READs' source, and the 1024-byte packets of a READ longer than the window. */
+    private static final long LONG_VA = 0x10_0000;
+    private static final int LONG_PACKETS = 200;
+
+    /** A region of {@code packets} KiB, for messages longer than the default region. */
+    private MemoryRegion bigRegion(int packets) {
+        return mr.pd().registerMemory(arena.allocate(packets * 1024L, 64), ACCESS, arena);
+    }
+
+    /** Asserts a READ request: its PSN, and the remote range it asks for, from response packet {@code from} on. */
+    private static void assertReadRequest(Packet p, int psn, int from, int packets, String what) {
+        assertEquals(Opcode.RC | Opcode.RDMA_READ_REQUEST, p.opcode, what + ": a READ request");
+        assertEquals(PSN + psn, p.psn, what + ": its PSN");
+        assertEquals(LONG_VA + from * 1024L, p.va, what + ": its remote address");
+        assertEquals(packets * 1024, p.dmaLength, what + ": its DMA length, bytes");
+        assertTrue(p.ackReq, what + ": asks for its answer");
+    }
+
+    /**
+     * Answers READ response PSNs {@code PSN + from} to {@code PSN + to} (inclusive) with 1024 bytes each: FIRST at
+     * {@code first}, LAST at {@code last}, MIDDLE between.
+     */
+    private void readResponses(int from, int to, int first, int last) throws IOException {
+        for (int k = from; k <= to; k++) {
+            int op = k == first ? Opcode.RDMA_READ_RESPONSE_FIRST
+                    : k == last ? Opcode.RDMA_READ_RESPONSE_LAST : Opcode.RDMA_READ_RESPONSE_MIDDLE;
+            answer(op, PSN + k, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 1024);
+        }
+    }
+
+    /** Asserts that response packet {@code k} of a long READ landed at {@code k} KiB of {@code dst}. */
+    private static void assertLongReadData(MemoryRegion dst) {
+        for (int k = 0; k < LONG_PACKETS; k++) {
+            for (int j = 0; j < 1024; j++) {
+                byte got = dst.segment().get(ValueLayout.JAVA_BYTE, k * 1024L + j);
+                if (got != (byte) (PSN + k + j)) {
+                    throw new AssertionError("READ response " + k + ", byte " + j + ": " + got);
+                }
+            }
+        }
+    }
+
+    @Test
+    @DisplayName("At most 128 PSNs (the window) are unacknowledged: of a WRITE of 130 packets, 128 go before an ACK, "
+            + "the last 2 once an ACK makes room")
+    void windowHoldsALongWriteBack() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        MemoryRegion big = bigRegion(130);
+        qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .rdma(0x1000, 0x77).sgList(Sge.of(big, 0, 130 * 1024)));
+        List<Packet> got = receive(WireTransport.WINDOW);
+        for (int i = 0; i < WireTransport.WINDOW; i++) {
+            assertEquals(PSN + i, got.get(i).psn, "consecutive PSNs");
+        }
+        assertQuiet("a 129th PSN before any ACK");
+        ack(PSN + 15);
+        got = receive(2);
+        assertEquals(PSN + 128, got.get(0).psn, "the rest once the ACK of packet 15 moved the window");
+        assertEquals(Opcode.RC | Opcode.RDMA_WRITE_LAST, got.get(1).opcode);
+        assertEquals(PSN + 129, got.get(1).psn);
+        ack(PSN + 129);
+        assertCompleted(1);
+    }
+
+    @Test
+    @DisplayName("A READ of 200 packets goes out as READ requests of 128, 64 and 8 packets: the rest waits for room "
+            + "for half a window, and each request counts against max_rd_atomic (2)")
+    void longReadIsSplitAtTheWindow() throws Exception {
+        connect(2, WireDevicesTest.ACK_TIMEOUT);
+        MemoryRegion big = bigRegion(LONG_PACKETS);
+        qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
+                .rdma(LONG_VA, 0x77).sgList(Sge.of(big, 0, LONG_PACKETS * 1024)));
+        assertReadRequest(receive(1).getFirst(), 0, 0, 128, "the first request, as long as the window");
+        assertQuiet("the rest of the READ while the window is full");
+        readResponses(0, 62, 0, -1);
+        assertQuiet("the rest of the READ with room for 63 PSNs, less than half a window");
+        readResponses(63, 63, -1, -1);
+        assertReadRequest(receive(1).getFirst(), 128, 128, 64, "the second request, once half a window is free");
+        readResponses(64, 71, -1, -1);
+        assertQuiet("a third request while two are unanswered and max_rd_atomic is 2");
+        readResponses(72, 127, -1, 127);
+        assertReadRequest(receive(1).getFirst(), 192, 192, 8, "the third request, once the first is answered");
+        readResponses(128, 191, 128, 191);
+        readResponses(192, 199, 192, 199);
+        assertCompleted(1);
+        assertLongReadData(big);
+    }
+
+    @Test
+    @DisplayName("A gap in a long READ's responses asks again at once, from the missing PSN to the end of the request "
+            + "it lies in (not of the READ); the requests after it go again whole, then the rest")
+    void longReadAskedAgainStopsAtItsRequest() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        MemoryRegion big = bigRegion(LONG_PACKETS);
+        qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
+                .rdma(LONG_VA, 0x77).sgList(Sge.of(big, 0, LONG_PACKETS * 1024)));
+        assertReadRequest(receive(1).getFirst(), 0, 0, 128, "the first request");
+        readResponses(0, 63, 0, -1);
+        assertReadRequest(receive(1).getFirst(), 128, 128, 64, "the second request");
+        readResponses(65, 65, -1, -1); // response 64 is lost
+        assertReadRequest(receive(1).getFirst(), 64, 64, 64, "asked again from the gap to the first request's end");
+        assertQuiet("more while the halved window (64) is full");
+        readResponses(64, 127, 64, 127); // answered as this device's responder does: FIRST again
+        assertReadRequest(receive(1).getFirst(), 128, 128, 64, "the second request again, whole");
+        readResponses(128, 191, 128, 191);
+        assertReadRequest(receive(1).getFirst(), 192, 192, 8, "the rest, new");
+        readResponses(192, 199, 192, 199);
+        assertCompleted(1);
+        assertLongReadData(big);
+    }
+
+    @Test
+    @DisplayName("The ACK asked for comes while the newest packet is in the oldest message left: that packet goes "
+            + "again, asking for an ACK")
+    void tailInTheOldestMessageAsksAgain() throws Exception {
+        connect(4, 0); // no timer: only the answer can send the packet again
+        qp.postSend(List.of(write(1, 0), write(2, 0)));
+        assertFalse(receive(2).get(1).ackReq, "the second asks for none while the first's is outstanding");
+        ack(PSN);
+        Packet again = receive(1).getFirst();
+        assertEquals(PSN + 1, again.psn, "the second WRITE, now the oldest message, again");
+        assertTrue(again.ackReq, "asking for an ACK");
+        ack(PSN + 1);
+        assertCompleted(1, 2);
+    }
+
+    @Test
+    @DisplayName("While a READ's response streams in, nothing is sent: the READ asked for its answer when it went")
+    void nothingSentWhileAReadResponseStreams() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(write(1, 0), new SendWr().wrId(2).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
+                .rdma(LONG_VA, 0x77).sgList(Sge.of(mr, 4096, 2048))));
+        List<Packet> got = receive(2);
+        assertEquals(Opcode.RC | Opcode.RDMA_READ_REQUEST, got.get(1).opcode);
+        ack(PSN);
+        answer(Opcode.RDMA_READ_RESPONSE_FIRST, PSN + 1, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 1024);
+        assertQuiet("a packet between the READ's FIRST and LAST responses");
+        answer(Opcode.RDMA_READ_RESPONSE_LAST, PSN + 2, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 1024);
+        assertCompleted(1, 2);
+        for (int j = 0; j < 2048; j++) {
+            assertEquals((byte) (PSN + 1 + j / 1024 + j % 1024), mr.segment().get(ValueLayout.JAVA_BYTE, 4096L + j),
+                    "READ byte " + j);
+        }
+    }
+
+    @Test
+    @DisplayName("A modify of a QP in RTS without SQ_PSN (RTS to RTS, min_rnr_timer) keeps the WRITE in flight and "
+            + "the send PSN: its ACK completes it, and the next WRITE takes the next PSN")
+    void modifyInRtsKeepsTheMessagesInFlight() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(write(1, 0));
+        assertEquals(PSN, receive(1).getFirst().psn);
+        qp.modify(new QpAttributes().minRnrTimer(12));
+        ack(PSN);
+        assertCompleted(1);
+        qp.postSend(write(2, 0));
+        assertEquals(PSN + 1, receive(1).getFirst().psn, "the next PSN: the modify named no SQ_PSN");
+        ack(PSN + 1);
+        assertCompleted(2);
+    }
+
+    @Test
+    @DisplayName("A QP moved to ERR with a WRITE in flight after a retransmission, then reset and connected again, "
+            + "sends only its new messages, from its new SQ_PSN, with the whole window (128 PSNs) again")
+    void resetQpStartsClean() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(write(1, 0));
+        assertEquals(PSN, receive(1).getFirst().psn);
+        answer(Opcode.ACKNOWLEDGE, PSN, Packet.AETH_NAK | Packet.NAK_PSN_SEQUENCE_ERROR, 0);
+        assertEquals(PSN, receive(1).getFirst().psn, "sent again after the NAK, which halves the window");
+        qp.modify(QpAttributes.toState(QpState.ERR));
+        WorkCompletion flushed = poll(1).getFirst();
+        assertEquals(1, flushed.wrId());
+        assertEquals(WcStatus.WR_FLUSH_ERR, flushed.status(), "the WRITE in flight, flushed by ERR");
+        qp.modify(QpAttributes.toState(QpState.RESET));
+        int psn = 0x900;
+        connectAgain(Gid.ofIpv4(PEER), 4, WireDevicesTest.ACK_TIMEOUT, 7, psn);
+        MemoryRegion big = bigRegion(130);
+        qp.postSend(new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .rdma(0x1000, 0x77).sgList(Sge.of(big, 0, 130 * 1024)));
+        List<Packet> got = receive(WireTransport.WINDOW);
+        for (int i = 0; i < WireTransport.WINDOW; i++) {
+            assertEquals(psn + i, got.get(i).psn, "the new WRITE from the new SQ_PSN, nothing of the old one");
+        }
+        assertQuiet("a 129th PSN before any ACK");
+        ack(psn + 15);
+        assertEquals(psn + 128, receive(2).getFirst().psn);
+        ack(psn + 129);
+        assertCompleted(2);
+    }
+
+    @Test
+    @DisplayName("UC messages take consecutive PSNs: two WRITEs of two packets go at PSN to PSN + 3, and complete "
+            + "once sent")
+    void ucMessagesTakeConsecutivePsns() throws Exception {
+        connectUc(Gid.ofIpv4(PEER));
+        qp.postSend(List.of(write(1, 0).sgList(Sge.of(mr, 0, 1500)), write(2, 0).sgList(Sge.of(mr, 0, 1500))));
+        List<Packet> got = receive(4);
+        int[] ops = {Opcode.RDMA_WRITE_FIRST, Opcode.RDMA_WRITE_LAST};
+        for (int i = 0; i < 4; i++) {
+            assertEquals(PSN + i, got.get(i).psn, "UC packet " + i);
+            assertEquals(Opcode.UC | ops[i % 2], got.get(i).opcode, "UC packet " + i);
+        }
+        assertCompleted(1, 2);
+    }
+
+    @Test
+    @DisplayName("A connected QP whose path GID is not IPv4-mapped (fe80::1) reaches no one: the modify succeeds, an "
+            + "RC WRITE completes RETRY_EXC_ERR and a UC WRITE SUCCESS, and no packet goes out")
+    void pathWithoutIpv4PeerReachesNoOne() throws Exception {
+        Gid linkLocal = Gid.parse("fe80::1");
+        qp = rcQp();
+        connectAgain(linkLocal, 4, WireDevicesTest.ACK_TIMEOUT, 7, PSN);
+        qp.postSend(write(1, 0));
+        WorkCompletion rc = poll(1).getFirst();
+        assertEquals(WcStatus.RETRY_EXC_ERR, rc.status(), "RC: no peer answers");
+        assertQuiet("an RC packet to a GID that is not IPv4-mapped");
+        qp.close();
+        connectUc(linkLocal);
+        qp.postSend(write(2, 0));
+        assertCompleted(2);
+        assertQuiet("a UC packet to a GID that is not IPv4-mapped");
     }
 }
