@@ -50,8 +50,9 @@ public interface QueuePair extends VerbsObject {
      *
      * @param attributes the attributes to set; only those in its mask are applied
      * @throws IllegalArgumentException if an AV names a port the device lacks
-     * @throws VerbsException {@code EINVAL} for an illegal transition, a missing required attribute or
-     *     an attribute not allowed in the transition; the QP keeps its state
+     * @throws VerbsException {@code EINVAL} for an illegal transition, a missing required attribute,
+     *     an attribute not allowed in the transition, or an alternate path ({@code ALT_PATH}) on a RoCE port,
+     *     where Linux allows none; the QP keeps its state
      * @see "ibv_modify_qp(3)"
      */
     void modify(QpAttributes attributes);

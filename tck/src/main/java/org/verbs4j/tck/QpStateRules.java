@@ -27,6 +27,7 @@ import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.Ece;
 import org.verbs4j.Errno;
+import org.verbs4j.LinkLayer;
 import org.verbs4j.QpAttrMask;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpCapabilities;
@@ -363,6 +364,22 @@ public abstract class QpStateRules extends TckArea {
             case QpAttrMask.MIN_RNR_TIMER -> assertEquals(5, q.minRnrTimer(), rule + ": the RNR timer");
             default -> assertEquals(10, q.timeout(), rule + ": the ACK timeout");
         }
+    }
+
+    @Test
+    @DisplayName("required_ on a RoCE port an alternate path is refused: RC RTR to RTS with ALT_PATH (the primary path again, port 1) fails with EINVAL and leaves the QP in RTR, and the same modify without it succeeds [ibv_modify_qp(3) alt_ah_attr; Linux ib_core: alternate paths are InfiniBand only]")
+    void required_altPathRefusedOnRoce() {
+        assumeTrue(tb.portAttributes().linkLayer() == LinkLayer.ETHERNET,
+                "an alternate path is refused on RoCE only; this port's link layer is " + tb.portAttributes().linkLayer());
+        QueuePair qp = in(QpType.RC, QpState.RTR);
+        refusedKeepsState(qp, rcRts().altPath(tb.av(), 0, tb.port(), Testbed.ACK_TIMEOUT),
+                "RC RTR -> RTS with ALT_PATH on RoCE");
+        qp.modify(rcRts());
+        assertEquals(QpState.RTS, qp.query().state(), "the same modify without ALT_PATH");
+    }
+
+    private static QpAttributes rcRts() {
+        return QpAttributes.toRts(Testbed.PSN, Testbed.ACK_TIMEOUT, 7, 7, 1);
     }
 
     @Test

@@ -109,6 +109,11 @@ public final class QpChecks {
                 return bad;
             }
         }
+        if ((mask & QpAttrMask.ALT_PATH) != 0) {
+            // Linux's ib_core refuses ALT_PATH on a RoCE port before the driver sees it (rxe too): path migration is
+            // InfiniBand's, and the emulated port's link layer is Ethernet.
+            return "the port's link layer is Ethernet (RoCE): an alternate path (ALT_PATH) is for InfiniBand only";
+        }
         // No path MTU check: the port's MTU is 4096 bytes, the largest an ibv_mtu can name.
         if ((mask & QpAttrMask.MAX_QP_RD_ATOMIC) != 0 && a.maxRdAtomic() > EmulatedDevice.MAX_RD_ATOMIC) {
             return "max_rd_atomic " + a.maxRdAtomic() + " exceeds max_qp_init_rd_atom " + EmulatedDevice.MAX_RD_ATOMIC;
