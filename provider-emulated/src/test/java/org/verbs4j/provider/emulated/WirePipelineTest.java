@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
+import org.verbs4j.AddressHandle;
 import org.verbs4j.AhAttributes;
 import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
@@ -62,8 +63,8 @@ import org.verbs4j.provider.emulated.wire.codec.Packet;
  * READs in flight and {@code IBV_SEND_FENCE} waits for them; a PSN sequence NAK and a timeout resend from the
  * first unacknowledged PSN (go-back-N), and every WR still completes once. At most {@link WireTransport#WINDOW}
  * PSNs are unacknowledged, and a READ longer than that goes out as several READ requests. A modify keeps or forgets
- * the messages in flight as their QP's state says; UC messages take consecutive PSNs; a path whose GID is not
- * IPv4-mapped reaches no one.
+ * the messages in flight as their QP's state says; UC and UD messages take consecutive PSNs; a path whose GID is not
+ * IPv4-mapped reaches no one; each packet carries its operation's opcode and headers.
  */
 @Tag("wire")
 class WirePipelineTest {
@@ -774,5 +775,66 @@ class WirePipelineTest {
         qp.postSend(write(2, 0));
         assertCompleted(2);
         assertQuiet("a UC packet to a GID that is not IPv4-mapped");
+    }
+
+    @Test
+    @DisplayName("A message of two packets ends with its operation's LAST opcode: SEND, SEND with immediate (the "
+            + "immediate data in it), SEND with invalidate (the rkey in it), WRITE with immediate")
+    void multiPacketMessagesEndWithTheirOperation() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        Sge twoPackets = Sge.of(mr, 0, 1500);
+        qp.postSend(List.of(
+                new SendWr().wrId(1).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).sgList(twoPackets),
+                new SendWr().wrId(2).opcode(WrOpcode.SEND_WITH_IMM).sendFlags(SendFlags.SIGNALED).immData(0x01020304)
+                        .sgList(twoPackets),
+                new SendWr().wrId(3).opcode(WrOpcode.SEND_WITH_INV).sendFlags(SendFlags.SIGNALED).invalidateRkey(0x4242)
+                        .sgList(twoPackets),
+                new SendWr().wrId(4).opcode(WrOpcode.RDMA_WRITE_WITH_IMM).sendFlags(SendFlags.SIGNALED)
+                        .immData(0x05060708).rdma(0x1000, 0x77).sgList(twoPackets)));
+        List<Packet> got = receive(8);
+        int[] ops = {Opcode.SEND_FIRST, Opcode.SEND_LAST, Opcode.SEND_FIRST, Opcode.SEND_LAST_WITH_IMMEDIATE,
+            Opcode.SEND_FIRST, Opcode.SEND_LAST_WITH_INVALIDATE, Opcode.RDMA_WRITE_FIRST,
+            Opcode.RDMA_WRITE_LAST_WITH_IMMEDIATE};
+        for (int i = 0; i < 8; i++) {
+            assertEquals(PSN + i, got.get(i).psn, "packet " + i);
+            assertEquals(Opcode.RC | ops[i], got.get(i).opcode, "packet " + i + "'s opcode");
+        }
+        assertEquals(0x01020304, got.get(3).immediate, "the SEND's immediate data, in its LAST packet");
+        assertEquals(0x4242, got.get(5).invalidateRkey, "the rkey to invalidate, in the SEND's LAST packet");
+        assertEquals(0x05060708, got.get(7).immediate, "the WRITE's immediate data, in its LAST packet");
+        ack(PSN + 7);
+        assertCompleted(1, 2, 3, 4);
+    }
+
+    private SendWr udSend(long wrId, AddressHandle ah, int qkey) {
+        return new SendWr().wrId(wrId).opcode(WrOpcode.SEND).sendFlags(SendFlags.SIGNALED).ud(ah, PEER_QPN, qkey)
+                .sgList(Sge.of(mr, 0, 64));
+    }
+
+    @Test
+    @DisplayName("UD SENDs take consecutive PSNs and carry the WR's Q_Key as given (0 included), or the QP's own when "
+            + "its high bit is set; one to a GID that is not IPv4-mapped completes SUCCESS, sends nothing and takes "
+            + "no PSN, and the QP goes on")
+    void udSendsOnTheWire() throws Exception {
+        int ownQkey = 0x11111111;
+        qp = mr.pd().createQp(QpInitAttributes.builder(QpType.UD).cq(cq).maxSendWr(32).maxRecvWr(4).build());
+        qp.modify(QpAttributes.toInitUd(1, 0, ownQkey));
+        qp.modify(QpAttributes.toState(QpState.RTR));
+        qp.modify(QpAttributes.toRtsUnreliable(PSN));
+        AddressHandle peerAh = mr.pd().createAh(AhAttributes.roce(Gid.ofIpv4(PEER), 1, 1));
+        AddressHandle nowhere = mr.pd().createAh(AhAttributes.roce(Gid.parse("fe80::1"), 1, 1));
+        qp.postSend(List.of(udSend(1, peerAh, 0), udSend(2, nowhere, 0x1234), udSend(3, peerAh, 0x80000000),
+                udSend(4, peerAh, 0x1234)));
+        List<Packet> got = receive(3);
+        int[] qkeys = {0, ownQkey, 0x1234};
+        for (int i = 0; i < 3; i++) {
+            Packet p = got.get(i);
+            assertEquals(Opcode.UD | Opcode.SEND_ONLY, p.opcode, "UD packet " + i);
+            assertEquals(PSN + i, p.psn, "UD packet " + i + "'s PSN");
+            assertEquals(qkeys[i], p.qkey, "UD packet " + i + "'s Q_Key");
+            assertEquals(qp.qpNum(), p.srcQpn, "UD packet " + i + "'s source QPN");
+        }
+        assertCompleted(1, 2, 3, 4);
+        assertQuiet("a UD SEND to a GID that is not IPv4-mapped");
     }
 }
