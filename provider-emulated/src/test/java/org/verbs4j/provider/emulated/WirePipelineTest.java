@@ -190,8 +190,13 @@ class WirePipelineTest {
 
     /** Sends the peer's answer: an ACK or NAK ({@code syndrome}) or a READ response of {@code payload} bytes. */
     private void answer(int operation, int psn, int syndrome, int payload) throws IOException {
+        answer(Opcode.RC, operation, psn, syndrome, payload);
+    }
+
+    /** {@link #answer(int, int, int, int)} under the transport prefix {@code prefix}. */
+    private void answer(int prefix, int operation, int psn, int syndrome, int payload) throws IOException {
         Packet h = new Packet();
-        h.opcode = Opcode.RC | operation;
+        h.opcode = prefix | operation;
         h.destQpn = qp.qpNum();
         h.psn = psn & Packet.MASK_24;
         h.syndrome = syndrome;
@@ -836,5 +841,18 @@ class WirePipelineTest {
         }
         assertCompleted(1, 2, 3, 4);
         assertQuiet("a UD SEND to a GID that is not IPv4-mapped");
+    }
+
+    @Test
+    @DisplayName("An ACK under XRC's transport prefix completes nothing on an RC QP: the WRITE waits for its own ACK")
+    void foreignPrefixAckIsIgnored() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(write(1, 0));
+        assertEquals(PSN, receive(1).getFirst().psn);
+        answer(Opcode.XRC, Opcode.ACKNOWLEDGE, PSN, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0);
+        Thread.sleep(100);
+        assertEquals(0, cq.poll(wc), "a WRITE completed by an ACK of another transport");
+        ack(PSN);
+        assertCompleted(1);
     }
 }
