@@ -339,7 +339,7 @@ public abstract class QpStateRules extends TckArea {
         if (from == QpState.INIT && to == QpState.RTR) {
             a = type == QpType.UD ? QpAttributes.toState(QpState.RTR) : rcRtr(fresh(type));
         } else if (from == QpState.RTR) {
-            a = type == QpType.RC ? QpAttributes.toRts(Testbed.PSN, Testbed.ACK_TIMEOUT, 7, 7, 1)
+            a = type == QpType.RC ? rcRts()
                     : QpAttributes.toRtsUnreliable(Testbed.PSN);
         } else {
             a = QpAttributes.toState(to);
@@ -378,6 +378,7 @@ public abstract class QpStateRules extends TckArea {
         assertEquals(QpState.RTS, qp.query().state(), "the same modify without ALT_PATH");
     }
 
+    /** {@return RC RTR to RTS with the kit's PSN and ACK timeout, 7 retries, 7 RNR retries, max_rd_atomic 1} */
     private static QpAttributes rcRts() {
         return QpAttributes.toRts(Testbed.PSN, Testbed.ACK_TIMEOUT, 7, 7, 1);
     }

@@ -588,6 +588,21 @@ class WirePipelineTest {
         }
     }
 
+    /**
+     * Connects with {@code maxRdAtomic}, posts WR 1, a READ of {@link #LONG_PACKETS} packets from {@link #LONG_VA}, and
+     * takes its first READ request, as long as the window.
+     *
+     * @return the READ's local region
+     */
+    private MemoryRegion postLongRead(int maxRdAtomic) throws Exception {
+        connect(maxRdAtomic, WireDevicesTest.ACK_TIMEOUT);
+        MemoryRegion big = bigRegion(LONG_PACKETS);
+        qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
+                .rdma(LONG_VA, 0x77).sgList(Sge.of(big, 0, LONG_PACKETS * 1024)));
+        assertReadRequest(receive(1).getFirst(), 0, 0, WireTransport.WINDOW, "the first request, as long as the window");
+        return big;
+    }
+
     /** Asserts that response packet {@code k} of a long READ landed at {@code k} KiB of {@code dst}. */
     private static void assertLongReadData(MemoryRegion dst) {
         for (int k = 0; k < LONG_PACKETS; k++) {
@@ -605,32 +620,36 @@ class WirePipelineTest {
             + "the last 2 once an ACK makes room")
     void windowHoldsALongWriteBack() throws Exception {
         connect(4, WireDevicesTest.ACK_TIMEOUT);
+        assertLongWriteHeldByTheWindow(1, PSN, "consecutive PSNs");
+    }
+
+    /**
+     * Posts WR {@code wrId}, a WRITE of 130 packets on {@link #qp}, whose first PSN is {@code psn}: the window lets
+     * 128 PSNs go, the last 2 once the ACK of packet 15 makes room, and the WRITE completes.
+     */
+    private void assertLongWriteHeldByTheWindow(long wrId, int psn, String what) throws Exception {
         MemoryRegion big = bigRegion(130);
-        qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+        qp.postSend(new SendWr().wrId(wrId).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
                 .rdma(0x1000, 0x77).sgList(Sge.of(big, 0, 130 * 1024)));
         List<Packet> got = receive(WireTransport.WINDOW);
         for (int i = 0; i < WireTransport.WINDOW; i++) {
-            assertEquals(PSN + i, got.get(i).psn, "consecutive PSNs");
+            assertEquals(psn + i, got.get(i).psn, what);
         }
         assertQuiet("a 129th PSN before any ACK");
-        ack(PSN + 15);
+        ack(psn + 15);
         got = receive(2);
-        assertEquals(PSN + 128, got.get(0).psn, "the rest once the ACK of packet 15 moved the window");
+        assertEquals(psn + 128, got.get(0).psn, "the rest once the ACK of packet 15 moved the window");
         assertEquals(Opcode.RC | Opcode.RDMA_WRITE_LAST, got.get(1).opcode);
-        assertEquals(PSN + 129, got.get(1).psn);
-        ack(PSN + 129);
-        assertCompleted(1);
+        assertEquals(psn + 129, got.get(1).psn);
+        ack(psn + 129);
+        assertCompleted(wrId);
     }
 
     @Test
     @DisplayName("A READ of 200 packets goes out as READ requests of 128, 64 and 8 packets: the rest waits for room "
             + "for half a window, and each request counts against max_rd_atomic (2)")
     void longReadIsSplitAtTheWindow() throws Exception {
-        connect(2, WireDevicesTest.ACK_TIMEOUT);
-        MemoryRegion big = bigRegion(LONG_PACKETS);
-        qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
-                .rdma(LONG_VA, 0x77).sgList(Sge.of(big, 0, LONG_PACKETS * 1024)));
-        assertReadRequest(receive(1).getFirst(), 0, 0, 128, "the first request, as long as the window");
+        MemoryRegion big = postLongRead(2);
         assertQuiet("the rest of the READ while the window is full");
         readResponses(0, 62, 0, -1);
         assertQuiet("the rest of the READ with room for 63 PSNs, less than half a window");
@@ -650,11 +669,7 @@ class WirePipelineTest {
     @DisplayName("A gap in a long READ's responses asks again at once, from the missing PSN to the end of the request "
             + "it lies in (not of the READ); the requests after it go again whole, then the rest")
     void longReadAskedAgainStopsAtItsRequest() throws Exception {
-        connect(4, WireDevicesTest.ACK_TIMEOUT);
-        MemoryRegion big = bigRegion(LONG_PACKETS);
-        qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
-                .rdma(LONG_VA, 0x77).sgList(Sge.of(big, 0, LONG_PACKETS * 1024)));
-        assertReadRequest(receive(1).getFirst(), 0, 0, 128, "the first request");
+        MemoryRegion big = postLongRead(4);
         readResponses(0, 63, 0, -1);
         assertReadRequest(receive(1).getFirst(), 128, 128, 64, "the second request");
         readResponses(65, 65, -1, -1); // response 64 is lost
@@ -735,18 +750,7 @@ class WirePipelineTest {
         qp.modify(QpAttributes.toState(QpState.RESET));
         int psn = 0x900;
         connectAgain(Gid.ofIpv4(PEER), 4, WireDevicesTest.ACK_TIMEOUT, 7, psn);
-        MemoryRegion big = bigRegion(130);
-        qp.postSend(new SendWr().wrId(2).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .rdma(0x1000, 0x77).sgList(Sge.of(big, 0, 130 * 1024)));
-        List<Packet> got = receive(WireTransport.WINDOW);
-        for (int i = 0; i < WireTransport.WINDOW; i++) {
-            assertEquals(psn + i, got.get(i).psn, "the new WRITE from the new SQ_PSN, nothing of the old one");
-        }
-        assertQuiet("a 129th PSN before any ACK");
-        ack(psn + 15);
-        assertEquals(psn + 128, receive(2).getFirst().psn);
-        ack(psn + 129);
-        assertCompleted(2);
+        assertLongWriteHeldByTheWindow(2, psn, "the new WRITE from the new SQ_PSN, nothing of the old one");
     }
 
     @Test
