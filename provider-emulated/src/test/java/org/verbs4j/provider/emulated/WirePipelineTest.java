@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -74,6 +75,9 @@ class WirePipelineTest {
     static final int ACCESS = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
     /** How long the peer listens for a packet that must not come, ms (well under the ACK timeout). */
     static final long QUIET_MS = 300;
+    /** Remote address of the long READs' source, and the 1024-byte packets of a READ longer than the window. */
+    static final long LONG_VA = 0x10_0000;
+    static final int LONG_PACKETS = 200;
 
     private final Arena arena = Arena.ofShared();
     private final Icrc icrc = new Icrc();
@@ -115,12 +119,13 @@ class WirePipelineTest {
      * {@code psn}.
      */
     private void connect(int maxRdAtomic, int timeout, int retryCnt, int psn) {
-        qp = rcQp();
+        qp = newQp(QpType.RC);
         connectAgain(Gid.ofIpv4(PEER), maxRdAtomic, timeout, retryCnt, psn);
     }
 
-    private QueuePair rcQp() {
-        return mr.pd().createQp(QpInitAttributes.builder(QpType.RC).cq(cq).maxSendWr(32).maxRecvWr(4).build());
+    /** A new QP of {@code type} on {@link #cq}: 32 send WRs, 4 receive WRs. */
+    private QueuePair newQp(QpType type) {
+        return mr.pd().createQp(QpInitAttributes.builder(type).cq(cq).maxSendWr(32).maxRecvWr(4).build());
     }
 
     /** Moves {@link #qp} from RESET to RTS, connected to the peer QP at {@code peerGid}: first PSN {@code psn}. */
@@ -132,7 +137,7 @@ class WirePipelineTest {
 
     /** {@link #qp}: a UC QP connected to the peer QP at {@code peerGid}. */
     private void connectUc(Gid peerGid) {
-        qp = mr.pd().createQp(QpInitAttributes.builder(QpType.UC).cq(cq).maxSendWr(32).maxRecvWr(4).build());
+        qp = newQp(QpType.UC);
         qp.modify(QpAttributes.toInit(1, 0, AccessFlags.REMOTE_WRITE));
         qp.modify(QpAttributes.toRtrUc(AhAttributes.roce(peerGid, 1, 1), Mtu.MTU_1024, PEER_QPN, PSN));
         qp.modify(QpAttributes.toRtsUnreliable(PSN));
@@ -558,10 +563,6 @@ class WirePipelineTest {
         assertQuiet("nothing is sent once the retries are spent");
     }
 
-    /** Remote address of the long READs' source, and the 1024-byte packets of a READ longer than the window. */
-    private static final long LONG_VA = 0x10_0000;
-    private static final int LONG_PACKETS = 200;
-
     /** A region of {@code packets} KiB, for messages longer than the default region. */
     private MemoryRegion bigRegion(int packets) {
         return mr.pd().registerMemory(arena.allocate(packets * 1024L, 64), ACCESS, arena);
@@ -603,12 +604,16 @@ class WirePipelineTest {
         return big;
     }
 
-    /** Asserts that response packet {@code k} of a long READ landed at {@code k} KiB of {@code dst}. */
-    private static void assertLongReadData(MemoryRegion dst) {
-        for (int k = 0; k < LONG_PACKETS; k++) {
+    /**
+     * Asserts that READ response packet {@code k} of {@code packets} (PSN {@code PSN + firstPsn + k}, whose byte
+     * {@code j} the peer sends as {@code PSN + firstPsn + k + j}) landed at {@code offset + k} KiB of {@code dst}.
+     */
+    private static void assertReadData(MemoryRegion dst, long offset, int firstPsn, int packets) {
+        MemorySegment segment = dst.segment();
+        for (int k = 0; k < packets; k++) {
             for (int j = 0; j < 1024; j++) {
-                byte got = dst.segment().get(ValueLayout.JAVA_BYTE, k * 1024L + j);
-                if (got != (byte) (PSN + k + j)) {
+                byte got = segment.get(ValueLayout.JAVA_BYTE, offset + k * 1024L + j);
+                if (got != (byte) (PSN + firstPsn + k + j)) {
                     throw new AssertionError("READ response " + k + ", byte " + j + ": " + got);
                 }
             }
@@ -662,7 +667,7 @@ class WirePipelineTest {
         readResponses(128, 191, 128, 191);
         readResponses(192, 199, 192, 199);
         assertCompleted(1);
-        assertLongReadData(big);
+        assertReadData(big, 0, 0, LONG_PACKETS);
     }
 
     @Test
@@ -681,7 +686,7 @@ class WirePipelineTest {
         assertReadRequest(receive(1).getFirst(), 192, 192, 8, "the rest, new");
         readResponses(192, 199, 192, 199);
         assertCompleted(1);
-        assertLongReadData(big);
+        assertReadData(big, 0, 0, LONG_PACKETS);
     }
 
     @Test
@@ -712,10 +717,7 @@ class WirePipelineTest {
         assertQuiet("a packet between the READ's FIRST and LAST responses");
         answer(Opcode.RDMA_READ_RESPONSE_LAST, PSN + 2, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 1024);
         assertCompleted(1, 2);
-        for (int j = 0; j < 2048; j++) {
-            assertEquals((byte) (PSN + 1 + j / 1024 + j % 1024), mr.segment().get(ValueLayout.JAVA_BYTE, 4096L + j),
-                    "READ byte " + j);
-        }
+        assertReadData(mr, 4096, 1, 2);
     }
 
     @Test
@@ -773,7 +775,7 @@ class WirePipelineTest {
             + "RC WRITE completes RETRY_EXC_ERR and a UC WRITE SUCCESS, and no packet goes out")
     void pathWithoutIpv4PeerReachesNoOne() throws Exception {
         Gid linkLocal = Gid.parse("fe80::1");
-        qp = rcQp();
+        qp = newQp(QpType.RC);
         connectAgain(linkLocal, 4, WireDevicesTest.ACK_TIMEOUT, 7, PSN);
         qp.postSend(write(1, 0));
         WorkCompletion rc = poll(1).getFirst();
@@ -826,7 +828,7 @@ class WirePipelineTest {
             + "no PSN, and the QP goes on")
     void udSendsOnTheWire() throws Exception {
         int ownQkey = 0x11111111;
-        qp = mr.pd().createQp(QpInitAttributes.builder(QpType.UD).cq(cq).maxSendWr(32).maxRecvWr(4).build());
+        qp = newQp(QpType.UD);
         qp.modify(QpAttributes.toInitUd(1, 0, ownQkey));
         qp.modify(QpAttributes.toState(QpState.RTR));
         qp.modify(QpAttributes.toRtsUnreliable(PSN));
