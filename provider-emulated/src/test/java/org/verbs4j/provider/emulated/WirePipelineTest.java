@@ -50,6 +50,7 @@ import org.verbs4j.WorkCompletion;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.provider.emulated.verbs.EmulatedDevice;
+import org.verbs4j.provider.emulated.verbs.EmulatedQueuePair;
 import org.verbs4j.provider.emulated.wire.RoceEndpoint;
 import org.verbs4j.provider.emulated.wire.WireTransport;
 import org.verbs4j.provider.emulated.wire.codec.Icrc;
@@ -200,6 +201,14 @@ class WirePipelineTest {
 
     /** {@link #answer(int, int, int, int)} under the transport prefix {@code prefix}. */
     private void answer(int prefix, int operation, int psn, int syndrome, int payload) throws IOException {
+        answer(prefix, operation, psn, syndrome, payload, psn);
+    }
+
+    /**
+     * {@link #answer(int, int, int, int, int)} with payload byte {@code i} set to {@code seed + i} (the other forms
+     * use the PSN as the seed, which {@link #assertReadData} expects).
+     */
+    private void answer(int prefix, int operation, int psn, int syndrome, int payload, int seed) throws IOException {
         Packet h = new Packet();
         h.opcode = prefix | operation;
         h.destQpn = qp.qpNum();
@@ -209,7 +218,7 @@ class WirePipelineTest {
         ByteBuffer p = ByteBuffer.allocate(256 + payload);
         int off = h.writeHeaders(p);
         for (int i = 0; i < payload; i++) {
-            p.put(off + i, (byte) (psn + i));
+            p.put(off + i, (byte) (seed + i));
         }
         int len = h.seal(p, icrc, new Ipv4Udp().set(ipv4(PEER), RoceEndpoint.of(roce0).localPort, RoceEndpoint.of(roce0).localAddr,
                 RoceEndpoint.of(roce0).localPort));
@@ -687,6 +696,37 @@ class WirePipelineTest {
         readResponses(192, 199, 192, 199);
         assertCompleted(1);
         assertReadData(big, 0, 0, LONG_PACKETS);
+    }
+
+    @Test
+    @DisplayName("A long READ's responses repeated and out of order: a repeat of a response already taken is dropped "
+            + "and asks for nothing; one that overtakes the next asks again at once, from the missing PSN to the end of "
+            + "its request (118 PSNs, past the halved window of 64); the late one is still taken, and the READ lands "
+            + "whole")
+    void longReadResponsesRepeatedAndReordered() throws Exception {
+        MemoryRegion big = postLongRead(4);
+        int ackWithCredits = Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED;
+        readResponses(0, 9, 0, -1);
+        answer(Opcode.RC, Opcode.RDMA_READ_RESPONSE_MIDDLE, PSN + 9, ackWithCredits, 1024, 0x55); // a repeat of 9
+        assertQuiet("a request asked again for a repeated response");
+        readResponses(11, 11, -1, -1); // 11 overtakes 10
+        assertReadRequest(receive(1).getFirst(), 10, 10, 118, "asked again at once, to the first request's end");
+        readResponses(10, 10, -1, -1); // the late 10: the PSN expected now
+        // The answer to the request asked again starts with FIRST at 10, a repeat now, with other bytes.
+        answer(Opcode.RC, Opcode.RDMA_READ_RESPONSE_FIRST, PSN + 10, ackWithCredits, 1024, 0x55);
+        readResponses(11, 127, -1, 127);
+        for (int next = 128; next < LONG_PACKETS; ) {
+            Packet request = receive(1).getFirst();
+            int packets = request.dmaLength / 1024;
+            assertReadRequest(request, next, next, packets, "the next request, from where the last one ended");
+            readResponses(next, next + packets - 1, next, next + packets - 1);
+            next += packets;
+        }
+        assertCompleted(1);
+        assertReadData(big, 0, 0, LONG_PACKETS);
+        long[] retries = ((WireTransport) ((EmulatedQueuePair) qp).transport()).retransmissions();
+        assertEquals(0, retries[0], "no timeout");
+        assertEquals(1, retries[1], "one go-back, at once: the gap, not the repeats");
     }
 
     @Test
