@@ -552,6 +552,35 @@ class WirePipelineTest {
     }
 
     @Test
+    @DisplayName("Below a window of 32 an ACK is asked every half window: after three losses (window 128, 64, 32, "
+            + "16) a WRITE of 20 packets sends 16, packets 7 and 15 asking, and the last 4 once an ACK makes room")
+    void ackAskedEveryHalfWindowBelow32() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        for (int k = 0; k < 3; k++) {
+            qp.postSend(write(k + 1, 0));
+            assertEquals(PSN + k, receive(1).getFirst().psn, "WRITE " + (k + 1));
+            answer(Opcode.ACKNOWLEDGE, PSN + k, Packet.AETH_NAK | Packet.NAK_PSN_SEQUENCE_ERROR, 0);
+            assertEquals(PSN + k, receive(1).getFirst().psn, "WRITE " + (k + 1) + " sent again after the NAK");
+            ack(PSN + k);
+            assertCompleted(k + 1);
+        }
+        int first = PSN + 3;
+        qp.postSend(new SendWr().wrId(4).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .rdma(0x1000, 0x77).sgList(Sge.of(bigRegion(20), 0, 20 * 1024)));
+        List<Packet> got = receive(16);
+        for (int i = 0; i < 16; i++) {
+            assertEquals(first + i, got.get(i).psn, "consecutive PSNs");
+            assertEquals(i == 7 || i == 15, got.get(i).ackReq, "packet " + i + " asks for an ACK");
+        }
+        assertQuiet("a 17th PSN while the window (16) is full");
+        ack(first + 15);
+        got = receive(4);
+        assertEquals(first + 19, got.get(3).psn, "the rest once the ACK made room");
+        ack(first + 19);
+        assertCompleted(4);
+    }
+
+    @Test
     @DisplayName("retry_cnt bounds the retransmissions without progress, and progress gives the rest the whole budget "
             + "again: after an ACK of the first WR, the second goes retry_cnt more times, then RETRY_EXC_ERR")
     void retryBudgetStartsOverOnProgress() throws Exception {
