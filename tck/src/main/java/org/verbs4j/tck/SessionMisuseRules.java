@@ -19,6 +19,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
+import org.verbs4j.PreparedSends;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpType;
 import org.verbs4j.QueuePair;
@@ -139,21 +140,30 @@ public abstract class SessionMisuseRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ postSend from the thread that has the QP's session open throws IllegalStateException instead of waiting forever on the send queue [ibv_wr_post(3) CONCURRENCY]")
+    @DisplayName("required_ postSend (one WR or a list) and a PreparedSends post from the thread that has the QP's session open throw IllegalStateException instead of waiting forever on the send queue; the session stays open, and once it ends the same PreparedSends posts [ibv_wr_post(3) CONCURRENCY]")
     void required_postSendInsideOwnSessionRefused() {
         QpPair p = writers();
         MemoryRegion buf = tb.buffer(64);
         MemoryRegion target = p.remoteBuffer(64);
-        WrSession s = p.a().startWr();
-        try {
-            SendWr wr = new SendWr().wrId(3).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                    .sgList(org.verbs4j.Sge.of(buf, 0, 8)).rdma(target.address() + 32, target.rkey());
-            assertThrows(IllegalStateException.class, () -> p.a().postSend(wr));
-            assertTrue(s.isActive(), "the session stays open");
-        } finally {
-            s.abort();
+        try (PreparedSends prepared = p.a().prepareSends(1)) {
+            prepared.opcode(0, WrOpcode.RDMA_WRITE).wrId(0, 5).sendFlags(0, SendFlags.SIGNALED)
+                    .sge(0, 0, buf.address(), 8, buf.lkey()).numSge(0, 1).rdma(0, target.address(), target.rkey());
+            WrSession s = p.a().startWr();
+            try {
+                SendWr wr = new SendWr().wrId(3).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                        .sgList(org.verbs4j.Sge.of(buf, 0, 8)).rdma(target.address() + 32, target.rkey());
+                assertThrows(IllegalStateException.class, () -> p.a().postSend(wr), "postSend of one WR");
+                assertThrows(IllegalStateException.class, () -> p.a().postSend(List.of(wr)), "postSend of a list");
+                assertThrows(IllegalStateException.class, () -> prepared.post(1), "a PreparedSends post");
+                assertTrue(s.isActive(), "the session stays open");
+            } finally {
+                s.abort();
+            }
+            Completions.assertNone(p.cqA(), "neither the refused posts nor the aborted session complete");
+            prepared.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.await(p.cqA(), 1, "the prepared WRITE after the session")
+                    .getFirst().status(), "the prepared WRITE posted once the session ended");
         }
-        Completions.assertNone(p.cqA(), "neither the refused postSend nor the aborted session completes");
     }
 
     @Test

@@ -100,6 +100,37 @@ public final class SendQueueLock {
         }
     }
 
+    /**
+     * Takes the lock for one call that must not run inside this thread's own hold of it, waiting if another thread
+     * holds it. A QP's posting verbs take it this way: the one hold that spans calls is an open WR session's, so a
+     * post that finds its own thread holding the lock is a post inside that thread's session, which the caller
+     * refuses. The check costs nothing on the fast path: a free lock is taken by the same compare-and-set as
+     * {@link #lock()} (a confined lock by the same plain reads), and only a failed one asks who holds it.
+     *
+     * @return true if the lock is now held for this call; false, without taking it again, if this thread held it
+     * @throws WrongThreadException if the lock is confined to another thread, which is alive
+     */
+    public boolean lockUnlessHeld() {
+        if (confinement != null) {
+            confinement.check();
+            if (holder == Thread.currentThread() && holds > 0) {
+                return false;
+            }
+            lockConfined();
+            return true;
+        }
+        if (STATE.compareAndSet(this, 0, 1)) {
+            owner = Thread.currentThread();
+            return true;
+        }
+        Thread me = Thread.currentThread();
+        if (owner == me) {
+            return false;
+        }
+        waitForLock(me);
+        return true;
+    }
+
     /** The confined lock: the owner counts its holds; a thread taking over from a dead owner starts from none. */
     private void lockConfined() {
         confinement.check();

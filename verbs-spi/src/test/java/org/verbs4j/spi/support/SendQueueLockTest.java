@@ -112,6 +112,31 @@ class SendQueueLockTest {
     }
 
     /** Whether another thread takes and gives back the lock within {@code millis}. */
+    @Test
+    @DisplayName("lockUnlessHeld() takes a free lock once; the holder gets false and no second hold; another thread "
+            + "waits until it is given back")
+    void lockUnlessHeld() throws Exception {
+        assertTrue(lock.lockUnlessHeld(), "a free lock");
+        assertTrue(lock.isHeldByCurrentThread());
+        assertFalse(lock.lockUnlessHeld(), "the holder asks again");
+        lock.unlock();
+        assertFalse(lock.isLocked(), "one unlock gives the lock back: the second call took no hold");
+        assertTrue(lock.lockUnlessHeld(), "free again");
+        CountDownLatch taken = new CountDownLatch(1);
+        AtomicBoolean result = new AtomicBoolean();
+        Thread t = Thread.ofPlatform().daemon().start(() -> {
+            result.set(lock.lockUnlessHeld());
+            taken.countDown();
+            lock.unlock();
+        });
+        assertFalse(taken.await(200, TimeUnit.MILLISECONDS), "another thread took it while it was held");
+        lock.unlock();
+        assertTrue(taken.await(10, TimeUnit.SECONDS), "the waiter got it once it was given back");
+        t.join();
+        assertTrue(result.get(), "the waiter's lockUnlessHeld() took it");
+        assertFalse(lock.isLocked());
+    }
+
     private static boolean takenBy(SendQueueLock lock, long millis) throws InterruptedException {
         CountDownLatch taken = new CountDownLatch(1);
         Thread t = Thread.ofPlatform().daemon().start(() -> {

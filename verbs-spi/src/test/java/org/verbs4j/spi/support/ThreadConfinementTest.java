@@ -84,6 +84,20 @@ class ThreadConfinementTest {
     }
 
     @Test
+    @DisplayName("lockUnlessHeld() on a confined lock: the owner takes it once and gets false while it holds it; "
+            + "another live thread gets WrongThreadException")
+    void lockUnlessHeld() throws Exception {
+        assertTrue(lock.lockUnlessHeld(), "the first user takes it");
+        assertFalse(lock.lockUnlessHeld(), "the owner asks again while holding it");
+        lock.unlock();
+        assertFalse(lock.isLocked(), "one unlock gives it back: the second call took no hold");
+        assertTrue(lock.lockUnlessHeld(), "the owner again, not holding it");
+        lock.unlock();
+        Throwable other = inThread(lock::lockUnlessHeld);
+        assertTrue(other instanceof WrongThreadException, "another thread, while the owner lives: " + other);
+    }
+
+    @Test
     @DisplayName("once the owner has ended, the next thread takes it over, with none of the dead owner's holds")
     void takeOverFromDeadOwner() throws Exception {
         // The owner dies holding the lock (a session left open).

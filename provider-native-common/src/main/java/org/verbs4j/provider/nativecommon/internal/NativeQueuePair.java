@@ -301,13 +301,24 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         }
     }
 
+    /**
+     * Takes the send lock for one post. A thread that holds it already has the QP's WR session open (the one hold
+     * that spans calls), and its post is refused with the session's IllegalStateException: the check rides on the
+     * lock's own compare-and-set instead of a read of the session before it.
+     */
+    private void lockToPost() {
+        if (!sendLock.lockUnlessHeld()) {
+            checkNotInSession();
+            throw new IllegalStateException("this thread holds the QP's send lock");
+        }
+    }
+
     @Override
     public void postSend(SendWr wr) {
         checkOpen();
         Arguments.hasSendQueue(type);
         Objects.requireNonNull(wr, "wr");
-        checkNotInSession();
-        sendLock.lock();
+        lockToPost();
         try {
             checkOpen();
             sendPoster.post(handle, sendQueueReady(), wr);
@@ -325,8 +336,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
         for (int i = 0; i < size; i++) {
             Objects.requireNonNull(wrs.get(i), "wrs element");
         }
-        checkNotInSession();
-        sendLock.lock();
+        lockToPost();
         try {
             checkOpen();
             // The QP's state is read once per post: a modify racing with it takes effect before or after.
@@ -351,8 +361,7 @@ public final class NativeQueuePair extends NativeObject implements QueuePair {
     void postPrepared(NativePreparedSends sends, int n) {
         checkOpen();
         Arguments.hasSendQueue(type);
-        checkNotInSession();
-        sendLock.lock();
+        lockToPost();
         try {
             checkOpen();
             sends.postLocked(handle, sendQueueReady(), n);
