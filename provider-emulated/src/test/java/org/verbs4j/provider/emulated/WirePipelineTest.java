@@ -727,6 +727,42 @@ class WirePipelineTest {
         assertReadData(big, 0, 0, LONG_PACKETS);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"ATOMIC_FETCH_AND_ADD", "ATOMIC_CMP_AND_SWP"})
+    @DisplayName("An atomic in flight counts against max_rd_atomic (3) with a long READ's requests: a READ behind "
+            + "the atomic waits while two requests of the long READ and the atomic are unanswered, and goes once one "
+            + "request is answered")
+    void atomicCountsWithALongReadsRequests(String atomicOp) throws Exception {
+        WrOpcode op = WrOpcode.valueOf(atomicOp);
+        connect(3, WireDevicesTest.ACK_TIMEOUT);
+        MemoryRegion big = bigRegion(LONG_PACKETS);
+        qp.postSend(List.of(new SendWr().wrId(1).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
+                .rdma(LONG_VA, 0x77).sgList(Sge.of(big, 0, LONG_PACKETS * 1024)),
+                atomic(2, op), read(3)));
+        assertReadRequest(receive(1).getFirst(), 0, 0, WireTransport.WINDOW, "the first request");
+        readResponses(0, 63, 0, -1);
+        assertReadRequest(receive(1).getFirst(), 128, 128, 64, "the second request");
+        readResponses(64, 71, -1, -1);
+        assertReadRequest(receive(1).getFirst(), 192, 192, 8, "the third, with three requests out");
+        readResponses(72, 126, -1, -1);
+        assertQuiet("the atomic while three requests are unanswered");
+        readResponses(127, 127, -1, 127);
+        Packet atomic = receive(1).getFirst();
+        assertEquals(Opcode.RC | (op == WrOpcode.ATOMIC_FETCH_AND_ADD ? Opcode.FETCH_ADD : Opcode.COMPARE_SWAP),
+                atomic.opcode, "the atomic once the first request is answered");
+        assertEquals(PSN + 200, atomic.psn);
+        assertQuiet("the READ behind the atomic while two requests and the atomic are unanswered");
+        readResponses(128, 191, 128, 191);
+        Packet last = receive(1).getFirst();
+        assertEquals(Opcode.RC | Opcode.RDMA_READ_REQUEST, last.opcode, "the READ once the second request is answered");
+        assertEquals(PSN + 201, last.psn);
+        readResponses(192, 199, 192, 199);
+        atomicAck(PSN + 200);
+        answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN + 201, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 8);
+        assertCompleted(1, 2, 3);
+        assertReadData(big, 0, 0, LONG_PACKETS);
+    }
+
     @Test
     @DisplayName("A long READ's responses repeated and out of order: a repeat of a response already taken is dropped "
             + "and asks for nothing; one that overtakes the next asks again at once, from the missing PSN to the end of "
