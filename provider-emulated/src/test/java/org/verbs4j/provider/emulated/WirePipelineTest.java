@@ -209,6 +209,17 @@ class WirePipelineTest {
      * use the PSN as the seed, which {@link #assertReadData} expects).
      */
     private void answer(int prefix, int operation, int psn, int syndrome, int payload, int seed) throws IOException {
+        peer.send(answerPacket(PEER, prefix, operation, psn, syndrome, payload, seed), device());
+    }
+
+    /** The wire device's socket address, where the peer's answers go. */
+    private InetSocketAddress device() {
+        return new InetSocketAddress(RoceEndpoint.of(roce0).local.getAddress(), RoceEndpoint.of(roce0).localPort);
+    }
+
+    /** The answer {@link #answer(int, int, int, int, int, int)} sends, as sent from the IPv4 address {@code from}. */
+    private ByteBuffer answerPacket(byte[] from, int prefix, int operation, int psn, int syndrome, int payload,
+            int seed) {
         Packet h = new Packet();
         h.opcode = prefix | operation;
         h.destQpn = qp.qpNum();
@@ -220,9 +231,9 @@ class WirePipelineTest {
         for (int i = 0; i < payload; i++) {
             p.put(off + i, (byte) (seed + i));
         }
-        int len = h.seal(p, icrc, new Ipv4Udp().set(ipv4(PEER), RoceEndpoint.of(roce0).localPort, RoceEndpoint.of(roce0).localAddr,
+        int len = h.seal(p, icrc, new Ipv4Udp().set(ipv4(from), RoceEndpoint.of(roce0).localPort, RoceEndpoint.of(roce0).localAddr,
                 RoceEndpoint.of(roce0).localPort));
-        peer.send(p.position(0).limit(len), new InetSocketAddress(RoceEndpoint.of(roce0).local.getAddress(), RoceEndpoint.of(roce0).localPort));
+        return p.position(0).limit(len);
     }
 
     private void ack(int psn) throws IOException {
@@ -964,6 +975,36 @@ class WirePipelineTest {
         Thread.sleep(100);
         assertEquals(0, cq.poll(wc), "a WRITE completed by an ACK of another transport");
         ack(PSN);
+        assertCompleted(1);
+    }
+
+
+    @Test
+    @DisplayName("Answers the QP cannot take are dropped and change nothing: an ACK to a QP with nothing in flight; "
+            + "then, with 128 packets of a 130-packet WRITE sent, an ACK from another address than the connected "
+            + "peer's, an ACK of the WRITE's last PSN (not sent yet: the window holds it back) and an ACK of a PSN "
+            + "already acknowledged. The peer's own ACKs then move the window and complete the WRITE, once")
+    void answersOutsideTheFlightAreDropped() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        ack(PSN - 1); // nothing in flight yet
+        qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .rdma(0x1000, 0x77).sgList(Sge.of(bigRegion(130), 0, 130 * 1024)));
+        receive(WireTransport.WINDOW);
+        byte[] stranger = {127, 0, 79, 7};
+        try (DatagramChannel other = DatagramChannel.open(StandardProtocolFamily.INET)) {
+            other.bind(new InetSocketAddress(InetAddress.getByAddress(stranger), RoceEndpoint.of(roce0).localPort));
+            other.send(answerPacket(stranger, Opcode.RC, Opcode.ACKNOWLEDGE, PSN + 127,
+                    Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0, 0), device());
+        }
+        ack(PSN + 129); // not sent yet
+        ack(PSN - 1); // before the first unacknowledged PSN
+        assertQuiet("a packet sent because of an answer that was dropped");
+        assertEquals(0, cq.poll(wc), "a WRITE completed by an answer it cannot take");
+        long[] retries = ((WireTransport) ((EmulatedQueuePair) qp).transport()).retransmissions();
+        assertEquals(0, retries[1] + retries[2], "retransmissions or progress from dropped answers");
+        ack(PSN + 127);
+        assertEquals(PSN + 129, receive(2).get(1).psn, "the rest once the peer's ACK made room");
+        ack(PSN + 129);
         assertCompleted(1);
     }
 }
