@@ -982,7 +982,7 @@ class WirePipelineTest {
     @Test
     @DisplayName("Answers the QP cannot take are dropped and change nothing: an ACK to a QP with nothing in flight; "
             + "then, with 128 packets of a 130-packet WRITE sent, an ACK from another address than the connected "
-            + "peer's, an ACK of the WRITE's last PSN (not sent yet: the window holds it back) and an ACK of a PSN "
+            + "peer's, ACKs of the WRITE's first PSN not sent and of its last (the window holds both back) and an ACK of a PSN "
             + "already acknowledged. The peer's own ACKs then move the window and complete the WRITE, once")
     void answersOutsideTheFlightAreDropped() throws Exception {
         connect(4, WireDevicesTest.ACK_TIMEOUT);
@@ -996,7 +996,8 @@ class WirePipelineTest {
             other.send(answerPacket(stranger, Opcode.RC, Opcode.ACKNOWLEDGE, PSN + 127,
                     Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0, 0), device());
         }
-        ack(PSN + 129); // not sent yet
+        ack(PSN + 128); // the first PSN not sent
+        ack(PSN + 129); // the WRITE's last, not sent either
         ack(PSN - 1); // before the first unacknowledged PSN
         assertQuiet("a packet sent because of an answer that was dropped");
         assertEquals(0, cq.poll(wc), "a WRITE completed by an answer it cannot take");
