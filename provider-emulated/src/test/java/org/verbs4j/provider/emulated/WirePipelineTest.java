@@ -821,6 +821,18 @@ class WirePipelineTest {
     }
 
     @Test
+    @DisplayName("ACK timeout 0 is infinite (IBA 9.7.6.1.3): an unanswered WRITE is never sent again, and its late ACK "
+            + "still completes it")
+    void timeoutZeroNeverSendsAgain() throws Exception {
+        connect(4, 0);
+        qp.postSend(write(1, 0));
+        assertEquals(PSN, receive(1).getFirst().psn);
+        assertQuiet("a packet sent again with no timer", 1000);
+        ack(PSN);
+        assertCompleted(1);
+    }
+
+    @Test
     @DisplayName("While a READ's response streams in, nothing is sent: the READ asked for its answer when it went")
     void nothingSentWhileAReadResponseStreams() throws Exception {
         connect(4, WireDevicesTest.ACK_TIMEOUT);
