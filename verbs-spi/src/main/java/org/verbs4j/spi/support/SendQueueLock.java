@@ -94,7 +94,7 @@ public final class SendQueueLock {
      */
     public void lock() {
         if (confinement != null) {
-            lockConfined();
+            lockConfined(false);
         } else if (!tryLock()) {
             waitForLock(Thread.currentThread());
         }
@@ -112,12 +112,7 @@ public final class SendQueueLock {
      */
     public boolean lockUnlessHeld() {
         if (confinement != null) {
-            confinement.check();
-            if (holder == Thread.currentThread() && holds > 0) {
-                return false;
-            }
-            lockConfined();
-            return true;
+            return lockConfined(true);
         }
         if (STATE.compareAndSet(this, 0, 1)) {
             owner = Thread.currentThread();
@@ -131,15 +126,23 @@ public final class SendQueueLock {
         return true;
     }
 
-    /** The confined lock: the owner counts its holds; a thread taking over from a dead owner starts from none. */
-    private void lockConfined() {
+    /**
+     * The confined lock: the owner counts its holds; a thread taking over from a dead owner starts from none.
+     *
+     * @param unlessHeld take no second hold: return false if this thread holds the lock
+     * @return whether this call took a hold
+     */
+    private boolean lockConfined(boolean unlessHeld) {
         confinement.check();
         Thread me = Thread.currentThread();
         if (holder != me) {
             holder = me;
             holds = 0;
+        } else if (unlessHeld && holds > 0) {
+            return false;
         }
         holds++;
+        return true;
     }
 
     /**
@@ -150,8 +153,7 @@ public final class SendQueueLock {
      */
     public boolean tryLock() {
         if (confinement != null) {
-            lockConfined();
-            return true;
+            return lockConfined(false);
         }
         Thread me = Thread.currentThread();
         if (STATE.compareAndSet(this, 0, 1)) {
