@@ -562,10 +562,13 @@ class WirePipelineTest {
         assertCompleted(1);
     }
 
-    @Test
-    @DisplayName("Below a window of 32 an ACK is asked every half window: after three losses (window 128, 64, 32, "
-            + "16) a WRITE of 20 packets sends 16, packets 7 and 15 asking, and the last 4 once an ACK makes room")
-    void ackAskedEveryHalfWindowBelow32() throws Exception {
+    /**
+     * Connects, and halves the window three times (128 to 16): WRITEs 1 to 3, each NAKed (PSN sequence error), sent
+     * again and acknowledged.
+     *
+     * @return the next PSN
+     */
+    private int windowHalvedThreeTimes() throws Exception {
         connect(4, WireDevicesTest.ACK_TIMEOUT);
         for (int k = 0; k < 3; k++) {
             qp.postSend(write(k + 1, 0));
@@ -575,7 +578,34 @@ class WirePipelineTest {
             ack(PSN + k);
             assertCompleted(k + 1);
         }
-        int first = PSN + 3;
+        return PSN + 3;
+    }
+
+    @Test
+    @DisplayName("After a loss the window grows back by one PSN per window's worth of PSNs acknowledged (additive "
+            + "increase): at 16, the ACK of 16 PSNs (with the one acknowledged before) makes it 17; the ACK of 16 of "
+            + "the next 17 makes it 18, so 17 more go with one unacknowledged")
+    void windowGrowsByOnePerWindowAcknowledged() throws Exception {
+        int first = windowHalvedThreeTimes();
+        qp.postSend(new SendWr().wrId(4).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .rdma(0x1000, 0x77).sgList(Sge.of(bigRegion(50), 0, 50 * 1024)));
+        assertEquals(first, receive(16).getFirst().psn, "a window of 16");
+        assertQuiet("more than 16 PSNs unacknowledged");
+        ack(first + 15);
+        assertEquals(first + 16, receive(17).getFirst().psn, "a window of 17 once 17 PSNs are acknowledged since the loss");
+        assertQuiet("more than 17 PSNs unacknowledged");
+        ack(first + 31); // 16 of the 17
+        assertEquals(first + 33, receive(17).getFirst().psn, "a window of 18 once 17 more are acknowledged");
+        assertQuiet("more than 18 PSNs unacknowledged");
+        ack(first + 49);
+        assertCompleted(4);
+    }
+
+    @Test
+    @DisplayName("Below a window of 32 an ACK is asked every half window: after three losses (window 128, 64, 32, "
+            + "16) a WRITE of 20 packets sends 16, packets 7 and 15 asking, and the last 4 once an ACK makes room")
+    void ackAskedEveryHalfWindowBelow32() throws Exception {
+        int first = windowHalvedThreeTimes();
         qp.postSend(new SendWr().wrId(4).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
                 .rdma(0x1000, 0x77).sgList(Sge.of(bigRegion(20), 0, 20 * 1024)));
         List<Packet> got = receive(16);
