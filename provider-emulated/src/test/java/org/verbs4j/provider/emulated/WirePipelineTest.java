@@ -1022,6 +1022,36 @@ class WirePipelineTest {
 
 
     @Test
+    @DisplayName("Answers of the wrong kind are dropped: an atomic ACK or a READ response (as long as the WRITE) for "
+            + "a WRITE, and a plain or atomic ACK for a READ, complete nothing and write nothing into the WRITE's "
+            + "source; each WR's own answer then completes it, and the READ's bytes land")
+    void answersOfTheWrongKindAreDropped() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        int ackWithCredits = Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED;
+        mr.segment().asSlice(0, 100).fill((byte) 0x3c);
+        qp.postSend(List.of(write(1, 0), read(2)));
+        receive(2);
+        atomicAck(PSN);
+        answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN, ackWithCredits, 100);
+        Thread.sleep(100);
+        assertEquals(0, cq.poll(wc), "the WRITE completed by an answer of another kind");
+        for (int j = 0; j < 100; j++) {
+            assertEquals((byte) 0x3c, mr.segment().get(ValueLayout.JAVA_BYTE, j), "the WRITE's source, byte " + j);
+        }
+        ack(PSN);
+        ack(PSN + 1);
+        atomicAck(PSN + 1);
+        assertQuiet("a packet sent because of an answer of another kind");
+        assertEquals(1, cq.poll(wc), "only the WRITE completes");
+        assertEquals(1, wc.wrId(0));
+        answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN + 1, ackWithCredits, 8);
+        assertCompleted(2);
+        for (int j = 0; j < 8; j++) {
+            assertEquals((byte) (PSN + 1 + j), mr.segment().get(ValueLayout.JAVA_BYTE, 16L + j), "READ byte " + j);
+        }
+    }
+
+    @Test
     @DisplayName("Answers the QP cannot take are dropped and change nothing: an ACK to a QP with nothing in flight; "
             + "then, with 128 packets of a 130-packet WRITE sent, an ACK from another address than the connected "
             + "peer's, ACKs of the WRITE's first PSN not sent and of its last (the window holds both back) and an ACK of a PSN "
