@@ -66,7 +66,9 @@ import org.verbs4j.provider.emulated.wire.codec.Packet;
  * first unacknowledged PSN (go-back-N), and every WR still completes once. At most {@link WireTransport#WINDOW}
  * PSNs are unacknowledged, and a READ longer than that goes out as several READ requests. A modify keeps or forgets
  * the messages in flight as their QP's state says; UC and UD messages take consecutive PSNs; a path whose GID is not
- * IPv4-mapped reaches no one; each packet carries its operation's opcode and headers.
+ * IPv4-mapped reaches no one; each packet carries its operation's opcode and headers. Answers the QP cannot take
+ * (another address, a PSN outside the flight, the wrong kind for the WR) are dropped and change nothing; after a loss
+ * the window halves, and grows back by one PSN per window acknowledged.
  */
 @Tag("wire")
 class WirePipelineTest {
