@@ -589,8 +589,7 @@ class WirePipelineTest {
             + "the next 17 makes it 18, so 17 more go with one unacknowledged")
     void windowGrowsByOnePerWindowAcknowledged() throws Exception {
         int first = windowHalvedThreeTimes();
-        qp.postSend(new SendWr().wrId(4).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .rdma(0x1000, 0x77).sgList(Sge.of(bigRegion(50), 0, 50 * 1024)));
+        qp.postSend(longWrite(4, 50));
         assertEquals(first, receive(16).getFirst().psn, "a window of 16");
         assertQuiet("more than 16 PSNs unacknowledged");
         ack(first + 15);
@@ -608,8 +607,7 @@ class WirePipelineTest {
             + "16) a WRITE of 20 packets sends 16, packets 7 and 15 asking, and the last 4 once an ACK makes room")
     void ackAskedEveryHalfWindowBelow32() throws Exception {
         int first = windowHalvedThreeTimes();
-        qp.postSend(new SendWr().wrId(4).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .rdma(0x1000, 0x77).sgList(Sge.of(bigRegion(20), 0, 20 * 1024)));
+        qp.postSend(longWrite(4, 20));
         List<Packet> got = receive(16);
         for (int i = 0; i < 16; i++) {
             assertEquals(first + i, got.get(i).psn, "consecutive PSNs");
@@ -642,6 +640,17 @@ class WirePipelineTest {
         assertEquals(2, c.wrId());
         assertEquals(WcStatus.RETRY_EXC_ERR, c.status(), "once the retries since the last progress are spent");
         assertQuiet("nothing is sent once the retries are spent");
+    }
+
+    /** WR {@code wrId}: a signaled WRITE of {@code packets} KiB from a new region of its own, to 0x1000. */
+    private SendWr longWrite(long wrId, int packets) {
+        return new SendWr().wrId(wrId).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
+                .rdma(0x1000, 0x77).sgList(Sge.of(bigRegion(packets), 0, packets * 1024));
+    }
+
+    /** {@link WireTransport#retransmissions()} of {@link #qp}: {timer, answer, progress}. */
+    private long[] retransmissions() {
+        return ((WireTransport) ((EmulatedQueuePair) qp).transport()).retransmissions();
     }
 
     /** A region of {@code packets} KiB, for messages longer than the default region. */
@@ -714,9 +723,7 @@ class WirePipelineTest {
      * 128 PSNs go, the last 2 once the ACK of packet 15 makes room, and the WRITE completes.
      */
     private void assertLongWriteHeldByTheWindow(long wrId, int psn, String what) throws Exception {
-        MemoryRegion big = bigRegion(130);
-        qp.postSend(new SendWr().wrId(wrId).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .rdma(0x1000, 0x77).sgList(Sge.of(big, 0, 130 * 1024)));
+        qp.postSend(longWrite(wrId, 130));
         List<Packet> got = receive(WireTransport.WINDOW);
         for (int i = 0; i < WireTransport.WINDOW; i++) {
             assertEquals(psn + i, got.get(i).psn, what);
@@ -832,7 +839,7 @@ class WirePipelineTest {
         }
         assertCompleted(1);
         assertReadData(big, 0, 0, LONG_PACKETS);
-        long[] retries = ((WireTransport) ((EmulatedQueuePair) qp).transport()).retransmissions();
+        long[] retries = retransmissions();
         assertEquals(0, retries[0], "no timeout");
         assertEquals(1, retries[1], "one go-back, at once: the gap, not the repeats");
     }
@@ -1022,7 +1029,6 @@ class WirePipelineTest {
         assertCompleted(1);
     }
 
-
     @Test
     @DisplayName("Answers of the wrong kind are dropped: an atomic ACK or a READ response (as long as the WRITE) for "
             + "a WRITE, and a plain or atomic ACK for a READ, complete nothing and write nothing into the WRITE's "
@@ -1061,8 +1067,7 @@ class WirePipelineTest {
     void answersOutsideTheFlightAreDropped() throws Exception {
         connect(4, WireDevicesTest.ACK_TIMEOUT);
         ack(PSN - 1); // nothing in flight yet
-        qp.postSend(new SendWr().wrId(1).opcode(WrOpcode.RDMA_WRITE).sendFlags(SendFlags.SIGNALED)
-                .rdma(0x1000, 0x77).sgList(Sge.of(bigRegion(130), 0, 130 * 1024)));
+        qp.postSend(longWrite(1, 130));
         receive(WireTransport.WINDOW);
         byte[] stranger = {127, 0, 79, 7};
         try (DatagramChannel other = DatagramChannel.open(StandardProtocolFamily.INET)) {
@@ -1075,7 +1080,7 @@ class WirePipelineTest {
         ack(PSN - 1); // before the first unacknowledged PSN
         assertQuiet("a packet sent because of an answer that was dropped");
         assertEquals(0, cq.poll(wc), "a WRITE completed by an answer it cannot take");
-        long[] retries = ((WireTransport) ((EmulatedQueuePair) qp).transport()).retransmissions();
+        long[] retries = retransmissions();
         assertEquals(0, retries[1] + retries[2], "retransmissions or progress from dropped answers");
         ack(PSN + 127);
         assertEquals(PSN + 129, receive(2).get(1).psn, "the rest once the peer's ACK made room");
