@@ -16,7 +16,9 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,6 +59,7 @@ import org.verbs4j.provider.emulated.wire.codec.Icrc;
 import org.verbs4j.provider.emulated.wire.codec.Ipv4Udp;
 import org.verbs4j.provider.emulated.wire.codec.Opcode;
 import org.verbs4j.provider.emulated.wire.codec.Packet;
+import org.verbs4j.provider.emulated.wire.codec.Reject;
 
 /**
  * Several messages in flight per RC QP on the wire device, seen from its peer: a test socket (127.0.79.6) is the
@@ -67,8 +70,9 @@ import org.verbs4j.provider.emulated.wire.codec.Packet;
  * PSNs are unacknowledged, and a READ longer than that goes out as several READ requests. A modify keeps or forgets
  * the messages in flight as their QP's state says; UC and UD messages take consecutive PSNs; a path whose GID is not
  * IPv4-mapped reaches no one; each packet carries its operation's opcode and headers. Answers the QP cannot take
- * (another address, a PSN outside the flight, the wrong kind for the WR) are dropped and change nothing; after a loss
- * the window halves, and grows back by one PSN per window acknowledged.
+ * (another address, a PSN outside the flight, the wrong kind for the WR) are dropped, each counted under its reason
+ * ({@link RoceEndpoint#rejected}), and change nothing; after a loss the window halves, and grows back by one PSN per
+ * window acknowledged.
  */
 @Tag("wire")
 class WirePipelineTest {
@@ -240,6 +244,48 @@ class WirePipelineTest {
 
     private void ack(int psn) throws IOException {
         answer(Opcode.ACKNOWLEDGE, psn, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0);
+    }
+
+    /** A forged packet to the wire device. */
+    private interface Forged {
+        void send() throws IOException;
+    }
+
+    /**
+     * Sends {@code answer} and asserts the wire device drops it counted once under {@code why}, and under no other
+     * reason ({@link RoceEndpoint#rejected}). The receive thread counts it after the send: the counters are read
+     * once any of them moved, or after 10 s.
+     */
+    private void assertDropped(Reject why, Forged answer) throws Exception {
+        long[] before = rejects();
+        answer.send();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (moved(before).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertEquals(Map.of(why, 1L), moved(before), "the answer's drops by reason");
+    }
+
+    /** {@return every reason's drop count on the wire device, by ordinal} */
+    private long[] rejects() {
+        Reject[] all = Reject.values();
+        long[] n = new long[all.length];
+        for (Reject r : all) {
+            n[r.ordinal()] = RoceEndpoint.of(roce0).rejected(r);
+        }
+        return n;
+    }
+
+    /** {@return the reasons whose drop count moved since {@code before}, with how much} */
+    private Map<Reject, Long> moved(long[] before) {
+        long[] now = rejects();
+        Map<Reject, Long> m = new EnumMap<>(Reject.class);
+        for (Reject r : Reject.values()) {
+            if (now[r.ordinal()] != before[r.ordinal()]) {
+                m.put(r, now[r.ordinal()] - before[r.ordinal()]);
+            }
+        }
+        return m;
     }
 
     /** Polls {@code n} completions and asserts their WR ids, in order, and that each succeeded. */
@@ -822,13 +868,16 @@ class WirePipelineTest {
         MemoryRegion big = postLongRead(4);
         int ackWithCredits = Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED;
         readResponses(0, 9, 0, -1);
-        answer(Opcode.RC, Opcode.RDMA_READ_RESPONSE_MIDDLE, PSN + 9, ackWithCredits, 1024, 0x55); // a repeat of 9
+        // A repeat of 9, behind the first PSN not acknowledged.
+        assertDropped(Reject.BAD_PSN,
+                () -> answer(Opcode.RC, Opcode.RDMA_READ_RESPONSE_MIDDLE, PSN + 9, ackWithCredits, 1024, 0x55));
         assertQuiet("a request asked again for a repeated response");
-        readResponses(11, 11, -1, -1); // 11 overtakes 10
+        assertDropped(Reject.BAD_PSN, () -> readResponses(11, 11, -1, -1)); // 11 overtakes 10: a gap
         assertReadRequest(receive(1).getFirst(), 10, 10, 118, "asked again at once, to the first request's end");
         readResponses(10, 10, -1, -1); // the late 10: the PSN expected now
         // The answer to the request asked again starts with FIRST at 10, a repeat now, with other bytes.
-        answer(Opcode.RC, Opcode.RDMA_READ_RESPONSE_FIRST, PSN + 10, ackWithCredits, 1024, 0x55);
+        assertDropped(Reject.BAD_PSN,
+                () -> answer(Opcode.RC, Opcode.RDMA_READ_RESPONSE_FIRST, PSN + 10, ackWithCredits, 1024, 0x55));
         readResponses(11, 127, -1, 127);
         for (int next = 128; next < LONG_PACKETS; ) {
             Packet request = receive(1).getFirst();
@@ -1017,38 +1066,56 @@ class WirePipelineTest {
     }
 
     @Test
-    @DisplayName("An ACK under XRC's transport prefix completes nothing on an RC QP: the WRITE waits for its own ACK")
+    @DisplayName("An ACK under XRC's transport prefix completes nothing on an RC QP, and is counted as BAD_OPCODE: "
+            + "the WRITE waits for its own ACK")
     void foreignPrefixAckIsIgnored() throws Exception {
         connect(4, WireDevicesTest.ACK_TIMEOUT);
         qp.postSend(write(1, 0));
         assertEquals(PSN, receive(1).getFirst().psn);
-        answer(Opcode.XRC, Opcode.ACKNOWLEDGE, PSN, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0);
+        assertDropped(Reject.BAD_OPCODE,
+                () -> answer(Opcode.XRC, Opcode.ACKNOWLEDGE, PSN, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0));
         Thread.sleep(100);
         assertEquals(0, cq.poll(wc), "a WRITE completed by an ACK of another transport");
         ack(PSN);
         assertCompleted(1);
     }
 
+    /**
+     * The QP type test of a response: a UD QP has no connected peer, so an ACK that got past the test would be
+     * counted as FOREIGN_SOURCE instead.
+     */
     @Test
-    @DisplayName("Answers of the wrong kind are dropped: an atomic ACK or a READ response (as long as the WRITE) for "
-            + "a WRITE, and a plain or atomic ACK for a READ, complete nothing and write nothing into the WRITE's "
-            + "source; each WR's own answer then completes it, and the READ's bytes land")
+    @DisplayName("An ACK to a UD QP is dropped as BAD_OPCODE: only RC and XRC send QPs take responses, whatever the "
+            + "QP's state or peer")
+    void ackToAUdQpIsABadOpcode() throws Exception {
+        qp = newQp(QpType.UD);
+        assertDropped(Reject.BAD_OPCODE, () -> ack(PSN));
+    }
+
+    @Test
+    @DisplayName("Answers of the wrong kind are dropped as BAD_OPCODE: an atomic ACK or a READ response (as long as "
+            + "the WRITE) for a WRITE, and a plain or atomic ACK or a LAST response for a one-packet READ, complete "
+            + "nothing and write nothing into the WRITE's source; a READ response shorter than the READ, as "
+            + "BAD_LENGTH; each WR's own answer then completes it, and the READ's bytes land")
     void answersOfTheWrongKindAreDropped() throws Exception {
         connect(4, WireDevicesTest.ACK_TIMEOUT);
         int ackWithCredits = Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED;
         mr.segment().asSlice(0, 100).fill((byte) 0x3c);
         qp.postSend(List.of(write(1, 0), read(2)));
         receive(2);
-        atomicAck(PSN);
-        answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN, ackWithCredits, 100);
+        assertDropped(Reject.BAD_OPCODE, () -> atomicAck(PSN));
+        assertDropped(Reject.BAD_OPCODE, () -> answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN, ackWithCredits, 100));
         Thread.sleep(100);
         assertEquals(0, cq.poll(wc), "the WRITE completed by an answer of another kind");
         for (int j = 0; j < 100; j++) {
             assertEquals((byte) 0x3c, mr.segment().get(ValueLayout.JAVA_BYTE, j), "the WRITE's source, byte " + j);
         }
         ack(PSN);
-        ack(PSN + 1);
-        atomicAck(PSN + 1);
+        assertDropped(Reject.BAD_OPCODE, () -> ack(PSN + 1));
+        assertDropped(Reject.BAD_OPCODE, () -> atomicAck(PSN + 1));
+        // The READ's one response packet is ONLY, not LAST; and carries all 8 bytes.
+        assertDropped(Reject.BAD_OPCODE, () -> answer(Opcode.RDMA_READ_RESPONSE_LAST, PSN + 1, ackWithCredits, 8));
+        assertDropped(Reject.BAD_LENGTH, () -> answer(Opcode.RDMA_READ_RESPONSE_ONLY, PSN + 1, ackWithCredits, 4));
         assertQuiet("a packet sent because of an answer of another kind");
         assertEquals(1, cq.poll(wc), "only the WRITE completes");
         assertEquals(1, wc.wrId(0));
@@ -1063,21 +1130,22 @@ class WirePipelineTest {
     @DisplayName("Answers the QP cannot take are dropped and change nothing: an ACK to a QP with nothing in flight; "
             + "then, with 128 packets of a 130-packet WRITE sent, an ACK from another address than the connected "
             + "peer's, ACKs of the WRITE's first PSN not sent and of its last (the window holds both back) and an ACK of a PSN "
-            + "already acknowledged. The peer's own ACKs then move the window and complete the WRITE, once")
+            + "already acknowledged. Each is counted once: FOREIGN_SOURCE from the other address, BAD_PSN the rest. "
+            + "The peer's own ACKs then move the window and complete the WRITE, once")
     void answersOutsideTheFlightAreDropped() throws Exception {
         connect(4, WireDevicesTest.ACK_TIMEOUT);
-        ack(PSN - 1); // nothing in flight yet
+        assertDropped(Reject.BAD_PSN, () -> ack(PSN - 1)); // nothing in flight yet
         qp.postSend(longWrite(1, 130));
         receive(WireTransport.WINDOW);
         byte[] stranger = {127, 0, 79, 7};
         try (DatagramChannel other = DatagramChannel.open(StandardProtocolFamily.INET)) {
             other.bind(new InetSocketAddress(InetAddress.getByAddress(stranger), RoceEndpoint.of(roce0).localPort));
-            other.send(answerPacket(stranger, Opcode.RC, Opcode.ACKNOWLEDGE, PSN + 127,
-                    Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0, 0), device());
+            assertDropped(Reject.FOREIGN_SOURCE, () -> other.send(answerPacket(stranger, Opcode.RC,
+                    Opcode.ACKNOWLEDGE, PSN + 127, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0, 0), device()));
         }
-        ack(PSN + 128); // the first PSN not sent
-        ack(PSN + 129); // the WRITE's last, not sent either
-        ack(PSN - 1); // before the first unacknowledged PSN
+        assertDropped(Reject.BAD_PSN, () -> ack(PSN + 128)); // the first PSN not sent
+        assertDropped(Reject.BAD_PSN, () -> ack(PSN + 129)); // the WRITE's last, not sent either
+        assertDropped(Reject.BAD_PSN, () -> ack(PSN - 1)); // before the first unacknowledged PSN
         assertQuiet("a packet sent because of an answer that was dropped");
         assertEquals(0, cq.poll(wc), "a WRITE completed by an answer it cannot take");
         long[] retries = retransmissions();
