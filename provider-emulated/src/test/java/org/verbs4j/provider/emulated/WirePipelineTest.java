@@ -461,6 +461,11 @@ class WirePipelineTest {
         answer(Opcode.ATOMIC_ACKNOWLEDGE, psn, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, 0);
     }
 
+    /** A PSN sequence NAK: the responder expects {@code psn}. */
+    private void nak(int psn) throws IOException {
+        answer(Opcode.ACKNOWLEDGE, psn, Packet.AETH_NAK | Packet.NAK_PSN_SEQUENCE_ERROR, 0);
+    }
+
     /** Polls {@code n} completions, within 10 s, in the order the CQ gives them. */
     private List<WorkCompletion> poll(int n) throws Exception {
         List<WorkCompletion> got = new ArrayList<>();
@@ -1153,6 +1158,126 @@ class WirePipelineTest {
         ack(PSN + 127);
         assertEquals(PSN + 129, receive(2).get(1).psn, "the rest once the peer's ACK made room");
         ack(PSN + 129);
+        assertCompleted(1);
+    }
+
+    /**
+     * An atomic is answered by its atomic ACK only ({@code isReadOrAtomic}): a plain ACK of its PSN is a BAD_OPCODE,
+     * and a plain ACK of a later WRITE's PSN means the atomic's answer was lost, so the QP goes back and sends it
+     * again instead of completing it as it would a WRITE.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"ATOMIC_FETCH_AND_ADD", "ATOMIC_CMP_AND_SWP"})
+    @DisplayName("An atomic needs its atomic ACK: a plain ACK of its PSN is dropped as BAD_OPCODE; a plain ACK of the "
+            + "WRITE behind it completes neither, and both go again from the atomic's PSN; the atomic ACK then "
+            + "completes the atomic, the WRITE's ACK the WRITE")
+    void atomicIsNotCompletedByAPlainAck(String atomicOp) throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(atomic(1, WrOpcode.valueOf(atomicOp)), write(2, 0)));
+        int atomicOpcode = receive(2).getFirst().opcode;
+        assertDropped(Reject.BAD_OPCODE, () -> ack(PSN));
+        ack(PSN + 1);
+        List<Packet> again = receive(2);
+        assertEquals(PSN, again.get(0).psn, "the atomic again: its answer was lost");
+        assertEquals(atomicOpcode, again.get(0).opcode, "the atomic's opcode");
+        assertEquals(PSN + 1, again.get(1).psn, "the WRITE behind it again");
+        assertEquals(0, cq.poll(wc), "a WR completed by a plain ACK past an atomic");
+        atomicAck(PSN);
+        ack(PSN + 1);
+        assertCompleted(1, 2);
+    }
+
+    /**
+     * {@code retry}: a PSN sequence NAK that names no new PSN starts no retry while one is under way; and
+     * {@code progressed}: the retry ends once the ACKs reach the last PSN it sent again, with a WR still in flight,
+     * so that a NAK after that starts a new one.
+     */
+    @Test
+    @DisplayName("A PSN sequence NAK repeated while its go-back is under way sends nothing more, nor does a NAK of "
+            + "the first unacknowledged PSN once part of it is acknowledged; once the ACKs reach the last PSN the "
+            + "go-back sent, the retry is over, and a NAK of the WRITE posted during it sends that "
+            + "WRITE again")
+    void repeatedNakStartsNoSecondRetry() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(write(1, 0), write(2, 0)));
+        receive(2);
+        nak(PSN);
+        assertEquals(PSN, receive(2).getFirst().psn, "go-back from the NAKed PSN");
+        nak(PSN);
+        assertQuiet("a second go-back for a repeated NAK");
+        qp.postSend(write(3, 0));
+        assertEquals(PSN + 2, receive(1).getFirst().psn, "a WRITE posted during the retry");
+        ack(PSN);
+        assertCompleted(1);
+        nak(PSN + 1);
+        assertQuiet("a second go-back for a NAK of the first unacknowledged PSN while the retry is under way");
+        ack(PSN + 1);
+        assertCompleted(2);
+        drainTailAsk(PSN + 2);
+        nak(PSN + 2);
+        assertEquals(PSN + 2, receive(1).getFirst().psn, "a new go-back: the first retry ended with its ACK");
+        ack(PSN + 2);
+        assertCompleted(3);
+        assertEquals(2, retransmissions()[1], "two go-backs, each started by a NAK");
+    }
+
+    /** Takes the packet {@code psn} if it comes again to ask for an ACK within {@link #QUIET_MS}. */
+    private void drainTailAsk(int psn) throws Exception {
+        ByteBuffer b = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
+        long deadline = System.nanoTime() + QUIET_MS * 1_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (peer.receive(b.clear()) != null) {
+                Packet p = new Packet();
+                p.parse(b, b.position(), null, null);
+                assertEquals(psn, p.psn, "the newest packet, asking for an ACK");
+                assertTrue(p.ackReq, "asking for an ACK");
+                return;
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    /**
+     * {@code onTimeout}: an ACK stops no timer; one that runs out with nothing in flight sends nothing and spends no
+     * retry.
+     */
+    @Test
+    @DisplayName("The ACK timer running out after every WR completed sends nothing and counts no timer retry")
+    void timerWithNothingInFlightSendsNothing() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(write(1, 0));
+        assertEquals(PSN, receive(1).getFirst().psn);
+        ack(PSN);
+        assertCompleted(1);
+        // The timer (1.07 s from the send) runs out meanwhile on a machine not too loaded; later, nothing is seen.
+        assertQuiet("a packet once the timer ran out with nothing in flight", 2000);
+        assertEquals(0, retransmissions()[0], "timer retries with nothing in flight");
+    }
+
+    /**
+     * {@code progressed}: after a go-back an ACK of the first sending past the resend point moves the send point to
+     * the first unacknowledged PSN, so that nothing acknowledged is sent again.
+     */
+    @Test
+    @DisplayName("A go-back overtaken by an ACK: after a NAK of a 100-packet WRITE's first PSN, the halved window (64) "
+            + "sends it again up to PSN + 63; an ACK of PSN + 79 then sends on from PSN + 80, nothing acknowledged "
+            + "again")
+    void goBackOvertakenByAnAckSendsOnFromTheAck() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(longWrite(1, 100));
+        receive(100);
+        nak(PSN);
+        List<Packet> again = receive(64);
+        assertEquals(PSN, again.getFirst().psn, "sent again from the NAKed PSN");
+        assertEquals(PSN + 63, again.getLast().psn, "as far as the halved window");
+        assertQuiet("past the halved window");
+        ack(PSN + 79);
+        List<Packet> rest = receive(20);
+        for (int i = 0; i < 20; i++) {
+            assertEquals(PSN + 80 + i, rest.get(i).psn, "on from the first unacknowledged PSN");
+        }
+        assertQuiet("a packet already acknowledged, sent again");
+        ack(PSN + 99);
         assertCompleted(1);
     }
 }
