@@ -435,7 +435,7 @@ class WirePipelineTest {
         connect(4, 14); // 67 ms
         qp.postSend(List.of(write(1, 0), write(2, 0), write(3, 0), write(4, 0)));
         receive(4);
-        answer(Opcode.ACKNOWLEDGE, PSN + 2, Packet.AETH_NAK | Packet.NAK_PSN_SEQUENCE_ERROR, 0);
+        nak(PSN + 2);
         List<Packet> again = receive(2);
         assertEquals(PSN + 2, again.get(0).psn, "resent from the PSN the NAK names");
         assertEquals(PSN + 3, again.get(1).psn);
@@ -626,7 +626,7 @@ class WirePipelineTest {
         for (int k = 0; k < 3; k++) {
             qp.postSend(write(k + 1, 0));
             assertEquals(PSN + k, receive(1).getFirst().psn, "WRITE " + (k + 1));
-            answer(Opcode.ACKNOWLEDGE, PSN + k, Packet.AETH_NAK | Packet.NAK_PSN_SEQUENCE_ERROR, 0);
+            nak(PSN + k);
             assertEquals(PSN + k, receive(1).getFirst().psn, "WRITE " + (k + 1) + " sent again after the NAK");
             ack(PSN + k);
             assertCompleted(k + 1);
@@ -964,7 +964,7 @@ class WirePipelineTest {
         connect(4, WireDevicesTest.ACK_TIMEOUT);
         qp.postSend(write(1, 0));
         assertEquals(PSN, receive(1).getFirst().psn);
-        answer(Opcode.ACKNOWLEDGE, PSN, Packet.AETH_NAK | Packet.NAK_PSN_SEQUENCE_ERROR, 0);
+        nak(PSN);
         assertEquals(PSN, receive(1).getFirst().psn, "sent again after the NAK, which halves the window");
         qp.modify(QpAttributes.toState(QpState.ERR));
         WorkCompletion flushed = poll(1).getFirst();
