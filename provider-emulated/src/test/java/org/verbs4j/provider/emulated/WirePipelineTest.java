@@ -188,16 +188,28 @@ class WirePipelineTest {
 
     /** Asserts that no packet reaches the peer for {@code ms} milliseconds. */
     private void assertQuiet(String why, long ms) throws Exception {
+        Packet p = nextWithin(ms);
+        if (p != null) {
+            throw new AssertionError(why + ": " + p);
+        }
+    }
+
+    /**
+     * The next packet at the peer within {@code ms} milliseconds, parsed without checks so that a stray one can be
+     * shown; null if none comes.
+     */
+    private Packet nextWithin(long ms) throws Exception {
         ByteBuffer b = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
         long deadline = System.nanoTime() + ms * 1_000_000L;
         while (System.nanoTime() < deadline) {
             if (peer.receive(b.clear()) != null) {
                 Packet p = new Packet();
                 p.parse(b, b.position(), null, null);
-                throw new AssertionError(why + ": " + p);
+                return p;
             }
             Thread.sleep(1);
         }
+        return null;
     }
 
     /** Sends the peer's answer: an ACK or NAK ({@code syndrome}) or a READ response of {@code payload} bytes. */
@@ -1223,17 +1235,10 @@ class WirePipelineTest {
 
     /** Takes the packet {@code psn} if it comes again to ask for an ACK within {@link #QUIET_MS}. */
     private void drainTailAsk(int psn) throws Exception {
-        ByteBuffer b = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
-        long deadline = System.nanoTime() + QUIET_MS * 1_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (peer.receive(b.clear()) != null) {
-                Packet p = new Packet();
-                p.parse(b, b.position(), null, null);
-                assertEquals(psn, p.psn, "the newest packet, asking for an ACK");
-                assertTrue(p.ackReq, "asking for an ACK");
-                return;
-            }
-            Thread.sleep(1);
+        Packet p = nextWithin(QUIET_MS);
+        if (p != null) {
+            assertEquals(psn, p.psn, "the newest packet, asking for an ACK");
+            assertTrue(p.ackReq, "asking for an ACK");
         }
     }
 
