@@ -26,6 +26,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.verbs4j.AccessFlags;
 import org.verbs4j.AddressHandle;
@@ -1285,4 +1286,150 @@ class WirePipelineTest {
         ack(PSN + 99);
         assertCompleted(1);
     }
+
+    /** Bytes of {@link #fourPacketRead}: three packets of 1024 bytes and one of 500. */
+    static final int FOUR_PACKET_BYTES = 3 * 1024 + 500;
+    /** Where {@link #fourPacketRead} lands in {@link #mr}. */
+    static final long FOUR_PACKET_OFFSET = 8192;
+
+    /** WR {@code wrId}: a READ of {@link #FOUR_PACKET_BYTES} from {@link #LONG_VA} into {@link #mr}. */
+    private SendWr fourPacketRead(long wrId) {
+        return new SendWr().wrId(wrId).opcode(WrOpcode.RDMA_READ).sendFlags(SendFlags.SIGNALED)
+                .rdma(LONG_VA, 0x77).sgList(Sge.of(mr, FOUR_PACKET_OFFSET, FOUR_PACKET_BYTES));
+    }
+
+    /** The READ response packet {@code PSN + k}: {@code operation}, {@code payload} bytes seeded by its PSN. */
+    private void response(int operation, int k, int payload) throws IOException {
+        answer(operation, PSN + k, Packet.AETH_ACK | Packet.AETH_CREDITS_UNLIMITED, payload);
+    }
+
+    /** Asserts that every byte of {@link #fourPacketRead}'s four responses landed, the last packet's 500 too. */
+    private void assertFourPacketReadLanded() {
+        assertReadData(mr, FOUR_PACKET_OFFSET, 0, 3);
+        for (int j = 0; j < 500; j++) {
+            byte got = mr.segment().get(ValueLayout.JAVA_BYTE, FOUR_PACKET_OFFSET + 3 * 1024 + j);
+            assertEquals((byte) (PSN + 3 + j), got, "READ response 3, byte " + j);
+        }
+    }
+
+    /**
+     * {@code readResponse}'s opcode sequence and lengths, each refusal on its own: a response that starts, goes on
+     * or ends where its READ cannot, or that is not as long as its packet of the READ.
+     */
+    @Test
+    @DisplayName("READ responses out of their sequence or of the wrong length are dropped: for a READ of 4 packets "
+            + "(3572 bytes), MIDDLE or LAST at its first PSN and FIRST or ONLY inside its response (after a FIRST "
+            + "or a MIDDLE) as BAD_OPCODE, MIDDLE at its last PSN as BAD_OPCODE; a packet before the last not of the MTU (1024 bytes), and a last "
+            + "one not of the 500 bytes left, as BAD_LENGTH. None asks for anything, and the READ lands whole")
+    void readResponsesOutOfSequenceAreDropped() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(fourPacketRead(1));
+        assertEquals(Opcode.RC | Opcode.RDMA_READ_REQUEST, receive(1).getFirst().opcode);
+        assertDropped(Reject.BAD_OPCODE, () -> response(Opcode.RDMA_READ_RESPONSE_MIDDLE, 0, 1024));
+        assertDropped(Reject.BAD_OPCODE, () -> response(Opcode.RDMA_READ_RESPONSE_LAST, 0, 1024));
+        assertDropped(Reject.BAD_LENGTH, () -> response(Opcode.RDMA_READ_RESPONSE_FIRST, 0, 1023));
+        response(Opcode.RDMA_READ_RESPONSE_FIRST, 0, 1024);
+        assertDropped(Reject.BAD_OPCODE, () -> response(Opcode.RDMA_READ_RESPONSE_FIRST, 1, 1024));
+        assertDropped(Reject.BAD_OPCODE, () -> response(Opcode.RDMA_READ_RESPONSE_ONLY, 1, 1024));
+        assertDropped(Reject.BAD_LENGTH, () -> response(Opcode.RDMA_READ_RESPONSE_MIDDLE, 1, 1000));
+        response(Opcode.RDMA_READ_RESPONSE_MIDDLE, 1, 1024);
+        assertDropped(Reject.BAD_OPCODE, () -> response(Opcode.RDMA_READ_RESPONSE_FIRST, 2, 1024));
+        response(Opcode.RDMA_READ_RESPONSE_MIDDLE, 2, 1024);
+        assertDropped(Reject.BAD_OPCODE, () -> response(Opcode.RDMA_READ_RESPONSE_MIDDLE, 3, 500));
+        assertDropped(Reject.BAD_LENGTH, () -> response(Opcode.RDMA_READ_RESPONSE_LAST, 3, 1024));
+        assertDropped(Reject.BAD_LENGTH, () -> response(Opcode.RDMA_READ_RESPONSE_LAST, 3, 499));
+        assertQuiet("a request asked again for a dropped response");
+        assertEquals(0, cq.poll(wc), "the READ completed before its last response");
+        response(Opcode.RDMA_READ_RESPONSE_LAST, 3, 500);
+        assertCompleted(1);
+        assertFourPacketReadLanded();
+        long[] retries = retransmissions();
+        assertEquals(0, retries[0] + retries[1], "retransmissions for dropped responses");
+    }
+
+    /**
+     * {@code readResponse} after a go-back: the READ request asked again from the middle of one sent before may be
+     * answered as rxe's responder does (the rest of the first response: MIDDLE... LAST, or LAST alone) or as this
+     * device's (a new response: FIRST... LAST, or ONLY); a response that starts where the READ cannot is still
+     * dropped.
+     */
+    @ParameterizedTest(name = "from response {0}, answered as {1}")
+    @CsvSource({"1, rxe", "1, verbs4j", "3, rxe", "3, verbs4j"})
+    @DisplayName("A READ whose later responses were lost is asked again from the first one missing, to its end, and "
+            + "takes either responder's answer: rxe's replay (MIDDLE... LAST, or LAST alone) or a new response "
+            + "(FIRST... LAST, or ONLY); at its last PSN a FIRST or MIDDLE is dropped as BAD_OPCODE")
+    void readAskedAgainTakesEitherRespondersReplay(int from, String responder) throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(fourPacketRead(1), write(2, 0)));
+        assertEquals(PSN + 4, receive(2).get(1).psn, "the WRITE after the READ's 4 PSNs");
+        response(Opcode.RDMA_READ_RESPONSE_FIRST, 0, 1024);
+        for (int k = 1; k < from; k++) {
+            response(Opcode.RDMA_READ_RESPONSE_MIDDLE, k, 1024);
+        }
+        drainTailAsk(PSN + 4); // the WRITE, asking for the ACK the READ's response does not give
+        ack(PSN + 4); // the WRITE's ACK overtakes the READ's responses from 'from' on: they were lost
+        List<Packet> again = receive(2);
+        Packet request = again.get(0);
+        assertEquals(Opcode.RC | Opcode.RDMA_READ_REQUEST, request.opcode, "the READ asked again");
+        assertEquals(PSN + from, request.psn, "from the first response missing");
+        assertEquals(LONG_VA + from * 1024L, request.va, "its remote address");
+        assertEquals(FOUR_PACKET_BYTES - from * 1024, request.dmaLength, "to the READ's end, bytes");
+        assertEquals(PSN + 4, again.get(1).psn, "the WRITE again behind it");
+        boolean rxe = responder.equals("rxe");
+        if (from == 3) {
+            assertDropped(Reject.BAD_OPCODE, () -> response(Opcode.RDMA_READ_RESPONSE_FIRST, 3, 500));
+            assertDropped(Reject.BAD_OPCODE, () -> response(Opcode.RDMA_READ_RESPONSE_MIDDLE, 3, 500));
+            response(rxe ? Opcode.RDMA_READ_RESPONSE_LAST : Opcode.RDMA_READ_RESPONSE_ONLY, 3, 500);
+        } else {
+            response(rxe ? Opcode.RDMA_READ_RESPONSE_MIDDLE : Opcode.RDMA_READ_RESPONSE_FIRST, from, 1024);
+            for (int k = from + 1; k < 3; k++) {
+                response(Opcode.RDMA_READ_RESPONSE_MIDDLE, k, 1024);
+            }
+            response(Opcode.RDMA_READ_RESPONSE_LAST, 3, 500);
+        }
+        ack(PSN + 4);
+        assertCompleted(1, 2);
+        assertFourPacketReadLanded();
+        long[] retries = retransmissions();
+        assertEquals(0, retries[0], "no timeout");
+        assertEquals(1, retries[1], "one go-back, started by the WRITE's ACK");
+    }
+
+    /**
+     * {@code readResponse}'s gap during a retry: the responses of the first stream that come after a go-back
+     * started at the same PSN are what that go-back answers, and ask for nothing; a gap past the point the go-back
+     * started from is a new loss, and asks again at once.
+     */
+    @Test
+    @DisplayName("After a long READ's gap at response 10 asks again from 10, the first stream's late responses (11 to "
+            + "13) ask for nothing more; once the second stream has got to 40, a gap there asks again at once, from 40 "
+            + "to the end of the first request: two go-backs, both started by answers, none by the timer")
+    void readGapPastTheRetryPointAsksAgainAtOnce() throws Exception {
+        MemoryRegion big = postLongRead(4);
+        readResponses(0, 9, 0, -1);
+        assertDropped(Reject.BAD_PSN, () -> readResponses(11, 11, -1, -1)); // response 10 is lost
+        assertReadRequest(receive(1).getFirst(), 10, 10, 118, "asked again from the gap");
+        for (int k = 12; k <= 13; k++) {
+            int late = k;
+            assertDropped(Reject.BAD_PSN, () -> readResponses(late, late, -1, -1));
+        }
+        assertQuiet("a second go-back for the first stream's late responses, while the retry from 10 is under way");
+        readResponses(10, 39, 10, -1); // the stream asked again, answered as this device's responder does
+        assertDropped(Reject.BAD_PSN, () -> readResponses(41, 41, -1, -1)); // response 40 is lost
+        assertReadRequest(receive(1).getFirst(), 40, 40, 88, "asked again at once from the new gap, past the first");
+        readResponses(40, 127, 40, 127);
+        for (int next = 128; next < LONG_PACKETS; ) {
+            Packet request = receive(1).getFirst();
+            int packets = request.dmaLength / 1024;
+            assertReadRequest(request, next, next, packets, "the next request, from where the last one ended");
+            readResponses(next, next + packets - 1, next, next + packets - 1);
+            next += packets;
+        }
+        assertCompleted(1);
+        assertReadData(big, 0, 0, LONG_PACKETS);
+        long[] retries = retransmissions();
+        assertEquals(0, retries[0], "no timeout");
+        assertEquals(2, retries[1], "two go-backs, each at once");
+    }
+
 }
