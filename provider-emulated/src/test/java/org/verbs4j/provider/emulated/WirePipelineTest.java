@@ -1432,4 +1432,106 @@ class WirePipelineTest {
         assertEquals(2, retries[1], "two go-backs, each at once");
     }
 
+    /** The ACK timeout of {@link WireDevicesTest#ACK_TIMEOUT}, 4.096 us x 2^18 in whole microseconds, in ns. */
+    static final long TIMEOUT_NS = (4096L << WireDevicesTest.ACK_TIMEOUT) / 1000 * 1000;
+    /** About half of {@link #TIMEOUT_NS}, in whole microseconds, as the timer counts. */
+    static final long HALF_NS = TIMEOUT_NS / 2000 * 1000;
+
+    /** A clock the test moves, for {@link #qp}'s ACK timer from now on. */
+    private ManualWireClock manualClock() {
+        ManualWireClock clock = new ManualWireClock();
+        ((WireTransport) ((EmulatedQueuePair) qp).transport()).useClock(clock);
+        return clock;
+    }
+
+    /** {@code armTimer} and {@code onTimeout}: progress restarts the wait, and the rest of it is waited out. */
+    @Test
+    @DisplayName("Each ACK that moves the window restarts the ACK timer (T, 1.07 s, on a clock the test moves): a "
+            + "WRITE of 2 packets sent at 0 whose first packet is acknowledged at T/2 is not sent again at T, nor a "
+            + "microsecond before 3T/2, and its second packet goes again at 3T/2")
+    void ackTimerRestartsAtProgress() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        ManualWireClock clock = manualClock();
+        qp.postSend(write(1, 0).sgList(Sge.of(mr, 0, 1500)));
+        assertEquals(PSN + 1, receive(2).get(1).psn);
+        clock.advance(HALF_NS);
+        ack(PSN);
+        awaitProgress(1);
+        clock.advance(TIMEOUT_NS - HALF_NS);
+        assertQuiet("a retry at T, with an ACK at T/2");
+        assertEquals(1, clock.pending(), "the timer, waiting out the rest");
+        clock.advance(HALF_NS - 1000);
+        assertQuiet("a retry a microsecond before 3T/2");
+        clock.advance(1000);
+        Packet again = receive(1).getFirst();
+        assertEquals(PSN + 1, again.psn, "the packet not acknowledged, again at 3T/2");
+        assertEquals(1, retransmissions()[0], "one timer retry");
+        assertEquals(3, clock.scheduled(), "timer tasks: armed by the post, the rest of the wait in one, armed again "
+                + "by the retry");
+        ack(PSN + 1);
+        assertCompleted(1);
+    }
+
+    /** Waits until {@code n} acknowledgements moved {@link #qp}'s window ({@link WireTransport#retransmissions()}). */
+    private void awaitProgress(long n) throws Exception {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (retransmissions()[2] < n && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertEquals(n, retransmissions()[2], "acknowledgements that moved the window");
+    }
+
+    /** {@code armTimer}: a request sent while the timer runs neither pushes it back nor arms a second one. */
+    @Test
+    @DisplayName("A WRITE posted at T/2 while the ACK timer of one posted at 0 runs (T, 1.07 s, on a clock the test "
+            + "moves) arms no second timer and does not push the first back: both go again at T, not a "
+            + "microsecond before")
+    void newRequestsDoNotPushTheTimerBack() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        ManualWireClock clock = manualClock();
+        qp.postSend(write(1, 0));
+        assertEquals(PSN, receive(1).getFirst().psn);
+        assertEquals(1, clock.pending(), "the ACK timer, armed by the first request");
+        clock.advance(HALF_NS);
+        qp.postSend(write(2, 0));
+        assertEquals(PSN + 1, receive(1).getFirst().psn);
+        assertEquals(1, clock.pending(), "still one timer task after a second request");
+        clock.advance(TIMEOUT_NS - HALF_NS - 1000);
+        assertQuiet("a retry a microsecond before T");
+        clock.advance(1000);
+        List<Packet> again = receive(2);
+        assertEquals(PSN, again.get(0).psn, "both again at T, from the first unacknowledged PSN");
+        assertEquals(PSN + 1, again.get(1).psn);
+        assertEquals(1, retransmissions()[0], "one timer retry");
+        assertEquals(1, clock.pending(), "the timer armed again by the retry, once");
+        ack(PSN + 1);
+        assertCompleted(1, 2);
+    }
+
+    /**
+     * {@code onTimeout}: a task of a timer that an RNR NAK disarmed does nothing when it runs, even once a new timer
+     * is armed; otherwise it would wait out the new timer's time beside it, two tasks for one timer.
+     */
+    @Test
+    @DisplayName("The ACK timer's task from before an RNR NAK (timer code 1, the shortest) runs at T and does nothing: the "
+            + "SEND sent again at T/2 armed a new timer, which alone sends it again at 3T/2, one task at a time")
+    void timerDisarmedByAnRnrNakDoesNothing() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        ManualWireClock clock = manualClock();
+        qp.postSend(send(1));
+        assertEquals(PSN, receive(1).getFirst().psn);
+        clock.advance(HALF_NS);
+        answer(Opcode.ACKNOWLEDGE, PSN, Packet.AETH_RNR_NAK | 1, 0);
+        assertEquals(PSN, receive(1).getFirst().psn, "the SEND again once the RNR timer ran");
+        assertEquals(2, clock.pending(), "the first timer's task, and the new timer's, armed at T/2");
+        clock.advance(TIMEOUT_NS - HALF_NS);
+        assertEquals(1, clock.pending(), "the new timer's task alone, after the first timer's ran at T");
+        assertQuiet("a retry at T, the first timer's time");
+        clock.advance(HALF_NS);
+        assertEquals(PSN, receive(1).getFirst().psn, "the SEND again at 3T/2, the new timer's time");
+        assertEquals(1, retransmissions()[0], "one timer retry");
+        assertEquals(1, clock.pending(), "one timer task, armed again by the retry");
+        ack(PSN);
+        assertCompleted(1);
+    }
 }
