@@ -897,6 +897,15 @@ class WirePipelineTest {
         assertDropped(Reject.BAD_PSN,
                 () -> answer(Opcode.RC, Opcode.RDMA_READ_RESPONSE_FIRST, PSN + 10, ackWithCredits, 1024, 0x55));
         readResponses(11, 127, -1, 127);
+        finishLongRead(big, 1, "one go-back, at once: the gap, not the repeats");
+    }
+
+    /**
+     * With the first request of {@link #postLongRead}'s READ answered, answers each request after it, from where the
+     * last one ended, and asserts the READ landed whole and completed, after {@code answerRetries} go-backs that
+     * answers started and none the timer started.
+     */
+    private void finishLongRead(MemoryRegion big, long answerRetries, String why) throws Exception {
         for (int next = 128; next < LONG_PACKETS; ) {
             Packet request = receive(1).getFirst();
             int packets = request.dmaLength / 1024;
@@ -908,7 +917,7 @@ class WirePipelineTest {
         assertReadData(big, 0, 0, LONG_PACKETS);
         long[] retries = retransmissions();
         assertEquals(0, retries[0], "no timeout");
-        assertEquals(1, retries[1], "one go-back, at once: the gap, not the repeats");
+        assertEquals(answerRetries, retries[1], why);
     }
 
     @Test
@@ -1418,18 +1427,7 @@ class WirePipelineTest {
         assertDropped(Reject.BAD_PSN, () -> readResponses(41, 41, -1, -1)); // response 40 is lost
         assertReadRequest(receive(1).getFirst(), 40, 40, 88, "asked again at once from the new gap, past the first");
         readResponses(40, 127, 40, 127);
-        for (int next = 128; next < LONG_PACKETS; ) {
-            Packet request = receive(1).getFirst();
-            int packets = request.dmaLength / 1024;
-            assertReadRequest(request, next, next, packets, "the next request, from where the last one ended");
-            readResponses(next, next + packets - 1, next, next + packets - 1);
-            next += packets;
-        }
-        assertCompleted(1);
-        assertReadData(big, 0, 0, LONG_PACKETS);
-        long[] retries = retransmissions();
-        assertEquals(0, retries[0], "no timeout");
-        assertEquals(2, retries[1], "two go-backs, each at once");
+        finishLongRead(big, 2, "two go-backs, each at once");
     }
 
     /** The ACK timeout of {@link WireDevicesTest#ACK_TIMEOUT}, 4.096 us x 2^18 in whole microseconds, in ns. */
@@ -1437,8 +1435,9 @@ class WirePipelineTest {
     /** About half of {@link #TIMEOUT_NS}, in whole microseconds, as the timer counts. */
     static final long HALF_NS = TIMEOUT_NS / 2000 * 1000;
 
-    /** A clock the test moves, for {@link #qp}'s ACK timer from now on. */
-    private ManualWireClock manualClock() {
+    /** Connects {@link #qp} (ACK timeout {@link WireDevicesTest#ACK_TIMEOUT}), its ACK timer on a clock the test moves. */
+    private ManualWireClock connectOnManualClock() {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
         ManualWireClock clock = new ManualWireClock();
         ((WireTransport) ((EmulatedQueuePair) qp).transport()).useClock(clock);
         return clock;
@@ -1450,8 +1449,7 @@ class WirePipelineTest {
             + "WRITE of 2 packets sent at 0 whose first packet is acknowledged at T/2 is not sent again at T, nor a "
             + "microsecond before 3T/2, and its second packet goes again at 3T/2")
     void ackTimerRestartsAtProgress() throws Exception {
-        connect(4, WireDevicesTest.ACK_TIMEOUT);
-        ManualWireClock clock = manualClock();
+        ManualWireClock clock = connectOnManualClock();
         qp.postSend(write(1, 0).sgList(Sge.of(mr, 0, 1500)));
         assertEquals(PSN + 1, receive(2).get(1).psn);
         clock.advance(HALF_NS);
@@ -1487,8 +1485,7 @@ class WirePipelineTest {
             + "moves) arms no second timer and does not push the first back: both go again at T, not a "
             + "microsecond before")
     void newRequestsDoNotPushTheTimerBack() throws Exception {
-        connect(4, WireDevicesTest.ACK_TIMEOUT);
-        ManualWireClock clock = manualClock();
+        ManualWireClock clock = connectOnManualClock();
         qp.postSend(write(1, 0));
         assertEquals(PSN, receive(1).getFirst().psn);
         assertEquals(1, clock.pending(), "the ACK timer, armed by the first request");
@@ -1516,8 +1513,7 @@ class WirePipelineTest {
     @DisplayName("The ACK timer's task from before an RNR NAK (timer code 1, the shortest) runs at T and does nothing: the "
             + "SEND sent again at T/2 armed a new timer, which alone sends it again at 3T/2, one task at a time")
     void timerDisarmedByAnRnrNakDoesNothing() throws Exception {
-        connect(4, WireDevicesTest.ACK_TIMEOUT);
-        ManualWireClock clock = manualClock();
+        ManualWireClock clock = connectOnManualClock();
         qp.postSend(send(1));
         assertEquals(PSN, receive(1).getFirst().psn);
         clock.advance(HALF_NS);
