@@ -9,10 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.StandardProtocolFamily;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -87,7 +84,7 @@ class WireCmPeerTest {
     private final List<AutoCloseable> resources = new ArrayList<>();
     private RoceEndpoint ep;
     private InetAddress peerIp;
-    private DatagramChannel peer;
+    private PeerSocket peer;
     private CmEventChannel ch;
     private int gsiPsn;
     private long failedBefore;
@@ -101,10 +98,7 @@ class WireCmPeerTest {
         byte[] a = ep.local.getAddress().getAddress();
         a[3] = (byte) nextHost++;
         peerIp = InetAddress.getByAddress(a);
-        peer = DatagramChannel.open(StandardProtocolFamily.INET);
-        peer.setOption(StandardSocketOptions.SO_RCVBUF, 1 << 20);
-        peer.bind(new InetSocketAddress(peerIp, ep.localPort));
-        peer.configureBlocking(false);
+        peer = new PeerSocket(a, ep.localPort, 1 << 20);
         ch = cm.createEventChannel();
         failedBefore = ep.rejected(Reject.BAD_STATE);
     }
@@ -197,28 +191,23 @@ class WireCmPeerTest {
 
     /** The next MAD at the peer, within {@link Completions#timeoutMs()}: a whole CM MAD in a UD SEND_ONLY to QP1. */
     private Mad receive(String what) throws Exception {
-        ByteBuffer b = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
-        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (peer.receive(b.clear()) == null) {
-                Thread.sleep(1);
-                continue;
-            }
-            Packet p = new Packet();
-            Ipv4Udp ip = new Ipv4Udp().set(ep.localAddr, ep.localPort, ipv4(peerIp), ep.localPort);
-            assertNull(p.parse(b, b.position(), icrc, ip), what + ": a datagram that does not parse");
-            assertEquals(Opcode.UD | Opcode.SEND_ONLY, p.opcode, what + ": " + p);
-            assertEquals(CmMad.GSI_QPN, p.destQpn, what + ": " + p);
-            assertEquals(CmMad.GSI_QKEY, p.qkey, what + ": " + p);
-            assertEquals(CmMad.LENGTH, p.payloadLength, what + ": " + p);
-            byte[] raw = new byte[CmMad.LENGTH];
-            b.get(p.payloadOffset(), raw);
-            CmMad m = new CmMad();
-            assertNull(m.parse(ByteBuffer.wrap(raw), 0, raw.length), what + ": a MAD that does not parse");
-            assertEquals(CmMad.MGMT_CLASS_CM, raw[1], what + ": the management class");
-            return new Mad(raw, m);
+        ByteBuffer b = peer.nextWithin(Completions.timeoutMs());
+        if (b == null) {
+            throw new AssertionError(what + ": no MAD at the peer in " + Completions.timeoutMs() + " ms");
         }
-        throw new AssertionError(what + ": no MAD at the peer in " + Completions.timeoutMs() + " ms");
+        Packet p = new Packet();
+        Ipv4Udp ip = new Ipv4Udp().set(ep.localAddr, ep.localPort, ipv4(peerIp), ep.localPort);
+        assertNull(p.parse(b, b.position(), icrc, ip), what + ": a datagram that does not parse");
+        assertEquals(Opcode.UD | Opcode.SEND_ONLY, p.opcode, what + ": " + p);
+        assertEquals(CmMad.GSI_QPN, p.destQpn, what + ": " + p);
+        assertEquals(CmMad.GSI_QKEY, p.qkey, what + ": " + p);
+        assertEquals(CmMad.LENGTH, p.payloadLength, what + ": " + p);
+        byte[] raw = new byte[CmMad.LENGTH];
+        b.get(p.payloadOffset(), raw);
+        CmMad m = new CmMad();
+        assertNull(m.parse(ByteBuffer.wrap(raw), 0, raw.length), what + ": a MAD that does not parse");
+        assertEquals(CmMad.MGMT_CLASS_CM, raw[1], what + ": the management class");
+        return new Mad(raw, m);
     }
 
     /** The next MAD, a {@code attr}. */
@@ -229,17 +218,13 @@ class WireCmPeerTest {
     }
 
     private void assertQuiet(String why) throws Exception {
-        ByteBuffer b = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
-        long deadline = System.nanoTime() + QUIET_MS * 1_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (peer.receive(b.clear()) != null) {
-                Packet p = new Packet();
-                p.parse(b, b.position(), null, null);
-                CmMad m = new CmMad();
-                m.parse(b, p.payloadOffset(), p.payloadLength);
-                throw new AssertionError(why + ": " + m);
-            }
-            Thread.sleep(1);
+        ByteBuffer b = peer.nextWithin(QUIET_MS);
+        if (b != null) {
+            Packet p = new Packet();
+            p.parse(b, b.position(), null, null);
+            CmMad m = new CmMad();
+            m.parse(b, p.payloadOffset(), p.payloadLength);
+            throw new AssertionError(why + ": " + m);
         }
     }
 

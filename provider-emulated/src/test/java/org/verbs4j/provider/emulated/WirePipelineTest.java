@@ -12,7 +12,6 @@ import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.ArrayList;
@@ -92,7 +91,7 @@ class WirePipelineTest {
     private final WorkCompletionBatch wc = new WorkCompletionBatch(16);
     private EmulatedDevice roce0;
     private Context ctx;
-    private DatagramChannel peer;
+    private PeerSocket peer;
     private CompletionQueue cq;
     private MemoryRegion mr;
     private QueuePair qp;
@@ -101,10 +100,7 @@ class WirePipelineTest {
     void open() throws IOException {
         roce0 = (EmulatedDevice) new EmulatedProvider().device("roce0");
         ctx = roce0.open();
-        peer = DatagramChannel.open(StandardProtocolFamily.INET);
-        peer.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
-        peer.bind(new InetSocketAddress(InetAddress.getByAddress(PEER), RoceEndpoint.of(roce0).localPort));
-        peer.configureBlocking(false);
+        peer = new PeerSocket(PEER, RoceEndpoint.of(roce0).localPort, 4 << 20);
         ProtectionDomain pd = ctx.allocPd();
         cq = ctx.createCq(64);
         mr = pd.registerMemory(arena.allocate(64 * 1024, 64), ACCESS, arena);
@@ -164,12 +160,11 @@ class WirePipelineTest {
     /** The next {@code n} packets at the peer, parsed (the ICRC checked). */
     private List<Packet> receive(int n) throws Exception {
         List<Packet> got = new ArrayList<>();
-        ByteBuffer b = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
         long deadline = System.nanoTime() + 10_000_000_000L;
-        while (got.size() < n && System.nanoTime() < deadline) {
-            if (peer.receive(b.clear()) == null) {
-                Thread.sleep(1);
-                continue;
+        while (got.size() < n) {
+            ByteBuffer b = peer.nextWithin(Math.max(0, (deadline - System.nanoTime()) / 1_000_000L));
+            if (b == null) {
+                break;
             }
             int len = b.position();
             Packet p = new Packet();
@@ -189,28 +184,10 @@ class WirePipelineTest {
 
     /** Asserts that no packet reaches the peer for {@code ms} milliseconds. */
     private void assertQuiet(String why, long ms) throws Exception {
-        Packet p = nextWithin(ms);
+        Packet p = peer.packetWithin(ms);
         if (p != null) {
             throw new AssertionError(why + ": " + p);
         }
-    }
-
-    /**
-     * The next packet at the peer within {@code ms} milliseconds, parsed without checks so that a stray one can be
-     * shown; null if none comes.
-     */
-    private Packet nextWithin(long ms) throws Exception {
-        ByteBuffer b = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
-        long deadline = System.nanoTime() + ms * 1_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (peer.receive(b.clear()) != null) {
-                Packet p = new Packet();
-                p.parse(b, b.position(), null, null);
-                return p;
-            }
-            Thread.sleep(1);
-        }
-        return null;
     }
 
     /** Sends the peer's answer: an ACK or NAK ({@code syndrome}) or a READ response of {@code payload} bytes. */
@@ -1245,7 +1222,7 @@ class WirePipelineTest {
 
     /** Takes the packet {@code psn} if it comes again to ask for an ACK within {@link #QUIET_MS}. */
     private void drainTailAsk(int psn) throws Exception {
-        Packet p = nextWithin(QUIET_MS);
+        Packet p = peer.packetWithin(QUIET_MS);
         if (p != null) {
             assertEquals(psn, p.psn, "the newest packet, asking for an ACK");
             assertTrue(p.ackReq, "asking for an ACK");

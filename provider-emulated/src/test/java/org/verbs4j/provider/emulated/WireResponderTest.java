@@ -10,7 +10,6 @@ import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.function.Consumer;
@@ -81,7 +80,7 @@ class WireResponderTest {
     private EmulatedDevice roce0;
     private RoceEndpoint ep;
     private Context ctx;
-    private DatagramChannel peer;
+    private PeerSocket peer;
     private CompletionQueue cq;
     private MemoryRegion mr;
     private QueuePair qp;
@@ -91,10 +90,7 @@ class WireResponderTest {
         roce0 = (EmulatedDevice) new EmulatedProvider().device("roce0");
         ep = RoceEndpoint.of(roce0);
         ctx = roce0.open();
-        peer = DatagramChannel.open(StandardProtocolFamily.INET);
-        peer.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
-        peer.bind(new InetSocketAddress(InetAddress.getByAddress(PEER), ep.localPort));
-        peer.configureBlocking(false);
+        peer = new PeerSocket(PEER, ep.localPort, 4 << 20);
         cq = ctx.createCq(16);
         mr = ctx.allocPd().registerMemory(arena.allocate(16 * 1024, 64), ACCESS, arena);
     }
@@ -166,20 +162,15 @@ class WireResponderTest {
 
     /** The next answer at the peer, parsed (the ICRC checked), within {@link Completions#timeoutMs()}. */
     private Packet answer() throws Exception {
-        ByteBuffer b = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
-        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (peer.receive(b.clear()) == null) {
-                Thread.sleep(1);
-                continue;
-            }
-            Packet p = new Packet();
-            Ipv4Udp ip = new Ipv4Udp().set(ep.localAddr, ep.localPort, ipv4(PEER), ep.localPort);
-            assertNull(p.parse(b, b.position(), icrc, ip), "an answer that does not parse");
-            assertEquals(PEER_QPN, p.destQpn);
-            return p;
+        ByteBuffer b = peer.nextWithin(Completions.timeoutMs());
+        if (b == null) {
+            throw new AssertionError("no answer at the peer in " + Completions.timeoutMs() + " ms");
         }
-        throw new AssertionError("no answer at the peer in " + Completions.timeoutMs() + " ms");
+        Packet p = new Packet();
+        Ipv4Udp ip = new Ipv4Udp().set(ep.localAddr, ep.localPort, ipv4(PEER), ep.localPort);
+        assertNull(p.parse(b, b.position(), icrc, ip), "an answer that does not parse");
+        assertEquals(PEER_QPN, p.destQpn);
+        return p;
     }
 
     /** The next answer: {@code operation} for {@code psn} with AETH syndrome {@code syndrome}. */
@@ -202,15 +193,9 @@ class WireResponderTest {
     }
 
     private void assertQuiet(String why) throws Exception {
-        ByteBuffer b = ByteBuffer.allocate(RoceEndpoint.MAX_PACKET);
-        long deadline = System.nanoTime() + QUIET_MS * 1_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (peer.receive(b.clear()) != null) {
-                Packet p = new Packet();
-                p.parse(b, b.position(), null, null);
-                throw new AssertionError(why + ": " + p);
-            }
-            Thread.sleep(1);
+        Packet p = peer.packetWithin(QUIET_MS);
+        if (p != null) {
+            throw new AssertionError(why + ": " + p);
         }
     }
 
