@@ -1507,4 +1507,29 @@ class WirePipelineTest {
         ack(PSN);
         assertCompleted(1);
     }
+
+    /**
+     * {@code answered}: a PSN sequence NAK that names a later PSN of the oldest message than acknowledged is progress,
+     * as an ACK of the PSN before it would be: the retry budget starts over, and a new go-back starts at once.
+     */
+    @Test
+    @DisplayName("A PSN sequence NAK inside the oldest message, past the PSNs acknowledged, is progress: with retry_cnt "
+            + "1, a WRITE of 3 packets NAKed at PSN, PSN + 1 and PSN + 2 in turn goes back three times, each from the "
+            + "PSN named, and completes SUCCESS")
+    void nakOfANewGapRestoresTheRetryBudget() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT, 1, PSN);
+        qp.postSend(write(1, 0).sgList(Sge.of(mr, 0, 2500)));
+        receive(3);
+        for (int k = 0; k < 3; k++) {
+            nak(PSN + k);
+            List<Packet> again = receive(3 - k);
+            assertEquals(PSN + k, again.getFirst().psn, "go-back " + (k + 1) + " from the PSN the NAK names");
+            assertEquals(k, retransmissions()[2], "NAKs that named a new gap, counted as progress");
+        }
+        ack(PSN + 2);
+        assertCompleted(1);
+        long[] retries = retransmissions();
+        assertEquals(0, retries[0], "no timeout");
+        assertEquals(3, retries[1], "three go-backs, each started by its NAK, none refused for want of retries");
+    }
 }
