@@ -1532,4 +1532,55 @@ class WirePipelineTest {
         assertEquals(0, retries[0], "no timeout");
         assertEquals(3, retries[1], "three go-backs, each started by its NAK, none refused for want of retries");
     }
+
+    /**
+     * {@code answered}: an ACK completes the messages before the one it names in a loop; a completion there that moves
+     * the QP to ERR ends the loop, since the QP's messages are forgotten.
+     */
+    @Test
+    @DisplayName("An ACK of the third of three WRITEs on a QP whose CQ holds one completion: the second WRITE's "
+            + "completion overflows the CQ and moves the QP to ERR, and the ACK ends there, taken without a fault "
+            + "(no packet counted as dropped)")
+    void cqOverflowInsideAnAckEndsIt() throws Exception {
+        CompletionQueue small = ctx.createCq(1);
+        qp = mr.pd().createQp(QpInitAttributes.builder(QpType.RC).cq(small).maxSendWr(32).maxRecvWr(4).build());
+        connectAgain(Gid.ofIpv4(PEER), 4, WireDevicesTest.ACK_TIMEOUT, 7, PSN);
+        qp.postSend(List.of(write(1, 0), write(2, 0), write(3, 0)));
+        receive(3);
+        long[] before = rejects();
+        ack(PSN + 2);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (qp.state() != QpState.ERR && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertEquals(QpState.ERR, qp.state(), "the QP, after its CQ overflowed");
+        Thread.sleep(100);
+        assertEquals(Map.of(), moved(before), "packets dropped, by reason");
+        assertQuiet("a packet from a QP in ERR");
+    }
+
+    /**
+     * {@code completeOldest}: a message completed while a go-back is still sending it moves the send point to the
+     * next message, which goes again, since the responder dropped its first sending behind the gap.
+     */
+    @Test
+    @DisplayName("A go-back overtaken by an ACK of its whole message: after a NAK of a 100-packet WRITE's first PSN, "
+            + "the halved window (64) sends it again up to PSN + 63; an ACK of PSN + 99 completes it, and the WRITE "
+            + "behind it goes again from PSN + 100, nothing of the first sent again and nothing dropped")
+    void goBackOvertakenByAnAckOfItsMessageSendsTheNext() throws Exception {
+        connect(4, WireDevicesTest.ACK_TIMEOUT);
+        qp.postSend(List.of(longWrite(1, 100), write(2, 0)));
+        assertEquals(PSN + 100, receive(101).getLast().psn, "the WRITE behind the long one");
+        nak(PSN);
+        List<Packet> again = receive(64);
+        assertEquals(PSN + 63, again.getLast().psn, "sent again as far as the halved window");
+        long[] before = rejects();
+        ack(PSN + 99);
+        Packet next = receive(1).getFirst();
+        assertEquals(PSN + 100, next.psn, "the next WRITE again, once the long one is acknowledged whole");
+        assertQuiet("more of the long WRITE");
+        assertEquals(Map.of(), moved(before), "packets dropped, by reason");
+        ack(PSN + 100);
+        assertCompleted(1, 2);
+    }
 }
