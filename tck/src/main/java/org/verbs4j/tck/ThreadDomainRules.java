@@ -28,6 +28,7 @@ import org.verbs4j.ThreadDomain;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletion;
 import org.verbs4j.WrOpcode;
+import org.verbs4j.WrSession;
 
 /**
  * QPs created with a thread domain ({@code ibv_alloc_td(3)}): the application's promise that one thread uses the
@@ -151,6 +152,35 @@ public abstract class ThreadDomainRules extends TckArea {
             });
         }
         assertEquals(List.of(1L, 2L, 3L), completed(p, 3, "the owner's three WRITEs"));
+    }
+
+    @Test
+    @DisplayName("optional_ the owner of a thread-domain QP opens its WR session once: a second startWr while it is open throws IllegalStateException, another thread's throws WrongThreadException, and neither loses the open session's WRs [ibv_alloc_td(3), ibv_wr_post(3)]")
+    void optional_sessionOpenedOnceByItsOwner() throws InterruptedException {
+        QpPair p = confinedPair();
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
+        try (WrSession s = p.a().startWr()) {
+            s.wrId(1);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address());
+            s.setSge(src.lkey(), src.address(), 8);
+            Expect.thrown("the owner's second startWr while its session is open", IllegalStateException.class,
+                    () -> p.a().startWr());
+            try (Other other = new Other()) {
+                assertWrongThread("startWr from another thread while the owner's session is open",
+                        other.run(() -> p.a().startWr().close()));
+            }
+            assertTrue(s.isActive(), "the refused calls leave the owner's session open");
+            s.wrId(2);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(dst.rkey(), dst.address() + 8);
+            s.setSge(src.lkey(), src.address() + 8, 8);
+            s.complete();
+        }
+        assertEquals(List.of(1L, 2L), completed(p, 2, "the session's two WRITEs"));
+        write(p, src, dst, 3);
+        assertEquals(List.of(3L), completed(p, 1, "a postSend after the session"));
     }
 
     @Test
