@@ -155,18 +155,24 @@ public abstract class ThreadDomainRules extends TckArea {
     }
 
     @Test
-    @DisplayName("optional_ the owner of a thread-domain QP opens its WR session once: a second startWr while it is open throws IllegalStateException, another thread's throws WrongThreadException, and neither loses the open session's WRs [ibv_alloc_td(3), ibv_wr_post(3)]")
+    @DisplayName("optional_ the owner of a thread-domain QP opens its WR session once: a second startWr, a postSend or a PreparedSends post by the owner while it is open throws IllegalStateException, another thread's startWr throws WrongThreadException, and none loses the open session's WRs [ibv_alloc_td(3), ibv_wr_post(3)]")
     void optional_sessionOpenedOnceByItsOwner() throws InterruptedException {
         QpPair p = confinedPair();
         MemoryRegion src = tb.buffer(64);
         MemoryRegion dst = p.remoteBuffer(64);
-        try (WrSession s = p.a().startWr()) {
+        try (PreparedSends prepared = p.a().prepareSends(1); WrSession s = p.a().startWr()) {
+            prepared.opcode(0, WrOpcode.RDMA_WRITE).wrId(0, 4).sendFlags(0, SendFlags.SIGNALED)
+                    .sge(0, 0, src.address(), 8, src.lkey()).numSge(0, 1).rdma(0, dst.address(), dst.rkey());
             s.wrId(1);
             s.wrFlags(SendFlags.SIGNALED);
             s.rdmaWrite(dst.rkey(), dst.address());
             s.setSge(src.lkey(), src.address(), 8);
             Expect.thrown("the owner's second startWr while its session is open", IllegalStateException.class,
                     () -> p.a().startWr());
+            Expect.thrown("the owner's postSend inside its session", IllegalStateException.class,
+                    () -> write(p, src, dst, 90));
+            Expect.thrown("the owner's PreparedSends post inside its session", IllegalStateException.class,
+                    () -> prepared.post(1));
             try (Other other = new Other()) {
                 assertWrongThread("startWr from another thread while the owner's session is open",
                         other.run(() -> p.a().startWr().close()));
@@ -181,6 +187,7 @@ public abstract class ThreadDomainRules extends TckArea {
         assertEquals(List.of(1L, 2L), completed(p, 2, "the session's two WRITEs"));
         write(p, src, dst, 3);
         assertEquals(List.of(3L), completed(p, 1, "a postSend after the session"));
+        Completions.assertNone(p.cqA(), "the refused posts inside the session post nothing");
     }
 
     @Test

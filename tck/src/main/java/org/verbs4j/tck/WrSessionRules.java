@@ -37,6 +37,7 @@ import org.verbs4j.AccessFlags;
 import org.verbs4j.Errno;
 import org.verbs4j.Flush;
 import org.verbs4j.MemoryRegion;
+import org.verbs4j.PreparedSends;
 import org.verbs4j.QpAttributes;
 import org.verbs4j.QpInitAttributes;
 import org.verbs4j.QpState;
@@ -1101,6 +1102,83 @@ public abstract class WrSessionRules extends TckArea {
                 s.abort();
             }
             pool.shutdownNow();
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a postSend and a PreparedSends post from a second thread while the session is open wait for complete() instead of failing, then post after the session's WR [ibv_wr_post(3) CONCURRENCY, ibv_post_send(3)]")
+    void required_postsFromAnotherThreadWaitForComplete() throws Exception {
+        QpPair p = rc(WrOpcode.RDMA_WRITE);
+        MemoryRegion buf = tb.buffer(64);
+        MemoryRegion target = p.remoteBuffer(64);
+        Data.fill(buf, 61);
+        assertWaitsForComplete(p, buf, target, 1, "a postSend", () -> p.a().postSend(
+                p.wr(2, WrOpcode.RDMA_WRITE, buf, 8, 8).rdma(target.address() + 8, target.rkey())));
+        assertWaitsForComplete(p, buf, target, 3, "a PreparedSends post", () -> {
+            try (PreparedSends ps = p.a().prepareSends(1)) {
+                ps.opcode(0, WrOpcode.RDMA_WRITE).wrId(0, 4).sendFlags(0, SendFlags.SIGNALED)
+                        .sge(0, 0, buf.address() + 24, 8, buf.lkey()).numSge(0, 1)
+                        .rdma(0, target.address() + 24, target.rkey());
+                ps.post(1);
+            }
+        });
+        Data.assertPattern("the four WRITEs' bytes", target.segment(), 0, 32, 61, 0);
+    }
+
+    /**
+     * Opens a's session, starts {@code post} (which posts WR {@code sessionWrId + 1} at byte {@code 8 * sessionWrId})
+     * in a second thread, checks that it is still waiting after {@link Completions#QUIET_MS}, completes the session
+     * with WR {@code sessionWrId} at byte {@code 8 * (sessionWrId - 1)}, and checks that both complete, in order.
+     */
+    private static void assertWaitsForComplete(QpPair p, MemoryRegion buf, MemoryRegion target, long sessionWrId,
+            String what, Runnable post) throws Exception {
+        WrSession s = p.a().startWr();
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicBoolean posted = new AtomicBoolean();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> other = pool.submit(() -> {
+                started.countDown();
+                post.run();
+                posted.set(true);
+                return null;
+            });
+            started.await();
+            Thread.sleep(Completions.QUIET_MS); // the other thread must stay blocked for this whole time
+            assertFalse(posted.get() || other.isDone(),
+                    what + " from a second thread ended while the session was open: " + (other.isDone() ? outcome(other) : "posted"));
+            long offset = 8 * (sessionWrId - 1);
+            s.wrId(sessionWrId);
+            s.wrFlags(SendFlags.SIGNALED);
+            s.rdmaWrite(target.rkey(), target.address() + offset);
+            s.setSge(buf.lkey(), buf.address() + offset, 8);
+            s.complete();
+            other.get(Completions.timeoutMs(), TimeUnit.MILLISECONDS);
+            assertTrue(posted.get(), what + " posted after complete()");
+        } finally {
+            if (s.isActive()) {
+                s.abort();
+            }
+            pool.shutdownNow();
+        }
+        List<Long> ids = new ArrayList<>();
+        for (WorkCompletion wc : Completions.await(p.cqA(), 2, "the session's WR and " + what)) {
+            assertEquals(WcStatus.SUCCESS, wc.status(), what + ": " + wc);
+            ids.add(wc.wrId());
+        }
+        assertEquals(List.of(sessionWrId, sessionWrId + 1), ids, "the session's WR, then " + what + "'s");
+    }
+
+    /** {@return what a finished task threw, or "no exception"} */
+    private static String outcome(Future<?> done) {
+        try {
+            done.get();
+            return "no exception";
+        } catch (ExecutionException e) {
+            return String.valueOf(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
         }
     }
 
