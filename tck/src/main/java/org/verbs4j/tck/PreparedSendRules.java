@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.verbs4j.AddressHandle;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.PostSendException;
@@ -329,6 +330,20 @@ public abstract class PreparedSendRules extends TckArea {
     // ---------------------------------------------------------------- limits from both sides
 
     @Test
+    @DisplayName("required_ prepareSends takes a capacity of exactly 65536 slots, each addressable, and refuses 65537 with IllegalArgumentException [QueuePair#prepareSends]")
+    void required_capacityFromBothSides() {
+        QpPair p = tb.pair(QpType.RC);
+        int max = 65536;
+        try (PreparedSends a = p.a().prepareSends(max)) {
+            assertEquals(max, a.capacity(), "capacity()");
+            a.wrId(max - 1, 7);
+            assertThrows(IndexOutOfBoundsException.class, () -> a.wrId(max, 7), "slot 65536 of 65536");
+        }
+        assertThrows(IllegalArgumentException.class, () -> p.a().prepareSends(max + 1), "65537 slots");
+        Completions.assertNone(p.cqA(), "nothing was posted");
+    }
+
+    @Test
     @DisplayName("required_ a post of exactly max_send_wr slots on an empty send queue is accepted whole, and each slot completes [ibv_create_qp(3) cap.max_send_wr, ibv_post_send(3) ENOMEM only when the queue is full]")
     void required_postOfExactlyMaxSendWr() {
         QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(8));
@@ -403,6 +418,65 @@ public abstract class PreparedSendRules extends TckArea {
             a.post(1);
             assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot, now inline").status());
             Data.assertPattern("the inline slot's data as it was at post", dst.segment(), 48, 16, 70, 0);
+        }
+    }
+
+    @Test
+    @DisplayName("required_ a UD slot whose address handle was closed after a successful post is refused at the next post, as postSend refuses a closed handle (EINVAL), and nothing is sent: a prepared slot never reaches a destroyed AH [ibv_destroy_ah(3), ibv_post_send(3)]")
+    void required_udSlotWithAhClosedAfterPost() {
+        assumeQp(QpType.UD);
+        QpPair p = tb.pair(QpType.UD);
+        AddressHandle ah = tb.ah();
+        MemoryRegion src = tb.buffer(16);
+        MemoryRegion dst = p.remoteBuffer(512);
+        p.recvB(1, dst, 0, 256);
+        p.recvB(2, dst, 256, 256);
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            a.opcode(0, WrOpcode.SEND).wrId(0, 1).sendFlags(0, SendFlags.SIGNALED)
+                    .sge(0, 0, src.address(), 16, src.lkey()).numSge(0, 1).ud(0, ah, p.b().qpNum(), Testbed.QKEY);
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot's first send").status());
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the first datagram").status());
+            ah.close();
+            a.wrId(0, 2); // a field stored at once: the slot's shape, and its checks, are as they were at the post
+            Throwable t = Expect.refused("the post of a slot whose address handle was closed", () -> a.post(1));
+            if (t instanceof VerbsException v) {
+                assertEquals(Errno.EINVAL, v.errno(), "the post of a slot whose address handle was closed: " + v);
+            }
+            Completions.assertNone(p.cqA(), "a slot with a closed address handle must not execute");
+            Completions.assertNone(p.cqB(), "no datagram of a slot with a closed address handle may arrive");
+        }
+    }
+
+    @Test
+    @DisplayName("required_ the atomic setter: a slot posts a CMP_SWP, then a FETCH_ADD, then the same FETCH_ADD with only its operand changed; each returns the remote value and leaves the right one [ibv_post_send(3) wr.atomic]")
+    void required_atomicsThroughASlot() {
+        assumeAtomics();
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion remote = p.remoteBuffer(16);
+        MemoryRegion local = tb.buffer(16);
+        Data.u64(remote.segment(), 8, 0x1111_2222_3333_4444L);
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            a.opcode(0, WrOpcode.ATOMIC_CMP_AND_SWP).wrId(0, 1).sendFlags(0, SendFlags.SIGNALED)
+                    .sge(0, 0, local.address(), 8, local.lkey()).numSge(0, 1)
+                    .atomic(0, remote.address() + 8, 0x1111_2222_3333_4444L, 0x5555_6666_7777_8888L, remote.rkey());
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the CMP_SWP").status());
+            assertEquals(0x5555_6666_7777_8888L, Data.u64(remote.segment(), 8), "swapped");
+            assertEquals(0x1111_2222_3333_4444L, Data.u64(local.segment(), 0), "the CMP_SWP's original value");
+            a.opcode(0, WrOpcode.ATOMIC_FETCH_AND_ADD).sge(0, 0, local.address() + 8, 8, local.lkey())
+                    .atomic(0, remote.address() + 8, 3, 0, remote.rkey()).wrId(0, 2);
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the FETCH_ADD").status());
+            assertEquals(0x5555_6666_7777_888BL, Data.u64(remote.segment(), 8), "added");
+            assertEquals(0x5555_6666_7777_8888L, Data.u64(local.segment(), 8), "the FETCH_ADD's original value");
+            // Only the operand changes: the slot was posted as it is, so the new value must reach the device.
+            a.atomic(0, remote.address() + 8, 0x100, 0, remote.rkey());
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the FETCH_ADD with a new operand").status());
+            assertEquals(0x5555_6666_7777_898BL, Data.u64(remote.segment(), 8), "the new operand added");
+            assertEquals(0x5555_6666_7777_888BL, Data.u64(local.segment(), 8), "the second FETCH_ADD's original value");
+            Data.assertFilled("the remote word before the target", remote.segment(), 0, 8, (byte) 0);
         }
     }
 
