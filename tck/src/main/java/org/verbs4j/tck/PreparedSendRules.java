@@ -426,7 +426,7 @@ public abstract class PreparedSendRules extends TckArea {
     void required_udSlotWithAhClosedAfterPost() {
         assumeQp(QpType.UD);
         QpPair p = tb.pair(QpType.UD);
-        AddressHandle ah = tb.ah();
+        AddressHandle ah = tb.pd().createAh(tb.avTo(p.remote())); // to b's port, on b's device when the pair is split
         MemoryRegion src = tb.buffer(16);
         MemoryRegion dst = p.remoteBuffer(512);
         p.recvB(1, dst, 0, 256);
