@@ -117,8 +117,10 @@ public interface QueuePair extends VerbsObject {
     /**
      * Opens this QP's WR session ({@code ibv_wr_start}) and returns it. The same session object is returned
      * every time. The session is a per-QP critical section: another thread calling {@code startWr()} blocks
-     * until {@link WrSession#complete()} or {@link WrSession#abort()}. On a QP created with a thread domain only
-     * its owner thread opens it (see the class comment), and nothing blocks.
+     * until {@link WrSession#complete()} or {@link WrSession#abort()}, and so do another thread's
+     * {@link #postSend(SendWr)} and {@link PreparedSends#post(int)} on this QP. An interrupt does not end that wait:
+     * the thread keeps waiting and returns with its interrupt status set, as {@code ReentrantLock.lock()} does. On a
+     * QP created with a thread domain only its owner thread opens it (see the class comment), and nothing blocks.
      *
      * @return the QP's session, open
      * @throws IllegalStateException if the QP was created without {@code sendOps}, or the calling thread

@@ -1,7 +1,9 @@
 package org.verbs4j.tck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -15,9 +17,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.verbs4j.AccessFlags;
 import org.verbs4j.AddressHandle;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
+import org.verbs4j.MemoryWindow;
+import org.verbs4j.MwBindInfo;
+import org.verbs4j.MwType;
 import org.verbs4j.PostSendException;
 import org.verbs4j.PreparedSends;
 import org.verbs4j.QpAttributes;
@@ -344,6 +350,55 @@ public abstract class PreparedSendRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ a slot takes exactly maxSge() SGEs: numSge(maxSge()) is accepted, and the slot gathers each SGE in order into one RDMA WRITE; maxSge() + 1 is refused by required_badArguments [ibv_post_send(3) num_sge, ibv_create_qp(3) cap.max_send_sge]")
+    void required_slotOfExactlyMaxSge() {
+        int asked = Math.min(4, caps().maxSendSge());
+        QpPair p = tb.pair(QpType.RC, b -> b.maxSendSge(asked));
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            assertFalse(a.isClosed(), "a new array is open");
+            int n = a.maxSge();
+            assertTrue(n >= asked, "maxSge() " + n + " is below the " + asked + " send SGEs the QP was created with");
+            MemoryRegion src = tb.buffer(16L * n);
+            Data.fill(src, 77);
+            MemoryRegion dst = p.remoteBuffer(8L * n + 8);
+            a.opcode(0, WrOpcode.RDMA_WRITE).wrId(0, 1).sendFlags(0, SendFlags.SIGNALED).rdma(0, dst.address(), dst.rkey());
+            // SGE i takes the 8 bytes at 16 * (n - 1 - i): the gather order is visible in the target.
+            for (int i = 0; i < n; i++) {
+                a.sge(0, i, src.address() + 16L * (n - 1 - i), 8, src.lkey());
+            }
+            a.numSge(0, n);
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "a slot of " + n + " SGEs").status());
+            for (int i = 0; i < n; i++) {
+                Data.assertPattern("SGE " + i + " of " + n, dst.segment(), 8L * i, 8, 77, 16L * (n - 1 - i));
+            }
+            Data.assertFilled("the target past the gathered bytes", dst.segment(), 8L * n, 8, (byte) 0);
+            assertFalse(a.isClosed(), "an array is open after a post");
+        }
+    }
+
+    @Test
+    @DisplayName("required_ every setter of a prepared array returns the array itself, so calls chain [PreparedSends: @return this array]")
+    void required_settersReturnTheArray() {
+        QpPair p = tb.pair(QpType.RC);
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            assertSame(a, a.wrId(0, 1), "wrId");
+            assertSame(a, a.opcode(0, WrOpcode.SEND), "opcode");
+            assertSame(a, a.sendFlags(0, SendFlags.SIGNALED), "sendFlags");
+            assertSame(a, a.immData(0, 0x01020304), "immData");
+            assertSame(a, a.invalidateRkey(0, 0x05060708), "invalidateRkey");
+            assertSame(a, a.sge(0, 0, 0, 0, 0), "sge");
+            assertSame(a, a.numSge(0, 0), "numSge");
+            assertSame(a, a.rdma(0, 0, 0), "rdma");
+            assertSame(a, a.atomic(0, 0, 0, 0, 0), "atomic");
+            assertSame(a, a.ud(0, tb.ah(), 0, 0), "ud");
+            assertSame(a, a.remoteSrqn(0, 0), "remoteSrqn");
+            assertSame(a, a.set(0, new SendWr().wrId(2).opcode(WrOpcode.SEND)), "set");
+        }
+        Completions.assertNone(p.cqA(), "nothing was posted");
+    }
+
+    @Test
     @DisplayName("required_ a post of exactly max_send_wr slots on an empty send queue is accepted whole, and each slot completes [ibv_create_qp(3) cap.max_send_wr, ibv_post_send(3) ENOMEM only when the queue is full]")
     void required_postOfExactlyMaxSendWr() {
         QpPair p = tb.pair(QpType.RC, b -> b.maxSendWr(8));
@@ -478,6 +533,44 @@ public abstract class PreparedSendRules extends TckArea {
             assertEquals(0x5555_6666_7777_888BL, Data.u64(local.segment(), 8), "the second FETCH_ADD's original value");
             Data.assertFilled("the remote word before the target", remote.segment(), 0, 8, (byte) 0);
         }
+    }
+
+    @Test
+    @DisplayName("required_ a prepared SEND_WITH_INV invalidates the peer's type 2 window whose rkey the slot carries; with only invalidateRkey changed, the next post invalidates the second window, which until then took a write [ibv_post_send(3) invalidate_rkey, IBA 10.6.7.2.3]")
+    void required_sendWithInvalidateThroughASlot() {
+        assumeMw(MwType.TYPE_2);
+        assumeOp(QpType.RC, WrOpcode.BIND_MW);
+        assumeOp(QpType.RC, WrOpcode.SEND_WITH_INV);
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion target = p.remote().buffer(4096, Testbed.ALL_ACCESS | AccessFlags.MW_BIND);
+        int[] rkeys = new int[2];
+        for (int w = 0; w < 2; w++) {
+            MemoryWindow mw = p.remote().pd().allocMw(MwType.TYPE_2);
+            rkeys[w] = MemoryWindow.incRkey(mw.rkey());
+            p.b().postSend(new SendWr().wrId(10 + w).opcode(WrOpcode.BIND_MW).sendFlags(SendFlags.SIGNALED)
+                    .bindMw(mw, rkeys[w], new MwBindInfo(target, target.address() + 2048L * w, 2048,
+                            AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE)));
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "BIND_MW of window " + w).status());
+        }
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion rbuf = p.remoteBuffer(64);
+        p.recvB(20, rbuf, 0, 32);
+        p.recvB(21, rbuf, 32, 32);
+        try (PreparedSends a = p.a().prepareSends(1)) {
+            a.opcode(0, WrOpcode.SEND_WITH_INV).wrId(0, 1).sendFlags(0, SendFlags.SIGNALED)
+                    .sge(0, 0, src.address(), 16, src.lkey()).numSge(0, 1).invalidateRkey(0, rkeys[0]);
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot's SEND_WITH_INV of window 0").status());
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "its receive").status());
+            assertEquals(WcStatus.SUCCESS, p.write(2, src, 16, target.address() + 2048, rkeys[1]).status(),
+                    "a write through window 1, which the first post left valid");
+            a.wrId(0, 3).invalidateRkey(0, rkeys[1]);
+            a.post(1);
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot's SEND_WITH_INV of window 1").status());
+            assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "its receive").status());
+        }
+        assertEquals(WcStatus.REM_ACCESS_ERR, p.write(4, src, 16, target.address() + 2048, rkeys[1]).status(),
+                "a write through window 1 after the slot, with only invalidateRkey changed, invalidated it");
     }
 
     @Test

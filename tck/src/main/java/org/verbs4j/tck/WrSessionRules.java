@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
@@ -1106,47 +1107,68 @@ public abstract class WrSessionRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ a postSend and a PreparedSends post from a second thread while the session is open wait for complete() instead of failing, then post after the session's WR [ibv_wr_post(3) CONCURRENCY, ibv_post_send(3)]")
+    @DisplayName("required_ a postSend and a PreparedSends post from a second thread while the session is open wait for complete() instead of failing, an interrupt does not end that wait, and each posts after the session's WR and returns with its interrupt status set if and only if it was interrupted [ibv_wr_post(3) CONCURRENCY, ibv_post_send(3), QueuePair#startWr]")
     void required_postsFromAnotherThreadWaitForComplete() throws Exception {
         QpPair p = rc(WrOpcode.RDMA_WRITE);
         MemoryRegion buf = tb.buffer(64);
         MemoryRegion target = p.remoteBuffer(64);
         Data.fill(buf, 61);
-        assertWaitsForComplete(p, buf, target, 1, "a postSend", () -> p.a().postSend(
-                p.wr(2, WrOpcode.RDMA_WRITE, buf, 8, 8).rdma(target.address() + 8, target.rkey())));
-        assertWaitsForComplete(p, buf, target, 3, "a PreparedSends post", () -> {
-            try (PreparedSends ps = p.a().prepareSends(1)) {
-                ps.opcode(0, WrOpcode.RDMA_WRITE).wrId(0, 4).sendFlags(0, SendFlags.SIGNALED)
-                        .sge(0, 0, buf.address() + 24, 8, buf.lkey()).numSge(0, 1)
-                        .rdma(0, target.address() + 24, target.rkey());
-                ps.post(1);
+        for (long id = 1; id < 9; id += 2) {
+            long wrId = id + 1;
+            long at = 8 * id;
+            boolean interrupt = id == 3 || id == 5;
+            if (id % 4 == 1) {
+                assertWaitsForComplete(p, buf, target, id, "a postSend", interrupt, () -> p.a().postSend(
+                        p.wr(wrId, WrOpcode.RDMA_WRITE, buf, at, 8).rdma(target.address() + at, target.rkey())));
+            } else {
+                assertWaitsForComplete(p, buf, target, id, "a PreparedSends post", interrupt, () -> {
+                    try (PreparedSends ps = p.a().prepareSends(1)) {
+                        ps.opcode(0, WrOpcode.RDMA_WRITE).wrId(0, wrId).sendFlags(0, SendFlags.SIGNALED)
+                                .sge(0, 0, buf.address() + at, 8, buf.lkey()).numSge(0, 1)
+                                .rdma(0, target.address() + at, target.rkey());
+                        ps.post(1);
+                    }
+                });
             }
-        });
-        Data.assertPattern("the four WRITEs' bytes", target.segment(), 0, 32, 61, 0);
+        }
+        Data.assertPattern("the eight WRITEs' bytes", target.segment(), 0, 64, 61, 0);
     }
 
     /**
      * Opens a's session, starts {@code post} (which posts WR {@code sessionWrId + 1} at byte {@code 8 * sessionWrId})
-     * in a second thread, checks that it is still waiting after {@link Completions#QUIET_MS}, completes the session
-     * with WR {@code sessionWrId} at byte {@code 8 * (sessionWrId - 1)}, and checks that both complete, in order.
+     * in a second thread, checks that it is still waiting after {@link Completions#QUIET_MS}; if {@code interrupt},
+     * interrupts it and checks that it is still waiting after {@code QUIET_MS} more. Then it completes the session
+     * with WR {@code sessionWrId} at byte {@code 8 * (sessionWrId - 1)}, and checks that the second thread returned
+     * with its interrupt status set if and only if it was interrupted, and that both WRs complete, in order.
      */
     private static void assertWaitsForComplete(QpPair p, MemoryRegion buf, MemoryRegion target, long sessionWrId,
-            String what, Runnable post) throws Exception {
+            String kind, boolean interrupt, Runnable post) throws Exception {
+        String what = interrupt ? kind + " interrupted while it waited" : kind;
         WrSession s = p.a().startWr();
         CountDownLatch started = new CountDownLatch(1);
         AtomicBoolean posted = new AtomicBoolean();
+        AtomicBoolean interruptedAfter = new AtomicBoolean();
+        AtomicReference<Thread> poster = new AtomicReference<>();
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             Future<?> other = pool.submit(() -> {
+                poster.set(Thread.currentThread());
                 started.countDown();
                 post.run();
                 posted.set(true);
+                interruptedAfter.set(Thread.interrupted());
                 return null;
             });
             started.await();
             Thread.sleep(Completions.QUIET_MS); // the other thread must stay blocked for this whole time
             assertFalse(posted.get() || other.isDone(),
                     what + " from a second thread ended while the session was open: " + (other.isDone() ? outcome(other) : "posted"));
+            if (interrupt) {
+                poster.get().interrupt();
+                Thread.sleep(Completions.QUIET_MS);
+                assertFalse(posted.get() || other.isDone(), what + " from a second thread must keep waiting for the "
+                        + "session: " + (other.isDone() ? outcome(other) : "posted"));
+            }
             long offset = 8 * (sessionWrId - 1);
             s.wrId(sessionWrId);
             s.wrFlags(SendFlags.SIGNALED);
@@ -1155,6 +1177,8 @@ public abstract class WrSessionRules extends TckArea {
             s.complete();
             other.get(Completions.timeoutMs(), TimeUnit.MILLISECONDS);
             assertTrue(posted.get(), what + " posted after complete()");
+            assertEquals(interrupt, interruptedAfter.get(), what + ": the interrupt status it returned with "
+                    + "(QueuePair#startWr: set again once the thread holds the send queue if it was interrupted)");
         } finally {
             if (s.isActive()) {
                 s.abort();
