@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +25,7 @@ import org.verbs4j.CompletionQueue;
 import org.verbs4j.Context;
 import org.verbs4j.CqInitAttributes;
 import org.verbs4j.DataInOrder;
+import org.verbs4j.DeviceMemory;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.MemoryWindow;
@@ -214,8 +216,8 @@ public abstract class LifecycleRules extends TckArea {
 
     @Test
     @DisplayName("required_ closing the context with one object of every kind alive and receives posted releases "
-            + "them all; each then refuses its calls, and the registered memory's arena closes after "
-            + "[ibv_close_device(3), Context#close]")
+            + "them all, a region of device memory included; each then refuses its calls, and the registered memory's "
+            + "arena closes after [ibv_close_device(3), Context#close]")
     void required_contextCloseReleasesEveryKind() {
         Context ctx = tb.device().open();
         List<VerbsObject> objects = new ArrayList<>();
@@ -256,6 +258,14 @@ public abstract class LifecycleRules extends TckArea {
             }
             if (caps().threadDomains()) {
                 objects.add(ctx.allocTd());
+            }
+            if (caps().deviceMemory() && caps().maxDmSize() >= 64) {
+                // A region with no host memory: a provider keeps it apart from the PD's table of host regions.
+                DeviceMemory dm = ctx.allocDm(64, 0);
+                MemoryRegion dmMr = pd.registerDeviceMemory(dm, 0, 64, AccessFlags.ZERO_BASED | AccessFlags.LOCAL_WRITE);
+                objects.addAll(List.of(dm, dmMr));
+                calls.add(Named.of("DeviceMemory.copyToDm", () -> dm.copyToDm(0, MemorySegment.ofArray(new byte[8]))));
+                calls.add(Named.of("MemoryRegion.lkey of device memory", dmMr::lkey));
             }
             ctx.close();
             for (VerbsObject o : objects) {
