@@ -60,6 +60,17 @@ public abstract class PreparedSendRules extends TckArea {
                 .rdma(slot, dst.address() + dstOffset, dst.rkey());
     }
 
+    /**
+     * Sets slot 0 to a signaled {@code op} (a SEND kind) of the first 16 bytes of {@code src}; the caller adds what
+     * the opcode needs ({@code immData}, {@code invalidateRkey}, {@code ud}).
+     *
+     * @return the array, to chain that setter
+     */
+    private static PreparedSends send(PreparedSends a, WrOpcode op, long wrId, MemoryRegion src) {
+        return a.opcode(0, op).wrId(0, wrId).sendFlags(0, SendFlags.SIGNALED)
+                .sge(0, 0, src.address(), 16, src.lkey()).numSge(0, 1);
+    }
+
     private static PostSendException postError(String rule, Runnable call, int errno) {
         VerbsException e = Expect.errno(rule, call::run, errno);
         assertInstanceOf(PostSendException.class, e, rule + ": a post reports a PostSendException with bad_wr");
@@ -429,8 +440,7 @@ public abstract class PreparedSendRules extends TckArea {
         MemoryRegion src = tb.buffer(16);
         MemoryRegion dst = p.remoteBuffer(64);
         try (PreparedSends a = p.a().prepareSends(1)) {
-            a.opcode(0, WrOpcode.SEND_WITH_IMM).wrId(0, 1).sendFlags(0, SendFlags.SIGNALED)
-                    .sge(0, 0, src.address(), 16, src.lkey()).numSge(0, 1).immData(0, 0x12345678);
+            send(a, WrOpcode.SEND_WITH_IMM, 1, src).immData(0, 0x12345678);
             for (int imm : new int[] {0x12345678, 0x8091A2B3}) {
                 a.immData(0, imm);
                 p.recvB(2, dst, 0, 64);
@@ -487,8 +497,7 @@ public abstract class PreparedSendRules extends TckArea {
         p.recvB(1, dst, 0, 256);
         p.recvB(2, dst, 256, 256);
         try (PreparedSends a = p.a().prepareSends(1)) {
-            a.opcode(0, WrOpcode.SEND).wrId(0, 1).sendFlags(0, SendFlags.SIGNALED)
-                    .sge(0, 0, src.address(), 16, src.lkey()).numSge(0, 1).ud(0, ah, p.b().qpNum(), Testbed.QKEY);
+            send(a, WrOpcode.SEND, 1, src).ud(0, ah, p.b().qpNum(), Testbed.QKEY);
             a.post(1);
             assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot's first send").status());
             assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "the first datagram").status());
@@ -557,8 +566,7 @@ public abstract class PreparedSendRules extends TckArea {
         p.recvB(20, rbuf, 0, 32);
         p.recvB(21, rbuf, 32, 32);
         try (PreparedSends a = p.a().prepareSends(1)) {
-            a.opcode(0, WrOpcode.SEND_WITH_INV).wrId(0, 1).sendFlags(0, SendFlags.SIGNALED)
-                    .sge(0, 0, src.address(), 16, src.lkey()).numSge(0, 1).invalidateRkey(0, rkeys[0]);
+            send(a, WrOpcode.SEND_WITH_INV, 1, src).invalidateRkey(0, rkeys[0]);
             a.post(1);
             assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqA(), "the slot's SEND_WITH_INV of window 0").status());
             assertEquals(WcStatus.SUCCESS, Completions.awaitOne(p.cqB(), "its receive").status());
@@ -582,9 +590,7 @@ public abstract class PreparedSendRules extends TckArea {
         MemoryRegion dst = p.remoteBuffer(256);
         p.recvB(1, dst, 0, 256);
         try (PreparedSends a = p.a().prepareSends(1)) {
-            a.opcode(0, WrOpcode.SEND).wrId(0, 2).sendFlags(0, SendFlags.SIGNALED)
-                    .sge(0, 0, src.address(), 16, src.lkey()).numSge(0, 1)
-                    .ud(0, p.ah(), p.b().qpNum() | 1 << 24, Testbed.QKEY);
+            send(a, WrOpcode.SEND, 2, src).ud(0, p.ah(), p.b().qpNum() | 1 << 24, Testbed.QKEY);
             assertEquals(0, postError("a UD slot to QPN 2^24 + the peer's", () -> a.post(1), Errno.EINVAL).badWrIndex());
             Completions.assertNone(p.cqA(), "the refused UD slot");
             Completions.assertNone(p.cqB(), "no datagram of the refused slot may arrive");
