@@ -30,7 +30,8 @@ public interface SharedReceiveQueue extends VerbsObject {
      * Arms the limit event: once fewer than {@code srqLimit} WRs are queued, one
      * {@link AsyncEventType#SRQ_LIMIT_REACHED} event fires and the limit is disarmed.
      *
-     * @param srqLimit the number of queued WRs below which the event fires
+     * @param srqLimit the number of queued WRs below which the event fires, 0 up to {@link #query()}'s
+     *     {@code maxWr()}; 0 disarms the event, and {@link #query()} reports 0 while none is armed
      * @throws IllegalArgumentException if srqLimit is negative
      * @throws VerbsException {@code EINVAL} if srqLimit exceeds the queue's size
      * @see "ibv_modify_srq(3)"

@@ -25,6 +25,7 @@ import org.verbs4j.QueuePair;
 import org.verbs4j.SendFlags;
 import org.verbs4j.SendWr;
 import org.verbs4j.VerbsException;
+import org.verbs4j.WcFlags;
 import org.verbs4j.WcOpcode;
 import org.verbs4j.WcStatus;
 import org.verbs4j.WorkCompletion;
@@ -110,6 +111,53 @@ public abstract class CqRules extends TckArea {
             }
         }
         assertEquals(List.of(0L, 1L, 2L, 3L, 4L), ids, "send completions, oldest first");
+    }
+
+    @Test
+    @DisplayName("required_ 150 queued receive completions polled into a 256-entry batch come back each once, oldest first, each with its own wr_id, byte_len, opcode, flags and imm_data, and the CQ is then empty [ibv_poll_cq(3) num_entries]")
+    void required_pollOfManyCompletions() {
+        int n = 150;
+        MemoryRegion rbuf = tb.peer().buffer(64);
+        MemoryRegion src = tb.buffer(64);
+        QpPair p = tb.pair(QpType.RC, b -> b.maxRecvWr(n));
+        for (int i = 0; i < n; i++) {
+            p.recvB(1000 + i, rbuf, 0, 64);
+        }
+        // a's send queue holds 32 WRs: the SENDs go in rounds of 30, each awaited on a's CQ, while b's CQ is left
+        // unpolled, so its completions queue up (150 of them, more than two 64-entry arrays of ibv_wc).
+        for (int i = 0; i < n; ) {
+            int round = Math.min(30, n - i);
+            for (int j = 0; j < round; j++, i++) {
+                boolean imm = i % 2 == 1;
+                SendWr wr = p.wr(i, imm ? WrOpcode.SEND_WITH_IMM : WrOpcode.SEND, src, 0, 1 + i % 64);
+                p.a().postSend(imm ? wr.immData(0x0A0B_0C00 + i) : wr);
+            }
+            Completions.await(p.cqA(), round, "a round of " + round + " SENDs");
+        }
+        WorkCompletionBatch batch = new WorkCompletionBatch(256);
+        List<WorkCompletion> got = new java.util.ArrayList<>();
+        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
+        while (got.size() < n && System.nanoTime() < deadline) {
+            int k = p.cqB().poll(batch);
+            assertEquals(batch.size(), k, "a poll returns the number of completions it put in the batch");
+            for (int i = 0; i < k; i++) {
+                got.add(batch.get(i));
+            }
+        }
+        assertEquals(n, got.size(), "receive completions polled");
+        for (int i = 0; i < n; i++) {
+            WorkCompletion wc = got.get(i);
+            boolean imm = i % 2 == 1;
+            String which = "receive completion " + i;
+            assertEquals(1000 + i, wc.wrId(), which + ": wr_id, in the order posted");
+            assertEquals(WcStatus.SUCCESS, wc.status(), which);
+            assertEquals(WcOpcode.RECV, wc.opcode(), which + ": opcode");
+            assertEquals(1 + i % 64, wc.byteLen(), which + ": byte_len, the bytes its SEND carried");
+            assertEquals(imm, (wc.wcFlags() & WcFlags.WITH_IMM) != 0, which + ": IBV_WC_WITH_IMM");
+            assertEquals(imm ? 0x0A0B_0C00 + i : 0, wc.immData(), which + ": imm_data, in host order");
+            assertEquals(p.b().qpNum(), wc.qpNum(), which + ": qp_num");
+        }
+        assertEquals(0, p.cqB().poll(batch), "the CQ after its 150 completions were polled");
     }
 
     @Test

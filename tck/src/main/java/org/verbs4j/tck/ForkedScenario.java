@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.WeakHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -91,8 +92,10 @@ final class ForkedScenario {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"));
-        for (String p : List.of("verbs4j.tck.timeoutMs", "verbs4j.tck.quietMs")) {
-            if (System.getProperty(p) != null) {
+        // The parent's verbs4j.* settings (the TCK's timeouts, a provider's switches such as a plain CQ), so that the
+        // child tests the provider as the parent does; the ones below are added after them, and the last -D wins.
+        for (String p : new TreeSet<>(System.getProperties().stringPropertyNames())) {
+            if (p.startsWith("verbs4j.")) {
                 cmd.add("-D" + p + "=" + System.getProperty(p));
             }
         }

@@ -1,6 +1,8 @@
 package org.verbs4j.tck;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -49,6 +51,7 @@ import org.verbs4j.VerbsObject;
 import org.verbs4j.WorkCompletionBatch;
 import org.verbs4j.WrOpcode;
 import org.verbs4j.WrSession;
+import org.verbs4j.XrcDomain;
 
 /**
  * Object lifecycle and bad input: EBUSY for parents with live children, idempotent close, use after
@@ -216,7 +219,8 @@ public abstract class LifecycleRules extends TckArea {
 
     @Test
     @DisplayName("required_ closing the context with one object of every kind alive and receives posted releases "
-            + "them all, a region of device memory included; each then refuses its calls, and the registered memory's "
+            + "them all, an XRC domain with its SRQ and XRC_RECV QP and a region of device memory included; each then "
+            + "refuses its calls, and the registered memory's "
             + "arena closes after [ibv_close_device(3), Context#close]")
     void required_contextCloseReleasesEveryKind() {
         Context ctx = tb.device().open();
@@ -258,6 +262,13 @@ public abstract class LifecycleRules extends TckArea {
             }
             if (caps().threadDomains()) {
                 objects.add(ctx.allocTd());
+            }
+            if (caps().xrc()) {
+                XrcDomain xrcd = ctx.openXrcd();
+                SharedReceiveQueue xrcSrq = xrcd.createSrq(pd, cq, new SrqInitAttributes(4, 1, 0));
+                QueuePair recvQp = xrcd.createRecvQp();
+                objects.addAll(List.of(xrcd, xrcSrq, recvQp));
+                calls.add(Named.of("XrcDomain.createRecvQp", xrcd::createRecvQp));
             }
             if (caps().deviceMemory() && caps().maxDmSize() >= 64) {
                 // A region with no host memory: a provider keeps it apart from the PD's table of host regions.
@@ -486,13 +497,27 @@ public abstract class LifecycleRules extends TckArea {
     }
 
     @Test
-    @DisplayName("required_ an SRQ limit of exactly max_wr can be armed, one more is refused [ibv_modify_srq(3) srq_limit]")
+    @DisplayName("required_ an SRQ limit of exactly max_wr can be armed, one more is refused; 0, the least, is taken too; ibv_query_srq reports the limit armed last, at least the max_wr and max_sge asked, and the SRQ its PD [ibv_modify_srq(3) srq_limit, ibv_query_srq(3)]")
     void required_srqLimitOfExactlyMaxWr() {
         assumeTrue(caps().srq(), "capability: the device has no shared receive queues");
-        SharedReceiveQueue srq = tb.pd().createSrq(new SrqInitAttributes(8, 1, 0));
-        int maxWr = srq.query().maxWr();
+        int maxSrqSge = tb.deviceAttributes().maxSrqSge();
+        int maxSge = Math.min(2, maxSrqSge);
+        SharedReceiveQueue srq = tb.pd().createSrq(new SrqInitAttributes(8, maxSge, 0));
+        assertSame(tb.pd(), srq.pd(), "the SRQ's protection domain");
+        SrqInitAttributes granted = srq.query();
+        assertTrue(granted.maxWr() >= 8, "max_wr granted, at least the 8 asked: " + granted);
+        assertTrue(granted.maxSge() >= maxSge && granted.maxSge() <= maxSrqSge,
+                "max_sge granted, at least the " + maxSge + " asked and at most max_srq_sge: " + granted);
+        int maxWr = granted.maxWr();
         srq.armLimit(maxWr);
+        assertEquals(maxWr, srq.query().srqLimit(), "srq_limit after armLimit(max_wr)");
         Expect.refused("armLimit(max_wr + 1)", () -> srq.armLimit(maxWr + 1));
+        assertEquals(maxWr, srq.query().srqLimit(), "srq_limit after the refused armLimit(max_wr + 1)");
+        srq.armLimit(3);
+        assertEquals(3, srq.query().srqLimit(), "srq_limit after armLimit(3)");
+        srq.armLimit(0);
+        assertEquals(0, srq.query().srqLimit(), "srq_limit after armLimit(0)");
+        assertEquals(granted.maxSge(), srq.query().maxSge(), "max_sge, unchanged by the limits");
     }
 
     @Test

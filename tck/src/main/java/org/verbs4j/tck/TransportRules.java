@@ -1068,19 +1068,34 @@ public abstract class TransportRules extends TckArea {
         return tb.pd().createSrq(new SrqInitAttributes(16, 1, 0));
     }
 
+    /** An RC QP that takes its receives from {@code srq}. */
+    private QueuePair srqQp(SharedReceiveQueue srq, CompletionQueue cq) {
+        return tb.qp(QpType.RC, cq, b -> b.srq(srq).maxRecvWr(0));
+    }
+
+    /**
+     * An RC QP in RTS whose peer, also on this testbed, takes its receives from {@code srq}.
+     *
+     * @param srq the SRQ of the receiving QP
+     * @param recvCq the receiving QP's CQ
+     * @param sendCq the sender's CQ
+     * @return the sender
+     */
+    private QueuePair senderToSrq(SharedReceiveQueue srq, CompletionQueue recvCq, CompletionQueue sendCq) {
+        QueuePair receiver = srqQp(srq, recvCq);
+        QueuePair sender = tb.qp(QpType.RC, sendCq, null);
+        tb.bringUp(receiver, sender.qpNum(), 7);
+        tb.bringUp(sender, receiver.qpNum(), 7);
+        return sender;
+    }
+
     @Test
     @DisplayName("optional_ QPs on one SRQ both take their receives from it [ibv_create_srq(3), ibv_post_srq_recv(3)]")
     void optional_srqShared() {
         SharedReceiveQueue srq = srq();
         CompletionQueue cq = tb.cq(64);
-        QueuePair r1 = tb.qp(QpType.RC, cq, b -> b.srq(srq).maxRecvWr(0));
-        QueuePair r2 = tb.qp(QpType.RC, cq, b -> b.srq(srq).maxRecvWr(0));
-        QueuePair s1 = tb.qp(QpType.RC, cq, null);
-        QueuePair s2 = tb.qp(QpType.RC, cq, null);
-        tb.bringUp(r1, s1.qpNum(), 7);
-        tb.bringUp(s1, r1.qpNum(), 7);
-        tb.bringUp(r2, s2.qpNum(), 7);
-        tb.bringUp(s2, r2.qpNum(), 7);
+        QueuePair s1 = senderToSrq(srq, cq, cq);
+        QueuePair s2 = senderToSrq(srq, cq, cq);
         MemoryRegion buf = tb.buffer(128);
         srq.postRecv(new RecvWr(100, Sge.of(buf, 0, 32)));
         srq.postRecv(new RecvWr(101, Sge.of(buf, 32, 32)));
@@ -1093,10 +1108,34 @@ public abstract class TransportRules extends TckArea {
     }
 
     @Test
+    @DisplayName("optional_ postRecv(List) on an SRQ posts its WRs in list order: three SENDs land in them oldest first, each in its own buffer with its own byte_len [ibv_post_srq_recv(3)]")
+    void optional_srqRecvList() {
+        SharedReceiveQueue srq = srq();
+        CompletionQueue cq = tb.cq(16);
+        QueuePair s = senderToSrq(srq, cq, tb.cq(16));
+        MemoryRegion dst = tb.buffer(3 * 32);
+        MemoryRegion src = tb.buffer(3 * 16);
+        Data.fill(src.segment(), 21);
+        srq.postRecv(List.of(new RecvWr(200, Sge.of(dst, 0, 32)), new RecvWr(201, Sge.of(dst, 32, 32)),
+                new RecvWr(202, Sge.of(dst, 64, 32))));
+        for (int i = 0; i < 3; i++) {
+            s.postSend(new SendWr().wrId(i).opcode(WrOpcode.SEND).sgList(Sge.of(src, 16L * i, 8 + i)));
+        }
+        List<WorkCompletion> wcs = Completions.await(cq, 3, "three receives posted by one postRecv(List) on the SRQ");
+        for (int i = 0; i < 3; i++) {
+            WorkCompletion wc = wcs.get(i);
+            assertEquals(WcStatus.SUCCESS, wc.status(), "receive " + i);
+            assertEquals(200 + i, wc.wrId(), "receive " + i + ": the list's WRs are used in list order");
+            assertEquals(8 + i, wc.byteLen(), "receive " + i + ": byte_len of SEND " + i);
+            Data.assertPattern("receive " + i + "'s buffer", dst.segment(), 32L * i, 8 + i, 21, 16L * i);
+        }
+    }
+
+    @Test
     @DisplayName("optional_ postRecv on a QP that uses an SRQ throws IllegalStateException [ibv_post_recv(3): receives go to the SRQ]")
     void optional_postRecvWithSrq() {
         SharedReceiveQueue srq = srq();
-        QueuePair qp = tb.qp(QpType.RC, tb.cq(8), b -> b.srq(srq).maxRecvWr(0));
+        QueuePair qp = srqQp(srq, tb.cq(8));
         MemoryRegion buf = tb.buffer(32);
         Expect.thrown("postRecv on an SRQ QP", IllegalStateException.class, () -> qp.postRecv(new RecvWr(1, Sge.of(buf))));
     }
@@ -1125,10 +1164,7 @@ public abstract class TransportRules extends TckArea {
     void optional_srqLimitEvent() {
         SharedReceiveQueue srq = srq();
         CompletionQueue cq = tb.cq(64);
-        QueuePair r = tb.qp(QpType.RC, cq, b -> b.srq(srq).maxRecvWr(0));
-        QueuePair s = tb.qp(QpType.RC, cq, null);
-        tb.bringUp(r, s.qpNum(), 7);
-        tb.bringUp(s, r.qpNum(), 7);
+        QueuePair s = senderToSrq(srq, cq, cq);
         MemoryRegion buf = tb.buffer(256);
         for (int i = 0; i < 4; i++) {
             srq.postRecv(new RecvWr(i, Sge.of(buf, 32L * i, 32)));

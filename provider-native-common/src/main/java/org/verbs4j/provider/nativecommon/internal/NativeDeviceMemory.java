@@ -51,11 +51,6 @@ public final class NativeDeviceMemory extends AbstractDeviceMemory {
         return handle;
     }
 
-    /** {@return the context it belongs to, for a sibling check} */
-    public NativeContextSupport nativeContext() {
-        return context;
-    }
-
     @Override
     protected void toDevice(long dmOffset, MemorySegment source) {
         IbverbsBinding binding = context.binding();
