@@ -51,8 +51,24 @@ public final class Completions {
      * @see "ibv_poll_cq(3)"
      */
     public static List<WorkCompletion> await(CompletionQueue cq, int n, long timeoutMs, String what) {
+        return await(cq, n, new WorkCompletionBatch(Math.max(1, Math.min(n, 64))), timeoutMs, what);
+    }
+
+    /**
+     * As {@link #await(CompletionQueue, int, long, String)}, polling into {@code batch}, whose capacity is each
+     * poll's {@code num_entries}.
+     *
+     * @param cq the CQ to poll
+     * @param n how many completions are expected
+     * @param batch the batch each poll fills
+     * @param timeoutMs the deadline, milliseconds
+     * @param what names the WRs in the failure message
+     * @return the completions, in the order polled
+     * @see "ibv_poll_cq(3)"
+     */
+    public static List<WorkCompletion> await(CompletionQueue cq, int n, WorkCompletionBatch batch, long timeoutMs,
+                                             String what) {
         List<WorkCompletion> got = new ArrayList<>(n);
-        WorkCompletionBatch batch = new WorkCompletionBatch(Math.max(1, Math.min(n, 64)));
         long deadline = System.nanoTime() + timeoutMs * 1_000_000;
         while (got.size() < n) {
             batch.clear();

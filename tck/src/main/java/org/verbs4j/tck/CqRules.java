@@ -137,16 +137,8 @@ public abstract class CqRules extends TckArea {
         // 100 entries: more than a 64-entry ibv_wc array, fewer than the completions, so a poll may span two arrays and
         // must stop at the batch's end without consuming a completion it has no room for.
         WorkCompletionBatch batch = new WorkCompletionBatch(100);
-        List<WorkCompletion> got = new java.util.ArrayList<>();
-        long deadline = System.nanoTime() + Completions.timeoutMs() * 1_000_000;
-        while (got.size() < n && System.nanoTime() < deadline) {
-            int k = p.cqB().poll(batch);
-            assertEquals(batch.size(), k, "a poll returns the number of completions it put in the batch");
-            for (int i = 0; i < k; i++) {
-                got.add(batch.get(i));
-            }
-        }
-        assertEquals(n, got.size(), "receive completions polled");
+        List<WorkCompletion> got = Completions.await(p.cqB(), n, batch, Completions.timeoutMs(),
+                n + " receive completions polled 100 at a time");
         for (int i = 0; i < n; i++) {
             WorkCompletion wc = got.get(i);
             boolean imm = i % 2 == 1;
