@@ -53,10 +53,12 @@ import com.ibm.disni.verbs.SVCPostSend;
  * creates its QP in RTS. The QP has no peer (null0 completes a WRITE without one).
  *
  * <p>Per configuration: {@code WARMUP_MS} of wall time, then {@code ITERS} iterations of at least {@code ITER_MS}
- * of thread CPU time, the clock read every 64 operations of 32 WRs. Writes JSON in {@code post_rate}'s shape.
+ * of thread CPU time, the clock read every 64 operations of 32 WRs. Each API's rows run in a JVM of their own
+ * ({@link ApiFork}), as {@link NullverbsCpuTime}'s do; {@code APIS} (comma-separated) runs just those in this JVM.
+ * Writes JSON in {@code post_rate}'s shape.
  *
  * <pre>java -Djava.library.path=benchmarks/target/disni -cp benchmarks.jar org.verbs4j.benchmarks.DisniCpuTime
- *     OUT.json [WARMUP_MS ITERS ITER_MS]</pre>
+ *     OUT.json [WARMUP_MS ITERS ITER_MS [APIS]]</pre>
  */
 public final class DisniCpuTime {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -66,20 +68,31 @@ public final class DisniCpuTime {
 
     private DisniCpuTime() {}
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws IOException, InterruptedException {
         if (args.length < 1) {
-            System.err.println("usage: DisniCpuTime OUT.json [WARMUP_MS ITERS ITER_MS]");
+            System.err.println("usage: DisniCpuTime OUT.json [WARMUP_MS ITERS ITER_MS [APIS]]");
             System.exit(2);
         }
         long warmupMs = args.length > 1 ? Long.parseLong(args[1]) : 1000;
         int iters = args.length > 2 ? Integer.parseInt(args[2]) : 5;
         long iterNs = (args.length > 3 ? Long.parseLong(args[3]) : 200) * 1_000_000L;
+        List<String> apis = List.of("disniKept", "disniFetched");
         List<String> results = new ArrayList<>();
-        try (Device dev = new Device()) {
-            for (String api : List.of("disniKept", "disniFetched")) {
-                for (int batch : new int[] {1, 8, 32}) {
-                    results.add(post(dev, api, batch, warmupMs, iters, iterNs));
+        if (args.length > 4) {
+            try (Device dev = new Device()) {
+                for (String api : args[4].split(",")) {
+                    if (!apis.contains(api)) {
+                        throw new IllegalArgumentException("no API " + api + "; one of " + apis);
+                    }
+                    for (int batch : new int[] {1, 8, 32}) {
+                        results.add(post(dev, api, batch, warmupMs, iters, iterNs));
+                    }
                 }
+            }
+        } else {
+            for (String api : apis) {
+                results.add(ApiFork.rows(DisniCpuTime.class, out -> List.of(out.toString(), Long.toString(warmupMs),
+                        Integer.toString(iters), Long.toString(iterNs / 1_000_000), api)));
             }
         }
         String json = String.format(Locale.ROOT, "{\"tool\":\"DisniCpuTime\",\"provider\":\"disni\",\"clock\":"

@@ -31,42 +31,70 @@ import org.verbs4j.WrSession;
  * "prepared" rows' work through one bare critical downcall, the floor of an FFM binding. Writes JSON in
  * {@code post_rate}'s shape.
  *
- * <pre>java -cp benchmarks.jar org.verbs4j.benchmarks.NullverbsCpuTime PROVIDER OUT.json [WARMUP_MS ITERS ITER_MS]</pre>
+ * <p>Each API's rows run in a JVM of their own ({@link ApiFork}): the JIT compiles the post path for that API
+ * alone, as an application that posts one way has it. {@code APIS} (a comma-separated list of the names above)
+ * runs just those APIs in this JVM instead.
+ *
+ * <pre>java -cp benchmarks.jar org.verbs4j.benchmarks.NullverbsCpuTime PROVIDER OUT.json [WARMUP_MS ITERS ITER_MS [APIS]]</pre>
  */
 public final class NullverbsCpuTime {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final int OPS_PER_CHECK = 64;
     private static final int WRS = 32;
+    private static final String RAW_FFM = "rawFfmPrepared";
+    private static final String POST_POLL = "postPollEx";
 
     private NullverbsCpuTime() {}
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws IOException, InterruptedException {
         if (args.length < 2) {
-            System.err.println("usage: NullverbsCpuTime PROVIDER OUT.json [WARMUP_MS ITERS ITER_MS]");
+            System.err.println("usage: NullverbsCpuTime PROVIDER OUT.json [WARMUP_MS ITERS ITER_MS [APIS]]");
             System.exit(2);
         }
         String provider = args[0];
         long warmupMs = args.length > 2 ? Long.parseLong(args[2]) : 1000;
         int iters = args.length > 3 ? Integer.parseInt(args[3]) : 5;
         long iterNs = (args.length > 4 ? Long.parseLong(args[4]) : 200) * 1_000_000L;
-        List<String> results = new ArrayList<>();
-        for (String api : List.of("wrSession", "postSend", "prepared", "preparedAddressed",
-                "wrSessionTd", "postSendTd", "preparedTd", "preparedAddressedTd")) {
-            for (int batch : new int[] {1, 8, 32}) {
-                results.add(post(provider, api, batch, warmupMs, iters, iterNs));
-            }
-        }
+        List<String> apis = new ArrayList<>(List.of("wrSession", "postSend", "prepared", "preparedAddressed",
+                "wrSessionTd", "postSendTd", "preparedTd", "preparedAddressedTd"));
         if (provider.equals("ffm")) {
-            for (int batch : new int[] {1, 8, 32}) {
-                results.add(rawFfm(batch, warmupMs, iters, iterNs));
+            apis.add(RAW_FFM);
+        }
+        apis.add(POST_POLL);
+        List<String> results = new ArrayList<>();
+        if (args.length > 5) {
+            for (String api : args[5].split(",")) {
+                if (!apis.contains(api)) {
+                    throw new IllegalArgumentException("no API " + api + " for " + provider + "; one of " + apis);
+                }
+                results.addAll(run(provider, api, warmupMs, iters, iterNs));
+            }
+        } else {
+            for (String api : apis) {
+                results.add(ApiFork.rows(NullverbsCpuTime.class,
+                        out -> List.of(provider, out.toString(), Long.toString(warmupMs), Integer.toString(iters),
+                                Long.toString(iterNs / 1_000_000), api)));
             }
         }
-        results.add(postPoll(provider, warmupMs, iters, iterNs));
         String json = String.format(Locale.ROOT, "{\"tool\":\"NullverbsCpuTime\",\"provider\":\"%s\",\"clock\":"
                 + "\"thread-cpu\",\"warmup_ms\":%d,\"iteration_ms\":%d,\"results\":[%s]}%n", provider, warmupMs,
                 iterNs / 1_000_000, String.join(",", results));
         Files.writeString(Path.of(args[1]), json);
         System.out.print(json);
+    }
+
+    /** The rows of one API, batches 1, 8 and 32 (one row for {@value #POST_POLL}), in this JVM. */
+    private static List<String> run(String provider, String api, long warmupMs, int iters, long iterNs) {
+        List<String> rows = new ArrayList<>();
+        if (api.equals(POST_POLL)) {
+            rows.add(postPoll(provider, warmupMs, iters, iterNs));
+            return rows;
+        }
+        for (int batch : new int[] {1, 8, 32}) {
+            rows.add(api.equals(RAW_FFM) ? rawFfm(batch, warmupMs, iters, iterNs)
+                    : post(provider, api, batch, warmupMs, iters, iterNs));
+        }
+        return rows;
     }
 
     private interface Op {
@@ -145,7 +173,7 @@ public final class NullverbsCpuTime {
              Arena arena = Arena.ofConfined()) {
             RawFfmPost raw = new RawFfmPost(new WriteStream(lb, batch), lb, batch, arena);
             int posts = WRS / batch;
-            String r = measure("rawFfmPrepared", batch, () -> {
+            String r = measure(RAW_FFM, batch, () -> {
                 for (int i = 0; i < posts; i++) {
                     raw.batch();
                 }
@@ -187,7 +215,7 @@ public final class NullverbsCpuTime {
                     got += n;
                 }
             };
-            String r = measure("postPollEx", WRS, op, warmupMs, iters, iterNs);
+            String r = measure(POST_POLL, WRS, op, warmupMs, iters, iterNs);
             if (sink[0] == 42) {
                 System.err.println("(sink)");
             }

@@ -47,6 +47,10 @@ public class PostBenchmark {
     @Param({"1", "8", "32"})
     public int batch;
 
+    /** Whether the posting QP is created with a thread domain: confined to the benchmark thread, no send lock. */
+    @Param("false")
+    public boolean threadDomain;
+
     private Loopback lb;
     private WriteStream stream;
     private int posts;
@@ -57,7 +61,7 @@ public class PostBenchmark {
             throw new IllegalArgumentException("batch must divide " + WRS + ", was " + batch);
         }
         lb = new Loopback(provider, WriteStream.SLOTS * WriteStream.MESSAGE);
-        stream = new WriteStream(lb, batch);
+        stream = new WriteStream(lb, batch, threadDomain);
         posts = WRS / batch;
     }
 

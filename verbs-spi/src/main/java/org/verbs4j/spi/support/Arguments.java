@@ -402,6 +402,19 @@ public final class Arguments {
     }
 
     /**
+     * Checks the limit given to {@link org.verbs4j.SharedReceiveQueue#armLimit(int)}: a count of WRs, 0 to disarm.
+     * Whether it fits the queue is the device's answer ({@code EINVAL} from {@code ibv_modify_srq(3)}).
+     *
+     * @param srqLimit the number of queued WRs below which the limit event fires
+     * @throws IllegalArgumentException if {@code srqLimit} is negative
+     */
+    public static void srqLimit(int srqLimit) {
+        if (srqLimit < 0) {
+            throw new IllegalArgumentException("srqLimit cannot be negative: " + srqLimit);
+        }
+    }
+
+    /**
      * Checks the arguments of {@code ibv_alloc_dm(3)}.
      *
      * @param length the buffer's length, bytes

@@ -14,6 +14,7 @@ import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.VerbsException;
 import org.verbs4j.provider.emulated.engine.RecvQueue;
+import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
@@ -101,9 +102,7 @@ public final class EmulatedSharedReceiveQueue extends AbstractVerbsObject implem
     @Override
     public void armLimit(int srqLimit) {
         checkOpen();
-        if (srqLimit < 0) {
-            throw new IllegalArgumentException("srqLimit cannot be negative: " + srqLimit);
-        }
+        Arguments.srqLimit(srqLimit);
         if (srqLimit > queue.capacity()) {
             throw new VerbsException("ibv_modify_srq", Errno.EINVAL,
                     "srq_limit " + srqLimit + " exceeds the queue's " + queue.capacity() + " entries");

@@ -8,6 +8,7 @@ import org.verbs4j.SharedReceiveQueue;
 import org.verbs4j.SrqInitAttributes;
 import org.verbs4j.provider.nativecommon.internal.ContextStructs.ibv_context;
 import org.verbs4j.provider.nativecommon.internal.QpStructs.ibv_srq_attr;
+import org.verbs4j.spi.support.Arguments;
 import org.verbs4j.spi.support.AbstractVerbsObject;
 
 /**
@@ -101,9 +102,7 @@ public final class NativeSharedReceiveQueue extends NativeObject implements Shar
     @Override
     public synchronized void armLimit(int srqLimit) {
         checkOpen();
-        if (srqLimit < 0) {
-            throw new IllegalArgumentException("srqLimit cannot be negative: " + srqLimit);
-        }
+        Arguments.srqLimit(srqLimit);
         try (TempMemory a = new TempMemory(binding)) {
             long attr = a.allocate(ibv_srq_attr.SIZEOF);
             binding.putInt(attr + ibv_srq_attr.srq_limit$off, srqLimit);
