@@ -86,6 +86,7 @@ struct emu_cq {
 	struct ibv_cq_ex cq;
 	int64_t h;
 	int64_t wc[WC_SLOTS]; /* the completion an extended poll holds */
+	int polling; /* from a successful start_poll to its end_poll: a real provider holds the CQ's lock then */
 };
 struct emu_srq {
 	struct ibv_srq srq;
@@ -974,9 +975,21 @@ static int poll_one(struct ibv_cq_ex *cqx)
 
 static int emu_start_poll(struct ibv_cq_ex *cqx, struct ibv_poll_cq_attr *attr)
 {
+	int e;
+
 	if (attr && attr->comp_mask)
 		return EINVAL;
-	return poll_one(cqx);
+	/*
+	 * A start_poll before the last successful one's end_poll: rxe and mlx5 would spin forever on the CQ's lock,
+	 * which the first still holds (ibv_create_cq_ex(3): end_poll must follow a successful start_poll). Answered
+	 * with EDEADLK, so the caller's bug shows as an error instead of a hang. The caller serializes a CQ's polls.
+	 */
+	if (ecqx(cqx)->polling)
+		return EDEADLK;
+	e = poll_one(cqx);
+	if (!e)
+		ecqx(cqx)->polling = 1;
+	return e;
 }
 
 static int emu_next_poll(struct ibv_cq_ex *cqx)
@@ -986,7 +999,7 @@ static int emu_next_poll(struct ibv_cq_ex *cqx)
 
 static void emu_end_poll(struct ibv_cq_ex *cqx)
 {
-	(void)cqx;
+	ecqx(cqx)->polling = 0;
 }
 
 static enum ibv_wc_opcode emu_read_opcode(struct ibv_cq_ex *c) { return (enum ibv_wc_opcode)ecqx(c)->wc[2]; }

@@ -12,7 +12,7 @@ import java.util.function.Function;
  * Runs one API's rows of a CPU-time harness ({@link NullverbsCpuTime}, {@link DisniCpuTime}) in a JVM of its own,
  * as JMH forks a trial. With every row in one JVM, the code the rows share (the post path, the stream, the
  * measuring loop) is compiled with the profiles of the rows run before it: on a quiet machine the same row gave
- * 22 to 36 ns per WR from one JVM to the next, and the bare FFM loop, which runs last, 16.8 ns where a JVM of its
+ * 22 to 36 ns per WR from one JVM to the next, and the bare FFM loop, which runs late, 16.7 ns where a JVM of its
  * own gives 10.0 (benchmarks/reports/api-forks.md). A child gets the parent's {@code java}, JVM options, class path
  * and environment.
  */

@@ -18,6 +18,7 @@ import org.verbs4j.DeviceMemory;
 import org.verbs4j.Errno;
 import org.verbs4j.MemoryRegion;
 import org.verbs4j.PostSendException;
+import org.verbs4j.PreparedSends;
 import org.verbs4j.ProtectionDomain;
 import org.verbs4j.QpType;
 import org.verbs4j.RecvWr;
@@ -34,8 +35,9 @@ import org.verbs4j.WrOpcode;
 /**
  * The scenarios of the rules in which one thread closes an object that another thread's calls name: an address
  * handle under UD posts, a PD under registrations, a context under queries and creations, device memory under
- * copies, an XRC SRQ under the SENDs that name it. They run in the kit's
- * child JVM ({@link ForkedScenario}): a provider whose library reads the destroyed object crashes or fails there.
+ * copies, an XRC SRQ under the SENDs that name it, a {@code PreparedSends} under its owner's setters and posts.
+ * They run in the kit's child JVM ({@link ForkedScenario}): a provider whose library reads the destroyed object
+ * crashes or fails there.
  * Each ends when the looping thread's first call after the close is refused.
  */
 final class CloseRaceScenarios {
@@ -113,6 +115,50 @@ final class CloseRaceScenarios {
         } else if (!(end instanceof IllegalArgumentException || end instanceof IllegalStateException)) {
             fail("a UD post naming an address handle closed by another thread must be refused (EINVAL, or "
                     + "IllegalArgumentException/IllegalStateException), but ended with " + end, end);
+        }
+    }
+
+    /**
+     * A {@link PreparedSends} whose owner thread rewrites every field of its 4 slots and posts them in a loop, each
+     * post's completions collected, while this thread closes the array. The close may not free the slots under the
+     * owner's setters or its post: every completion is SUCCESS with its own wr_id, and the loop ends at the owner's
+     * first call after the close, which throws IllegalStateException.
+     */
+    static void preparedSendsWhileClosedScenario(Testbed tb) throws Exception {
+        QpPair p = tb.pair(QpType.RC);
+        MemoryRegion src = tb.buffer(64);
+        MemoryRegion dst = p.remoteBuffer(64);
+        AtomicReference<PreparedSends> made = new AtomicReference<>();
+        WorkCompletionBatch wcs = new WorkCompletionBatch(4);
+        long[] next = {0};
+        Loop poster = new Loop("tck-prepared-post", () -> {
+            PreparedSends a = made.get();
+            if (a == null) {
+                a = p.a().prepareSends(4);
+                for (int i = 0; i < 4; i++) {
+                    a.opcode(i, WrOpcode.RDMA_WRITE).numSge(i, 1);
+                }
+                made.set(a);
+            }
+            long first = next[0];
+            for (int i = 0; i < 4; i++) {
+                a.wrId(i, next[0]++).sendFlags(i, SendFlags.SIGNALED).rdma(i, dst.address() + 16L * i, dst.rkey())
+                        .sge(i, 0, src.address() + 16L * i, 16, src.lkey());
+            }
+            a.post(4);
+            List<WorkCompletion> got = Completions.await(p.cqA(), 4, wcs, Completions.timeoutMs(),
+                    "the prepared WRITEs " + first + " to " + (first + 3));
+            for (int i = 0; i < 4; i++) {
+                assertEquals(WcStatus.SUCCESS, got.get(i).status(), "WRITE " + (first + i));
+                assertEquals(first + i, got.get(i).wrId(), "the wr_id of WRITE " + (first + i));
+            }
+        });
+        poster.awaitSteps(8);
+        made.get().close();
+        Throwable end = poster.join();
+        if (!(end instanceof IllegalStateException)) {
+            fail("the owner's calls on a PreparedSends closed by another thread must end in IllegalStateException, "
+                    + "but ended with " + end, end);
         }
     }
 

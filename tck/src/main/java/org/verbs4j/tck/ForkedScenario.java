@@ -59,6 +59,7 @@ final class ForkedScenario {
             case "callsWhileContextClosed" -> CloseRaceScenarios::callsWhileContextClosedScenario;
             case "copiesWhileDmClosed" -> CloseRaceScenarios::copiesWhileDmClosedScenario;
             case "xrcSendsWhileSrqClosed" -> CloseRaceScenarios::xrcSendsWhileSrqClosedScenario;
+            case "preparedSendsWhileClosed" -> CloseRaceScenarios::preparedSendsWhileClosedScenario;
             case "udPostsRaceAhClose" -> PostHoldRaceScenarios::udPostsRaceAhCloseScenario;
             case "bindPostsRaceWindowClose" -> PostHoldRaceScenarios::bindPostsRaceWindowCloseScenario;
             case "inlinePostsRaceRegionClose" -> PostHoldRaceScenarios::inlinePostsRaceRegionCloseScenario;
@@ -72,8 +73,8 @@ final class ForkedScenario {
     static final List<String> SCENARIOS = List.of("inlineFromUnmappedAddress", "closeFromOtherThreadWaitsForSession",
             "postingWhileClosedFromOtherThread", "postSendWhileClosedFromOtherThread", "udPostsWhileAhClosed",
             "creationsWhilePdClosed", "callsWhileContextClosed", "copiesWhileDmClosed", "xrcSendsWhileSrqClosed",
-            "udPostsRaceAhClose", "bindPostsRaceWindowClose", "inlinePostsRaceRegionClose", "contextDroppedUnclosed",
-            "contextDroppedWithMulticast", "misuseWalk");
+            "preparedSendsWhileClosed", "udPostsRaceAhClose", "bindPostsRaceWindowClose", "inlinePostsRaceRegionClose",
+            "contextDroppedUnclosed", "contextDroppedWithMulticast", "misuseWalk");
 
     private static final String MARK = "@@verbs4j-scenario ";
     /** The outcomes of each kit's child, so that it runs once. */

@@ -326,6 +326,13 @@ public abstract class PreparedSendRules extends TckArea {
     }
 
     @Test
+    @DisplayName("required_ the owner rewriting and posting an array in a loop while another thread closes it: every post completes SUCCESS with its own wr_id, the slots are not freed under the owner, and its first call after the close throws IllegalStateException; run in a child JVM, which must not crash [DESIGN.md Errors]")
+    void required_closedFromOtherThreadWhilePosting() throws Exception {
+        ForkedScenario.assertHolds(kit(), "preparedSendsWhileClosed",
+                "a PreparedSends posted by its owner while another thread closes it");
+    }
+
+    @Test
     @DisplayName("required_ bad arguments are refused at the setter: slot and SGE index out of range, numSge past the slot's room, BIND_MW and TSO, n outside [1, capacity] [DESIGN.md Errors]")
     void required_badArguments() {
         QpPair p = tb.pair(QpType.RC);

@@ -398,7 +398,7 @@ public abstract class TransportRules extends TckArea {
     // ---------------------------------------------------------------- UD
 
     @Test
-    @DisplayName("required_ a UD receive starts with a 40-byte GRH, sets IBV_WC_GRH, counts it in byte_len and names the source QP [IBA 11.4.1.1, ibv_poll_cq(3)]")
+    @DisplayName("required_ a UD receive starts with a 40-byte GRH, sets IBV_WC_GRH, counts it in byte_len and names the source QP and the source LID, the sending port's (0 on RoCE) [IBA 11.4.1.1, ibv_poll_cq(3)]")
     void required_udGrh() {
         assumeQp(QpType.UD);
         QpPair p = tb.pair(QpType.UD);
@@ -411,6 +411,7 @@ public abstract class TransportRules extends TckArea {
         assertEquals(140, r.byteLen(), "40 bytes of GRH + 100 of payload");
         assertTrue((r.wcFlags() & WcFlags.GRH) != 0, "IBV_WC_GRH");
         assertEquals(p.a().qpNum(), r.srcQp(), "src_qp of a UD receive");
+        assertEquals(tb.context().queryPort(tb.port()).lid(), r.slid(), "slid of a UD receive: the sending port's LID");
         Data.assertPattern("UD payload after the GRH", dst.segment(), 40, 100, 58, 0);
     }
 

@@ -1,5 +1,6 @@
 package org.verbs4j.provider.nativecommon.internal;
 
+import java.lang.ref.Reference;
 import org.verbs4j.Errno;
 import org.verbs4j.PostSendException;
 import org.verbs4j.QpType;
@@ -126,6 +127,9 @@ final class NativePreparedSends extends AbstractPreparedSends {
         } finally {
             // The AHs and inline regions the checked slots name were held until the library read them.
             poster.releaseHolds();
+            // The library read the slots by address, which their arena does not see: the array, whose collection
+            // frees them, stays reachable until it has.
+            Reference.reachabilityFence(this);
         }
         if (err != 0) {
             throw new PostSendException(err, limit, poster.reason(qpHandle, ready, err, slotWr(limit)));
