@@ -135,15 +135,11 @@ final class CloseRaceScenarios {
             PreparedSends a = made.get();
             if (a == null) {
                 a = p.a().prepareSends(4);
-                for (int i = 0; i < 4; i++) {
-                    a.opcode(i, WrOpcode.RDMA_WRITE).numSge(i, 1);
-                }
                 made.set(a);
             }
             long first = next[0];
             for (int i = 0; i < 4; i++) {
-                a.wrId(i, next[0]++).sendFlags(i, SendFlags.SIGNALED).rdma(i, dst.address() + 16L * i, dst.rkey())
-                        .sge(i, 0, src.address() + 16L * i, 16, src.lkey());
+                PreparedSendRules.write(a, i, next[0]++, src, dst, 16L * i);
             }
             a.post(4);
             List<WorkCompletion> got = Completions.await(p.cqA(), 4, wcs, Completions.timeoutMs(),

@@ -54,7 +54,7 @@ public abstract class PreparedSendRules extends TckArea {
     }
 
     /** Sets slot {@code slot} to a 16-byte signaled RDMA WRITE from {@code src + 16 * slot} to {@code dst}. */
-    private static void write(PreparedSends a, int slot, long wrId, MemoryRegion src, MemoryRegion dst, long dstOffset) {
+    static void write(PreparedSends a, int slot, long wrId, MemoryRegion src, MemoryRegion dst, long dstOffset) {
         a.opcode(slot, WrOpcode.RDMA_WRITE).wrId(slot, wrId).sendFlags(slot, SendFlags.SIGNALED)
                 .sge(slot, 0, src.address() + 16L * slot, 16, src.lkey()).numSge(slot, 1)
                 .rdma(slot, dst.address() + dstOffset, dst.rkey());
