@@ -1,5 +1,7 @@
 package org.verbs4j.benchmarks;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -17,8 +19,6 @@ import java.util.function.Function;
  * and environment.
  */
 final class ApiFork {
-    private static final String RESULTS = "\"results\":[";
-
     private ApiFork() {}
 
     /**
@@ -40,12 +40,13 @@ final class ApiFork {
             Process child = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             int rc = child.waitFor();
-            String json = Files.readString(out).strip();
-            int from = json.indexOf(RESULTS);
-            if (rc != 0 || from < 0) {
+            JsonNode results = Files.size(out) == 0 ? null : new ObjectMapper().readTree(out.toFile()).get("results");
+            if (rc != 0 || results == null || !results.isArray()) {
                 throw new IOException(String.join(" ", cmd) + " exited with status " + rc + " and wrote no results");
             }
-            return json.substring(from + RESULTS.length(), json.lastIndexOf("]}"));
+            List<String> rows = new ArrayList<>();
+            results.forEach(row -> rows.add(row.toString()));
+            return String.join(",", rows);
         } finally {
             Files.deleteIfExists(out);
         }
